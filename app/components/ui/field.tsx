@@ -1,0 +1,50 @@
+import type { InputHTMLAttributes, ReactNode } from "react";
+
+/** Label, control and the error message tied to it with aria-describedby. */
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  error?: string | string[] | null;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  const message = Array.isArray(error) ? error[0] : error;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint ? <p className="text-xs opacity-70">{hint}</p> : null}
+      {message ? (
+        <p id={`${id}-error`} className="text-sm text-danger" role="alert">
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export const inputClass =
+  "block w-full rounded-brand border border-line bg-primary-bg px-3 py-2 text-sm shadow-sm focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/40 aria-[invalid=true]:border-danger";
+
+export function TextInput({ id, error, ...props }: InputHTMLAttributes<HTMLInputElement> & { id: string; error?: string | string[] | null }) {
+  const invalid = Boolean(Array.isArray(error) ? error.length : error);
+  return <input id={id} name={props.name ?? id} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${id}-error` : undefined} className={inputClass} {...props} />;
+}
+
+/** Field only robots fill in; the action refuses a submission that carries it. */
+export function Honeypot() {
+  return (
+    <div className="hp-field" aria-hidden="true">
+      <label htmlFor="website">Leave this field empty</label>
+      <input id="website" name="website" type="text" tabIndex={-1} autoComplete="off" />
+    </div>
+  );
+}

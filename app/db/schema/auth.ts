@@ -1,0 +1,122 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenants } from "./platform";
+
+export const ROLES = ["standard", "lead", "manager", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+export const USER_STATUSES = ["active", "busy", "unavailable"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+export const THEME_PREFERENCES = ["system", "light", "dark"] as const;
+export type ThemePreference = (typeof THEME_PREFERENCES)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    email: text("email").notNull(),
+    displayName: text("display_name").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    username: text("username"),
+    role: text("role", { enum: ROLES }).notNull().default("standard"),
+    teamIds: text("team_ids", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    siteIds: text("site_ids", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    themePreference: text("theme_preference", { enum: THEME_PREFERENCES }).notNull().default("system"),
+    userStatus: text("user_status", { enum: USER_STATUSES }).notNull().default("active"),
+    userStatusUpdatedAt: integer("user_status_updated_at"),
+    twoFactorRequired: integer("two_factor_required", { mode: "boolean" }).notNull().default(false),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    passwordHash: text("password_hash").notNull(),
+    passwordChangedAt: integer("password_changed_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("users_tenant_email").on(t.tenantId, t.email), index("users_email").on(t.email)],
+);
+
+// Platform operators (super-admins) belong to no tenant.
+export const platformAdmins = sqliteTable(
+  "platform_admins",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    displayName: text("display_name").notNull(),
+    isSuperAdmin: integer("is_super_admin", { mode: "boolean" }).notNull().default(false),
+    isSuper: integer("is_super", { mode: "boolean" }).notNull().default(false),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("platform_admins_email").on(t.email)],
+);
+
+export const roleBundles = sqliteTable(
+  "role_bundles",
+  {
+    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    name: text("name").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+);
+
+export const SESSION_KINDS = ["staff", "platform", "portal"] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // SHA-256 of the random session token: a copy of the table does not hand out live sessions.
+    idHash: text("id_hash").primaryKey(),
+    kind: text("kind", { enum: SESSION_KINDS }).notNull(),
+    tenantId: text("tenant_id"),
+    userId: text("user_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    idleExpiresAt: integer("idle_expires_at").notNull(),
+    absoluteExpiresAt: integer("absolute_expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    ip: text("ip"),
+  },
+  (t) => [index("sessions_tenant_user").on(t.tenantId, t.userId), index("sessions_absolute_expiry").on(t.absoluteExpiresAt)],
+);
+
+export const loginChallenges = sqliteTable(
+  "login_challenges",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    userId: text("user_id").notNull(),
+    // SHA-256(challenge id + code): the code itself is never stored.
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    redirectTo: text("redirect_to"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    consumedAt: integer("consumed_at"),
+  },
+  (t) => [index("login_challenges_tenant_user").on(t.tenantId, t.userId), index("login_challenges_expiry").on(t.expiresAt)],
+);
+
+export const authThrottle = sqliteTable("auth_throttle", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStartedAt: integer("window_started_at").notNull(),
+  lockedUntil: integer("locked_until"),
+});
+
+// Single-use signed tokens (accept-session hand-over, portal magic links) are burned here by jti.
+export const usedTokens = sqliteTable(
+  "used_tokens",
+  {
+    jti: text("jti").primaryKey(),
+    kind: text("kind").notNull(),
+    tenantId: text("tenant_id"),
+    usedAt: integer("used_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("used_tokens_expiry").on(t.expiresAt)],
+);

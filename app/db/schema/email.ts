@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const EMAIL_STATUSES = ["queued", "sent", "failed"] as const;
+
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: text("id").primaryKey(),
+    // null for platform mail (bare domain).
+    tenantId: text("tenant_id"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    template: text("template").notNull(),
+    toAddress: text("to_address").notNull(),
+    // Template data; scrubbed after delivery when the template marks it sensitive (codes, links).
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    transport: text("transport"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [uniqueIndex("email_outbox_idempotency").on(t.idempotencyKey), index("email_outbox_tenant_created").on(t.tenantId, t.createdAt)],
+);
+
+// Development transport only: what would have been delivered, readable at /dev/mailbox.
+export const devMailbox = sqliteTable(
+  "dev_mailbox",
+  {
+    id: text("id").primaryKey(),
+    outboxId: text("outbox_id").notNull(),
+    tenantId: text("tenant_id"),
+    toAddress: text("to_address").notNull(),
+    fromAddress: text("from_address").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("dev_mailbox_outbox").on(t.outboxId), index("dev_mailbox_created").on(t.createdAt)],
+);

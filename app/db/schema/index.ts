@@ -1,0 +1,4 @@
+export * from "./platform";
+export * from "./jobs";
+export * from "./email";
+export * from "./auth";

@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const JOB_STATUSES = ["pending", "running", "done", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    type: text("type").notNull(),
+    inputs: text("inputs", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("pending"),
+    progress: integer("progress").notNull().default(0),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    // One key per logical piece of work: enqueueing it twice yields one job.
+    idempotencyKey: text("idempotency_key").notNull(),
+    performedBy: text("performed_by"),
+    createdAt: integer("created_at").notNull(),
+    startedAt: integer("started_at"),
+    finishedAt: integer("finished_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("jobs_tenant_idempotency").on(t.tenantId, t.idempotencyKey), index("jobs_tenant_status").on(t.tenantId, t.status, t.createdAt)],
+);
+
+export const deadLetters = sqliteTable(
+  "dead_letters",
+  {
+    id: text("id").primaryKey(),
+    queue: text("queue").notNull(),
+    messageId: text("message_id").notNull(),
+    tenantId: text("tenant_id"),
+    body: text("body").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("dead_letters_queue_message").on(t.queue, t.messageId)],
+);

@@ -1,0 +1,90 @@
+import { Form, useLocation } from "react-router";
+
+const STATUS = {
+  active: { label: "Active", color: "#22C55E" },
+  busy: { label: "Busy", color: "#F97316" },
+  unavailable: { label: "Unavailable", color: "#EF4444" },
+} as const;
+
+type Props = {
+  user: { displayName: string; email: string; userStatus: keyof typeof STATUS };
+  themePreference: "system" | "light" | "dark";
+};
+
+/**
+ * A <details> menu: opens and closes without JavaScript. Each choice is its own small form
+ * posting to an action, so status and theme are saved at once with or without JavaScript.
+ */
+export function UserMenu({ user, themePreference }: Props) {
+  const location = useLocation();
+  const back = location.pathname + location.search;
+  const status = STATUS[user.userStatus] ?? STATUS.active;
+  return (
+    <details className="relative">
+      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface" aria-label={`Account menu for ${user.displayName}`}>
+        <span className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold">
+          {initials(user.displayName)}
+          <span
+            aria-hidden="true"
+            data-status={user.userStatus}
+            className="absolute -bottom-0.5 -right-0.5 h-3 w-3 rounded-full border-2 border-elevated"
+            style={{ backgroundColor: status.color }}
+          />
+        </span>
+        <span className="hidden text-sm sm:inline">{user.displayName}</span>
+      </summary>
+      <div className="absolute right-0 z-40 mt-2 w-64 rounded-brand border border-line bg-elevated p-3 shadow-lg">
+        <p className="truncate text-sm font-medium">{user.displayName}</p>
+        <p className="truncate text-xs opacity-70">{user.email}</p>
+        <fieldset className="mt-3">
+          <legend className="text-xs font-semibold uppercase opacity-70">Status</legend>
+          <div className="mt-1 flex flex-col">
+            {(Object.keys(STATUS) as (keyof typeof STATUS)[]).map((key) => (
+              <Form method="post" action="/me/status" key={key}>
+                <input type="hidden" name="redirectTo" value={back} />
+                <button
+                  type="submit"
+                  name="status"
+                  value={key}
+                  aria-pressed={user.userStatus === key}
+                  className="flex w-full items-center gap-2 rounded px-2 py-1 text-left text-sm hover:bg-surface aria-pressed:font-semibold"
+                >
+                  <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full" style={{ backgroundColor: STATUS[key].color }} />
+                  {STATUS[key].label}
+                </button>
+              </Form>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset className="mt-3">
+          <legend className="text-xs font-semibold uppercase opacity-70">Theme</legend>
+          <Form method="post" action="/preferences/theme" className="mt-1 flex gap-1">
+            <input type="hidden" name="redirectTo" value={back} />
+            {(["system", "light", "dark"] as const).map((t) => (
+              <button
+                key={t}
+                type="submit"
+                name="theme"
+                value={t}
+                aria-pressed={themePreference === t}
+                className="flex-1 rounded border border-line px-2 py-1 text-xs capitalize aria-pressed:bg-accent aria-pressed:text-accent-foreground"
+              >
+                {t}
+              </button>
+            ))}
+          </Form>
+        </fieldset>
+        <Form method="post" action="/logout" className="mt-3 border-t border-line pt-3">
+          <button type="submit" className="w-full rounded px-2 py-1 text-left text-sm hover:bg-surface">
+            Sign out
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? "?") + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? "") : "")).toUpperCase();
+}

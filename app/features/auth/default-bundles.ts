@@ -1,0 +1,63 @@
+import type { Role } from "~/db/schema";
+
+/**
+ * The role bundles a new tenant starts with. The coarse CIS scopes grant the fine ones
+ * (cis.md section 6), so bundles stay short; cis.manage grants every CIS scope.
+ */
+export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
+  standard: ["notes.view", "notes.create", "notes.edit", "notes.share", "notes.folders.create", "docs.view", "files.view", "files.upload", "schedule.view", "chat.*", "users.view", "cis.read"],
+  lead: [
+    "notes.view",
+    "notes.create",
+    "notes.edit",
+    "notes.delete",
+    "notes.share",
+    "notes.folders.create",
+    "notes.folders.manage",
+    "docs.view",
+    "docs.edit",
+    "files.*",
+    "schedule.*",
+    "chat.*",
+    "users.view",
+    "cis.read",
+    "cis.write",
+    "cis.export",
+  ],
+  manager: [
+    "tenant.view_settings",
+    "users.view",
+    "notes.*",
+    "docs.*",
+    "files.*",
+    "schedule.*",
+    "chat.*",
+    "cis.read",
+    "cis.approve",
+    "cis.submit",
+    "cis.ret.compile",
+    "cis.export",
+    "cis.import",
+    "cis.settings.read",
+    "cis.settings.write",
+    "cis.portal.invite",
+    "cis.jobs.run",
+    "cis.stmt.issue",
+  ],
+  admin: [
+    "tenant.view_settings",
+    "tenant.edit_settings",
+    "users.view",
+    "users.manage",
+    "users.scrub_pii",
+    "branding.edit",
+    "modules.edit",
+    "billing.portal_access",
+    "notes.*",
+    "docs.*",
+    "files.*",
+    "schedule.*",
+    "chat.*",
+    "cis.manage",
+  ],
+};

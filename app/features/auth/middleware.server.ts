@@ -1,0 +1,77 @@
+import { data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { cloudflareContext, tenantContext, userContext, type SessionUser } from "~/context";
+import { clientIp, writeAudit } from "~/features/platform/audit.server";
+import { can } from "./scopes";
+import { loadPlatformSession, loadStaffSession } from "./session.server";
+
+type Ctx = Readonly<RouterContextProvider>;
+
+/** Loads the signed-in person once per request: staff on a tenant host, super-admins on the bare domain. */
+export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { env, ctx } = context.get(cloudflareContext);
+  const tenant = context.get(tenantContext);
+  const user = tenant ? await loadStaffSession(env, ctx, request, tenant.id) : await loadPlatformSession(env, ctx, request);
+  context.set(userContext, user);
+  return next();
+};
+
+export function optionalUser(context: Ctx): SessionUser | null {
+  return context.get(userContext);
+}
+
+/** Only same-origin paths: '/x' but not '//evil.test' or '/\evil.test'. */
+export function safeRedirectPath(to: string | null | undefined, fallback = "/"): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  try {
+    const u = new URL(to, "http://x.invalid");
+    if (u.origin !== "http://x.invalid") return fallback;
+    return u.pathname + u.search + u.hash;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The signed-in staff member on this tenant host, or a redirect to /login?redirectTo=... */
+export function requireUser(request: Request, context: Ctx): SessionUser {
+  const user = context.get(userContext);
+  const tenant = context.get(tenantContext);
+  if (!user || (tenant && user.tenantId !== tenant.id) || (!tenant && user.kind !== "platform")) {
+    const url = new URL(request.url);
+    const params = new URLSearchParams({ redirectTo: url.pathname + url.search });
+    throw redirect(`/login?${params}`);
+  }
+  return user;
+}
+
+/** Throws 403 'Forbidden' (and audits the denial) when the user's current bundle lacks the scope. */
+export async function requireScope(request: Request, context: Ctx, user: SessionUser, scope: string): Promise<void> {
+  if (can(user, scope)) return;
+  const { env } = context.get(cloudflareContext);
+  await writeAudit(env, {
+    tenantId: user.tenantId,
+    action: scope.startsWith("cis.") ? "cis.permission.denied" : "auth.scope.denied",
+    actorId: user.id,
+    actorEmail: user.email,
+    targetType: "route",
+    targetId: new URL(request.url).pathname,
+    payload: { scope, method: request.method },
+    ip: clientIp(request),
+  });
+  throw data("Forbidden", { status: 403 });
+}
+
+/** requireUser + requireScope for any of the given scopes. */
+export async function requireUserWithScope(request: Request, context: Ctx, scope: string | string[]): Promise<SessionUser> {
+  const user = requireUser(request, context);
+  const scopes = Array.isArray(scope) ? scope : [scope];
+  if (scopes.some((s) => can(user, s))) return user;
+  await requireScope(request, context, user, scopes[0]);
+  return user;
+}
+
+export function requireTenant(context: Ctx) {
+  const tenant = context.get(tenantContext);
+  if (!tenant) throw data("Page not found", { status: 404 });
+  return tenant;
+}

@@ -1,0 +1,161 @@
+import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { createCookie } from "react-router";
+import { getDb } from "~/db/client.server";
+import { platformAdmins, roleBundles, sessions, users, type SessionKind } from "~/db/schema";
+import type { SessionUser } from "~/context";
+import { secureCookies, sessionSecrets } from "~/features/platform/flash.server";
+import { newId, sha256Hex } from "~/utils/ids";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const SESSION_POLICY: Record<SessionKind, { idleMs: number; absoluteMs: number }> = {
+  staff: { idleMs: 12 * HOUR, absoluteMs: 7 * 24 * HOUR },
+  platform: { idleMs: 1 * HOUR, absoluteMs: 12 * HOUR },
+  portal: { idleMs: 1 * HOUR, absoluteMs: 8 * HOUR },
+};
+/** last_seen is written at most this often, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 5 * MINUTE;
+
+function cookieFor(env: Env, kind: SessionKind) {
+  const secure = secureCookies(env);
+  const base = kind === "portal" ? "portal" : "session";
+  // __Host- requires Secure, path=/ and no Domain: the cookie stays on the host that set it.
+  return createCookie(secure ? `__Host-${base}` : base, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    secrets: sessionSecrets(env),
+  });
+}
+
+export async function readSessionToken(env: Env, request: Request, kind: SessionKind): Promise<string | null> {
+  const v = await cookieFor(env, kind).parse(request.headers.get("Cookie"));
+  return typeof v === "string" && v.length >= 32 ? v : null;
+}
+
+export async function createSession(
+  env: Env,
+  opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null },
+): Promise<{ setCookie: string; idHash: string }> {
+  const token = newId(32);
+  const idHash = await sha256Hex(token);
+  const now = Date.now();
+  const policy = SESSION_POLICY[opts.kind];
+  await getDb(env).insert(sessions).values({
+    idHash,
+    kind: opts.kind,
+    tenantId: opts.tenantId,
+    userId: opts.userId,
+    createdAt: now,
+    lastSeenAt: now,
+    idleExpiresAt: now + policy.idleMs,
+    absoluteExpiresAt: now + policy.absoluteMs,
+    ip: opts.ip,
+  });
+  const setCookie = await cookieFor(env, opts.kind).serialize(token, { maxAge: Math.floor(policy.absoluteMs / 1000) });
+  return { setCookie, idHash };
+}
+
+export async function clearSessionCookie(env: Env, kind: SessionKind): Promise<string> {
+  return cookieFor(env, kind).serialize("", { maxAge: 0 });
+}
+
+function liveSession(now: number) {
+  return and(isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now));
+}
+
+async function touch(env: Env, ctx: ExecutionContext | null, row: { idHash: string; lastSeenAt: number; kind: SessionKind; absoluteExpiresAt: number }) {
+  const now = Date.now();
+  if (now - row.lastSeenAt < TOUCH_INTERVAL_MS) return;
+  const idle = Math.min(now + SESSION_POLICY[row.kind].idleMs, row.absoluteExpiresAt);
+  const p = getDb(env).update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.idHash, row.idHash));
+  if (ctx) ctx.waitUntil(p.then(() => undefined));
+  else await p;
+}
+
+/** The staff user of a live session on this tenant host, with the role bundle as it is now. */
+export async function loadStaffSession(env: Env, ctx: ExecutionContext | null, request: Request, tenantId: string): Promise<SessionUser | null> {
+  const token = await readSessionToken(env, request, "staff");
+  if (!token) return null;
+  const idHash = await sha256Hex(token);
+  const now = Date.now();
+  const [row] = await getDb(env)
+    .select({ s: sessions, u: users, scopes: roleBundles.scopes })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, tenantId)))
+    .leftJoin(roleBundles, and(eq(roleBundles.tenantId, tenantId), eq(roleBundles.name, users.role)))
+    .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, "staff"), eq(sessions.tenantId, tenantId), liveSession(now), eq(users.disabled, false)))
+    .limit(1);
+  if (!row) return null;
+  // A password change ends every session created before it.
+  if (row.s.createdAt < row.u.passwordChangedAt) return null;
+  await touch(env, ctx, row.s);
+  return {
+    kind: "staff",
+    id: row.u.id,
+    tenantId: row.u.tenantId,
+    email: row.u.email,
+    displayName: row.u.displayName,
+    role: row.u.role,
+    scopes: row.scopes ?? [],
+    themePreference: row.u.themePreference,
+    userStatus: row.u.userStatus,
+    sessionIdHash: idHash,
+  };
+}
+
+export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null, request: Request): Promise<SessionUser | null> {
+  const token = await readSessionToken(env, request, "platform");
+  if (!token) return null;
+  const idHash = await sha256Hex(token);
+  const now = Date.now();
+  const [row] = await getDb(env)
+    .select({ s: sessions, a: platformAdmins })
+    .from(sessions)
+    .innerJoin(platformAdmins, eq(platformAdmins.id, sessions.userId))
+    .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, "platform"), isNull(sessions.tenantId), liveSession(now), eq(platformAdmins.disabled, false)))
+    .limit(1);
+  if (!row) return null;
+  await touch(env, ctx, row.s);
+  const scopes = [...row.a.scopes];
+  if (isSuperAdmin(row.a) && !scopes.includes("system.superadmin")) scopes.push("system.superadmin");
+  return {
+    kind: "platform",
+    id: row.a.id,
+    tenantId: null,
+    email: row.a.email,
+    displayName: row.a.displayName,
+    role: "superadmin",
+    scopes,
+    themePreference: "system",
+    userStatus: "active",
+    sessionIdHash: idHash,
+  };
+}
+
+/** A super-admin is anyone with isSuperAdmin, isSuper or the 'system.superadmin' key (platform spec, section 6). */
+export function isSuperAdmin(a: { isSuperAdmin: boolean; isSuper: boolean; scopes: string[] }): boolean {
+  return a.isSuperAdmin || a.isSuper || a.scopes.includes("system.superadmin");
+}
+
+export async function revokeSession(env: Env, idHash: string): Promise<void> {
+  await getDb(env).update(sessions).set({ revokedAt: Date.now() }).where(and(eq(sessions.idHash, idHash), isNull(sessions.revokedAt)));
+}
+
+/** Ends every live session of a user at once (disable, password change). */
+export function revokeUserSessionsStatement(env: Env, tenantId: string, userId: string) {
+  return getDb(env)
+    .update(sessions)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function purgeExpiredSessions(env: Env, now = Date.now()): Promise<number> {
+  const res = await getDb(env)
+    .delete(sessions)
+    .where(or(lt(sessions.absoluteExpiresAt, now), lt(sessions.idleExpiresAt, now), lt(sessions.revokedAt, now - 24 * HOUR)));
+  return res.meta.changes ?? 0;
+}
+

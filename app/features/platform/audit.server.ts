@@ -1,0 +1,79 @@
+import { and, desc, eq } from "drizzle-orm";
+import { getDb, type Db } from "~/db/client.server";
+import { activityLog, auditEvents } from "~/db/schema";
+import { newId } from "~/utils/ids";
+
+export type AuditEntry = {
+  tenantId: string | null;
+  action: string;
+  actorId?: string | null;
+  actorEmail?: string | null;
+  targetType?: string | null;
+  targetId?: string | null;
+  /** Never a password, code, token or plaintext identifier. */
+  payload?: Record<string, unknown>;
+  ip?: string | null;
+};
+
+/** The insert as a statement, so callers can put it in the same D1 batch as the change it records. */
+export function auditInsert(db: Db, entry: AuditEntry, now = Date.now()) {
+  return db.insert(auditEvents).values({
+    id: newId(),
+    tenantId: entry.tenantId,
+    action: entry.action,
+    actorId: entry.actorId ?? null,
+    actorEmail: entry.actorEmail ?? null,
+    targetType: entry.targetType ?? null,
+    targetId: entry.targetId ?? null,
+    payload: entry.payload ?? {},
+    ip: entry.ip ?? null,
+    createdAt: now,
+  });
+}
+
+export async function writeAudit(env: Env, entry: AuditEntry): Promise<void> {
+  await auditInsert(getDb(env), entry);
+}
+
+export function clientIp(request: Request): string | null {
+  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? null;
+}
+
+export type ActivityEntry = {
+  tenantId: string;
+  module: string;
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  performedBy?: string | null;
+  performedByName?: string | null;
+  details?: Record<string, unknown>;
+};
+
+export function activityInsert(db: Db, e: ActivityEntry, now = Date.now()) {
+  return db.insert(activityLog).values({
+    id: newId(),
+    tenantId: e.tenantId,
+    module: e.module,
+    action: e.action,
+    entityType: e.entityType,
+    entityId: e.entityId ?? null,
+    performedBy: e.performedBy ?? null,
+    performedByName: e.performedByName ?? null,
+    details: e.details ?? {},
+    performedAt: now,
+  });
+}
+
+export async function listRecentActivity(env: Env, tenantId: string, module: string, limit = 10) {
+  return getDb(env)
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.tenantId, tenantId), eq(activityLog.module, module)))
+    .orderBy(desc(activityLog.performedAt))
+    .limit(limit);
+}
+
+export async function listAudit(env: Env, tenantId: string, limit = 50) {
+  return getDb(env).select().from(auditEvents).where(eq(auditEvents.tenantId, tenantId)).orderBy(desc(auditEvents.createdAt)).limit(limit);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { accentForeground, brandingCssVars, effectiveTheme } from "./branding";
+
+describe("branding", () => {
+  it("falls back to the spec's defaults", () => {
+    const vars = brandingCssVars({});
+    expect(vars["--accent"]).toBe("145 100% 41%");
+    expect(vars["--success"]).toBe("151 55% 42%");
+    expect(vars["--danger"]).toBe("358 75% 59%");
+    expect(vars["--radius"]).toBe("0.5rem");
+    expect(vars["--font-brand"]).toContain("Inter");
+  });
+  it("refuses values that could inject CSS", () => {
+    const vars = brandingCssVars({ accentHsl: "0 0% 0%; background:url(x)", radius: "9999px", fontFamily: "x;}" });
+    expect(vars["--accent"]).toBe("145 100% 41%");
+    expect(vars["--radius"]).toBe("0.5rem");
+    expect(vars["--font-brand"]).toContain("Inter");
+  });
+  it("switches text to dark above 60% lightness", () => {
+    expect(accentForeground("60 100% 70%")).toBe("0 0% 9%");
+    expect(accentForeground("145 100% 41%")).toBe("0 0% 100%");
+  });
+  it("lets the user's choice win over the tenant's appearance", () => {
+    expect(effectiveTheme("light", "dark")).toBe("light");
+    expect(effectiveTheme("system", "dark")).toBe("dark");
+    expect(effectiveTheme("system", "auto")).toBe("system");
+  });
+});

@@ -1,0 +1,71 @@
+import type { ReactNode } from "react";
+import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import type { RootData } from "~/root";
+import { UserMenu } from "~/features/auth/components/user-menu";
+
+/** The tenant workspace frame: tenant name, module navigation, the user's menu. Public pages render bare. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const root = useRouteLoaderData("root") as RootData | undefined;
+  const location = useLocation();
+  if (!root?.tenant) {
+    return (
+      <div className="min-h-screen">
+        <header className="border-b border-line">
+          <div className="mx-auto flex max-w-6xl items-center justify-between px-6 py-4">
+            <a href="/" className="text-lg font-bold">
+              Workspace
+            </a>
+            {root?.user ? (
+              <Form method="post" action="/logout">
+                <button type="submit" className="text-sm underline">
+                  Sign out
+                </button>
+              </Form>
+            ) : null}
+          </div>
+        </header>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <div className="min-h-screen">
+      <a href="#main" className="sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent px-3 py-2 text-accent-foreground">
+        Skip to content
+      </a>
+      <header className="border-b border-line bg-elevated">
+        <div className="mx-auto flex max-w-7xl items-center gap-6 px-4 py-3">
+          <Link to="/" className="flex items-center gap-2 font-bold">
+            <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />
+            <span data-testid="tenant-name">{root.tenant.name}</span>
+          </Link>
+          {root.user ? (
+            <nav aria-label="Modules" className="flex flex-1 flex-wrap gap-1 text-sm">
+              {root.tenant.modules.length === 0 ? (
+                <NavLink to="/welcome" className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`}>
+                  Welcome
+                </NavLink>
+              ) : (
+                root.tenant.modules.map((m) => (
+                  <NavLink
+                    key={m.id}
+                    to={m.route}
+                    className={() =>
+                      `rounded-brand px-3 py-1.5 ${location.pathname === m.route || location.pathname.startsWith(`${m.route}/`) ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`
+                    }
+                  >
+                    {m.label}
+                  </NavLink>
+                ))
+              )}
+            </nav>
+          ) : (
+            <div className="flex-1" />
+          )}
+          {root.user ? <UserMenu user={root.user} themePreference={root.themePreference} /> : null}
+        </div>
+      </header>
+      <div id="main">{children}</div>
+    </div>
+  );
+}

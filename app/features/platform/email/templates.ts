@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/**
+ * Every e-mail the product sends, as a typed template. The consumer renders at delivery
+ * time; `sensitive` templates have their data scrubbed from the outbox once delivered.
+ */
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+function layout(title: string, bodyHtml: string): string {
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:24px">${bodyHtml}<p style="color:#666;font-size:12px;margin-top:32px">Sent by Workspace. If you did not expect this message you can ignore it.</p></body></html>`;
+}
+
+export const TEMPLATES = {
+  "auth.login-code": {
+    sensitive: true,
+    schema: z.object({ code: z.string().regex(/^\d{6}$/), tenantName: z.string(), expiresInMinutes: z.number().int() }),
+    render: (d: { code: string; tenantName: string; expiresInMinutes: number }) => ({
+      subject: `Your ${d.tenantName} sign-in code: ${d.code}`,
+      text: `Your sign-in code for ${d.tenantName} is ${d.code}.\n\nIt expires in ${d.expiresInMinutes} minutes and can be used once. If you did not try to sign in, change your password.`,
+      html: layout(
+        "Your sign-in code",
+        `<p>Your sign-in code for <strong>${escape(d.tenantName)}</strong> is:</p><p style="font-size:28px;letter-spacing:6px;font-weight:bold">${escape(d.code)}</p><p>It expires in ${d.expiresInMinutes} minutes and can be used once. If you did not try to sign in, change your password.</p>`,
+      ),
+    }),
+  },
+  "portal.invite": {
+    sensitive: true,
+    schema: z.object({
+      recipientName: z.string(),
+      subcontractorName: z.string(),
+      contractorName: z.string(),
+      magicLink: z.string().url(),
+      expiresIn: z.string(),
+    }),
+    render: (d: { recipientName: string; subcontractorName: string; contractorName: string; magicLink: string; expiresIn: string }) => ({
+      subject: `${d.contractorName} invites you to their subcontractor portal`,
+      text: `Hello ${d.recipientName},\n\n${d.contractorName} has invited ${d.subcontractorName} to their subcontractor portal.\n\nOpen this link to sign in (it expires in ${d.expiresIn} and can be used once):\n${d.magicLink}\n\nIf the link has expired, ask ${d.contractorName} for a new one.`,
+      html: layout(
+        "Portal invitation",
+        `<p>Hello ${escape(d.recipientName)},</p><p>${escape(d.contractorName)} has invited ${escape(d.subcontractorName)} to their subcontractor portal.</p><p><a href="${escape(d.magicLink)}" style="display:inline-block;background:#00d15a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Open the portal</a></p><p>The link expires in ${escape(d.expiresIn)} and can be used once. If it has expired, ask ${escape(d.contractorName)} for a new one.</p>`,
+      ),
+    }),
+  },
+  "platform.notice": {
+    sensitive: false,
+    schema: z.object({ subject: z.string().max(200), message: z.string().max(5000) }),
+    render: (d: { subject: string; message: string }) => ({
+      subject: d.subject,
+      text: d.message,
+      html: layout(d.subject, d.message.split(/\n{2,}/).map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`).join("")),
+    }),
+  },
+} as const;
+
+export type TemplateName = keyof typeof TEMPLATES;
+export type TemplateData<T extends TemplateName> = Parameters<(typeof TEMPLATES)[T]["render"]>[0];
+export type RenderedEmail = { subject: string; text: string; html: string };
+
+export function isTemplateName(name: string): name is TemplateName {
+  return Object.hasOwn(TEMPLATES, name);
+}
+
+export function renderTemplate(name: string, data: unknown): RenderedEmail {
+  if (!isTemplateName(name)) throw new Error(`Unknown e-mail template ${name}`);
+  const t = TEMPLATES[name];
+  const parsed = t.schema.parse(data);
+  return (t.render as (d: typeof parsed) => RenderedEmail)(parsed);
+}

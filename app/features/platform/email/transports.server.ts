@@ -1,0 +1,117 @@
+import { getDb } from "~/db/client.server";
+import { devMailbox } from "~/db/schema";
+import { newId } from "~/utils/ids";
+import type { RenderedEmail } from "./templates";
+
+export type OutgoingEmail = RenderedEmail & { outboxId: string; tenantId: string | null; to: string; from: string };
+
+export interface EmailTransport {
+  readonly name: string;
+  send(mail: OutgoingEmail): Promise<void>;
+}
+
+/** Development and tests: keep the message in D1 so a developer can read it at /dev/mailbox. */
+export function devTransport(env: Env): EmailTransport {
+  return {
+    name: "dev",
+    async send(mail) {
+      await getDb(env)
+        .insert(devMailbox)
+        .values({
+          id: newId(),
+          outboxId: mail.outboxId,
+          tenantId: mail.tenantId,
+          toAddress: mail.to,
+          fromAddress: mail.from,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          createdAt: Date.now(),
+        })
+        .onConflictDoNothing();
+    },
+  };
+}
+
+/**
+ * An HTTP e-mail provider: POST JSON {from, to, subject, text, html} with a bearer token.
+ * URL and token are secrets (EMAIL_HTTP_URL, EMAIL_HTTP_TOKEN).
+ */
+export function httpTransport(env: Env): EmailTransport {
+  return {
+    name: "http",
+    async send(mail) {
+      if (!env.EMAIL_HTTP_URL || !env.EMAIL_HTTP_TOKEN) throw new Error("EMAIL_HTTP_URL and EMAIL_HTTP_TOKEN must be set for the http transport");
+      const res = await fetch(env.EMAIL_HTTP_URL, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.EMAIL_HTTP_TOKEN}`, "Idempotency-Key": mail.outboxId },
+        body: JSON.stringify({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }),
+      });
+      if (!res.ok) throw new Error(`E-mail provider answered ${res.status}`);
+    },
+  };
+}
+
+/** Cloudflare Email Service through the send_email binding (SEND_EMAIL), as a MIME message. */
+export function cloudflareTransport(env: Env): EmailTransport {
+  return {
+    name: "cloudflare",
+    async send(mail) {
+      const binding = (env as unknown as { SEND_EMAIL?: { send(m: unknown): Promise<void> } }).SEND_EMAIL;
+      if (!binding) throw new Error("The SEND_EMAIL binding is not configured");
+      const { EmailMessage } = await import("cloudflare:email");
+      await binding.send(new EmailMessage(mail.from, mail.to, buildMime(mail)));
+    },
+  };
+}
+
+function encodeHeader(value: string): string {
+  // RFC 2047 for anything beyond printable ASCII.
+  return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${btoa(String.fromCharCode(...new TextEncoder().encode(value)))}?=`;
+}
+
+function b64Lines(s: string): string {
+  const bytes = new TextEncoder().encode(s);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return (btoa(bin).match(/.{1,76}/g) ?? []).join("\r\n");
+}
+
+export function buildMime(mail: OutgoingEmail): string {
+  const boundary = `b_${newId(12)}`;
+  return [
+    `From: ${mail.from}`,
+    `To: ${mail.to}`,
+    `Subject: ${encodeHeader(mail.subject)}`,
+    `Message-ID: <${mail.outboxId}@workspace>`,
+    "MIME-Version: 1.0",
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    "",
+    `--${boundary}`,
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+    "",
+    b64Lines(mail.text),
+    `--${boundary}`,
+    "Content-Type: text/html; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+    "",
+    b64Lines(mail.html),
+    `--${boundary}--`,
+    "",
+  ].join("\r\n");
+}
+
+export function chooseTransport(env: Env): EmailTransport {
+  switch (env.EMAIL_TRANSPORT) {
+    case "http":
+      return httpTransport(env);
+    case "cloudflare":
+      return cloudflareTransport(env);
+    case "dev":
+      if (env.APP_ENV === "production") throw new Error("The dev e-mail transport is not allowed in production");
+      return devTransport(env);
+    default:
+      throw new Error(`Unknown EMAIL_TRANSPORT ${String(env.EMAIL_TRANSPORT)}`);
+  }
+}

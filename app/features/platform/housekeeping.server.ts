@@ -1,0 +1,18 @@
+import { lt } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { authThrottle, loginChallenges, usedTokens } from "~/db/schema";
+import { purgeExpiredSessions } from "~/features/auth/session.server";
+import { purgeDevMailbox } from "./email/dev-mailbox.server";
+
+const DAY = 86_400_000;
+
+/** Hourly: expired sessions, spent tokens and codes, old throttles, dev mail older than 7 days. */
+export async function runHousekeeping(env: Env, now = Date.now()) {
+  const db = getDb(env);
+  const sessions = await purgeExpiredSessions(env, now);
+  const tokens = (await db.delete(usedTokens).where(lt(usedTokens.expiresAt, now))).meta.changes ?? 0;
+  const challenges = (await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now - DAY))).meta.changes ?? 0;
+  const throttles = (await db.delete(authThrottle).where(lt(authThrottle.windowStartedAt, now - DAY))).meta.changes ?? 0;
+  const devMail = await purgeDevMailbox(env, now - 7 * DAY);
+  return { sessions, tokens, challenges, throttles, devMail };
+}

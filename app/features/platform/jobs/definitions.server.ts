@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { notifications } from "~/db/schema";
+import { defineJob, type JobDefinition } from "./registry.server";
+
+/** In-app notification to one user; the id comes from the job so a rerun writes nothing new. */
+export const notifyUserJob = defineJob({
+  type: "notifications.send",
+  input: z.object({
+    userId: z.string().min(1),
+    type: z.string().min(1).max(50),
+    title: z.string().min(1).max(200),
+    message: z.string().max(1000).default(""),
+    link: z.string().max(500).optional(),
+  }),
+  async run(input, ctx) {
+    await getDb(ctx.env)
+      .insert(notifications)
+      .values({
+        id: `job:${ctx.jobId}`,
+        tenantId: ctx.tenantId,
+        targetUserId: input.userId,
+        type: input.type,
+        title: input.title,
+        message: input.message,
+        link: input.link ?? null,
+        fromUserId: ctx.performedBy,
+        createdAt: Date.now(),
+      })
+      .onConflictDoNothing();
+    await ctx.progress(100);
+    return { notificationId: `job:${ctx.jobId}` };
+  },
+});
+
+/** Every job type the JOBS consumer knows. Features add theirs here. */
+export const JOB_DEFINITIONS: Record<string, JobDefinition> = {
+  [notifyUserJob.type]: notifyUserJob as unknown as JobDefinition,
+};

@@ -1,0 +1,49 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { jobs } from "~/db/schema";
+import { newId } from "~/utils/ids";
+import { JOB_DEFINITIONS } from "./definitions.server";
+
+export const jobMessageSchema = z.object({
+  jobId: z.string().min(1),
+  tenantId: z.string().min(1),
+  type: z.string().min(1),
+  idempotencyKey: z.string().min(1),
+});
+export type JobMessage = z.infer<typeof jobMessageSchema>;
+
+/**
+ * Validates the input against the job type's schema, records the job (pending, progress 0)
+ * and sends it to JOBS. The same idempotency key within a tenant gives the same job and
+ * is not queued twice.
+ */
+export async function enqueue(
+  env: Env,
+  opts: { tenantId: string; type: string; input: unknown; performedBy: string | null; idempotencyKey?: string },
+): Promise<{ jobId: string; created: boolean }> {
+  const def = JOB_DEFINITIONS[opts.type];
+  if (!def) throw new Error(`Unknown job type ${opts.type}`);
+  const input = def.input.parse(opts.input) as Record<string, unknown>;
+  const db = getDb(env);
+  const now = Date.now();
+  const id = newId();
+  const key = opts.idempotencyKey ?? id;
+  const inserted = await db
+    .insert(jobs)
+    .values({ id, tenantId: opts.tenantId, type: opts.type, inputs: input, status: "pending", progress: 0, idempotencyKey: key, performedBy: opts.performedBy, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: jobs.id });
+  if (inserted.length === 0) {
+    const [existing] = await db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.tenantId, opts.tenantId), eq(jobs.idempotencyKey, key))).limit(1);
+    return { jobId: existing.id, created: false };
+  }
+  const message: JobMessage = { jobId: id, tenantId: opts.tenantId, type: opts.type, idempotencyKey: key };
+  await env.JOBS.send(message);
+  return { jobId: id, created: true };
+}
+
+export async function getJob(env: Env, tenantId: string, jobId: string) {
+  const [row] = await getDb(env).select().from(jobs).where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId))).limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,41 @@
+import { getDb } from "~/db/client.server";
+import { deadLetters } from "~/db/schema";
+import { newId } from "~/utils/ids";
+
+/** Exponential backoff for msg.retry(): 10 s, 20 s, 40 s ... capped at 15 minutes. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(900, 10 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * A message that can never succeed (its body does not parse, its row is gone) goes straight
+ * to the dead-letter queue instead of burning retries; the caller then acknowledges it.
+ */
+export async function deadLetter(env: Env, dlq: Queue, queue: string, msg: Message<unknown>, reason: string): Promise<void> {
+  await dlq.send({ queue, messageId: msg.id, body: msg.body, reason });
+}
+
+/** The dead-letter consumers' job: keep every dead letter in D1, once per message id. */
+export async function recordDeadLetters(env: Env, batch: MessageBatch<unknown>): Promise<void> {
+  const db = getDb(env);
+  for (const msg of batch.messages) {
+    const b = msg.body as { queue?: unknown; messageId?: unknown; body?: unknown; reason?: unknown } | null;
+    // Either our own forward (with reason) or a message the platform dead-lettered after max_retries.
+    const forwarded = b && typeof b === "object" && typeof b.reason === "string" && typeof b.messageId === "string";
+    const inner = forwarded ? b.body : msg.body;
+    const tenantId = inner && typeof inner === "object" && typeof (inner as { tenantId?: unknown }).tenantId === "string" ? (inner as { tenantId: string }).tenantId : null;
+    await db
+      .insert(deadLetters)
+      .values({
+        id: newId(),
+        queue: forwarded && typeof b.queue === "string" ? b.queue : batch.queue,
+        messageId: forwarded ? (b.messageId as string) : msg.id,
+        tenantId,
+        body: JSON.stringify(inner ?? null).slice(0, 10_000),
+        reason: forwarded ? (b.reason as string) : "retries exhausted",
+        createdAt: Date.now(),
+      })
+      .onConflictDoNothing();
+    msg.ack();
+  }
+}

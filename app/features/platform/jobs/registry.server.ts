@@ -1,0 +1,24 @@
+import type { z } from "zod";
+
+export type JobContext = {
+  env: Env;
+  jobId: string;
+  tenantId: string;
+  performedBy: string | null;
+  /** Records progress 0-100 on the job row. */
+  progress(pct: number): Promise<void>;
+};
+
+export type JobDefinition<S extends z.ZodType = z.ZodType> = {
+  type: string;
+  input: S;
+  /**
+   * Must be safe to run again for the same jobId: a crash after the work and before the
+   * job is marked done means a redelivery runs it again (write with ids derived from jobId).
+   */
+  run(input: z.infer<S>, ctx: JobContext): Promise<Record<string, unknown> | void>;
+};
+
+export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefinition<S> {
+  return def;
+}

@@ -1,0 +1,10 @@
+/** The modules a tenant can switch on (platform spec: id, label, route, icon, defaultConfig). */
+export const MODULE_CATALOGUE = [
+  { id: "cis", label: "CIS", route: "/cis", icon: "hard-hat", defaultConfig: {}, sortOrder: 10 },
+  { id: "files", label: "Files", route: "/files", icon: "folder", defaultConfig: {}, sortOrder: 20 },
+  { id: "notes", label: "Notes", route: "/notes/all", icon: "notebook", defaultConfig: {}, sortOrder: 30 },
+  { id: "calendar", label: "Calendar", route: "/schedule", icon: "calendar", defaultConfig: {}, sortOrder: 40 },
+  { id: "chat", label: "Chat", route: "/chat", icon: "message-circle", defaultConfig: {}, sortOrder: 50 },
+] as const;
+
+export type ModuleId = (typeof MODULE_CATALOGUE)[number]["id"];

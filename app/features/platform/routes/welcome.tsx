@@ -1,0 +1,40 @@
+import { requireTenant, requireUser } from "~/features/auth/middleware.server";
+import { AppShell } from "../components/app-shell";
+import type { Route } from "./+types/welcome";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const tenant = requireTenant(context);
+  const user = requireUser(request, context);
+  return { tenantName: tenant.name, displayName: user.displayName, moduleCount: tenant.modules.length, modules: tenant.modules.map((m) => ({ label: m.label, route: m.route })) };
+}
+
+export default function Welcome({ loaderData }: Route.ComponentProps) {
+  return (
+    <AppShell>
+      <main className="mx-auto max-w-3xl px-6 py-16">
+        <h1 className="text-3xl font-bold">Welcome to {loaderData.tenantName}</h1>
+        <p className="mt-2 opacity-80">Signed in as {loaderData.displayName}.</p>
+        {loaderData.moduleCount === 0 ? (
+          <div className="mt-8 rounded-brand border border-line bg-elevated p-6">
+            <h2 className="font-semibold">No modules are switched on yet</h2>
+            <p className="mt-2 text-sm opacity-80">Your workspace administrator can enable modules such as CIS, Files, Notes and Calendar. Until then this Welcome page is your home.</p>
+          </div>
+        ) : (
+          <ul className="mt-8 grid gap-3 sm:grid-cols-2">
+            {loaderData.modules.map((m) => (
+              <li key={m.route}>
+                <a href={m.route} className="block rounded-brand border border-line bg-elevated p-4 hover:border-accent">
+                  {m.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </main>
+    </AppShell>
+  );
+}
+
+export function meta() {
+  return [{ title: "Welcome" }];
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { applySecurityHeaders, checkSameOrigin, contentSecurityPolicy } from "./security";
+
+const post = (url: string, headers: Record<string, string>) => new Request(url, { method: "POST", headers });
+
+describe("checkSameOrigin", () => {
+  it("lets safe methods through", () => {
+    expect(checkSameOrigin(new Request("http://acme.localhost/x"))).toBeNull();
+  });
+  it("accepts an exact origin match, or a same-origin Referer", () => {
+    expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "http://acme.localhost" }))).toBeNull();
+    expect(checkSameOrigin(post("http://acme.localhost/x", { Referer: "http://acme.localhost/page" }))).toBeNull();
+  });
+  it("refuses missing, foreign, sibling-tenant and null origins", () => {
+    expect(checkSameOrigin(post("http://acme.localhost/x", {}))?.status).toBe(403);
+    expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "http://evil.test" }))?.status).toBe(403);
+    expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "http://globex.localhost" }))?.status).toBe(403);
+    expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "null" }))?.status).toBe(403);
+    expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "https://acme.localhost" }))?.status).toBe(403);
+  });
+});
+
+describe("security headers", () => {
+  it("carries a nonce-based CSP with frame-ancestors none, and HSTS outside development", () => {
+    const res = applySecurityHeaders(new Response("x"), { nonce: "abc", appDomain: "example.com", development: false });
+    const csp = res.headers.get("Content-Security-Policy") ?? "";
+    expect(csp).toContain("script-src 'self' 'nonce-abc'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("unsafe-inline'; ");
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("Referrer-Policy")).toBe("same-origin");
+    expect(res.headers.get("Strict-Transport-Security")).toMatch(/max-age=\d+/);
+  });
+  it("omits HSTS in development", () => {
+    const res = applySecurityHeaders(new Response("x"), { nonce: "abc", appDomain: "localhost:5173", development: true });
+    expect(res.headers.get("Strict-Transport-Security")).toBeNull();
+    expect(contentSecurityPolicy("n", "localhost:5173", true)).toContain("form-action 'self' *.localhost:5173");
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { formatDate, formatDateTime, formatRelative, isSoon } from "./dates";
+
+describe("dates", () => {
+  it("formats en-GB in London time, across the clock change", () => {
+    // 23:30 UTC on 5 April 2026 is 00:30 BST on 6 April.
+    expect(formatDate(new Date("2026-04-05T23:30:00Z"))).toBe("06/04/2026");
+    // In winter London is UTC.
+    expect(formatDate(new Date("2026-01-05T23:30:00Z"))).toBe("05/01/2026");
+    expect(formatDateTime(new Date("2026-07-01T12:00:00Z"))).toBe("01/07/2026, 13:00");
+  });
+
+  it("gives N/A for missing or invalid input", () => {
+    expect(formatDate(null)).toBe("N/A");
+    expect(formatDate(undefined)).toBe("N/A");
+    expect(formatDate("not a date")).toBe("N/A");
+    expect(formatDateTime(Number.NaN)).toBe("N/A");
+  });
+
+  it("gives relative times as the spec lists them", () => {
+    const now = new Date("2026-06-10T12:00:00Z");
+    expect(formatRelative(new Date("2026-06-10T11:59:30Z"), now)).toBe("Just now");
+    expect(formatRelative(new Date("2026-06-10T11:55:00Z"), now)).toBe("5 minutes ago");
+    expect(formatRelative(new Date("2026-06-10T09:00:00Z"), now)).toBe("3 hours ago");
+    expect(formatRelative(new Date("2026-06-09T20:00:00Z"), now)).toBe("Yesterday");
+    expect(formatRelative(new Date("2026-06-06T12:00:00Z"), now)).toBe("4 days ago");
+    expect(formatRelative(new Date("2026-05-01T12:00:00Z"), now)).toBe("May 1, 2026");
+  });
+
+  it("checks 'soon' with a 3-day default", () => {
+    const now = new Date("2026-06-10T12:00:00Z");
+    expect(isSoon(new Date("2026-06-12T12:00:00Z"), now)).toBe(true);
+    expect(isSoon(new Date("2026-06-14T12:00:00Z"), now)).toBe(false);
+    expect(isSoon(new Date("2026-06-09T12:00:00Z"), now)).toBe(false);
+  });
+});

@@ -1,0 +1,44 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "node_modules/",
+      "build/",
+      ".react-router/",
+      ".wrangler/",
+      "worker-configuration.d.ts",
+      "coverage/",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-explicit-any": "error",
+    },
+  },
+  {
+    files: ["**/*.{js,mjs}"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
+  },
+  {
+    // The CIS rules engine is pure: no data access, router or runtime imports.
+    files: ["app/features/cis/domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["drizzle-orm", "drizzle-orm/*"], message: "domain/ is pure: no drizzle." },
+            { group: ["react-router", "react-router/*", "@react-router/*"], message: "domain/ is pure: no router." },
+            { group: ["cloudflare:*"], message: "domain/ is pure: no runtime imports." },
+            { group: ["*.server", "*.server.ts", "**/*.server", "**/*.server.ts"], message: "domain/ must not import server modules." },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,5 @@
+import { applyD1Migrations } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+
+// Migrations are idempotent (d1_migrations table), so every test file can run this.
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS ?? []);

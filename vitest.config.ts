@@ -1,0 +1,36 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { reactRouter } from "@react-router/dev/vite";
+import { defineConfig } from "vitest/config";
+
+// Integration tests run inside workerd with the real bindings from wrangler.toml.
+// reactRouter() supplies virtual:react-router/server-build so tests can call the
+// whole app through exports.default.fetch.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            APP_ENV: "test",
+            SESSION_SECRETS: "test-session-secret-new,test-session-secret-old",
+            TOKEN_SECRET: "test-token-secret-0123456789abcdef",
+            PII_KEYS: "1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+            PII_HMAC_KEY: "test-pii-hmac-key-0123456789abcdef",
+          },
+        },
+      }),
+      reactRouter(),
+    ],
+    resolve: { tsconfigPaths: true },
+    test: {
+      include: ["tests/integration/**/*.test.ts", "app/**/*.server.test.ts", "workers/**/*.test.ts"],
+      setupFiles: ["./tests/integration/setup.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+    },
+  };
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// Pure unit tests (domain rules, helpers) run in Node: fast, no workerd start-up.
+// Anything touching bindings belongs in tests/integration (vitest.config.ts).
+export default defineConfig({
+  test: {
+    include: ["app/**/*.test.ts", "scripts/**/*.test.ts"],
+    exclude: ["**/*.server.test.ts", "node_modules/**"],
+    environment: "node",
+  },
+});

@@ -1,0 +1,23 @@
+import { runHousekeeping } from "../../app/features/platform/housekeeping.server";
+
+type CronJob = { name: string; run(env: Env, scheduledTime: number): Promise<unknown> };
+
+/** Cron expression (as in wrangler.toml) -> the feature jobs it runs. */
+export const CRON_REGISTRY: Record<string, CronJob[]> = {
+  // Daily: deadline alerts (the CIS module registers its job here).
+  "0 6 * * *": [],
+  // Hourly housekeeping.
+  "15 * * * *": [{ name: "housekeeping", run: (env, t) => runHousekeeping(env, t) }],
+};
+
+export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const jobs = CRON_REGISTRY[controller.cron];
+  if (!jobs) {
+    console.warn(`No jobs registered for cron ${controller.cron}`);
+    return;
+  }
+  // Run every job even when one fails, then report the failures.
+  const results = await Promise.allSettled(jobs.map((j) => j.run(env, controller.scheduledTime)));
+  const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`${jobs[i].name}: ${String(r.reason)}`] : []));
+  if (failed.length) throw new Error(`Cron ${controller.cron} failed: ${failed.join("; ")}`);
+}

@@ -1,0 +1,19 @@
+import { handleEmailBatch } from "../../app/features/platform/email/consumer.server";
+import { handleJobsBatch } from "../../app/features/platform/jobs/consumer.server";
+import { recordDeadLetters } from "../../app/features/platform/jobs/queue-helpers.server";
+
+/** Queue name -> consumer. Names match wrangler.toml. */
+export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  switch (batch.queue) {
+    case "cis-workspace-jobs":
+      return handleJobsBatch(batch, env);
+    case "cis-workspace-email":
+      return handleEmailBatch(batch, env);
+    case "cis-workspace-jobs-dlq":
+    case "cis-workspace-email-dlq":
+      return recordDeadLetters(env, batch);
+    default:
+      console.error(`No consumer for queue ${batch.queue}`);
+      batch.retryAll();
+  }
+}

@@ -12,8 +12,8 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell>
       <main className="mx-auto max-w-3xl px-6 py-16">
-        <h1 className="text-3xl font-bold">Welcome to {loaderData.tenantName}</h1>
-        <p className="mt-2 opacity-80">Signed in as {loaderData.displayName}.</p>
+        <h1 className="text-3xl font-bold">{`Welcome to ${loaderData.tenantName}`}</h1>
+        <p className="mt-2 opacity-80">{`Signed in as ${loaderData.displayName}.`}</p>
         {loaderData.moduleCount === 0 ? (
           <div className="mt-8 rounded-brand border border-line bg-elevated p-6">
             <h2 className="font-semibold">No modules are switched on yet</h2>

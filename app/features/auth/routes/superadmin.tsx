@@ -1,0 +1,141 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { cloudflareContext, tenantContext } from "~/context";
+import { clientIp } from "~/features/platform/audit.server";
+import { AppShell } from "~/features/platform/components/app-shell";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formatDate } from "~/utils/dates";
+import { requireScope, requireUser } from "../middleware.server";
+import { createTenant, createTenantSchema, listTenantsWithModules, setTenantModule } from "../superadmin.server";
+import type { Route } from "./+types/superadmin";
+
+async function guard(request: Request, context: Route.LoaderArgs["context"]) {
+  // The console lives on the bare domain only.
+  if (context.get(tenantContext)) throw data("Page not found", { status: 404 });
+  const user = requireUser(request, context);
+  await requireScope(request, context, user, "system.superadmin");
+  return user;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env } = context.get(cloudflareContext);
+  const user = await guard(request, context);
+  return { tenants: await listTenantsWithModules(env), email: user.email };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env } = context.get(cloudflareContext);
+  const user = await guard(request, context);
+  const actor = { id: user.id, email: user.email, ip: clientIp(request) };
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "create-tenant") {
+    await requireScope(request, context, user, "system.tenants.create");
+    const submission = parseWithZod(formData, { schema: createTenantSchema });
+    if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+    const created = await createTenant(env, submission.value, actor);
+    if (!created.ok) return data({ result: submission.reply({ fieldErrors: { slug: [created.error] } }) }, { status: 400 });
+    return redirectWithToast(env, "/superadmin", { type: "success", title: "Tenant created", message: `${submission.value.name} is ready at ${submission.value.slug}.${env.APP_DOMAIN}` });
+  }
+  if (intent === "toggle-module") {
+    const enabled = formData.get("enabled") === "true";
+    const res = await setTenantModule(env, String(formData.get("tenantId") ?? ""), String(formData.get("moduleId") ?? ""), enabled, actor);
+    if (!res.ok) return redirectWithToast(env, "/superadmin", { type: "error", title: "Module not changed", message: res.error });
+    return redirectWithToast(env, "/superadmin", { type: "success", title: enabled ? "Module enabled" : "Module disabled" });
+  }
+  throw data("Unknown action", { status: 400 });
+}
+
+export default function SuperAdmin({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "create-tenant";
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTenantSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AppShell>
+      <main className="mx-auto max-w-6xl px-6 py-10">
+        <h1 className="text-2xl font-bold">Platform administration</h1>
+        <p className="text-sm opacity-70">Signed in as {loaderData.email}</p>
+
+        <section className="mt-8 rounded-brand border border-line bg-elevated p-6" aria-labelledby="create-heading">
+          <h2 id="create-heading" className="text-lg font-semibold">
+            Create a tenant
+          </h2>
+          <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+            <input type="hidden" name="intent" value="create-tenant" />
+            <Field id={fields.slug.id} label="Slug (subdomain)" error={fields.slug.errors}>
+              <input {...getInputProps(fields.slug, { type: "text" })} key={fields.slug.key} className={inputClass} placeholder="e.g. initech" />
+            </Field>
+            <Field id={fields.name.id} label="Name" error={fields.name.errors}>
+              <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} placeholder="e.g. Initech Builders Ltd" />
+            </Field>
+            <Button type="submit" disabled={busy}>
+              {busy ? "Creating..." : "Create tenant"}
+            </Button>
+          </Form>
+        </section>
+
+        <section className="mt-8" aria-labelledby="tenants-heading">
+          <h2 id="tenants-heading" className="text-lg font-semibold">
+            Tenants ({loaderData.tenants.length})
+          </h2>
+          {loaderData.tenants.length === 0 ? <p className="mt-4 opacity-70">No tenants yet.</p> : null}
+          <div className="mt-4 overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr className="border-b border-line">
+                  <th scope="col" className="py-2 pr-4">Tenant</th>
+                  <th scope="col" className="py-2 pr-4">Created</th>
+                  <th scope="col" className="py-2">Modules</th>
+                </tr>
+              </thead>
+              <tbody>
+                {loaderData.tenants.map((t) => (
+                  <tr key={t.id} className="border-b border-line align-top" data-tenant={t.slug}>
+                    <td className="py-3 pr-4">
+                      <div className="font-medium">{t.name}</div>
+                      <div className="text-xs opacity-70">{t.slug}</div>
+                    </td>
+                    <td className="py-3 pr-4">{formatDate(t.createdAt)}</td>
+                    <td className="py-3">
+                      <div className="flex flex-wrap gap-2">
+                        {t.modules.map((m) => (
+                          <Form method="post" key={m.id}>
+                            <input type="hidden" name="intent" value="toggle-module" />
+                            <input type="hidden" name="tenantId" value={t.id} />
+                            <input type="hidden" name="moduleId" value={m.id} />
+                            <input type="hidden" name="enabled" value={m.enabled ? "false" : "true"} />
+                            <button
+                              type="submit"
+                              disabled={!m.available}
+                              aria-pressed={m.enabled}
+                              title={m.available ? (m.enabled ? `Disable ${m.label}` : `Enable ${m.label}`) : `${m.label} is not available to this tenant`}
+                              className="rounded-full border border-line px-3 py-1 text-xs aria-pressed:bg-accent aria-pressed:text-accent-foreground disabled:opacity-40"
+                            >
+                              {m.label}: {m.enabled ? "on" : "off"}
+                            </button>
+                          </Form>
+                        ))}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      </main>
+    </AppShell>
+  );
+}
+
+export function meta() {
+  return [{ title: "Platform administration" }];
+}

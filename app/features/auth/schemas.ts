@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+export const loginSchema = z.object({
+  email: z.string({ error: "Email is required" }).trim().toLowerCase().email("Enter a valid email address").max(254),
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200),
+  twoFactor: z.boolean().optional(),
+  redirectTo: z.string().max(500).optional(),
+  website: z.string().optional(),
+});
+
+export const codeSchema = z.object({
+  code: z
+    .string({ error: "Please enter the full 6-digit code" })
+    .transform((s) => s.replace(/\s+/g, ""))
+    .pipe(z.string().regex(/^\d{6}$/, "Please enter the full 6-digit code")),
+});
+
+export const LOGIN_FAILED = "Login failed. Check your email and password and try again.";
+export const INVALID_CODE = "Invalid or expired code";
+export const SEND_CODE_FAILED = "Failed to send verification code. Please try again.";

@@ -1,0 +1,56 @@
+import { errors, jwtVerify, SignJWT } from "jose";
+import { getDb } from "~/db/client.server";
+import { usedTokens } from "~/db/schema";
+import { newId } from "~/utils/ids";
+
+/**
+ * Short-lived signed tokens (HS256, TOKEN_SECRET): the bare-domain -> tenant-host session
+ * hand-over and the portal magic link. Each carries a jti that is burned on use.
+ */
+export type TokenKind = "accept-session" | "portal-link" | "login-choice";
+
+function key(env: Env): Uint8Array {
+  if (!env.TOKEN_SECRET || env.TOKEN_SECRET.length < 16) throw new Error("TOKEN_SECRET is not configured");
+  return new TextEncoder().encode(env.TOKEN_SECRET);
+}
+
+export async function signToken(
+  env: Env,
+  opts: { kind: TokenKind; subject: string; audience: string; ttlSeconds: number; claims?: Record<string, unknown> },
+): Promise<{ token: string; jti: string; expiresAt: number }> {
+  const jti = newId();
+  const now = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({ ...opts.claims, knd: opts.kind })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(opts.subject)
+    .setAudience(opts.audience)
+    .setIssuedAt(now)
+    .setExpirationTime(now + opts.ttlSeconds)
+    .setJti(jti)
+    .sign(key(env));
+  return { token, jti, expiresAt: (now + opts.ttlSeconds) * 1000 };
+}
+
+export type VerifiedToken = { subject: string; jti: string; expiresAt: number; claims: Record<string, unknown> };
+export type TokenFailure = "expired" | "invalid";
+
+export async function verifyToken(env: Env, token: string, opts: { kind: TokenKind; audience: string }): Promise<{ ok: true; value: VerifiedToken } | { ok: false; reason: TokenFailure }> {
+  if (!token || token.length > 4096) return { ok: false, reason: "invalid" };
+  try {
+    const { payload } = await jwtVerify(token, key(env), { audience: opts.audience, algorithms: ["HS256"] });
+    if (payload.knd !== opts.kind || !payload.sub || !payload.jti || !payload.exp) return { ok: false, reason: "invalid" };
+    return { ok: true, value: { subject: payload.sub, jti: payload.jti, expiresAt: payload.exp * 1000, claims: payload as Record<string, unknown> } };
+  } catch (err) {
+    return { ok: false, reason: err instanceof errors.JWTExpired ? "expired" : "invalid" };
+  }
+}
+
+/** Burns a token id; false when it was already used (single use, across isolates, via D1). */
+export async function burnToken(env: Env, opts: { jti: string; kind: TokenKind; tenantId: string | null; expiresAt: number }): Promise<boolean> {
+  const rows = await getDb(env)
+    .insert(usedTokens)
+    .values({ jti: opts.jti, kind: opts.kind, tenantId: opts.tenantId, usedAt: Date.now(), expiresAt: opts.expiresAt })
+    .onConflictDoNothing()
+    .returning({ jti: usedTokens.jti });
+  return rows.length === 1;
+}

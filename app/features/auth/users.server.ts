@@ -1,0 +1,43 @@
+import { and, eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import { auditInsert } from "~/features/platform/audit.server";
+import { hashPassword } from "./password.server";
+import { revokeUserSessionsStatement } from "./session.server";
+
+type Actor = { id: string; email: string };
+
+/** displayName defaults to the names given, else the e-mail, else 'Anonymous' (platform spec). */
+export function defaultDisplayName(u: { displayName?: string | null; firstName?: string | null; lastName?: string | null; email?: string | null }): string {
+  const explicit = u.displayName?.trim();
+  if (explicit) return explicit;
+  const names = [u.firstName?.trim(), u.lastName?.trim()].filter(Boolean).join(" ");
+  if (names) return names;
+  return u.email?.trim() || "Anonymous";
+}
+
+/** Disabling a user ends their sessions in the same batch, with the audit entry. */
+export async function setUserDisabled(env: Env, tenantId: string, userId: string, disabled: boolean, actor: Actor): Promise<boolean> {
+  const db = getDb(env);
+  const now = Date.now();
+  const update = db.update(users).set({ disabled, updatedAt: now }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).returning({ id: users.id });
+  const audit = auditInsert(db, { tenantId, action: disabled ? "users.disabled" : "users.enabled", actorId: actor.id, actorEmail: actor.email, targetType: "user", targetId: userId });
+  const [updated] = disabled ? await db.batch([update, revokeUserSessionsStatement(env, tenantId, userId), audit]) : await db.batch([update, audit]);
+  return updated.length === 1;
+}
+
+/** A new password ends every existing session of that user at once. */
+export async function changePassword(env: Env, tenantId: string, userId: string, newPassword: string, actor: Actor): Promise<boolean> {
+  const db = getDb(env);
+  const now = Date.now();
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ passwordHash: await hashPassword(newPassword), passwordChangedAt: now, updatedAt: now })
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+      .returning({ id: users.id }),
+    revokeUserSessionsStatement(env, tenantId, userId),
+    auditInsert(db, { tenantId, action: "users.password_changed", actorId: actor.id, actorEmail: actor.email, targetType: "user", targetId: userId }),
+  ]);
+  return updated.length === 1;
+}

@@ -1,0 +1,109 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Role } from "~/db/schema";
+import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
+import { can } from "~/features/auth/scopes";
+import { createTenant, createUser } from "../factories";
+import { count, signIn } from "./auth-helpers";
+import { Browser, location } from "./http";
+
+const ROLES: Role[] = ["standard", "lead", "manager", "admin"];
+
+/** Every tenant page that exists so far, with the scope it needs (null = any signed-in user). */
+const ROUTES: { path: string; scope: string | null }[] = [
+  { path: "/welcome", scope: null },
+  { path: "/settings/audit", scope: "tenant.view_settings" },
+];
+
+describe("route x role matrix", () => {
+  for (const role of ROLES) {
+    it(`${role}: gets exactly what the bundle allows, and nothing of another tenant`, async () => {
+      const t = await createTenant();
+      const other = await createTenant();
+      const u = await createUser(t, { role });
+      const b = await signIn(t, u);
+      for (const r of ROUTES) {
+        const allowed = r.scope === null || can({ tenantId: t.id, scopes: DEFAULT_ROLE_BUNDLES[role] }, r.scope);
+        const res = await b.get(`${t.origin}${r.path}`);
+        expect(res.status, `${role} ${r.path}`).toBe(allowed ? 200 : 403);
+        if (!allowed) expect(await res.text()).toContain("Forbidden");
+        // The same cookie means nothing on another tenant's host.
+        const foreign = await b.get(`${other.origin}${r.path}`);
+        expect(foreign.status, `${role} ${r.path} on another tenant`).toBe(302);
+      }
+      // Tenant staff never reach the platform console.
+      expect((await b.get(`${t.origin}/superadmin`)).status).toBe(404);
+    });
+  }
+
+  it("audits a scope denial", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { role: "standard" });
+    const b = await signIn(t, u);
+    expect((await b.get(`${t.origin}/settings/audit`)).status).toBe(403);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'auth.scope.denied' AND actor_id = ?", t.id, u.id)).toBe(1);
+  });
+
+  it("reads the bundle on every request: a revoked scope stops working at once", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { role: "manager" });
+    const b = await signIn(t, u);
+    expect((await b.get(`${t.origin}/settings/audit`)).status).toBe(200);
+    const scopes = DEFAULT_ROLE_BUNDLES.manager.filter((s) => s !== "tenant.view_settings");
+    await env.DB.prepare("UPDATE role_bundles SET scopes = ? WHERE tenant_id = ? AND name = 'manager'").bind(JSON.stringify(scopes), t.id).run();
+    expect((await b.get(`${t.origin}/settings/audit`)).status).toBe(403);
+  });
+
+  it("lets a scope check without a tenant pass only for system. scopes", () => {
+    expect(can({ tenantId: null, scopes: ["*"] }, "notes.view")).toBe(false);
+    expect(can({ tenantId: null, scopes: ["system.superadmin"] }, "system.superadmin")).toBe(true);
+    expect(can({ tenantId: "t", scopes: ["files.*"] }, "files.upload")).toBe(true);
+    expect(can({ tenantId: "t", scopes: ["files.*"] }, "filesystem.x")).toBe(false);
+    expect(can({ tenantId: "t", scopes: ["cis.manage"] }, "cis.inv.approve")).toBe(true);
+    expect(can({ tenantId: "t", scopes: ["cis.read"] }, "cis.sub.read")).toBe(true);
+    expect(can({ tenantId: "t", scopes: ["cis.read"] }, "cis.sub.write")).toBe(false);
+  });
+});
+
+describe("the person in the shell", () => {
+  it("saves status at once with a plain form post", async () => {
+    const t = await createTenant();
+    const u = await createUser(t);
+    const b = await signIn(t, u);
+    const res = await b.post(`${t.origin}/me/status`, { status: "busy", redirectTo: "/welcome" });
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/welcome");
+    const row = await env.DB.prepare("SELECT user_status, user_status_updated_at FROM users WHERE id = ?").bind(u.id).first<{ user_status: string; user_status_updated_at: number }>();
+    expect(row?.user_status).toBe("busy");
+    expect(row?.user_status_updated_at).toBeGreaterThan(0);
+    const page = await (await b.get(`${t.origin}/welcome`)).text();
+    expect(page).toContain('data-status="busy"');
+    expect(page).toContain("#F97316");
+    expect((await b.post(`${t.origin}/me/status`, { status: "asleep" })).status).toBe(400);
+  });
+
+  it("answers the theme form with a redirect and a toast, without JavaScript, and renders the theme on the server", async () => {
+    const t = await createTenant();
+    const u = await createUser(t);
+    const b = await signIn(t, u);
+    const res = await b.post(`${t.origin}/preferences/theme`, { theme: "dark", redirectTo: "/welcome" });
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/welcome");
+    const page = await b.get(`${t.origin}/welcome`);
+    const html = await page.text();
+    expect(html).toContain('data-theme="dark"');
+    expect(html).toContain("Theme updated");
+    expect(html).toContain('data-toast-type="success"');
+    // The toast is shown once.
+    expect(await (await b.get(`${t.origin}/welcome`)).text()).not.toContain("Theme updated");
+    const row = await env.DB.prepare("SELECT theme_preference FROM users WHERE id = ?").bind(u.id).first<{ theme_preference: string }>();
+    expect(row?.theme_preference).toBe("dark");
+  });
+
+  it("works for a signed-out visitor through the cookie alone", async () => {
+    const b = new Browser();
+    const res = await b.post("http://localhost/preferences/theme", { theme: "light", redirectTo: "//evil.test" });
+    expect(location(res)).toBe("/");
+    expect(await (await b.get("http://localhost/")).text()).toContain('data-theme="light"');
+  });
+});

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 // Config routing lets every feature keep its routes in its own folder.
 export default [
@@ -15,6 +15,30 @@ export default [
   route("logout", "features/auth/routes/logout.tsx"),
   route("me/status", "features/auth/routes/me-status.tsx"),
   ...prefix("superadmin", [index("features/auth/routes/superadmin.tsx")]),
+
+  // CIS: everything about it lives in app/features/cis
+  ...prefix("cis", [
+    layout("features/cis/routes/layout.tsx", [
+      index("features/cis/routes/dashboard.tsx"),
+      route("settings", "features/cis/routes/settings.tsx"),
+      route("subcontractors", "features/cis/routes/subcontractors-list.tsx"),
+      route("subcontractors/new", "features/cis/routes/subcontractor-form.tsx", { id: "cis-subcontractor-new" }),
+      route("subcontractors/export", "features/cis/routes/subcontractors-export.tsx"),
+      route("subcontractors/import", "features/cis/routes/subcontractors-import.tsx"),
+      route("subcontractors/invite", "features/cis/routes/portal-invite.tsx", { id: "cis-portal-invite-new" }),
+      route("subcontractors/:id", "features/cis/routes/subcontractor-detail.tsx"),
+      route("subcontractors/:id/edit", "features/cis/routes/subcontractor-form.tsx", { id: "cis-subcontractor-edit" }),
+      route("subcontractors/:id/invite", "features/cis/routes/portal-invite.tsx", { id: "cis-portal-invite-existing" }),
+    ]),
+  ]),
+
+  // Subcontractor portal: its own sessions, nothing of the staff workspace
+  ...prefix("portal", [
+    index("features/portal/routes/home.tsx"),
+    route("login", "features/portal/routes/login.tsx"),
+    route("auth", "features/portal/routes/auth.tsx"),
+    route("logout", "features/portal/routes/logout.tsx"),
+  ]),
 
   route("*", "features/platform/routes/not-found.tsx"),
 ] satisfies RouteConfig;

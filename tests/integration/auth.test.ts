@@ -182,7 +182,7 @@ describe("two-factor code", () => {
     const u = await createUser(t, { twoFactorRequired: true });
     const failingEnv = { ...env, EMAIL: { send: async () => Promise.reject(new Error("queue down")), sendBatch: async () => Promise.reject(new Error("queue down")) } };
     const res = await worker.fetch(
-      new Request(`${t.origin}/login`, { method: "POST", headers: { Origin: t.origin }, body: new URLSearchParams({ email: u.email, password: u.password }) }),
+      new Request(`${t.origin}/login`, { method: "POST", headers: { Origin: t.origin }, body: new URLSearchParams({ email: u.email, password: u.password }) }) as Parameters<typeof worker.fetch>[0],
       failingEnv as unknown as Env,
       createExecutionContext(),
     );

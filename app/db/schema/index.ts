@@ -2,3 +2,4 @@ export * from "./platform";
 export * from "./jobs";
 export * from "./email";
 export * from "./auth";
+export * from "./cis";

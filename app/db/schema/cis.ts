@@ -1,0 +1,91 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { tenants } from "./platform";
+
+/** One settings document per tenant (cis.md section 3). The contractor UTR is stored encrypted. */
+export const cisSettings = sqliteTable("cis_settings", {
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id),
+  active: integer("active", { mode: "boolean" }).notNull().default(false),
+  companyName: text("company_name").notNull().default(""),
+  employerRef: text("employer_ref").notNull().default(""),
+  accountsOfficeRef: text("accounts_office_ref").notNull().default(""),
+  utrEnc: text("utr_enc"),
+  utrMasked: text("utr_masked"),
+  vatScheme: text("vat_scheme", { enum: ["standard", "reduced", "zero", "flat"] }).notNull().default("standard"),
+  emailStatements: integer("email_statements", { mode: "boolean" }).notNull().default(true),
+  warningDays: integer("warning_days").notNull().default(3),
+  statementDeadlineDays: integer("statement_deadline_days").notNull().default(14),
+  emailFrom: text("email_from"),
+  emailReplyTo: text("email_reply_to"),
+  statementFooter: text("statement_footer"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+  updatedBy: text("updated_by"),
+});
+
+export const SUBCONTRACTOR_TYPES = ["individual", "company", "partnership"] as const;
+export const VERIFICATION_STATUSES = ["gross", "standard", "higher"] as const;
+export const VERIFICATION_METHODS = ["online", "phone", "letter"] as const;
+
+export const cisSubcontractors = sqliteTable(
+  "cis_subcontractors",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    type: text("type", { enum: SUBCONTRACTOR_TYPES }).notNull(),
+    name: text("name").notNull(),
+    // Lower-cased name for case-insensitive search and ordering without a function index.
+    nameLower: text("name_lower").notNull(),
+    // AES-GCM ciphertext bound to tenant + record + field; never the plaintext.
+    utrEnc: text("utr_enc"),
+    utrMasked: text("utr_masked"),
+    // HMAC of the normalised UTR: equality search and duplicate checks without the plaintext.
+    utrHash: text("utr_hash"),
+    ninoEnc: text("nino_enc"),
+    ninoMasked: text("nino_masked"),
+    companyNumber: text("company_number"),
+    vatNumber: text("vat_number"),
+    vatCheckedAt: integer("vat_checked_at"),
+    email: text("email"),
+    phone: text("phone"),
+    verificationStatus: text("verification_status", { enum: VERIFICATION_STATUSES }).notNull().default("standard"),
+    verificationRate: integer("verification_rate").notNull().default(20),
+    verificationMethod: text("verification_method", { enum: VERIFICATION_METHODS }),
+    verificationReference: text("verification_reference"),
+    verificationNotes: text("verification_notes"),
+    verifiedDate: text("verified_date"),
+    verifiedBy: text("verified_by"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    createdBy: text("created_by"),
+    updatedBy: text("updated_by"),
+    deletedAt: integer("deleted_at"),
+    deletedBy: text("deleted_by"),
+  },
+  (t) => [
+    index("cis_subcontractors_tenant_list").on(t.tenantId, t.deletedAt, t.active, t.nameLower),
+    index("cis_subcontractors_tenant_utr_hash").on(t.tenantId, t.utrHash),
+    index("cis_subcontractors_tenant_type").on(t.tenantId, t.type),
+  ],
+);
+
+/** Each portal link issued: who asked, for whom, whether the e-mail went, when it was used. */
+export const cisPortalInvites = sqliteTable(
+  "cis_portal_invites",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    subcontractorId: text("subcontractor_id").notNull(),
+    email: text("email").notNull(),
+    emailQueued: integer("email_queued", { mode: "boolean" }).notNull().default(false),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("cis_portal_invites_tenant_sub").on(t.tenantId, t.subcontractorId, t.createdAt)],
+);

@@ -1,0 +1,57 @@
+import { NavLink, Outlet, useLocation } from "react-router";
+import { can } from "~/features/auth/scopes";
+import { AppShell } from "~/features/platform/components/app-shell";
+import { requireCis } from "../module.server";
+import type { Route } from "./+types/layout";
+
+/** The CIS area: module switched on and a signed-in staff member; each page checks its own scope. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireCis(request, context);
+  return {
+    nav: [
+      { to: "/cis", label: "Dashboard", show: can(user, "cis.read") },
+      { to: "/cis/subcontractors", label: "Subcontractors", show: can(user, "cis.sub.read") },
+      { to: "/cis/settings", label: "Settings", show: can(user, "cis.settings.write") || can(user, "cis.manage") },
+    ].filter((n) => n.show),
+  };
+}
+
+const TITLES: [RegExp, string][] = [
+  [/^\/cis\/subcontractors/, "Subcontractors"],
+  [/^\/cis\/invoices/, "Invoices"],
+  [/^\/cis\/statements/, "Statements"],
+  [/^\/cis\/returns/, "Returns"],
+  [/^\/cis\/analytics/, "Analytics"],
+  [/^\/cis\/settings/, "Settings"],
+];
+
+/** The header title follows the path (cis.md, section toolbar). */
+export function sectionTitle(pathname: string): string {
+  return TITLES.find(([re]) => re.test(pathname))?.[1] ?? "Dashboard";
+}
+
+export default function CisLayout({ loaderData }: Route.ComponentProps) {
+  const { pathname } = useLocation();
+  return (
+    <AppShell>
+      <div className="border-b border-line bg-elevated">
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
+          <h1 className="text-lg font-semibold">
+            <span className="opacity-60">CIS · </span>
+            {sectionTitle(pathname)}
+          </h1>
+          <nav aria-label="CIS sections" className="flex gap-1 text-sm">
+            {loaderData.nav.map((n) => (
+              <NavLink key={n.to} to={n.to} end={n.to === "/cis"} className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-surface font-medium" : "hover:bg-surface"}`}>
+                {n.label}
+              </NavLink>
+            ))}
+          </nav>
+        </div>
+      </div>
+      <div className="mx-auto max-w-7xl px-4 py-6">
+        <Outlet />
+      </div>
+    </AppShell>
+  );
+}

@@ -1,0 +1,284 @@
+import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { cisSubcontractors, SUBCONTRACTOR_TYPES } from "~/db/schema";
+import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { newId } from "~/utils/ids";
+import type { SubcontractorCreate, SubcontractorUpdate } from "./domain";
+import type { Actor } from "./module.server";
+import { decryptPii, encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
+
+export type SubcontractorRow = typeof cisSubcontractors.$inferSelect;
+const TABLE = "cis_subcontractors";
+
+export const PAGE_SIZE = 25;
+export const STATUS_FILTERS = ["all", "active", "archived"] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export type TypeFilter = "all" | (typeof SUBCONTRACTOR_TYPES)[number];
+
+export type ListQuery = { q: string; status: StatusFilter; type: TypeFilter; page: number };
+
+export function parseListQuery(params: URLSearchParams): ListQuery {
+  const status = params.get("status");
+  const type = params.get("type");
+  const page = Number(params.get("page") ?? "1");
+  return {
+    q: (params.get("q") ?? "").trim().slice(0, 100),
+    status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "all",
+    type: (SUBCONTRACTOR_TYPES as readonly string[]).includes(type ?? "") ? (type as TypeFilter) : "all",
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
+}
+
+function piiCtx(tenantId: string, recordId: string, field: "utr" | "nino"): PiiContext {
+  return { tenantId, table: TABLE, recordId, field };
+}
+
+/** Soft-deleted rows never show; everything is scoped to the tenant. */
+function visible(tenantId: string) {
+  return and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt));
+}
+
+/**
+ * One page of the list plus the total for the pager: two queries, whatever the tenant's size.
+ * A 10-digit search term is also matched against the UTR's keyed hash (never the plaintext).
+ */
+export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery) {
+  const db = getDb(env);
+  const conds: (SQL | undefined)[] = [visible(tenantId)];
+  if (query.status === "active") conds.push(eq(cisSubcontractors.active, true));
+  if (query.status === "archived") conds.push(eq(cisSubcontractors.active, false));
+  if (query.type !== "all") conds.push(eq(cisSubcontractors.type, query.type));
+  if (query.q) {
+    const term = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const options: (SQL | undefined)[] = [
+      sql`${cisSubcontractors.nameLower} LIKE ${term} ESCAPE '\\'`,
+      sql`lower(coalesce(${cisSubcontractors.email}, '')) LIKE ${term} ESCAPE '\\'`,
+    ];
+    const digits = query.q.replace(/\s+/g, "");
+    if (/^\d{10}$/.test(digits)) options.push(eq(cisSubcontractors.utrHash, await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", digits)));
+    if (/^\d{8}$/.test(digits.toUpperCase()) || /^[A-Z0-9]{8}$/i.test(digits)) options.push(like(cisSubcontractors.companyNumber, digits.toUpperCase()));
+    conds.push(or(...options));
+  }
+  const where = and(...conds);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(cisSubcontractors)
+      .where(where)
+      .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
+      .limit(PAGE_SIZE)
+      .offset((query.page - 1) * PAGE_SIZE),
+    db.select({ total: count() }).from(cisSubcontractors).where(where),
+  ]);
+  return { rows, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+}
+
+/** The four summary cards, in one aggregate query. */
+export async function subcontractorSummary(env: Env, tenantId: string) {
+  const [row] = await getDb(env)
+    .select({
+      total: count(),
+      active: sql<number>`coalesce(sum(case when ${cisSubcontractors.active} = 1 then 1 else 0 end), 0)`,
+      gross: sql<number>`coalesce(sum(case when ${cisSubcontractors.active} = 1 and ${cisSubcontractors.verificationStatus} = 'gross' then 1 else 0 end), 0)`,
+      standard: sql<number>`coalesce(sum(case when ${cisSubcontractors.active} = 1 and ${cisSubcontractors.verificationStatus} = 'standard' then 1 else 0 end), 0)`,
+    })
+    .from(cisSubcontractors)
+    .where(visible(tenantId));
+  return { total: row.total, active: Number(row.active), gross: Number(row.gross), standard: Number(row.standard) };
+}
+
+/** Null for another tenant's id, an unknown id, or a deleted row: callers answer 404. */
+export async function getSubcontractor(env: Env, tenantId: string, id: string): Promise<SubcontractorRow | null> {
+  const [row] = await getDb(env)
+    .select()
+    .from(cisSubcontractors)
+    .where(and(visible(tenantId), eq(cisSubcontractors.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findByUtr(env: Env, tenantId: string, utr: string): Promise<SubcontractorRow | null> {
+  const hash = await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", utr.replace(/\s+/g, ""));
+  const [row] = await getDb(env)
+    .select()
+    .from(cisSubcontractors)
+    .where(and(visible(tenantId), eq(cisSubcontractors.utrHash, hash)))
+    .limit(1);
+  return row ?? null;
+}
+
+type Identifiers = Pick<SubcontractorRow, "utrEnc" | "utrMasked" | "utrHash" | "ninoEnc" | "ninoMasked">;
+
+async function protectIdentifiers(env: Env, tenantId: string, id: string, utr: string | undefined, nino: string | undefined | null): Promise<Partial<Identifiers>> {
+  const out: Partial<Identifiers> = {};
+  if (utr) {
+    out.utrEnc = await encryptPii(env.PII_KEYS, utr, piiCtx(tenantId, id, "utr"));
+    out.utrMasked = maskUtr(utr);
+    out.utrHash = await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", utr);
+  }
+  if (nino) {
+    out.ninoEnc = await encryptPii(env.PII_KEYS, nino, piiCtx(tenantId, id, "nino"));
+    out.ninoMasked = maskNino(nino);
+  } else if (nino === null) {
+    out.ninoEnc = null;
+    out.ninoMasked = null;
+  }
+  return out;
+}
+
+function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
+  return {
+    type: v.type,
+    name: v.name,
+    nameLower: v.name.toLowerCase(),
+    companyNumber: v.companyNumber ?? null,
+    vatNumber: v.vatNumber ?? null,
+    email: v.email ?? null,
+    phone: v.phone ?? null,
+    verificationStatus: v.verificationStatus,
+    verificationRate: v.verificationRate,
+    verificationMethod: v.verificationMethod ?? null,
+    verificationReference: v.verificationReference ?? null,
+    verificationNotes: v.verificationNotes ?? null,
+    verifiedDate: v.verifiedDate ?? null,
+  };
+}
+
+export type SaveResult = { ok: true; id: string } | { ok: false; field?: string; error: string };
+
+/** Creates a subcontractor (active unless told otherwise) with its audit and activity entries in one batch. */
+export async function createSubcontractor(env: Env, tenantId: string, input: SubcontractorCreate, actor: Actor, opts: { active?: boolean } = {}): Promise<SaveResult> {
+  if (await findByUtr(env, tenantId, input.utr)) return { ok: false, field: "utr", error: "A subcontractor with this UTR already exists" };
+  const db = getDb(env);
+  const id = newId();
+  const now = Date.now();
+  const ids = await protectIdentifiers(env, tenantId, id, input.utr, input.type === "individual" ? input.nino : null);
+  const verified = input.verifiedDate || input.verificationReference ? actor.id : null;
+  await db.batch([
+    db.insert(cisSubcontractors).values({ id, tenantId, ...plainFields(input), ...ids, verifiedBy: verified, active: opts.active ?? input.active ?? true, createdAt: now, updatedAt: now, createdBy: actor.id, updatedBy: actor.id }),
+    auditInsert(db, { tenantId, action: "cis.subcontractor.created", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { type: input.type, verificationStatus: input.verificationStatus } }),
+    activityInsert(db, { tenantId, module: "cis", action: "subcontractor.created", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: input.name } }),
+  ]);
+  return { ok: true, id };
+}
+
+/**
+ * Updates a subcontractor. A blank UTR keeps the stored one. A change of verification status,
+ * method, reference or date is also audited as 'verified'.
+ */
+export async function updateSubcontractor(env: Env, tenantId: string, id: string, input: SubcontractorUpdate, actor: Actor): Promise<SaveResult> {
+  const existing = await getSubcontractor(env, tenantId, id);
+  if (!existing) return { ok: false, error: "Subcontractor not found" };
+  if (input.utr) {
+    const clash = await findByUtr(env, tenantId, input.utr);
+    if (clash && clash.id !== id) return { ok: false, field: "utr", error: "A subcontractor with this UTR already exists" };
+  }
+  const db = getDb(env);
+  const now = Date.now();
+  const nino = input.type === "individual" ? (input.nino ?? undefined) : null;
+  const ids = await protectIdentifiers(env, tenantId, id, input.utr, nino);
+  const fields = plainFields(input);
+  const verificationChanged =
+    existing.verificationStatus !== fields.verificationStatus ||
+    existing.verificationMethod !== fields.verificationMethod ||
+    existing.verificationReference !== fields.verificationReference ||
+    existing.verifiedDate !== fields.verifiedDate;
+  const changed = Object.keys(fields).filter((k) => k !== "nameLower" && (existing as Record<string, unknown>)[k] !== (fields as Record<string, unknown>)[k]);
+  if (input.utr) changed.push("utr");
+  if (nino !== undefined && ids.ninoEnc !== undefined) changed.push("nino");
+  if (existing.active !== input.active) changed.push("active");
+  const statements = [
+    db
+      .update(cisSubcontractors)
+      .set({ ...fields, ...ids, active: input.active, verifiedBy: verificationChanged ? actor.id : existing.verifiedBy, updatedAt: now, updatedBy: actor.id })
+      .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt))),
+    // Field names only: never the values of identifiers.
+    auditInsert(db, { tenantId, action: "cis.subcontractor.updated", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { fields: changed } }),
+    activityInsert(db, { tenantId, module: "cis", action: "subcontractor.updated", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: input.name } }),
+  ];
+  if (verificationChanged) {
+    statements.push(
+      auditInsert(db, {
+        tenantId,
+        action: "cis.subcontractor.verified",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "subcontractor",
+        targetId: id,
+        payload: { status: fields.verificationStatus, rate: fields.verificationRate, method: fields.verificationMethod },
+      }),
+    );
+  }
+  await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  return { ok: true, id };
+}
+
+export type BulkResult = { succeeded: string[]; failed: { id: string; error: string }[] };
+
+/** Archive (active=false) several subcontractors; each id reports on its own. */
+export async function archiveSubcontractors(env: Env, tenantId: string, ids: string[], actor: Actor): Promise<BulkResult> {
+  return bulkChange(env, tenantId, ids, actor, "archive");
+}
+
+/** Soft delete: sets deletedAt/deletedBy; nothing is removed. */
+export async function deleteSubcontractors(env: Env, tenantId: string, ids: string[], actor: Actor): Promise<BulkResult> {
+  return bulkChange(env, tenantId, ids, actor, "delete");
+}
+
+async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Actor, kind: "archive" | "delete"): Promise<BulkResult> {
+  const unique = [...new Set(ids)].slice(0, 500);
+  const result: BulkResult = { succeeded: [], failed: [] };
+  if (unique.length === 0) return result;
+  const db = getDb(env);
+  const found = await db
+    .select({ id: cisSubcontractors.id, active: cisSubcontractors.active, name: cisSubcontractors.name })
+    .from(cisSubcontractors)
+    .where(and(visible(tenantId), inArray(cisSubcontractors.id, unique)));
+  const byId = new Map(found.map((f) => [f.id, f]));
+  const now = Date.now();
+  const statements = [];
+  for (const id of unique) {
+    const row = byId.get(id);
+    if (!row) {
+      result.failed.push({ id, error: "Subcontractor not found" });
+      continue;
+    }
+    if (kind === "archive" && !row.active) {
+      result.failed.push({ id, error: "Already archived" });
+      continue;
+    }
+    result.succeeded.push(id);
+    statements.push(
+      kind === "archive"
+        ? db.update(cisSubcontractors).set({ active: false, updatedAt: now, updatedBy: actor.id }).where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id)))
+        : db.update(cisSubcontractors).set({ deletedAt: now, deletedBy: actor.id, updatedAt: now }).where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id))),
+      auditInsert(db, {
+        tenantId,
+        action: kind === "archive" ? "cis.subcontractor.archived" : "cis.subcontractor.deleted",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "subcontractor",
+        targetId: id,
+      }),
+      activityInsert(db, { tenantId, module: "cis", action: kind === "archive" ? "subcontractor.archived" : "subcontractor.deleted", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: row.name } }),
+    );
+  }
+  if (statements.length) await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  return result;
+}
+
+/** Decrypts one identifier for a user holding cis.pii.unmask; the reveal is audited in the same call. */
+export async function revealIdentifier(env: Env, tenantId: string, id: string, field: "utr" | "nino", actor: Actor, ip: string | null): Promise<string | null> {
+  const row = await getSubcontractor(env, tenantId, id);
+  const stored = field === "utr" ? row?.utrEnc : row?.ninoEnc;
+  if (!row || !stored) return null;
+  const value = await decryptPii(env.PII_KEYS, stored, piiCtx(tenantId, id, field));
+  await auditInsert(getDb(env), { tenantId, action: "cis.pii.revealed", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { field }, ip });
+  return value;
+}
+
+/** For the key-rotation command and tests: decrypt with the row's own binding. */
+export async function decryptSubcontractorField(env: Env, row: Pick<SubcontractorRow, "tenantId" | "id" | "utrEnc" | "ninoEnc">, field: "utr" | "nino"): Promise<string | null> {
+  const stored = field === "utr" ? row.utrEnc : row.ninoEnc;
+  return stored ? decryptPii(env.PII_KEYS, stored, piiCtx(row.tenantId, row.id, field)) : null;
+}

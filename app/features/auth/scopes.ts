@@ -1,4 +1,4 @@
-import { cisScopeGrants } from "~/features/cis/domain/scopes";
+import { cisScopeGrants } from "~/features/cis/domain";
 
 /**
  * Does a set of held scopes grant the wanted one? Exact match, wildcards ('files.*', '*'),

@@ -21,7 +21,7 @@ export const DEFAULT_BRANDING = {
 
 const HSL_RE = /^\d{1,3}(\.\d+)? \d{1,3}(\.\d+)?% \d{1,3}(\.\d+)?%$/;
 const RADII = ["0rem", "0", "0.25rem", "0.5rem", "0.75rem", "1rem"];
-const FONT_RE = /^[A-Za-z0-9 \-]{1,60}$/;
+const FONT_RE = /^[A-Za-z0-9 -]{1,60}$/;
 
 function hsl(value: string | undefined, fallback: string): string {
   return value && HSL_RE.test(value.trim()) ? value.trim() : fallback;

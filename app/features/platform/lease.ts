@@ -11,8 +11,15 @@ export function clampLease(ms: number): number {
   return Math.max(MIN_LEASE_MS, Math.min(MAX_LEASE_MS, Math.floor(ms)));
 }
 
-/** The same holder may renew; anyone may take an expired lease; otherwise refused. */
+/**
+ * The same holder may renew; anyone may take an expired lease; otherwise refused. A blank
+ * holder id is always refused: callers sharing it would 'renew' each other's lease.
+ */
 export function tryAcquire(current: Lease | null, holder: string, leaseMs: number, now: number): { next: Lease; result: AcquireResult } | { next: null; result: AcquireResult } {
+  const live = current && current.expiresAt > now ? current : null;
+  if (typeof holder !== "string" || holder.trim() === "") {
+    return { next: null, result: { acquired: false, holder: live?.holder ?? "", expiresAt: live?.expiresAt ?? 0 } };
+  }
   if (current && current.expiresAt > now && current.holder !== holder) {
     return { next: null, result: { acquired: false, holder: current.holder, expiresAt: current.expiresAt } };
   }

@@ -16,13 +16,13 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
   for (const msg of batch.messages) {
     const parsed = emailMessageSchema.safeParse(msg.body);
     if (!parsed.success) {
-      await deadLetter(env, env.EMAIL_DLQ, "email", msg, "invalid message body");
+      await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, "invalid message body");
       msg.ack();
       continue;
     }
     const row = await db.query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.id, parsed.data.outboxId) });
     if (!row) {
-      await deadLetter(env, env.EMAIL_DLQ, "email", msg, "outbox row not found");
+      await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, "outbox row not found");
       msg.ack();
       continue;
     }

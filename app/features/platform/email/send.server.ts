@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
 import { newId } from "~/utils/ids";
@@ -9,9 +9,10 @@ export const emailMessageSchema = z.object({ outboxId: z.string().min(1) });
 export type EmailMessage = z.infer<typeof emailMessageSchema>;
 
 /**
- * Records the e-mail in the outbox and puts it on the EMAIL queue. Same idempotency key,
- * same e-mail: a retried request does not send twice. Throws if the queue refuses, so the
- * caller can tell the user ('Failed to send verification code...').
+ * Records the e-mail in the outbox and puts it on the EMAIL queue. Same idempotency key (within
+ * the tenant), same e-mail: a retried request does not send twice. Throws if the queue refuses,
+ * so the caller can tell the user ('Failed to send verification code...'); the row is then
+ * 'failed', and a retry with the same key queues it again.
  */
 export async function queueEmail<T extends TemplateName>(
   env: Env,
@@ -20,7 +21,9 @@ export async function queueEmail<T extends TemplateName>(
   if (!isTemplateName(opts.template)) throw new Error(`Unknown e-mail template ${opts.template}`);
   TEMPLATES[opts.template].schema.parse(opts.data);
   const id = newId();
-  const key = opts.idempotencyKey ?? id;
+  // The unique index is global: scope the caller's key by tenant so two tenants using the same
+  // key (say `welcome:${email}`) do not swallow each other's mail.
+  const key = opts.idempotencyKey ? `${opts.tenantId ?? "platform"}:${opts.idempotencyKey}` : id;
   const db = getDb(env);
   const inserted = await db
     .insert(emailOutbox)
@@ -36,17 +39,30 @@ export async function queueEmail<T extends TemplateName>(
     })
     .onConflictDoNothing()
     .returning({ id: emailOutbox.id });
-  if (inserted.length === 0) {
-    // Already queued under this key: do not send again.
-    const existing = await db.query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.idempotencyKey, key) });
-    return { outboxId: existing?.id ?? id };
+  if (inserted.length > 0) {
+    await sendToQueue(env, id);
+    return { outboxId: id };
   }
-  const message: EmailMessage = { outboxId: id };
+  const existing = await db.query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.idempotencyKey, key) });
+  if (!existing) throw new Error("E-mail outbox row vanished while queueing");
+  // 'failed' only ever means the queue refused it: it never left, so this retry sends it.
+  // The conditional update makes sure two concurrent retries queue it once.
+  const reclaimed = await db
+    .update(emailOutbox)
+    .set({ status: "queued", error: null })
+    .where(and(eq(emailOutbox.id, existing.id), eq(emailOutbox.status, "failed")))
+    .returning({ id: emailOutbox.id });
+  if (reclaimed.length > 0) await sendToQueue(env, existing.id);
+  // Otherwise already queued or sent under this key: do not send again.
+  return { outboxId: existing.id };
+}
+
+async function sendToQueue(env: Env, outboxId: string): Promise<void> {
+  const message: EmailMessage = { outboxId };
   try {
     await env.EMAIL.send(message);
   } catch (err) {
-    await db.update(emailOutbox).set({ status: "failed", error: "queue refused the message" }).where(eq(emailOutbox.id, id));
+    await getDb(env).update(emailOutbox).set({ status: "failed", error: "queue refused the message" }).where(eq(emailOutbox.id, outboxId));
     throw err;
   }
-  return { outboxId: id };
 }

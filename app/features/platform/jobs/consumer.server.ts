@@ -18,7 +18,7 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
   for (const msg of batch.messages) {
     const parsed = jobMessageSchema.safeParse(msg.body);
     if (!parsed.success) {
-      await deadLetter(env, env.JOBS_DLQ, "jobs", msg, "invalid message body");
+      await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, "invalid message body");
       msg.ack();
       continue;
     }
@@ -41,7 +41,7 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
     if (!job) {
       const [existing] = await db.select({ status: jobs.status }).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId))).limit(1);
       if (!existing) {
-        await deadLetter(env, env.JOBS_DLQ, "jobs", msg, "job row not found");
+        await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, "job row not found");
         msg.ack();
       } else if (existing.status === "done") {
         msg.ack();
@@ -53,7 +53,7 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
     }
     if (!def) {
       await db.update(jobs).set({ status: "failed", error: `Unknown job type ${type}`, updatedAt: Date.now() }).where(eq(jobs.id, jobId));
-      await deadLetter(env, env.JOBS_DLQ, "jobs", msg, `unknown job type ${type}`);
+      await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, `unknown job type ${type}`);
       msg.ack();
       continue;
     }

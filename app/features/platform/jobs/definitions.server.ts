@@ -33,7 +33,14 @@ export const notifyUserJob = defineJob({
   },
 });
 
-/** Every job type the JOBS consumer knows. Features add theirs here. */
-export const JOB_DEFINITIONS: Record<string, JobDefinition> = {
-  [notifyUserJob.type]: notifyUserJob as unknown as JobDefinition,
+/** Every job type the JOBS consumer knows, by type name. Features add theirs here. */
+const KNOWN_JOBS = {
+  [notifyUserJob.type]: notifyUserJob,
 };
+
+export type JobType = keyof typeof KNOWN_JOBS;
+/** What a caller passes to enqueue() for a job type (schema defaults may be left out). */
+export type JobInput<T extends JobType> = z.input<(typeof KNOWN_JOBS)[T]["input"]>;
+
+/** The consumer's lookup table: untyped, since it is read with whatever type a message names. */
+export const JOB_DEFINITIONS: Record<string, JobDefinition> = { ...(KNOWN_JOBS as unknown as Record<string, JobDefinition>) };

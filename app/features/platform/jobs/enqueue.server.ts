@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { jobs } from "~/db/schema";
 import { newId } from "~/utils/ids";
-import { JOB_DEFINITIONS } from "./definitions.server";
+import { JOB_DEFINITIONS, type JobInput, type JobType } from "./definitions.server";
 
 export const jobMessageSchema = z.object({
   jobId: z.string().min(1),
@@ -18,9 +18,9 @@ export type JobMessage = z.infer<typeof jobMessageSchema>;
  * and sends it to JOBS. The same idempotency key within a tenant gives the same job and
  * is not queued twice.
  */
-export async function enqueue(
+export async function enqueue<T extends JobType>(
   env: Env,
-  opts: { tenantId: string; type: string; input: unknown; performedBy: string | null; idempotencyKey?: string },
+  opts: { tenantId: string; type: T; input: JobInput<T>; performedBy: string | null; idempotencyKey?: string },
 ): Promise<{ jobId: string; created: boolean }> {
   const def = JOB_DEFINITIONS[opts.type];
   if (!def) throw new Error(`Unknown job type ${opts.type}`);
@@ -39,7 +39,14 @@ export async function enqueue(
     return { jobId: existing.id, created: false };
   }
   const message: JobMessage = { jobId: id, tenantId: opts.tenantId, type: opts.type, idempotencyKey: key };
-  await env.JOBS.send(message);
+  try {
+    await env.JOBS.send(message);
+  } catch (err) {
+    // A row left behind would make the caller's retry (same key) find the job and skip the
+    // send, so it would never run: remove it and let the retry start afresh.
+    await db.delete(jobs).where(and(eq(jobs.id, id), eq(jobs.tenantId, opts.tenantId)));
+    throw err;
+  }
   return { jobId: id, created: true };
 }
 

@@ -15,6 +15,11 @@ export async function deadLetter(env: Env, dlq: Queue, queue: string, msg: Messa
   await dlq.send({ queue, messageId: msg.id, body: msg.body, reason });
 }
 
+/** The queue a dead-letter queue serves (wrangler.toml names them `<queue>-dlq`). */
+export function sourceQueue(dlqName: string): string {
+  return dlqName.replace(/-dlq$/, "");
+}
+
 /** The dead-letter consumers' job: keep every dead letter in D1, once per message id. */
 export async function recordDeadLetters(env: Env, batch: MessageBatch<unknown>): Promise<void> {
   const db = getDb(env);
@@ -28,7 +33,8 @@ export async function recordDeadLetters(env: Env, batch: MessageBatch<unknown>):
       .insert(deadLetters)
       .values({
         id: newId(),
-        queue: forwarded && typeof b.queue === "string" ? b.queue : batch.queue,
+        // Always the queue the message was meant for, whichever way it got here, so a replay knows where to send it.
+        queue: forwarded && typeof b.queue === "string" ? b.queue : sourceQueue(batch.queue),
         messageId: forwarded ? (b.messageId as string) : msg.id,
         tenantId,
         body: JSON.stringify(inner ?? null).slice(0, 10_000),

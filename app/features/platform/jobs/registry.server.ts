@@ -9,8 +9,8 @@ export type JobContext = {
   progress(pct: number): Promise<void>;
 };
 
-export type JobDefinition<S extends z.ZodType = z.ZodType> = {
-  type: string;
+export type JobDefinition<S extends z.ZodType = z.ZodType, T extends string = string> = {
+  type: T;
   input: S;
   /**
    * Must be safe to run again for the same jobId: a crash after the work and before the
@@ -19,6 +19,7 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
   run(input: z.infer<S>, ctx: JobContext): Promise<Record<string, unknown> | void>;
 };
 
-export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefinition<S> {
+/** Keeps the literal type name and the input schema's type, so enqueue() can check callers. */
+export function defineJob<const T extends string, S extends z.ZodType>(def: JobDefinition<S, T>): JobDefinition<S, T> {
   return def;
 }

@@ -5,6 +5,19 @@ import { listDevMailbox } from "../email/dev-mailbox.server";
 import { devToolsEnabled } from "../flash.server";
 import type { Route } from "./+types/dev-mailbox";
 
+export const middleware: Route.MiddlewareFunction[] = [
+  // ?format=json (how scripts and e2e helpers read mail) must answer JSON on a document
+  // request too: a Response returned by the loader would be rendered into the page instead.
+  async ({ request, context }, next) => {
+    const url = new URL(request.url);
+    if (url.searchParams.get("format") !== "json") return next();
+    const { env } = context.get(cloudflareContext);
+    if (!devToolsEnabled(env)) throw data("Page not found", { status: 404 });
+    const to = url.searchParams.get("to")?.trim().toLowerCase() || null;
+    return Response.json({ messages: await listDevMailbox(env, { to, limit: 50 }) });
+  },
+];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context.get(cloudflareContext);
   // Not merely hidden: in production the route does not exist.
@@ -12,12 +25,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const to = url.searchParams.get("to")?.trim().toLowerCase() || null;
   const messages = await listDevMailbox(env, { to, limit: 50 });
-  if (url.searchParams.get("format") === "json") return Response.json({ messages });
   return { messages, to };
 }
 
 export default function DevMailbox({ loaderData }: Route.ComponentProps) {
-  const { messages, to } = loaderData as { messages: Awaited<ReturnType<typeof listDevMailbox>>; to: string | null };
+  const { messages, to } = loaderData;
   return (
     <main className="mx-auto max-w-4xl px-6 py-10">
       <h1 className="text-2xl font-bold">Development mailbox</h1>

@@ -1,0 +1,412 @@
+/**
+ * Zod 4 schemas shared by forms (conform's parseWithZod) and server actions.
+ *
+ * Written for conform's FormData coercion: empty strings arrive as undefined,
+ * numbers and booleans arrive coerced. Blank optional text is therefore
+ * "not given" whether it comes as undefined or as '' from a JSON caller.
+ *
+ * Booleans default to false: an unticked checkbox is simply absent from
+ * FormData, so a default of true would make it impossible to untick. The
+ * product's initial values (emailStatements true, new subcontractors active)
+ * live in DEFAULT_CIS_SETTINGS / DEFAULT_SUBCONTRACTOR_VALUES for the form's
+ * defaultValue instead.
+ */
+import { z } from "zod";
+import { RATE_FOR_VERIFICATION_STATUS, VAT_RATES, VERIFICATION_STATUSES } from "./calculation";
+import { MAX_AMOUNT_PENCE, formatPence, parseMoney } from "./money";
+import { isCalendarDate } from "./tax-month";
+import { SUBCONTRACTOR_TYPES, VERIFICATION_METHODS, type SubcontractorType } from "./types";
+import type { VerificationStatus } from "./calculation";
+
+// ---------------------------------------------------------------------------
+// Patterns and small validators (also used outside forms)
+
+export const UTR_RE = /^\d{10}$/;
+/** HMRC NINO: no D, F, I, Q, U, V in either prefix letter, no O second, suffix A-D. */
+export const NINO_RE = /^(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]$/;
+export const COMPANY_NUMBER_RE = /^[A-Z0-9]{8}$/;
+export const VAT_NUMBER_RE = /^(?:GB)?(?:\d{9}|\d{12})$/;
+export const UK_PHONE_RE = /^(?:\+44|0044|0)\d{9,10}$/;
+export const EMPLOYER_REF_RE = /^\d{3}\/[A-Z0-9]{2,10}$/;
+export const ACCOUNTS_OFFICE_REF_RE = /^\d{3}[A-Z]{2}\d{8}$/;
+
+export const normalizeUtr = (v: string) => v.replace(/\s+/g, "");
+export const normalizeNino = (v: string) => v.replace(/\s+/g, "").toUpperCase();
+export const normalizeCompanyNumber = (v: string) => v.replace(/\s+/g, "").toUpperCase();
+export const normalizeVatNumber = (v: string) => v.replace(/\s+/g, "").toUpperCase();
+const phoneDigits = (v: string) => v.replace(/\(0\)/g, "").replace(/[\s\-()]/g, "");
+
+export const isValidUtr = (v: string) => UTR_RE.test(normalizeUtr(v));
+export const isValidNino = (v: string) => NINO_RE.test(normalizeNino(v));
+export const isValidCompanyNumber = (v: string) => COMPANY_NUMBER_RE.test(normalizeCompanyNumber(v));
+export const isValidVatNumber = (v: string) => VAT_NUMBER_RE.test(normalizeVatNumber(v));
+export const isValidUkPhone = (v: string) => UK_PHONE_RE.test(phoneDigits(v));
+export const isValidEmail = (v: string) => z.email().safeParse(v).success;
+
+export function isIsoDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  return Boolean(m && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])));
+}
+
+/**
+ * Optional text: blank means absent; otherwise normalised and, if a check is
+ * given, validated with the product's message.
+ */
+function optionalText(opts: { normalize?: (v: string) => string; test?: (v: string) => boolean; message?: string; max?: number; maxMessage?: string } = {}) {
+  const normalize = opts.normalize ?? ((v: string) => v.trim());
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === "") return undefined;
+      const value = normalize(raw.trim());
+      if (opts.test && !opts.test(value)) {
+        ctx.issues.push({ code: "custom", message: opts.message ?? "Invalid value", input: raw });
+        return z.NEVER;
+      }
+      if (opts.max !== undefined && value.length > opts.max) {
+        ctx.issues.push({ code: "custom", message: opts.maxMessage ?? `Must be ${opts.max} characters or fewer`, input: raw });
+        return z.NEVER;
+      }
+      return value;
+    });
+}
+
+function requiredText(message: string, opts: { normalize?: (v: string) => string; test?: (v: string) => boolean; testMessage?: string } = {}) {
+  const normalize = opts.normalize ?? ((v: string) => v.trim());
+  return z.string({ error: message }).transform((raw, ctx) => {
+    const value = normalize(raw.trim());
+    if (value === "") {
+      ctx.issues.push({ code: "custom", message, input: raw });
+      return z.NEVER;
+    }
+    if (opts.test && !opts.test(value)) {
+      ctx.issues.push({ code: "custom", message: opts.testMessage ?? message, input: raw });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+// ---------------------------------------------------------------------------
+// Subcontractor
+
+export const SUBCONTRACTOR_MESSAGES = {
+  name: "Name is required",
+  nameTooLong: "Name must be 100 characters or fewer",
+  utr: "Valid UTR required (10 digits)",
+  nino: "Invalid NINO format",
+  companyNumber: "Invalid company number",
+  email: "Invalid email format",
+  phone: "Invalid phone format",
+  vatNumber: "Invalid VAT number format",
+  verificationStatus: "Verification status must be gross, standard or higher",
+  verificationMethod: "Verification method must be online, phone or letter",
+  verifiedDate: "Invalid date",
+} as const;
+
+export const DEFAULT_SUBCONTRACTOR_VALUES = {
+  type: "individual",
+  active: true,
+  verificationStatus: "standard",
+  verificationRate: 20,
+} as const;
+
+const subcontractorName = z
+  .string({ error: SUBCONTRACTOR_MESSAGES.name })
+  .trim()
+  .min(2, SUBCONTRACTOR_MESSAGES.name)
+  .max(100, SUBCONTRACTOR_MESSAGES.nameTooLong);
+
+const utrTest = { normalize: normalizeUtr, test: (v: string) => UTR_RE.test(v) };
+
+const subcontractorFields = {
+  type: z.enum(SUBCONTRACTOR_TYPES, { error: "Type must be individual, company or partnership" }),
+  name: subcontractorName,
+  // Checked against the type in refineSubcontractor (NINO only for individuals).
+  nino: optionalText({ normalize: normalizeNino }),
+  companyNumber: optionalText({ normalize: normalizeCompanyNumber }),
+  email: optionalText({ test: isValidEmail, message: SUBCONTRACTOR_MESSAGES.email }),
+  phone: optionalText({ test: isValidUkPhone, message: SUBCONTRACTOR_MESSAGES.phone }),
+  vatNumber: optionalText({ normalize: normalizeVatNumber, test: (v) => VAT_NUMBER_RE.test(v), message: SUBCONTRACTOR_MESSAGES.vatNumber }),
+  verificationStatus: z.enum(VERIFICATION_STATUSES, { error: SUBCONTRACTOR_MESSAGES.verificationStatus }).default("standard"),
+  verificationMethod: z.enum(VERIFICATION_METHODS, { error: SUBCONTRACTOR_MESSAGES.verificationMethod }).optional(),
+  verificationReference: optionalText({ max: 50, maxMessage: "Reference must be 50 characters or fewer" }),
+  verificationNotes: optionalText({ max: 1000, maxMessage: "Notes must be 1000 characters or fewer" }),
+  verifiedDate: optionalText({ test: isIsoDate, message: SUBCONTRACTOR_MESSAGES.verifiedDate }),
+  active: z.boolean().default(false),
+};
+
+interface SubcontractorIds {
+  type: SubcontractorType;
+  nino?: string;
+  companyNumber?: string;
+  verificationStatus: VerificationStatus;
+}
+
+function refineSubcontractor(v: SubcontractorIds, ctx: z.RefinementCtx): void {
+  if (v.type === "individual" && v.nino !== undefined && !NINO_RE.test(v.nino)) {
+    ctx.addIssue({ code: "custom", message: SUBCONTRACTOR_MESSAGES.nino, path: ["nino"] });
+  }
+  // Companies House numbers exist for companies and for LLP partnerships.
+  if (v.type !== "individual" && v.companyNumber !== undefined && !COMPANY_NUMBER_RE.test(v.companyNumber)) {
+    ctx.addIssue({ code: "custom", message: SUBCONTRACTOR_MESSAGES.companyNumber, path: ["companyNumber"] });
+  }
+}
+
+const typeKnown = (payload: { value: unknown }) =>
+  isObject(payload.value) && (SUBCONTRACTOR_TYPES as readonly unknown[]).includes(payload.value.type);
+
+function withDerivedFields<T extends SubcontractorIds>(v: T) {
+  return {
+    ...v,
+    // Identifiers that do not belong to the type are dropped rather than stored.
+    nino: v.type === "individual" ? v.nino : undefined,
+    companyNumber: v.type === "individual" ? undefined : v.companyNumber,
+    verificationRate: RATE_FOR_VERIFICATION_STATUS[v.verificationStatus],
+  };
+}
+
+/** Create: UTR required. */
+export const subcontractorCreateSchema = z
+  .object({
+    ...subcontractorFields,
+    utr: requiredText(SUBCONTRACTOR_MESSAGES.utr, { ...utrTest, testMessage: SUBCONTRACTOR_MESSAGES.utr }),
+  })
+  .superRefine(refineSubcontractor, { when: typeKnown })
+  .transform(withDerivedFields);
+
+/** Edit: a blank UTR keeps the stored one (output utr undefined). */
+export const subcontractorUpdateSchema = z
+  .object({
+    ...subcontractorFields,
+    utr: optionalText({ ...utrTest, message: SUBCONTRACTOR_MESSAGES.utr }),
+  })
+  .superRefine(refineSubcontractor, { when: typeKnown })
+  .transform(withDerivedFields);
+
+export const subcontractorSchema = subcontractorUpdateSchema;
+
+export type SubcontractorCreateInput = z.input<typeof subcontractorCreateSchema>;
+export type SubcontractorCreate = z.output<typeof subcontractorCreateSchema>;
+export type SubcontractorUpdate = z.output<typeof subcontractorUpdateSchema>;
+
+// ---------------------------------------------------------------------------
+// Invoice
+
+/** Materials at or above this share of gross show a warning (cis.md section 9). */
+export const MATERIALS_WARNING_PERCENT = 60;
+/** Materials at or above this share of gross need a justification note. */
+export const MATERIALS_JUSTIFICATION_PERCENT = 80;
+export const MATERIALS_JUSTIFICATION_MIN_LENGTH = 10;
+
+export const INVOICE_MESSAGES = {
+  subcontractor: "Subcontractor is required",
+  invoiceDate: "Invoice date is required",
+  invoiceNumber: "Invoice number is required",
+  invoiceNumberTooLong: "Invoice number must be 50 characters or fewer",
+  negative: "Amounts cannot be negative",
+  wholePence: "Amounts must be whole pence",
+  tooLarge: `Amount cannot exceed ${formatPence(MAX_AMOUNT_PENCE)}`,
+  amountRequired: "Amount is required",
+  invalidAmount: "Enter an amount in pounds, e.g. 1234.56",
+  materialsExceedGross: "Materials cannot exceed gross amount",
+  vatRate: "VAT rate must be 0, 5 or 20",
+  justification: "Materials ≥80% require a justification note (min 10 characters)",
+} as const;
+
+// Integer share checks, so 80% is exactly 80% with no float rounding at the edge.
+const atLeastPercent = (grossP: number, materialsP: number, percent: number) =>
+  grossP > 0 && materialsP * 100 >= grossP * percent;
+
+export function materialsNeedJustification(grossP: number, materialsP: number): boolean {
+  return atLeastPercent(grossP, materialsP, MATERIALS_JUSTIFICATION_PERCENT);
+}
+
+/** The 60% warning, e.g. 'High materials percentage (65%) - please verify this is correct'; null below 60%. */
+export function materialsWarning(grossP: number, materialsP: number): string | null {
+  if (!atLeastPercent(grossP, materialsP, MATERIALS_WARNING_PERCENT)) return null;
+  const hundredths = Math.round((materialsP * 10000) / grossP);
+  const pct = (hundredths / 100).toFixed(2).replace(/\.?0+$/, "");
+  return `High materials percentage (${pct}%) - please verify this is correct`;
+}
+
+const penceAmount = z
+  .number({ error: INVOICE_MESSAGES.amountRequired })
+  .int(INVOICE_MESSAGES.wholePence)
+  .min(0, INVOICE_MESSAGES.negative)
+  .max(MAX_AMOUNT_PENCE, INVOICE_MESSAGES.tooLarge);
+
+/** A pounds text field ('£1,234.56') read into pence. */
+export const poundsAmount = z.string({ error: INVOICE_MESSAGES.amountRequired }).transform((raw, ctx) => {
+  if (/^\s*-/.test(raw)) {
+    ctx.issues.push({ code: "custom", message: INVOICE_MESSAGES.negative, input: raw });
+    return z.NEVER;
+  }
+  const pence = parseMoney(raw);
+  if (pence === null) {
+    ctx.issues.push({ code: "custom", message: INVOICE_MESSAGES.invalidAmount, input: raw });
+    return z.NEVER;
+  }
+  if (pence > MAX_AMOUNT_PENCE) {
+    ctx.issues.push({ code: "custom", message: INVOICE_MESSAGES.tooLarge, input: raw });
+    return z.NEVER;
+  }
+  return pence;
+});
+
+const invoiceCommon = {
+  subcontractorId: requiredText(INVOICE_MESSAGES.subcontractor),
+  invoiceNumber: z
+    .string({ error: INVOICE_MESSAGES.invoiceNumber })
+    .trim()
+    .min(1, INVOICE_MESSAGES.invoiceNumber)
+    .max(50, INVOICE_MESSAGES.invoiceNumberTooLong),
+  invoiceDate: requiredText(INVOICE_MESSAGES.invoiceDate, { test: isIsoDate, testMessage: "Invalid date" }),
+  receivedDate: optionalText({ test: isIsoDate, message: "Invalid date" }),
+  description: optionalText({ max: 1000, maxMessage: "Description must be 1000 characters or fewer" }),
+  vatRate: z
+    .number({ error: INVOICE_MESSAGES.vatRate })
+    .refine((n) => (VAT_RATES as readonly number[]).includes(n), INVOICE_MESSAGES.vatRate),
+  reverseCharge: z.boolean().default(false),
+  materialsJustification: optionalText({ max: 1000, maxMessage: "Justification must be 1000 characters or fewer" }),
+};
+
+function invoiceCrossChecks(grossKey: string, materialsKey: string) {
+  return (v: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const gross = v[grossKey];
+    const materials = v[materialsKey] ?? 0;
+    if (typeof gross !== "number" || typeof materials !== "number") return;
+    if (materials > gross) {
+      ctx.addIssue({ code: "custom", message: INVOICE_MESSAGES.materialsExceedGross, path: [materialsKey] });
+      return;
+    }
+    const note = typeof v.materialsJustification === "string" ? v.materialsJustification.trim() : "";
+    if (materialsNeedJustification(gross, materials) && note.length < MATERIALS_JUSTIFICATION_MIN_LENGTH) {
+      ctx.addIssue({ code: "custom", message: INVOICE_MESSAGES.justification, path: ["materialsJustification"] });
+    }
+  };
+}
+
+const amountsReady = (grossKey: string, materialsKey: string) => (payload: { value: unknown }) => {
+  if (!isObject(payload.value)) return false;
+  const materials = payload.value[materialsKey] ?? 0;
+  return typeof payload.value[grossKey] === "number" && typeof materials === "number";
+};
+
+/** Amounts in integer pence (grossP, materialsP). */
+export const invoiceSchema = z
+  .object({ ...invoiceCommon, grossP: penceAmount, materialsP: penceAmount })
+  .superRefine(invoiceCrossChecks("grossP", "materialsP"), { when: amountsReady("grossP", "materialsP") });
+
+/**
+ * Same rules for a form where people type pounds into `gross` and `materials`
+ * (blank materials = none); the output carries grossP/materialsP like invoiceSchema.
+ */
+export const invoiceFormSchema = z
+  .object({ ...invoiceCommon, gross: poundsAmount, materials: poundsAmount.optional() })
+  .superRefine(invoiceCrossChecks("gross", "materials"), { when: amountsReady("gross", "materials") })
+  .transform(({ gross, materials, ...rest }) => ({ ...rest, grossP: gross, materialsP: materials ?? 0 }));
+
+export type InvoiceInput = z.output<typeof invoiceSchema>;
+
+// ---------------------------------------------------------------------------
+// Settings
+
+export const VAT_SCHEMES = ["standard", "reduced", "zero", "flat"] as const;
+export type VatScheme = (typeof VAT_SCHEMES)[number];
+export const VAT_SCHEME_LABELS: Readonly<Record<VatScheme, string>> = {
+  standard: "Standard 20%",
+  reduced: "Reduced 5%",
+  zero: "Zero 0%",
+  flat: "Flat",
+};
+
+export const SETTINGS_MESSAGES = {
+  companyName: "Company name is required",
+  companyNameTooLong: "Company name must be 100 characters or fewer",
+  employerRef: "Invalid format (e.g., 123/AB12345)",
+  accountsOfficeRef: "Invalid format (e.g., 123PA00012345)",
+  utr: "Invalid UTR format (10 digits)",
+  utrRequired: "Contractor UTR is required",
+  warningDays: "Must be between 0 and 30 days",
+  statementDeadlineDays: "Must be between 1 and 30 days",
+  email: "Invalid email format",
+  statementFooter: "Statement footer must be 1000 characters or fewer",
+} as const;
+
+export interface SettingsSchemaOptions {
+  /** True when the tenant already has a stored contractor UTR, so a blank field keeps it. */
+  hasStoredUtr?: boolean;
+}
+
+export function makeSettingsSchema(options: SettingsSchemaOptions = {}) {
+  return z
+    .object({
+      active: z.boolean().default(false),
+      companyName: z
+        .string({ error: SETTINGS_MESSAGES.companyName })
+        .trim()
+        .min(2, SETTINGS_MESSAGES.companyName)
+        .max(100, SETTINGS_MESSAGES.companyNameTooLong),
+      employerRef: requiredText(SETTINGS_MESSAGES.employerRef, {
+        normalize: (v) => v.toUpperCase(),
+        test: (v) => EMPLOYER_REF_RE.test(v),
+      }),
+      accountsOfficeRef: requiredText(SETTINGS_MESSAGES.accountsOfficeRef, {
+        normalize: (v) => v.toUpperCase(),
+        test: (v) => ACCOUNTS_OFFICE_REF_RE.test(v),
+      }),
+      utr: optionalText({ normalize: normalizeUtr, test: (v) => UTR_RE.test(v), message: SETTINGS_MESSAGES.utr }),
+      vatScheme: z.enum(VAT_SCHEMES, { error: "VAT scheme must be standard, reduced, zero or flat" }).default("standard"),
+      emailStatements: z.boolean().default(false),
+      warningDays: z
+        .number({ error: SETTINGS_MESSAGES.warningDays })
+        .int(SETTINGS_MESSAGES.warningDays)
+        .min(0, SETTINGS_MESSAGES.warningDays)
+        .max(30, SETTINGS_MESSAGES.warningDays)
+        .default(3),
+      statementDeadlineDays: z
+        .number({ error: SETTINGS_MESSAGES.statementDeadlineDays })
+        .int(SETTINGS_MESSAGES.statementDeadlineDays)
+        .min(1, SETTINGS_MESSAGES.statementDeadlineDays)
+        .max(30, SETTINGS_MESSAGES.statementDeadlineDays)
+        .default(14),
+      emailFrom: optionalText({ test: isValidEmail, message: SETTINGS_MESSAGES.email }),
+      emailReplyTo: optionalText({ test: isValidEmail, message: SETTINGS_MESSAGES.email }),
+      statementFooter: optionalText({ max: 1000, maxMessage: SETTINGS_MESSAGES.statementFooter }),
+    })
+    .superRefine(
+      (v, ctx) => {
+        if (v.active && v.utr === undefined && !options.hasStoredUtr) {
+          ctx.addIssue({ code: "custom", message: SETTINGS_MESSAGES.utrRequired, path: ["utr"] });
+        }
+      },
+      // Runs alongside field errors, but not when the UTR field already has its own.
+      { when: (payload) => isObject(payload.value) && !payload.issues.some((i) => i.path?.[0] === "utr") },
+    );
+}
+
+export const settingsSchema = makeSettingsSchema();
+
+export type CisSettingsInput = z.input<typeof settingsSchema>;
+export type CisSettings = z.output<typeof settingsSchema>;
+
+/** What an unconfigured tenant has, and what the settings screen falls back to when loading fails. */
+export const DEFAULT_CIS_SETTINGS: Readonly<CisSettings> = Object.freeze({
+  active: false,
+  companyName: "",
+  employerRef: "",
+  accountsOfficeRef: "",
+  utr: undefined,
+  vatScheme: "standard",
+  emailStatements: true,
+  warningDays: 3,
+  statementDeadlineDays: 14,
+  emailFrom: undefined,
+  emailReplyTo: undefined,
+  statementFooter: undefined,
+});
+

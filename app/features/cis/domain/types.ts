@@ -1,0 +1,142 @@
+/**
+ * Entity shapes from cis.md section 3 as the rules engine sees them. Storage
+ * adds columns (encrypted PII, audit fields); these types carry only what the
+ * rules read, so callers can pass rows straight in. Instants are accepted as
+ * Date or ISO strings because rows come from both D1 (strings) and code (Dates).
+ */
+import type { CisRate, VatRate, VerificationStatus } from "./calculation";
+
+export type DateLike = Date | string;
+
+export const SUBCONTRACTOR_TYPES = ["individual", "company", "partnership"] as const;
+export type SubcontractorType = (typeof SUBCONTRACTOR_TYPES)[number];
+
+export const VERIFICATION_METHODS = ["online", "phone", "letter"] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
+
+export interface SubcontractorVerification {
+  status: VerificationStatus;
+  rate: CisRate;
+  method?: VerificationMethod | null;
+  reference?: string | null;
+  notes?: string | null;
+  verifiedDate?: string | null;
+  verifiedBy?: string | null;
+}
+
+export interface SubcontractorRecord {
+  id: string;
+  type?: SubcontractorType;
+  name: string;
+  utrMasked?: string | null;
+  ninoMasked?: string | null;
+  companyNumber?: string | null;
+  verification?: SubcontractorVerification | null;
+  active?: boolean;
+}
+
+export const INVOICE_STATUSES = ["draft", "portal_draft", "approved", "paid", "cancelled"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export interface InvoiceAmountsRecord {
+  grossP: number;
+  materialsP: number;
+  labourP: number;
+  cisDeductionP: number;
+  vatBaseP?: number;
+  vatAmountP?: number;
+  grossTotalP?: number;
+  netPaymentP?: number;
+  materialsPercentage?: number;
+}
+
+export const STATEMENT_ISSUE_METHODS = ["email", "portal", "print"] as const;
+export type StatementIssueMethod = (typeof STATEMENT_ISSUE_METHODS)[number];
+
+export interface InvoiceStatementFlags {
+  required?: boolean;
+  requestedAt?: DateLike | null;
+  requestedBy?: string | null;
+  issuedAt?: DateLike | null;
+  issuedMethod?: StatementIssueMethod | null;
+}
+
+export interface InvoiceRecord {
+  id: string;
+  invoiceNumber?: string;
+  subcontractorId?: string | null;
+  subcontractorName?: string | null;
+  status: InvoiceStatus;
+  invoiceDate?: string | null;
+  paymentDate?: DateLike | null;
+  /** Tax month label ('YYYY-MM'), set when the invoice is paid. */
+  taxMonth?: string | null;
+  amounts: InvoiceAmountsRecord;
+  vatRate?: VatRate;
+  reverseCharge?: boolean;
+  piiMasked?: { utrMasked?: string | null; ninoMasked?: string | null } | null;
+  verificationSnapshot?: { rate?: CisRate | null; reference?: string | null } | null;
+  statement?: InvoiceStatementFlags | null;
+  deletedAt?: DateLike | null;
+  archived?: boolean;
+}
+
+export const STATEMENT_STATUSES = ["generated", "issued"] as const;
+export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+
+export interface StatementRecord {
+  id?: string;
+  subcontractorId: string;
+  taxMonth: string;
+  status: StatementStatus;
+  issuedAt?: DateLike | null;
+  issuedMethod?: StatementIssueMethod | null;
+}
+
+export const RETURN_STATUSES = ["draft", "ready", "submitted", "amended", "nil"] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+
+export interface ReturnLine {
+  subcontractorId: string;
+  name: string;
+  utrMasked: string | null;
+  ninoMasked: string | null;
+  grossP: number;
+  materialsP: number;
+  cisDeductedP: number;
+  cisRate: CisRate;
+  invoiceCount: number;
+  verificationRef: string | null;
+  statementsIssued: boolean;
+  /** ISO instant of the latest issued statement, or null. */
+  lastStatementDate: string | null;
+}
+
+export interface ReturnTotals {
+  subcontractors: number;
+  invoices: number;
+  grossP: number;
+  materialsP: number;
+  cisDeductedP: number;
+}
+
+export interface ReturnPeriod {
+  taxMonth: string;
+  startDate: Date;
+  endDate: Date;
+  label: string;
+  displayLabel: string;
+}
+
+export interface CisReturn {
+  /** The tax month label for an original return; '{id}-AMD-{timestamp}' for amendments. */
+  id?: string;
+  taxMonth: string;
+  period?: ReturnPeriod;
+  deadlines?: { filing: Date; payment: Date; statements: Date };
+  totals: ReturnTotals;
+  lines: ReturnLine[];
+  status: ReturnStatus;
+  locked?: boolean;
+  amendmentOf?: string | null;
+}

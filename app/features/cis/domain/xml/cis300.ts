@@ -1,0 +1,165 @@
+/**
+ * The CIS300 monthly return (GovTalk class IR-CIS-CIS300MR). The IRenvelope
+ * follows CISreturn-v1-2.xsd; element order matters to the schema.
+ */
+import { HmrcInputError, poundsAndPence, req, wholePounds } from "./hmrc-input";
+import { buildGovTalkMessage, irHeader, type BuiltMessage, type GovTalkProduct, type GovTalkSender, type IRSenderType } from "./govtalk-envelope";
+import { x, type XmlTree } from "./xml-writer";
+
+export const CIS_RETURN_NS = "http://www.govtalk.gov.uk/taxation/CISreturn";
+export const CIS300_CLASS = "IR-CIS-CIS300MR";
+
+export interface HmrcName {
+  title?: string;
+  /** One or two forenames, each a single word. */
+  fore: string[];
+  sur: string;
+}
+
+export interface Cis300Line {
+  /** Individuals: the name; otherwise use tradingName. Exactly one of the two. */
+  name?: HmrcName;
+  tradingName?: string;
+  worksRef?: string;
+  utr?: string;
+  crn?: string;
+  nino?: string;
+  verificationNumber?: string;
+  /** Deducted at the higher (unmatched) rate. */
+  unmatchedRate?: boolean;
+  totalPaymentsP: number;
+  costOfMaterialsP: number;
+  totalDeductedP: number;
+}
+
+export interface Cis300Declarations {
+  /** "None of the subcontractors are employees." Sent on non-nil returns. */
+  employmentStatus?: boolean;
+  /** "Subcontractors have been verified where required." Sent on non-nil returns. */
+  verification?: boolean;
+  /** No payments expected in the next six months. */
+  inactivity?: boolean;
+}
+
+export interface Cis300Input {
+  /** '123/AB12345': tax office number and reference. */
+  employerRef: string;
+  accountsOfficeRef: string;
+  contractorUtr: string;
+  /** The 5th that ends the tax month, 'YYYY-MM-05' (TaxMonth.periodEnd). */
+  periodEnd: string;
+  sender?: GovTalkSender;
+  /** IRheader Sender; defaults to 'Company'. */
+  senderType?: IRSenderType;
+  nil: boolean;
+  lines: Cis300Line[];
+  declarations: Cis300Declarations;
+  correlationId: string;
+  gatewayTimestamp: Date | string;
+  product: GovTalkProduct;
+  /** Sends GatewayTest 1: HMRC's Test in Live service. */
+  testInLive?: boolean;
+}
+
+const yesNo = (b: boolean) => (b ? "yes" : "no");
+
+function subcontractorLine(line: Cis300Line, i: number): XmlTree {
+  const f = (name: string) => `lines[${i}].${name}`;
+  if (typeof line !== "object" || line === null) throw new HmrcInputError(`lines[${i}]`, "is required");
+  const hasName = line.name !== undefined && line.name !== null;
+  const hasTrading = line.tradingName !== undefined && line.tradingName !== null && line.tradingName !== "";
+  if (!hasName && !hasTrading) throw new HmrcInputError(f("name"), "a name or a trading name is required");
+  if (hasName && hasTrading) throw new HmrcInputError(f("tradingName"), "give either a name or a trading name, not both");
+
+  let nameTree: XmlTree;
+  if (hasName) {
+    const n = req.name(f("name"), line.name);
+    nameTree = x("Name", [n.title !== undefined && x("Ttl", n.title), ...n.fore.map((fore) => x("Fore", fore)), x("Sur", n.sur)]);
+  } else {
+    nameTree = x("TradingName", req.payeString(f("tradingName"), line.tradingName, { max: 56, min: 1, leadingNonSpace: true }));
+  }
+
+  const opt = <T>(value: T | undefined | null, build: (v: T) => XmlTree): XmlTree | null =>
+    value === undefined || value === null || value === "" ? null : build(value);
+
+  return x("Subcontractor", [
+    nameTree,
+    opt(line.worksRef, (v) => x("WorksRef", req.payeString(f("worksRef"), v, { max: 20 }))),
+    line.unmatchedRate === true && x("UnmatchedRate", "yes"),
+    opt(line.utr, (v) => x("UTR", req.utr(f("utr"), v))),
+    opt(line.crn, (v) => x("CRN", req.crn(f("crn"), v))),
+    opt(line.nino, (v) => x("NINO", req.nino(f("nino"), v))),
+    opt(line.verificationNumber, (v) => x("VerificationNumber", req.verificationNumber(f("verificationNumber"), v))),
+    x("TotalPayments", wholePounds(f("totalPaymentsP"), line.totalPaymentsP)),
+    x("CostOfMaterials", wholePounds(f("costOfMaterialsP"), line.costOfMaterialsP)),
+    x("TotalDeducted", poundsAndPence(f("totalDeductedP"), line.totalDeductedP)),
+  ]);
+}
+
+function cis300Envelope(input: Cis300Input): { tree: XmlTree; taxOfficeNumber: string; taxOfficeReference: string } {
+  if (typeof input !== "object" || input === null) throw new HmrcInputError("input", "is required");
+  const { taxOfficeNumber, taxOfficeReference } = req.employerRef("employerRef", input.employerRef);
+  const aoRef = req.aoRef("accountsOfficeRef", input.accountsOfficeRef);
+  const utr = req.utr("contractorUtr", input.contractorUtr);
+  const period = req.isoDate("periodEnd", input.periodEnd);
+  if (period.day !== 5) throw new HmrcInputError("periodEnd", "must be the 5th of a month (the end of a tax month)");
+  if (typeof input.nil !== "boolean") throw new HmrcInputError("nil", "must be true or false");
+  if (!Array.isArray(input.lines)) throw new HmrcInputError("lines", "is required");
+  if (input.nil && input.lines.length > 0) throw new HmrcInputError("lines", "a nil return cannot have lines");
+  if (!input.nil && input.lines.length === 0) throw new HmrcInputError("lines", "a return that is not nil needs at least one line");
+  const decl = input.declarations ?? {};
+  if (typeof decl !== "object") throw new HmrcInputError("declarations", "is required");
+
+  const lines = input.lines.map(subcontractorLine);
+  // HMRC's sample nil return carries only InformationCorrect and Inactivity;
+  // the employment-status and verification declarations concern lines.
+  const declarations = x("Declarations", [
+    !input.nil && typeof decl.employmentStatus === "boolean" && x("EmploymentStatus", yesNo(decl.employmentStatus)),
+    !input.nil && typeof decl.verification === "boolean" && x("Verification", yesNo(decl.verification)),
+    x("InformationCorrect", "yes"),
+    decl.inactivity === true && x("Inactivity", "yes"),
+  ]);
+
+  const tree = x(
+    "IRenvelope",
+    [
+      irHeader({
+        taxOfficeNumber,
+        taxOfficeReference,
+        periodEnd: period.text,
+        namespace: CIS_RETURN_NS,
+        topElementName: "CISreturn",
+        senderType: input.senderType,
+      }),
+      x("CISreturn", [
+        x("Contractor", [x("UTR", utr), x("AOref", aoRef)]),
+        input.nil && x("NilReturn", "yes"),
+        ...lines,
+        declarations,
+      ]),
+    ],
+    { xmlns: CIS_RETURN_NS },
+  );
+  return { tree, taxOfficeNumber, taxOfficeReference };
+}
+
+/** The complete CIS300 GovTalk message with its IRmark, plus the IRmark itself. */
+export async function buildCis300Message(input: Cis300Input): Promise<BuiltMessage> {
+  const { tree, taxOfficeNumber, taxOfficeReference } = cis300Envelope(input);
+  return buildGovTalkMessage({
+    messageClass: CIS300_CLASS,
+    correlationId: input.correlationId,
+    gatewayTimestamp: input.gatewayTimestamp,
+    sender: input.sender,
+    product: input.product,
+    testInLive: input.testInLive,
+    taxOfficeNumber,
+    taxOfficeReference,
+    irEnvelope: tree,
+  });
+}
+
+/** The complete CIS300 GovTalk message (XML text) with its IRmark filled in. */
+export async function buildCis300(input: Cis300Input): Promise<string> {
+  return (await buildCis300Message(input)).xml;
+}

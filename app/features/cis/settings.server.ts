@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
-import { DEFAULT_CIS_SETTINGS } from "./domain";
+import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { type CisSettings, DEFAULT_CIS_SETTINGS } from "./domain";
+import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";
 
 export type CisSettingsView = {
   active: boolean;
@@ -67,5 +70,106 @@ export async function getCisSettings(env: Env, tenantId: string): Promise<CisSet
   } catch (err) {
     console.error("Failed to load CIS settings", err);
     return defaultSettingsView(true);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Saving
+
+export type SettingsActor = { id: string; email: string; name: string; ip: string | null };
+export type SaveSettingsResult = { ok: true; changedFields: string[]; activated: boolean; deactivated: boolean } | { ok: false; error: string };
+
+/** Fields compared for the audit entry; the UTR is compared separately (it is stored encrypted). */
+const PLAIN_FIELDS = [
+  "active",
+  "companyName",
+  "employerRef",
+  "accountsOfficeRef",
+  "vatScheme",
+  "emailStatements",
+  "warningDays",
+  "statementDeadlineDays",
+  "emailFrom",
+  "emailReplyTo",
+  "statementFooter",
+] as const;
+
+export const SAVE_FAILED = "Failed to save settings";
+
+export function utrPiiContext(tenantId: string): PiiContext {
+  return { tenantId, table: "cis_settings", recordId: tenantId, field: "utr" };
+}
+
+/**
+ * Writes the tenant's settings document together with its audit and activity entries in one
+ * D1 batch. A blank UTR keeps the stored one; a new one is encrypted (bound to this tenant's
+ * settings row) and only its mask is stored in the clear. Audit payloads name the changed
+ * fields, never their values.
+ */
+export async function saveCisSettings(env: Env, tenantId: string, input: CisSettings, actor: SettingsActor, now = Date.now()): Promise<SaveSettingsResult> {
+  try {
+    const db = getDb(env);
+    const [existing] = await db.select().from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
+
+    const values = {
+      active: input.active,
+      companyName: input.companyName,
+      employerRef: input.employerRef,
+      accountsOfficeRef: input.accountsOfficeRef,
+      vatScheme: input.vatScheme,
+      emailStatements: input.emailStatements,
+      warningDays: input.warningDays,
+      statementDeadlineDays: input.statementDeadlineDays,
+      emailFrom: input.emailFrom ?? null,
+      emailReplyTo: input.emailReplyTo ?? null,
+      statementFooter: input.statementFooter ?? null,
+    };
+
+    const changedFields: string[] = PLAIN_FIELDS.filter((f) => !existing || existing[f] !== values[f]);
+    let utr: { utrEnc: string; utrMasked: string } | null = null;
+    if (input.utr !== undefined) {
+      const same = existing?.utrEnc ? await storedUtrEquals(env, tenantId, existing.utrEnc, input.utr) : false;
+      if (!same) {
+        utr = { utrEnc: await encryptPii(env.PII_KEYS, input.utr, utrPiiContext(tenantId)), utrMasked: maskUtr(input.utr) };
+        changedFields.push("utr");
+      }
+    }
+
+    const wasActive = existing?.active ?? false;
+    const activated = input.active && !wasActive;
+    const deactivated = !input.active && wasActive;
+    const audit = { tenantId, actorId: actor.id, actorEmail: actor.email, targetType: "cis_settings", targetId: tenantId, ip: actor.ip };
+
+    const upsert = db
+      .insert(cisSettings)
+      .values({ tenantId, ...values, ...(utr ?? {}), createdAt: now, updatedAt: now, updatedBy: actor.id })
+      .onConflictDoUpdate({ target: cisSettings.tenantId, set: { ...values, ...(utr ?? {}), updatedAt: now, updatedBy: actor.id } });
+
+    const statements: BatchItem<"sqlite">[] = [
+      upsert,
+      auditInsert(db, { ...audit, action: "cis.settings.updated", payload: { changedFields } }, now),
+      activityInsert(
+        db,
+        { tenantId, module: "cis", action: "settings.updated", entityType: "settings", entityId: tenantId, performedBy: actor.id, performedByName: actor.name, details: { changedFields } },
+        now,
+      ),
+    ];
+    if (activated) statements.push(auditInsert(db, { ...audit, action: "cis.module.activated" }, now));
+    if (deactivated) statements.push(auditInsert(db, { ...audit, action: "cis.module.deactivated" }, now));
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    return { ok: true, changedFields, activated, deactivated };
+  } catch (err) {
+    console.error("Failed to save CIS settings", err);
+    // Only our own safe messages reach the user; database errors stay in the log.
+    return { ok: false, error: err instanceof PiiError ? err.message : SAVE_FAILED };
+  }
+}
+
+async function storedUtrEquals(env: Env, tenantId: string, utrEnc: string, utr: string): Promise<boolean> {
+  try {
+    return (await decryptPii(env.PII_KEYS, utrEnc, utrPiiContext(tenantId))) === utr;
+  } catch {
+    // An unreadable stored value is replaced by the new one.
+    return false;
   }
 }

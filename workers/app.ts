@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/context";
+import { countingD1 } from "../app/db/instrument";
 import { isDevelopment } from "../app/features/platform/flash.server";
 import { applySecurityHeaders, checkSameOrigin, newNonce } from "../app/middleware/security";
 import { handleScheduled } from "./cron";
@@ -17,10 +18,15 @@ export default {
     if (url.pathname === "/healthz") return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), opts);
     const refused = checkSameOrigin(request);
     if (refused) return applySecurityHeaders(refused, opts);
+    // Outside production, count D1 round trips per request for developers and the benchmark.
+    const counter = env.APP_ENV === "production" ? null : countingD1(env.DB);
+    const requestEnv = counter ? { ...env, DB: counter.db } : env;
     const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env, ctx, nonce: opts.nonce });
+    context.set(cloudflareContext, { env: requestEnv, ctx, nonce: opts.nonce });
     const response = await requestHandler(request, context);
-    return applySecurityHeaders(response, opts);
+    const secured = applySecurityHeaders(response, opts);
+    if (counter) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${counter.queries()}`);
+    return secured;
   },
   async queue(batch, env, _ctx) {
     await handleQueueBatch(batch, env);

@@ -1,11 +1,12 @@
+import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
 import { runHousekeeping } from "../../app/features/platform/housekeeping.server";
 
 type CronJob = { name: string; run(env: Env, scheduledTime: number): Promise<unknown> };
 
 /** Cron expression (as in wrangler.toml) -> the feature jobs it runs. */
 export const CRON_REGISTRY: Record<string, CronJob[]> = {
-  // Daily: deadline alerts (the CIS module registers its job here).
-  "0 6 * * *": [],
+  // Daily: CIS deadline alerts (statements, filing, payment) as in-app notifications.
+  "0 6 * * *": [{ name: "cis-deadline-alerts", run: (env, t) => runCisDeadlineAlerts(env, t) }],
   // Hourly housekeeping.
   "15 * * * *": [{ name: "housekeeping", run: (env, t) => runHousekeeping(env, t) }],
 };

@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { type CisSettings, DEFAULT_CIS_SETTINGS } from "./domain";
-import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";
+import { decryptPii, ENCRYPT_FAILED, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";
 
 export type CisSettingsView = {
   active: boolean;
@@ -160,8 +160,8 @@ export async function saveCisSettings(env: Env, tenantId: string, input: CisSett
     return { ok: true, changedFields, activated, deactivated };
   } catch (err) {
     console.error("Failed to save CIS settings", err);
-    // Only our own safe messages reach the user; database errors stay in the log.
-    return { ok: false, error: err instanceof PiiError ? err.message : SAVE_FAILED };
+    // Only the product's own messages reach the user; key and database details stay in the log.
+    return { ok: false, error: err instanceof PiiError ? ENCRYPT_FAILED : SAVE_FAILED };
   }
 }
 

@@ -1,4 +1,47 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import { buttonClass } from "~/components/ui/button";
+import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards, TaxMonthOverview } from "../components/dashboard-panels";
+import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard.server";
+import { formatPence } from "../domain";
+import { requireCis } from "../module.server";
+import { getCisSettings } from "../settings.server";
+import type { Route } from "./+types/dashboard";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.read");
+  const settings = await getCisSettings(env, tenant.id);
+  if (!settings.active) return { active: false as const, canManage: canManageSettings(user) };
+  const dash = await getDashboardData(env, tenant.id, { now: new Date(), warningDays: settings.warningDays });
+  return {
+    active: true as const,
+    alerts: dash.alerts,
+    stats: { ...dash.stats, currentMonthCis: formatPence(dash.stats.currentMonthCisP) },
+    taxMonth: dash.taxMonth,
+    activity: dash.activity,
+    actions: quickActionsFor(user),
+  };
+}
+
+export default function CisDashboard({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.active) return <SetupRequired canManage={loaderData.canManage} />;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 className="text-2xl font-bold">CIS Dashboard</h2>
+        <button type="button" disabled title="Coming soon" className={buttonClass("secondary")}>
+          Analytics
+        </button>
+      </div>
+      <DeadlineAlerts alerts={loaderData.alerts} />
+      <StatCards stats={loaderData.stats} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <QuickActions actions={loaderData.actions} />
+        <TaxMonthOverview taxMonth={loaderData.taxMonth} />
+        <RecentActivity activity={loaderData.activity} />
+      </div>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "CIS Dashboard" }];
 }

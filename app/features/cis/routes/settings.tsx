@@ -1,4 +1,125 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, isRouteErrorResponse, useNavigation, type RouterContextProvider } from "react-router";
+import { z } from "zod";
+import { can } from "~/features/auth/scopes";
+import { clientIp, writeAudit } from "~/features/platform/audit.server";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { SettingsForm } from "../components/settings-form";
+import { RolePermissions, ScopeChecklistPanel } from "../components/settings-role-permissions";
+import { CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
+import { requireCis } from "../module.server";
+import { listCisRoleBundles, scopeChecklist, updateBundleCisScopes } from "../role-bundles.server";
+import { getCisSettings, saveCisSettings } from "../settings.server";
+import type { Route } from "./+types/settings";
+
+export const NO_SETTINGS_PERMISSION = "You don't have permission to manage CIS settings";
+export const NO_BUNDLE_PERMISSION = "You don't have permission to change CIS role permissions (cis.manage is required)";
+
+/**
+ * Settings need cis.settings.write or cis.manage; changing role bundles needs cis.manage.
+ * A refusal is audited like any scope denial and answered 403 with the spec's message.
+ */
+async function requireSettingsScope(request: Request, context: Readonly<RouterContextProvider>, scopes: string[], message: string) {
+  const cis = await requireCis(request, context);
+  if (scopes.some((s) => can(cis.user, s))) return cis;
+  await writeAudit(cis.env, {
+    tenantId: cis.tenant.id,
+    action: "cis.permission.denied",
+    actorId: cis.user.id,
+    actorEmail: cis.user.email,
+    targetType: "route",
+    targetId: new URL(request.url).pathname,
+    payload: { scope: scopes[0], method: request.method },
+    ip: clientIp(request),
+  });
+  throw data(message, { status: 403 });
+}
+
+const SETTINGS_SCOPES = ["cis.settings.write", "cis.manage"];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireSettingsScope(request, context, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
+  const [settings, bundles] = await Promise.all([getCisSettings(env, tenant.id), listCisRoleBundles(env, tenant.id)]);
+  return { settings, bundles, checklist: scopeChecklist(bundles), canEditBundles: can(user, "cis.manage"), allScopes: CIS_SCOPES };
+}
+
+type ActionData = { result?: SubmissionResult<string[]>; bundleError?: { name: string; message: string } };
+
+const bundleFormSchema = z.object({
+  bundle: z.string().trim().min(1).max(100),
+  version: z.coerce.number().int().nonnegative().optional(),
+  scopes: z.array(z.string()).default([]),
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireSettingsScope(request, context, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
+  const formData = await request.formData();
+  const actor = { id: user.id, email: user.email, name: user.displayName, ip: clientIp(request) };
+
+  if (formData.get("intent") === "bundle") {
+    await requireSettingsScope(request, context, ["cis.manage"], NO_BUNDLE_PERMISSION);
+    const parsed = bundleFormSchema.safeParse({ bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") });
+    if (!parsed.success) throw data("Invalid role permissions form", { status: 400 });
+    const { bundle, version, scopes } = parsed.data;
+    const unknown = scopes.filter((s) => !isCisScope(s));
+    if (unknown.length) return data<ActionData>({ bundleError: { name: bundle, message: `Unknown CIS scope: ${unknown.join(", ")}` } }, { status: 400 });
+    const res = await updateBundleCisScopes(env, tenant.id, bundle, scopes.filter(isCisScope), version ?? null, actor);
+    if (!res.ok) {
+      if (res.status === 404) throw data("Not found", { status: 404 });
+      return data<ActionData>({ bundleError: { name: bundle, message: res.error } }, { status: res.status });
+    }
+    return redirectWithToast(env, "/cis/settings", { type: "success", title: "Permissions Updated", message: `CIS permissions of the ${bundle} role have been saved.` });
+  }
+
+  // The stored UTR decides whether a blank UTR may activate the module.
+  const current = await getCisSettings(env, tenant.id);
+  const submission = parseWithZod(formData, { schema: makeSettingsSchema({ hasStoredUtr: current.hasUtr }) });
+  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
+  const saved = await saveCisSettings(env, tenant.id, submission.value, actor);
+  if (!saved.ok) return data<ActionData>({ result: submission.reply({ formErrors: [saved.error] }) }, { status: 500 });
+  return redirectWithToast(env, "/cis/settings", { type: "success", title: "Settings Saved", message: "Your CIS settings have been saved successfully." });
+}
+
+export default function CisSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { settings, bundles, checklist, canEditBundles, allScopes } = loaderData;
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" ? navigation.formData : undefined;
+  const savingSettings = submitting?.get("intent") === "settings";
+  const busyBundle = submitting?.get("intent") === "bundle" ? String(submitting.get("bundle") ?? "") : null;
+  const ad = actionData as ActionData | undefined;
+  return (
+    <div className="space-y-6">
+      <header>
+        <h2 className="text-2xl font-bold">CIS Settings</h2>
+        <p className="opacity-70">Configure your Construction Industry Scheme settings</p>
+      </header>
+      {settings.fellBack ? (
+        <p role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-4 text-sm">
+          Your saved settings could not be loaded, so the defaults are shown. Saving will replace the stored settings.
+        </p>
+      ) : null}
+      {/* Remount after each save so the form starts from what is stored now. */}
+      <SettingsForm key={settings.updatedAt ?? "new"} settings={settings} lastResult={ad?.result ?? null} busy={savingSettings} />
+      <RolePermissions bundles={bundles} allScopes={allScopes} canEdit={canEditBundles} busyBundle={busyBundle} bundleError={ad?.bundleError ?? null}>
+        <ScopeChecklistPanel checklist={checklist} />
+      </RolePermissions>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "CIS Settings" }];
+}
+
+/** A refusal shows its own message inside the CIS layout, with the 403 status. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = isRouteErrorResponse(error) && typeof error.data === "string" && error.data ? error.data : "Failed to load settings";
+  return (
+    <div role="alert" data-status={status} className="rounded-brand border border-danger bg-danger/10 p-6">
+      <h2 className="text-lg font-semibold">{status === 403 ? "Permission required" : status === 404 ? "Not found" : "Something went wrong"}</h2>
+      <p className="mt-2">{status >= 500 ? "Failed to load settings" : message}</p>
+    </div>
+  );
 }

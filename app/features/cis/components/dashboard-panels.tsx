@@ -1,0 +1,167 @@
+import { Link } from "react-router";
+import { buttonClass } from "~/components/ui/button";
+
+const panelClass = "rounded-brand border border-line bg-elevated p-5";
+
+export type AlertView = { kind: string; label: string; severity: "high" | "critical"; taxMonth: string; message: string };
+
+/** Deadlines within the tenant's warningDays (statements high, filing and payment critical). */
+export function DeadlineAlerts({ alerts }: { alerts: AlertView[] }) {
+  if (alerts.length === 0) return null;
+  return (
+    <section aria-labelledby="cis-alerts-heading" className="space-y-2" data-testid="deadline-alerts">
+      <h3 id="cis-alerts-heading" className="sr-only">
+        Deadline alerts
+      </h3>
+      {alerts.map((a) => (
+        <div
+          key={`${a.taxMonth}-${a.kind}`}
+          data-severity={a.severity}
+          className={`rounded-brand border-l-4 p-4 ${a.severity === "critical" ? "border-danger bg-danger/10" : "border-amber-500 bg-amber-500/10"}`}
+        >
+          <p className="font-semibold">
+            {a.label} <span className="ml-2 rounded-full border border-current px-2 text-xs uppercase">{a.severity}</span>
+          </p>
+          <p className="text-sm">{a.message}</p>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** Shown while the module's settings are not saved as active. */
+export function SetupRequired({ canManage }: { canManage: boolean }) {
+  return (
+    <section aria-labelledby="cis-setup-heading" className={`${panelClass} text-center`} data-testid="setup-required">
+      <h3 id="cis-setup-heading" className="text-xl font-semibold">
+        Setup Required
+      </h3>
+      <p className="mt-2 opacity-80">The Construction Industry Scheme module is not active yet. Its settings need to be completed and saved as active.</p>
+      {canManage ? (
+        <Link to="/cis/settings" className={buttonClass("primary", "mt-4")}>
+          Configure Settings
+        </Link>
+      ) : (
+        <p className="mt-4 text-sm opacity-70">Ask a CIS administrator to configure the settings.</p>
+      )}
+    </section>
+  );
+}
+
+export type StatsView = { activeSubcontractors: number; draftInvoices: number; pendingStatements: number; currentMonthCis: string; invoicesAvailable: boolean };
+
+function StatCard({ label, value, note, testId }: { label: string; value: string | number; note?: string; testId: string }) {
+  return (
+    <div className={panelClass} data-testid={testId}>
+      <dt className="text-sm opacity-70">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold">{value}</dd>
+      {note ? <dd className="mt-1 text-xs opacity-60">{note}</dd> : null}
+    </div>
+  );
+}
+
+export function StatCards({ stats }: { stats: StatsView }) {
+  const note = stats.invoicesAvailable ? undefined : "Invoices arrive in a later release";
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="CIS figures">
+      <StatCard label="Active Subcontractors" value={stats.activeSubcontractors} testId="stat-active-subcontractors" />
+      <StatCard label="Draft Invoices" value={stats.draftInvoices} note={note} testId="stat-draft-invoices" />
+      <StatCard label="Pending Statements" value={stats.pendingStatements} note={note} testId="stat-pending-statements" />
+      <StatCard label="Current Month CIS" value={stats.currentMonthCis} note={note} testId="stat-current-month-cis" />
+    </dl>
+  );
+}
+
+export type QuickActionView = { key: string; label: string; to: string | null };
+
+/** Only the actions the user's scopes allow; those whose page does not exist yet are disabled. */
+export function QuickActions({ actions }: { actions: QuickActionView[] }) {
+  return (
+    <section aria-labelledby="cis-quick-heading" className={panelClass} data-testid="quick-actions">
+      <h3 id="cis-quick-heading" className="font-semibold">
+        Quick Actions
+      </h3>
+      {actions.length === 0 ? (
+        <p className="mt-2 text-sm opacity-70">No quick actions are available for your role.</p>
+      ) : (
+        <ul className="mt-3 grid gap-2">
+          {actions.map((a) => (
+            <li key={a.key} data-action={a.key}>
+              {a.to ? (
+                <Link to={a.to} className={buttonClass("secondary", "w-full justify-start")}>
+                  {a.label}
+                </Link>
+              ) : (
+                <button type="button" disabled title="Coming soon" className={buttonClass("secondary", "w-full justify-start")}>
+                  {a.label}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export type TaxMonthView = {
+  label: string;
+  displayLabel: string;
+  deadlines: { kind: string; label: string; date: string; state: "overdue" | "urgent" | "pending"; indicator: string }[];
+  returnStatus: string;
+};
+
+const STATE_CLASS = { overdue: "text-danger", urgent: "text-amber-600", pending: "opacity-70" } as const;
+
+export function TaxMonthOverview({ taxMonth }: { taxMonth: TaxMonthView }) {
+  return (
+    <section aria-labelledby="cis-taxmonth-heading" className={panelClass} data-testid="tax-month-overview">
+      <h3 id="cis-taxmonth-heading" className="font-semibold">
+        Tax Month Overview
+      </h3>
+      <p className="mt-1 text-lg">{taxMonth.displayLabel}</p>
+      <dl className="mt-3 space-y-2 text-sm">
+        {taxMonth.deadlines.map((d) => (
+          <div key={d.kind} className="flex flex-wrap justify-between gap-2" data-deadline={d.kind}>
+            <dt>{d.label}</dt>
+            <dd>
+              {d.date} <span className={STATE_CLASS[d.state]}>({d.indicator})</span>
+            </dd>
+          </div>
+        ))}
+        <div className="flex justify-between gap-2 border-t border-line pt-2">
+          <dt>Return status</dt>
+          <dd data-testid="return-status">{taxMonth.returnStatus}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+export type ActivityView = { id: string; summary: string; by: string | null; when: string };
+
+/** The real activity log of the CIS module, newest first. */
+export function RecentActivity({ activity }: { activity: ActivityView[] }) {
+  return (
+    <section aria-labelledby="cis-activity-heading" className={panelClass} data-testid="recent-activity">
+      <h3 id="cis-activity-heading" className="font-semibold">
+        Recent Activity
+      </h3>
+      {activity.length === 0 ? (
+        <p className="mt-2 text-sm opacity-70">No recent activity</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-line text-sm">
+          {activity.map((a) => (
+            <li key={a.id} className="flex flex-wrap justify-between gap-2 py-2">
+              <span>
+                {a.summary}
+                {a.by ? <span className="opacity-70"> by {a.by}</span> : null}
+              </span>
+              <span className="opacity-60">{a.when}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

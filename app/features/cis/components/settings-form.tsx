@@ -1,0 +1,149 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { makeSettingsSchema, VAT_SCHEME_LABELS, VAT_SCHEMES } from "../domain/schemas";
+
+export type SettingsFormValues = {
+  active: boolean;
+  companyName: string;
+  employerRef: string;
+  accountsOfficeRef: string;
+  utrMasked: string | null;
+  hasUtr: boolean;
+  vatScheme: (typeof VAT_SCHEMES)[number];
+  emailStatements: boolean;
+  warningDays: number;
+  statementDeadlineDays: number;
+  emailFrom: string | null;
+  emailReplyTo: string | null;
+  statementFooter: string | null;
+};
+
+const sectionClass = "rounded-brand border border-line bg-elevated p-6";
+const checkboxClass = "h-4 w-4 rounded border-line accent-[var(--color-accent)]";
+
+/**
+ * The settings document as one form (intent=settings). The contractor UTR is never sent to the
+ * page: the field starts blank, shows the stored mask as a hint, and blank keeps the stored value.
+ */
+export function SettingsForm({ settings, lastResult, busy }: { settings: SettingsFormValues; lastResult?: SubmissionResult<string[]> | null; busy: boolean }) {
+  const schema = makeSettingsSchema({ hasStoredUtr: settings.hasUtr });
+  const [form, fields] = useForm({
+    id: "cis-settings",
+    lastResult,
+    defaultValue: {
+      active: settings.active,
+      companyName: settings.companyName,
+      employerRef: settings.employerRef,
+      accountsOfficeRef: settings.accountsOfficeRef,
+      vatScheme: settings.vatScheme,
+      emailStatements: settings.emailStatements,
+      warningDays: settings.warningDays,
+      statementDeadlineDays: settings.statementDeadlineDays,
+      emailFrom: settings.emailFrom ?? "",
+      emailReplyTo: settings.emailReplyTo ?? "",
+      statementFooter: settings.statementFooter ?? "",
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-6">
+      <input type="hidden" name="intent" value="settings" />
+      {form.errors?.length ? (
+        <div role="alert" className="rounded-brand border border-danger bg-danger/10 p-4">
+          <p className="font-semibold">Save Failed</p>
+          <p className="text-sm">{form.errors[0]}</p>
+        </div>
+      ) : null}
+
+      <section className={sectionClass} aria-labelledby="cis-hmrc-heading">
+        <h3 id="cis-hmrc-heading" className="text-lg font-semibold">
+          HMRC Details
+        </h3>
+        <p className="text-sm opacity-70">Your details as registered with the tax authority.</p>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          <div className="sm:col-span-2 flex items-start gap-3">
+            <input {...getInputProps(fields.active, { type: "checkbox" })} key={fields.active.key} className={`${checkboxClass} mt-1`} />
+            <div>
+              <label htmlFor={fields.active.id} className="text-sm font-medium">
+                CIS module active
+              </label>
+              <p className="text-xs opacity-70">The CIS dashboard, deadline alerts and processing start once the settings are saved as active.</p>
+            </div>
+          </div>
+          <Field id={fields.companyName.id} label="Company Name *" error={fields.companyName.errors}>
+            <input {...getInputProps(fields.companyName, { type: "text" })} key={fields.companyName.key} className={inputClass} autoComplete="organization" />
+          </Field>
+          <Field id={fields.utr.id} label="Contractor UTR" error={fields.utr.errors} hint={settings.hasUtr ? `Stored: ${settings.utrMasked ?? "****"}. Leave blank to keep it.` : "10 digits. Required to activate the module."}>
+            <input
+              {...getInputProps(fields.utr, { type: "text" })}
+              key={fields.utr.key}
+              className={inputClass}
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={13}
+              placeholder={settings.hasUtr ? (settings.utrMasked ?? "****") : "1234567890"}
+            />
+          </Field>
+          <Field id={fields.employerRef.id} label="Employer Reference (PAYE) *" error={fields.employerRef.errors} hint="e.g. 123/AB12345">
+            <input {...getInputProps(fields.employerRef, { type: "text" })} key={fields.employerRef.key} className={inputClass} autoComplete="off" />
+          </Field>
+          <Field id={fields.accountsOfficeRef.id} label="Accounts Office Reference *" error={fields.accountsOfficeRef.errors} hint="e.g. 123PA00012345">
+            <input {...getInputProps(fields.accountsOfficeRef, { type: "text" })} key={fields.accountsOfficeRef.key} className={inputClass} autoComplete="off" />
+          </Field>
+          <Field id={fields.vatScheme.id} label="VAT Scheme" error={fields.vatScheme.errors}>
+            <select {...getSelectProps(fields.vatScheme)} key={fields.vatScheme.key} className={inputClass}>
+              {VAT_SCHEMES.map((s) => (
+                <option key={s} value={s}>
+                  {VAT_SCHEME_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+      </section>
+
+      <section className={sectionClass} aria-labelledby="cis-processing-heading">
+        <h3 id="cis-processing-heading" className="text-lg font-semibold">
+          Processing Settings
+        </h3>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          <div className="sm:col-span-2 flex items-start gap-3">
+            <input {...getInputProps(fields.emailStatements, { type: "checkbox" })} key={fields.emailStatements.key} className={`${checkboxClass} mt-1`} />
+            <label htmlFor={fields.emailStatements.id} className="text-sm font-medium">
+              Email statements to subcontractors
+            </label>
+          </div>
+          <Field id={fields.warningDays.id} label="Deadline warning (days)" error={fields.warningDays.errors} hint="Alerts appear this many days before a deadline (0 to 30).">
+            <input {...getInputProps(fields.warningDays, { type: "number" })} key={fields.warningDays.key} className={inputClass} min={0} max={30} step={1} />
+          </Field>
+          <Field id={fields.statementDeadlineDays.id} label="Statement deadline (days)" error={fields.statementDeadlineDays.errors} hint="1 to 30 days.">
+            <input {...getInputProps(fields.statementDeadlineDays, { type: "number" })} key={fields.statementDeadlineDays.key} className={inputClass} min={1} max={30} step={1} />
+          </Field>
+          <Field id={fields.emailFrom.id} label="Email From" error={fields.emailFrom.errors}>
+            <input {...getInputProps(fields.emailFrom, { type: "email" })} key={fields.emailFrom.key} className={inputClass} autoComplete="off" />
+          </Field>
+          <Field id={fields.emailReplyTo.id} label="Email Reply-To" error={fields.emailReplyTo.errors}>
+            <input {...getInputProps(fields.emailReplyTo, { type: "email" })} key={fields.emailReplyTo.key} className={inputClass} autoComplete="off" />
+          </Field>
+          <div className="sm:col-span-2">
+            <Field id={fields.statementFooter.id} label="Statement Footer" error={fields.statementFooter.errors}>
+              <textarea {...getTextareaProps(fields.statementFooter)} key={fields.statementFooter.key} className={inputClass} rows={3} />
+            </Field>
+          </div>
+        </div>
+      </section>
+
+      <div className="flex justify-end">
+        <Button type="submit" disabled={busy}>
+          {busy ? "Saving..." : "Save Settings"}
+        </Button>
+      </div>
+    </Form>
+  );
+}

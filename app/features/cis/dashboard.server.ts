@@ -1,0 +1,101 @@
+import { can, type ScopeHolder } from "~/features/auth/scopes";
+import { listRecentActivity } from "~/features/platform/audit.server";
+import { formatLongDate, formatRelative } from "~/utils/dates";
+import { currentTaxMonth, deadlineIndicator, nextDeadlines, type DeadlineKind, type DeadlineSeverity, type DeadlineState } from "./domain";
+import { subcontractorSummary } from "./subcontractors.server";
+
+export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
+  statements: "Statements deadline",
+  filing: "Filing deadline",
+  payment: "Payment deadline",
+};
+
+export type DashboardAlert = { kind: DeadlineKind; label: string; severity: DeadlineSeverity; taxMonth: string; message: string };
+export type DashboardDeadline = { kind: DeadlineKind; label: string; date: string; state: DeadlineState; indicator: string };
+export type DashboardActivity = { id: string; summary: string; by: string | null; when: string; at: number };
+
+export type DashboardStats = {
+  activeSubcontractors: number;
+  draftInvoices: number;
+  pendingStatements: number;
+  currentMonthCisP: number;
+  /** False while the codebase has no invoices or statements: the three invoice figures are 0 by construction. */
+  invoicesAvailable: boolean;
+};
+
+export type DashboardData = {
+  alerts: DashboardAlert[];
+  stats: DashboardStats;
+  taxMonth: { label: string; displayLabel: string; deadlines: DashboardDeadline[]; returnStatus: string };
+  activity: DashboardActivity[];
+};
+
+/** Deadline alerts for the dashboard: deadlines within warningDays London calendar days of now. */
+export function dashboardAlerts(now: Date, warningDays: number): DashboardAlert[] {
+  return nextDeadlines(now, warningDays).map((a) => ({ kind: a.kind, label: DEADLINE_LABELS[a.kind], severity: a.severity, taxMonth: a.taxMonth, message: a.message }));
+}
+
+/** 'subcontractor.created' -> 'Subcontractor created'. */
+export function describeAction(action: string): string {
+  const words = action.replace(/[._]+/g, " ").trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "Activity";
+}
+
+function activitySummary(action: string, details: Record<string, unknown>): string {
+  const base = describeAction(action);
+  // Activity details never hold identifiers (UTR/NINO); a name or role is safe to show.
+  const subject = typeof details.name === "string" ? details.name : typeof details.role === "string" ? `role '${details.role}'` : null;
+  return subject ? `${base}: ${subject}` : base;
+}
+
+/**
+ * Everything the active dashboard shows, from the tenant's real data. Invoices, statements and
+ * returns do not exist in this release, so their figures are 0 and the return is 'Not compiled'.
+ */
+export async function getDashboardData(env: Env, tenantId: string, opts: { now: Date; warningDays: number }): Promise<DashboardData> {
+  const { now, warningDays } = opts;
+  const [summary, activity] = await Promise.all([subcontractorSummary(env, tenantId), listRecentActivity(env, tenantId, "cis", 10)]);
+  const tm = currentTaxMonth(now);
+  return {
+    alerts: dashboardAlerts(now, warningDays),
+    stats: { activeSubcontractors: summary.active, draftInvoices: 0, pendingStatements: 0, currentMonthCisP: 0, invoicesAvailable: false },
+    taxMonth: {
+      label: tm.label,
+      displayLabel: tm.displayLabel,
+      deadlines: (["statements", "filing", "payment"] as const).map((kind) => {
+        const ind = deadlineIndicator(tm.deadlines[kind], now);
+        return { kind, label: DEADLINE_LABELS[kind], date: formatLongDate(tm.deadlines[kind]), state: ind.state, indicator: ind.text };
+      }),
+      returnStatus: "Not compiled",
+    },
+    activity: activity.map((a) => ({
+      id: a.id,
+      summary: activitySummary(a.action, a.details ?? {}),
+      by: a.performedByName ?? null,
+      when: formatRelative(a.performedAt, now),
+      at: a.performedAt,
+    })),
+  };
+}
+
+export type QuickAction = { key: string; label: string; to: string | null };
+
+/**
+ * cis.md: New Invoice and Add Subcontractor need write, Generate Statements approve, Compile
+ * Return submit, Configure Settings manage. Actions whose page does not exist yet have no link.
+ */
+export function quickActionsFor(user: ScopeHolder): QuickAction[] {
+  const all: (QuickAction & { allowed: boolean })[] = [
+    { key: "new-invoice", label: "New Invoice", to: null, allowed: can(user, "cis.inv.write") },
+    { key: "add-subcontractor", label: "Add Subcontractor", to: "/cis/subcontractors/new", allowed: can(user, "cis.sub.write") },
+    { key: "generate-statements", label: "Generate Statements", to: null, allowed: can(user, "cis.inv.approve") },
+    { key: "compile-return", label: "Compile Return", to: null, allowed: can(user, "cis.ret.submit") },
+    { key: "configure-settings", label: "Configure Settings", to: "/cis/settings", allowed: canManageSettings(user) },
+  ];
+  return all.filter((a) => a.allowed).map(({ allowed: _allowed, ...a }) => a);
+}
+
+/** 'Manage' for the dashboard: the same scopes that open the settings screen. */
+export function canManageSettings(user: ScopeHolder): boolean {
+  return can(user, "cis.manage") || can(user, "cis.settings.write");
+}

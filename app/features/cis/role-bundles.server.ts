@@ -1,0 +1,97 @@
+import { and, asc, eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { roleBundles } from "~/db/schema";
+import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "./domain";
+
+export type CisRoleBundle = {
+  name: string;
+  /** The bundle's CIS scopes that the grid shows (members of CIS_SCOPES). */
+  cisScopes: CisScope[];
+  /** Scopes starting with 'cis.' that the grid does not know (e.g. 'cis.*'); kept as they are. */
+  otherCisScopes: string[];
+  /** Opaque version for the optimistic check when saving. */
+  updatedAt: number;
+};
+
+const isCisPrefixed = (s: string) => s.startsWith("cis.");
+
+/** Role bundles of the tenant that hold any scope beginning 'cis.' (cis.md section 2, settings). */
+export async function listCisRoleBundles(env: Env, tenantId: string): Promise<CisRoleBundle[]> {
+  const rows = await getDb(env).select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId)).orderBy(asc(roleBundles.name));
+  return rows
+    .filter((r) => (r.scopes ?? []).some(isCisPrefixed))
+    .map((r) => ({
+      name: r.name,
+      cisScopes: CIS_SCOPES.filter((s) => r.scopes.includes(s)),
+      otherCisScopes: r.scopes.filter((s) => isCisPrefixed(s) && !isCisScope(s)),
+      updatedAt: r.updatedAt,
+    }));
+}
+
+/** The Scope Checklist for the listed bundles, judged on their CIS scopes. */
+export function scopeChecklist(bundles: readonly CisRoleBundle[]): ScopeChecklist {
+  return checkScopeBundles(bundles.map((b) => ({ name: b.name, scopes: [...b.cisScopes, ...b.otherCisScopes] })));
+}
+
+/**
+ * The bundle's new scope list: every scope outside the grid (non-CIS ones and unknown 'cis.'
+ * ones) exactly as it was and in its place, followed by the chosen grid scopes in CIS_SCOPES order.
+ */
+export function mergeCisScopes(current: readonly string[], chosen: readonly CisScope[]): string[] {
+  const kept = current.filter((s) => !isCisScope(s));
+  const wanted = new Set(chosen);
+  return [...kept, ...CIS_SCOPES.filter((s) => wanted.has(s))];
+}
+
+export type BundleActor = { id: string; email: string; name: string; ip: string | null };
+export type UpdateBundleResult = { ok: true; added: string[]; removed: string[] } | { ok: false; status: 400 | 404 | 409; error: string };
+
+export const BUNDLE_CHANGED = "This role was changed by someone else since the page was loaded. Review it and try again.";
+export const LAST_MANAGER = "At least one role must keep cis.manage, or nobody could change CIS permissions again.";
+
+const grantsManage = (scopes: readonly string[]) => scopes.some((s) => s === "cis.manage" || s === "cis.*" || s === "*");
+
+/**
+ * Replaces the CIS scopes of one role bundle of this tenant, keeping every other scope.
+ * `expectedVersion` (the updatedAt the form was rendered with) guards against overwriting a
+ * concurrent change. The change and its audit entry go in one batch. Scopes are read on every
+ * request, so the change applies from the next request.
+ */
+export async function updateBundleCisScopes(
+  env: Env,
+  tenantId: string,
+  name: string,
+  chosen: readonly CisScope[],
+  expectedVersion: number | null,
+  actor: BundleActor,
+  now = Date.now(),
+): Promise<UpdateBundleResult> {
+  const db = getDb(env);
+  const where = and(eq(roleBundles.tenantId, tenantId), eq(roleBundles.name, name));
+  const all = await db.select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId));
+  const row = all.find((r) => r.name === name);
+  if (!row) return { ok: false, status: 404, error: "Role not found" };
+  if (expectedVersion !== null && row.updatedAt !== expectedVersion) return { ok: false, status: 409, error: BUNDLE_CHANGED };
+
+  const before = new Set(row.scopes.filter(isCisScope));
+  const after = new Set(chosen);
+  const added = CIS_SCOPES.filter((s) => after.has(s) && !before.has(s));
+  const removed = CIS_SCOPES.filter((s) => before.has(s) && !after.has(s));
+  const scopes = mergeCisScopes(row.scopes, chosen);
+  // Keep a way back: someone must still be able to manage CIS permissions after this change.
+  if (!grantsManage(scopes) && !all.some((r) => r.name !== name && grantsManage(r.scopes))) return { ok: false, status: 400, error: LAST_MANAGER };
+  // Never move the version backwards or leave it unchanged, so a stale form is always caught.
+  const version = Math.max(now, row.updatedAt + 1);
+
+  await db.batch([
+    db.update(roleBundles).set({ scopes, updatedAt: version }).where(and(where, eq(roleBundles.updatedAt, row.updatedAt))),
+    auditInsert(
+      db,
+      { tenantId, action: "cis.permission.updated", actorId: actor.id, actorEmail: actor.email, targetType: "role_bundle", targetId: name, payload: { role: name, added, removed }, ip: actor.ip },
+      now,
+    ),
+    activityInsert(db, { tenantId, module: "cis", action: "permissions.updated", entityType: "role_bundle", entityId: name, performedBy: actor.id, performedByName: actor.name, details: { role: name, added, removed } }, now),
+  ]);
+  return { ok: true, added, removed };
+}

@@ -1,4 +1,284 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import { data, Form, Link, useNavigation } from "react-router";
+import { buttonClass } from "~/components/ui/button";
+import { inputClass } from "~/components/ui/field";
+import { clientIp } from "~/features/platform/audit.server";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { CSV_CONTENT_TYPE } from "~/utils/csv";
+import {
+  analyseImport,
+  decodeCsvBytes,
+  deleteUpload,
+  IMPORT_COLUMNS,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  IMPORT_TEMPLATE_FILE,
+  ImportConflictError,
+  importSubcontractors,
+  importTemplateCsv,
+  loadUpload,
+  storeUpload,
+  type ImportRowResult,
+} from "../import.server";
+import { actorOf, requireCis } from "../module.server";
+import type { Route } from "./+types/subcontractors-import";
+
+const TEMPLATE_QUERY = "template";
+const SIZE_MESSAGE = `The file is larger than 1 MB. Split it into files of at most 1 MB and ${IMPORT_MAX_ROWS.toLocaleString("en-GB")} rows.`;
+const EXPIRED_MESSAGE = "This upload has expired or was not found. Please upload the file again.";
+
+/**
+ * GET ?template=csv downloads the header-only template. It is answered here, before the page
+ * renders, because a page loader cannot answer with a file; it reads and writes nothing.
+ */
+const templateDownload: Route.MiddlewareFunction = async ({ request, context }) => {
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.searchParams.get(TEMPLATE_QUERY) !== "csv") return undefined;
+  await requireCis(request, context, "cis.io.import");
+  return new Response(importTemplateCsv(), {
+    headers: { "Content-Type": CSV_CONTENT_TYPE, "Content-Disposition": `attachment; filename="${IMPORT_TEMPLATE_FILE}"`, "Cache-Control": "no-store" },
+  });
+};
+export const middleware: Route.MiddlewareFunction[] = [templateDownload];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireCis(request, context, "cis.io.import");
+  return { columns: IMPORT_COLUMNS, maxRows: IMPORT_MAX_ROWS, templateHref: `?${TEMPLATE_QUERY}=csv` };
+}
+
+type Preview = {
+  kind: "preview";
+  importId: string | null;
+  fileName: string;
+  rows: ImportRowResult[];
+  counts: { valid: number; invalid: number; duplicate: number };
+  ignoredColumns: string[];
+  notice: string | null;
+};
+type ActionResult = { kind: "error"; error: string } | Preview;
+
+function fail(error: string, status = 400) {
+  return data<ActionResult>({ kind: "error", error }, { status });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.io.import");
+  // Refuse an oversized upload before reading its body (multipart overhead allowed for).
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > IMPORT_MAX_BYTES + 64 * 1024) return fail(SIZE_MESSAGE, 413);
+
+  const form = await request.formData();
+  const intent = form.get("intent");
+
+  if (intent === "preview") {
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to upload.");
+    if (file.size > IMPORT_MAX_BYTES) return fail(SIZE_MESSAGE, 413);
+    if (!/\.(csv|txt)$/i.test(file.name) && !/csv|text\/plain/i.test(file.type)) return fail("The file must be a CSV file (.csv).");
+    const text = decodeCsvBytes(await file.arrayBuffer());
+    const analysis = await analyseImport(env, tenant.id, text);
+    if (!analysis.ok) return fail(analysis.error);
+    const importId = analysis.counts.valid > 0 ? await storeUpload(env, tenant.id, user.id, text, file.name) : null;
+    return data<ActionResult>({ kind: "preview", importId, fileName: file.name, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice: null });
+  }
+
+  const importId = String(form.get("importId") ?? "");
+
+  if (intent === "cancel") {
+    await deleteUpload(env, tenant.id, importId);
+    return redirectWithToast(env, "/cis/subcontractors/import", { type: "info", title: "Import cancelled", message: "Nothing was imported." });
+  }
+
+  if (intent === "commit") {
+    // The id only ever names an object under this tenant's own prefix, uploaded by this user.
+    const upload = await loadUpload(env, tenant.id, user.id, importId);
+    if (!upload) return fail(EXPIRED_MESSAGE, 404);
+    // Everything is checked again: rows may have been added since the preview.
+    const analysis = await analyseImport(env, tenant.id, upload.text);
+    if (!analysis.ok) return fail(analysis.error);
+    const expected = Number(form.get("expected"));
+    const preview = (notice: string, status: number) =>
+      data<ActionResult>({ kind: "preview", importId: analysis.counts.valid > 0 ? importId : null, fileName: upload.fileName, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice }, { status });
+    if (analysis.counts.valid === 0) return preview("No valid rows to import. Correct the file and upload it again.", 400);
+    if (analysis.counts.valid !== expected) return preview("The data changed since your preview. Check the rows again before importing.", 409);
+    let count: number;
+    try {
+      count = (await importSubcontractors(env, tenant.id, analysis.valid, actorOf(user), { ip: clientIp(request) })).ids.length;
+    } catch (err) {
+      if (err instanceof ImportConflictError) return preview("The data changed since your preview. Check the rows again before importing.", 409);
+      throw err;
+    }
+    await deleteUpload(env, tenant.id, importId);
+    return redirectWithToast(env, "/cis/subcontractors", { type: "success", title: "Import complete", message: `${count} subcontractor${count === 1 ? "" : "s"} imported` });
+  }
+
+  return fail("Unknown action.");
+}
+
+const STATUS_LABELS = { valid: "Valid", invalid: "Invalid", duplicate: "Duplicate" } as const;
+
+export default function SubcontractorsImport({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busyIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  const preview = actionData?.kind === "preview" ? actionData : null;
+  const error = actionData?.kind === "error" ? actionData.error : null;
+
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h2 className="text-xl font-semibold">Import subcontractors</h2>
+          <p className="mt-1 max-w-2xl text-sm opacity-80">
+            Upload a CSV file (UTF-8 or Excel's CSV) of at most 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} data rows. You will see every row checked before anything is created;
+            rows with errors or a UTR that is already on file are never imported.
+          </p>
+        </div>
+        <Link to="/cis/subcontractors" className={buttonClass("secondary")}>
+          Back to subcontractors
+        </Link>
+      </div>
+
+      {error ? (
+        <div role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm text-danger">
+          {error}
+        </div>
+      ) : null}
+
+      {preview ? <PreviewPanel preview={preview} busyIntent={busyIntent} /> : null}
+
+      <section aria-labelledby="upload-heading" className="rounded-brand border border-line bg-elevated p-4">
+        <h3 id="upload-heading" className="font-semibold">
+          {preview ? "Upload a corrected file" : "Upload a file"}
+        </h3>
+        <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="preview" />
+          <div className="space-y-1">
+            <label htmlFor="import-file" className="block text-sm font-medium">
+              CSV file
+            </label>
+            <input id="import-file" name="file" type="file" accept=".csv,text/csv" required className={inputClass} aria-describedby="import-file-hint" />
+            <p id="import-file-hint" className="text-xs opacity-70">
+              Maximum 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} rows.
+            </p>
+          </div>
+          <button type="submit" className={buttonClass("primary")} disabled={busyIntent === "preview"}>
+            {busyIntent === "preview" ? "Checking..." : "Check file"}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="format-heading" className="space-y-3">
+        <h3 id="format-heading" className="font-semibold">
+          Expected columns
+        </h3>
+        <p className="text-sm opacity-80">
+          The first line is the header. Columns are matched by name (upper or lower case, in any order); other columns are ignored. Blank lines are skipped.{" "}
+          {/* A plain link: the file is a download, not a page. */}
+          <a href={loaderData.templateHref} download={IMPORT_TEMPLATE_FILE} className="font-medium underline">
+            Download the template CSV
+          </a>
+          .
+        </p>
+        <pre className="overflow-x-auto rounded-brand border border-line bg-surface p-3 text-xs">{loaderData.columns.map((c) => c.header).join(",")}</pre>
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-line">
+              <th scope="col" className="py-2 pr-4">Column</th>
+              <th scope="col" className="py-2 pr-4">Required</th>
+              <th scope="col" className="py-2">Format</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaderData.columns.map((c) => (
+              <tr key={c.key} className="border-b border-line">
+                <th scope="row" className="py-2 pr-4 font-medium">{c.header}</th>
+                <td className="py-2 pr-4">{c.required ? "Yes" : "No"}</td>
+                <td className="py-2">{c.format}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  );
+}
+
+function PreviewPanel({ preview, busyIntent }: { preview: Preview; busyIntent: FormDataEntryValue | null | undefined }) {
+  const { counts } = preview;
+  const total = counts.valid + counts.invalid + counts.duplicate;
+  return (
+    <section aria-labelledby="preview-heading" className="space-y-4 rounded-brand border border-line bg-elevated p-4">
+      <h3 id="preview-heading" className="font-semibold">
+        Preview of {preview.fileName || "the file"}
+      </h3>
+      <p aria-live="polite" className="text-sm">
+        {total} row{total === 1 ? "" : "s"}: <strong>{counts.valid} valid</strong>, {counts.invalid} invalid, {counts.duplicate} duplicate{counts.duplicate === 1 ? "" : "s"}.
+      </p>
+      {preview.notice ? (
+        <p role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm">
+          {preview.notice}
+        </p>
+      ) : null}
+      {preview.ignoredColumns.length ? <p className="text-sm opacity-80">{`Ignored columns: ${preview.ignoredColumns.join(", ")}.`}</p> : null}
+      <p className="text-xs opacity-70">Row is the data row (1 = the first row under the header); Line is the line number in the spreadsheet, counting the header as line 1.</p>
+      <div className="max-h-[28rem] overflow-auto">
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-line">
+              <th scope="col" className="py-2 pr-3">Row</th>
+              <th scope="col" className="py-2 pr-3">Line</th>
+              <th scope="col" className="py-2 pr-3">Name</th>
+              <th scope="col" className="py-2 pr-3">Type</th>
+              <th scope="col" className="py-2 pr-3">UTR</th>
+              <th scope="col" className="py-2 pr-3">Result</th>
+              <th scope="col" className="py-2">Messages</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.rows.map((r) => (
+              <tr key={r.row} data-row={r.row} data-status={r.status} className="border-b border-line align-top">
+                <td className="py-2 pr-3">{r.row}</td>
+                <td className="py-2 pr-3">{r.line}</td>
+                <td className="py-2 pr-3">{r.name}</td>
+                <td className="py-2 pr-3">{r.type}</td>
+                <td className="py-2 pr-3 font-mono text-xs">{r.utrMasked}</td>
+                <td className={`py-2 pr-3 font-medium ${r.status === "valid" ? "text-success" : "text-danger"}`}>{STATUS_LABELS[r.status]}</td>
+                <td className="py-2">
+                  {r.messages.length ? (
+                    <ul className="list-disc pl-4">
+                      {r.messages.map((m) => (
+                        <li key={m}>{m}</li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {preview.importId && counts.valid > 0 ? (
+        <div className="flex flex-wrap gap-3">
+          <Form method="post">
+            <input type="hidden" name="importId" value={preview.importId} />
+            <input type="hidden" name="expected" value={counts.valid} />
+            <button type="submit" name="intent" value="commit" className={buttonClass("primary")} disabled={busyIntent === "commit"}>
+              {busyIntent === "commit" ? "Importing..." : `Import ${counts.valid} valid row${counts.valid === 1 ? "" : "s"}`}
+            </button>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="importId" value={preview.importId} />
+            <button type="submit" name="intent" value="cancel" className={buttonClass("secondary")}>
+              Cancel
+            </button>
+          </Form>
+        </div>
+      ) : (
+        <p className="text-sm">No valid rows to import. Correct the file and upload it again.</p>
+      )}
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Import subcontractors" }];
 }

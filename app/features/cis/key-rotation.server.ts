@@ -1,0 +1,159 @@
+/**
+ * Re-encrypts every stored identifier with the newest key in PII_KEYS (`npm run keys:rotate`).
+ *
+ * Encrypted columns: cis_subcontractors.utr_enc and nino_enc, cis_settings.utr_enc. Each value
+ * is decrypted with its own binding (tenant, table, record, field) and the key version it names,
+ * encrypted again with the current version, and written back in batches. Rows already on the
+ * current version are not selected, so a second run changes nothing and an interrupted run
+ * simply resumes. Each UPDATE only applies while the column still holds the value that was
+ * read, so a concurrent edit by the app is never overwritten. Search hashes (HMAC) are not
+ * touched: they use PII_HMAC_KEY, not the rotated keys.
+ *
+ * The logic talks to the database through a two-method port, so the same code runs inside the
+ * Worker (tests, D1 binding) and in Node through `wrangler d1 execute` (scripts/rotate-keys.ts).
+ */
+import { currentKeyVersion, decryptPii, encryptPii, type PiiContext } from "./pii.server";
+
+export type SqlStatement = { sql: string; params: (string | number | null)[] };
+
+export interface RotationPort {
+  /** Runs one read and returns its rows. */
+  all<T>(statement: SqlStatement): Promise<T[]>;
+  /** Applies writes together (one D1 batch). */
+  batch(statements: SqlStatement[]): Promise<void>;
+}
+
+export type RotationFailure = { table: string; id: string; field: string; error: string };
+export type RotationReport = {
+  currentVersion: number;
+  subcontractors: { scanned: number; updatedRows: number; utr: number; nino: number };
+  settings: { scanned: number; updatedRows: number; utr: number };
+  failures: RotationFailure[];
+  dryRun: boolean;
+};
+
+export type RotationOptions = { batchSize?: number; dryRun?: boolean; log?: (line: string) => void };
+
+export function d1RotationPort(db: D1Database): RotationPort {
+  return {
+    async all<T>(s: SqlStatement) {
+      return (await db.prepare(s.sql).bind(...s.params).all<T>()).results;
+    },
+    async batch(statements: SqlStatement[]) {
+      if (statements.length) await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
+    },
+  };
+}
+
+/** Rotation inside the Worker, against the D1 binding. */
+export async function rotatePiiKeys(env: Pick<Env, "DB" | "PII_KEYS">, opts: RotationOptions = {}): Promise<RotationReport> {
+  return rotateWithPort(d1RotationPort(env.DB), env.PII_KEYS, opts);
+}
+
+const prefixOf = (version: number) => `v${version}.`;
+/** True when the stored value is not (yet) under the current key version. */
+const stale = (stored: string | null, prefix: string) => stored !== null && !stored.startsWith(prefix);
+
+export async function rotateWithPort(port: RotationPort, keySpec: string, opts: RotationOptions = {}): Promise<RotationReport> {
+  const batchSize = Math.max(1, Math.min(opts.batchSize ?? 100, 1000));
+  const log = opts.log ?? (() => {});
+  const current = await currentKeyVersion(keySpec);
+  const prefix = prefixOf(current);
+  const report: RotationReport = {
+    currentVersion: current,
+    subcontractors: { scanned: 0, updatedRows: 0, utr: 0, nino: 0 },
+    settings: { scanned: 0, updatedRows: 0, utr: 0 },
+    failures: [],
+    dryRun: Boolean(opts.dryRun),
+  };
+
+  async function reencrypt(stored: string, ctx: PiiContext): Promise<string | null> {
+    try {
+      return await encryptPii(keySpec, await decryptPii(keySpec, stored, ctx), ctx);
+    } catch (err) {
+      report.failures.push({ table: ctx.table, id: ctx.recordId, field: ctx.field, error: err instanceof Error ? err.message : String(err) });
+      return null;
+    }
+  }
+
+  // Subcontractors, every tenant, in id order; the cursor moves past failures so they cannot loop.
+  const likePrefix = `${prefix}%`;
+  let afterId = "";
+  for (;;) {
+    const rows = await port.all<{ id: string; tenant_id: string; utr_enc: string | null; nino_enc: string | null }>({
+      sql: `SELECT id, tenant_id, utr_enc, nino_enc FROM cis_subcontractors
+            WHERE id > ? AND ((utr_enc IS NOT NULL AND utr_enc NOT LIKE ?) OR (nino_enc IS NOT NULL AND nino_enc NOT LIKE ?))
+            ORDER BY id LIMIT ?`,
+      params: [afterId, likePrefix, likePrefix, batchSize],
+    });
+    if (rows.length === 0) break;
+    const writes: SqlStatement[] = [];
+    for (const row of rows) {
+      report.subcontractors.scanned += 1;
+      const ctx = (field: "utr" | "nino"): PiiContext => ({ tenantId: row.tenant_id, table: "cis_subcontractors", recordId: row.id, field });
+      const sets: string[] = [];
+      const setParams: string[] = [];
+      const guards: string[] = [];
+      const guardParams: string[] = [];
+      for (const field of ["utr", "nino"] as const) {
+        const stored = field === "utr" ? row.utr_enc : row.nino_enc;
+        if (!stale(stored, prefix)) continue;
+        const fresh = await reencrypt(stored as string, ctx(field));
+        if (fresh === null) continue;
+        sets.push(`${field}_enc = ?`);
+        setParams.push(fresh);
+        guards.push(`${field}_enc = ?`);
+        guardParams.push(stored as string);
+        report.subcontractors[field] += 1;
+      }
+      if (sets.length === 0) continue;
+      report.subcontractors.updatedRows += 1;
+      writes.push({ sql: `UPDATE cis_subcontractors SET ${sets.join(", ")} WHERE tenant_id = ? AND id = ? AND ${guards.join(" AND ")}`, params: [...setParams, row.tenant_id, row.id, ...guardParams] });
+    }
+    if (!opts.dryRun) await port.batch(writes);
+    log(`cis_subcontractors: ${report.subcontractors.scanned} scanned, ${report.subcontractors.updatedRows} re-encrypted so far`);
+    afterId = rows[rows.length - 1].id;
+    if (rows.length < batchSize) break;
+  }
+
+  // The contractor's own UTR in each tenant's settings.
+  let afterTenant = "";
+  for (;;) {
+    const rows = await port.all<{ tenant_id: string; utr_enc: string }>({
+      sql: "SELECT tenant_id, utr_enc FROM cis_settings WHERE tenant_id > ? AND utr_enc IS NOT NULL AND utr_enc NOT LIKE ? ORDER BY tenant_id LIMIT ?",
+      params: [afterTenant, likePrefix, batchSize],
+    });
+    if (rows.length === 0) break;
+    const writes: SqlStatement[] = [];
+    for (const row of rows) {
+      report.settings.scanned += 1;
+      const fresh = await reencrypt(row.utr_enc, { tenantId: row.tenant_id, table: "cis_settings", recordId: row.tenant_id, field: "utr" });
+      if (fresh === null) continue;
+      report.settings.updatedRows += 1;
+      report.settings.utr += 1;
+      writes.push({ sql: "UPDATE cis_settings SET utr_enc = ? WHERE tenant_id = ? AND utr_enc = ?", params: [fresh, row.tenant_id, row.utr_enc] });
+    }
+    if (!opts.dryRun) await port.batch(writes);
+    log(`cis_settings: ${report.settings.scanned} scanned, ${report.settings.updatedRows} re-encrypted so far`);
+    afterTenant = rows[rows.length - 1].tenant_id;
+    if (rows.length < batchSize) break;
+  }
+  return report;
+}
+
+/** What the command prints. */
+export function describeRotation(r: RotationReport): string {
+  const verb = r.dryRun ? "would re-encrypt" : "re-encrypted";
+  const lines = [
+    `Current key version: v${r.currentVersion}${r.dryRun ? " (dry run: nothing written)" : ""}`,
+    `cis_subcontractors: ${r.subcontractors.scanned} row(s) on an older key; ${verb} ${r.subcontractors.updatedRows} (${r.subcontractors.utr} UTR, ${r.subcontractors.nino} NINO)`,
+    `cis_settings: ${r.settings.scanned} row(s) on an older key; ${verb} ${r.settings.updatedRows} (${r.settings.utr} UTR)`,
+  ];
+  if (r.failures.length) {
+    lines.push(`${r.failures.length} value(s) could not be re-encrypted (left unchanged):`);
+    for (const f of r.failures.slice(0, 50)) lines.push(`  ${f.table} ${f.id} ${f.field}: ${f.error}`);
+  } else if (r.subcontractors.scanned + r.settings.scanned === 0) {
+    lines.push("Nothing to do: every value is already on the current key.");
+  }
+  return lines.join("\n");
+}

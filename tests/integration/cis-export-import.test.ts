@@ -1,0 +1,362 @@
+import { env } from "cloudflare:workers";
+import { formatInTimeZone } from "date-fns-tz";
+import { describe, expect, it } from "vitest";
+import type { Role } from "~/db/schema";
+import { subcontractorCreateSchema, type SubcontractorCreateInput } from "~/features/cis/domain";
+import { archiveSubcontractors, createSubcontractor } from "~/features/cis/subcontractors.server";
+import { createTenant, createUser, type TestTenant } from "../factories";
+import { count, signIn } from "./auth-helpers";
+import { Browser, location } from "./http";
+
+const BOM = "\uFEFF";
+const HEADER = "Name,Type,UTR,NINO,Email,Phone,Status,Verification Rate";
+
+async function staff(role: Role, tenant?: TestTenant) {
+  const t = tenant ?? (await createTenant({ modules: ["cis"] }));
+  const u = await createUser(t, { role });
+  const b = await signIn(t, u);
+  return { t, u, b };
+}
+
+async function addSub(t: TestTenant, input: Partial<SubcontractorCreateInput> & { name: string; utr: string }, opts: { archived?: boolean } = {}) {
+  const value = subcontractorCreateSchema.parse({ type: "individual", active: true, ...input });
+  const actor = { id: "test-actor", email: "actor@example.test", name: "Actor" };
+  const res = await createSubcontractor(env, t.id, value, actor);
+  if (!res.ok) throw new Error(res.error);
+  if (opts.archived) await archiveSubcontractors(env, t.id, [res.id], actor);
+  return res.id;
+}
+
+async function exportCsv(b: Browser, t: TestTenant, filters: Record<string, string> = {}) {
+  return b.post(`${t.origin}/cis/subcontractors/export`, filters);
+}
+
+const lines = (body: string) => body.replace(/^\uFEFF/, "").split("\r\n").slice(0, -1);
+
+async function seedFour(t: TestTenant) {
+  await addSub(t, { name: "Alice Able", utr: "1234567890", nino: "AB123456C", email: "alice@example.com", phone: "07700900123" });
+  await addSub(t, { name: "Bravo Ltd", type: "company", utr: "3333333333", companyNumber: "12345678", verificationStatus: "gross" }, { archived: true });
+  await addSub(t, { name: '=HYPERLINK("x")', utr: "2222222222" });
+  await addSub(t, { name: "+44 Builders", type: "partnership", utr: "1111111111", verificationStatus: "higher" });
+}
+
+describe("subcontractor CSV export", () => {
+  it("answers a download of masked values, neutralised formulas, in the list's order, and audits it", async () => {
+    const { t, u, b } = await staff("admin");
+    await seedFour(t);
+    const res = await exportCsv(b, t);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const today = formatInTimeZone(new Date(), "Europe/London", "yyyy-MM-dd");
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="cis-subcontractors-${today}.csv"`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // The BOM must be there as bytes EF BB BF for Excel (text() would strip it).
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const body = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+    expect(body.startsWith(BOM)).toBe(true);
+    expect(lines(body)).toEqual([
+      HEADER,
+      "'+44 Builders,Partnership,******1111,,,,Active,30%",
+      `"'=HYPERLINK(""x"")",Individual,******2222,,,,Active,20%`,
+      "Alice Able,Individual,******7890,AB****56C,a***@e***.com,********123,Active,20%",
+      "Bravo Ltd,Company,******3333,,,,Archived,0%",
+    ]);
+    expect(body).not.toContain("1234567890");
+    expect(body).not.toContain("AB123456C");
+    expect(body).not.toContain("alice@example.com");
+    const audit = await env.DB.prepare("SELECT actor_id, payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.export.subcontractors'").bind(t.id).all<{ actor_id: string; payload: string }>();
+    expect(audit.results).toHaveLength(1);
+    expect(audit.results[0].actor_id).toBe(u.id);
+    expect(JSON.parse(audit.results[0].payload)).toEqual({ entity: "subcontractors", format: "csv", rowCount: 4 });
+  });
+
+  it("honours the list's q/status/type filters and never includes another tenant's rows", async () => {
+    const { t, b } = await staff("lead");
+    await seedFour(t);
+    const other = await createTenant({ modules: ["cis"] });
+    await addSub(other, { name: "Alice Other-Tenant", utr: "9999999999" });
+    const names = async (filters: Record<string, string>) => {
+      const res = await exportCsv(b, t, filters);
+      expect(res.status).toBe(200);
+      return lines(await res.text())
+        .slice(1)
+        .map((l) => l.split(",")[0]);
+    };
+    expect(await names({ status: "archived" })).toEqual(["Bravo Ltd"]);
+    expect(await names({ status: "active", type: "individual" })).toEqual(['"\'=HYPERLINK(""x"")"', "Alice Able"]);
+    expect(await names({ q: "alice" })).toEqual(["Alice Able"]);
+    expect(await names({ q: "12345 67890" })).toEqual(["Alice Able"]);
+    expect(await names({ q: "12345678" })).toEqual(["Bravo Ltd"]);
+    expect(await names({})).toHaveLength(4);
+    const audits = await env.DB.prepare("SELECT payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.export.subcontractors' ORDER BY created_at").bind(t.id).all<{ payload: string }>();
+    expect(audits.results.map((a) => JSON.parse(a.payload).rowCount)).toEqual([1, 2, 1, 1, 1, 4]);
+  });
+
+  it("pages through more rows than one chunk without skipping or repeating any", async () => {
+    const { t, b } = await staff("manager");
+    const { exportSubcontractors } = await import("~/features/cis/export.server");
+    for (let i = 0; i < 7; i++) await addSub(t, { name: i % 2 ? "Same Name" : `Name ${i}`, utr: String(5000000000 + i) });
+    const result = await exportSubcontractors(env, t.id, { q: "", status: "all", type: "all" }, { id: "x", email: "x@example.test", name: "X" }, { chunk: 2 });
+    expect(result?.rowCount).toBe(7);
+    const utrs = lines(result?.body ?? "").slice(1).map((l) => l.split(",")[2]);
+    expect(new Set(utrs).size).toBe(7);
+    expect((await exportCsv(b, t)).status).toBe(200);
+  });
+
+  it("with nothing to export: back to the list with 'Export Failed' / 'No data to export', no audit entry", async () => {
+    const { t, b } = await staff("admin");
+    await addSub(t, { name: "Only One", utr: "4444444444" });
+    const res = await exportCsv(b, t, { q: "zzz", status: "archived", type: "all" });
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/cis/subcontractors?q=zzz&status=archived");
+    const page = await b.follow(res, `${t.origin}/cis/subcontractors/export`);
+    const html = await page.text();
+    expect(html).toContain("Export Failed");
+    expect(html).toContain("No data to export");
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.export.subcontractors'", t.id)).toBe(0);
+  });
+
+  it("GET is 404 and writes nothing", async () => {
+    const { t, b } = await staff("admin");
+    await addSub(t, { name: "Only One", utr: "4444444444" });
+    const res = await b.get(`${t.origin}/cis/subcontractors/export`);
+    expect(res.status).toBe(404);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.export.subcontractors'", t.id)).toBe(0);
+  });
+
+  it("is refused to a foreign origin (no cross-site export)", async () => {
+    const { t, b } = await staff("admin");
+    await addSub(t, { name: "Only One", utr: "4444444444" });
+    const res = await b.post(`${t.origin}/cis/subcontractors/export`, {}, { origin: "http://evil.localhost" });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("roles", () => {
+  const matrix: { role: Role; exportOk: boolean; importOk: boolean }[] = [
+    { role: "standard", exportOk: false, importOk: false },
+    { role: "lead", exportOk: true, importOk: false },
+    { role: "manager", exportOk: true, importOk: true },
+    { role: "admin", exportOk: true, importOk: true },
+  ];
+  for (const { role, exportOk, importOk } of matrix) {
+    it(`${role}: export ${exportOk ? "allowed" : "403"}, import ${importOk ? "allowed" : "403"}`, async () => {
+      const { t, b } = await staff(role);
+      await addSub(t, { name: "Row One", utr: "4444444444" });
+      const exp = await exportCsv(b, t);
+      expect(exp.status).toBe(exportOk ? 200 : 403);
+      expect(await count("audit_events", "tenant_id = ? AND action = 'cis.export.subcontractors'", t.id)).toBe(exportOk ? 1 : 0);
+      const page = await b.get(`${t.origin}/cis/subcontractors/import`);
+      expect(page.status).toBe(importOk ? 200 : 403);
+      const template = await b.get(`${t.origin}/cis/subcontractors/import?template=csv`);
+      expect(template.status).toBe(importOk ? 200 : 403);
+      const post = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nNew Person,individual,5555555555\n"));
+      expect(post.status).toBe(importOk ? 200 : 403);
+      if (!importOk) {
+        expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied'", t.id)).toBeGreaterThan(0);
+      }
+    });
+  }
+});
+
+function csvForm(text: string, opts: { name?: string; intent?: string } = {}) {
+  const form = new FormData();
+  form.set("intent", opts.intent ?? "preview");
+  form.set("file", new File([text], opts.name ?? "subcontractors.csv", { type: "text/csv" }));
+  return form;
+}
+
+function importIdFrom(html: string): string {
+  const m = /name="importId" value="([^"]+)"/.exec(html);
+  if (!m) throw new Error("No import id in the preview");
+  return m[1];
+}
+
+function rowStatuses(html: string): Record<number, string> {
+  const out: Record<number, string> = {};
+  for (const m of html.matchAll(/data-row="(\d+)" data-status="(\w+)"/g)) out[Number(m[1])] = m[2];
+  return out;
+}
+
+const MIXED = [
+  "name,TYPE,utr,Nino,Email,Phone,Verification Status,Verification Method,Verified Date,Notes",
+  "Valid Person,individual,11111 22222,ab 12 34 56 c,valid@example.com,07700 900111,gross,online,10/04/2026,ignored",
+  "Bad Utr,individual,12345,,,,,,,",
+  "Bad Email,Individual,2222233333,ZZ123456A,not-an-email,,,,,",
+  "Dup In File,individual,1111122222,,,,,,,",
+  "Existing One,company,7777777777,,,,,,,",
+  "",
+  '"Valid, Company",COMPANY,3333344444,,,\'+447700900222,higher,letter,2026-04-01,',
+].join("\r\n");
+
+describe("subcontractor CSV import", () => {
+  it("previews valid and invalid rows with row numbers and messages, then creates only the valid ones in one go", async () => {
+    const { t, u, b } = await staff("manager");
+    await addSub(t, { name: "Already Here", type: "company", utr: "7777777777" });
+    const before = await count("cis_subcontractors", "tenant_id = ?", t.id);
+
+    const res = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(MIXED));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    // Row = data row (blank line 6 skipped but still counted); line = spreadsheet line.
+    expect(rowStatuses(html)).toEqual({ 1: "valid", 2: "invalid", 3: "invalid", 4: "duplicate", 5: "duplicate", 7: "valid" });
+    expect(html).toContain("Valid UTR required (10 digits)");
+    expect(html).toContain("Invalid email format");
+    expect(html).toContain("Invalid NINO format");
+    expect(html).toContain("Duplicate UTR: same as row 1 in this file");
+    expect(html).toContain("A subcontractor with this UTR already exists");
+    expect(html).toContain("Ignored columns: Notes");
+    expect(html).toContain("Import 2 valid rows");
+    expect(html).not.toContain("1111122222");
+    expect(html).toContain("******2222");
+    // The preview writes no subcontractor.
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(before);
+
+    const importId = importIdFrom(html);
+    expect(await env.FILES.head(`tenants/${t.id}/imports/${importId}.csv`)).not.toBeNull();
+    // The stored upload is encrypted: no plaintext identifiers at rest in R2.
+    const stored = await (await env.FILES.get(`tenants/${t.id}/imports/${importId}.csv`))!.text();
+    expect(stored).not.toContain("3333344444");
+
+    const commit = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "2" });
+    expect(commit.status).toBe(302);
+    expect(location(commit)).toBe("/cis/subcontractors");
+    const landing = await (await b.follow(commit, `${t.origin}/cis/subcontractors/import`)).text();
+    expect(landing).toContain("Import complete");
+    expect(landing).toContain("2 subcontractors imported");
+
+    const rows = await env.DB.prepare("SELECT * FROM cis_subcontractors WHERE tenant_id = ? AND created_by = ? ORDER BY name_lower").bind(t.id, u.id).all<Record<string, unknown>>();
+    expect(rows.results.map((r) => r.name)).toEqual(["Valid Person", "Valid, Company"]);
+    const [person, company] = rows.results;
+    expect(person).toMatchObject({ type: "individual", utr_masked: "******2222", nino_masked: "AB****56C", email: "valid@example.com", verification_status: "gross", verification_rate: 0, verification_method: "online", verified_date: "2026-04-10", active: 1 });
+    expect(company).toMatchObject({ type: "company", utr_masked: "******4444", nino_enc: null, phone: "+447700900222", verification_rate: 30, verified_date: "2026-04-01" });
+    expect(String(person.utr_enc)).toMatch(/^v1\./);
+    // No plaintext UTR or NINO anywhere in D1 for this tenant.
+    for (const table of ["cis_subcontractors", "audit_events", "activity_log"]) {
+      const dump = JSON.stringify((await env.DB.prepare(`SELECT * FROM ${table} WHERE tenant_id = ?`).bind(t.id).all()).results);
+      for (const secret of ["1111122222", "3333344444", "AB123456C"]) expect(dump, `${table} holds ${secret}`).not.toContain(secret);
+    }
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.created' AND actor_id = ?", t.id, u.id)).toBe(2);
+    const summary = await env.DB.prepare("SELECT payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.import.subcontractors'").bind(t.id).all<{ payload: string }>();
+    expect(summary.results.map((r) => JSON.parse(r.payload))).toEqual([{ entity: "subcontractors", format: "csv", count: 2 }]);
+    // The upload is gone; the same id cannot import twice.
+    expect(await env.FILES.head(`tenants/${t.id}/imports/${importId}.csv`)).toBeNull();
+    const again = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "2" });
+    expect(again.status).toBe(404);
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(before + 2);
+  });
+
+  it("re-validates at commit: a UTR added since the preview stops the import and shows the new preview", async () => {
+    const { t, b } = await staff("admin");
+    const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nFirst,individual,6666666661\nSecond,individual,6666666662\n"))).text();
+    const importId = importIdFrom(html);
+    await addSub(t, { name: "Sneaked In", utr: "6666666662" });
+    const res = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "2" });
+    expect(res.status).toBe(409);
+    const page = await res.text();
+    expect(page).toContain("The data changed since your preview");
+    expect(rowStatuses(page)).toEqual({ 1: "valid", 2: "duplicate" });
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
+    // Confirming the new preview imports the one valid row.
+    const ok = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(page), expected: "1" });
+    expect(ok.status).toBe(302);
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(2);
+  });
+
+  it("refuses an import id from another tenant (and from another user)", async () => {
+    const { t: a, b: ba } = await staff("manager");
+    const html = await (await ba.post(`${a.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nCross Tenant,individual,8888888888\n"))).text();
+    const importId = importIdFrom(html);
+    const { t: other, b: bb } = await staff("admin");
+    const res = await bb.post(`${other.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "1" });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("This upload has expired or was not found");
+    // A colleague in the same tenant cannot commit someone else's upload either.
+    const { b: colleague } = await staff("admin", a);
+    expect((await colleague.post(`${a.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "1" })).status).toBe(404);
+    // Path tricks are not ids.
+    expect((await bb.post(`${other.origin}/cis/subcontractors/import`, { intent: "commit", importId: `../../${a.id}/imports/${importId}`, expected: "1" })).status).toBe(404);
+    expect(await count("cis_subcontractors", "tenant_id IN (?, ?)", a.id, other.id)).toBe(0);
+    // The owner still can.
+    expect((await ba.post(`${a.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "1" })).status).toBe(302);
+    expect(await count("cis_subcontractors", "tenant_id = ?", a.id)).toBe(1);
+  });
+
+  it("refuses files over 1 MB or 1,000 rows, a missing column and non-CSV input, with clear messages", async () => {
+    const { t, b } = await staff("admin");
+    const big = `Name,Type,UTR\n${"x".repeat(1024 * 1024)}\n`;
+    const tooBig = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(big));
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.text()).toContain("larger than 1 MB");
+
+    const many = ["Name,Type,UTR", ...Array.from({ length: 1001 }, (_, i) => `Person ${i},individual,${String(4000000000 + i)}`)].join("\n");
+    const tooMany = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(many));
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.text()).toContain("1,001 data rows; the limit is 1,000 rows");
+
+    const missing = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Email\nA Person,a@example.com\n"));
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain("Missing required columns: Type, UTR");
+
+    const broken = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm('Name,Type,UTR\n"Never closed,individual,1234567890\n'));
+    expect(broken.status).toBe(400);
+    expect(await broken.text()).toContain("not valid CSV");
+
+    const pdf = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("%PDF-1.4", { name: "x.pdf" }));
+    expect(pdf.status).toBe(400);
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
+  });
+
+  it("accepts exactly 1,000 rows and imports them in one batch", async () => {
+    const { t, b } = await staff("admin");
+    const rows = ["Name,Type,UTR", ...Array.from({ length: 1000 }, (_, i) => `Person ${i},individual,${String(4100000000 + i)}`)].join("\n");
+    const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(rows))).text();
+    expect(html).toContain("Import 1000 valid rows");
+    const res = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(html), expected: "1000" });
+    expect(res.status).toBe(302);
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1000);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.created'", t.id)).toBe(1000);
+    expect(await count("cis_subcontractors", "tenant_id = ? AND utr_enc LIKE 'v1.%' AND utr_hash IS NOT NULL", t.id)).toBe(1000);
+  });
+
+  it("importSubcontractors is all or nothing: a failing insert leaves no row and no audit entry", async () => {
+    const { importSubcontractors } = await import("~/features/cis/import.server");
+    const rows = [1, 2, 3, 4].map((i) => subcontractorCreateSchema.parse({ type: "individual", name: `Atomic ${i}`, utr: `707070707${i}`, active: true }));
+    // No such tenant: the subcontractor inserts break the foreign key, after the batch has already
+    // inserted the audit rows (which have no foreign key); the batch must roll those back.
+    const ghost = "no-such-tenant-for-atomicity";
+    await expect(importSubcontractors(env, ghost, rows, { id: "x", email: "x@example.test", name: "X" })).rejects.toThrow();
+    expect(await count("cis_subcontractors", "tenant_id = ?", ghost)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ?", ghost)).toBe(0);
+    expect(await count("activity_log", "tenant_id = ?", ghost)).toBe(0);
+  });
+
+  it("serves the header-only template and reads Excel's Windows-1252 CSV", async () => {
+    const { t, b } = await staff("admin");
+    const res = await b.get(`${t.origin}/cis/subcontractors/import?template=csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Disposition")).toContain("cis-subcontractors-import-template.csv");
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await res.arrayBuffer())).toBe(`${BOM}Name,Type,UTR,NINO,Company Number,VAT Number,Email,Phone,Verification Status,Verification Method,Verification Reference,Verified Date\r\n`);
+    expect(await count("audit_events", "tenant_id = ? AND action LIKE 'cis.%'", t.id)).toBe(0);
+
+    // "Zoë" in Windows-1252: ë is the single byte 0xEB.
+    const bytes = new Uint8Array([...new TextEncoder().encode("Name,Type,UTR\nZo"), 0xeb, ...new TextEncoder().encode(" Smith,individual,1212121212\n")]);
+    const form = new FormData();
+    form.set("intent", "preview");
+    form.set("file", new File([bytes], "excel.csv", { type: "text/csv" }));
+    const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, form)).text();
+    await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(html), expected: "1" });
+    const row = await env.DB.prepare("SELECT name FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<{ name: string }>();
+    expect(row?.name).toBe("Zoë Smith");
+  });
+
+  it("cancel deletes the stored upload", async () => {
+    const { t, b } = await staff("admin");
+    const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nA Person,individual,1313131313\n"))).text();
+    const importId = importIdFrom(html);
+    const res = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "cancel", importId });
+    expect(res.status).toBe(302);
+    expect(await env.FILES.head(`tenants/${t.id}/imports/${importId}.csv`)).toBeNull();
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
+  });
+});

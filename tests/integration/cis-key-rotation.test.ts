@@ -1,0 +1,118 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { subcontractorCreateSchema } from "~/features/cis/domain";
+import { describeRotation, rotatePiiKeys } from "~/features/cis/key-rotation.server";
+import { decryptPii, encryptPii, maskUtr } from "~/features/cis/pii.server";
+import { createSubcontractor } from "~/features/cis/subcontractors.server";
+import { createTenant, type TestTenant } from "../factories";
+
+// The test environment encrypts with key 1 (vitest.config.ts); key 2 is the new one.
+const KEY1 = env.PII_KEYS;
+const KEY2 = "2:ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=";
+const BOTH = `${KEY1},${KEY2}`;
+const actor = { id: "rotator", email: "rotator@example.test", name: "Rotator" };
+
+type SubRow = { id: string; tenant_id: string; utr_enc: string | null; nino_enc: string | null; utr_hash: string | null };
+
+async function seedTenant(): Promise<{ t: TestTenant; plain: Map<string, { utr: string; nino: string | null }>; settingsUtr: string }> {
+  const t = await createTenant({ modules: ["cis"] });
+  const plain = new Map<string, { utr: string; nino: string | null }>();
+  const people = [
+    { name: "Ann Individual", type: "individual", utr: "1010101010", nino: "AB123456C" },
+    { name: "Ben Individual", type: "individual", utr: "2020202020", nino: "CE654321A" },
+    { name: "Co Ltd", type: "company", utr: "3030303030", nino: null },
+    { name: "Dee Partners", type: "partnership", utr: "4040404040", nino: null },
+    { name: "Eve Individual", type: "individual", utr: "5050505050", nino: null },
+  ] as const;
+  for (const p of people) {
+    const res = await createSubcontractor(env, t.id, subcontractorCreateSchema.parse({ ...p, nino: p.nino ?? undefined, active: true }), actor);
+    if (!res.ok) throw new Error(res.error);
+    plain.set(res.id, { utr: p.utr, nino: p.nino });
+  }
+  const settingsUtr = "9090909090";
+  const now = Date.now();
+  await env.DB.prepare("INSERT INTO cis_settings (tenant_id, active, company_name, utr_enc, utr_masked, created_at, updated_at) VALUES (?, 1, 'Rotation Ltd', ?, ?, ?, ?)")
+    .bind(t.id, await encryptPii(KEY1, settingsUtr, { tenantId: t.id, table: "cis_settings", recordId: t.id, field: "utr" }), maskUtr(settingsUtr), now, now)
+    .run();
+  return { t, plain, settingsUtr };
+}
+
+async function rowsOf(t: TestTenant) {
+  return (await env.DB.prepare("SELECT id, tenant_id, utr_enc, nino_enc, utr_hash FROM cis_subcontractors WHERE tenant_id = ? ORDER BY id").bind(t.id).all<SubRow>()).results;
+}
+async function settingsOf(t: TestTenant) {
+  return (await env.DB.prepare("SELECT utr_enc FROM cis_settings WHERE tenant_id = ?").bind(t.id).first<{ utr_enc: string }>())?.utr_enc as string;
+}
+const subCtx = (r: SubRow, field: "utr" | "nino") => ({ tenantId: r.tenant_id, table: "cis_subcontractors", recordId: r.id, field });
+
+describe("PII key rotation", () => {
+  it("re-encrypts every identifier with the newest key, keeps the plaintext and hashes, and a second run changes nothing", async () => {
+    const { t, plain, settingsUtr } = await seedTenant();
+    const before = await rowsOf(t);
+    expect(before.every((r) => r.utr_enc?.startsWith("v1."))).toBe(true);
+    const settingsBefore = await settingsOf(t);
+    expect(settingsBefore.startsWith("v1.")).toBe(true);
+
+    // A small batch size forces several pages.
+    const report = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH }, { batchSize: 2 });
+    expect(report.currentVersion).toBe(2);
+    expect(report.failures).toEqual([]);
+    // Other test files' tenants may share the database: count at least ours.
+    expect(report.subcontractors.utr).toBeGreaterThanOrEqual(5);
+    expect(report.subcontractors.nino).toBeGreaterThanOrEqual(2);
+    expect(report.settings.utr).toBeGreaterThanOrEqual(1);
+
+    const after = await rowsOf(t);
+    for (const r of after) {
+      const want = plain.get(r.id)!;
+      expect(r.utr_enc?.startsWith("v2.")).toBe(true);
+      expect(await decryptPii(BOTH, r.utr_enc!, subCtx(r, "utr"))).toBe(want.utr);
+      // Under key 1 alone the new value no longer opens: it really moved.
+      await expect(decryptPii(KEY1, r.utr_enc!, subCtx(r, "utr"))).rejects.toThrow();
+      if (want.nino) {
+        expect(r.nino_enc?.startsWith("v2.")).toBe(true);
+        expect(await decryptPii(BOTH, r.nino_enc!, subCtx(r, "nino"))).toBe(want.nino);
+      } else expect(r.nino_enc).toBeNull();
+      // The search hash uses PII_HMAC_KEY, not the rotated keys.
+      expect(r.utr_hash).toBe(before.find((b) => b.id === r.id)?.utr_hash);
+    }
+    const settingsAfter = await settingsOf(t);
+    expect(settingsAfter.startsWith("v2.")).toBe(true);
+    expect(await decryptPii(BOTH, settingsAfter, { tenantId: t.id, table: "cis_settings", recordId: t.id, field: "utr" })).toBe(settingsUtr);
+
+    const second = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH }, { batchSize: 2 });
+    expect(second.subcontractors).toEqual({ scanned: 0, updatedRows: 0, utr: 0, nino: 0 });
+    expect(second.settings).toEqual({ scanned: 0, updatedRows: 0, utr: 0 });
+    expect(await rowsOf(t)).toEqual(after);
+    expect(await settingsOf(t)).toBe(settingsAfter);
+    expect(describeRotation(second)).toContain("Nothing to do");
+  });
+
+  it("a dry run writes nothing; an unreadable value is reported, left alone, and does not stop the rest", async () => {
+    const { t, plain } = await seedTenant();
+    const dry = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH }, { dryRun: true });
+    expect(dry.subcontractors.utr).toBeGreaterThanOrEqual(5);
+    expect((await rowsOf(t)).every((r) => r.utr_enc?.startsWith("v1."))).toBe(true);
+
+    // A value copied from another row fails its binding (AAD) check.
+    const [first, second] = await rowsOf(t);
+    await env.DB.prepare("UPDATE cis_subcontractors SET utr_enc = ? WHERE id = ?").bind(second.utr_enc, first.id).run();
+    const report = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH }, { batchSize: 3 });
+    expect(report.failures).toContainEqual({ table: "cis_subcontractors", id: first.id, field: "utr", error: "Failed to decrypt sensitive data" });
+    expect(describeRotation(report)).toContain("could not be re-encrypted");
+    const after = await rowsOf(t);
+    expect(after.find((r) => r.id === first.id)?.utr_enc).toBe(second.utr_enc);
+    for (const r of after.filter((r) => r.id !== first.id)) {
+      expect(r.utr_enc?.startsWith("v2.")).toBe(true);
+      expect(await decryptPii(BOTH, r.utr_enc!, subCtx(r, "utr"))).toBe(plain.get(r.id)!.utr);
+    }
+  });
+
+  it("the app reads rotated values: revealing a UTR after rotation gives the original", async () => {
+    const { t, plain } = await seedTenant();
+    await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH });
+    const { revealIdentifier } = await import("~/features/cis/subcontractors.server");
+    const [id, want] = [...plain.entries()][0];
+    expect(await revealIdentifier({ ...env, PII_KEYS: BOTH }, t.id, id, "utr", actor, null)).toBe(want.utr);
+  });
+});

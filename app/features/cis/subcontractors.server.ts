@@ -5,7 +5,7 @@ import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import type { SubcontractorCreate, SubcontractorUpdate } from "./domain";
 import type { Actor } from "./module.server";
-import { decryptPii, encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
+import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 
 export type SubcontractorRow = typeof cisSubcontractors.$inferSelect;
 const TABLE = "cis_subcontractors";
@@ -87,6 +87,55 @@ export async function subcontractorSummary(env: Env, tenantId: string) {
   return { total: row.total, active: Number(row.active), gross: Number(row.gross), standard: Number(row.standard) };
 }
 
+/**
+ * What a page may see of a row: masked identifiers only. The ciphertexts and the search hash
+ * never leave the server (they would otherwise travel in the loader's JSON).
+ */
+export function subcontractorView(row: SubcontractorRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    utrMasked: row.utrMasked,
+    ninoMasked: row.ninoMasked,
+    hasUtr: Boolean(row.utrEnc),
+    hasNino: Boolean(row.ninoEnc),
+    companyNumber: row.companyNumber,
+    vatNumber: row.vatNumber,
+    email: row.email,
+    phone: row.phone,
+    verificationStatus: row.verificationStatus,
+    verificationRate: row.verificationRate,
+    verificationMethod: row.verificationMethod,
+    verificationReference: row.verificationReference,
+    verificationNotes: row.verificationNotes,
+    verifiedDate: row.verifiedDate,
+    active: row.active,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+export type SubcontractorView = ReturnType<typeof subcontractorView>;
+
+/** A list row: contact details masked as well (cis.md, subcontractor list). */
+export function subcontractorListItem(row: SubcontractorRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    utrMasked: row.utrMasked,
+    ninoMasked: row.ninoMasked,
+    hasEmail: Boolean(row.email),
+    emailMasked: maskEmail(row.email),
+    phoneMasked: maskPhone(row.phone),
+    verificationStatus: row.verificationStatus,
+    verificationRate: row.verificationRate,
+    verificationMethod: row.verificationMethod,
+    active: row.active,
+  };
+}
+export type SubcontractorListItem = ReturnType<typeof subcontractorListItem>;
+
 /** Null for another tenant's id, an unknown id, or a deleted row: callers answer 404. */
 export async function getSubcontractor(env: Env, tenantId: string, id: string): Promise<SubcontractorRow | null> {
   const [row] = await getDb(env)
@@ -144,6 +193,18 @@ function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
   };
 }
 
+function verifiedAudit(db: ReturnType<typeof getDb>, tenantId: string, id: string, actor: Actor, fields: ReturnType<typeof plainFields>) {
+  return auditInsert(db, {
+    tenantId,
+    action: "cis.subcontractor.verified",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "subcontractor",
+    targetId: id,
+    payload: { status: fields.verificationStatus, rate: fields.verificationRate, method: fields.verificationMethod },
+  });
+}
+
 export type SaveResult = { ok: true; id: string } | { ok: false; field?: string; error: string };
 
 /** Creates a subcontractor (active unless told otherwise) with its audit and activity entries in one batch. */
@@ -154,11 +215,14 @@ export async function createSubcontractor(env: Env, tenantId: string, input: Sub
   const now = Date.now();
   const ids = await protectIdentifiers(env, tenantId, id, input.utr, input.type === "individual" ? input.nino : null);
   const verified = input.verifiedDate || input.verificationReference ? actor.id : null;
-  await db.batch([
+  const statements = [
     db.insert(cisSubcontractors).values({ id, tenantId, ...plainFields(input), ...ids, verifiedBy: verified, active: opts.active ?? input.active ?? true, createdAt: now, updatedAt: now, createdBy: actor.id, updatedBy: actor.id }),
     auditInsert(db, { tenantId, action: "cis.subcontractor.created", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { type: input.type, verificationStatus: input.verificationStatus } }),
     activityInsert(db, { tenantId, module: "cis", action: "subcontractor.created", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: input.name } }),
-  ]);
+  ];
+  // Verification details recorded at creation are a verification like any later one.
+  if (verified || input.verificationMethod) statements.push(verifiedAudit(db, tenantId, id, actor, plainFields(input)));
+  await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
   return { ok: true, id };
 }
 
@@ -185,7 +249,8 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
     existing.verifiedDate !== fields.verifiedDate;
   const changed = Object.keys(fields).filter((k) => k !== "nameLower" && (existing as Record<string, unknown>)[k] !== (fields as Record<string, unknown>)[k]);
   if (input.utr) changed.push("utr");
-  if (nino !== undefined && ids.ninoEnc !== undefined) changed.push("nino");
+  // A new NINO, or one dropped because the type no longer takes it.
+  if (typeof nino === "string" || (nino === null && existing.ninoEnc !== null)) changed.push("nino");
   if (existing.active !== input.active) changed.push("active");
   const statements = [
     db
@@ -196,24 +261,32 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
     auditInsert(db, { tenantId, action: "cis.subcontractor.updated", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { fields: changed } }),
     activityInsert(db, { tenantId, module: "cis", action: "subcontractor.updated", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: input.name } }),
   ];
-  if (verificationChanged) {
+  if (verificationChanged) statements.push(verifiedAudit(db, tenantId, id, actor, fields));
+  // The form's Active switch archives or reactivates: recorded under its own name as well.
+  if (existing.active !== input.active) {
     statements.push(
-      auditInsert(db, {
-        tenantId,
-        action: "cis.subcontractor.verified",
-        actorId: actor.id,
-        actorEmail: actor.email,
-        targetType: "subcontractor",
-        targetId: id,
-        payload: { status: fields.verificationStatus, rate: fields.verificationRate, method: fields.verificationMethod },
-      }),
+      auditInsert(db, { tenantId, action: input.active ? "cis.subcontractor.reactivated" : "cis.subcontractor.archived", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id }),
     );
   }
   await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
   return { ok: true, id };
 }
 
-export type BulkResult = { succeeded: string[]; failed: { id: string; error: string }[] };
+export type BulkResult = { succeeded: string[]; failed: { id: string; error: string }[]; names: Record<string, string> };
+
+/** Ids accepted by one bulk request; the rest are reported as failed, never silently dropped. */
+export const BULK_LIMIT = 100;
+
+/** Names of this tenant's visible subcontractors among `ids` (for confirmation steps and results). */
+export async function subcontractorNames(env: Env, tenantId: string, ids: string[]): Promise<Record<string, string>> {
+  const unique = [...new Set(ids)].slice(0, BULK_LIMIT);
+  if (unique.length === 0) return {};
+  const rows = await getDb(env)
+    .select({ id: cisSubcontractors.id, name: cisSubcontractors.name })
+    .from(cisSubcontractors)
+    .where(and(visible(tenantId), inArray(cisSubcontractors.id, unique)));
+  return Object.fromEntries(rows.map((r) => [r.id, r.name]));
+}
 
 /** Archive (active=false) several subcontractors; each id reports on its own. */
 export async function archiveSubcontractors(env: Env, tenantId: string, ids: string[], actor: Actor): Promise<BulkResult> {
@@ -226,8 +299,9 @@ export async function deleteSubcontractors(env: Env, tenantId: string, ids: stri
 }
 
 async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Actor, kind: "archive" | "delete"): Promise<BulkResult> {
-  const unique = [...new Set(ids)].slice(0, 500);
-  const result: BulkResult = { succeeded: [], failed: [] };
+  const all = [...new Set(ids)];
+  const unique = all.slice(0, BULK_LIMIT);
+  const result: BulkResult = { succeeded: [], failed: all.slice(BULK_LIMIT).map((id) => ({ id, error: `Too many items: at most ${BULK_LIMIT} at a time` })), names: {} };
   if (unique.length === 0) return result;
   const db = getDb(env);
   const found = await db
@@ -243,15 +317,17 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
       result.failed.push({ id, error: "Subcontractor not found" });
       continue;
     }
+    result.names[id] = row.name;
     if (kind === "archive" && !row.active) {
       result.failed.push({ id, error: "Already archived" });
       continue;
     }
     result.succeeded.push(id);
+    const target = and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt));
     statements.push(
       kind === "archive"
-        ? db.update(cisSubcontractors).set({ active: false, updatedAt: now, updatedBy: actor.id }).where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id)))
-        : db.update(cisSubcontractors).set({ deletedAt: now, deletedBy: actor.id, updatedAt: now }).where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id))),
+        ? db.update(cisSubcontractors).set({ active: false, updatedAt: now, updatedBy: actor.id }).where(target)
+        : db.update(cisSubcontractors).set({ deletedAt: now, deletedBy: actor.id, updatedAt: now, updatedBy: actor.id }).where(target),
       auditInsert(db, {
         tenantId,
         action: kind === "archive" ? "cis.subcontractor.archived" : "cis.subcontractor.deleted",
@@ -272,7 +348,14 @@ export async function revealIdentifier(env: Env, tenantId: string, id: string, f
   const row = await getSubcontractor(env, tenantId, id);
   const stored = field === "utr" ? row?.utrEnc : row?.ninoEnc;
   if (!row || !stored) return null;
-  const value = await decryptPii(env.PII_KEYS, stored, piiCtx(tenantId, id, field));
+  let value: string;
+  try {
+    value = await decryptPii(env.PII_KEYS, stored, piiCtx(tenantId, id, field));
+  } catch (err) {
+    // A value that will not decrypt (tampered, copied from another row, unknown key) is worth a trace.
+    await auditInsert(getDb(env), { tenantId, action: "cis.error", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { operation: "pii.reveal", field, error: err instanceof Error ? err.message : "unknown" }, ip });
+    throw err;
+  }
   await auditInsert(getDb(env), { tenantId, action: "cis.pii.revealed", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { field }, ip });
   return value;
 }

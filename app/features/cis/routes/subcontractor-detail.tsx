@@ -1,4 +1,197 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import type { ReactNode } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { buttonClass } from "~/components/ui/button";
+import { requireScope } from "~/features/auth/middleware.server";
+import { can } from "~/features/auth/scopes";
+import { clientIp } from "~/features/platform/audit.server";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formatDate, formatDateTime } from "~/utils/dates";
+import { InviteToPortalButton } from "../components/invite-to-portal";
+import { ConfirmPanel, confirmThenSubmit } from "../components/subcontractor-confirm";
+import { METHOD_LABELS, STATUS_LABELS, StatusBadge, TYPE_LABELS } from "../components/subcontractor-table";
+import { actorOf, requireCis } from "../module.server";
+import { DECRYPT_FAILED, PiiError } from "../pii.server";
+import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors.server";
+import type { Route } from "./+types/subcontractor-detail";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
+  const row = await getSubcontractor(env, tenant.id, params.id);
+  if (!row) throw data("Not found", { status: 404 });
+  return {
+    sub: subcontractorView(row),
+    perms: { canWrite: can(user, "cis.sub.write"), canUnmask: can(user, "cis.pii.unmask"), canInvite: can(user, "cis.portal.invite") },
+  };
+}
+
+type Field = "utr" | "nino";
+type ActionData = { kind: "reveal"; field: Field; value: string | null; error: string | null } | { kind: "confirm-archive" } | { kind: "error"; message: string };
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
+  // Another tenant's or a deleted subcontractor is simply not there, whoever asks.
+  const row = await getSubcontractor(env, tenant.id, params.id);
+  if (!row) throw data("Not found", { status: 404 });
+  const form = await request.formData();
+  const intent = form.get("intent");
+
+  if (intent === "reveal") {
+    await requireScope(request, context, user, "cis.pii.unmask");
+    const field = form.get("field");
+    if (field !== "utr" && field !== "nino") throw data("Unknown field", { status: 400 });
+    // The plaintext travels only in this POST response, which nothing may cache.
+    const headers = { "Cache-Control": "no-store" };
+    try {
+      const value = await revealIdentifier(env, tenant.id, row.id, field, actorOf(user), clientIp(request));
+      if (value === null) return data<ActionData>({ kind: "reveal", field, value: null, error: field === "utr" ? "No UTR on record" : "No NINO on record" }, { status: 404, headers });
+      return data<ActionData>({ kind: "reveal", field, value, error: null }, { headers });
+    } catch (err) {
+      if (!(err instanceof PiiError)) throw err;
+      return data<ActionData>({ kind: "reveal", field, value: null, error: err.message || DECRYPT_FAILED }, { status: 500, headers });
+    }
+  }
+
+  if (intent === "archive") {
+    await requireScope(request, context, user, "cis.sub.write");
+    if (form.get("confirmed") !== "yes") return data<ActionData>({ kind: "confirm-archive" });
+    const res = await archiveSubcontractors(env, tenant.id, [row.id], actorOf(user));
+    if (res.failed.length) return data<ActionData>({ kind: "error", message: res.failed[0].error }, { status: 409 });
+    return redirectWithToast(env, `/cis/subcontractors/${row.id}`, { type: "success", title: "Subcontractor archived", message: row.name });
+  }
+
+  throw data("Unknown action", { status: 400 });
+}
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="py-2 sm:grid sm:grid-cols-3 sm:gap-4">
+      <dt className="text-sm opacity-70">{label}</dt>
+      <dd className="mt-1 text-sm sm:col-span-2 sm:mt-0">{children}</dd>
+    </div>
+  );
+}
+
+function Identifier({ field, masked, canUnmask, reveal }: { field: Field; masked: string | null; canUnmask: boolean; reveal: Extract<ActionData, { kind: "reveal" }> | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "reveal" && navigation.formData?.get("field") === field;
+  const mine = reveal?.field === field ? reveal : null;
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <span className="font-mono">{masked ?? "N/A"}</span>
+      {canUnmask && masked ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="reveal" />
+          <input type="hidden" name="field" value={field} />
+          <button type="submit" className="text-sm text-accent underline" disabled={busy}>
+            {busy ? "Revealing..." : "Reveal"}
+          </button>
+        </Form>
+      ) : null}
+      <span aria-live="polite">
+        {mine?.value ? (
+          <output className="font-mono font-semibold" data-revealed={field}>
+            {mine.value}
+          </output>
+        ) : null}
+        {mine?.error ? (
+          <span role="alert" className="text-sm text-danger">
+            {mine.error}
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { sub, perms } = loaderData;
+  const result = actionData as ActionData | undefined;
+  const reveal = result?.kind === "reveal" ? result : null;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <Link to="/cis/subcontractors" className={buttonClass("ghost")}>
+          Back
+        </Link>
+        <h2 className="text-xl font-semibold">{sub.name || "Untitled"}</h2>
+        <StatusBadge active={sub.active} />
+        <div className="ml-auto flex flex-wrap gap-2">
+          {perms.canInvite && sub.email ? <InviteToPortalButton subcontractorId={sub.id} className={buttonClass("secondary")} /> : null}
+          {perms.canWrite ? (
+            <Link to={`/cis/subcontractors/${sub.id}/edit`} className={buttonClass("secondary")}>
+              Edit
+            </Link>
+          ) : null}
+          {perms.canWrite && sub.active ? (
+            <Form method="post" onSubmit={confirmThenSubmit(() => `Archive ${sub.name}? It can be made active again from its form.`)}>
+              <input type="hidden" name="intent" value="archive" />
+              <input type="hidden" name="confirmed" value="" />
+              <button type="submit" className={buttonClass("danger")}>
+                Archive
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      </div>
+
+      {result?.kind === "confirm-archive" ? (
+        <ConfirmPanel title={`Archive ${sub.name}? It can be made active again from its form.`} intent="archive" items={[{ id: sub.id, name: sub.name }]} cancelTo={`/cis/subcontractors/${sub.id}`} />
+      ) : null}
+      {result?.kind === "error" ? (
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">
+          {result.message}
+        </p>
+      ) : null}
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section aria-labelledby="details-heading" className="rounded-brand border border-line bg-elevated p-4">
+          <h3 id="details-heading" className="font-semibold">
+            Subcontractor Details
+          </h3>
+          <dl className="mt-2 divide-y divide-line">
+            <Item label="Type">{TYPE_LABELS[sub.type]}</Item>
+            <Item label="Name">{sub.name}</Item>
+            <Item label="UTR">
+              <Identifier field="utr" masked={sub.utrMasked} canUnmask={perms.canUnmask} reveal={reveal} />
+            </Item>
+            {sub.type === "individual" || sub.ninoMasked ? (
+              <Item label="National Insurance Number">
+                <Identifier field="nino" masked={sub.ninoMasked} canUnmask={perms.canUnmask} reveal={reveal} />
+              </Item>
+            ) : null}
+            {sub.type !== "individual" ? <Item label="Company Number">{sub.companyNumber ?? "N/A"}</Item> : null}
+            <Item label="VAT Number">{sub.vatNumber ?? "N/A"}</Item>
+            <Item label="Email">{sub.email ?? "N/A"}</Item>
+            <Item label="Phone">{sub.phone ?? "N/A"}</Item>
+            <Item label="Status">{sub.active ? "Active" : "Archived"}</Item>
+            <Item label="Created">{formatDateTime(sub.createdAt)}</Item>
+            <Item label="Updated">{formatDateTime(sub.updatedAt)}</Item>
+          </dl>
+        </section>
+
+        <section aria-labelledby="verification-heading" className="rounded-brand border border-line bg-elevated p-4">
+          <h3 id="verification-heading" className="font-semibold">
+            Verification Details
+          </h3>
+          <dl className="mt-2 divide-y divide-line">
+            <Item label="Verification Status">{STATUS_LABELS[sub.verificationStatus]}</Item>
+            <Item label="CIS Rate">{`${sub.verificationRate}%`}</Item>
+            <Item label="Verification Method">{sub.verificationMethod ? METHOD_LABELS[sub.verificationMethod] : "N/A"}</Item>
+            <Item label="Verification Reference">{sub.verificationReference ?? "N/A"}</Item>
+            <Item label="Verified Date">{formatDate(sub.verifiedDate)}</Item>
+            <Item label="Notes">{sub.verificationNotes ? <span className="whitespace-pre-wrap">{sub.verificationNotes}</span> : "N/A"}</Item>
+          </dl>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+/** A revealed identifier is in the POST answer; the page itself holds contact details: never cached. */
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData ? `${loaderData.sub.name} · Subcontractors · CIS` : "Subcontractor · CIS" }];
 }

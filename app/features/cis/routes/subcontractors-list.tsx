@@ -1,4 +1,261 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import { useEffect, useState } from "react";
+import { data, Form, Link, useLocation } from "react-router";
+import { buttonClass } from "~/components/ui/button";
+import { inputClass } from "~/components/ui/field";
+import { can } from "~/features/auth/scopes";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { InviteToPortalButton } from "../components/invite-to-portal";
+import { BulkResults, bulkConfirmText, ConfirmPanel, confirmThenSubmit, useHydrated, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
+import { SubcontractorTable, SummaryCards } from "../components/subcontractor-table";
+import { actorOf, requireCis } from "../module.server";
+import {
+  archiveSubcontractors,
+  BULK_LIMIT,
+  deleteSubcontractors,
+  listSubcontractors,
+  parseListQuery,
+  subcontractorListItem,
+  subcontractorNames,
+  subcontractorSummary,
+  type ListQuery,
+} from "../subcontractors.server";
+import type { Route } from "./+types/subcontractors-list";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
+  const query = parseListQuery(new URL(request.url).searchParams);
+  const perms = {
+    canWrite: can(user, "cis.sub.write"),
+    canInvite: can(user, "cis.portal.invite"),
+    canExport: can(user, "cis.io.export"),
+    canImport: can(user, "cis.io.import"),
+  };
+  try {
+    const [list, summary] = await Promise.all([listSubcontractors(env, tenant.id, query), subcontractorSummary(env, tenant.id)]);
+    return { query, perms, error: null, summary, list: { ...list, rows: list.rows.map(subcontractorListItem) } };
+  } catch (err) {
+    // The page still renders (toolbar, filters) with the spec's error text.
+    console.error("cis subcontractors list", err);
+    return { query, perms, error: err instanceof Error ? err.message : String(err), summary: null, list: null };
+  }
+}
+
+type ActionData = { step: "confirm"; kind: BulkKind; intent: string; items: ConfirmItem[] } | { step: "result"; outcome: BulkOutcome } | { step: "error"; message: string };
+
+const INTENTS: Record<string, BulkKind> = { archive: "archive", "bulk-archive": "archive", "bulk-delete": "delete" };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.sub.write");
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const kind = INTENTS[intent];
+  if (!kind) throw data("Unknown action", { status: 400 });
+  // 'Select all' stands for every row of the page the user was looking at.
+  const raw = form.get("selectAll") === "page" ? form.getAll("pageIds") : form.getAll("ids");
+  const ids = [...new Set(raw.filter((v): v is string => typeof v === "string" && v.length > 0 && v.length <= 64))];
+  if (ids.length === 0) return data<ActionData>({ step: "error", message: "Select at least one subcontractor" }, { status: 400 });
+  if (ids.length > BULK_LIMIT) return data<ActionData>({ step: "error", message: `Select at most ${BULK_LIMIT} subcontractors at a time` }, { status: 400 });
+
+  if (form.get("confirmed") !== "yes") {
+    const names = await subcontractorNames(env, tenant.id, ids);
+    return data<ActionData>({ step: "confirm", kind, intent, items: ids.map((id) => ({ id, name: names[id] ?? null })) });
+  }
+
+  const actor = actorOf(user);
+  const res = kind === "archive" ? await archiveSubcontractors(env, tenant.id, ids, actor) : await deleteSubcontractors(env, tenant.id, ids, actor);
+  if (intent === "archive" && res.failed.length === 0) {
+    const url = new URL(request.url);
+    return redirectWithToast(env, url.pathname + url.search, { type: "success", title: "Subcontractor archived", message: res.names[ids[0]] });
+  }
+  const outcome: BulkOutcome = {
+    kind,
+    requested: ids.length,
+    succeeded: res.succeeded.map((id) => ({ id, name: res.names[id] ?? null })),
+    failed: res.failed.map((f) => ({ ...f, name: res.names[f.id] ?? null })),
+  };
+  return data<ActionData>({ step: "result", outcome });
+}
+
+function queryString(q: ListQuery, page: number): string {
+  const p = new URLSearchParams();
+  if (q.q) p.set("q", q.q);
+  if (q.status !== "all") p.set("status", q.status);
+  if (q.type !== "all") p.set("type", q.type);
+  if (page > 1) p.set("page", String(page));
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+const BULK_FORM = "subcontractor-bulk";
+
+export default function SubcontractorsList({ loaderData, actionData }: Route.ComponentProps) {
+  const { query, perms, list, summary, error } = loaderData;
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const result = actionData as ActionData | undefined;
+  const rows = list?.rows ?? [];
+
+  // A finished action or a new page starts with nothing selected.
+  useEffect(() => setSelected(new Set()), [result, location.search]);
+
+  const filtered = Boolean(query.q) || query.status !== "all" || query.type !== "all";
+  const total = list?.total ?? 0;
+  const cancelTo = location.pathname + location.search;
+
+  return (
+    <div className="space-y-6">
+      <h2 className="sr-only">Subcontractors</h2>
+      {summary ? <SummaryCards summary={summary} /> : null}
+
+      <div className="flex flex-wrap items-end gap-3" role="toolbar" aria-label="Subcontractor tools">
+        <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
+          <label className="sr-only" htmlFor="sub-q">
+            Search
+          </label>
+          <input id="sub-q" type="search" name="q" defaultValue={query.q} placeholder="Search subcontractors..." className={`${inputClass} w-64`} />
+          <label className="text-sm">
+            <span className="block text-xs opacity-70">Status</span>
+            <select name="status" defaultValue={query.status} className={inputClass}>
+              <option value="all">All</option>
+              <option value="active">Active</option>
+              <option value="archived">Archived</option>
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="block text-xs opacity-70">Type</span>
+            <select name="type" defaultValue={query.type} className={inputClass}>
+              <option value="all">All</option>
+              <option value="individual">Individual</option>
+              <option value="company">Company</option>
+              <option value="partnership">Partnership</option>
+            </select>
+          </label>
+          <button type="submit" className={buttonClass("secondary")}>
+            Apply
+          </button>
+        </Form>
+
+        <p className="text-sm opacity-70" aria-live="polite">
+          <span data-item-count>{total === 1 ? "1 item" : `${total} items`}</span>
+          {perms.canWrite && selected.size > 0 ? <span>{` · ${selected.size} selected`}</span> : null}
+        </p>
+
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          {perms.canWrite ? (
+            <Form
+              method="post"
+              id={BULK_FORM}
+              className="flex gap-2"
+              onSubmit={confirmThenSubmit((submitter) => {
+                const kind = submitter?.value === "bulk-delete" ? "delete" : "archive";
+                return bulkConfirmText(kind, selected.size);
+              })}
+            >
+              <input type="hidden" name="confirmed" value="" />
+              <button type="submit" name="intent" value="bulk-archive" className={buttonClass("secondary")} disabled={hydrated && selected.size === 0}>
+                Archive selected
+              </button>
+              <button type="submit" name="intent" value="bulk-delete" className={buttonClass("danger")} disabled={hydrated && selected.size === 0}>
+                Delete selected
+              </button>
+            </Form>
+          ) : null}
+          {perms.canExport ? (
+            <Form method="post" action="/cis/subcontractors/export" reloadDocument>
+              <input type="hidden" name="q" value={query.q} />
+              <input type="hidden" name="status" value={query.status} />
+              <input type="hidden" name="type" value={query.type} />
+              <button type="submit" className={buttonClass("secondary")}>
+                Export
+              </button>
+            </Form>
+          ) : null}
+          {perms.canImport ? (
+            <Link to="/cis/subcontractors/import" className={buttonClass("secondary")}>
+              Import
+            </Link>
+          ) : null}
+          {perms.canInvite ? <InviteToPortalButton className={buttonClass("secondary")} /> : null}
+          {perms.canWrite ? (
+            <Link to="/cis/subcontractors/new" className={buttonClass("primary")}>
+              New Subcontractor
+            </Link>
+          ) : null}
+        </div>
+      </div>
+
+      {result?.step === "confirm" ? (
+        <ConfirmPanel
+          title={result.intent === "archive" ? `Archive ${result.items[0]?.name ?? "this subcontractor"}? It can be made active again from its form.` : bulkConfirmText(result.kind, result.items.length)}
+          intent={result.intent}
+          items={result.items}
+          cancelTo={cancelTo}
+        />
+      ) : null}
+      {result?.step === "result" ? <BulkResults outcome={result.outcome} /> : null}
+      {result?.step === "error" ? (
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">
+          {result.message}
+        </p>
+      ) : null}
+
+      {error ? (
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-4">
+          {`Error loading subcontractors: ${error}`}
+        </p>
+      ) : rows.length === 0 ? (
+        <div className="rounded-brand border border-dashed border-line p-10 text-center">
+          <p className="font-semibold">No subcontractors found</p>
+          <p className="mt-1 text-sm opacity-70">{filtered ? "Try adjusting your filters" : "Get started by adding a new subcontractor"}</p>
+        </div>
+      ) : (
+        <SubcontractorTable
+          rows={rows}
+          perms={perms}
+          bulkFormId={BULK_FORM}
+          selected={selected}
+          onToggle={(id, on) =>
+            setSelected((prev) => {
+              const next = new Set(prev);
+              if (on) next.add(id);
+              else next.delete(id);
+              return next;
+            })
+          }
+          onToggleAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
+        />
+      )}
+
+      {list && list.pageCount > 1 ? (
+        <nav aria-label="Pagination" className="flex items-center justify-between text-sm">
+          {list.page > 1 ? (
+            <Link to={`/cis/subcontractors${queryString(query, list.page - 1)}`} rel="prev" className={buttonClass("secondary")}>
+              Previous
+            </Link>
+          ) : (
+            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
+              Previous
+            </span>
+          )}
+          <span>
+            {`Page ${list.page} of ${list.pageCount}`}
+          </span>
+          {list.page < list.pageCount ? (
+            <Link to={`/cis/subcontractors${queryString(query, list.page + 1)}`} rel="next" className={buttonClass("secondary")}>
+              Next
+            </Link>
+          ) : (
+            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
+              Next
+            </span>
+          )}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Subcontractors · CIS" }];
 }

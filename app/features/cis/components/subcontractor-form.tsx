@@ -1,0 +1,186 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ReactNode } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { RATE_FOR_VERIFICATION_STATUS, subcontractorCreateSchema, subcontractorUpdateSchema, type VerificationStatus } from "../domain";
+import { useHydrated } from "./subcontractor-confirm";
+
+export type SubcontractorFormDefaults = {
+  type: "individual" | "company" | "partnership";
+  name: string;
+  companyNumber: string;
+  vatNumber: string;
+  email: string;
+  phone: string;
+  verificationStatus: VerificationStatus;
+  verificationMethod: string;
+  verificationReference: string;
+  verificationNotes: string;
+  verifiedDate: string;
+  active: boolean;
+};
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-brand border border-line bg-elevated p-4">
+      <h3 id={id} className="mb-4 font-semibold">
+        {title}
+      </h3>
+      <div className="grid gap-4 md:grid-cols-2">{children}</div>
+    </section>
+  );
+}
+
+const isRate = (v: unknown): v is VerificationStatus => v === "gross" || v === "standard" || v === "higher";
+
+/**
+ * Create and edit share this form. On edit the UTR and NINO inputs start blank: the stored values
+ * are never sent to the page, and a blank input keeps them.
+ */
+export function SubcontractorForm({
+  mode,
+  lastResult,
+  defaultValue,
+  utrMasked,
+  ninoMasked,
+}: {
+  mode: "create" | "edit";
+  lastResult: SubmissionResult<string[]> | null | undefined;
+  defaultValue: SubcontractorFormDefaults;
+  utrMasked?: string | null;
+  ninoMasked?: string | null;
+}) {
+  const schema = mode === "create" ? subcontractorCreateSchema : subcontractorUpdateSchema;
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const saving = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const [form, fields] = useForm({
+    id: `subcontractor-${mode}`,
+    lastResult,
+    defaultValue: { ...defaultValue, utr: "", nino: "" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  const type = (fields.type.value ?? defaultValue.type) as SubcontractorFormDefaults["type"];
+  const status = fields.verificationStatus.value;
+  const rate = isRate(status) ? RATE_FOR_VERIFICATION_STATUS[status] : RATE_FOR_VERIFICATION_STATUS[defaultValue.verificationStatus];
+  // Without JavaScript both identifiers stay visible (the type can change without a re-render);
+  // the server drops whichever does not fit the type.
+  const showNino = !hydrated || type === "individual";
+  const showCompany = !hydrated || type !== "individual";
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-6">
+      {form.errors?.length ? (
+        <div id={form.errorId} role="alert" className="rounded-brand border border-danger bg-danger/10 p-4 text-danger" data-form-error>
+          {form.errors.map((e) => (
+            <p key={e}>{e}</p>
+          ))}
+        </div>
+      ) : null}
+
+      <Section id="details-heading" title="Subcontractor Details">
+        <Field id={fields.type.id} label="Type" error={fields.type.errors}>
+          <select {...getSelectProps(fields.type)} key={fields.type.key} className={inputClass}>
+            <option value="individual">Individual</option>
+            <option value="company">Company</option>
+            <option value="partnership">Partnership</option>
+          </select>
+        </Field>
+        <Field id={fields.name.id} label="Name *" error={fields.name.errors}>
+          <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} maxLength={100} autoComplete="off" />
+        </Field>
+        <Field
+          id={fields.utr.id}
+          label={mode === "create" ? "UTR *" : "UTR"}
+          error={fields.utr.errors}
+          hint={mode === "create" ? "10 digits" : `Leave blank to keep the current UTR${utrMasked ? ` (${utrMasked})` : ""}.`}
+        >
+          <input {...getInputProps(fields.utr, { type: "text" })} key={fields.utr.key} className={`${inputClass} font-mono`} maxLength={10} inputMode="numeric" autoComplete="off" />
+        </Field>
+        {showNino ? (
+          <Field
+            id={fields.nino.id}
+            label="National Insurance Number"
+            error={fields.nino.errors}
+            hint={`Individuals only.${mode === "edit" && ninoMasked ? ` Leave blank to keep the current NINO (${ninoMasked}).` : ""}`}
+          >
+            <input {...getInputProps(fields.nino, { type: "text" })} key={fields.nino.key} className={`${inputClass} font-mono uppercase`} maxLength={13} autoComplete="off" />
+          </Field>
+        ) : null}
+        {showCompany ? (
+          <Field id={fields.companyNumber.id} label="Company Number" error={fields.companyNumber.errors} hint="Companies and partnerships only: 8 letters or digits.">
+            <input {...getInputProps(fields.companyNumber, { type: "text" })} key={fields.companyNumber.key} className={`${inputClass} uppercase`} maxLength={10} autoComplete="off" />
+          </Field>
+        ) : null}
+        <Field id={fields.vatNumber.id} label="VAT Number" error={fields.vatNumber.errors}>
+          <input {...getInputProps(fields.vatNumber, { type: "text" })} key={fields.vatNumber.key} className={inputClass} maxLength={16} autoComplete="off" />
+        </Field>
+        <Field id={fields.email.id} label="Email" error={fields.email.errors}>
+          <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} className={inputClass} autoComplete="off" />
+        </Field>
+        <Field id={fields.phone.id} label="Phone" error={fields.phone.errors}>
+          <input {...getInputProps(fields.phone, { type: "tel" })} key={fields.phone.key} className={inputClass} autoComplete="off" />
+        </Field>
+        <div className="flex items-center gap-3 md:col-span-2">
+          <input {...getInputProps(fields.active, { type: "checkbox" })} key={fields.active.key} role="switch" className="h-5 w-9 accent-[var(--color-accent)]" />
+          <label htmlFor={fields.active.id} className="text-sm font-medium">
+            Active
+          </label>
+          <span className="text-xs opacity-70">Switch off to archive; an archived subcontractor cannot be used for new invoices.</span>
+        </div>
+      </Section>
+
+      <Section id="verification-heading" title="Verification Details">
+        <Field id={fields.verificationStatus.id} label="Verification Status" error={fields.verificationStatus.errors}>
+          <div className="flex items-center gap-3">
+            <select {...getSelectProps(fields.verificationStatus)} key={fields.verificationStatus.key} className={inputClass}>
+              <option value="gross">Gross</option>
+              <option value="standard">Standard</option>
+              <option value="higher">Higher</option>
+            </select>
+            <span className="whitespace-nowrap text-sm">
+              Rate:{" "}
+              <output htmlFor={fields.verificationStatus.id} aria-live="polite" className="font-semibold" data-rate>
+                {`${rate}%`}
+              </output>
+            </span>
+          </div>
+          <p className="mt-1 text-xs opacity-70">The rate follows the status: gross 0%, standard 20%, higher 30%.</p>
+        </Field>
+        <Field id={fields.verificationMethod.id} label="Verification Method" error={fields.verificationMethod.errors}>
+          <select {...getSelectProps(fields.verificationMethod)} key={fields.verificationMethod.key} className={inputClass}>
+            <option value="">Not set</option>
+            <option value="online">Online</option>
+            <option value="phone">Phone</option>
+            <option value="letter">Letter</option>
+          </select>
+        </Field>
+        <Field id={fields.verificationReference.id} label="Verification Reference" error={fields.verificationReference.errors}>
+          <input {...getInputProps(fields.verificationReference, { type: "text" })} key={fields.verificationReference.key} className={inputClass} maxLength={50} autoComplete="off" />
+        </Field>
+        <Field id={fields.verifiedDate.id} label="Verified Date" error={fields.verifiedDate.errors}>
+          <input {...getInputProps(fields.verifiedDate, { type: "date" })} key={fields.verifiedDate.key} className={inputClass} />
+        </Field>
+        <div className="md:col-span-2">
+          <Field id={fields.verificationNotes.id} label="Notes" error={fields.verificationNotes.errors}>
+            <textarea {...getTextareaProps(fields.verificationNotes)} key={fields.verificationNotes.key} className={inputClass} rows={3} maxLength={1000} />
+          </Field>
+        </div>
+      </Section>
+
+      <div className="flex justify-end gap-3">
+        <Link to="/cis/subcontractors" className={buttonClass("secondary")}>
+          Cancel
+        </Link>
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving..." : mode === "create" ? "Create Subcontractor" : "Update Subcontractor"}
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,163 @@
+import { useEffect, useRef } from "react";
+import { Form, Link } from "react-router";
+import type { SubcontractorListItem } from "../subcontractors.server";
+import { InviteToPortalButton } from "./invite-to-portal";
+import { confirmThenSubmit } from "./subcontractor-confirm";
+
+export const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
+export const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" } as const;
+export const METHOD_LABELS = { online: "Online", phone: "Phone", letter: "Letter" } as const;
+
+export function SummaryCards({ summary }: { summary: { total: number; active: number; gross: number; standard: number } }) {
+  const cards = [
+    { label: "Total", value: summary.total },
+    { label: "Active", value: summary.active },
+    { label: "Gross (0%)", value: summary.gross },
+    { label: "Standard (20%)", value: summary.standard },
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-4 md:grid-cols-4">
+      {cards.map((c) => (
+        <div key={c.label} className="rounded-brand border border-line bg-elevated p-4">
+          <dt className="text-sm opacity-70">{c.label}</dt>
+          <dd className="mt-1 text-2xl font-semibold" data-card={c.label}>
+            {c.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function StatusBadge({ active }: { active: boolean }) {
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${active ? "bg-success/15" : "bg-surface opacity-80"}`}>{active ? "Active" : "Archived"}</span>;
+}
+
+type Perms = { canWrite: boolean; canInvite: boolean };
+
+/**
+ * The subcontractor table. Row checkboxes belong to the bulk form by its id (forms cannot nest,
+ * and each row carries its own Archive form). 'Select all' posts the page's ids, so it works
+ * without JavaScript too.
+ */
+export function SubcontractorTable({
+  rows,
+  perms,
+  bulkFormId,
+  selected,
+  onToggle,
+  onToggleAll,
+}: {
+  rows: SubcontractorListItem[];
+  perms: Perms;
+  bulkFormId: string;
+  selected: Set<string>;
+  onToggle: (id: string, on: boolean) => void;
+  onToggleAll: (on: boolean) => void;
+}) {
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const someSelected = !allSelected && rows.some((r) => selected.has(r.id));
+  const selectAllRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
+  }, [someSelected]);
+  return (
+    <div className="overflow-x-auto rounded-brand border border-line">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Subcontractors</caption>
+        <thead className="bg-surface">
+          <tr>
+            {perms.canWrite ? (
+              <th scope="col" className="w-10 px-3 py-2">
+                <input
+                  ref={selectAllRef}
+                  type="checkbox"
+                  name="selectAll"
+                  value="page"
+                  form={bulkFormId}
+                  aria-label="Select all subcontractors on this page"
+                  checked={allSelected}
+                  onChange={(e) => onToggleAll(e.currentTarget.checked)}
+                />
+              </th>
+            ) : null}
+            <th scope="col" className="px-3 py-2">Subcontractor</th>
+            <th scope="col" className="px-3 py-2">Type</th>
+            <th scope="col" className="px-3 py-2">UTR / NINO</th>
+            <th scope="col" className="px-3 py-2">Verification</th>
+            <th scope="col" className="px-3 py-2">Contact</th>
+            <th scope="col" className="px-3 py-2">Status</th>
+            <th scope="col" className="px-3 py-2">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className="border-t border-line align-top" data-row={r.id}>
+              {perms.canWrite ? (
+                <td className="px-3 py-2">
+                  {/* Every id on the page travels with the bulk form for 'select all'. */}
+                  <input type="hidden" name="pageIds" value={r.id} form={bulkFormId} />
+                  <input
+                    type="checkbox"
+                    name="ids"
+                    value={r.id}
+                    form={bulkFormId}
+                    aria-label={`Select ${r.name}`}
+                    checked={selected.has(r.id)}
+                    onChange={(e) => onToggle(r.id, e.currentTarget.checked)}
+                  />
+                </td>
+              ) : null}
+              <th scope="row" className="px-3 py-2 font-medium">
+                <Link to={`/cis/subcontractors/${r.id}`} className="text-accent underline-offset-2 hover:underline">
+                  {r.name}
+                </Link>
+              </th>
+              <td className="px-3 py-2">{TYPE_LABELS[r.type]}</td>
+              <td className="px-3 py-2 font-mono text-xs">
+                <div>{r.utrMasked ?? "N/A"}</div>
+                {r.ninoMasked ? <div className="opacity-70">{r.ninoMasked}</div> : null}
+              </td>
+              <td className="px-3 py-2">
+                <div className="font-medium">{`${r.verificationRate}%`}</div>
+                <div className="text-xs opacity-70">
+                  {`${STATUS_LABELS[r.verificationStatus]}${r.verificationMethod ? ` · ${METHOD_LABELS[r.verificationMethod]}` : ""}`}
+                </div>
+              </td>
+              <td className="px-3 py-2 text-xs">
+                <div>{r.emailMasked || "N/A"}</div>
+                {r.phoneMasked ? <div className="opacity-70">{r.phoneMasked}</div> : null}
+              </td>
+              <td className="px-3 py-2">
+                <StatusBadge active={r.active} />
+              </td>
+              <td className="px-3 py-2">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link to={`/cis/subcontractors/${r.id}`} className="underline">
+                    View Details
+                  </Link>
+                  {perms.canWrite ? (
+                    <Link to={`/cis/subcontractors/${r.id}/edit`} className="underline">
+                      Edit
+                    </Link>
+                  ) : null}
+                  {perms.canWrite && r.active ? (
+                    <Form method="post" onSubmit={confirmThenSubmit(() => `Archive ${r.name}? It can be made active again from its form.`)}>
+                      <input type="hidden" name="intent" value="archive" />
+                      <input type="hidden" name="ids" value={r.id} />
+                      <input type="hidden" name="confirmed" value="" />
+                      <button type="submit" className="underline text-danger">
+                        Archive
+                      </button>
+                    </Form>
+                  ) : null}
+                  {perms.canInvite && r.hasEmail ? <InviteToPortalButton subcontractorId={r.id} className="underline" /> : null}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,596 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Role } from "~/db/schema";
+import { subcontractorCreateSchema } from "~/features/cis/domain";
+import { createSubcontractor, decryptSubcontractorField, PAGE_SIZE } from "~/features/cis/subcontractors.server";
+import { createTenant, createUser, type TestTenant } from "../factories";
+import { count, signIn } from "./auth-helpers";
+import { location } from "./http";
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+let seq = 0;
+/** A 10-digit UTR unlikely to appear anywhere else (timestamps, ids, hashes). */
+function newUtr(): string {
+  seq += 1;
+  const n = (Math.floor(Math.random() * 9e5) + 1e5) * 1e4 + ((Date.now() + seq) % 1e4);
+  return String(n).padStart(10, "7").slice(0, 10);
+}
+
+async function setup(role: Role = "lead", tenant?: TestTenant) {
+  const t = tenant ?? (await createTenant({ modules: ["cis"] }));
+  const u = await createUser(t, { role });
+  const b = await signIn(t, u);
+  return { t, u, b };
+}
+
+type SubInput = Partial<Record<string, string>> & { name: string };
+
+/** Creates straight through the data layer (fast set-up); the form is tested on its own. */
+async function seedSub(t: TestTenant, input: SubInput, opts: { active?: boolean } = {}) {
+  const value = subcontractorCreateSchema.parse({ type: "individual", utr: newUtr(), verificationStatus: "standard", active: true, ...input });
+  const res = await createSubcontractor(env, t.id, value, { id: "seed", email: "seed@example.test", name: "Seeder" }, opts);
+  if (!res.ok) throw new Error(res.error);
+  return { id: res.id, utr: value.utr, name: value.name };
+}
+
+async function row(id: string) {
+  return env.DB.prepare("SELECT * FROM cis_subcontractors WHERE id = ?").bind(id).first<Record<string, unknown> & { active: number; deleted_at: number | null; verification_rate: number; verification_status: string; utr_enc: string; utr_masked: string; nino_enc: string | null; tenant_id: string; id: string }>();
+}
+
+function validForm(extra: Record<string, string> = {}) {
+  return { type: "individual", name: "Valid Builder", utr: newUtr(), verificationStatus: "standard", active: "on", ...extra };
+}
+
+const html = (res: Response) => res.text();
+
+/** Decrypts a raw D1 row's identifier with its own binding (tenant, table, id, field). */
+function decrypt(r: Record<string, unknown> | null | undefined, field: "utr" | "nino") {
+  if (!r) throw new Error("no row");
+  return decryptSubcontractorField(env, { tenantId: String(r.tenant_id), id: String(r.id), utrEnc: (r.utr_enc as string) ?? null, ninoEnc: (r.nino_enc as string) ?? null }, field);
+}
+
+// ---------------------------------------------------------------------------
+
+describe("subcontractor routes x roles", () => {
+  const EXPECT: Record<Role, { write: boolean; unmask: boolean; invite: boolean; export: boolean; import: boolean }> = {
+    standard: { write: false, unmask: false, invite: false, export: false, import: false },
+    lead: { write: true, unmask: false, invite: false, export: true, import: false },
+    manager: { write: false, unmask: false, invite: true, export: true, import: true },
+    admin: { write: true, unmask: true, invite: true, export: true, import: true },
+  };
+
+  for (const role of Object.keys(EXPECT) as Role[]) {
+    it(`${role}: sees and may do exactly what the bundle allows`, async () => {
+      const e = EXPECT[role];
+      const { t, b } = await setup(role);
+      const sub = await seedSub(t, { name: "Matrix Joinery", email: "joiner@example.test", phone: "07700900123" });
+      const base = `${t.origin}/cis/subcontractors`;
+
+      const list = await b.get(base);
+      expect(list.status, `${role} list`).toBe(200);
+      const listHtml = await html(list);
+      expect(listHtml).toContain("Matrix Joinery");
+      expect(listHtml).toContain("Search subcontractors...");
+      // Contact details masked in the list.
+      expect(listHtml).toContain("j***@e***.test");
+      expect(listHtml).not.toContain("joiner@example.test");
+      expect(listHtml).not.toContain("07700900123");
+      expect(listHtml.includes("New Subcontractor"), `${role} New`).toBe(e.write);
+      expect(listHtml.includes('name="ids"'), `${role} checkboxes`).toBe(e.write);
+      expect(listHtml.includes('name="selectAll"'), `${role} select all`).toBe(e.write);
+      expect(listHtml.includes(`href="/cis/subcontractors/${sub.id}/edit"`), `${role} Edit`).toBe(e.write);
+      expect(listHtml.includes('value="archive"'), `${role} Archive`).toBe(e.write);
+      expect(listHtml.includes(`href="/cis/subcontractors/${sub.id}/invite"`), `${role} row invite`).toBe(e.invite);
+      expect(listHtml.includes('href="/cis/subcontractors/invite"'), `${role} toolbar invite`).toBe(e.invite);
+      expect(listHtml.includes('action="/cis/subcontractors/export"'), `${role} export`).toBe(e.export);
+      expect(listHtml.includes('href="/cis/subcontractors/import"'), `${role} import`).toBe(e.import);
+
+      const detail = await b.get(`${base}/${sub.id}`);
+      expect(detail.status).toBe(200);
+      const detailHtml = await html(detail);
+      expect(detailHtml).toContain(sub.utr.replace(/^\d{6}/, "******"));
+      expect(detailHtml).not.toContain(sub.utr);
+      expect(detailHtml.includes('value="reveal"'), `${role} Reveal`).toBe(e.unmask);
+      expect(detailHtml.includes(`href="/cis/subcontractors/${sub.id}/edit"`)).toBe(e.write);
+
+      expect((await b.get(`${base}/new`)).status, `${role} new`).toBe(e.write ? 200 : 403);
+      expect((await b.get(`${base}/${sub.id}/edit`)).status, `${role} edit`).toBe(e.write ? 200 : 403);
+
+      // Posts: refused on the server whatever the page shows.
+      const reveal = await b.post(`${base}/${sub.id}`, { intent: "reveal", field: "utr" });
+      expect(reveal.status, `${role} reveal`).toBe(e.unmask ? 200 : 403);
+      if (e.unmask) expect(await html(reveal)).toContain(sub.utr);
+      else expect(await html(reveal)).not.toContain(sub.utr);
+
+      const edit = await b.post(`${base}/${sub.id}/edit`, validForm({ name: "Renamed By Post", utr: "" }));
+      expect(edit.status, `${role} edit post`).toBe(e.write ? 302 : 403);
+      const created = await b.post(`${base}/new`, validForm({ name: "Created By Post" }));
+      expect(created.status, `${role} create post`).toBe(e.write ? 302 : 403);
+      expect(await count("cis_subcontractors", "tenant_id = ? AND name = 'Created By Post'", t.id)).toBe(e.write ? 1 : 0);
+
+      const bulk = await b.post(base, { intent: "bulk-archive", ids: [sub.id], confirmed: "yes" });
+      expect(bulk.status, `${role} bulk`).toBe(e.write ? 200 : 403);
+      const archive = await b.post(`${base}/${sub.id}`, { intent: "archive", confirmed: "yes" });
+      // Already archived by the bulk post when allowed: the detail page reports it.
+      expect(archive.status, `${role} archive`).toBe(e.write ? 409 : 403);
+      expect((await row(sub.id))?.active).toBe(e.write ? 0 : 1);
+      if (!e.write) expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied'", t.id)).toBeGreaterThanOrEqual(4);
+    });
+  }
+});
+
+describe("tenant isolation", () => {
+  it("answers another tenant's subcontractor with 404 everywhere and never lists it", async () => {
+    const a = await createTenant({ modules: ["cis"] });
+    const foreign = await seedSub(a, { name: "Foreign Roofing" });
+    const { t, b } = await setup("admin");
+    const base = `${t.origin}/cis/subcontractors`;
+    await seedSub(t, { name: "Home Plastering" });
+
+    expect((await b.get(`${base}/${foreign.id}`)).status).toBe(404);
+    expect((await b.get(`${base}/${foreign.id}/edit`)).status).toBe(404);
+    expect((await b.post(`${base}/${foreign.id}/edit`, validForm({ name: "Hijacked", utr: "" }))).status).toBe(404);
+    expect((await b.post(`${base}/${foreign.id}`, { intent: "archive", confirmed: "yes" })).status).toBe(404);
+    const reveal = await b.post(`${base}/${foreign.id}`, { intent: "reveal", field: "utr" });
+    expect(reveal.status).toBe(404);
+    expect(await html(reveal)).not.toContain(foreign.utr);
+
+    const list = await html(await b.get(base));
+    expect(list).toContain("Home Plastering");
+    expect(list).not.toContain("Foreign Roofing");
+    // Not even by its exact UTR.
+    expect(await html(await b.get(`${base}?q=${foreign.utr}`))).not.toContain("Foreign Roofing");
+
+    const r = await row(foreign.id);
+    expect(r?.name).toBe("Foreign Roofing");
+    expect(r?.active).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND target_id = ?", t.id, foreign.id)).toBe(0);
+  });
+
+  it("treats a soft-deleted subcontractor as gone", async () => {
+    const { t, b } = await setup("lead");
+    const sub = await seedSub(t, { name: "Deleted Scaffolding" });
+    await env.DB.prepare("UPDATE cis_subcontractors SET deleted_at = ? WHERE id = ?").bind(Date.now(), sub.id).run();
+    expect((await b.get(`${t.origin}/cis/subcontractors/${sub.id}`)).status).toBe(404);
+    expect((await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`)).status).toBe(404);
+    expect(await html(await b.get(`${t.origin}/cis/subcontractors`))).not.toContain("Deleted Scaffolding");
+  });
+});
+
+describe("the subcontractor form", () => {
+  it("creates a subcontractor, redirects to the list with a toast, and stores identifiers encrypted only", async () => {
+    const { t, b } = await setup("lead");
+    const utr = newUtr();
+    const nino = "AB481937C";
+    const res = await b.post(`${t.origin}/cis/subcontractors/new`, {
+      type: "individual",
+      name: "Alice Brick",
+      utr: `${utr.slice(0, 5)} ${utr.slice(5)}`,
+      nino: "ab 48 19 37 c",
+      email: "alice@example.test",
+      phone: "07700 900456",
+      vatNumber: "GB123456789",
+      verificationStatus: "gross",
+      verificationRate: "30", // ignored: the status decides
+      verificationMethod: "online",
+      verificationReference: "V1234567890",
+      verifiedDate: "2026-01-05",
+      active: "on",
+    });
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(location(res)).toBe("/cis/subcontractors");
+    const page = await html(await b.follow(res, `${t.origin}/cis/subcontractors/new`));
+    expect(page).toContain("Subcontractor created");
+    expect(page).toContain("Alice Brick");
+
+    const r = await env.DB.prepare("SELECT * FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<Record<string, unknown>>();
+    expect(r).toBeTruthy();
+    expect(r?.verification_status).toBe("gross");
+    expect(r?.verification_rate).toBe(0);
+    expect(r?.active).toBe(1);
+    expect(r?.utr_masked).toBe(`******${utr.slice(-4)}`);
+    expect(r?.nino_masked).toBe("AB****37C");
+    expect(await decrypt(r, "utr")).toBe(utr);
+    expect(await decrypt(r, "nino")).toBe(nino);
+
+    const audit = await env.DB.prepare("SELECT action FROM audit_events WHERE tenant_id = ? AND target_id = ? ORDER BY action").bind(t.id, r?.id).all<{ action: string }>();
+    expect(audit.results.map((a) => a.action)).toEqual(["cis.subcontractor.created", "cis.subcontractor.verified"]);
+    expect(await count("activity_log", "tenant_id = ? AND entity_id = ? AND action = 'subcontractor.created'", t.id, r?.id)).toBe(1);
+
+    // Now edit it with a new NINO and the UTR left blank, then scan everything stored.
+    const edit = await b.post(`${t.origin}/cis/subcontractors/${r?.id}/edit`, { type: "individual", name: "Alice Brick Ltd", utr: "", nino: "CE192837D", verificationStatus: "higher", active: "on" });
+    expect(edit.status, await edit.clone().text()).toBe(302);
+    const after = await row(String(r?.id));
+    expect(after?.verification_rate).toBe(30);
+    expect(await decrypt(after, "utr")).toBe(utr);
+    expect(await decrypt(after, "nino")).toBe("CE192837D");
+
+    const dump = JSON.stringify([
+      (await env.DB.prepare("SELECT * FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).all()).results,
+      (await env.DB.prepare("SELECT * FROM audit_events WHERE tenant_id = ?").bind(t.id).all()).results,
+      (await env.DB.prepare("SELECT * FROM activity_log WHERE tenant_id = ?").bind(t.id).all()).results,
+    ]);
+    for (const secret of [utr, utr.slice(0, 5), "481937", "AB481937C", "192837", "CE192837D"]) expect(dump, secret).not.toContain(secret);
+
+    // Nor do the pages carry them.
+    for (const path of ["", `/${r?.id}`, `/${r?.id}/edit`]) {
+      const body = await html(await b.get(`${t.origin}/cis/subcontractors${path}`));
+      expect(body).not.toContain(utr);
+      expect(body).not.toContain("CE192837D");
+    }
+  });
+
+  it("shows each validation message next to its field and keeps the input", async () => {
+    const { t, b } = await setup("lead");
+    const url = `${t.origin}/cis/subcontractors/new`;
+    const cases: [Record<string, string>, string][] = [
+      [{ name: "" }, "Name is required"],
+      [{ name: "A" }, "Name is required"],
+      [{ utr: "" }, "Valid UTR required (10 digits)"],
+      [{ utr: "12345" }, "Valid UTR required (10 digits)"],
+      [{ nino: "QQ123456Z" }, "Invalid NINO format"],
+      [{ type: "company", companyNumber: "12AB" }, "Invalid company number"],
+      [{ email: "not-an-email" }, "Invalid email format"],
+      [{ phone: "12345" }, "Invalid phone format"],
+      [{ vatNumber: "GB12" }, "Invalid VAT number format"],
+    ];
+    for (const [fields, message] of cases) {
+      const form = validForm({ name: "Kept Name Here", ...fields });
+      const res = await b.post(url, form);
+      expect(res.status, message).toBe(400);
+      const body = await html(res);
+      expect(body, message).toContain(message);
+      // The message sits in the field's error slot and the user's input comes back.
+      expect(body).toMatch(/id="[^"]+-error"[^>]*role="alert"/);
+      for (const [k, v] of Object.entries(fields)) if (v && k !== "type") expect(body, `${k} kept`).toContain(`value="${v}"`);
+    }
+    // A NINO for a company is ignored rather than refused.
+    const ok = await b.post(url, validForm({ type: "company", nino: "QQ123456Z", companyNumber: "sc123456" }));
+    expect(ok.status).toBe(302);
+    const r = await env.DB.prepare("SELECT nino_enc, company_number FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<{ nino_enc: string | null; company_number: string }>();
+    expect(r?.nino_enc).toBeNull();
+    expect(r?.company_number).toBe("SC123456");
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
+  });
+
+  it("requires the UTR on create but keeps the stored one when left blank on edit", async () => {
+    const { t, b } = await setup("lead");
+    const sub = await seedSub(t, { name: "Keep My UTR" });
+    const before = await row(sub.id);
+    const page = await html(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
+    expect(page).toContain("Leave blank to keep the current UTR");
+    expect(page).toContain("Update Subcontractor");
+    expect(page).not.toContain(sub.utr);
+
+    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Keep My UTR", utr: "" }));
+    expect(res.status).toBe(302);
+    const after = await row(sub.id);
+    expect(after?.utr_enc).toBe(before?.utr_enc);
+    expect(await decrypt(after, "utr")).toBe(sub.utr);
+
+    // A new UTR replaces it, and search by UTR follows.
+    const next = newUtr();
+    expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Keep My UTR", utr: next }))).status).toBe(302);
+    expect(await decrypt((await row(sub.id)), "utr")).toBe(next);
+    expect(await html(await b.get(`${t.origin}/cis/subcontractors?q=${next}`))).toContain("Keep My UTR");
+    expect(await html(await b.get(`${t.origin}/cis/subcontractors?q=${sub.utr}`))).not.toContain("Keep My UTR");
+
+    // On create a blank UTR is refused.
+    const create = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ utr: "" }));
+    expect(create.status).toBe(400);
+    expect(await html(create)).toContain("Valid UTR required (10 digits)");
+  });
+
+  it("lets the verification status set the rate and audits the change", async () => {
+    const { t, b } = await setup("lead");
+    const sub = await seedSub(t, { name: "Rate Follows" });
+    expect((await row(sub.id))?.verification_rate).toBe(20);
+    for (const [status, rate] of [
+      ["gross", 0],
+      ["higher", 30],
+      ["standard", 20],
+    ] as const) {
+      const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Rate Follows", utr: "", verificationStatus: status, verificationRate: "99" }));
+      expect(res.status).toBe(302);
+      const r = await row(sub.id);
+      expect(r?.verification_status).toBe(status);
+      expect(r?.verification_rate).toBe(rate);
+    }
+    expect(await count("audit_events", "tenant_id = ? AND target_id = ? AND action = 'cis.subcontractor.verified'", t.id, sub.id)).toBe(3);
+    const page = await html(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
+    expect(page).toMatch(/data-rate="true"[^>]*>20%</);
+  });
+
+  it("shows a duplicate UTR and a failed save in a red banner, with nothing written", async () => {
+    const { t, b } = await setup("lead");
+    const first = await seedSub(t, { name: "First Holder" });
+    const dup = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ name: "Second Holder", utr: first.utr }));
+    expect(dup.status).toBe(409);
+    const body = await html(dup);
+    expect(body).toMatch(/role="alert"[^>]*data-form-error[^>]*>[\s\S]*A subcontractor with this UTR already exists/);
+    expect(body).toContain('value="Second Holder"');
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
+
+    // A failure inside the batch (forced by a trigger for this tenant only) leaves nothing half-written.
+    const trigger = `fail_${t.slug}`;
+    await env.DB.prepare(`CREATE TRIGGER ${trigger} BEFORE INSERT ON cis_subcontractors WHEN NEW.tenant_id = '${t.id}' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`).run();
+    try {
+      const res = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ name: "Never Saved" }));
+      expect(res.status).toBe(500);
+      expect(await html(res)).toContain("Failed to save subcontractor");
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.created'", t.id)).toBe(1);
+  });
+
+  it("reactivates an archived subcontractor from its form, and can archive from it", async () => {
+    const { t, b } = await setup("lead");
+    const sub = await seedSub(t, { name: "Back Again" }, { active: false });
+    const page = await html(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
+    expect(page).toMatch(/role="switch"/);
+    expect(page).not.toMatch(/<input[^>]*checked[^>]*role="switch"|<input[^>]*role="switch"[^>]*checked/);
+    expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Back Again", utr: "", active: "on" }))).status).toBe(302);
+    expect((await row(sub.id))?.active).toBe(1);
+    expect(await count("audit_events", "target_id = ? AND action = 'cis.subcontractor.reactivated'", sub.id)).toBe(1);
+    // Unticked switch = archived.
+    const off = validForm({ name: "Back Again", utr: "" }) as Record<string, string>;
+    delete off.active;
+    expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, off)).status).toBe(302);
+    expect((await row(sub.id))?.active).toBe(0);
+    expect(await count("audit_events", "target_id = ? AND action = 'cis.subcontractor.archived'", sub.id)).toBe(1);
+  });
+
+  it("starts a new subcontractor active, standard and individual", async () => {
+    const { t, b } = await setup("lead");
+    const page = await html(await b.get(`${t.origin}/cis/subcontractors/new`));
+    expect(page).toContain("Subcontractor Details");
+    expect(page).toContain("Verification Details");
+    expect(page).toContain("Create Subcontractor");
+    expect(page).toContain('href="/cis/subcontractors"');
+    expect(page).toMatch(/<input[^>]*checked[^>]*role="switch"|<input[^>]*role="switch"[^>]*checked/);
+    expect(page).toMatch(/<option value="standard" selected/);
+    expect(page).toContain('maxLength="10"');
+  });
+});
+
+describe("reveal", () => {
+  it("returns the decrypted value to cis.pii.unmask only, audited, and fails closed on a copied ciphertext", async () => {
+    const { t, b, u } = await setup("admin");
+    const a = await seedSub(t, { name: "Reveal Alpha", nino: "AB481937C" });
+    const z = await seedSub(t, { name: "Reveal Zulu" });
+
+    const res = await b.post(`${t.origin}/cis/subcontractors/${a.id}`, { intent: "reveal", field: "utr" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toContain("no-store");
+    const body = await html(res);
+    expect(body).toMatch(new RegExp(`data-revealed="utr"[^>]*>${a.utr}<`));
+    const nino = await html(await b.post(`${t.origin}/cis/subcontractors/${a.id}`, { intent: "reveal", field: "nino" }));
+    expect(nino).toContain("AB481937C");
+
+    const audits = await env.DB.prepare("SELECT actor_id, payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.pii.revealed' AND target_id = ?").bind(t.id, a.id).all<{ actor_id: string; payload: string }>();
+    expect(audits.results).toHaveLength(2);
+    expect(audits.results[0].actor_id).toBe(u.id);
+    expect(audits.results.map((r) => JSON.parse(r.payload).field).sort()).toEqual(["nino", "utr"]);
+    expect(JSON.stringify(audits.results)).not.toContain(a.utr);
+
+    // Copy Alpha's ciphertext onto Zulu: it must not decrypt as Alpha's UTR.
+    const alpha = await row(a.id);
+    await env.DB.prepare("UPDATE cis_subcontractors SET utr_enc = ? WHERE id = ?").bind(alpha?.utr_enc, z.id).run();
+    const copied = await b.post(`${t.origin}/cis/subcontractors/${z.id}`, { intent: "reveal", field: "utr" });
+    expect(copied.status).toBe(500);
+    const copiedBody = await html(copied);
+    expect(copiedBody).toContain("Failed to decrypt sensitive data");
+    expect(copiedBody).not.toContain(a.utr);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.pii.revealed' AND target_id = ?", t.id, z.id)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.error' AND target_id = ?", t.id, z.id)).toBe(1);
+  });
+
+  it("refuses without cis.pii.unmask (403) and audits the denial", async () => {
+    const { t, b, u } = await setup("lead");
+    const a = await seedSub(t, { name: "No Reveal" });
+    const res = await b.post(`${t.origin}/cis/subcontractors/${a.id}`, { intent: "reveal", field: "utr" });
+    expect(res.status).toBe(403);
+    expect(await html(res)).not.toContain(a.utr);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.pii.revealed'", t.id)).toBe(0);
+    // The reveal travels in a POST only: a GET with the same fields reveals nothing.
+    expect(await html(await b.get(`${t.origin}/cis/subcontractors/${a.id}?intent=reveal&field=utr`))).not.toContain(a.utr);
+  });
+});
+
+describe("the list", () => {
+  it("shows the empty states with the spec's texts", async () => {
+    const { t, b } = await setup("lead");
+    const empty = await html(await b.get(`${t.origin}/cis/subcontractors`));
+    expect(empty).toContain("No subcontractors found");
+    expect(empty).toContain("Get started by adding a new subcontractor");
+    const filtered = await html(await b.get(`${t.origin}/cis/subcontractors?q=nothing`));
+    expect(filtered).toContain("No subcontractors found");
+    expect(filtered).toContain("Try adjusting your filters");
+  });
+
+  it("searches by name and exact UTR, filters by status and type, and counts in the summary cards", async () => {
+    const { t, b } = await setup("standard");
+    const ann = await seedSub(t, { name: "Ann Carpentry", verificationStatus: "gross" });
+    await seedSub(t, { name: "Bob Groundworks Ltd", type: "company", companyNumber: "12345678" });
+    await seedSub(t, { name: "Cat Partners", type: "partnership", verificationStatus: "higher" });
+    await seedSub(t, { name: "Dan Archived", verificationStatus: "gross" }, { active: false });
+    const base = `${t.origin}/cis/subcontractors`;
+    const names = (body: string) => ["Ann Carpentry", "Bob Groundworks Ltd", "Cat Partners", "Dan Archived"].filter((n) => body.includes(n));
+
+    const all = await html(await b.get(base));
+    expect(names(all)).toHaveLength(4);
+    expect(all).toContain("4 items");
+    expect(all).toMatch(/data-card="Total"[^>]*>4</);
+    expect(all).toMatch(/data-card="Active"[^>]*>3</);
+    expect(all).toMatch(/data-card="Gross \(0%\)"[^>]*>1</);
+    expect(all).toMatch(/data-card="Standard \(20%\)"[^>]*>1</);
+
+    expect(names(await html(await b.get(`${base}?q=carp`)))).toEqual(["Ann Carpentry"]);
+    expect(names(await html(await b.get(`${base}?q=${ann.utr}`)))).toEqual(["Ann Carpentry"]);
+    // Part of a UTR does not match (only the exact keyed hash is searchable).
+    expect(names(await html(await b.get(`${base}?q=${ann.utr.slice(0, 9)}`)))).toEqual([]);
+    expect(names(await html(await b.get(`${base}?status=archived`)))).toEqual(["Dan Archived"]);
+    expect(names(await html(await b.get(`${base}?status=active`)))).toEqual(["Ann Carpentry", "Bob Groundworks Ltd", "Cat Partners"]);
+    expect(names(await html(await b.get(`${base}?type=company`)))).toEqual(["Bob Groundworks Ltd"]);
+    expect(names(await html(await b.get(`${base}?type=individual&status=active`)))).toEqual(["Ann Carpentry"]);
+    // The GET form keeps the filters in the URL.
+    const page = await html(await b.get(`${base}?q=carp&status=active&type=individual`));
+    expect(page).toMatch(/<form[^>]*role="search"[^>]*method="get"/);
+    expect(page).toContain('value="carp"');
+    expect(page).toMatch(/<option value="active" selected/);
+    expect(page).toMatch(/<option value="individual" selected/);
+  });
+
+  it("paginates on the server and keeps the filters in the pager", async () => {
+    const { t, b } = await setup("lead");
+    for (let i = 0; i < 30; i++) await seedSub(t, { name: `Paged ${String(i).padStart(2, "0")}` });
+    await seedSub(t, { name: "Other Company Ltd", type: "company" });
+    const base = `${t.origin}/cis/subcontractors`;
+    const rowsOn = (body: string) => (body.match(/data-row="/g) ?? []).length;
+
+    const p1 = await html(await b.get(`${base}?type=individual`));
+    expect(rowsOn(p1)).toBe(PAGE_SIZE);
+    expect(p1).toContain("30 items");
+    expect(p1).toContain("Page 1 of 2");
+    expect(p1).toContain('href="/cis/subcontractors?type=individual&amp;page=2"');
+    expect(p1).toContain("Paged 00");
+    expect(p1).not.toContain("Paged 29");
+
+    const p2 = await html(await b.get(`${base}?type=individual&page=2`));
+    expect(rowsOn(p2)).toBe(5);
+    expect(p2).toContain("Page 2 of 2");
+    expect(p2).toContain("Paged 29");
+    expect(p2).not.toContain("Other Company Ltd");
+    expect(p2).toContain('href="/cis/subcontractors?type=individual"');
+  });
+
+  it("renders 'Error loading subcontractors' when the data layer fails", async () => {
+    const { t, b } = await setup("lead");
+    const saved = env.PII_HMAC_KEY;
+    // A 10-digit search needs the keyed hash; without its key the data layer throws.
+    (env as { PII_HMAC_KEY: string }).PII_HMAC_KEY = "";
+    let body: string;
+    try {
+      body = await html(await b.get(`${t.origin}/cis/subcontractors?q=1234567890`));
+    } finally {
+      (env as { PII_HMAC_KEY: string }).PII_HMAC_KEY = saved;
+    }
+    expect(body).toContain("Error loading subcontractors: PII_HMAC_KEY is not configured");
+  });
+});
+
+describe("bulk archive and bulk delete", () => {
+  it("asks for confirmation on the server, then reports each item; another tenant's id fails as not found", async () => {
+    const other = await createTenant({ modules: ["cis"] });
+    const foreign = await seedSub(other, { name: "Foreign Tiling" });
+    const { t, b } = await setup("lead");
+    const s1 = await seedSub(t, { name: "Bulk One" });
+    const s2 = await seedSub(t, { name: "Bulk Two" });
+    const s3 = await seedSub(t, { name: "Bulk Three" });
+    const base = `${t.origin}/cis/subcontractors`;
+
+    // Step 1: no JavaScript, no confirmation yet: the server lists what would change.
+    const ask = await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id, foreign.id] });
+    expect(ask.status).toBe(200);
+    const askBody = await html(ask);
+    expect(askBody).toContain("Are you sure you want to archive 3 selected items?");
+    expect(askBody).toContain("Bulk One");
+    expect(askBody).toContain("Bulk Two");
+    expect(askBody).not.toContain("Foreign Tiling");
+    expect(askBody).toContain("Confirm");
+    expect(askBody).toContain("Cancel");
+    expect((await row(s1.id))?.active).toBe(1);
+
+    // Step 2: confirmed.
+    const done = await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id, foreign.id], confirmed: "yes" });
+    expect(done.status).toBe(200);
+    const doneBody = await html(done);
+    expect(doneBody).toContain("Archived 2 of 3 selected items.");
+    expect(doneBody).toMatch(new RegExp(`data-failed-id="${foreign.id}"[^>]*>${foreign.id}: Subcontractor not found`));
+    expect((await row(s1.id))?.active).toBe(0);
+    expect((await row(s2.id))?.active).toBe(0);
+    expect((await row(s3.id))?.active).toBe(1);
+    const f = await row(foreign.id);
+    expect(f?.active).toBe(1);
+    expect(f?.deleted_at).toBeNull();
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.archived'", t.id)).toBe(2);
+    expect(await count("audit_events", "target_id = ?", foreign.id)).toBe(1); // only its own creation
+
+    // Archiving again reports 'Already archived' per item.
+    const again = await html(await b.post(base, { intent: "bulk-archive", ids: [s1.id], confirmed: "yes" }));
+    expect(again).toContain("Archived 0 of 1 selected items.");
+    expect(again).toContain("Already archived");
+
+    // Bulk delete through 'select all' on the page (no JavaScript: the page's ids travel along).
+    const askDelete = await html(await b.post(base, { intent: "bulk-delete", selectAll: "page", pageIds: [s1.id, s2.id, s3.id, foreign.id] }));
+    expect(askDelete).toContain("Are you sure you want to delete 4 selected items?");
+    const deleted = await html(await b.post(base, { intent: "bulk-delete", ids: [s1.id, s2.id, s3.id, foreign.id], confirmed: "yes" }));
+    expect(deleted).toContain("Deleted 3 of 4 selected items.");
+    expect(deleted).toContain("Subcontractor not found");
+    for (const s of [s1, s2, s3]) {
+      const r = await row(s.id);
+      expect(r?.deleted_at).toBeGreaterThan(0); // soft: the row is still there
+    }
+    expect((await row(foreign.id))?.deleted_at).toBeNull();
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.deleted'", t.id)).toBe(3);
+    const list = await html(await b.get(base));
+    expect(list).toContain("No subcontractors found");
+  });
+
+  it("archives one row after its own confirmation and shows a toast", async () => {
+    const { t, b } = await setup("lead");
+    const s = await seedSub(t, { name: "Single Archive" });
+    const ask = await html(await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id }));
+    expect(ask).toContain("Archive Single Archive?");
+    expect((await row(s.id))?.active).toBe(1);
+    const done = await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id, confirmed: "yes" });
+    expect(done.status).toBe(302);
+    expect(location(done)).toBe("/cis/subcontractors?status=active");
+    const page = await html(await b.follow(done, `${t.origin}/cis/subcontractors`));
+    expect(page).toContain("Subcontractor archived");
+    expect((await row(s.id))?.active).toBe(0);
+
+    // From the detail page too, with the same server-side confirmation step.
+    const s2 = await seedSub(t, { name: "Detail Archive" });
+    expect(await html(await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive" }))).toContain("Archive Detail Archive?");
+    expect((await row(s2.id))?.active).toBe(1);
+    expect((await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive", confirmed: "yes" })).status).toBe(302);
+    expect((await row(s2.id))?.active).toBe(0);
+  });
+
+  it("refuses an empty selection", async () => {
+    const { t, b } = await setup("lead");
+    const res = await b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-delete", confirmed: "yes" });
+    expect(res.status).toBe(400);
+    expect(await html(res)).toContain("Select at least one subcontractor");
+  });
+});
+
+describe("the detail page", () => {
+  it("shows every field with masked identifiers and en-GB dates", async () => {
+    const { t, b } = await setup("lead");
+    const s = await seedSub(t, {
+      name: "Detail Fields Ltd",
+      type: "company",
+      companyNumber: "AB123456",
+      vatNumber: "123456789",
+      email: "office@detail.test",
+      phone: "02079460000",
+      verificationStatus: "higher",
+      verificationMethod: "letter",
+      verificationReference: "V0000000001",
+      verifiedDate: "2026-03-04",
+    });
+    const body = await html(await b.get(`${t.origin}/cis/subcontractors/${s.id}`));
+    for (const text of ["Detail Fields Ltd", "Company", "AB123456", "123456789", "office@detail.test", "02079460000", "Higher", "30%", "Letter", "V0000000001", "04/03/2026", "Active", `******${s.utr.slice(-4)}`]) {
+      expect(body, text).toContain(text);
+    }
+    expect(body).not.toContain(s.utr);
+    expect(body).toMatch(/Created[\s\S]*\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/);
+  });
+});

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, or, type SQL } from "drizzle-orm";
 import { formatInTimeZone } from "date-fns-tz";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
@@ -6,8 +6,8 @@ import { auditInsert } from "~/features/platform/audit.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
 import type { Actor } from "./module.server";
-import { maskEmail, maskPhone, piiSearchHash } from "./pii.server";
-import type { ListQuery } from "./subcontractors.server";
+import { maskEmail, maskPhone } from "./pii.server";
+import { subcontractorFilter, type ListQuery } from "./subcontractors.server";
 
 /** The spec's columns, in its order (cis.md, subcontractor list). */
 export const EXPORT_HEADER = ["Name", "Type", "UTR", "NINO", "Email", "Phone", "Status", "Verification Rate"] as const;
@@ -20,30 +20,6 @@ const TYPE_LABELS = { individual: "Individual", company: "Company", partnership:
 /** cis-subcontractors-2026-05-19.csv, dated in London. */
 export function exportFileName(now: Date = new Date()): string {
   return `cis-subcontractors-${formatInTimeZone(now, LONDON, "yyyy-MM-dd")}.csv`;
-}
-
-/**
- * The list's filters (status, type, search on name, e-mail, UTR hash, company number) as one
- * condition. Mirrors listSubcontractors in subcontractors.server.ts so an export holds exactly
- * what the list shows; the export tests pin that down.
- */
-async function filterCondition(env: Env, tenantId: string, query: Pick<ListQuery, "q" | "status" | "type">): Promise<SQL | undefined> {
-  const conds: (SQL | undefined)[] = [eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt)];
-  if (query.status === "active") conds.push(eq(cisSubcontractors.active, true));
-  if (query.status === "archived") conds.push(eq(cisSubcontractors.active, false));
-  if (query.type !== "all") conds.push(eq(cisSubcontractors.type, query.type));
-  if (query.q) {
-    const term = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const options: (SQL | undefined)[] = [
-      sql`${cisSubcontractors.nameLower} LIKE ${term} ESCAPE '\\'`,
-      sql`lower(coalesce(${cisSubcontractors.email}, '')) LIKE ${term} ESCAPE '\\'`,
-    ];
-    const digits = query.q.replace(/\s+/g, "");
-    if (/^\d{10}$/.test(digits)) options.push(eq(cisSubcontractors.utrHash, await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", digits)));
-    if (/^[A-Z0-9]{8}$/i.test(digits)) options.push(like(cisSubcontractors.companyNumber, digits.toUpperCase()));
-    conds.push(or(...options));
-  }
-  return and(...conds);
 }
 
 const exportColumns = {
@@ -72,7 +48,7 @@ export function exportLine(r: Pick<ExportRow, "name" | "type" | "utrMasked" | "n
  */
 export async function* subcontractorExportChunks(env: Env, tenantId: string, query: Pick<ListQuery, "q" | "status" | "type">, chunk = EXPORT_CHUNK): AsyncGenerator<ExportRow[]> {
   const db = getDb(env);
-  const where = await filterCondition(env, tenantId, query);
+  const where = await subcontractorFilter(env, tenantId, query);
   let after: { nameLower: string; id: string } | null = null;
   for (;;) {
     const cursor: SQL | undefined = after

@@ -39,11 +39,11 @@ function visible(tenantId: string) {
 }
 
 /**
- * One page of the list plus the total for the pager: two queries, whatever the tenant's size.
- * A 10-digit search term is also matched against the UTR's keyed hash (never the plaintext).
+ * The list's filters as one condition: status, type, and search on name, e-mail, the UTR's keyed
+ * hash (a 10-digit term; never the plaintext) and company number. Shared with the CSV export so a
+ * download holds exactly what the list shows.
  */
-export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery) {
-  const db = getDb(env);
+export async function subcontractorFilter(env: Env, tenantId: string, query: Pick<ListQuery, "q" | "status" | "type">): Promise<SQL | undefined> {
   const conds: (SQL | undefined)[] = [visible(tenantId)];
   if (query.status === "active") conds.push(eq(cisSubcontractors.active, true));
   if (query.status === "archived") conds.push(eq(cisSubcontractors.active, false));
@@ -56,10 +56,16 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
     ];
     const digits = query.q.replace(/\s+/g, "");
     if (/^\d{10}$/.test(digits)) options.push(eq(cisSubcontractors.utrHash, await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", digits)));
-    if (/^\d{8}$/.test(digits.toUpperCase()) || /^[A-Z0-9]{8}$/i.test(digits)) options.push(like(cisSubcontractors.companyNumber, digits.toUpperCase()));
+    if (/^[A-Z0-9]{8}$/i.test(digits)) options.push(like(cisSubcontractors.companyNumber, digits.toUpperCase()));
     conds.push(or(...options));
   }
-  const where = and(...conds);
+  return and(...conds);
+}
+
+/** One page of the list plus the total for the pager: two queries, whatever the tenant's size. */
+export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery) {
+  const db = getDb(env);
+  const where = await subcontractorFilter(env, tenantId, query);
   const [rows, [{ total }]] = await Promise.all([
     db
       .select()

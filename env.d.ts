@@ -13,7 +13,9 @@ interface ProjectSecrets {
   EMAIL_HTTP_TOKEN?: string;
   TEST_MIGRATIONS?: import("@cloudflare/vitest-plugin").D1Migration[];
 }
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging, not a new type
 interface Env extends ProjectSecrets {}
 declare namespace Cloudflare {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging, not a new type
   interface Env extends ProjectSecrets {}
 }

@@ -6,8 +6,8 @@ import { hashPassword } from "../features/auth/password.server";
 import { MODULE_CATALOGUE } from "../features/platform/module-catalogue";
 
 // Any drizzle SQLite database: D1 in tests, the SQL-collecting proxy in scripts/seed.ts.
-// biome-ignore lint: the driver generics differ between D1 and the proxy.
-type AnyDb = BaseSQLiteDatabase<"async", any, any>;
+// The driver result types differ between the two; the seed only writes, so they do not matter.
+type AnyDb = BaseSQLiteDatabase<"async", unknown, Record<string, unknown>>;
 
 export const SEED_PASSWORD = "workspace-demo-2026";
 

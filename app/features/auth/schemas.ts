@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isValidSlug } from "~/features/platform/host";
 
 export const loginSchema = z.object({
   email: z.string({ error: "Email is required" }).trim().toLowerCase().email("Enter a valid email address").max(254),
@@ -18,3 +19,15 @@ export const codeSchema = z.object({
 export const LOGIN_FAILED = "Login failed. Check your email and password and try again.";
 export const INVALID_CODE = "Invalid or expired code";
 export const SEND_CODE_FAILED = "Failed to send verification code. Please try again.";
+
+export const createTenantSchema = z.object({
+  slug: z
+    .string({ error: "Slug is required" })
+    .trim()
+    .toLowerCase()
+    .min(2, "Slug must be 2 to 63 characters")
+    .max(63, "Slug must be 2 to 63 characters")
+    .refine(isValidSlug, "Use lower-case letters, digits and hyphens; start and end with a letter or digit"),
+  name: z.string({ error: "Name is required" }).trim().min(2, "Name must be at least 2 characters").max(100, "Name must be at most 100 characters"),
+});
+

@@ -1,24 +1,13 @@
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { modules, roleBundles, tenantModules, tenants } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
-import { isValidSlug } from "~/features/platform/host";
+import type { createTenantSchema } from "./schemas";
 import { newId } from "~/utils/ids";
 import { DEFAULT_ROLE_BUNDLES } from "./default-bundles";
 
 type Actor = { id: string; email: string; ip: string | null };
-
-export const createTenantSchema = z.object({
-  slug: z
-    .string({ error: "Slug is required" })
-    .trim()
-    .toLowerCase()
-    .min(2, "Slug must be 2 to 63 characters")
-    .max(63, "Slug must be 2 to 63 characters")
-    .refine(isValidSlug, "Use lower-case letters, digits and hyphens; start and end with a letter or digit"),
-  name: z.string({ error: "Name is required" }).trim().min(2, "Name must be at least 2 characters").max(100, "Name must be at most 100 characters"),
-});
 
 export async function createTenant(env: Env, input: z.infer<typeof createTenantSchema>, actor: Actor): Promise<{ ok: true; id: string } | { ok: false; error: string }> {
   const db = getDb(env);

@@ -9,42 +9,8 @@ import type { Actor } from "./module.server";
 import { decryptPii, encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 
 /** The product's limits for one import (shown on the page). */
-export const IMPORT_MAX_BYTES = 1024 * 1024;
-export const IMPORT_MAX_ROWS = 1000;
-/** An uploaded file waits this long for its 'Import' click; after that it must be uploaded again. */
-export const IMPORT_UPLOAD_TTL_MS = 60 * 60 * 1000;
-
-type ColumnKey =
-  | "name"
-  | "type"
-  | "utr"
-  | "nino"
-  | "companyNumber"
-  | "vatNumber"
-  | "email"
-  | "phone"
-  | "verificationStatus"
-  | "verificationMethod"
-  | "verificationReference"
-  | "verifiedDate";
-
-/** The columns an import reads, matched by header name (case and spacing ignored), in template order. */
-export const IMPORT_COLUMNS: readonly { header: string; key: ColumnKey; required: boolean; format: string }[] = [
-  { header: "Name", key: "name", required: true, format: "2 to 100 characters" },
-  { header: "Type", key: "type", required: true, format: "individual, company or partnership" },
-  { header: "UTR", key: "utr", required: true, format: "10 digits (spaces ignored)" },
-  { header: "NINO", key: "nino", required: false, format: "individuals only, e.g. AB123456C" },
-  { header: "Company Number", key: "companyNumber", required: false, format: "companies and partnerships, 8 letters or digits" },
-  { header: "VAT Number", key: "vatNumber", required: false, format: "optional GB, then 9 or 12 digits" },
-  { header: "Email", key: "email", required: false, format: "e-mail address" },
-  { header: "Phone", key: "phone", required: false, format: "UK number, e.g. 07700 900123 or +44 7700 900123" },
-  { header: "Verification Status", key: "verificationStatus", required: false, format: "gross, standard or higher (blank = standard; sets the rate 0, 20 or 30%)" },
-  { header: "Verification Method", key: "verificationMethod", required: false, format: "online, phone or letter" },
-  { header: "Verification Reference", key: "verificationReference", required: false, format: "up to 50 characters" },
-  { header: "Verified Date", key: "verifiedDate", required: false, format: "YYYY-MM-DD or DD/MM/YYYY" },
-];
-
-export const IMPORT_TEMPLATE_FILE = "cis-subcontractors-import-template.csv";
+export { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TEMPLATE_FILE, IMPORT_UPLOAD_TTL_MS, type ImportColumnKey } from "./import-columns";
+import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, IMPORT_UPLOAD_TTL_MS, type ImportColumnKey } from "./import-columns";
 
 /** Header only: a template with sample rows invites importing the samples. */
 export function importTemplateCsv(): string {
@@ -83,12 +49,12 @@ function isoDate(value: string): string {
 }
 
 /** A CSV row as the create schema's input: blanks are absent, enums lower-cased, always active. */
-function rowInput(cells: Partial<Record<ColumnKey, string>>): Record<string, unknown> {
-  const text = (k: ColumnKey) => {
+function rowInput(cells: Partial<Record<ImportColumnKey, string>>): Record<string, unknown> {
+  const text = (k: ImportColumnKey) => {
     const v = cells[k]?.trim();
     return v ? v : undefined;
   };
-  const lower = (k: ColumnKey) => text(k)?.toLowerCase();
+  const lower = (k: ImportColumnKey) => text(k)?.toLowerCase();
   const date = text("verifiedDate");
   return {
     name: cells.name ?? "",
@@ -141,8 +107,8 @@ export async function analyseImport(env: Env, tenantId: string, text: string): P
   }
   const [header, ...rest] = records;
   if (!header || isBlankRecord(header)) return { ok: false, error: "The file is empty. The first line must be the header row." };
-  const columnAt = new Map<number, ColumnKey>();
-  const seen = new Set<ColumnKey>();
+  const columnAt = new Map<number, ImportColumnKey>();
+  const seen = new Set<ImportColumnKey>();
   const ignoredColumns: string[] = [];
   for (const [i, raw] of header.cells.entries()) {
     const col = COLUMN_BY_HEADER.get(headerKey(raw));
@@ -165,7 +131,7 @@ export async function analyseImport(env: Env, tenantId: string, text: string): P
   const work: Work[] = [];
   const firstRowForUtr = new Map<string, number>();
   for (const { record, row } of data) {
-    const cells: Partial<Record<ColumnKey, string>> = {};
+    const cells: Partial<Record<ImportColumnKey, string>> = {};
     for (const [i, key] of columnAt) cells[key] = unneutraliseCell(record.cells[i] ?? "");
     const parsed = subcontractorCreateSchema.safeParse(rowInput(cells));
     const messages = parsed.success ? [] : [...new Set(parsed.error.issues.map((i) => i.message))];

@@ -9,7 +9,8 @@ import { AppShell } from "~/features/platform/components/app-shell";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatDate } from "~/utils/dates";
 import { requireScope, requireUser } from "../middleware.server";
-import { createTenant, createTenantSchema, listTenantsWithModules, setTenantModule } from "../superadmin.server";
+import { createTenantSchema } from "../schemas";
+import { createTenant, listTenantsWithModules, setTenantModule } from "../superadmin.server";
 import type { Route } from "./+types/superadmin";
 
 async function guard(request: Request, context: Route.LoaderArgs["context"]) {

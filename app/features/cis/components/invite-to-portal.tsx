@@ -1,14 +1,355 @@
-import { Link } from "react-router";
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { type MouseEvent, useEffect, useId, useRef, useState } from "react";
+import { Form, Link, useFetcher, useRevalidator } from "react-router";
+import { z } from "zod";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../domain";
+
+// ---------------------------------------------------------------------------
+// The create-and-invite form's rules, shared by the browser and the action
+
+export const NAME_AND_EMAIL_REQUIRED = "Name and email are required";
+export const EMAIL_NOT_SENT = "Email could not be sent. Please share the link manually.";
+export const LIST_PATH = "/cis/subcontractors";
+
+const isBlank = (v: unknown) => typeof v !== "string" || v.trim() === "";
 
 /**
- * 'Invite to Portal': a link to the invite page, which works without JavaScript.
- * Without an id it is the variant that creates the subcontractor first.
+ * The modal's fields with the subcontractor create rules on top: 'Name and email are required'
+ * when either is missing, then the domain's own messages (UTR required for a new subcontractor).
+ */
+export const inviteCreateSchema = z
+  .object({
+    name: z.string().optional(),
+    email: z.string().optional(),
+    type: z.string().optional(),
+    utr: z.string().optional(),
+    nino: z.string().optional(),
+    companyNumber: z.string().optional(),
+  })
+  .transform((input, ctx) => {
+    const missing = isBlank(input.name) || isBlank(input.email);
+    if (missing) ctx.issues.push({ code: "custom", message: NAME_AND_EMAIL_REQUIRED, path: [], input });
+    const parsed = subcontractorCreateSchema.safeParse({ ...input, type: input.type ?? "individual", active: true });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.issues.push({ code: "custom", message: issue.message, path: [...issue.path], input });
+      return z.NEVER;
+    }
+    if (missing) return z.NEVER;
+    return { ...parsed.data, email: parsed.data.email as string };
+  });
+
+// ---------------------------------------------------------------------------
+// What the route's loader and action return (the modal reads the same shapes)
+
+export type InviteLoaderData =
+  | { mode: "existing"; subcontractor: { id: string; name: string; email: string | null }; canEdit: boolean }
+  | { mode: "create" };
+
+export type InviteActionData =
+  | { kind: "form"; result: SubmissionResult<string[]> }
+  | { kind: "result"; created: boolean; name: string; email: string; emailSent: boolean; magicLink: string };
+
+export function inviteHref(subcontractorId?: string): string {
+  return subcontractorId ? `${LIST_PATH}/${encodeURIComponent(subcontractorId)}/invite` : `${LIST_PATH}/invite`;
+}
+
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+type PanelProps = {
+  view: InviteLoaderData;
+  actionData: InviteActionData | undefined;
+  busy: boolean;
+  titleId: string;
+  /** In the modal: the form posts through a fetcher with this key instead of navigating. */
+  fetcherKey?: string;
+  /** In the modal: buttons that close the dialog instead of links back to the list. */
+  onCancel?: () => void;
+  onClose?: () => void;
+};
+
+/** The invite's form, confirmation or result: one body for the page (no JavaScript) and the modal. */
+export function InvitePanel(props: PanelProps) {
+  const { view, actionData } = props;
+  if (actionData?.kind === "result") return <InviteResult result={actionData} titleId={props.titleId} onClose={props.onClose} />;
+  const formResult = actionData?.kind === "form" ? actionData.result : undefined;
+  if (view.mode === "create") return <CreateInviteForm {...props} lastResult={formResult} />;
+  return <ConfirmInvite {...props} view={view} lastResult={formResult} />;
+}
+
+function formFetcherProps(fetcherKey: string | undefined) {
+  return fetcherKey ? ({ navigate: false, fetcherKey } as const) : {};
+}
+
+function CancelControl({ onCancel }: { onCancel?: () => void }) {
+  return onCancel ? (
+    <button type="button" onClick={onCancel} className={buttonClass("secondary")}>
+      Cancel
+    </button>
+  ) : (
+    <Link to={LIST_PATH} className={buttonClass("secondary")}>
+      Cancel
+    </Link>
+  );
+}
+
+function FormError({ id, errors }: { id?: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <div id={id} role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm text-danger">
+      {errors[0]}
+    </div>
+  );
+}
+
+function ConfirmInvite({ view, lastResult, busy, titleId, fetcherKey, onCancel }: PanelProps & { view: Extract<InviteLoaderData, { mode: "existing" }>; lastResult?: SubmissionResult<string[]> }) {
+  const { subcontractor } = view;
+  const errors = lastResult?.error?.[""] ?? undefined;
+  return (
+    <div className="space-y-4">
+      <h2 id={titleId} className="text-lg font-semibold">
+        Invite Subcontractor to Portal
+      </h2>
+      {subcontractor.email ? (
+        <Form method="post" action={inviteHref(subcontractor.id)} {...formFetcherProps(fetcherKey)} className="space-y-4">
+          <FormError errors={errors} />
+          <p className="text-sm">
+            {`${subcontractor.name} will receive a sign-in link for the subcontractor portal at `}
+            <strong>{subcontractor.email}</strong>. The link expires in 15 minutes and can be used once.
+          </p>
+          <input type="hidden" name="intent" value="invite" />
+          <div className="flex justify-end gap-2">
+            <CancelControl onCancel={onCancel} />
+            <Button type="submit" disabled={busy}>
+              {busy ? "Creating..." : "Create & Send Invite"}
+            </Button>
+          </div>
+        </Form>
+      ) : (
+        <div className="space-y-4">
+          <div role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm">
+            {`${subcontractor.name} has no e-mail address. The portal link is sent by e-mail, so add one before inviting them.`}
+          </div>
+          <div className="flex justify-end gap-2">
+            <CancelControl onCancel={onCancel} />
+            {view.canEdit ? (
+              <Link to={`${LIST_PATH}/${encodeURIComponent(subcontractor.id)}/edit`} className={buttonClass("primary")}>
+                Edit
+              </Link>
+            ) : (
+              <p className="self-center text-sm opacity-80">Ask someone who can edit subcontractors to add it.</p>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: PanelProps & { lastResult?: SubmissionResult<string[]> }) {
+  const hydrated = useHydrated();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { type: "individual" },
+    onValidate({ formData }) {
+      return parseWithZod(formData, { schema: inviteCreateSchema });
+    },
+    // Validating on submit (then on input) rather than on blur: an error appearing on blur moves
+    // the submit button under the pointer mid-click and swallows the click.
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const type = fields.type.value ?? "individual";
+  // Without JavaScript both identifier fields show (the server keeps the one that fits the type).
+  const showNino = !hydrated || type === "individual";
+  const showCompany = !hydrated || type !== "individual";
+  return (
+    <div className="space-y-4">
+      <h2 id={titleId} className="text-lg font-semibold">
+        Invite Subcontractor to Portal
+      </h2>
+      <Form method="post" action={inviteHref()} {...formFetcherProps(fetcherKey)} {...getFormProps(form)} className="space-y-4">
+        <FormError id={form.errorId} errors={form.errors} />
+        <Field id={fields.name.id} label="Name *" error={fields.name.errors}>
+          <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} autoComplete="off" required maxLength={100} />
+        </Field>
+        <Field id={fields.email.id} label="Email *" error={fields.email.errors}>
+          <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} className={inputClass} autoComplete="off" required />
+        </Field>
+        <Field id={fields.type.id} label="Type" error={fields.type.errors}>
+          <select {...getSelectProps(fields.type)} key={fields.type.key} className={inputClass}>
+            {SUBCONTRACTOR_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t === "individual" ? "Individual" : t === "company" ? "Company" : "Partnership"}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={fields.utr.id} label="UTR" error={fields.utr.errors} hint="10 digits">
+          <input {...getInputProps(fields.utr, { type: "text" })} key={fields.utr.key} className={inputClass} inputMode="numeric" maxLength={10} autoComplete="off" required />
+        </Field>
+        {showNino ? (
+          <Field id={fields.nino.id} label="National Insurance Number" error={fields.nino.errors} hint={hydrated ? undefined : "Individuals only"}>
+            <input {...getInputProps(fields.nino, { type: "text" })} key={fields.nino.key} className={inputClass} autoComplete="off" maxLength={13} />
+          </Field>
+        ) : null}
+        {showCompany ? (
+          <Field id={fields.companyNumber.id} label="Company Number" error={fields.companyNumber.errors} hint={hydrated ? undefined : "Companies and partnerships only"}>
+            <input {...getInputProps(fields.companyNumber, { type: "text" })} key={fields.companyNumber.key} className={inputClass} autoComplete="off" maxLength={8} />
+          </Field>
+        ) : null}
+        <div className="flex justify-end gap-2">
+          <CancelControl onCancel={onCancel} />
+          <Button type="submit" disabled={busy}>
+            {busy ? "Creating..." : "Create & Send Invite"}
+          </Button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+function InviteResult({ result, titleId, onClose }: { result: Extract<InviteActionData, { kind: "result" }>; titleId: string; onClose?: () => void }) {
+  const hydrated = useHydrated();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const linkId = useId();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(result.magicLink);
+      setCopied(true);
+    } catch {
+      // No clipboard permission: leave the link selected so Ctrl+C works.
+      inputRef.current?.select();
+    }
+  }
+  return (
+    <div className="space-y-4">
+      <div role="status" aria-live="polite" className="space-y-2">
+        <h2 id={titleId} className="text-lg font-semibold">
+          Invitation Created
+        </h2>
+        {result.created ? <p className="text-sm text-success">Subcontractor created successfully!</p> : null}
+        {result.emailSent ? (
+          <p className="text-sm">{`Invitation email sent to ${result.email}`}</p>
+        ) : (
+          <p className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm">
+            <strong>Note:</strong> {EMAIL_NOT_SENT}
+          </p>
+        )}
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={linkId} className="block text-sm font-medium">
+          Portal access link (expires in 15 minutes)
+        </label>
+        <input ref={inputRef} id={linkId} type="text" readOnly value={result.magicLink} onFocus={(e) => e.currentTarget.select()} className={`${inputClass} font-mono text-xs`} />
+      </div>
+      {hydrated ? (
+        <Button type="button" variant="secondary" onClick={copy}>
+          Copy Link to Clipboard
+        </Button>
+      ) : null}
+      <p role="status" aria-live="polite" className="text-sm text-success">
+        {copied ? "Link copied to clipboard!" : ""}
+      </p>
+      <p className="text-sm opacity-80">This link can only be used once.</p>
+      <div className="flex justify-end">
+        {onClose ? (
+          <button type="button" onClick={onClose} className={buttonClass("primary")}>
+            Close &amp; Refresh
+          </button>
+        ) : (
+          <Link to={LIST_PATH} className={buttonClass("primary")}>
+            Close &amp; Refresh
+          </Link>
+        )}
+      </div>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------
+// The button
+
+/**
+ * 'Invite to Portal'. Without JavaScript it is a link to the invite page. With JavaScript it
+ * opens the same form as a modal dialog that loads and posts to that page's loader and action
+ * through fetchers. Without an id it is the variant that creates the subcontractor first
+ * (show it only to users holding cis.portal.invite and cis.sub.write).
  */
 export function InviteToPortalButton({ subcontractorId, label = "Invite to Portal", className = "" }: { subcontractorId?: string; label?: string; className?: string }) {
-  const to = subcontractorId ? `/cis/subcontractors/${subcontractorId}/invite` : "/cis/subcontractors/invite";
+  const href = inviteHref(subcontractorId);
+  const [open, setOpen] = useState(false);
+  const [round, setRound] = useState(0);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const fetcherKey = `portal-invite:${subcontractorId ?? "new"}:${round}`;
+  const loader = useFetcher<InviteLoaderData>();
+  const submit = useFetcher<InviteActionData>({ key: fetcherKey });
+  const revalidator = useRevalidator();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (open && dialog && !dialog.open) dialog.showModal();
+  }, [open]);
+
+  function openDialog(e: MouseEvent<HTMLAnchorElement>) {
+    // Let new-tab and new-window clicks go to the page.
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    setRound((r) => r + 1);
+    setOpen(true);
+    if (subcontractorId) loader.load(href);
+  }
+
+  function closeDialog() {
+    dialogRef.current?.close();
+  }
+
+  const view: InviteLoaderData | undefined = subcontractorId ? (loader.state === "idle" ? loader.data : undefined) : { mode: "create" };
+  const result = submit.data;
+
   return (
-    <Link to={to} className={className}>
-      {label}
-    </Link>
+    <>
+      <Link to={href} onClick={openDialog} className={className} aria-haspopup="dialog">
+        {label}
+      </Link>
+      {open ? (
+        <dialog
+          ref={dialogRef}
+          aria-labelledby={titleId}
+          aria-modal="true"
+          onClose={() => {
+            setOpen(false);
+            // Whatever happened inside (a subcontractor created, an invite recorded) shows on the page.
+            if (result?.kind === "result") revalidator.revalidate();
+          }}
+          className="m-auto w-full max-w-lg rounded-brand border border-line bg-elevated p-6 text-left text-gray-900 shadow-xl backdrop:bg-black/40 dark:text-gray-100"
+        >
+          {view ? (
+            <InvitePanel
+              key={round}
+              view={view}
+              actionData={result}
+              busy={submit.state !== "idle"}
+              titleId={titleId}
+              fetcherKey={fetcherKey}
+              onCancel={closeDialog}
+              onClose={closeDialog}
+            />
+          ) : (
+            <p id={titleId} role="status" aria-live="polite" className="text-sm">
+              Loading...
+            </p>
+          )}
+        </dialog>
+      ) : null}
+    </>
   );
 }

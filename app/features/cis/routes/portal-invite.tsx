@@ -1,4 +1,102 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, useNavigation } from "react-router";
+import { requireScope } from "~/features/auth/middleware.server";
+import { can } from "~/features/auth/scopes";
+import { clientIp } from "~/features/platform/audit.server";
+import { formErrorReply } from "~/utils/forms";
+import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema } from "../components/invite-to-portal";
+import { actorOf, requireCis } from "../module.server";
+import { issuePortalInvite } from "../portal-invites.server";
+import { createSubcontractor, getSubcontractor } from "../subcontractors.server";
+import type { Route } from "./+types/portal-invite";
+
+/**
+ * One module, two routes: /cis/subcontractors/:id/invite invites an existing subcontractor;
+ * /cis/subcontractors/invite creates one first (so it also needs cis.sub.write).
+ */
+async function guard(request: Request, context: Route.LoaderArgs["context"], creating: boolean) {
+  const cis = await requireCis(request, context, "cis.portal.invite");
+  if (creating) await requireScope(request, context, cis.user, "cis.sub.write");
+  return cis;
+}
+
+// The magic link travels in this response only: never cached, never in a URL or a toast.
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { env, tenant, user } = await guard(request, context, !params.id);
+  if (!params.id) return { mode: "create" } satisfies InviteLoaderData as InviteLoaderData;
+  const sub = await getSubcontractor(env, tenant.id, params.id);
+  if (!sub) throw data("Not found", { status: 404 });
+  return {
+    mode: "existing",
+    subcontractor: { id: sub.id, name: sub.name, email: sub.email },
+    canEdit: can(user, "cis.sub.write"),
+  } satisfies InviteLoaderData as InviteLoaderData;
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { env, tenant, user } = await guard(request, context, !params.id);
+  const formData = await request.formData();
+  const actor = actorOf(user);
+  const origin = new URL(request.url).origin;
+  const ip = clientIp(request);
+  const reply = (body: InviteActionData, status = 200) => data(body, { status, headers: NO_STORE });
+
+  if (params.id) {
+    const sub = await getSubcontractor(env, tenant.id, params.id);
+    if (!sub) throw data("Not found", { status: 404 });
+    if (!sub.email?.trim()) {
+      return reply({ kind: "form", result: formErrorReply(`${sub.name} has no e-mail address. Add one before inviting them to the portal.`) }, 400);
+    }
+    try {
+      const invite = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false });
+      return reply({ kind: "result", created: false, name: sub.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
+    } catch (err) {
+      console.error("Portal invite failed", err instanceof Error ? err.message : err);
+      return reply({ kind: "form", result: formErrorReply("Failed to send invitation") }, 500);
+    }
+  }
+
+  const submission = parseWithZod(formData, { schema: inviteCreateSchema });
+  if (submission.status !== "success") return reply({ kind: "form", result: submission.reply() }, 400);
+  const input = submission.value;
+  let created: Awaited<ReturnType<typeof createSubcontractor>>;
+  try {
+    created = await createSubcontractor(env, tenant.id, input, actor, { active: true });
+  } catch (err) {
+    console.error("Create and invite failed", err instanceof Error ? err.message : err);
+    return reply({ kind: "form", result: submission.reply({ formErrors: ["Failed to create subcontractor and send invitation"] }) }, 500);
+  }
+  if (!created.ok) {
+    const result = created.field ? submission.reply({ fieldErrors: { [created.field]: [created.error] } }) : submission.reply({ formErrors: [created.error] });
+    return reply({ kind: "form", result }, 400);
+  }
+  try {
+    const invite = await issuePortalInvite(env, { tenant, subcontractor: { id: created.id, name: input.name, email: input.email }, actor, origin, ip, created: true });
+    return reply({ kind: "result", created: true, name: input.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
+  } catch (err) {
+    console.error("Portal invite failed after create", err instanceof Error ? err.message : err);
+    // The subcontractor exists now: say so, so nobody creates it twice.
+    return reply({ kind: "form", result: formErrorReply("Subcontractor created, but the invitation failed. Failed to send invitation: invite them from the subcontractor list.") }, 500);
+  }
+}
+
+/** Document responses too: the result page carries the link, so no cache may keep it. */
+export function headers() {
+  return NO_STORE;
+}
+
+export default function PortalInvite({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  return (
+    <div className="mx-auto max-w-xl rounded-brand border border-line bg-elevated p-6">
+      <InvitePanel view={loaderData} actionData={actionData} busy={busy} titleId="portal-invite-title" />
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Invite Subcontractor to Portal" }];
 }

@@ -8,10 +8,6 @@ import {
   analyseImport,
   decodeCsvBytes,
   deleteUpload,
-  IMPORT_COLUMNS,
-  IMPORT_MAX_BYTES,
-  IMPORT_MAX_ROWS,
-  IMPORT_TEMPLATE_FILE,
   ImportConflictError,
   importSubcontractors,
   importTemplateCsv,
@@ -19,6 +15,7 @@ import {
   storeUpload,
   type ImportRowResult,
 } from "../import.server";
+import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TEMPLATE_FILE } from "../import-columns";
 import { actorOf, requireCis } from "../module.server";
 import type { Route } from "./+types/subcontractors-import";
 

@@ -176,7 +176,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
               Import
             </Link>
           ) : null}
-          {perms.canInvite ? <InviteToPortalButton className={buttonClass("secondary")} /> : null}
+          {perms.canInvite && perms.canWrite ? <InviteToPortalButton className={buttonClass("secondary")} /> : null}
           {perms.canWrite ? (
             <Link to="/cis/subcontractors/new" className={buttonClass("primary")}>
               New Subcontractor

@@ -1,4 +1,95 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Honeypot } from "~/components/ui/field";
+import { cloudflareContext } from "~/context";
+import { requireTenant } from "~/features/auth/middleware.server";
+import { contractorDetails } from "~/features/cis/portal-invites.server";
+import { clientIp } from "~/features/platform/audit.server";
+import { AskForNewLink, PortalErrorBoundary, PortalShell } from "../components/portal-shell";
+import { consumePortalLink, inspectPortalLink, statusFor, type LinkProblem } from "../portal-auth.server";
+import type { Route } from "./+types/auth";
+
+type PageData = { contractorName: string; replyTo: string | null } & ({ token: string; problem: null } | { token: null; problem: LinkProblem });
+
+// The token is a credential: keep the page out of every cache.
+const NO_STORE = { "Cache-Control": "no-store" };
+
+async function portalTenant(context: Route.LoaderArgs["context"]) {
+  const { env, ctx } = context.get(cloudflareContext);
+  const tenant = requireTenant(context);
+  if (!tenant.modules.some((m) => m.id === "cis")) throw data("Page not found", { status: 404 });
+  return { env, ctx, tenant, ...(await contractorDetails(env, tenant)) };
+}
+
+/** GET only looks: it consumes nothing, because mail scanners and link previews follow links. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, contractorName, replyTo } = await portalTenant(context);
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const inspected = await inspectPortalLink(env, request, tenant.id, token);
+  if (inspected.ok) return data<PageData>({ contractorName, replyTo, token, problem: null }, { headers: NO_STORE });
+  return data<PageData>({ contractorName, replyTo, token: null, problem: inspected.problem }, { status: statusFor(inspected.problem), headers: NO_STORE });
+}
+
+/** The button: burns the link and opens a portal session for the link's subcontractor. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, ctx, tenant, contractorName, replyTo } = await portalTenant(context);
+  const form = await request.formData();
+  const token = String(form.get("token") ?? "");
+  const website = String(form.get("website") ?? "");
+  const result = website ? ({ ok: false, problem: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
+  if (result.ok) return redirect("/portal", { headers: { "Set-Cookie": result.setCookie, ...NO_STORE } });
+  return data<PageData>({ contractorName, replyTo, token: null, problem: result.problem }, { status: statusFor(result.problem), headers: NO_STORE });
+}
+
+export function headers() {
+  return NO_STORE;
+}
+
+const PROBLEMS: Record<LinkProblem, { title: string; detail: string }> = {
+  expired: { title: "This link has expired", detail: "Portal links last 15 minutes. This one is too old to sign you in." },
+  used: { title: "This link has already been used", detail: "Each portal link signs you in once. This one has been used already." },
+  invalid: { title: "This link is not valid", detail: "The link is incomplete, was changed, or belongs to another workspace. Check that you copied the whole link from the e-mail." },
+};
+
+export default function PortalAuth({ loaderData, actionData }: Route.ComponentProps) {
+  const state = actionData ?? loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  if (state.token) {
+    return (
+      <PortalShell contractorName={state.contractorName}>
+        <div className="mx-auto max-w-md py-10 text-center">
+          <h1 className="text-2xl font-bold">{`Continue to the ${state.contractorName} portal`}</h1>
+          <p className="mt-2 text-sm opacity-80">This link signs you in once. Continue to open your subcontractor portal.</p>
+          <Form method="post" className="mt-8">
+            <input type="hidden" name="token" value={state.token} />
+            <Honeypot />
+            <Button type="submit" disabled={busy}>
+              {busy ? "Signing in..." : "Continue"}
+            </Button>
+          </Form>
+        </div>
+      </PortalShell>
+    );
+  }
+  const problem = PROBLEMS[state.problem ?? "invalid"];
+  return (
+    <PortalShell contractorName={state.contractorName}>
+      <div className="mx-auto max-w-md py-10 text-center" data-problem={state.problem}>
+        <h1 className="text-2xl font-bold">{problem.title}</h1>
+        <div role="alert">
+          <p className="mt-2 text-sm opacity-80">{problem.detail}</p>
+          <AskForNewLink contractorName={state.contractorName} replyTo={state.replyTo} />
+        </div>
+      </div>
+    </PortalShell>
+  );
+}
+
+export function meta() {
+  return [{ title: "Subcontractor portal sign-in" }, { name: "referrer", content: "no-referrer" }];
+}
+
+export function ErrorBoundary() {
+  return <PortalErrorBoundary />;
 }

@@ -1,4 +1,103 @@
-// Placeholder while the route is being built in this session.
-export default function Placeholder() {
-  return null;
+import { data } from "react-router";
+import { cloudflareContext } from "~/context";
+import { requireTenant } from "~/features/auth/middleware.server";
+import { contractorDetails } from "~/features/cis/portal-invites.server";
+import { maskEmail } from "~/features/cis/pii.server";
+import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
+import { requirePortalSession } from "../portal-session.server";
+import type { Route } from "./+types/home";
+
+const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
+const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" } as const;
+
+/**
+ * The signed-in subcontractor's own page. The subcontractor comes from the portal session only;
+ * identifiers leave the server masked.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, ctx } = context.get(cloudflareContext);
+  const tenant = requireTenant(context);
+  if (!tenant.modules.some((m) => m.id === "cis")) throw data("Page not found", { status: 404 });
+  const { subcontractor: s } = await requirePortalSession(env, ctx, request, tenant.id);
+  const { contractorName } = await contractorDetails(env, tenant);
+  return data(
+    {
+      contractorName,
+      me: {
+        name: s.name,
+        type: TYPE_LABELS[s.type],
+        utrMasked: s.utrMasked,
+        identifier: s.type === "individual" ? { label: "National Insurance Number", value: s.ninoMasked } : { label: "Company Number", value: s.companyNumber },
+        verificationStatus: STATUS_LABELS[s.verificationStatus],
+        verificationRate: s.verificationRate,
+        emailMasked: s.email ? maskEmail(s.email) : null,
+      },
+      // Portal invoices and statements do not exist yet: these are the real, empty lists.
+      invoices: [] as { id: string }[],
+      statements: [] as { id: string }[],
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export default function PortalHome({ loaderData }: Route.ComponentProps) {
+  const { me, contractorName } = loaderData;
+  return (
+    <PortalShell contractorName={contractorName} signedIn>
+      <h1 className="text-2xl font-bold" data-testid="portal-subcontractor">
+        {me.name}
+      </h1>
+      <p className="mt-1 text-sm opacity-70">{`Your details as held by ${contractorName}`}</p>
+
+      <section aria-labelledby="details-heading" className="mt-6 rounded-brand border border-line bg-elevated p-5">
+        <h2 id="details-heading" className="text-lg font-semibold">
+          Your details
+        </h2>
+        <dl className="mt-4 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+          <Item label="Name" value={me.name} />
+          <Item label="Type" value={me.type} />
+          <Item label="UTR" value={me.utrMasked} />
+          <Item label={me.identifier.label} value={me.identifier.value} />
+          <Item label="Verification" value={`${me.verificationStatus} (${me.verificationRate}%)`} />
+          <Item label="Contact e-mail" value={me.emailMasked} />
+        </dl>
+        <p className="mt-4 text-xs opacity-70">{`Identifiers are shown masked. If something is wrong, contact ${contractorName}.`}</p>
+      </section>
+
+      <section aria-labelledby="invoices-heading" className="mt-6 rounded-brand border border-line bg-elevated p-5">
+        <h2 id="invoices-heading" className="text-lg font-semibold">
+          Invoices
+        </h2>
+        {loaderData.invoices.length === 0 ? <p className="mt-3 text-sm opacity-80">No invoices yet</p> : null}
+      </section>
+
+      <section aria-labelledby="statements-heading" className="mt-6 rounded-brand border border-line bg-elevated p-5">
+        <h2 id="statements-heading" className="text-lg font-semibold">
+          Statements
+        </h2>
+        {loaderData.statements.length === 0 ? <p className="mt-3 text-sm opacity-80">No statements yet</p> : null}
+      </section>
+    </PortalShell>
+  );
+}
+
+function Item({ label, value }: { label: string; value: string | null }) {
+  return (
+    <div>
+      <dt className="font-medium opacity-70">{label}</dt>
+      <dd className="mt-0.5">{value || "N/A"}</dd>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData ? `Portal · ${loaderData.contractorName}` : "Subcontractor portal" }];
+}
+
+export function ErrorBoundary() {
+  return <PortalErrorBoundary />;
 }

@@ -1,0 +1,465 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { SignJWT } from "jose";
+import { describe, expect, it } from "vitest";
+import worker from "../../workers/app";
+import { getDb } from "~/db/client.server";
+import { cisSettings } from "~/db/schema";
+import { subcontractorCreateSchema } from "~/features/cis/domain";
+import { createSubcontractor } from "~/features/cis/subcontractors.server";
+import { newId } from "~/utils/ids";
+import { createTenant, createUser, type TestTenant } from "../factories";
+import { count, signIn, waitForMail } from "./auth-helpers";
+import { Browser, location } from "./http";
+
+const PORTAL_COOKIE = "__Host-portal";
+const STAFF_COOKIE = "__Host-session";
+
+let utrSeq = 0;
+function freshUtr(): string {
+  utrSeq += 1;
+  return `${Date.now() % 1_000_000}${String(utrSeq).padStart(4, "0")}`.slice(-10).padStart(10, "1");
+}
+
+async function addSub(t: TestTenant, opts: { name?: string; email?: string | null; type?: "individual" | "company"; nino?: string; companyNumber?: string } = {}) {
+  const input = subcontractorCreateSchema.parse({
+    type: opts.type ?? "individual",
+    name: opts.name ?? `Sub ${newId(4)}`,
+    utr: freshUtr(),
+    email: opts.email === null ? undefined : (opts.email ?? `sub-${newId(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}@example.test`),
+    nino: opts.nino,
+    companyNumber: opts.companyNumber,
+  });
+  const res = await createSubcontractor(env, t.id, input, { id: "factory", email: "factory@example.test", name: "Factory" }, { active: true });
+  if (!res.ok) throw new Error(res.error);
+  return { id: res.id, name: input.name, email: input.email ?? null };
+}
+
+async function cisTenant(opts: { name?: string; companyName?: string; replyTo?: string } = {}) {
+  const t = await createTenant({ name: opts.name, modules: ["cis"] });
+  if (opts.companyName || opts.replyTo) {
+    const now = Date.now();
+    await getDb(env)
+      .insert(cisSettings)
+      .values({ tenantId: t.id, companyName: opts.companyName ?? "", emailReplyTo: opts.replyTo ?? null, createdAt: now, updatedAt: now });
+  }
+  return t;
+}
+
+async function staff(t: TestTenant, role: "standard" | "lead" | "manager" | "admin") {
+  const u = await createUser(t, { role });
+  return { user: u, browser: await signIn(t, u) };
+}
+
+/** The link as the result view shows it in the read-only input. */
+function linkFrom(html: string): string {
+  const m = html.match(/value="(http[^"]*\/portal\/auth\?token=[^"]+)"/);
+  if (!m) throw new Error("No portal link in the page");
+  return m[1].replace(/&amp;/g, "&");
+}
+
+function tokenOf(link: string): string {
+  return new URL(link).searchParams.get("token") ?? "";
+}
+
+async function invite(t: TestTenant, browser: Browser, subId: string) {
+  const res = await browser.post(`${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" });
+  const html = await res.text();
+  expect(res.status, html.slice(0, 500)).toBe(200);
+  return { res, html, link: linkFrom(html) };
+}
+
+async function inviteFor(opts: Parameters<typeof cisTenant>[0] = {}) {
+  const t = await cisTenant(opts);
+  const { browser } = await staff(t, "manager");
+  const sub = await addSub(t);
+  const { link, html } = await invite(t, browser, sub.id);
+  return { t, sub, link, html, staffBrowser: browser };
+}
+
+/** Opens the link and presses the button, as a subcontractor's browser would. */
+async function signInWithLink(link: string, browser = new Browser()) {
+  const origin = new URL(link).origin;
+  const res = await browser.post(`${origin}/portal/auth`, { token: tokenOf(link) });
+  return { res, browser };
+}
+
+describe("inviting a subcontractor to the portal", () => {
+  it.each(["manager", "admin"] as const)("is allowed for %s: confirm page, result with the link, invite row and audit", async (role) => {
+    const t = await cisTenant();
+    const { browser } = await staff(t, role);
+    const sub = await addSub(t, { name: "Brick & Co" });
+    const page = await browser.get(`${t.origin}/cis/subcontractors/${sub.id}/invite`);
+    expect(page.status).toBe(200);
+    const pageHtml = await page.text();
+    expect(pageHtml).toContain("Create &amp; Send Invite");
+    expect(pageHtml).toContain(sub.email!);
+
+    const { res, html, link } = await invite(t, browser, sub.id);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("Location")).toBeNull();
+    expect(html).toContain("Invitation Created");
+    expect(html).not.toContain("Subcontractor created successfully!");
+    expect(html).toContain(`Invitation email sent to ${sub.email}`);
+    expect(html).toContain("Portal access link (expires in 15 minutes)");
+    expect(html).toContain("This link can only be used once.");
+    expect(html).toContain('href="/cis/subcontractors"');
+    expect(link.startsWith(`${t.origin}/portal/auth?token=`)).toBe(true);
+
+    const row = await env.DB.prepare("SELECT * FROM cis_portal_invites WHERE tenant_id = ? AND subcontractor_id = ?").bind(t.id, sub.id).first<Record<string, unknown>>();
+    expect(row).toBeTruthy();
+    expect(row?.email).toBe(sub.email);
+    expect(row?.email_queued).toBe(1);
+    expect(row?.used_at).toBeNull();
+    const expiresIn = Number(row?.expires_at) - Date.now();
+    expect(expiresIn).toBeGreaterThan(14 * 60_000);
+    expect(expiresIn).toBeLessThanOrEqual(15 * 60_000);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.portal.invited' AND target_id = ?", t.id, sub.id)).toBe(1);
+    // No toast, no redirect: the link exists only in the action's response.
+    expect(res.headers.getSetCookie().join(";")).not.toContain("flash");
+  });
+
+  it.each(["standard", "lead"] as const)("is refused with 403 for %s (page and action)", async (role) => {
+    const t = await cisTenant();
+    const { browser } = await staff(t, role);
+    const sub = await addSub(t);
+    expect((await browser.get(`${t.origin}/cis/subcontractors/${sub.id}/invite`)).status).toBe(403);
+    expect((await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })).status).toBe(403);
+    expect((await browser.get(`${t.origin}/cis/subcontractors/invite`)).status).toBe(403);
+    expect((await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "X Y", email: "x@example.test", type: "individual", utr: "1234567890" })).status).toBe(403);
+    expect(await count("cis_portal_invites", "tenant_id = ?", t.id)).toBe(0);
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
+  });
+
+  it("answers 404 for another tenant's subcontractor", async () => {
+    const a = await cisTenant();
+    const b = await cisTenant();
+    const { browser } = await staff(a, "admin");
+    const foreign = await addSub(b);
+    expect((await browser.get(`${a.origin}/cis/subcontractors/${foreign.id}/invite`)).status).toBe(404);
+    expect((await browser.post(`${a.origin}/cis/subcontractors/${foreign.id}/invite`, { intent: "invite" })).status).toBe(404);
+    expect(await count("cis_portal_invites", "subcontractor_id = ?", foreign.id)).toBe(0);
+  });
+
+  it("explains a missing e-mail and offers Edit instead of inviting", async () => {
+    const t = await cisTenant();
+    const { browser } = await staff(t, "admin");
+    const sub = await addSub(t, { name: "No Mail Ltd", email: null });
+    const page = await browser.get(`${t.origin}/cis/subcontractors/${sub.id}/invite`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("No Mail Ltd has no e-mail address");
+    expect(html).toContain(`href="/cis/subcontractors/${sub.id}/edit"`);
+    expect(html).not.toContain("Create &amp; Send Invite");
+    const post = await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
+    expect(post.status).toBe(400);
+    expect(await post.text()).toContain("has no e-mail address");
+    expect(await count("cis_portal_invites", "tenant_id = ?", t.id)).toBe(0);
+  });
+
+  it("create variant: needs cis.sub.write too, validates, then creates and invites", async () => {
+    const t = await cisTenant();
+    // A manager can invite but not create subcontractors.
+    const manager = await staff(t, "manager");
+    expect((await manager.browser.get(`${t.origin}/cis/subcontractors/invite`)).status).toBe(403);
+
+    const { browser } = await staff(t, "admin");
+    const form = await browser.get(`${t.origin}/cis/subcontractors/invite`);
+    expect(form.status).toBe(200);
+    const formHtml = await form.text();
+    for (const label of ["Name *", "Email *", "Type", "UTR", "National Insurance Number", "Company Number", "Cancel", "Create &amp; Send Invite"]) expect(formHtml).toContain(label);
+    expect(formHtml).toMatch(/maxLength="10"|maxlength="10"/);
+
+    const missing = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Only Name", email: "", type: "individual", utr: "1234567890" });
+    expect(missing.status).toBe(400);
+    const missingHtml = await missing.text();
+    expect(missingHtml).toContain("Name and email are required");
+    expect(missingHtml).toContain('value="Only Name"');
+
+    const noUtr = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Utr Less", email: "utrless@example.test", type: "individual", utr: "" });
+    expect(noUtr.status).toBe(400);
+    expect(await noUtr.text()).toContain("Valid UTR required (10 digits)");
+
+    const badNino = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Bad Nino", email: "nino@example.test", type: "individual", utr: freshUtr(), nino: "XX" });
+    expect(badNino.status).toBe(400);
+    expect(await badNino.text()).toContain("Invalid NINO format");
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
+
+    const email = `new-${newId(5).toLowerCase().replace(/[^a-z0-9]/g, "x")}@example.test`;
+    const ok = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Fresh Build Ltd", email, type: "company", utr: freshUtr(), companyNumber: "ab123456" });
+    const html = await ok.text();
+    expect(ok.status, html.slice(0, 300)).toBe(200);
+    expect(html).toContain("Invitation Created");
+    expect(html).toContain("Subcontractor created successfully!");
+    expect(html).toContain(`Invitation email sent to ${email}`);
+    const sub = await env.DB.prepare("SELECT id, company_number, active, email FROM cis_subcontractors WHERE tenant_id = ? AND name = 'Fresh Build Ltd'").bind(t.id).first<{ id: string; company_number: string; active: number; email: string }>();
+    expect(sub?.company_number).toBe("AB123456");
+    expect(sub?.active).toBe(1);
+    expect(await count("cis_portal_invites", "tenant_id = ? AND subcontractor_id = ?", t.id, sub?.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.created'", t.id)).toBe(1);
+  });
+
+  it("e-mails the link: it arrives in the dev mailbox and is the one shown", async () => {
+    const since = Date.now();
+    const { sub, link } = await inviteFor({ companyName: "Acme Builders Ltd" });
+    const mail = await waitForMail(sub.email!, { after: since });
+    expect(mail.subject).toContain("Acme Builders Ltd");
+    expect(mail.text).toContain(link);
+    expect(mail.text).toContain("15 minutes");
+  });
+
+  it("still shows the link with the warning when the e-mail queue refuses", async () => {
+    const t = await cisTenant();
+    const { browser } = await staff(t, "manager");
+    const sub = await addSub(t);
+    const failingEnv = { ...env, EMAIL: { send: async () => Promise.reject(new Error("queue down")), sendBatch: async () => Promise.reject(new Error("queue down")) } };
+    const res = await worker.fetch(
+      new Request(`${t.origin}/cis/subcontractors/${sub.id}/invite`, {
+        method: "POST",
+        headers: { Origin: t.origin, Cookie: browser.cookieHeader(t.host) },
+        body: new URLSearchParams({ intent: "invite" }),
+      }) as Parameters<typeof worker.fetch>[0],
+      failingEnv as unknown as Env,
+      createExecutionContext(),
+    );
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain("Invitation Created");
+    expect(html).toContain("Note:");
+    expect(html).toContain("Email could not be sent. Please share the link manually.");
+    expect(html).not.toContain("Invitation email sent to");
+    const link = linkFrom(html);
+    const row = await env.DB.prepare("SELECT email_queued FROM cis_portal_invites WHERE tenant_id = ? AND subcontractor_id = ?").bind(t.id, sub.id).first<{ email_queued: number }>();
+    expect(row?.email_queued).toBe(0);
+    // The link shown still works.
+    const { res: signedIn } = await signInWithLink(link);
+    expect(location(signedIn)).toBe("/portal");
+  });
+});
+
+describe("the magic link", () => {
+  it("GET shows the confirm page and consumes nothing", async () => {
+    const { t, link } = await inviteFor({ companyName: "Confirm Co" });
+    const b = new Browser();
+    for (let i = 0; i < 2; i++) {
+      const res = await b.get(link);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Cache-Control")).toBe("no-store");
+      const html = await res.text();
+      expect(html).toContain("Continue to the Confirm Co portal");
+      expect(html).toContain('name="token"');
+    }
+    expect(await count("used_tokens", "tenant_id = ? AND kind = 'portal-link'", t.id)).toBe(0);
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal'", t.id)).toBe(0);
+    expect(await count("cis_portal_invites", "tenant_id = ? AND used_at IS NOT NULL", t.id)).toBe(0);
+    expect(b.cookie(t.host, PORTAL_COOKIE)).toBeUndefined();
+  });
+
+  it("POST consumes it: portal session, invite used, audit, redirect to /portal", async () => {
+    const { t, sub, link } = await inviteFor();
+    const { res, browser } = await signInWithLink(link);
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/portal");
+    expect(browser.cookie(t.host, PORTAL_COOKIE)).toBeTruthy();
+    expect(browser.cookie(t.host, STAFF_COOKIE)).toBeUndefined();
+    expect(await count("used_tokens", "tenant_id = ? AND kind = 'portal-link'", t.id)).toBe(1);
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal' AND user_id = ? AND revoked_at IS NULL", t.id, sub.id)).toBe(1);
+    expect(await count("cis_portal_invites", "tenant_id = ? AND used_at IS NOT NULL", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.portal.signed_in' AND target_id = ?", t.id, sub.id)).toBe(1);
+    const home = await browser.get(`${t.origin}/portal`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain(sub.name);
+  });
+
+  it("is single use: a second POST (even from another browser) is refused, and GET then says so", async () => {
+    const { t, link } = await inviteFor();
+    expect(location((await signInWithLink(link)).res)).toBe("/portal");
+    const again = await signInWithLink(link);
+    expect(again.res.status).toBe(410);
+    const html = await again.res.text();
+    expect(html).toContain("This link has already been used");
+    expect(again.browser.cookie(t.host, PORTAL_COOKIE)).toBeUndefined();
+    const get = await new Browser().get(link);
+    expect(get.status).toBe(410);
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal'", t.id)).toBe(1);
+  });
+
+  it("refuses an expired link with a clear page and the way to get a new one", async () => {
+    const t = await cisTenant({ companyName: "Late Ltd", replyTo: "office@late.example" });
+    const sub = await addSub(t);
+    const past = Math.floor(Date.now() / 1000) - 3600;
+    const jti = newId();
+    const token = await new SignJWT({ tid: t.id, knd: "portal-link" })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(sub.id)
+      .setAudience(t.origin)
+      .setIssuedAt(past - 900)
+      .setExpirationTime(past)
+      .setJti(jti)
+      .sign(new TextEncoder().encode(env.TOKEN_SECRET));
+    await env.DB.prepare("INSERT INTO cis_portal_invites (id, tenant_id, subcontractor_id, email, email_queued, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, 1, 'x', ?, ?)")
+      .bind(jti, t.id, sub.id, sub.email, (past - 900) * 1000, past * 1000)
+      .run();
+    const link = `${t.origin}/portal/auth?token=${token}`;
+    const get = await new Browser().get(link);
+    expect(get.status).toBe(410);
+    const html = await get.text();
+    expect(html).toContain("This link has expired");
+    expect(html).toContain("Ask Late Ltd to send you a new link");
+    expect(html).toContain("mailto:office@late.example");
+    const post = await signInWithLink(link);
+    expect(post.res.status).toBe(410);
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal'", t.id)).toBe(0);
+    expect(await count("used_tokens", "jti = ?", jti)).toBe(0);
+  });
+
+  it("refuses a link for one tenant's host on another tenant's host", async () => {
+    const { t: acme, link } = await inviteFor();
+    const globex = await cisTenant({ name: "Globex" });
+    const foreign = `${globex.origin}/portal/auth?token=${tokenOf(link)}`;
+    const get = await new Browser().get(foreign);
+    expect(get.status).toBe(400);
+    expect(await get.text()).toContain("This link is not valid");
+    const post = await signInWithLink(foreign);
+    expect(post.res.status).toBe(400);
+    expect(post.browser.cookie(globex.host, PORTAL_COOKIE)).toBeUndefined();
+    expect(await count("sessions", "tenant_id IN (?, ?) AND kind = 'portal'", acme.id, globex.id)).toBe(0);
+    expect(await count("used_tokens", "tenant_id IN (?, ?)", acme.id, globex.id)).toBe(0);
+  });
+
+  it("refuses a tampered link and tells the subcontractor to ask the contractor (no mailto without a reply-to)", async () => {
+    const { t, link, sub } = await inviteFor();
+    const token = tokenOf(link);
+    const [h, p, s] = token.split(".");
+    // Swap the subject for another subcontractor's id: the signature no longer matches.
+    const other = await addSub(t);
+    const payload = JSON.parse(atob(p.replace(/-/g, "+").replace(/_/g, "/")));
+    expect(payload.sub).toBe(sub.id);
+    payload.sub = other.id;
+    const forgedPayload = btoa(JSON.stringify(payload)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    for (const bad of [`${h}.${forgedPayload}.${s}`, `${h}.${p}.${s.slice(0, -2)}${s.endsWith("AA") ? "BB" : "AA"}`, "not-a-token"]) {
+      const res = await new Browser().get(`${t.origin}/portal/auth?token=${encodeURIComponent(bad)}`);
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).toContain("This link is not valid");
+      expect(html).toContain(`Ask ${t.name} to send you a new link`);
+      expect(html).not.toContain("mailto:");
+      const post = await signInWithLink(`${t.origin}/portal/auth?token=${encodeURIComponent(bad)}`);
+      expect(post.res.status).toBe(400);
+    }
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal'", t.id)).toBe(0);
+    // The genuine link is untouched by the attempts.
+    expect(location((await signInWithLink(link)).res)).toBe("/portal");
+  });
+
+  it("is refused when the subcontractor was deleted after the invite", async () => {
+    const { t, sub, link } = await inviteFor();
+    await env.DB.prepare("UPDATE cis_subcontractors SET deleted_at = ? WHERE id = ?").bind(Date.now(), sub.id).run();
+    const post = await signInWithLink(link);
+    expect(post.res.status).toBe(400);
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal'", t.id)).toBe(0);
+  });
+});
+
+describe("the portal session", () => {
+  it("shows only its own subcontractor, masked, with empty invoices and statements, without the staff shell", async () => {
+    const t = await cisTenant({ companyName: "Home Contractor Ltd" });
+    const { browser: staffBrowser } = await staff(t, "manager");
+    const mine = await addSub(t, { name: "Mine Joinery", nino: "AB123456C" });
+    const other = await addSub(t, { name: "Other Roofing" });
+    const { link } = await invite(t, staffBrowser, mine.id);
+    const { browser } = await signInWithLink(link);
+    const res = await browser.get(`${t.origin}/portal`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Mine Joinery");
+    expect(html).not.toContain("Other Roofing");
+    expect(html).toContain("Home Contractor Ltd");
+    expect(html).toContain("AB****56C");
+    expect(html).not.toContain("AB123456C");
+    expect(html).toMatch(/\*{6}\d{4}/);
+    expect(html).toContain("Standard (20%)");
+    expect(html).not.toContain(mine.email!);
+    expect(html).toContain("No invoices yet");
+    expect(html).toContain("No statements yet");
+    expect(html).toContain('action="/portal/logout"');
+    expect(html).not.toContain('aria-label="Modules"');
+    // An id in the URL changes nothing: the portal reads the session's subcontractor only.
+    const withId = await browser.get(`${t.origin}/portal?id=${other.id}`);
+    const withIdHtml = await withId.text();
+    expect(withIdHtml).toContain("Mine Joinery");
+    expect(withIdHtml).not.toContain("Other Roofing");
+  });
+
+  it("opens nothing of the staff workspace, and a staff cookie does not open the portal", async () => {
+    const { t, link, staffBrowser } = await inviteFor();
+    const { browser } = await signInWithLink(link);
+    for (const path of ["/cis", "/welcome", "/cis/subcontractors"]) {
+      const res = await browser.get(`${t.origin}${path}`);
+      expect(res.status, path).toBe(302);
+      expect(location(res), path).toContain("/login");
+    }
+    const staffOnPortal = await staffBrowser.get(`${t.origin}/portal`);
+    expect(staffOnPortal.status).toBe(302);
+    expect(location(staffOnPortal)).toBe("/portal/login");
+    // Replayed on another tenant's host, the portal cookie is nobody.
+    const other = await cisTenant();
+    const thief = new Browser();
+    thief.setCookie(other.host, PORTAL_COOKIE, browser.cookie(t.host, PORTAL_COOKIE) ?? "");
+    const stolen = await thief.get(`${other.origin}/portal`);
+    expect(stolen.status).toBe(302);
+    expect(location(stolen)).toBe("/portal/login");
+  });
+
+  it("logout is a POST that revokes the session row and returns to /portal/login", async () => {
+    const { t, sub, link } = await inviteFor();
+    const { browser } = await signInWithLink(link);
+    const cookie = browser.cookie(t.host, PORTAL_COOKIE) ?? "";
+    expect((await browser.get(`${t.origin}/portal/logout`)).status).toBe(404);
+    const out = await browser.post(`${t.origin}/portal/logout`, {});
+    expect(out.status).toBe(302);
+    expect(location(out)).toBe("/portal/login");
+    expect(browser.cookie(t.host, PORTAL_COOKIE)).toBeUndefined();
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal' AND user_id = ? AND revoked_at IS NOT NULL", t.id, sub.id)).toBe(1);
+    const replay = new Browser();
+    replay.setCookie(t.host, PORTAL_COOKIE, cookie);
+    const res = await replay.get(`${t.origin}/portal`);
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/portal/login");
+  });
+
+  it("/portal/login explains links; on the bare domain only the explanation exists", async () => {
+    const t = await cisTenant({ companyName: "Explain Ltd" });
+    const page = await new Browser().get(`${t.origin}/portal/login`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Explain Ltd");
+    expect(html).toContain("not with a password");
+    expect(html).not.toContain('type="password"');
+    const bare = await new Browser().get("http://localhost/portal/login");
+    expect(bare.status).toBe(200);
+    expect(await bare.text()).toContain("contractor&#x27;s workspace");
+    for (const path of ["/portal", "/portal/auth?token=x"]) expect((await new Browser().get(`http://localhost${path}`)).status, path).toBe(404);
+    // Signed in already: /portal/login goes to the portal.
+    const { link } = await inviteFor();
+    const { browser } = await signInWithLink(link);
+    const again = await browser.get(`${new URL(link).origin}/portal/login`);
+    expect(location(again)).toBe("/portal");
+  });
+
+  it("keeps tokens and links out of the audit log", async () => {
+    const { t, link } = await inviteFor();
+    await signInWithLink(link);
+    await signInWithLink(link);
+    const rows = await env.DB.prepare("SELECT action, payload FROM audit_events WHERE tenant_id = ?").bind(t.id).all<{ action: string; payload: string }>();
+    const actions = rows.results.map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(["cis.portal.invited", "cis.portal.signed_in", "cis.portal.link_refused"]));
+    const token = tokenOf(link);
+    for (const r of rows.results) {
+      expect(r.payload).not.toContain(token);
+      expect(r.payload).not.toContain(token.split(".")[2]);
+      expect(r.payload).not.toContain("/portal/auth");
+      expect(r.payload).not.toContain("token=");
+    }
+  });
+});

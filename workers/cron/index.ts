@@ -1,4 +1,5 @@
 import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
+import { runCisImportCleanup } from "../../app/features/cis/import.server";
 import { runHousekeeping } from "../../app/features/platform/housekeeping.server";
 
 type CronJob = { name: string; run(env: Env, scheduledTime: number): Promise<unknown> };
@@ -8,7 +9,10 @@ export const CRON_REGISTRY: Record<string, CronJob[]> = {
   // Daily: CIS deadline alerts (statements, filing, payment) as in-app notifications.
   "0 6 * * *": [{ name: "cis-deadline-alerts", run: (env, t) => runCisDeadlineAlerts(env, t) }],
   // Hourly housekeeping.
-  "15 * * * *": [{ name: "housekeeping", run: (env, t) => runHousekeeping(env, t) }],
+  "15 * * * *": [
+    { name: "housekeeping", run: (env, t) => runHousekeeping(env, t) },
+    { name: "cis-stale-imports", run: (env, t) => runCisImportCleanup(env, t) },
+  ],
 };
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {

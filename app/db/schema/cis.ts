@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { tenants } from "./platform";
 
 /** One settings document per tenant (cis.md section 3). The contractor UTR is stored encrypted. */
@@ -69,6 +70,10 @@ export const cisSubcontractors = sqliteTable(
   (t) => [
     index("cis_subcontractors_tenant_list").on(t.tenantId, t.deletedAt, t.active, t.nameLower),
     index("cis_subcontractors_tenant_utr_hash").on(t.tenantId, t.utrHash),
+    // The database, not only the code, refuses a second live subcontractor with the same UTR.
+    uniqueIndex("cis_subcontractors_tenant_utr_unique")
+      .on(t.tenantId, t.utrHash)
+      .where(sql`${t.deletedAt} IS NULL AND ${t.utrHash} IS NOT NULL`),
     index("cis_subcontractors_tenant_type").on(t.tenantId, t.type),
   ],
 );

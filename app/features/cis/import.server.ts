@@ -1,6 +1,7 @@
 import { and, inArray, isNull, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisSubcontractors } from "~/db/schema";
+import { auditEvents, cisSubcontractors, tenants } from "~/db/schema";
+import { isUniqueUtrViolation } from "./subcontractors.server";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { CsvParseError, csvRow, CSV_BOM, isBlankRecord, parseCsv, unneutraliseCell } from "~/utils/csv";
 import { newId } from "~/utils/ids";
@@ -294,6 +295,39 @@ export async function importSubcontractors(env: Env, tenantId: string, rows: Sub
     auditInsert(db, { tenantId, action: "cis.import.subcontractors", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", payload: { entity: "subcontractors", format: "csv", count: rows.length }, ip: opts.ip ?? null }, now),
     activityInsert(db, { tenantId, module: "cis", action: "subcontractors.imported", entityType: "subcontractor", performedBy: actor.id, performedByName: actor.name, details: { count: rows.length } }, now),
   );
-  await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  try {
+    await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  } catch (err) {
+    // Someone created one of these UTRs between the check above and the batch: nothing was written.
+    if (isUniqueUtrViolation(err)) throw new ImportConflictError(DUPLICATE_EXISTING);
+    throw err;
+  }
   return { ids };
+}
+
+/**
+ * Housekeeping: uploads whose 'Import' click never came are unusable after the TTL; delete
+ * them so no encrypted copy of a subcontractor file lingers in R2.
+ */
+export async function purgeStaleImports(env: Env, tenantIds: string[], now = Date.now()): Promise<number> {
+  let deleted = 0;
+  for (const tenantId of tenantIds) {
+    let cursor: string | undefined;
+    do {
+      const page = await env.FILES.list({ prefix: `tenants/${tenantId}/imports/`, cursor, limit: 500 });
+      const stale = page.objects.filter((o) => now - o.uploaded.getTime() > IMPORT_UPLOAD_TTL_MS).map((o) => o.key);
+      if (stale.length) {
+        await env.FILES.delete(stale);
+        deleted += stale.length;
+      }
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  }
+  return deleted;
+}
+
+/** The hourly cron's entry point: every tenant's stale uploads. */
+export async function runCisImportCleanup(env: Env, now = Date.now()): Promise<{ deleted: number }> {
+  const rows = await getDb(env).select({ id: tenants.id }).from(tenants);
+  return { deleted: await purgeStaleImports(env, rows.map((r) => r.id), now) };
 }

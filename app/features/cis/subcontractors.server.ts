@@ -213,9 +213,16 @@ function verifiedAudit(db: ReturnType<typeof getDb>, tenantId: string, id: strin
 
 export type SaveResult = { ok: true; id: string } | { ok: false; field?: string; error: string };
 
+export const DUPLICATE_UTR = "A subcontractor with this UTR already exists";
+
+export function isUniqueUtrViolation(err: unknown): boolean {
+  const text = `${err instanceof Error ? err.message : String(err)} ${err instanceof Error && err.cause ? String((err.cause as Error).message ?? err.cause) : ""}`;
+  return /UNIQUE constraint failed/i.test(text) && /utr_hash|cis_subcontractors_tenant_utr_unique/i.test(text);
+}
+
 /** Creates a subcontractor (active unless told otherwise) with its audit and activity entries in one batch. */
 export async function createSubcontractor(env: Env, tenantId: string, input: SubcontractorCreate, actor: Actor, opts: { active?: boolean } = {}): Promise<SaveResult> {
-  if (await findByUtr(env, tenantId, input.utr)) return { ok: false, field: "utr", error: "A subcontractor with this UTR already exists" };
+  if (await findByUtr(env, tenantId, input.utr)) return { ok: false, field: "utr", error: DUPLICATE_UTR };
   const db = getDb(env);
   const id = newId();
   const now = Date.now();
@@ -228,7 +235,13 @@ export async function createSubcontractor(env: Env, tenantId: string, input: Sub
   ];
   // Verification details recorded at creation are a verification like any later one.
   if (verified || input.verificationMethod) statements.push(verifiedAudit(db, tenantId, id, actor, plainFields(input)));
-  await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  try {
+    await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  } catch (err) {
+    // Two saves racing past the check above: the unique index decides, nothing is written.
+    if (isUniqueUtrViolation(err)) return { ok: false, field: "utr", error: DUPLICATE_UTR };
+    throw err;
+  }
   return { ok: true, id };
 }
 
@@ -241,7 +254,7 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
   if (!existing) return { ok: false, error: "Subcontractor not found" };
   if (input.utr) {
     const clash = await findByUtr(env, tenantId, input.utr);
-    if (clash && clash.id !== id) return { ok: false, field: "utr", error: "A subcontractor with this UTR already exists" };
+    if (clash && clash.id !== id) return { ok: false, field: "utr", error: DUPLICATE_UTR };
   }
   const db = getDb(env);
   const now = Date.now();
@@ -274,7 +287,12 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
       auditInsert(db, { tenantId, action: input.active ? "cis.subcontractor.reactivated" : "cis.subcontractor.archived", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id }),
     );
   }
-  await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  try {
+    await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  } catch (err) {
+    if (isUniqueUtrViolation(err)) return { ok: false, field: "utr", error: DUPLICATE_UTR };
+    throw err;
+  }
   return { ok: true, id };
 }
 

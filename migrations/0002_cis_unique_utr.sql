@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `cis_subcontractors_tenant_utr_unique` ON `cis_subcontractors` (`tenant_id`,`utr_hash`) WHERE "cis_subcontractors"."deleted_at" IS NULL AND "cis_subcontractors"."utr_hash" IS NOT NULL;

@@ -30,7 +30,6 @@ export default defineConfig(async () => {
       include: ["tests/integration/**/*.test.ts", "app/**/*.server.test.ts", "workers/**/*.test.ts"],
       setupFiles: ["./tests/integration/setup.ts"],
       testTimeout: 30_000,
-      reporters: ["default", ["json", { outputFile: ".tmp/test-results/workers.json" }] as const],
       hookTimeout: 30_000,
     },
   };

@@ -7,6 +7,5 @@ export default defineConfig({
     include: ["app/**/*.test.ts", "scripts/**/*.test.ts"],
     exclude: ["**/*.server.test.ts", "node_modules/**"],
     environment: "node",
-    reporters: ["default", ["json", { outputFile: ".tmp/test-results/unit.json" }] as const],
   },
 });

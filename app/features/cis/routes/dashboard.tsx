@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards, TaxMonthOverview } from "../components/dashboard-panels";
 import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard.server";
@@ -27,9 +28,9 @@ export default function CisDashboard({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-bold">CIS Dashboard</h2>
-        <button type="button" disabled title="Coming soon" className={buttonClass("secondary")}>
+        <Link to="/cis/analytics" className={buttonClass("secondary")}>
           Analytics
-        </button>
+        </Link>
       </div>
       <DeadlineAlerts alerts={loaderData.alerts} />
       <StatCards stats={loaderData.stats} />

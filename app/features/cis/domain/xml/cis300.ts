@@ -4,6 +4,7 @@
  */
 import { HmrcInputError, poundsAndPence, req, wholePounds } from "./hmrc-input";
 import { buildGovTalkMessage, irHeader, type BuiltMessage, type GovTalkProduct, type GovTalkSender, type IRSenderType } from "./govtalk-envelope";
+import { subcontractorNameTree } from "./subcontractor-name";
 import { x, type XmlTree } from "./xml-writer";
 
 export const CIS_RETURN_NS = "http://www.govtalk.gov.uk/taxation/CISreturn";
@@ -66,18 +67,7 @@ const yesNo = (b: boolean) => (b ? "yes" : "no");
 function subcontractorLine(line: Cis300Line, i: number): XmlTree {
   const f = (name: string) => `lines[${i}].${name}`;
   if (typeof line !== "object" || line === null) throw new HmrcInputError(`lines[${i}]`, "is required");
-  const hasName = line.name !== undefined && line.name !== null;
-  const hasTrading = line.tradingName !== undefined && line.tradingName !== null && line.tradingName !== "";
-  if (!hasName && !hasTrading) throw new HmrcInputError(f("name"), "a name or a trading name is required");
-  if (hasName && hasTrading) throw new HmrcInputError(f("tradingName"), "give either a name or a trading name, not both");
-
-  let nameTree: XmlTree;
-  if (hasName) {
-    const n = req.name(f("name"), line.name);
-    nameTree = x("Name", [n.title !== undefined && x("Ttl", n.title), ...n.fore.map((fore) => x("Fore", fore)), x("Sur", n.sur)]);
-  } else {
-    nameTree = x("TradingName", req.payeString(f("tradingName"), line.tradingName, { max: 56, min: 1, leadingNonSpace: true }));
-  }
+  const nameTree = subcontractorNameTree(f, line.name, line.tradingName);
 
   const opt = <T>(value: T | undefined | null, build: (v: T) => XmlTree): XmlTree | null =>
     value === undefined || value === null || value === "" ? null : build(value);

@@ -4,6 +4,7 @@
  */
 import { HmrcInputError, req } from "./hmrc-input";
 import { buildGovTalkMessage, irHeader, type BuiltMessage, type GovTalkProduct, type GovTalkSender, type IRSenderType } from "./govtalk-envelope";
+import { subcontractorNameTree } from "./subcontractor-name";
 import { x, type XmlTree } from "./xml-writer";
 import type { HmrcName } from "./cis300";
 
@@ -68,18 +69,7 @@ function subcontractor(sub: VerificationSubcontractor, i: number): XmlTree {
   if (!(HMRC_SUBCONTRACTOR_TYPES as readonly unknown[]).includes(sub.type)) {
     throw new HmrcInputError(f("type"), "must be soletrader, partnership, trust or company");
   }
-  const hasName = sub.name !== undefined && sub.name !== null;
-  const hasTrading = sub.tradingName !== undefined && sub.tradingName !== null && sub.tradingName !== "";
-  if (!hasName && !hasTrading) throw new HmrcInputError(f("name"), "a name or a trading name is required");
-  if (hasName && hasTrading) throw new HmrcInputError(f("tradingName"), "give either a name or a trading name, not both");
-
-  let nameTree: XmlTree;
-  if (hasName) {
-    const n = req.name(f("name"), sub.name);
-    nameTree = x("Name", [n.title !== undefined && x("Ttl", n.title), ...n.fore.map((fore) => x("Fore", fore)), x("Sur", n.sur)]);
-  } else {
-    nameTree = x("TradingName", req.payeString(f("tradingName"), sub.tradingName, { max: 56, min: 1, leadingNonSpace: true }));
-  }
+  const nameTree = subcontractorNameTree(f, sub.name, sub.tradingName);
 
   const given = (v: unknown) => v !== undefined && v !== null && v !== "";
 

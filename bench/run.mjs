@@ -1,21 +1,36 @@
-// `npm run bench [-- --duration 10 --threads 2 --connections 50 --warmup 2 --no-build]`
+// `npm run bench [-- --duration 10 --threads 2 --connections 50 --warmup 2 --no-build --rows 5000]`
 //
-// Builds the app, serves the built worker with `wrangler dev` against its own migrated and
-// seeded state (.wrangler/bench-state), and measures each case in CASES with wrk on
-// loopback: requests/s and p50/p95/p99 latency. The bare /healthz (no router, no D1) is
-// measured in the same run so pages can be compared with it: absolute figures drift
-// between runs and machines, the ratio much less. Writes bench-results/<time>.json.
+// Builds the app, serves the built worker with `wrangler dev` (port 8788, or BENCH_PORT) against
+// its own migrated and seeded state (.wrangler/bench-state, never the developer's .wrangler/state),
+// and measures each case in CASES with wrk on loopback: requests/s and p50/p95/p99 latency. The
+// bare /healthz (no router, no D1) is measured in the same run so pages can be compared with it:
+// absolute figures drift between runs and machines, the ratio much less.
+//
+// The subcontractor-list cases run against one tenant (acme) holding --rows extra subcontractors
+// (scripts/bench-data.ts: 5,000 by default, written with the seed's encryption and hashes). Each
+// list response is checked: at most one page (25) of rows in the HTML, loader data included, and
+// the D1 queries per request (Server-Timing) must be the same as with only the 25 seeded rows,
+// which the bench measures first, before loading the bench rows.
+//
+// Also samples the machine's CPU (/proc) during each case, split into this bench's server, wrk and
+// everything else, because the bench usually shares two cores with other work. Writes
+// bench-results/<time>.json and ends with a Markdown summary for an issue note.
+/* global setInterval, clearInterval */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { URLSearchParams } from "node:url";
+import { ensureDevVars, run } from "../scripts/setup-local.mjs";
 import { buildApp, freshState, settleAll, httpRequest, ROOT, serveBuilt, since } from "../tests/e2e/server.mjs";
 
-const PORT = Number(process.env.BENCH_PORT ?? 8787);
+// 8788, not wrangler's 8787: the end-to-end tests serve on 8787 and may run at the same time.
+const PORT = Number(process.env.BENCH_PORT ?? 8788);
 const PERSIST_TO = path.join(".wrangler", "bench-state");
+const BENCH_SQL = path.join(".wrangler", "bench-subcontractors.sql");
 const LOG_FILE = path.join(ROOT, ".wrangler", "bench-wrangler.log");
+const PAGE_SIZE = 25;
 const bare = (p) => `http://localhost:${PORT}${p}`;
 const tenant = (slug, p) => `http://${slug}.localhost:${PORT}${p}`;
 
@@ -39,6 +54,49 @@ async function signIn(slug, email, password) {
   return { cookie, reason: null };
 }
 
+let session = null;
+/** The admin's cookie, signed in once per server (throws when sign-in does not work). */
+async function adminCookie() {
+  if (!session) {
+    session = await signIn("acme", "admin@acme.test", "workspace-demo-2026");
+    if (!session.cookie) throw new Error(`cannot sign in as admin@acme.test: ${session.reason}`);
+  }
+  return session.cookie;
+}
+
+/**
+ * What the subcontractor list answered: rows rendered (data-row), distinct subcontractor ids
+ * anywhere in the HTML (the hydration data included, so a loader returning every row would show),
+ * and the total the page reports.
+ */
+function listPageFacts(body) {
+  const rows = (body.match(/\bdata-row="/g) ?? []).length;
+  const ids = new Set(body.match(/\bsub_(?:acme|bench)_\d+/g) ?? []).size;
+  const m = /data-item-count[^>]*>([\d,]+) items?</.exec(body);
+  return { rows, ids, total: m ? Number(m[1].replace(/,/g, "")) : null };
+}
+
+function listCase(name, search, { minTotal = 1 } = {}) {
+  return {
+    name,
+    list: true,
+    async target() {
+      return { url: tenant("acme", `/cis/subcontractors${search}`), headers: { Cookie: await adminCookie() }, expectStatus: 200, note: "signed in as admin@acme.test" };
+    },
+    /** Throws unless the page holds at most one page of rows; `big` (the bench rows' count) once they are in. */
+    check(body, { big }) {
+      const f = listPageFacts(body);
+      if (f.total == null) throw new Error(`${name}: no item count on the page (an error page?)`);
+      if (f.rows > PAGE_SIZE || f.ids > PAGE_SIZE) throw new Error(`${name}: the page holds ${f.rows} rows and ${f.ids} distinct subcontractor ids: more than one page (${PAGE_SIZE})`);
+      const min = typeof minTotal === "function" ? minTotal(big) : minTotal;
+      if (big >= 1000 && f.total < min) throw new Error(`${name}: the page reports ${f.total} items, expected at least ${min}: are the bench rows loaded?`);
+      if (big && f.rows !== Math.min(PAGE_SIZE, Math.max(0, f.total - PAGE_SIZE * (pageOf(search) - 1)))) throw new Error(`${name}: ${f.rows} rows rendered for ${f.total} items`);
+      return f;
+    },
+  };
+}
+const pageOf = (search) => Number(new URLSearchParams(search).get("page") ?? "1");
+
 /**
  * What to measure. target() runs once the server is up and returns the request to repeat;
  * expectStatus guards against benchmarking an error page by mistake. Exactly one case is the
@@ -46,25 +104,28 @@ async function signIn(slug, email, password) {
  */
 const CASES = [
   {
-    name: "tenant page reading D1",
-    async target() {
-      const { cookie, reason } = await signIn("acme", "admin@acme.test", "workspace-demo-2026");
-      if (cookie) return { url: tenant("acme", "/welcome"), headers: { Cookie: cookie }, expectStatus: 200, note: "signed in as admin@acme.test" };
-      // Until sign-in works: the tenant home still resolves the tenant from D1, then redirects.
-      return { url: tenant("acme", "/"), headers: {}, expectStatus: 302, note: `signed out (${reason})` };
-    },
-  },
-  {
     name: "bare worker /healthz",
     baseline: true,
     async target() {
       return { url: bare("/healthz"), headers: {}, expectStatus: 200, note: "no router, no D1" };
     },
   },
+  {
+    name: "welcome page",
+    async target() {
+      return { url: tenant("acme", "/welcome"), headers: { Cookie: await adminCookie() }, expectStatus: 200, note: "signed in as admin@acme.test" };
+    },
+  },
+  // The bench rows are ~90% active, ~33% companies: page 3 of active companies is well inside the set.
+  // Soft-deleted rows (~1%) are not listed: ~99% of --rows plus the seed's 22 live ones.
+  listCase("subcontractors list", "", { minTotal: (rows) => Math.floor(rows * 0.95) }),
+  listCase("list filtered p3", "?status=active&type=company&page=3", { minTotal: 3 * PAGE_SIZE }),
+  // A trade in company and partnership names (and their e-mail domains): a few hundred matches, a LIKE '%...%' scan.
+  listCase("list search", "?q=roofing", { minTotal: PAGE_SIZE + 1 }),
 ];
 
 function parseArgs(argv) {
-  const opts = { duration: 10, threads: 2, connections: 50, warmup: 2, build: true };
+  const opts = { duration: 10, threads: 2, connections: 50, warmup: 2, build: true, rows: 5000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -77,6 +138,7 @@ function parseArgs(argv) {
     else if (a === "--connections") opts.connections = num();
     else if (a === "--warmup") opts.warmup = num();
     else if (a === "--no-build") opts.build = false;
+    else if (a === "--rows") opts.rows = num();
     else throw new Error(`Unknown option ${a}`);
   }
   return opts;
@@ -91,7 +153,7 @@ function ensureWrk() {
 }
 
 /** Runs wrk against `target` for `seconds`; resolves the figures from bench/report.lua. */
-function wrk(target, { seconds, threads, connections }) {
+function wrk(target, { seconds, threads, connections }, onSpawn = () => {}) {
   const u = new URL(target.url);
   // Connect to 127.0.0.1 and name the host in the header: getaddrinfo cannot resolve *.localhost here.
   const headers = { Host: u.host, ...target.headers };
@@ -108,6 +170,7 @@ function wrk(target, { seconds, threads, connections }) {
   ];
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+    onSpawn(child.pid);
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => (out += c));
@@ -141,7 +204,182 @@ function wrk(target, { seconds, threads, connections }) {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Machine load: who used the CPU while a case ran. Reads /proc once a second; Linux only (elsewhere
+// the sampler reports nothing). Processes are attributed to this bench's server (its wrangler +
+// workerd process group), wrk, this script, or "others" (grouped by command name).
+
+const CLK_TCK = 100; // USER_HZ: 100 on every Linux this runs on.
+
+function procTimes() {
+  const out = new Map();
+  let names;
+  try {
+    names = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
+  } catch {
+    return out;
+  }
+  for (const n of names) {
+    try {
+      const raw = readFileSync(`/proc/${n}/stat`, "utf8");
+      const close = raw.lastIndexOf(")");
+      const comm = raw.slice(raw.indexOf("(") + 1, close);
+      const f = raw.slice(close + 2).split(" ");
+      // After the comm: state(0) ppid(1) pgrp(2) ... utime(11) stime(12) ... starttime(19).
+      out.set(Number(n), { comm: comm.replace(/[-/].*$/, ""), pgrp: Number(f[2]), start: f[19], ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // Gone between readdir and read.
+    }
+  }
+  return out;
+}
+
+function cpuTotals() {
+  try {
+    const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = f[3] + (f[4] ?? 0);
+    return { total: f.reduce((a, b) => a + b, 0), idle };
+  } catch {
+    return null;
+  }
+}
+
+/** Finds the process group of the bench's `wrangler dev --port PORT`. */
+function serverGroup(port) {
+  const r = spawnSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" });
+  for (const line of (r.stdout ?? "").split("\n")) {
+    const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (m && /wrangler(?:\.js)?\s+dev\b/.test(m[2]) && m[2].includes(`--port ${port}`)) return Number(m[1]);
+  }
+  return null;
+}
+
+const names = new Map();
+/** Node names its main thread "MainThread": name such processes by the script they run. */
+function otherName(pid, comm) {
+  if (comm !== "MainThread" && comm !== "node") return comm;
+  const key = `${pid}`;
+  if (!names.has(key)) {
+    let name = "node";
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      const script = args.slice(1).find((a) => !a.startsWith("-"));
+      if (script) name = `node ${path.basename(script)}${args.includes("test:e2e") || script.includes("e2e") ? " (e2e)" : ""}`;
+    } catch {
+      // Gone.
+    }
+    names.set(key, name);
+  }
+  return names.get(key);
+}
+
+function cpuSampler({ serverPgid }) {
+  const first = cpuTotals();
+  if (!first) return { setWrk() {}, stop: () => null };
+  let wrkPid = null;
+  const acc = { server: 0, wrk: 0, bench: 0 };
+  const serverBy = new Map();
+  const others = new Map();
+  let prev = procTimes();
+  const attribute = (pid, p) => (p.pgrp === serverPgid ? "server" : pid === wrkPid ? "wrk" : pid === process.pid ? "bench" : null);
+  const sample = () => {
+    const now = procTimes();
+    for (const [pid, p] of now) {
+      const before = prev.get(pid);
+      // A process new since the last sample (or a reused pid) started within it: all its time counts.
+      const d = before && before.start === p.start ? p.ticks - before.ticks : p.ticks;
+      if (d <= 0) continue;
+      const who = attribute(pid, p);
+      if (who) acc[who] += d;
+      if (who === "server") serverBy.set(p.comm, (serverBy.get(p.comm) ?? 0) + d);
+      else {
+        const name = otherName(pid, p.comm);
+        others.set(name, (others.get(name) ?? 0) + d);
+      }
+    }
+    prev = now;
+  };
+  const timer = setInterval(sample, 1000);
+  const t0 = Date.now();
+  return {
+    setWrk(pid) {
+      wrkPid = pid;
+    },
+    stop() {
+      clearInterval(timer);
+      sample();
+      const last = cpuTotals();
+      const seconds = (Date.now() - t0) / 1000;
+      const cores = (ticks) => ticks / CLK_TCK / seconds;
+      // /proc/stat counts every CPU's ticks: busy cores = busy share x CPU count.
+      const busy = (1 - (last.idle - first.idle) / (last.total - first.total)) * os.availableParallelism();
+      const top = [...others.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).filter(([, t]) => cores(t) >= 0.02).map(([comm, t]) => `${comm} ${cores(t).toFixed(2)}`);
+      const othersCores = [...others.values()].reduce((a, b) => a + b, 0);
+      const serverSplit = [...serverBy.entries()].sort((a, b) => b[1] - a[1]).map(([comm, t]) => `${comm} ${cores(t).toFixed(2)}`);
+      return { busyCores: busy, serverCores: cores(acc.server), serverSplit, wrkCores: cores(acc.wrk + acc.bench), othersCores: cores(othersCores), othersTop: top, loadAfter: os.loadavg()[0] };
+    },
+  };
+}
+
+/** Other people's test activity worth naming next to the figures (browser, vitest, other wrangler/workerd). */
+function otherActivity(ownPgid) {
+  const r = spawnSync("ps", ["-eo", "pgid=,comm=,args="], { encoding: "utf8" });
+  const counts = {};
+  for (const line of (r.stdout ?? "").split("\n")) {
+    const m = /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    if (!m || Number(m[1]) === ownPgid || Number(m[1]) === process.pid) continue;
+    const kind = /chrom/i.test(m[2]) ? "chromium" : /\bvitest\b/.test(m[3]) ? "vitest" : m[2] === "workerd" ? "workerd" : /wrangler(?:\.js)?\s+dev\b/.test(m[3]) ? "wrangler dev" : null;
+    if (kind) counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return Object.entries(counts).map(([k, n]) => `${k} x${n}`).join(", ") || "none seen";
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Two `wrangler dev` started in the same second collide on a socket. Waits (up to 20 s) until no
+ * other wrangler dev or workerd process is younger than 3 s, then returns.
+ */
+async function waitForQuietStart() {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const r = spawnSync("ps", ["-eo", "etimes=,comm=,args="], { encoding: "utf8" });
+    const young = (r.stdout ?? "").split("\n").some((line) => {
+      const m = /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+      return m && Number(m[1]) < 3 && (m[2] === "workerd" || /wrangler(?:\.js)?\s+dev\b/.test(m[3]));
+    });
+    if (!young || Date.now() > deadline) return;
+    await sleep(500);
+  }
+}
+
+async function startServer() {
+  await waitForQuietStart();
+  session = null;
+  return serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+}
+
+/** Median and max of `n` requests one after another: the page's own service time, without queueing. */
+async function serialLatency(target, n = 20) {
+  // A few first: the first requests after a start pay for compiling the worker's code.
+  for (let i = 0; i < 5; i++) await httpRequest(target.url, { headers: target.headers });
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    await httpRequest(target.url, { headers: target.headers });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { n, medianMs: times[Math.floor(n / 2)], maxMs: times[n - 1] };
+}
+
+function d1QueriesOf(res) {
+  const m = /\bd1;[^,]*\bdur=(\d+)/.exec(String(res.headers["server-timing"] ?? ""));
+  return m ? Number(m[1]) : null;
+}
+
 const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);
+const cores = (n) => (n == null ? "n/a" : n.toFixed(2));
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
@@ -154,41 +392,79 @@ async function main() {
   hardStop.unref();
 
   ensureWrk();
+  ensureDevVars();
+  const cpus = os.availableParallelism();
+  const loadStart = os.loadavg();
+  const activityStart = otherActivity(null);
+  console.log(`[bench] ${cpus} CPUs, load average ${loadStart.map((l) => l.toFixed(2)).join(" ")}; other activity: ${activityStart}`);
   let server = null;
   const results = [];
+  const small = {};
+  let data = null;
   try {
     const t0 = Date.now();
-    await settleAll([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO)]);
-    console.log(`[bench] ${opts.build ? "built and " : ""}migrated + seeded ${PERSIST_TO} in ${since(t0)}`);
-    server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+    const renderData = run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL], { label: "scripts/bench-data.ts" }).then((out) => {
+      const line = out.split("\n").find((l) => l.startsWith("BENCH_DATA "));
+      data = JSON.parse(line.slice("BENCH_DATA ".length));
+    });
+    await settleAll([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO), renderData]);
+    console.log(`[bench] ${opts.build ? "built, " : ""}migrated + seeded ${PERSIST_TO} and rendered ${data.rows} bench subcontractors in ${since(t0)}`);
+
+    // First with only the seed's subcontractors: the D1 queries of each list page at that size.
+    const t1 = Date.now();
+    server = await startServer();
+    for (const c of CASES.filter((x) => x.list)) {
+      const target = await c.target();
+      const res = await httpRequest(target.url, { headers: target.headers });
+      if (res.status !== target.expectStatus) throw new Error(`${c.name} (seed rows only): ${target.url} answered ${res.status}, expected ${target.expectStatus}`);
+      small[c.name] = { d1Queries: d1QueriesOf(res), ...c.check(res.body, { big: false }), serial: await serialLatency(target) };
+    }
+    await server.stop();
+    server = null;
+    const t2 = Date.now();
+    await run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL, "--persist-to", PERSIST_TO], { label: "bench-data apply" });
+    console.log(`[bench] list pages probed with the seed's rows (${since(t1)}); ${data.rows} bench subcontractors applied in ${since(t2)}`);
+
+    server = await startServer();
+    const serverPgid = serverGroup(PORT);
     console.log(`[bench] serving the built worker at ${server.url}; wrk -t${opts.threads} -c${opts.connections} -d${opts.duration}s per case (after ${opts.warmup}s warm-up)\n`);
 
     for (const c of CASES) {
       const target = await c.target();
       const [load] = os.loadavg();
-      // wrk and workerd share the CPU with anything else running: say so next to the figures.
-      if (load > os.availableParallelism() * 0.75) console.log(`  (load average ${load.toFixed(1)} on ${os.availableParallelism()} CPUs before "${c.name}": figures will be low)`);
       const probe = await httpRequest(target.url, { headers: target.headers });
       if (probe.status !== target.expectStatus) throw new Error(`${c.name}: ${target.url} answered ${probe.status}, expected ${target.expectStatus}`);
+      const page = c.check ? c.check(probe.body, { big: opts.rows }) : null;
       if (opts.warmup > 0) await wrk(target, { ...opts, seconds: opts.warmup });
-      const r = await wrk(target, { ...opts, seconds: opts.duration });
+      const serial = await serialLatency(target);
+      const activity = otherActivity(serverPgid);
+      const sampler = cpuSampler({ serverPgid });
+      const r = await wrk(target, { ...opts, seconds: opts.duration }, (pid) => sampler.setWrk(pid));
+      const cpu = sampler.stop();
+      const activityEnd = otherActivity(serverPgid);
       // Outside production workers/app.ts reports the request's D1 round trips in Server-Timing.
-      const d1 = /\bd1;[^,]*\bdur=(\d+)/.exec(String(probe.headers["server-timing"] ?? ""));
-      const d1Queries = d1 ? Number(d1[1]) : null;
-      results.push({ name: c.name, baseline: Boolean(c.baseline), url: target.url, note: target.note, status: target.expectStatus, d1Queries, loadBefore: load, ...r });
-      console.log(`  ${c.name}: ${target.url} (answers ${probe.status}; ${target.note}; D1 queries per request: ${d1Queries ?? "n/a"})`);
+      const d1Queries = d1QueriesOf(probe);
+      // The same page again after the run: the count must not depend on the request either.
+      const after = c.list ? d1QueriesOf(await httpRequest(target.url, { headers: target.headers })) : d1Queries;
+      results.push({ name: c.name, baseline: Boolean(c.baseline), url: target.url, note: target.note, status: target.expectStatus, d1Queries, d1QueriesAfter: after, page, seedOnly: small[c.name] ?? null, loadBefore: load, cpu, activity: { before: activity, after: activityEnd }, serial, ...r });
+      const pageNote = page ? `; ${page.rows} rows / ${page.ids} ids in the HTML of ${page.total} items` : "";
+      console.log(`  ${c.name}: ${target.url} (answers ${probe.status}; ${target.note}; D1 queries per request: ${d1Queries ?? "n/a"}${pageNote})`);
+      console.log(`    one request at a time: median ${serial.medianMs.toFixed(1)} ms, max ${serial.maxMs.toFixed(1)} ms over ${serial.n}${small[c.name] ? ` (with the seed's rows only: median ${small[c.name].serial.medianMs.toFixed(1)} ms)` : ""}`);
+      // wrk and workerd share the CPU with anything else running: say so next to the figures.
+      if (cpu && cpu.othersCores > cpus * 0.25) console.log(`    (other processes used ${cores(cpu.othersCores)} of ${cpus} CPUs during "${c.name}": its figures are low)`);
+      if (cpu) console.log(`    CPU cores busy ${cores(cpu.busyCores)} of ${cpus}: bench server ${cores(cpu.serverCores)} (${cpu.serverSplit.join(", ")}), wrk ${cores(cpu.wrkCores)}, others ${cores(cpu.othersCores)}${cpu.othersTop.length ? ` (${cpu.othersTop.join(", ")})` : ""}; load ${load.toFixed(2)} -> ${cpu.loadAfter.toFixed(2)}; running before: ${activity}, after: ${activityEnd}`);
     }
   } finally {
     if (server) await server.stop();
   }
 
-  console.log(`\n  ${"case".padEnd(26)}${"req/s".padStart(8)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"p99 ms".padStart(9)}${"requests".padStart(10)}  errors`);
+  console.log(`\n  ${"case".padEnd(26)}${"req/s".padStart(8)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"p99 ms".padStart(9)}${"requests".padStart(10)}${"D1/req".padStart(8)}  errors`);
   for (const r of results) {
     const errs = Object.entries(r.errors)
       .filter(([, n]) => n > 0)
       .map(([k, n]) => `${k} ${n}`)
       .join(", ");
-    console.log(`  ${r.name.padEnd(26)}${fmt(r.rps, 0)} ${fmt(r.p50Ms)} ${fmt(r.p95Ms)} ${fmt(r.p99Ms)}${String(r.requests).padStart(10)}  ${errs || "none"}`);
+    console.log(`  ${r.name.padEnd(26)}${fmt(r.rps, 0)} ${fmt(r.p50Ms)} ${fmt(r.p95Ms)} ${fmt(r.p99Ms)}${String(r.requests).padStart(10)}${String(r.d1Queries ?? "n/a").padStart(8)}  ${errs || "none"}`);
   }
   const base = results.find((r) => r.baseline);
   if (base) {
@@ -197,14 +473,52 @@ async function main() {
       console.log(`  ${r.name}: ${(r.rps / base.rps).toFixed(3)} x the baseline's req/s (baseline ${(base.rps / r.rps).toFixed(2)} x faster); p50 ${(r.p50Ms / base.p50Ms).toFixed(2)} x, p95 ${(r.p95Ms / base.p95Ms).toFixed(2)} x the baseline's`);
     }
   }
+
+  // The list must cost the same number of D1 round trips with 25 rows as with thousands.
+  const problems = [];
+  console.log("");
+  for (const r of results.filter((x) => x.seedOnly)) {
+    const same = r.seedOnly.d1Queries === r.d1Queries && r.d1Queries === r.d1QueriesAfter && r.d1Queries != null;
+    if (!same) problems.push(`${r.name}: D1 queries per request ${r.seedOnly.d1Queries} with ${r.seedOnly.total} items, ${r.d1Queries} (then ${r.d1QueriesAfter}) with ${r.page.total}`);
+    console.log(`  ${r.name}: D1 queries per request ${r.seedOnly.d1Queries} with the seed's rows (${r.seedOnly.total} items), ${r.d1Queries} with the bench rows (${r.page.total} items): ${same ? "does not grow" : "GROWS"}; ${r.page.rows} rows rendered (at most ${PAGE_SIZE})`);
+  }
+
   const dir = path.join(ROOT, "bench-results");
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), options: opts, results }, null, 2)}\n`);
+  const loadEnd = os.loadavg();
+  writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), options: opts, machine: { cpus, loadStart, loadEnd, activityStart }, benchData: data, results }, null, 2)}\n`);
+
+  // Markdown for an issue note.
+  const cmd = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+  const lines = [
+    `**\`${cmd}\`** (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; built worker under \`wrangler dev\` on :${PORT}; \`wrk -t${opts.threads} -c${opts.connections} -d${opts.duration}s\` per case after ${opts.warmup}s warm-up; ${cpus} CPUs shared with wrk)`,
+    `acme holds ${data.rows} bench subcontractors + 25 seeded (${data.archived} bench rows archived, ${data.deleted} soft-deleted; ${data.individual} individual / ${data.company} company / ${data.partnership} partnership)`,
+    "",
+    "| case | req/s | p50 ms | p95 ms | p95 × healthz | serial ms (25 rows → 5k) | D1 q/req (25 rows → 5k) | rows in HTML / items | CPU: server · wrk · others | wrk errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    ...results.map((r) => {
+      const d1 = r.seedOnly ? `${r.seedOnly.d1Queries} → ${r.d1Queries}` : String(r.d1Queries ?? "–");
+      const rows = r.page ? `${r.page.rows} / ${r.page.total}` : "–";
+      const cpu = r.cpu ? `${cores(r.cpu.serverCores)} · ${cores(r.cpu.wrkCores)} · ${cores(r.cpu.othersCores)}` : "n/a";
+      const serial = r.seedOnly ? `${r.seedOnly.serial.medianMs.toFixed(1)} → ${r.serial.medianMs.toFixed(1)}` : r.serial.medianMs.toFixed(1);
+      const errs = Object.entries(r.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+      return `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${base ? (r.p95Ms / base.p95Ms).toFixed(2) : "–"} | ${serial} | ${d1} | ${rows} | ${cpu} | ${errs} |`;
+    }),
+    "",
+    "serial ms: median of 20 requests one at a time (after 5 unmeasured; no queueing), measured with the seed's 25 rows and again with the bench rows. CPU: cores used during the wrk run.",
+    `Load average ${loadStart[0].toFixed(2)} at start, ${loadEnd[0].toFixed(2)} at end; other activity at start: ${activityStart}.`,
+  ];
+  console.log(`\n---- summary (Markdown) ----\n${lines.join("\n")}\n----------------------------`);
+
   console.log(`\n[bench] done in ${since(tAll)}; figures in ${path.relative(ROOT, file)}`);
   const failedRequests = results.some((r) => r.errors.status + r.errors.timeout + r.errors.connect > 0);
   if (failedRequests) {
     console.log("[bench] some requests failed: figures above include them");
+    process.exitCode = 1;
+  }
+  if (problems.length) {
+    console.log(`[bench] D1 queries grow with the number of rows:\n  ${problems.join("\n  ")}`);
     process.exitCode = 1;
   }
 }

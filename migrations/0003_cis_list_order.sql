@@ -1,0 +1,1 @@
+CREATE INDEX `cis_subcontractors_tenant_name` ON `cis_subcontractors` (`tenant_id`,`deleted_at`,`name_lower`,`id`);

@@ -1,6 +1,7 @@
 // Shared pieces for the browser tests. Test files (tests/e2e/*.e2e.mjs) register scenarios
 // with `scenario()`; tests/e2e/run.mjs builds and serves the app, then runs every scenario
 // twice, once with JavaScript and once without, each in a fresh browser context.
+/* global document */ // used inside page.waitForFunction callbacks, which run in the browser
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -148,4 +149,123 @@ export function expect(actual, message = "") {
       if (!actual) fail(`expected a truthy value, got ${JSON.stringify(actual)}`);
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------
+// Journeys shared by several scenarios.
+
+/**
+ * Resolves once React has hydrated the page (with JavaScript on): React tags a hydrated host
+ * element with a `__reactProps$…` key, and <body> completes after everything inside it.
+ * A no-op without JavaScript, so scenarios can call it in both modes.
+ */
+export async function waitForHydration(page, js = true) {
+  if (!js) return;
+  await page.waitForFunction(() => Object.keys(document.body).some((k) => k.startsWith("__reactProps$")), null, { timeout: 10_000 });
+}
+
+/** Opens `origin`/login, fills the labelled fields and clicks 'Sign in'. Does not wait for the landing page. */
+export async function submitLogin(page, { origin, email, password = PASSWORD, js = true }) {
+  await page.goto(`${origin.replace(/\/$/, "")}/login`);
+  await waitForHydration(page, js);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** Signs in on a tenant host (no second step) and waits until the browser has left /login. */
+export async function signIn(page, { slug = "acme", email = ACCOUNTS.acmeAdmin, password = PASSWORD, js = true } = {}) {
+  await submitLogin(page, { origin: tenantUrl(slug), email, password, js });
+  await page.waitForURL((u) => u.pathname !== "/login", { timeout: 15_000 });
+}
+
+/** The toast with `title`, visible (with JavaScript it closes itself after 4 s, so look at once). */
+export async function expectToast(page, title, { timeout = 10_000 } = {}) {
+  const toast = page.locator("[data-toast-type]").filter({ has: page.getByText(title, { exact: true }) });
+  await toast.first().waitFor({ state: "visible", timeout });
+  return toast.first();
+}
+
+/** Opens the <details> user menu in the header (a no-op when it is already open). */
+export async function openUserMenu(page) {
+  const details = page.locator("header details");
+  if (!(await details.evaluate((d) => d.open))) await page.getByLabel(/^Account menu for /).click();
+  await details.getByRole("button", { name: "Sign out", exact: true }).waitFor({ state: "visible" });
+  return details;
+}
+
+/** Today in London as YYYY-MM-DD (en-CA formats dates that way). */
+export const londonDate = (d = new Date()) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+
+/** A tag unique to this run, so data created by one run (and mode) never meets another's. */
+export const RUN = Date.now().toString(36);
+
+let lastUtrTick = 0;
+/** A 10-digit UTR unique within this process (and, in practice, across runs): 7 + the clock. */
+export function uniqueUtr() {
+  lastUtrTick = Math.max(Date.now(), lastUtrTick + 1);
+  return `7${String(lastUtrTick % 1_000_000_000).padStart(9, "0")}`;
+}
+
+/** Minimal CSV parser (quoted fields, doubled quotes, CRLF or LF). */
+export function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += c;
+  }
+  if (field !== "" || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * Creates a subcontractor through /cis/subcontractors/new (already signed in with cis.sub.write)
+ * and waits for the list with its 'Subcontractor created' toast. Returns what was entered.
+ */
+export async function createSubcontractor(page, { name, utr = uniqueUtr(), email = "", type = "Individual", verification = "Standard", js = true }) {
+  await page.goto(tenantUrl("acme", "/cis/subcontractors/new"));
+  await page.getByRole("heading", { name: "New Subcontractor" }).waitFor();
+  await waitForHydration(page, js);
+  await page.getByLabel("Type", { exact: true }).selectOption({ label: type });
+  await page.getByLabel("Name *", { exact: true }).fill(name);
+  await page.getByLabel("UTR *", { exact: true }).fill(utr);
+  if (email) await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Verification Status", { exact: true }).selectOption({ label: verification });
+  await page.getByRole("button", { name: "Create Subcontractor", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/cis/subcontractors", { timeout: 15_000 });
+  const toast = await expectToast(page, "Subcontractor created");
+  expect(await toast.innerText(), "create toast").toContain(`${name} has been created.`);
+  return { name, utr, email };
+}
+
+/** Submits the list's GET search form (Search, Status, Type, Apply) and waits for the result. */
+export async function searchSubcontractors(page, { q = "", status = "All", type = "All" } = {}) {
+  const form = page.getByRole("search");
+  await form.getByRole("searchbox", { name: "Search" }).fill(q);
+  await form.getByLabel("Status").selectOption({ label: status });
+  await form.getByLabel("Type").selectOption({ label: type });
+  await form.getByRole("button", { name: "Apply", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/cis/subcontractors" && u.searchParams.get("q") === q && u.searchParams.get("status") === status.toLowerCase());
 }

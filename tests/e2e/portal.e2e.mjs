@@ -1,0 +1,90 @@
+// Subcontractor portal (issue 5): a contractor invites a subcontractor from the list; the
+// subcontractor opens the one-time link in their own browser and lands on their portal page.
+import {
+  createSubcontractor,
+  expect,
+  newContext,
+  newPage,
+  RUN,
+  scenario,
+  searchSubcontractors,
+  signIn,
+  uniqueUtr,
+  waitForHydration,
+  withScreenshotOnFailure,
+} from "./helpers.mjs";
+
+const LINK_LABEL = "Portal access link (expires in 15 minutes)";
+
+scenario("an invited subcontractor opens the portal link once and sees their masked details", async ({ page, browser, js }) => {
+  const tag = `${RUN}-${js ? "js" : "nojs"}`;
+  const name = `E2E Portal ${RUN} ${js ? "js" : "nojs"}`;
+  const email = `portal-${tag}@example.test`;
+  const utr = uniqueUtr();
+
+  // The contractor: create a subcontractor with an e-mail, find it, invite it from its row.
+  await signIn(page, { js });
+  await createSubcontractor(page, { name, utr, email, js });
+  await searchSubcontractors(page, { q: name });
+  const row = page.locator("tbody tr").filter({ hasText: name });
+  await row.waitFor();
+  await waitForHydration(page, js);
+  await row.getByRole("link", { name: "Invite to Portal", exact: true }).click();
+
+  // With JavaScript a modal dialog; without, the invite page. Same content either way.
+  const panel = js ? page.getByRole("dialog") : page.locator("#main");
+  if (!js) await page.waitForURL((u) => /^\/cis\/subcontractors\/[^/]+\/invite$/.test(u.pathname));
+  await panel.getByRole("heading", { name: "Invite Subcontractor to Portal" }).waitFor();
+  await panel.getByText(email, { exact: true }).waitFor();
+  await panel.getByRole("button", { name: "Create & Send Invite", exact: true }).click();
+  await panel.getByRole("heading", { name: "Invitation Created" }).waitFor({ timeout: 15_000 });
+  const link = await panel.getByLabel(LINK_LABEL).inputValue();
+  const linkUrl = new URL(link);
+  expect(linkUrl.host, "link host").toBe("acme.localhost:8787");
+  expect(linkUrl.pathname, "link path").toBe("/portal/auth");
+  expect(Boolean(linkUrl.searchParams.get("token")), "link carries a token").toBe(true);
+  await panel.getByText("This link can only be used once.").waitFor();
+
+  // The subcontractor: their own browser, no staff session.
+  const subContext = await newContext(browser, js);
+  try {
+    const sub = await newPage(subContext);
+    await withScreenshotOnFailure(sub, `portal subcontractor ${js ? "js" : "no-js"}`, async () => {
+      const first = await sub.goto(link);
+      expect(first?.status(), "confirm page status").toBe(200);
+      await sub.getByRole("heading", { name: "Continue to the Acme Construction Ltd portal" }).waitFor();
+      await waitForHydration(sub, js);
+      const [answer] = await Promise.all([
+        sub.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/portal/auth")),
+        sub.getByRole("button", { name: "Continue", exact: true }).click(),
+      ]);
+      // Fail fast (and say why) when the sign-in POST itself is refused.
+      expect(answer.status() === 403 ? `403: ${await answer.text()}` : "accepted", "Continue's POST").toBe("accepted");
+      await sub.waitForURL((u) => u.pathname === "/portal", { timeout: 15_000 });
+
+      expect(await sub.getByTestId("portal-subcontractor").innerText(), "portal heading").toBe(name);
+      expect(await sub.getByTestId("portal-contractor").innerText(), "contractor").toBe("Acme Construction Ltd");
+      const details = sub.getByRole("region", { name: "Your details" });
+      const detail = async (label) => (await details.locator("div").filter({ has: sub.locator("dt", { hasText: label }) }).locator("dd").innerText()).trim();
+      expect(await detail("UTR"), "UTR shown masked").toBe(`******${utr.slice(-4)}`);
+      expect(await detail("Contact e-mail"), "e-mail shown masked").toBe("p***@e***.test");
+      expect(await detail("Type"), "type").toBe("Individual");
+      expect(await detail("Verification"), "verification").toBe("Standard (20%)");
+      const html = await sub.content();
+      expect(html.includes(utr), "plaintext UTR in the portal page").toBe(false);
+      expect(html.includes(email), "plaintext e-mail in the portal page").toBe(false);
+      // Nothing of the staff workspace.
+      expect(await sub.getByRole("navigation", { name: "Modules" }).count(), "no staff navigation").toBe(0);
+      await sub.getByRole("button", { name: "Sign out", exact: true }).waitFor();
+
+      // The same link a second time: refused.
+      const again = await sub.goto(link);
+      expect(again?.status(), "second use status").toBe(410);
+      await sub.getByRole("heading", { name: "This link has already been used" }).waitFor();
+      expect(await sub.getByRole("button", { name: "Continue", exact: true }).count(), "no Continue button").toBe(0);
+      if (sub.problems.length) throw new Error(`the subcontractor's page reported errors:\n      ${sub.problems.join("\n      ")}`);
+    });
+  } finally {
+    await subContext.close().catch(() => {});
+  }
+});

@@ -31,6 +31,11 @@ describe("security headers", () => {
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(res.headers.get("Referrer-Policy")).toBe("same-origin");
     expect(res.headers.get("Strict-Transport-Security")).toMatch(/max-age=\d+/);
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+  });
+  it("keeps a Cache-Control a route chose for itself", () => {
+    const res = applySecurityHeaders(new Response("x", { headers: { "Cache-Control": "public, max-age=300" } }), { nonce: "n", appDomain: "example.com", development: false });
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=300");
   });
   it("omits HSTS in development", () => {
     const res = applySecurityHeaders(new Response("x"), { nonce: "abc", appDomain: "localhost:5173", development: true });

@@ -73,6 +73,9 @@ export function applySecurityHeaders(
   h.set("X-Frame-Options", "DENY");
   h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   h.set("Cross-Origin-Opener-Policy", "same-origin");
+  // Pages show one person's tenant data: no shared cache may keep them, and Back after
+  // sign-out must not show a stored copy. A route that is truly public may set its own.
+  if (!h.has("Cache-Control")) h.set("Cache-Control", "private, no-store");
   if (!opts.development) h.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   return res;
 }

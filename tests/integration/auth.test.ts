@@ -95,6 +95,24 @@ describe("sign-in without JavaScript", () => {
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/login?redirectTo=%2Fwelcome");
   });
+
+  it("names the page, not React Router's data URL, when a client-side navigation meets a signed-out visitor", async () => {
+    const t = await createTenant();
+    const res = await new Browser().get(`${t.origin}/welcome.data`);
+    const body = await res.text();
+    expect(body).toContain("/login?redirectTo=%2Fwelcome");
+    expect(body).not.toContain(".data");
+    expect(body).not.toContain("_routes");
+  });
+
+  it("marks signed-in pages private and uncacheable so Back after sign-out shows nothing stored", async () => {
+    const t = await createTenant();
+    const u = await createUser(t);
+    const b = await signIn(t, u);
+    const res = await b.get(`${t.origin}/welcome`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+  });
 });
 
 describe("two-factor code", () => {

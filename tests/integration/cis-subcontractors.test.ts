@@ -562,6 +562,14 @@ describe("bulk archive and bulk delete", () => {
     expect((await row(s2.id))?.active).toBe(1);
     expect((await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive", confirmed: "yes" })).status).toBe(302);
     expect((await row(s2.id))?.active).toBe(0);
+
+    // With JavaScript the form posts to React Router's data URL; the redirect must still name the page.
+    const s3 = await seedSub(t, { name: "Script Archive" });
+    const viaJs = await b.post(`${t.origin}/cis/subcontractors.data?status=active`, { intent: "archive", ids: s3.id, confirmed: "yes" });
+    const body = await viaJs.text();
+    expect(body).toContain("/cis/subcontractors?status=active");
+    expect(body).not.toContain(".data");
+    expect((await row(s3.id))?.active).toBe(0);
   });
 
   it("refuses an empty selection", async () => {

@@ -1,3 +1,4 @@
+import { pageUrl } from "~/utils/request-url";
 import { data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext, tenantContext, userContext, type SessionUser } from "~/context";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
@@ -37,7 +38,7 @@ export function requireUser(request: Request, context: Ctx): SessionUser {
   const user = context.get(userContext);
   const tenant = context.get(tenantContext);
   if (!user || (tenant && user.tenantId !== tenant.id) || (!tenant && user.kind !== "platform")) {
-    const url = new URL(request.url);
+    const url = pageUrl(request);
     const params = new URLSearchParams({ redirectTo: url.pathname + url.search });
     throw redirect(`/login?${params}`);
   }
@@ -54,7 +55,7 @@ export async function requireScope(request: Request, context: Ctx, user: Session
     actorId: user.id,
     actorEmail: user.email,
     targetType: "route",
-    targetId: new URL(request.url).pathname,
+    targetId: pageUrl(request).pathname,
     payload: { scope, method: request.method },
     ip: clientIp(request),
   });

@@ -1,3 +1,4 @@
+import { pageUrl } from "~/utils/request-url";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, isRouteErrorResponse, useNavigation, type RouterContextProvider } from "react-router";
@@ -29,7 +30,7 @@ async function requireSettingsScope(request: Request, context: Readonly<RouterCo
     actorId: cis.user.id,
     actorEmail: cis.user.email,
     targetType: "route",
-    targetId: new URL(request.url).pathname,
+    targetId: pageUrl(request).pathname,
     payload: { scope: scopes[0], method: request.method },
     ip: clientIp(request),
   });

@@ -1,3 +1,4 @@
+import { pageUrl } from "~/utils/request-url";
 import { useEffect, useState } from "react";
 import { data, Form, Link, useLocation } from "react-router";
 import { buttonClass } from "~/components/ui/button";
@@ -64,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(user);
   const res = kind === "archive" ? await archiveSubcontractors(env, tenant.id, ids, actor) : await deleteSubcontractors(env, tenant.id, ids, actor);
   if (intent === "archive" && res.failed.length === 0) {
-    const url = new URL(request.url);
+    const url = pageUrl(request);
     return redirectWithToast(env, url.pathname + url.search, { type: "success", title: "Subcontractor archived", message: res.names[ids[0]] });
   }
   const outcome: BulkOutcome = {

@@ -87,7 +87,10 @@ export default function PortalAuth({ loaderData, actionData }: Route.ComponentPr
 }
 
 export function meta() {
-  return [{ title: "Subcontractor portal sign-in" }, { name: "referrer", content: "no-referrer" }];
+  // The link's token is in this page's address. The site-wide Referrer-Policy (same-origin)
+  // already keeps it from other sites; 'no-referrer' here would make the browser send
+  // 'Origin: null' with the sign-in form, which the origin check rightly refuses.
+  return [{ title: "Subcontractor portal sign-in" }];
 }
 
 export function ErrorBoundary() {

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { deadLetters, devMailbox, emailOutbox } from "~/db/schema";
-import { handleEmailBatch } from "~/features/platform/email/consumer.server";
+import { EMAIL_CLAIM_SECONDS, handleEmailBatch } from "~/features/platform/email/consumer.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import { devTransport, type EmailTransport, type OutgoingEmail } from "~/features/platform/email/transports.server";
 import { createTenant } from "../factories";
@@ -197,6 +197,48 @@ describe("EMAIL consumer", () => {
     expect((await outbox(outboxId))?.attempts).toBe(1);
   });
 
+  it("sends once when the same message is delivered twice at the same moment", async () => {
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "platform.notice", data: notice });
+    const counting = countingTransport();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inSend = new Promise<void>((r) => (entered = r));
+    const slow: EmailTransport = {
+      name: counting.transport.name,
+      async send(mail) {
+        entered();
+        await gate;
+        await counting.transport.send(mail);
+      },
+    };
+    const id = messageId();
+    const first = deliver([{ id, body: sent[0] }], slow);
+    await inSend;
+    // The first attempt is inside the transport; a redelivery arrives now.
+    const second = await deliver([{ id, body: sent[0], attempts: 2 }], slow);
+    expect(second.explicitAcks).toEqual([]);
+    expect(second.retryMessages).toEqual([{ msgId: id, delaySeconds: EMAIL_CLAIM_SECONDS }]);
+    release();
+    expect((await first).explicitAcks).toEqual([id]);
+    expect(counting.sent).toHaveLength(1);
+    expect(await outbox(outboxId)).toMatchObject({ status: "sent", attempts: 1, claimedUntil: null });
+    // When the retried copy comes back, the row is sent: acknowledged, nothing sent again.
+    const later = await deliver([{ id, body: sent[0], attempts: 3 }], slow);
+    expect(later.explicitAcks).toEqual([id]);
+    expect(counting.sent).toHaveLength(1);
+  });
+
+  it("takes over an e-mail whose earlier attempt died holding the claim, once the claim lapses", async () => {
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "platform.notice", data: notice });
+    const counting = countingTransport();
+    await getDb(env).update(emailOutbox).set({ claimedUntil: Date.now() - 1 }).where(eq(emailOutbox.id, outboxId));
+    const id = messageId();
+    expect((await deliver([{ id, body: sent[0], attempts: 2 }], counting.transport)).explicitAcks).toEqual([id]);
+    expect(counting.sent).toHaveLength(1);
+    expect((await outbox(outboxId))?.status).toBe("sent");
+  });
+
   it("scrubs a sensitive template's data from the outbox once sent", async () => {
     const t = await createTenant();
     const to = address();
@@ -227,7 +269,7 @@ describe("EMAIL consumer", () => {
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages).toEqual([{ msgId: id, delaySeconds: 20 }]);
     const row = await outbox(outboxId);
-    expect(row).toMatchObject({ status: "queued", attempts: 1, error: "E-mail provider answered 503", sentAt: null });
+    expect(row).toMatchObject({ status: "queued", attempts: 1, error: "E-mail provider answered 503", sentAt: null, claimedUntil: null });
     // Data is kept until delivery so the retry can render it.
     expect(row?.data).toMatchObject({ code: "111222" });
     expect(await mailbox(outboxId)).toHaveLength(0);

@@ -20,6 +20,9 @@ export const emailOutbox = sqliteTable(
     error: text("error"),
     createdAt: integer("created_at").notNull(),
     sentAt: integer("sent_at"),
+    // While a consumer is handing the e-mail to the transport: until this instant (epoch ms)
+    // no other delivery of the same message may send it. Cleared when the attempt ends.
+    claimedUntil: integer("claimed_until"),
   },
   (t) => [uniqueIndex("email_outbox_idempotency").on(t.idempotencyKey), index("email_outbox_tenant_created").on(t.tenantId, t.createdAt)],
 );

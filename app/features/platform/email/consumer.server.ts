@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
 import { emailMessageSchema } from "./send.server";
@@ -6,10 +6,16 @@ import { isTemplateName, renderTemplate, TEMPLATES } from "./templates";
 import { chooseTransport, type EmailTransport } from "./transports.server";
 import { deadLetter, retryDelaySeconds } from "../jobs/queue-helpers.server";
 
+/** How long one delivery attempt holds an e-mail against a simultaneous redelivery. */
+export const EMAIL_CLAIM_SECONDS = 120;
+
 /**
  * EMAIL consumer: render, hand to the configured transport, mark sent. Acknowledged per
  * message; a message whose outbox row is already 'sent' is acknowledged without sending,
- * so a redelivery does not send twice.
+ * so a redelivery does not send twice. Before sending, the attempt claims the row for
+ * EMAIL_CLAIM_SECONDS with a conditional update; a second delivery of the same message
+ * running at the same moment finds the claim taken and is retried after it, by when the
+ * row is 'sent' (acknowledged then) or the claim has lapsed because the first attempt died.
  */
 export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, transport: EmailTransport = chooseTransport(env)): Promise<void> {
   const db = getDb(env);
@@ -30,6 +36,16 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.ack();
       continue;
     }
+    const now = Date.now();
+    const claimed = await db
+      .update(emailOutbox)
+      .set({ claimedUntil: now + EMAIL_CLAIM_SECONDS * 1000 })
+      .where(and(eq(emailOutbox.id, row.id), ne(emailOutbox.status, "sent"), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
+      .returning({ id: emailOutbox.id });
+    if (claimed.length === 0) {
+      msg.retry({ delaySeconds: EMAIL_CLAIM_SECONDS });
+      continue;
+    }
     try {
       if (!isTemplateName(row.template)) throw new Error(`Unknown template ${row.template}`);
       const rendered = renderTemplate(row.template, row.data);
@@ -42,6 +58,7 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
           transport: transport.name,
           attempts: row.attempts + 1,
           error: null,
+          claimedUntil: null,
           // Codes and magic links do not linger in the outbox once delivered.
           ...(TEMPLATES[row.template].sensitive ? { data: { scrubbed: true } } : {}),
         })
@@ -49,7 +66,7 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.ack();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await db.update(emailOutbox).set({ attempts: row.attempts + 1, error: message.slice(0, 500) }).where(eq(emailOutbox.id, row.id));
+      await db.update(emailOutbox).set({ attempts: row.attempts + 1, error: message.slice(0, 500), claimedUntil: null }).where(eq(emailOutbox.id, row.id));
       msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
     }
   }

@@ -88,6 +88,8 @@ async function main() {
   try {
     await loadScenarios(opts.files);
     const selected = opts.grep ? registry.filter((s) => s.name.includes(opts.grep)) : registry;
+    // A run that tests nothing must not look like a pass.
+    if (selected.length === 0) throw new Error(opts.grep ? `No scenario name contains "${opts.grep}"` : "No scenarios found");
 
     const t0 = Date.now();
     // Building and preparing the database are independent; run them side by side.

@@ -76,15 +76,19 @@ scenario("manager@acme.test (two-factor on) enters the e-mailed code and lands s
   await page.getByLabel("Account menu for Maya Manager").waitFor();
 });
 
-scenario("sign out through the user menu ends the session", async ({ page, js }) => {
+/** Signs admin@acme.test in, opens /welcome, and signs out through the user menu. */
+async function signInThenSignOut(page, js) {
   await signIn(page, { slug: "acme", email: ACCOUNTS.acmeAdmin, js });
   await page.goto(tenantUrl("acme", "/welcome"));
   await page.getByRole("heading", { name: "Welcome to Acme Construction Ltd" }).waitFor();
   await waitForHydration(page, js);
-
   const menu = await openUserMenu(page);
   await menu.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL((u) => u.pathname === "/login");
+}
+
+scenario("sign out through the user menu ends the session", async ({ page, js }) => {
+  await signInThenSignOut(page, js);
   await expectToast(page, "Signed out");
   await page.getByRole("heading", { name: "Sign in to Acme Construction Ltd" }).waitFor();
 
@@ -95,13 +99,7 @@ scenario("sign out through the user menu ends the session", async ({ page, js })
 });
 
 scenario("after sign-out the back button does not show the workspace; signing in again returns to it", async ({ page, js }) => {
-  await signIn(page, { slug: "acme", email: ACCOUNTS.acmeAdmin, js });
-  await page.goto(tenantUrl("acme", "/welcome"));
-  await page.getByRole("heading", { name: "Welcome to Acme Construction Ltd" }).waitFor();
-  await waitForHydration(page, js);
-  const menu = await openUserMenu(page);
-  await menu.getByRole("button", { name: "Sign out", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/login");
+  await signInThenSignOut(page, js);
 
   // Back: the signed-out browser must not show the workspace page it had before.
   await page.goBack();

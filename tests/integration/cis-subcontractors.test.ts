@@ -284,6 +284,36 @@ describe("the subcontractor form", () => {
     expect(await html(create)).toContain("Valid UTR required (10 digits)");
   });
 
+  it("keeps the NINO when left blank on edit and clears it only when Remove is ticked", async () => {
+    const { t, b } = await setup("lead");
+    const sub = await seedSub(t, { name: "Nino Holder", nino: "AB123456C" });
+    const edit = `${t.origin}/cis/subcontractors/${sub.id}/edit`;
+    const page = await html(await b.get(edit));
+    expect(page).toContain(`Remove the current NINO (${String((await row(sub.id))?.nino_masked)})`);
+    expect(page).toContain('name="removeNino"');
+
+    // Blank keeps it.
+    expect((await b.post(edit, validForm({ name: "Nino Holder", utr: "" }))).status).toBe(302);
+    expect(await decrypt(await row(sub.id), "nino")).toBe("AB123456C");
+
+    // A new NINO and Remove together are refused next to the checkbox, nothing written.
+    const both = await b.post(edit, validForm({ name: "Nino Holder", utr: "", nino: "CE123456D", removeNino: "on" }));
+    expect(both.status).toBe(400);
+    expect(await html(both)).toContain("Enter a new NINO or remove the current one, not both");
+    expect(await decrypt(await row(sub.id), "nino")).toBe("AB123456C");
+
+    // Remove clears the ciphertext and the mask, and the audit names the field only.
+    expect((await b.post(edit, validForm({ name: "Nino Holder", utr: "", removeNino: "on" }))).status).toBe(302);
+    const after = await row(sub.id);
+    expect(after?.nino_enc).toBeNull();
+    expect(after?.nino_masked).toBeNull();
+    const audit = await env.DB.prepare("SELECT payload FROM audit_events WHERE target_id = ? AND action = 'cis.subcontractor.updated' ORDER BY created_at DESC LIMIT 1").bind(sub.id).first<{ payload: string }>();
+    expect(JSON.parse(audit?.payload ?? "{}").fields).toContain("nino");
+    expect(audit?.payload).not.toContain("AB123456C");
+    // With no NINO on file the checkbox is not offered.
+    expect(await html(await b.get(edit))).not.toContain('name="removeNino"');
+  });
+
   it("lets the verification status set the rate and audits the change", async () => {
     const { t, b } = await setup("lead");
     const sub = await seedSub(t, { name: "Rate Follows" });

@@ -258,7 +258,8 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
   }
   const db = getDb(env);
   const now = Date.now();
-  const nino = input.type === "individual" ? (input.nino ?? undefined) : null;
+  // undefined keeps the stored NINO; null clears it (asked for, or the type no longer takes one).
+  const nino = input.type === "individual" && !input.removeNino ? (input.nino ?? undefined) : null;
   const ids = await protectIdentifiers(env, tenantId, id, input.utr, nino);
   const fields = plainFields(input);
   const verificationChanged =
@@ -268,7 +269,7 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
     existing.verifiedDate !== fields.verifiedDate;
   const changed = Object.keys(fields).filter((k) => k !== "nameLower" && (existing as Record<string, unknown>)[k] !== (fields as Record<string, unknown>)[k]);
   if (input.utr) changed.push("utr");
-  // A new NINO, or one dropped because the type no longer takes it.
+  // A new NINO, or one removed on request or because the type no longer takes it.
   if (typeof nino === "string" || (nino === null && existing.ninoEnc !== null)) changed.push("nino");
   if (existing.active !== input.active) changed.push("active");
   const statements = [

@@ -59,7 +59,7 @@ export function SubcontractorForm({
   const [form, fields] = useForm({
     id: `subcontractor-${mode}`,
     lastResult,
-    defaultValue: { ...defaultValue, utr: "", nino: "" },
+    defaultValue: { ...defaultValue, utr: "", nino: "", removeNino: false },
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -111,6 +111,26 @@ export function SubcontractorForm({
           >
             <input {...getInputProps(fields.nino, { type: "text" })} key={fields.nino.key} className={`${inputClass} font-mono uppercase`} maxLength={13} autoComplete="off" />
           </Field>
+        ) : null}
+        {showNino && mode === "edit" && ninoMasked ? (
+          <div className="md:self-end">
+            <div className="flex items-center gap-2">
+              <input
+                {...getInputProps(fields.removeNino, { type: "checkbox" })}
+                key={fields.removeNino.key}
+                aria-describedby={fields.removeNino.errors ? fields.removeNino.errorId : undefined}
+                className="h-4 w-4 accent-[var(--color-accent)]"
+              />
+              <label htmlFor={fields.removeNino.id} className="text-sm">
+                {`Remove the current NINO (${ninoMasked})`}
+              </label>
+            </div>
+            {fields.removeNino.errors ? (
+              <p id={fields.removeNino.errorId} className="mt-1 text-sm text-danger">
+                {fields.removeNino.errors.join(" ")}
+              </p>
+            ) : null}
+          </div>
         ) : null}
         {showCompany ? (
           <Field id={fields.companyNumber.id} label="Company Number" error={fields.companyNumber.errors} hint="Companies and partnerships only: 8 letters or digits.">

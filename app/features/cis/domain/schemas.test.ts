@@ -9,6 +9,7 @@ import {
   invoiceSchema,
   makeSettingsSchema,
   materialsWarning,
+  REMOVE_NINO_CONFLICT,
   settingsSchema,
   subcontractorCreateSchema,
   subcontractorSchema,
@@ -103,6 +104,12 @@ describe("subcontractor", () => {
     expect(subcontractorUpdateSchema.parse({ ...valid, utr: "" }).utr).toBeUndefined();
     expect(subcontractorSchema.parse({ ...valid, utr: "   " }).utr).toBeUndefined();
     expect(errorsOf(subcontractorUpdateSchema, { ...valid, utr: "123" }).utr).toEqual(["Valid UTR required (10 digits)"]);
+  });
+
+  it("update: removeNino clears the NINO, but not together with a new one", () => {
+    expect(subcontractorUpdateSchema.parse({ ...valid, utr: "" }).removeNino).toBe(false);
+    expect(subcontractorUpdateSchema.parse({ ...valid, utr: "", nino: undefined, removeNino: true }).removeNino).toBe(true);
+    expect(errorsOf(subcontractorUpdateSchema, { ...valid, utr: "", nino: "AB123456D", removeNino: true }).removeNino).toEqual([REMOVE_NINO_CONFLICT]);
   });
 
   it("reports field errors and type-dependent errors together", () => {

@@ -178,13 +178,22 @@ export const subcontractorCreateSchema = z
   .superRefine(refineSubcontractor, { when: typeKnown })
   .transform(withDerivedFields);
 
-/** Edit: a blank UTR keeps the stored one (output utr undefined). */
+export const REMOVE_NINO_CONFLICT = "Enter a new NINO or remove the current one, not both";
+
+/**
+ * Edit: a blank UTR keeps the stored one (output utr undefined); a blank NINO keeps the stored
+ * one unless removeNino is ticked, which clears it.
+ */
 export const subcontractorUpdateSchema = z
   .object({
     ...subcontractorFields,
     utr: optionalText({ ...utrTest, message: SUBCONTRACTOR_MESSAGES.utr }),
+    removeNino: z.boolean().default(false),
   })
   .superRefine(refineSubcontractor, { when: typeKnown })
+  .superRefine((v, ctx) => {
+    if (v.removeNino && v.nino !== undefined) ctx.addIssue({ code: "custom", message: REMOVE_NINO_CONFLICT, path: ["removeNino"] });
+  })
   .transform(withDerivedFields);
 
 export const subcontractorSchema = subcontractorUpdateSchema;

@@ -62,7 +62,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   let saved: Awaited<ReturnType<typeof createSubcontractor>>;
   try {
-    saved = id ? await updateSubcontractor(env, tenant.id, id, submission.value, actor) : await createSubcontractor(env, tenant.id, submission.value as typeof subcontractorCreateSchema._zod.output, actor);
+    saved = id ? await updateSubcontractor(env, tenant.id, id, submission.value as typeof subcontractorUpdateSchema._zod.output, actor) : await createSubcontractor(env, tenant.id, submission.value as typeof subcontractorCreateSchema._zod.output, actor);
   } catch (err) {
     // Known failures carry the product's message; anything else is logged and summarised.
     console.error("cis subcontractor save", err);

@@ -28,7 +28,12 @@ export const COMPANY_NUMBER_RE = /^[A-Z0-9]{8}$/;
 export const VAT_NUMBER_RE = /^(?:GB)?(?:\d{9}|\d{12})$/;
 export const UK_PHONE_RE = /^(?:\+44|0044|0)\d{9,10}$/;
 export const EMPLOYER_REF_RE = /^\d{3}\/[A-Z0-9]{2,10}$/;
-export const ACCOUNTS_OFFICE_REF_RE = /^\d{3}[A-Z]{2}\d{8}$/;
+/**
+ * cis.md: three digits, two letters, eight digits; HMRC's CIS300 and verification schemas
+ * also require the first letter to be 'P'. Both hold here, so a saved reference is one a
+ * return can carry (docs/decisions/0008-accounts-office-reference.md).
+ */
+export const ACCOUNTS_OFFICE_REF_RE = /^\d{3}P[A-Z]\d{8}$/;
 
 export const normalizeUtr = (v: string) => v.replace(/\s+/g, "");
 export const normalizeNino = (v: string) => v.replace(/\s+/g, "").toUpperCase();

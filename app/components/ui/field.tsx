@@ -7,12 +7,15 @@ export function Field({
   error,
   hint,
   children,
+  after,
 }: {
   id: string;
   label: ReactNode;
   error?: string | string[] | null;
   hint?: ReactNode;
   children: ReactNode;
+  /** A related control shown below the hint and the error (e.g. a 'remove' checkbox). */
+  after?: ReactNode;
 }) {
   const message = Array.isArray(error) ? error[0] : error;
   return (
@@ -27,6 +30,7 @@ export function Field({
           {message}
         </p>
       ) : null}
+      {after}
     </div>
   );
 }

@@ -108,29 +108,31 @@ export function SubcontractorForm({
             label="National Insurance Number"
             error={fields.nino.errors}
             hint={`Individuals only.${mode === "edit" && ninoMasked ? ` Leave blank to keep the current NINO (${ninoMasked}).` : ""}`}
+            after={
+              mode === "edit" && ninoMasked ? (
+                <div className="pt-1">
+                  <div className="flex items-center gap-2">
+                    <input
+                      {...getInputProps(fields.removeNino, { type: "checkbox" })}
+                      key={fields.removeNino.key}
+                      aria-describedby={fields.removeNino.errors ? fields.removeNino.errorId : undefined}
+                      className="h-4 w-4 accent-[var(--color-accent)]"
+                    />
+                    <label htmlFor={fields.removeNino.id} className="text-sm">
+                      {`Remove the current NINO (${ninoMasked})`}
+                    </label>
+                  </div>
+                  {fields.removeNino.errors ? (
+                    <p id={fields.removeNino.errorId} className="mt-1 text-sm text-danger">
+                      {fields.removeNino.errors.join(" ")}
+                    </p>
+                  ) : null}
+                </div>
+              ) : null
+            }
           >
             <input {...getInputProps(fields.nino, { type: "text" })} key={fields.nino.key} className={`${inputClass} font-mono uppercase`} maxLength={13} autoComplete="off" />
           </Field>
-        ) : null}
-        {showNino && mode === "edit" && ninoMasked ? (
-          <div className="md:self-end">
-            <div className="flex items-center gap-2">
-              <input
-                {...getInputProps(fields.removeNino, { type: "checkbox" })}
-                key={fields.removeNino.key}
-                aria-describedby={fields.removeNino.errors ? fields.removeNino.errorId : undefined}
-                className="h-4 w-4 accent-[var(--color-accent)]"
-              />
-              <label htmlFor={fields.removeNino.id} className="text-sm">
-                {`Remove the current NINO (${ninoMasked})`}
-              </label>
-            </div>
-            {fields.removeNino.errors ? (
-              <p id={fields.removeNino.errorId} className="mt-1 text-sm text-danger">
-                {fields.removeNino.errors.join(" ")}
-              </p>
-            ) : null}
-          </div>
         ) : null}
         {showCompany ? (
           <Field id={fields.companyNumber.id} label="Company Number" error={fields.companyNumber.errors} hint="Companies and partnerships only: 8 letters or digits.">

@@ -122,9 +122,9 @@ export function TaxMonthOverview({ taxMonth }: { taxMonth: TaxMonthView }) {
       <p className="mt-1 text-lg">{taxMonth.displayLabel}</p>
       <dl className="mt-3 space-y-2 text-sm">
         {taxMonth.deadlines.map((d) => (
-          <div key={d.kind} className="flex flex-wrap justify-between gap-2" data-deadline={d.kind}>
-            <dt>{d.label}</dt>
-            <dd>
+          <div key={d.kind} data-deadline={d.kind}>
+            <dt className="opacity-70">{d.label}</dt>
+            <dd className="font-medium">
               {d.date} <span className={STATE_CLASS[d.state]}>({d.indicator})</span>
             </dd>
           </div>

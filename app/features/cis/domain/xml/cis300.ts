@@ -3,8 +3,8 @@
  * follows CISreturn-v1-2.xsd; element order matters to the schema.
  */
 import { HmrcInputError, poundsAndPence, req, wholePounds } from "./hmrc-input";
-import { buildGovTalkMessage, irHeader, type BuiltMessage, type GovTalkProduct, type GovTalkSender, type IRSenderType } from "./govtalk-envelope";
-import { subcontractorNameTree } from "./subcontractor-name";
+import { buildContractorMessage, contractorIdentity, type BuiltMessage, type ContractorMessageInput } from "./govtalk-envelope";
+import { subcontractorNameTree, type HmrcSubcontractorIds } from "./subcontractor-name";
 import { x, type XmlTree } from "./xml-writer";
 
 export const CIS_RETURN_NS = "http://www.govtalk.gov.uk/taxation/CISreturn";
@@ -17,14 +17,7 @@ export interface HmrcName {
   sur: string;
 }
 
-export interface Cis300Line {
-  /** Individuals: the name; otherwise use tradingName. Exactly one of the two. */
-  name?: HmrcName;
-  tradingName?: string;
-  worksRef?: string;
-  utr?: string;
-  crn?: string;
-  nino?: string;
+export interface Cis300Line extends HmrcSubcontractorIds {
   verificationNumber?: string;
   /** Deducted at the higher (unmatched) rate. */
   unmatchedRate?: boolean;
@@ -42,24 +35,10 @@ export interface Cis300Declarations {
   inactivity?: boolean;
 }
 
-export interface Cis300Input {
-  /** '123/AB12345': tax office number and reference. */
-  employerRef: string;
-  accountsOfficeRef: string;
-  contractorUtr: string;
-  /** The 5th that ends the tax month, 'YYYY-MM-05' (TaxMonth.periodEnd). */
-  periodEnd: string;
-  sender?: GovTalkSender;
-  /** IRheader Sender; defaults to 'Company'. */
-  senderType?: IRSenderType;
+export interface Cis300Input extends ContractorMessageInput {
   nil: boolean;
   lines: Cis300Line[];
   declarations: Cis300Declarations;
-  correlationId: string;
-  gatewayTimestamp: Date | string;
-  product: GovTalkProduct;
-  /** Sends GatewayTest 1: HMRC's Test in Live service. */
-  testInLive?: boolean;
 }
 
 const yesNo = (b: boolean) => (b ? "yes" : "no");
@@ -86,13 +65,10 @@ function subcontractorLine(line: Cis300Line, i: number): XmlTree {
   ]);
 }
 
-function cis300Envelope(input: Cis300Input): { tree: XmlTree; taxOfficeNumber: string; taxOfficeReference: string } {
-  if (typeof input !== "object" || input === null) throw new HmrcInputError("input", "is required");
-  const { taxOfficeNumber, taxOfficeReference } = req.employerRef("employerRef", input.employerRef);
-  const aoRef = req.aoRef("accountsOfficeRef", input.accountsOfficeRef);
-  const utr = req.utr("contractorUtr", input.contractorUtr);
-  const period = req.isoDate("periodEnd", input.periodEnd);
-  if (period.day !== 5) throw new HmrcInputError("periodEnd", "must be the 5th of a month (the end of a tax month)");
+/** The complete CIS300 GovTalk message with its IRmark, plus the IRmark itself. */
+export async function buildCis300Message(input: Cis300Input): Promise<BuiltMessage> {
+  const identity = contractorIdentity(input);
+  if (identity.period.day !== 5) throw new HmrcInputError("periodEnd", "must be the 5th of a month (the end of a tax month)");
   if (typeof input.nil !== "boolean") throw new HmrcInputError("nil", "must be true or false");
   if (!Array.isArray(input.lines)) throw new HmrcInputError("lines", "is required");
   if (input.nil && input.lines.length > 0) throw new HmrcInputError("lines", "a nil return cannot have lines");
@@ -110,42 +86,11 @@ function cis300Envelope(input: Cis300Input): { tree: XmlTree; taxOfficeNumber: s
     decl.inactivity === true && x("Inactivity", "yes"),
   ]);
 
-  const tree = x(
-    "IRenvelope",
-    [
-      irHeader({
-        taxOfficeNumber,
-        taxOfficeReference,
-        periodEnd: period.text,
-        namespace: CIS_RETURN_NS,
-        topElementName: "CISreturn",
-        senderType: input.senderType,
-      }),
-      x("CISreturn", [
-        x("Contractor", [x("UTR", utr), x("AOref", aoRef)]),
-        input.nil && x("NilReturn", "yes"),
-        ...lines,
-        declarations,
-      ]),
-    ],
-    { xmlns: CIS_RETURN_NS },
-  );
-  return { tree, taxOfficeNumber, taxOfficeReference };
-}
-
-/** The complete CIS300 GovTalk message with its IRmark, plus the IRmark itself. */
-export async function buildCis300Message(input: Cis300Input): Promise<BuiltMessage> {
-  const { tree, taxOfficeNumber, taxOfficeReference } = cis300Envelope(input);
-  return buildGovTalkMessage({
+  return buildContractorMessage(input, identity, {
     messageClass: CIS300_CLASS,
-    correlationId: input.correlationId,
-    gatewayTimestamp: input.gatewayTimestamp,
-    sender: input.sender,
-    product: input.product,
-    testInLive: input.testInLive,
-    taxOfficeNumber,
-    taxOfficeReference,
-    irEnvelope: tree,
+    namespace: CIS_RETURN_NS,
+    topElementName: "CISreturn",
+    content: [identity.contractor, ...(input.nil ? [x("NilReturn", "yes")] : []), ...lines, declarations],
   });
 }
 

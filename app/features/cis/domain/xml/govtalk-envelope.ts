@@ -109,6 +109,67 @@ export function irHeader(opts: {
   ]);
 }
 
+/** What every contractor message (CIS300 return, verification request) carries besides its body. */
+export interface ContractorMessageInput {
+  /** '123/AB12345': tax office number and reference. */
+  employerRef: string;
+  accountsOfficeRef: string;
+  contractorUtr: string;
+  /** IRheader PeriodEnd: the 5th that ends the tax month, 'YYYY-MM-05'. */
+  periodEnd: string;
+  sender?: GovTalkSender;
+  /** IRheader Sender; defaults to 'Company'. */
+  senderType?: IRSenderType;
+  correlationId: string;
+  gatewayTimestamp: Date | string;
+  product: GovTalkProduct;
+  /** Sends GatewayTest 1: HMRC's Test in Live service. */
+  testInLive?: boolean;
+}
+
+/** The contractor's identifiers, checked against HMRC's patterns, and the Contractor element built from them. */
+export function contractorIdentity(input: ContractorMessageInput) {
+  if (typeof input !== "object" || input === null) throw new HmrcInputError("input", "is required");
+  const { taxOfficeNumber, taxOfficeReference } = req.employerRef("employerRef", input.employerRef);
+  const aoRef = req.aoRef("accountsOfficeRef", input.accountsOfficeRef);
+  const utr = req.utr("contractorUtr", input.contractorUtr);
+  const period = req.isoDate("periodEnd", input.periodEnd);
+  return { taxOfficeNumber, taxOfficeReference, period, contractor: x("Contractor", [x("UTR", utr), x("AOref", aoRef)]) };
+}
+
+export type ContractorIdentity = ReturnType<typeof contractorIdentity>;
+
+/**
+ * Puts a message body (CISreturn or CISrequest, named by `topElementName`) in its IRenvelope
+ * under the IRheader, then in the GovTalk submission with the IRmark filled in.
+ */
+export function buildContractorMessage(
+  input: ContractorMessageInput,
+  identity: ContractorIdentity,
+  body: { messageClass: EnvelopeParts["messageClass"]; namespace: string; topElementName: string; content: XmlTree[] },
+): Promise<BuiltMessage> {
+  const { taxOfficeNumber, taxOfficeReference } = identity;
+  const irEnvelope = x(
+    "IRenvelope",
+    [
+      irHeader({ taxOfficeNumber, taxOfficeReference, periodEnd: identity.period.text, namespace: body.namespace, topElementName: body.topElementName, senderType: input.senderType }),
+      x(body.topElementName, body.content),
+    ],
+    { xmlns: body.namespace },
+  );
+  return buildGovTalkMessage({
+    messageClass: body.messageClass,
+    correlationId: input.correlationId,
+    gatewayTimestamp: input.gatewayTimestamp,
+    sender: input.sender,
+    product: input.product,
+    testInLive: input.testInLive,
+    taxOfficeNumber,
+    taxOfficeReference,
+    irEnvelope,
+  });
+}
+
 /** Wraps an IRenvelope in a GovTalk submission and fills in the IRmark. */
 export async function buildGovTalkMessage(parts: EnvelopeParts): Promise<BuiltMessage> {
   const correlationId = req.correlationId("correlationId", parts.correlationId);

@@ -2,6 +2,17 @@ import type { HmrcName } from "./cis300";
 import { HmrcInputError, req } from "./hmrc-input";
 import { x, type XmlTree } from "./xml-writer";
 
+/** How both messages identify a subcontractor (the schemas' shared elements, in their order). */
+export interface HmrcSubcontractorIds {
+  /** Individuals: the name; otherwise use tradingName. Exactly one of the two. */
+  name?: HmrcName;
+  tradingName?: string;
+  worksRef?: string;
+  utr?: string;
+  crn?: string;
+  nino?: string;
+}
+
 /**
  * A subcontractor's <Name> or <TradingName>, shared by the CIS300 return and the verification
  * request: exactly one of the two must be given (the schemas' choice).

@@ -3,10 +3,9 @@
  * CISverification-v1-2.xsd: 1 to 100 subcontractors, each to 'match' or 'verify'.
  */
 import { HmrcInputError, req } from "./hmrc-input";
-import { buildGovTalkMessage, irHeader, type BuiltMessage, type GovTalkProduct, type GovTalkSender, type IRSenderType } from "./govtalk-envelope";
-import { subcontractorNameTree } from "./subcontractor-name";
+import { buildContractorMessage, contractorIdentity, type BuiltMessage, type ContractorMessageInput } from "./govtalk-envelope";
+import { subcontractorNameTree, type HmrcSubcontractorIds } from "./subcontractor-name";
 import { x, type XmlTree } from "./xml-writer";
-import type { HmrcName } from "./cis300";
 
 export const CIS_REQUEST_NS = "http://www.govtalk.gov.uk/taxation/CISrequest";
 export const VERIFY_CLASS = "IR-CIS-VERIFY";
@@ -23,34 +22,17 @@ export function hmrcSubcontractorType(type: "individual" | "company" | "partners
   return type === "individual" ? "soletrader" : type;
 }
 
-export interface VerificationSubcontractor {
+export interface VerificationSubcontractor extends HmrcSubcontractorIds {
   action: VerificationAction;
   type: HmrcSubcontractorType;
-  name?: HmrcName;
-  tradingName?: string;
-  worksRef?: string;
-  utr?: string;
-  crn?: string;
-  nino?: string;
   /** For partners: the partnership's name and UTR. */
   partnership?: { name?: string; utr?: string };
   address?: { lines: string[]; postcode?: string; country?: string };
   telephone?: string;
 }
 
-export interface VerificationRequestInput {
-  employerRef: string;
-  accountsOfficeRef: string;
-  contractorUtr: string;
-  /** IRheader PeriodEnd: the end of the current tax month, 'YYYY-MM-05'. */
-  periodEnd: string;
-  sender?: GovTalkSender;
-  senderType?: IRSenderType;
+export interface VerificationRequestInput extends ContractorMessageInput {
   subcontractors: VerificationSubcontractor[];
-  correlationId: string;
-  gatewayTimestamp: Date | string;
-  product: GovTalkProduct;
-  testInLive?: boolean;
 }
 
 const ADDRESS_CHARS = /^[A-Za-z0-9 ~!"@#$%&'()*+,\-./:;<=>?[\\\]^_{}£€]*$/;
@@ -110,48 +92,18 @@ function subcontractor(sub: VerificationSubcontractor, i: number): XmlTree {
 }
 
 export async function buildVerificationRequestMessage(input: VerificationRequestInput): Promise<BuiltMessage> {
-  if (typeof input !== "object" || input === null) throw new HmrcInputError("input", "is required");
-  const { taxOfficeNumber, taxOfficeReference } = req.employerRef("employerRef", input.employerRef);
-  const aoRef = req.aoRef("accountsOfficeRef", input.accountsOfficeRef);
-  const utr = req.utr("contractorUtr", input.contractorUtr);
-  const period = req.isoDate("periodEnd", input.periodEnd);
+  const identity = contractorIdentity(input);
   if (!Array.isArray(input.subcontractors) || input.subcontractors.length < 1) {
     throw new HmrcInputError("subcontractors", "at least one subcontractor is required");
   }
   if (input.subcontractors.length > MAX_VERIFICATION_SUBCONTRACTORS) {
     throw new HmrcInputError("subcontractors", `at most ${MAX_VERIFICATION_SUBCONTRACTORS} subcontractors per request`);
   }
-
-  const tree = x(
-    "IRenvelope",
-    [
-      irHeader({
-        taxOfficeNumber,
-        taxOfficeReference,
-        periodEnd: period.text,
-        namespace: CIS_REQUEST_NS,
-        topElementName: "CISrequest",
-        senderType: input.senderType,
-      }),
-      x("CISrequest", [
-        x("Contractor", [x("UTR", utr), x("AOref", aoRef)]),
-        ...input.subcontractors.map(subcontractor),
-        x("Declaration", "yes"),
-      ]),
-    ],
-    { xmlns: CIS_REQUEST_NS },
-  );
-
-  return buildGovTalkMessage({
+  return buildContractorMessage(input, identity, {
     messageClass: VERIFY_CLASS,
-    correlationId: input.correlationId,
-    gatewayTimestamp: input.gatewayTimestamp,
-    sender: input.sender,
-    product: input.product,
-    testInLive: input.testInLive,
-    taxOfficeNumber,
-    taxOfficeReference,
-    irEnvelope: tree,
+    namespace: CIS_REQUEST_NS,
+    topElementName: "CISrequest",
+    content: [identity.contractor, ...input.subcontractors.map(subcontractor), x("Declaration", "yes")],
   });
 }
 

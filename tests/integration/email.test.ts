@@ -1,4 +1,3 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -8,19 +7,9 @@ import { EMAIL_CLAIM_SECONDS, handleEmailBatch } from "~/features/platform/email
 import { queueEmail } from "~/features/platform/email/send.server";
 import { devTransport, type EmailTransport, type OutgoingEmail } from "~/features/platform/email/transports.server";
 import { createTenant } from "../factories";
-import worker from "../../workers/app";
+import { deliverMessages, messageId, poll, recordingQueue, type TestMessage } from "./queue-helpers";
 
 const EMAIL_QUEUE = "cis-workspace-email";
-
-function recordingQueue() {
-  const sent: unknown[] = [];
-  const queue = {
-    async send(body: unknown) {
-      sent.push(structuredClone(body));
-    },
-  } as unknown as Queue;
-  return { sent, queue };
-}
 
 /** queueEmail without the real EMAIL producer, so the background consumer does not race the test. */
 async function queueRecorded(opts: Parameters<typeof queueEmail>[1]) {
@@ -29,35 +18,14 @@ async function queueRecorded(opts: Parameters<typeof queueEmail>[1]) {
   return { ...result, sent };
 }
 
-let seq = 0;
-function messageId(prefix = "e") {
-  seq += 1;
-  return `${prefix}-${Date.now().toString(36)}-${seq}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
 function address() {
   return `${messageId("to")}@example.test`;
 }
 
 /** One delivery of `messages`; `transport` swaps the configured one (the dev transport) when given. */
-async function deliver(messages: { id?: string; body: unknown; attempts?: number }[], transport?: EmailTransport) {
-  const batch = createMessageBatch(
-    EMAIL_QUEUE,
-    messages.map((m) => ({ id: m.id ?? messageId(), timestamp: new Date(), attempts: m.attempts ?? 1, body: m.body })),
-  );
-  const delays: Record<string, number | undefined> = {};
-  for (const msg of batch.messages) {
-    const retry = msg.retry.bind(msg);
-    msg.retry = (opts?: QueueRetryOptions) => {
-      delays[msg.id] = opts?.delaySeconds;
-      retry(opts);
-    };
-  }
-  const ctx = createExecutionContext();
-  if (transport) await handleEmailBatch(batch, env, transport);
-  else await worker.queue(batch, env, ctx);
-  const result = await getQueueResult(batch, ctx);
-  return { ...result, retryMessages: result.retryMessages.map((r) => ({ ...r, delaySeconds: delays[r.msgId] })) };
+async function deliver(messages: TestMessage[], transport?: EmailTransport) {
+  const handle = transport ? (batch: MessageBatch<unknown>) => handleEmailBatch(batch, env, transport) : undefined;
+  return (await deliverMessages(EMAIL_QUEUE, messages, handle)).result;
 }
 
 /** The dev transport, counting its sends. */
@@ -82,16 +50,6 @@ async function outbox(id: string) {
 
 async function mailbox(outboxId: string) {
   return getDb(env).select().from(devMailbox).where(eq(devMailbox.outboxId, outboxId));
-}
-
-async function poll<T>(read: () => Promise<T | undefined | null>, timeoutMs = 8_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (v) return v;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const notice = { subject: "Your statement is ready", message: "Hello,\n\nYour <CIS> statement for May is ready." };

@@ -1,4 +1,3 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, eq, like } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,24 +9,10 @@ import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { enqueue, getJob, type JobMessage } from "~/features/platform/jobs/enqueue.server";
 import { defineJob, type JobDefinition } from "~/features/platform/jobs/registry.server";
 import { createTenant, createUser } from "../factories";
-import worker from "../../workers/app";
+import { deliverMessages, messageId, poll, recordingQueue, type TestMessage } from "./queue-helpers";
 
 const JOBS_QUEUE = "cis-workspace-jobs";
 const DLQ = "cis-workspace-jobs-dlq";
-
-/** A stand-in producer that records what would have been queued. */
-function recordingQueue() {
-  const sent: unknown[] = [];
-  const queue = {
-    async send(body: unknown) {
-      sent.push(structuredClone(body));
-    },
-    async sendBatch(msgs: Iterable<{ body: unknown }>) {
-      for (const m of msgs) sent.push(structuredClone(m.body));
-    },
-  };
-  return { sent, queue: queue as unknown as Queue };
-}
 
 // enqueue() only accepts registered types with their input type; the tests also send
 // test-only types and deliberately bad input, so they go through an untyped view of it.
@@ -41,43 +26,8 @@ async function enqueueRecorded(opts: Parameters<UntypedEnqueue>[1]) {
   return { ...result, sent: sent as JobMessage[] };
 }
 
-let seq = 0;
-function messageId(prefix = "m") {
-  seq += 1;
-  return `${prefix}-${Date.now().toString(36)}-${seq}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
-/**
- * Delivers messages to the worker's queue() handler as the runtime would, and returns the
- * ack/retry outcome. getQueueResult() does not report retry delays, so retry() is observed too.
- */
-async function deliver(queue: string, messages: { id?: string; body: unknown; attempts?: number }[]) {
-  const batch = createMessageBatch(
-    queue,
-    messages.map((m) => ({ id: m.id ?? messageId(), timestamp: new Date(), attempts: m.attempts ?? 1, body: m.body })),
-  );
-  const delays: Record<string, number | undefined> = {};
-  for (const msg of batch.messages) {
-    const retry = msg.retry.bind(msg);
-    msg.retry = (opts?: QueueRetryOptions) => {
-      delays[msg.id] = opts?.delaySeconds;
-      retry(opts);
-    };
-  }
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env, ctx);
-  const result = await getQueueResult(batch, ctx);
-  return { batch, result: { ...result, retryMessages: result.retryMessages.map((r) => ({ ...r, delaySeconds: delays[r.msgId] })) } };
-}
-
-async function poll<T>(read: () => Promise<T | undefined | null>, timeoutMs = 8_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (v) return v;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function deliver(queue: string, messages: TestMessage[]) {
+  return deliverMessages(queue, messages);
 }
 
 // Test-only job types, registered per test and removed afterwards.

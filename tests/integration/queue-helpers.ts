@@ -1,0 +1,61 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../workers/app";
+
+/** A stand-in producer that records what would have been queued. */
+export function recordingQueue() {
+  const sent: unknown[] = [];
+  const queue = {
+    async send(body: unknown) {
+      sent.push(structuredClone(body));
+    },
+    async sendBatch(msgs: Iterable<{ body: unknown }>) {
+      for (const m of msgs) sent.push(structuredClone(m.body));
+    },
+  };
+  return { sent, queue: queue as unknown as Queue };
+}
+
+let seq = 0;
+/** A message id unique within the test run. */
+export function messageId(prefix = "m") {
+  seq += 1;
+  return `${prefix}-${Date.now().toString(36)}-${seq}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export type TestMessage = { id?: string; body: unknown; attempts?: number };
+
+/**
+ * Delivers messages as the runtime would, to the worker's queue() handler unless `handle` is
+ * given, and returns the ack/retry outcome. getQueueResult() does not report retry delays, so
+ * retry() is observed too.
+ */
+export async function deliverMessages(queue: string, messages: TestMessage[], handle?: (batch: MessageBatch<unknown>, ctx: ExecutionContext) => Promise<void>) {
+  const batch = createMessageBatch(
+    queue,
+    messages.map((m) => ({ id: m.id ?? messageId(), timestamp: new Date(), attempts: m.attempts ?? 1, body: m.body })),
+  );
+  const delays: Record<string, number | undefined> = {};
+  for (const msg of batch.messages) {
+    const retry = msg.retry.bind(msg);
+    msg.retry = (opts?: QueueRetryOptions) => {
+      delays[msg.id] = opts?.delaySeconds;
+      retry(opts);
+    };
+  }
+  const ctx = createExecutionContext();
+  await (handle ? handle(batch, ctx) : worker.queue(batch, env, ctx));
+  const result = await getQueueResult(batch, ctx);
+  return { batch, result: { ...result, retryMessages: result.retryMessages.map((r) => ({ ...r, delaySeconds: delays[r.msgId] })) } };
+}
+
+/** Reads until the value is there, or fails after `timeoutMs`. */
+export async function poll<T>(read: () => Promise<T | undefined | null>, timeoutMs = 8_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (v) return v;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

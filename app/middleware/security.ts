@@ -2,6 +2,7 @@
  * Request and response hardening applied by workers/app.ts around every request:
  * the same-origin check for state-changing methods and the security headers.
  */
+import { bytesToBase64 } from "~/utils/base64";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -37,9 +38,7 @@ export function checkSameOrigin(request: Request): Response | null {
 export function newNonce(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
+  return bytesToBase64(bytes);
 }
 
 export function contentSecurityPolicy(nonce: string, appDomain: string, development: boolean): string {

@@ -1,3 +1,5 @@
+import { bytesToBase64 } from "./base64";
+
 /** URL-safe random id (128 bits by default). */
 export function newId(bytes = 16): string {
   const buf = new Uint8Array(bytes);
@@ -6,9 +8,7 @@ export function newId(bytes = 16): string {
 }
 
 export function base64url(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return bytesToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 export async function sha256Hex(input: string): Promise<string> {

@@ -3,18 +3,11 @@
  * so that is the cost; the stored string names algorithm and parameters so a later
  * change can re-hash on the next successful sign-in (see needsRehash).
  */
+import { base64ToBytes, bytesToBase64 } from "~/utils/base64";
+
 export const PBKDF2_ITERATIONS = 100_000;
 const SALT_BYTES = 16;
 const KEY_BITS = 256;
-
-function b64(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
-}
-function unb64(s: string): Uint8Array {
-  return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-}
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
@@ -25,7 +18,7 @@ async function derive(password: string, salt: Uint8Array, iterations: number): P
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const hash = await derive(password, salt, PBKDF2_ITERATIONS);
-  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${b64(salt)}$${b64(hash)}`;
+  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${bytesToBase64(salt)}$${bytesToBase64(hash)}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -33,8 +26,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (alg !== "pbkdf2-sha256" || !iter || !salt || !hash) return false;
   const iterations = Number(iter);
   if (!Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS) return false;
-  const expected = unb64(hash);
-  const actual = await derive(password, unb64(salt), iterations);
+  const expected = base64ToBytes(hash);
+  const actual = await derive(password, base64ToBytes(salt), iterations);
   if (actual.length !== expected.length) return false;
   let diff = 0;
   for (let i = 0; i < actual.length; i++) diff |= actual[i] ^ expected[i];

@@ -7,6 +7,8 @@
  * (`version:base64key,...`); the highest version encrypts, any listed version decrypts, and
  * `npm run keys:rotate` re-encrypts every row with the newest key.
  */
+import { base64ToBytes, bytesToBase64 } from "~/utils/base64";
+
 export class PiiError extends Error {}
 export const ENCRYPT_FAILED = "Failed to encrypt sensitive data";
 export const DECRYPT_FAILED = "Failed to decrypt sensitive data";
@@ -16,15 +18,6 @@ type Keyring = { current: number; keys: Map<number, CryptoKey> };
 
 const keyringCache = new Map<string, Promise<Keyring>>();
 
-function b64(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
-}
-function unb64(s: string): Uint8Array {
-  return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-}
-
 export function parseKeySpec(spec: string): { version: number; raw: Uint8Array }[] {
   const entries = (spec ?? "")
     .split(",")
@@ -33,7 +26,7 @@ export function parseKeySpec(spec: string): { version: number; raw: Uint8Array }
     .map((entry) => {
       const [v, k] = entry.split(":");
       const version = Number(v);
-      const raw = k ? unb64(k) : new Uint8Array();
+      const raw = k ? base64ToBytes(k) : new Uint8Array();
       if (!Number.isInteger(version) || version < 1 || raw.length !== 32) throw new PiiError("PII_KEYS must be `version:base64(32 bytes)` entries");
       return { version, raw };
     });
@@ -64,7 +57,7 @@ export async function encryptPii(keySpec: string, plaintext: string, ctx: PiiCon
     const ring = await keyring(keySpec);
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: aad(ctx) as BufferSource }, ring.keys.get(ring.current) as CryptoKey, new TextEncoder().encode(plaintext));
-    return `v${ring.current}.${b64(iv)}.${b64(new Uint8Array(ct))}`;
+    return `v${ring.current}.${bytesToBase64(iv)}.${bytesToBase64(new Uint8Array(ct))}`;
   } catch (err) {
     if (err instanceof PiiError) throw err;
     throw new PiiError(ENCRYPT_FAILED);
@@ -83,7 +76,7 @@ export async function decryptPii(keySpec: string, stored: string, ctx: PiiContex
   const key = ring.keys.get(version);
   if (!key || !iv || !ct) throw new PiiError(DECRYPT_FAILED);
   try {
-    const pt = await crypto.subtle.decrypt({ name: "AES-GCM", iv: unb64(iv) as BufferSource, additionalData: aad(ctx) as BufferSource }, key, unb64(ct) as BufferSource);
+    const pt = await crypto.subtle.decrypt({ name: "AES-GCM", iv: base64ToBytes(iv) as BufferSource, additionalData: aad(ctx) as BufferSource }, key, base64ToBytes(ct) as BufferSource);
     return new TextDecoder().decode(pt);
   } catch {
     throw new PiiError(DECRYPT_FAILED);

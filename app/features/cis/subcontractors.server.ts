@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors, SUBCONTRACTOR_TYPES } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
@@ -235,10 +236,17 @@ export async function createSubcontractor(env: Env, tenantId: string, input: Sub
   ];
   // Verification details recorded at creation are a verification like any later one.
   if (verified || input.verificationMethod) statements.push(verifiedAudit(db, tenantId, id, actor, plainFields(input)));
+  return saveInOneBatch(db, statements, id);
+}
+
+/**
+ * Writes a save and its audit entries in one batch. Two saves racing past the UTR check meet
+ * the unique index, which refuses the batch whole: reported as the duplicate it is.
+ */
+async function saveInOneBatch(db: ReturnType<typeof getDb>, statements: BatchItem<"sqlite">[], id: string): Promise<SaveResult> {
   try {
-    await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
-    // Two saves racing past the check above: the unique index decides, nothing is written.
     if (isUniqueUtrViolation(err)) return { ok: false, field: "utr", error: DUPLICATE_UTR };
     throw err;
   }
@@ -288,13 +296,7 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
       auditInsert(db, { tenantId, action: input.active ? "cis.subcontractor.reactivated" : "cis.subcontractor.archived", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id }),
     );
   }
-  try {
-    await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
-  } catch (err) {
-    if (isUniqueUtrViolation(err)) return { ok: false, field: "utr", error: DUPLICATE_UTR };
-    throw err;
-  }
-  return { ok: true, id };
+  return saveInOneBatch(db, statements, id);
 }
 
 export type BulkResult = { succeeded: string[]; failed: { id: string; error: string }[]; names: Record<string, string> };

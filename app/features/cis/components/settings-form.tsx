@@ -4,22 +4,10 @@ import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { makeSettingsSchema, VAT_SCHEME_LABELS, VAT_SCHEMES } from "../domain/schemas";
+import type { CisSettingsView } from "../settings.server";
 
-export type SettingsFormValues = {
-  active: boolean;
-  companyName: string;
-  employerRef: string;
-  accountsOfficeRef: string;
-  utrMasked: string | null;
-  hasUtr: boolean;
-  vatScheme: (typeof VAT_SCHEMES)[number];
-  emailStatements: boolean;
-  warningDays: number;
-  statementDeadlineDays: number;
-  emailFrom: string | null;
-  emailReplyTo: string | null;
-  statementFooter: string | null;
-};
+/** What the form shows: the stored settings as the loader reads them. */
+export type SettingsFormValues = Omit<CisSettingsView, "updatedAt" | "fellBack">;
 
 const sectionClass = "rounded-brand border border-line bg-elevated p-6";
 const checkboxClass = "h-4 w-4 rounded border-line accent-[var(--color-accent)]";

@@ -2,6 +2,7 @@ import { getDb } from "~/db/client.server";
 import { devMailbox } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { RenderedEmail } from "./templates";
+import { bytesToBase64 } from "~/utils/base64";
 
 export type OutgoingEmail = RenderedEmail & { outboxId: string; tenantId: string | null; to: string; from: string };
 
@@ -71,10 +72,7 @@ function encodeHeader(value: string): string {
 }
 
 function b64Lines(s: string): string {
-  const bytes = new TextEncoder().encode(s);
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return (btoa(bin).match(/.{1,76}/g) ?? []).join("\r\n");
+  return (bytesToBase64(new TextEncoder().encode(s)).match(/.{1,76}/g) ?? []).join("\r\n");
 }
 
 export function buildMime(mail: OutgoingEmail): string {

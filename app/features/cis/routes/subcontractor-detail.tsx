@@ -187,11 +187,6 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
   );
 }
 
-/** A revealed identifier is in the POST answer; the page itself holds contact details: never cached. */
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
-}
-
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `${loaderData.sub.name} · Subcontractors · CIS` : "Subcontractor · CIS" }];
 }

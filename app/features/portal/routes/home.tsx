@@ -20,28 +20,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!tenant.modules.some((m) => m.id === "cis")) throw data("Page not found", { status: 404 });
   const { subcontractor: s } = await requirePortalSession(env, ctx, request, tenant.id);
   const { contractorName } = await contractorDetails(env, tenant);
-  return data(
-    {
-      contractorName,
-      me: {
-        name: s.name,
-        type: TYPE_LABELS[s.type],
-        utrMasked: s.utrMasked,
-        identifier: s.type === "individual" ? { label: "National Insurance Number", value: s.ninoMasked } : { label: "Company Number", value: s.companyNumber },
-        verificationStatus: STATUS_LABELS[s.verificationStatus],
-        verificationRate: s.verificationRate,
-        emailMasked: s.email ? maskEmail(s.email) : null,
-      },
-      // Portal invoices and statements do not exist yet: these are the real, empty lists.
-      invoices: [] as { id: string }[],
-      statements: [] as { id: string }[],
+  return {
+    contractorName,
+    me: {
+      name: s.name,
+      type: TYPE_LABELS[s.type],
+      utrMasked: s.utrMasked,
+      identifier: s.type === "individual" ? { label: "National Insurance Number", value: s.ninoMasked } : { label: "Company Number", value: s.companyNumber },
+      verificationStatus: STATUS_LABELS[s.verificationStatus],
+      verificationRate: s.verificationRate,
+      emailMasked: s.email ? maskEmail(s.email) : null,
     },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
-}
-
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
+    // Portal invoices and statements do not exist yet: these are the real, empty lists.
+    invoices: [] as { id: string }[],
+    statements: [] as { id: string }[],
+  };
 }
 
 export default function PortalHome({ loaderData }: Route.ComponentProps) {

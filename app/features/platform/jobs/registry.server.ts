@@ -23,3 +23,8 @@ export type JobDefinition<S extends z.ZodType = z.ZodType, T extends string = st
 export function defineJob<const T extends string, S extends z.ZodType>(def: JobDefinition<S, T>): JobDefinition<S, T> {
   return def;
 }
+
+/** Thrown by a job to say retrying cannot help (the thing it works on is gone, say). */
+export class PermanentJobError extends Error {
+  override name = "PermanentJobError";
+}

@@ -25,6 +25,25 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
   },
   {
+    // Platform code (sign-in, scopes, shell, queues) knows no feature: features plug in through
+    // composition roots such as app/scopes.ts.
+    files: ["app/features/auth/**/*.{ts,tsx}", "app/features/platform/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/features/*", "!~/features/auth", "!~/features/auth/**", "!~/features/platform", "!~/features/platform/**"],
+              message: "Platform code must not import a feature; register it from a composition root (app/scopes.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The CIS rules engine is pure: no data access, router or runtime imports.
     files: ["app/features/cis/domain/**/*.ts"],
     rules: {

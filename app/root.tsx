@@ -1,6 +1,8 @@
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+// Registers every feature's scopes, for the server render and the client bundle alike.
+import "./scopes";
 import { Toaster } from "./components/ui/toaster";
 import { cloudflareContext, tenantContext } from "./context";
 import { authMiddleware, optionalUser } from "./features/auth/middleware.server";

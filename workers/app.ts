@@ -1,4 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
+// Queues and cron check scopes without loading the router: register them here too.
+import "../app/scopes";
 import { cloudflareContext } from "../app/context";
 import { countingD1 } from "../app/db/instrument";
 import { isDevelopment } from "../app/features/platform/flash.server";

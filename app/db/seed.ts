@@ -66,7 +66,7 @@ export async function seedPlatform(db: AnyDb, now = Date.now()): Promise<void> {
       email: "superadmin@workspace.test",
       displayName: "Platform Super-admin",
       isSuperAdmin: true,
-      scopes: ["system.superadmin", "system.tenants.create"],
+      scopes: ["system.superadmin", "system.tenants.create", "system.tenants.modules"],
       passwordHash: await hashPassword(SEED_PASSWORD),
       createdAt: now,
     })

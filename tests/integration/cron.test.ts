@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { authThrottle, devMailbox, jobs, loginChallenges, sessions, usedTokens } from "~/db/schema";
+import { authThrottle, devMailbox, emailOutbox, jobs, loginChallenges, sessions, usedTokens } from "~/db/schema";
 import { createTenant } from "../factories";
 import worker from "../../workers/app";
 import { CRON_REGISTRY } from "../../workers/cron";
@@ -87,6 +87,52 @@ describe("scheduled()", () => {
       mail: [ids.mail.fresh],
       jobs: [ids.job.failed, ids.job.recent].sort(),
     });
+  });
+
+  it("scrubs e-mail secrets past their lifetime and purges month-old outbox rows on the hourly cron", async () => {
+    const now = Date.now();
+    const MINUTE = 60_000;
+    const code = { code: "919191", tenantName: "Acme", expiresInMinutes: 10 };
+    const invite = { recipientName: "Sam", subcontractorName: "Sam Ltd", contractorName: "Acme", magicLink: "https://acme.example.test/portal/auth?token=secret-link", expiresIn: "15 minutes" };
+    const notice = { subject: "Hello", message: "Statement ready" };
+    const ids = {
+      codeExpired: uid("ob"),
+      codeLive: uid("ob"),
+      inviteExpired: uid("ob"),
+      inviteLive: uid("ob"),
+      noticeOld: uid("ob"),
+      sentOld: uid("ob"),
+      failedOld: uid("ob"),
+      noticeMonth: uid("ob"),
+    };
+    type Row = typeof emailOutbox.$inferInsert;
+    const row = (id: string, template: string, data: Record<string, unknown>, createdAt: number, status: Row["status"] = "queued"): Row => ({ id, idempotencyKey: id, tenantId: null, template, toAddress: "a@example.test", data, status, createdAt });
+    await getDb(env)
+      .insert(emailOutbox)
+      .values([
+        row(ids.codeExpired, "auth.login-code", code, now - 11 * MINUTE),
+        row(ids.codeLive, "auth.login-code", code, now - 9 * MINUTE),
+        row(ids.inviteExpired, "portal.invite", invite, now - 16 * MINUTE),
+        row(ids.inviteLive, "portal.invite", invite, now - 14 * MINUTE),
+        row(ids.noticeOld, "platform.notice", notice, now - 2 * DAY),
+        row(ids.sentOld, "platform.notice", notice, now - 31 * DAY, "sent"),
+        row(ids.failedOld, "auth.login-code", { scrubbed: true }, now - 31 * DAY, "failed"),
+        row(ids.noticeMonth, "platform.notice", notice, now - 29 * DAY),
+      ]);
+    await runCron(HOURLY, now);
+    const rows = await getDb(env).select().from(emailOutbox).where(inArray(emailOutbox.id, Object.values(ids)));
+    const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+    // A month on, every row goes, whatever its status.
+    expect(Object.keys(byId).sort()).toEqual([ids.codeExpired, ids.codeLive, ids.inviteExpired, ids.inviteLive, ids.noticeOld, ids.noticeMonth].sort());
+    // A code past its 10 minutes and a link past its 15 are scrubbed, and will never be sent.
+    expect(byId[ids.codeExpired]).toMatchObject({ status: "failed", error: "expired", data: { scrubbed: true } });
+    expect(byId[ids.inviteExpired]).toMatchObject({ status: "failed", error: "expired", data: { scrubbed: true } });
+    expect(JSON.stringify(byId[ids.inviteExpired])).not.toContain("secret-link");
+    // Still within their lifetime, or not sensitive: untouched.
+    expect(byId[ids.codeLive]).toMatchObject({ status: "queued", data: code });
+    expect(byId[ids.inviteLive]).toMatchObject({ status: "queued", data: invite });
+    expect(byId[ids.noticeOld]).toMatchObject({ status: "queued", data: notice });
+    expect(JSON.stringify(byId[ids.codeExpired])).not.toContain("919191");
   });
 
   it("measures age from the scheduled time, not the wall clock", async () => {

@@ -239,6 +239,92 @@ describe("EMAIL consumer", () => {
     expect(await mailbox(outboxId)).toHaveLength(1);
   });
 
+  it("does not send a sign-in code whose lifetime has passed: failed 'expired', scrubbed, acknowledged", async () => {
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data: { code: "535353", tenantName: "Acme", expiresInMinutes: 10 } });
+    // Delivery was held up past the code's ten minutes.
+    await getDb(env).update(emailOutbox).set({ createdAt: Date.now() - 11 * 60_000 }).where(eq(emailOutbox.id, outboxId));
+    const counting = countingTransport();
+    const id = messageId();
+    const result = await deliver([{ id, body: sent[0] }], counting.transport);
+    expect(result.explicitAcks).toEqual([id]);
+    expect(result.retryMessages).toEqual([]);
+    expect(counting.sent).toHaveLength(0);
+    const row = await outbox(outboxId);
+    expect(row).toMatchObject({ status: "failed", error: "expired", data: { scrubbed: true }, sentAt: null, claimedUntil: null });
+    expect(JSON.stringify(row)).not.toContain("535353");
+  });
+
+  it("still sends a portal invitation within its fifteen minutes", async () => {
+    const data = { recipientName: "Sam", subcontractorName: "Sam Ltd", contractorName: "Acme", magicLink: "https://acme.example.test/portal/auth?token=abc", expiresIn: "15 minutes" };
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "portal.invite", data });
+    await getDb(env).update(emailOutbox).set({ createdAt: Date.now() - 14 * 60_000 }).where(eq(emailOutbox.id, outboxId));
+    const result = await deliver([{ body: sent[0] }]);
+    expect(result.retryMessages).toEqual([]);
+    expect(await outbox(outboxId)).toMatchObject({ status: "sent", data: { scrubbed: true } });
+    expect(await mailbox(outboxId)).toHaveLength(1);
+  });
+
+  it("does not queue an expired e-mail again when the caller retries with the same key", async () => {
+    const key = messageId("expired-retry");
+    const data = { code: "242424", tenantName: "Acme", expiresInMinutes: 10 };
+    const first = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data, idempotencyKey: key });
+    await getDb(env).update(emailOutbox).set({ createdAt: Date.now() - 11 * 60_000 }).where(eq(emailOutbox.id, first.outboxId));
+    await deliver([{ body: first.sent[0] }]);
+    const retry = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data, idempotencyKey: key });
+    expect(retry.outboxId).toBe(first.outboxId);
+    expect(retry.sent).toEqual([]);
+    expect(await outbox(first.outboxId)).toMatchObject({ status: "failed", error: "expired", data: { scrubbed: true } });
+  });
+
+  it("records a scrubbed, unsent e-mail as failed ('expired') and acknowledges it instead of sending empty data", async () => {
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data: { code: "464646", tenantName: "Acme", expiresInMinutes: 10 } });
+    // Housekeeping scrubbed it while the message waited in the queue.
+    await getDb(env).update(emailOutbox).set({ data: { scrubbed: true } }).where(eq(emailOutbox.id, outboxId));
+    const counting = countingTransport();
+    const id = messageId();
+    const result = await deliver([{ id, body: sent[0] }], counting.transport);
+    expect(result.explicitAcks).toEqual([id]);
+    expect(result.retryMessages).toEqual([]);
+    expect(counting.sent).toHaveLength(0);
+    expect(await outbox(outboxId)).toMatchObject({ status: "failed", error: "expired", data: { scrubbed: true } });
+  });
+
+  it("fails an e-mail that can never render at once: scrubbed, failed, dead-lettered, not retried", async () => {
+    const to = address();
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to, template: "auth.login-code", data: { code: "575757", tenantName: "Acme", expiresInMinutes: 10 } });
+    // Written by an older release whose template took other data.
+    await getDb(env).update(emailOutbox).set({ data: { code: "575757", tenant: "Acme" } }).where(eq(emailOutbox.id, outboxId));
+    const id = messageId("unrenderable");
+    const result = await deliver([{ id, body: sent[0] }]);
+    expect(result.explicitAcks).toEqual([id]);
+    expect(result.retryMessages).toEqual([]);
+    const row = await outbox(outboxId);
+    expect(row).toMatchObject({ status: "failed", data: { scrubbed: true }, sentAt: null });
+    expect(JSON.stringify(row)).not.toContain("575757");
+    const dead = await poll(() => getDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, id)).get());
+    expect(dead.queue).toBe(EMAIL_QUEUE);
+    expect(dead.reason).toMatch(/cannot render/);
+  });
+
+  it("scrubs and fails an e-mail the platform dead-lettered after its retries", async () => {
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data: { code: "686868", tenantName: "Acme", expiresInMinutes: 10 } });
+    const id = messageId("exhausted");
+    const result = (await deliverMessages(`${EMAIL_QUEUE}-dlq`, [{ id, body: sent[0] }])).result;
+    expect(result.explicitAcks).toEqual([id]);
+    const row = await outbox(outboxId);
+    expect(row).toMatchObject({ status: "failed", error: "dead-lettered", data: { scrubbed: true } });
+    expect(JSON.stringify(row)).not.toContain("686868");
+    const dead = await getDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, id)).get();
+    expect(dead).toMatchObject({ queue: EMAIL_QUEUE, reason: "retries exhausted" });
+  });
+
+  it("does not mark an e-mail failed when a stray dead letter arrives after it was sent", async () => {
+    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "platform.notice", data: notice });
+    await deliver([{ body: sent[0] }]);
+    await deliverMessages(`${EMAIL_QUEUE}-dlq`, [{ body: sent[0] }]);
+    expect(await outbox(outboxId)).toMatchObject({ status: "sent", data: notice });
+  });
+
   it("acknowledges per message: a failure in one does not hold back the others", async () => {
     const a = await queueRecorded({ tenantId: null, to: address(), template: "platform.notice", data: notice });
     const b = await queueRecorded({ tenantId: null, to: "fails@example.test", template: "platform.notice", data: notice });

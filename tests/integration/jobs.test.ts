@@ -7,7 +7,7 @@ import { deadLetters, jobs, notifications } from "~/db/schema";
 import { purgeFinishedJobs } from "~/features/platform/jobs/consumer.server";
 import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { enqueue, getJob, type JobMessage } from "~/features/platform/jobs/enqueue.server";
-import { defineJob, type JobDefinition } from "~/features/platform/jobs/registry.server";
+import { defineJob, PermanentJobError, type JobDefinition } from "~/features/platform/jobs/registry.server";
 import { createTenant, createUser } from "../factories";
 import { deliverMessages, messageId, poll, recordingQueue, type TestMessage } from "./queue-helpers";
 
@@ -233,6 +233,121 @@ describe("JOBS consumer", () => {
     const outcomes = [a.result, b.result].map((r) => (r.explicitAcks.includes(id) ? "ack" : r.retryMessages.some((m) => m.msgId === id) ? "retry" : "none")).sort();
     expect(outcomes).toEqual(["ack", "retry"]);
     expect((await getJob(env, t.id, jobId))?.status).toBe("done");
+  });
+
+  it("ignores a stale worker's progress and final write once its lease was taken over by another delivery", async () => {
+    const t = await createTenant();
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inFirstRun = new Promise<void>((r) => (entered = r));
+    const def = registerJob(
+      defineJob({
+        type: `test.stale.${messageId()}`,
+        input: z.object({}),
+        async run(_input, ctx) {
+          runs += 1;
+          const run = runs;
+          if (run === 1) {
+            entered();
+            await gate;
+            // The lease lapsed while this worker was stuck; it carries on as if nothing happened.
+            await ctx.progress(10);
+          }
+          return { run };
+        },
+      }),
+    );
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
+    const id = messageId();
+    const stale = deliver(JOBS_QUEUE, [{ id, body: sent[0] }]);
+    await inFirstRun;
+    // The first worker is stuck past its lease: a redelivery claims the job and finishes it.
+    await getDb(env).update(jobs).set({ updatedAt: Date.now() - 11 * 60_000 }).where(eq(jobs.id, jobId));
+    const fresh = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
+    expect(fresh.result.explicitAcks).toEqual([id]);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "done", progress: 100, result: { run: 2 } });
+
+    release();
+    const late = await stale;
+    // The stale worker's writes are fenced off: the newer run's result stands.
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "done", progress: 100, result: { run: 2 }, error: null });
+    expect(late.result.retryMessages).toEqual([]);
+    expect(late.result.explicitAcks).toEqual([id]);
+    expect(runs).toBe(2);
+  });
+
+  it("dead-letters a job whose stored input fails validation on the first delivery, without retrying", async () => {
+    const t = await createTenant();
+    let runs = 0;
+    const def = registerJob(
+      defineJob({
+        type: `test.input.${messageId()}`,
+        input: z.object({ n: z.number() }),
+        async run() {
+          runs += 1;
+        },
+      }),
+    );
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: { n: 1 }, performedBy: null });
+    // Stored by an older version of the job whose schema differed: it can never parse.
+    await getDb(env).update(jobs).set({ inputs: { n: "one" } }).where(eq(jobs.id, jobId));
+    const id = messageId("bad-input");
+    const { result } = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
+    expect(result.explicitAcks).toEqual([id]);
+    expect(result.retryMessages).toEqual([]);
+    expect(runs).toBe(0);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "failed", attempts: 1 });
+    expect((await getJob(env, t.id, jobId))?.error).toMatch(/invalid job input/);
+    const row = await poll(() => getDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, id)).get());
+    expect(row).toMatchObject({ queue: JOBS_QUEUE, tenantId: t.id });
+    expect(row.reason).toMatch(/invalid job input/);
+
+    // A later copy of the same message finds the job failed for good: acknowledged, not run.
+    const again = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
+    expect(again.result.explicitAcks).toEqual([id]);
+    expect(again.result.retryMessages).toEqual([]);
+    expect(runs).toBe(0);
+  });
+
+  it("dead-letters a job that throws PermanentJobError at once instead of retrying it", async () => {
+    const t = await createTenant();
+    let runs = 0;
+    const def = registerJob(
+      defineJob({
+        type: `test.permanent.${messageId()}`,
+        input: z.object({}),
+        async run() {
+          runs += 1;
+          throw new PermanentJobError("subcontractor was deleted");
+        },
+      }),
+    );
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
+    const id = messageId("permanent");
+    const { result } = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
+    expect(result.explicitAcks).toEqual([id]);
+    expect(result.retryMessages).toEqual([]);
+    expect(runs).toBe(1);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "failed", error: "subcontractor was deleted", attempts: 1 });
+    const row = await poll(() => getDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, id)).get());
+    expect(row.reason).toBe("subcontractor was deleted");
+  });
+
+  it("dead-letters a message naming a job type nobody knows, on the first delivery", async () => {
+    const t = await createTenant();
+    const def = registerJob(defineJob({ type: `test.gone.${messageId()}`, input: z.object({}), async run() {} }));
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
+    // The type was removed in a later release.
+    delete JOB_DEFINITIONS[def.type];
+    const id = messageId("unknown-type");
+    const { result } = await deliver(JOBS_QUEUE, [{ id, body: sent[0] }]);
+    expect(result.explicitAcks).toEqual([id]);
+    expect(result.retryMessages).toEqual([]);
+    expect((await getJob(env, t.id, jobId))?.status).toBe("failed");
+    const row = await poll(() => getDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, id)).get());
+    expect(row.reason).toMatch(/unknown job type/);
   });
 
   it("does not let a message for one tenant run another tenant's job", async () => {

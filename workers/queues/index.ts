@@ -1,4 +1,4 @@
-import { handleEmailBatch } from "../../app/features/platform/email/consumer.server";
+import { handleEmailBatch, handleEmailDeadLetters } from "../../app/features/platform/email/consumer.server";
 import { handleJobsBatch } from "../../app/features/platform/jobs/consumer.server";
 import { recordDeadLetters } from "../../app/features/platform/jobs/queue-helpers.server";
 
@@ -10,8 +10,9 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
     case "cis-workspace-email":
       return handleEmailBatch(batch, env);
     case "cis-workspace-jobs-dlq":
-    case "cis-workspace-email-dlq":
       return recordDeadLetters(env, batch);
+    case "cis-workspace-email-dlq":
+      return handleEmailDeadLetters(batch, env);
     default:
       console.error(`No consumer for queue ${batch.queue}`);
       batch.retryAll();

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+// 'failed' is final (error says why: expired, cannot render, dead-lettered), except for
+// 'queue refused the message', which a retry of queueEmail with the same key queues again.
 export const EMAIL_STATUSES = ["queued", "sent", "failed"] as const;
 
 export const emailOutbox = sqliteTable(
@@ -12,7 +14,8 @@ export const emailOutbox = sqliteTable(
     idempotencyKey: text("idempotency_key").notNull(),
     template: text("template").notNull(),
     toAddress: text("to_address").notNull(),
-    // Template data; scrubbed after delivery when the template marks it sensitive (codes, links).
+    // Template data. For templates carrying a secret (codes, links) it becomes {"scrubbed":true}
+    // once delivered, once the secret's lifetime has passed, or when delivery fails for good.
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
     status: text("status", { enum: EMAIL_STATUSES }).notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),

@@ -21,6 +21,11 @@ export const jobs = sqliteTable(
     performedBy: text("performed_by"),
     createdAt: integer("created_at").notNull(),
     startedAt: integer("started_at"),
+    // Fencing token: a fresh random id written by each claim. Progress and the final write
+    // only land while the row still carries the writer's token, so a worker whose lease
+    // lapsed and was taken over cannot overwrite the newer run.
+    claimId: text("claim_id"),
+    // Set when the job ends for good: done, or failed in a way no retry can fix.
     finishedAt: integer("finished_at"),
     updatedAt: integer("updated_at").notNull(),
   },

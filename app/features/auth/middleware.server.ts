@@ -2,7 +2,7 @@ import { pageUrl } from "~/utils/request-url";
 import { data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext, tenantContext, userContext, type SessionUser } from "~/context";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
-import { can } from "./scopes";
+import { can, deniedAuditAction, type Scope } from "./scopes";
 import { loadPlatformSession, loadStaffSession } from "./session.server";
 
 type Ctx = Readonly<RouterContextProvider>;
@@ -45,29 +45,32 @@ export function requireUser(request: Request, context: Ctx): SessionUser {
   return user;
 }
 
-/** Throws 403 'Forbidden' (and audits the denial) when the user's current bundle lacks the scope. */
-export async function requireScope(request: Request, context: Ctx, user: SessionUser, scope: string): Promise<void> {
-  if (can(user, scope)) return;
+/**
+ * Throws 403 (and audits the denial) unless the user's current bundle grants the scope, or
+ * one of the scopes when given several. `message` is the 403's body, for pages that explain
+ * the refusal in their own words.
+ */
+export async function requireScope(request: Request, context: Ctx, user: SessionUser, scope: Scope | readonly Scope[], message = "Forbidden"): Promise<void> {
+  const scopes: readonly Scope[] = typeof scope === "string" ? [scope] : scope;
+  if (scopes.some((s) => can(user, s))) return;
   const { env } = context.get(cloudflareContext);
   await writeAudit(env, {
     tenantId: user.tenantId,
-    action: scope.startsWith("cis.") ? "cis.permission.denied" : "auth.scope.denied",
+    action: deniedAuditAction(scopes[0]),
     actorId: user.id,
     actorEmail: user.email,
     targetType: "route",
     targetId: pageUrl(request).pathname,
-    payload: { scope, method: request.method },
+    payload: { scope: scopes[0], method: request.method },
     ip: clientIp(request),
   });
-  throw data("Forbidden", { status: 403 });
+  throw data(message, { status: 403 });
 }
 
-/** requireUser + requireScope for any of the given scopes. */
-export async function requireUserWithScope(request: Request, context: Ctx, scope: string | string[]): Promise<SessionUser> {
+/** requireUser + requireScope (any of the given scopes). */
+export async function requireUserWithScope(request: Request, context: Ctx, scope: Scope | readonly Scope[], message?: string): Promise<SessionUser> {
   const user = requireUser(request, context);
-  const scopes = Array.isArray(scope) ? scope : [scope];
-  if (scopes.some((s) => can(user, s))) return user;
-  await requireScope(request, context, user, scopes[0]);
+  await requireScope(request, context, user, scope, message);
   return user;
 }
 

@@ -31,3 +31,21 @@ export const createTenantSchema = z.object({
   name: z.string({ error: "Name is required" }).trim().min(2, "Name must be at least 2 characters").max(100, "Name must be at most 100 characters"),
 });
 
+/** Switching one module of one tenant on or off; `enabled` must say which, nothing else counts. */
+export const toggleModuleSchema = z.object({
+  tenantId: z.string().trim().min(1).max(100),
+  moduleId: z.string().trim().min(1).max(100),
+  enabled: z.enum(["true", "false"]).transform((v) => v === "true"),
+});
+
+export const SUPERADMIN_INTENTS = ["create-tenant", "toggle-module"] as const;
+export type SuperadminIntent = (typeof SUPERADMIN_INTENTS)[number];
+
+/** Just the intent: read first, so the action can check the intent's scope before anything else. */
+export const superadminIntentSchema = z.object({ intent: z.enum(SUPERADMIN_INTENTS) });
+
+/** Every form of the /superadmin console, told apart by its intent. */
+export const superadminActionSchema = z.discriminatedUnion("intent", [
+  createTenantSchema.extend({ intent: z.literal("create-tenant") }),
+  toggleModuleSchema.extend({ intent: z.literal("toggle-module") }),
+]);

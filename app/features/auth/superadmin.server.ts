@@ -3,16 +3,19 @@ import type { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { modules, roleBundles, tenantModules, tenants } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
-import type { createTenantSchema } from "./schemas";
+import type { createTenantSchema, toggleModuleSchema } from "./schemas";
 import { newId } from "~/utils/ids";
 import { DEFAULT_ROLE_BUNDLES } from "./default-bundles";
 
 type Actor = { id: string; email: string; ip: string | null };
 
-export async function createTenant(env: Env, input: z.infer<typeof createTenantSchema>, actor: Actor): Promise<{ ok: true; id: string } | { ok: false; error: string }> {
+export type CreateTenantError = "slug_taken";
+export type SetTenantModuleError = "tenant_not_found" | "module_not_found" | "module_unavailable";
+
+export async function createTenant(env: Env, input: z.infer<typeof createTenantSchema>, actor: Actor): Promise<{ ok: true; id: string } | { ok: false; code: CreateTenantError }> {
   const db = getDb(env);
   const [existing] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, input.slug)).limit(1);
-  if (existing) return { ok: false, error: "That slug is already taken" };
+  if (existing) return { ok: false, code: "slug_taken" };
   const id = newId();
   const now = Date.now();
   const catalogue = await db.select({ id: modules.id }).from(modules);
@@ -26,13 +29,17 @@ export async function createTenant(env: Env, input: z.infer<typeof createTenantS
   return { ok: true, id };
 }
 
-export async function setTenantModule(env: Env, tenantId: string, moduleId: string, enabled: boolean, actor: Actor): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function setTenantModule(
+  env: Env,
+  { tenantId, moduleId, enabled }: z.infer<typeof toggleModuleSchema>,
+  actor: Actor,
+): Promise<{ ok: true } | { ok: false; code: SetTenantModuleError }> {
   const db = getDb(env);
   const [tenant] = await db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
-  if (!tenant) return { ok: false, error: "Tenant not found" };
+  if (!tenant) return { ok: false, code: "tenant_not_found" };
   const [mod] = await db.select({ id: modules.id }).from(modules).where(eq(modules.id, moduleId)).limit(1);
-  if (!mod) return { ok: false, error: "Module not found" };
-  if (enabled && tenant.availableModules && !tenant.availableModules.includes(moduleId)) return { ok: false, error: "That module is not available to this tenant" };
+  if (!mod) return { ok: false, code: "module_not_found" };
+  if (enabled && tenant.availableModules && !tenant.availableModules.includes(moduleId)) return { ok: false, code: "module_unavailable" };
   const now = Date.now();
   await db.batch([
     db

@@ -2,6 +2,7 @@ import { data, type RouterContextProvider } from "react-router";
 import { cloudflareContext, type SessionUser } from "~/context";
 import { requireTenant, requireUser, requireUserWithScope } from "~/features/auth/middleware.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
+import type { CisScope } from "./domain/scopes";
 
 type Ctx = Readonly<RouterContextProvider>;
 
@@ -11,7 +12,7 @@ export type CisRequest = { env: Env; ctx: ExecutionContext; tenant: TenantContex
  * Every CIS loader and action starts here: a tenant host with the CIS module switched on,
  * a signed-in staff member, and (when given) one of the scopes, checked on the server.
  */
-export async function requireCis(request: Request, context: Ctx, scope?: string | string[]): Promise<CisRequest> {
+export async function requireCis(request: Request, context: Ctx, scope?: CisScope | readonly CisScope[]): Promise<CisRequest> {
   const { env, ctx } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
   const user = scope ? await requireUserWithScope(request, context, scope) : requireUser(request, context);

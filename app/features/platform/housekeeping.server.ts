@@ -3,13 +3,15 @@ import { getDb } from "~/db/client.server";
 import { authThrottle, loginChallenges, usedTokens } from "~/db/schema";
 import { purgeExpiredSessions } from "~/features/auth/session.server";
 import { purgeDevMailbox } from "./email/dev-mailbox.server";
+import { purgeEmailOutbox, scrubExpiredEmailSecrets } from "./email/outbox.server";
 import { purgeFinishedJobs } from "./jobs/consumer.server";
 
 const DAY = 86_400_000;
 
 /**
  * Hourly: expired sessions, spent tokens and codes, old throttles, dev mail older than 7 days,
- * and jobs finished more than 30 days ago (failed ones stay for an operator to look at).
+ * secrets in e-mails past their lifetime, outbox rows older than 30 days (whatever their
+ * status), and jobs finished more than 30 days ago (failed ones stay for an operator to look at).
  * `now` is the cron's scheduled time, so a late run purges what the on-time run would have.
  */
 export async function runHousekeeping(env: Env, now = Date.now()) {
@@ -19,6 +21,8 @@ export async function runHousekeeping(env: Env, now = Date.now()) {
   const challenges = (await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now - DAY))).meta.changes ?? 0;
   const throttles = (await db.delete(authThrottle).where(lt(authThrottle.windowStartedAt, now - DAY))).meta.changes ?? 0;
   const devMail = await purgeDevMailbox(env, now - 7 * DAY);
+  const emailSecrets = await scrubExpiredEmailSecrets(env, now);
+  const emailOutbox = await purgeEmailOutbox(env, now - 30 * DAY);
   const finishedJobs = await purgeFinishedJobs(env, now - 30 * DAY);
-  return { sessions, tokens, challenges, throttles, devMail, finishedJobs };
+  return { sessions, tokens, challenges, throttles, devMail, emailSecrets, emailOutbox, finishedJobs };
 }

@@ -9,9 +9,26 @@ import { AppShell } from "~/features/platform/components/app-shell";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatDate } from "~/utils/dates";
 import { requireScope, requireUser } from "../middleware.server";
-import { createTenantSchema } from "../schemas";
-import { createTenant, listTenantsWithModules, setTenantModule } from "../superadmin.server";
+import type { Scope } from "../scopes";
+import { createTenantSchema, superadminActionSchema, superadminIntentSchema, type SuperadminIntent } from "../schemas";
+import { createTenant, listTenantsWithModules, setTenantModule, type CreateTenantError, type SetTenantModuleError } from "../superadmin.server";
 import type { Route } from "./+types/superadmin";
+
+/** What each action needs beyond system.superadmin, checked before the form is even parsed. */
+const INTENT_SCOPES = {
+  "create-tenant": "system.tenants.create",
+  "toggle-module": "system.tenants.modules",
+} as const satisfies Record<SuperadminIntent, Scope>;
+
+const CREATE_TENANT_ERRORS: Record<CreateTenantError, string> = {
+  slug_taken: "That slug is already taken",
+};
+
+const MODULE_ERRORS: Record<SetTenantModuleError, string> = {
+  tenant_not_found: "Tenant not found",
+  module_not_found: "Module not found",
+  module_unavailable: "That module is not available to this tenant",
+};
 
 async function guard(request: Request, context: Route.LoaderArgs["context"]) {
   // The console lives on the bare domain only.
@@ -30,24 +47,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   const user = await guard(request, context);
-  const actor = { id: user.id, email: user.email, ip: clientIp(request) };
   const formData = await request.formData();
-  const intent = formData.get("intent");
-  if (intent === "create-tenant") {
-    await requireScope(request, context, user, "system.tenants.create");
-    const submission = parseWithZod(formData, { schema: createTenantSchema });
-    if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-    const created = await createTenant(env, submission.value, actor);
-    if (!created.ok) return data({ result: submission.reply({ fieldErrors: { slug: [created.error] } }) }, { status: 400 });
-    return redirectWithToast(env, "/superadmin", { type: "success", title: "Tenant created", message: `${submission.value.name} is ready at ${submission.value.slug}.${env.APP_DOMAIN}` });
+  const intent = superadminIntentSchema.safeParse({ intent: formData.get("intent") });
+  if (!intent.success) throw data("Unknown action", { status: 400 });
+  await requireScope(request, context, user, INTENT_SCOPES[intent.data.intent]);
+
+  const submission = parseWithZod(formData, { schema: superadminActionSchema });
+  if (submission.status !== "success") {
+    if (intent.data.intent === "create-tenant") return data({ result: submission.reply() }, { status: 400 });
+    throw data("Invalid request", { status: 400 });
   }
-  if (intent === "toggle-module") {
-    const enabled = formData.get("enabled") === "true";
-    const res = await setTenantModule(env, String(formData.get("tenantId") ?? ""), String(formData.get("moduleId") ?? ""), enabled, actor);
-    if (!res.ok) return redirectWithToast(env, "/superadmin", { type: "error", title: "Module not changed", message: res.error });
-    return redirectWithToast(env, "/superadmin", { type: "success", title: enabled ? "Module enabled" : "Module disabled" });
+  const actor = { id: user.id, email: user.email, ip: clientIp(request) };
+  const input = submission.value;
+  switch (input.intent) {
+    case "create-tenant": {
+      const created = await createTenant(env, input, actor);
+      if (!created.ok) return data({ result: submission.reply({ fieldErrors: { slug: [CREATE_TENANT_ERRORS[created.code]] } }) }, { status: 400 });
+      return redirectWithToast(env, "/superadmin", { type: "success", title: "Tenant created", message: `${input.name} is ready at ${input.slug}.${env.APP_DOMAIN}` });
+    }
+    case "toggle-module": {
+      const res = await setTenantModule(env, input, actor);
+      if (!res.ok) return redirectWithToast(env, "/superadmin", { type: "error", title: "Module not changed", message: MODULE_ERRORS[res.code] });
+      return redirectWithToast(env, "/superadmin", { type: "success", title: input.enabled ? "Module enabled" : "Module disabled" });
+    }
   }
-  throw data("Unknown action", { status: 400 });
 }
 
 export default function SuperAdmin({ loaderData, actionData }: Route.ComponentProps) {

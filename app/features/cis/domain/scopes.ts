@@ -70,3 +70,11 @@ export function cisScopeGrants(held: readonly string[], wanted: string): boolean
 export function isCisScope(scope: string): scope is CisScope {
   return (CIS_SCOPES as readonly string[]).includes(scope);
 }
+
+/** What the composition root registers with platform auth for CIS. */
+export const CIS_SCOPE_REGISTRATION = {
+  prefix: "cis.",
+  scopes: CIS_SCOPES,
+  grants: cisScopeGrants,
+  deniedAuditAction: "cis.permission.denied",
+} as const;

@@ -1,10 +1,10 @@
-import { pageUrl } from "~/utils/request-url";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, isRouteErrorResponse, useNavigation, type RouterContextProvider } from "react-router";
+import { data, isRouteErrorResponse, useNavigation } from "react-router";
 import { z } from "zod";
+import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
-import { clientIp, writeAudit } from "~/features/platform/audit.server";
+import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { SettingsForm } from "../components/settings-form";
 import { RolePermissions, ScopeChecklistPanel } from "../components/settings-role-permissions";
@@ -17,30 +17,12 @@ import type { Route } from "./+types/settings";
 export const NO_SETTINGS_PERMISSION = "You don't have permission to manage CIS settings";
 export const NO_BUNDLE_PERMISSION = "You don't have permission to change CIS role permissions (cis.manage is required)";
 
-/**
- * Settings need cis.settings.write or cis.manage; changing role bundles needs cis.manage.
- * A refusal is audited like any scope denial and answered 403 with the spec's message.
- */
-async function requireSettingsScope(request: Request, context: Readonly<RouterContextProvider>, scopes: string[], message: string) {
-  const cis = await requireCis(request, context);
-  if (scopes.some((s) => can(cis.user, s))) return cis;
-  await writeAudit(cis.env, {
-    tenantId: cis.tenant.id,
-    action: "cis.permission.denied",
-    actorId: cis.user.id,
-    actorEmail: cis.user.email,
-    targetType: "route",
-    targetId: pageUrl(request).pathname,
-    payload: { scope: scopes[0], method: request.method },
-    ip: clientIp(request),
-  });
-  throw data(message, { status: 403 });
-}
-
-const SETTINGS_SCOPES = ["cis.settings.write", "cis.manage"];
+// Settings need cis.settings.write or cis.manage; changing role bundles needs cis.manage.
+const SETTINGS_SCOPES = ["cis.settings.write", "cis.manage"] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireSettingsScope(request, context, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
+  const { env, tenant, user } = await requireCis(request, context);
+  await requireScope(request, context, user, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
   const [settings, bundles] = await Promise.all([getCisSettings(env, tenant.id), listCisRoleBundles(env, tenant.id)]);
   return { settings, bundles, checklist: scopeChecklist(bundles), canEditBundles: can(user, "cis.manage"), allScopes: CIS_SCOPES };
 }
@@ -54,12 +36,13 @@ const bundleFormSchema = z.object({
 });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireSettingsScope(request, context, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
+  const { env, tenant, user } = await requireCis(request, context);
+  await requireScope(request, context, user, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
   const formData = await request.formData();
   const actor = { id: user.id, email: user.email, name: user.displayName, ip: clientIp(request) };
 
   if (formData.get("intent") === "bundle") {
-    await requireSettingsScope(request, context, ["cis.manage"], NO_BUNDLE_PERMISSION);
+    await requireScope(request, context, user, "cis.manage", NO_BUNDLE_PERMISSION);
     const parsed = bundleFormSchema.safeParse({ bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") });
     if (!parsed.success) throw data("Invalid role permissions form", { status: 400 });
     const { bundle, version, scopes } = parsed.data;

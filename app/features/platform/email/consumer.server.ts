@@ -1,21 +1,24 @@
 import { and, eq, isNull, lt, ne, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
+import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } from "../jobs/queue-helpers.server";
+import { DEAD_LETTERED, EXPIRED, failEmail, holdsSecret, isScrubbed, SCRUBBED, secretExpired } from "./outbox.server";
 import { emailMessageSchema } from "./send.server";
-import { isTemplateName, renderTemplate, TEMPLATES } from "./templates";
+import { renderTemplate, type RenderedEmail } from "./templates";
 import { chooseTransport, type EmailTransport } from "./transports.server";
-import { deadLetter, retryDelaySeconds } from "../jobs/queue-helpers.server";
 
 /** How long one delivery attempt holds an e-mail against a simultaneous redelivery. */
 export const EMAIL_CLAIM_SECONDS = 120;
 
 /**
  * EMAIL consumer: render, hand to the configured transport, mark sent. Acknowledged per
- * message; a message whose outbox row is already 'sent' is acknowledged without sending,
+ * message; a message whose outbox row is no longer 'queued' is acknowledged without sending,
  * so a redelivery does not send twice. Before sending, the attempt claims the row for
  * EMAIL_CLAIM_SECONDS with a conditional update; a second delivery of the same message
  * running at the same moment finds the claim taken and is retried after it, by when the
  * row is 'sent' (acknowledged then) or the claim has lapsed because the first attempt died.
+ * An e-mail whose secret has expired is failed as 'expired' instead of sent; one that cannot
+ * render is failed and dead-lettered at once.
  */
 export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, transport: EmailTransport = chooseTransport(env)): Promise<void> {
   const db = getDb(env);
@@ -32,7 +35,9 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.ack();
       continue;
     }
-    if (row.status === "sent") {
+    // 'sent' is done; 'failed' is final (expired, unrenderable, dead-lettered, or refused by the
+    // queue, in which case the caller's retry queues it afresh).
+    if (row.status !== "queued") {
       msg.ack();
       continue;
     }
@@ -40,15 +45,31 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
     const claimed = await db
       .update(emailOutbox)
       .set({ claimedUntil: now + EMAIL_CLAIM_SECONDS * 1000 })
-      .where(and(eq(emailOutbox.id, row.id), ne(emailOutbox.status, "sent"), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
+      .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, "queued"), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
       .returning({ id: emailOutbox.id });
     if (claimed.length === 0) {
       msg.retry({ delaySeconds: EMAIL_CLAIM_SECONDS });
       continue;
     }
+    // A code or link past its lifetime (or already scrubbed for that reason) is worthless to the
+    // recipient and must not be sent with empty data.
+    if (isScrubbed(row.data) || secretExpired(row.template, row.createdAt, now)) {
+      await failEmail(env, row, EXPIRED);
+      msg.ack();
+      continue;
+    }
+    let rendered: RenderedEmail;
     try {
-      if (!isTemplateName(row.template)) throw new Error(`Unknown template ${row.template}`);
-      const rendered = renderTemplate(row.template, row.data);
+      rendered = renderTemplate(row.template, row.data);
+    } catch (err) {
+      // Unknown template or data that does not fit it: no retry can fix that.
+      const reason = `cannot render: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+      await failEmail(env, row, reason, { attempts: row.attempts + 1 });
+      await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, reason);
+      msg.ack();
+      continue;
+    }
+    try {
       await transport.send({ ...rendered, outboxId: row.id, tenantId: row.tenantId, to: row.toAddress, from: env.EMAIL_FROM });
       await db
         .update(emailOutbox)
@@ -60,14 +81,29 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
           error: null,
           claimedUntil: null,
           // Codes and magic links do not linger in the outbox once delivered.
-          ...(TEMPLATES[row.template].sensitive ? { data: { scrubbed: true } } : {}),
+          ...(holdsSecret(row.template) ? { data: SCRUBBED } : {}),
         })
         .where(and(eq(emailOutbox.id, row.id), ne(emailOutbox.status, "sent")));
       msg.ack();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await db.update(emailOutbox).set({ attempts: row.attempts + 1, error: message.slice(0, 500), claimedUntil: null }).where(eq(emailOutbox.id, row.id));
+      // After max_retries the platform dead-letters it; handleEmailDeadLetters then fails the row.
       msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
     }
   }
+}
+
+/**
+ * EMAIL dead-letter consumer: records every dead letter (as for jobs) and fails the e-mail it
+ * names, scrubbing any secret, so a message the platform gave up on leaves no code behind.
+ */
+export async function handleEmailDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const msg of batch.messages) {
+    const parsed = emailMessageSchema.safeParse(unwrapDeadLetter(msg, batch.queue).body);
+    if (!parsed.success) continue;
+    const row = await getDb(env).query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.id, parsed.data.outboxId), columns: { id: true, template: true } });
+    if (row) await failEmail(env, row, DEAD_LETTERED);
+  }
+  await recordDeadLetters(env, batch);
 }

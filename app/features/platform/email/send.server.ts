@@ -8,6 +8,8 @@ import { z } from "zod";
 export const emailMessageSchema = z.object({ outboxId: z.string().min(1) });
 export type EmailMessage = z.infer<typeof emailMessageSchema>;
 
+const QUEUE_REFUSED = "queue refused the message";
+
 /**
  * Records the e-mail in the outbox and puts it on the EMAIL queue. Same idempotency key (within
  * the tenant), same e-mail: a retried request does not send twice. Throws if the queue refuses,
@@ -45,12 +47,13 @@ export async function queueEmail<T extends TemplateName>(
   }
   const existing = await db.query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.idempotencyKey, key) });
   if (!existing) throw new Error("E-mail outbox row vanished while queueing");
-  // 'failed' only ever means the queue refused it: it never left, so this retry sends it.
-  // The conditional update makes sure two concurrent retries queue it once.
+  // Failed because the queue refused it: it never left, so this retry sends it. (Any other
+  // failure is final: an expired secret, a message that cannot render.) The conditional
+  // update makes sure two concurrent retries queue it once.
   const reclaimed = await db
     .update(emailOutbox)
     .set({ status: "queued", error: null })
-    .where(and(eq(emailOutbox.id, existing.id), eq(emailOutbox.status, "failed")))
+    .where(and(eq(emailOutbox.id, existing.id), eq(emailOutbox.status, "failed"), eq(emailOutbox.error, QUEUE_REFUSED)))
     .returning({ id: emailOutbox.id });
   if (reclaimed.length > 0) await sendToQueue(env, existing.id);
   // Otherwise already queued or sent under this key: do not send again.
@@ -62,7 +65,7 @@ async function sendToQueue(env: Env, outboxId: string): Promise<void> {
   try {
     await env.EMAIL.send(message);
   } catch (err) {
-    await getDb(env).update(emailOutbox).set({ status: "failed", error: "queue refused the message" }).where(eq(emailOutbox.id, outboxId));
+    await getDb(env).update(emailOutbox).set({ status: "failed", error: QUEUE_REFUSED }).where(eq(emailOutbox.id, outboxId));
     throw err;
   }
 }

@@ -2,8 +2,13 @@ import { z } from "zod";
 
 /**
  * Every e-mail the product sends, as a typed template. The consumer renders at delivery
- * time; `sensitive` templates have their data scrubbed from the outbox once delivered.
+ * time. A template whose data carries a secret (a sign-in code, a magic link) names how long
+ * that secret lives (`secretLifetimeMs`, at least the secret's own expiry): its outbox data is
+ * scrubbed once delivered, once that lifetime has passed, or when delivery fails for good,
+ * and an e-mail whose secret has expired is never sent.
  */
+const MINUTE = 60_000;
+
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 function layout(title: string, bodyHtml: string): string {
@@ -12,7 +17,8 @@ function layout(title: string, bodyHtml: string): string {
 
 export const TEMPLATES = {
   "auth.login-code": {
-    sensitive: true,
+    // A sign-in code is valid for 10 minutes.
+    secretLifetimeMs: 10 * MINUTE,
     schema: z.object({ code: z.string().regex(/^\d{6}$/), tenantName: z.string(), expiresInMinutes: z.number().int() }),
     render: (d: { code: string; tenantName: string; expiresInMinutes: number }) => ({
       subject: `Your ${d.tenantName} sign-in code: ${d.code}`,
@@ -24,7 +30,8 @@ export const TEMPLATES = {
     }),
   },
   "portal.invite": {
-    sensitive: true,
+    // A portal magic link is valid for 15 minutes.
+    secretLifetimeMs: 15 * MINUTE,
     schema: z.object({
       recipientName: z.string(),
       subcontractorName: z.string(),
@@ -42,7 +49,7 @@ export const TEMPLATES = {
     }),
   },
   "platform.notice": {
-    sensitive: false,
+    secretLifetimeMs: null,
     schema: z.object({ subject: z.string().max(200), message: z.string().max(5000) }),
     render: (d: { subject: string; message: string }) => ({
       subject: d.subject,
@@ -55,6 +62,11 @@ export const TEMPLATES = {
 export type TemplateName = keyof typeof TEMPLATES;
 export type TemplateData<T extends TemplateName> = Parameters<(typeof TEMPLATES)[T]["render"]>[0];
 export type RenderedEmail = { subject: string; text: string; html: string };
+
+/** Templates whose outbox data holds a secret, with the secret's lifetime. */
+export const SENSITIVE_TEMPLATES: readonly { name: TemplateName; secretLifetimeMs: number }[] = Object.entries(TEMPLATES).flatMap(([name, t]) =>
+  t.secretLifetimeMs === null || !isTemplateName(name) ? [] : [{ name, secretLifetimeMs: t.secretLifetimeMs }],
+);
 
 export function isTemplateName(name: string): name is TemplateName {
   return Object.hasOwn(TEMPLATES, name);

@@ -1,17 +1,30 @@
-import { and, eq, inArray, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { jobs } from "~/db/schema";
+import { newId } from "~/utils/ids";
 import { JOB_DEFINITIONS } from "./definitions.server";
 import { jobMessageSchema } from "./enqueue.server";
 import { deadLetter, retryDelaySeconds } from "./queue-helpers.server";
+import { PermanentJobError } from "./registry.server";
 
 /** A 'running' job older than this is taken to have crashed and may be claimed again. */
 const RUNNING_LEASE_MS = 10 * 60_000;
 
+/** A progress write found the row claimed by someone else: stop, the newer run owns the job. */
+class LeaseLostError extends Error {
+  override name = "LeaseLostError";
+}
+
 /**
- * JOBS consumer. Each message is claimed with a conditional UPDATE (pending/failed, or a
- * stale running lease), so two deliveries of one message cannot both run it, and a message
- * whose job is already done is acknowledged without doing the work again.
+ * JOBS consumer. Each message is claimed with a conditional UPDATE (pending, failed but
+ * retryable, or a stale running lease) that writes a fresh claim id, so two deliveries of one
+ * message cannot both run it, and a message whose job is over (done, or failed for good) is
+ * acknowledged without doing the work again. Every later write is fenced by that claim id:
+ * a worker that outlived its lease cannot overwrite the run that took over.
+ *
+ * Failures that no retry can fix (the stored input does not parse, the type is unknown, the
+ * job throws PermanentJobError) fail the job for good and go to the dead-letter queue at
+ * once; anything else is retried with backoff until the platform dead-letters it.
  */
 export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = getDb(env);
@@ -23,27 +36,31 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
       continue;
     }
     const { jobId, tenantId, type } = parsed.data;
-    const def = JOB_DEFINITIONS[type];
     const now = Date.now();
+    const claimId = newId();
     const claimed = await db
       .update(jobs)
-      .set({ status: "running", startedAt: now, updatedAt: now })
+      .set({ status: "running", claimId, startedAt: now, updatedAt: now })
       .where(
         and(
           eq(jobs.id, jobId),
           eq(jobs.tenantId, tenantId),
           eq(jobs.type, type),
-          or(inArray(jobs.status, ["pending", "failed"]), and(eq(jobs.status, "running"), lt(jobs.updatedAt, now - RUNNING_LEASE_MS))),
+          or(
+            eq(jobs.status, "pending"),
+            and(eq(jobs.status, "failed"), isNull(jobs.finishedAt)),
+            and(eq(jobs.status, "running"), lt(jobs.updatedAt, now - RUNNING_LEASE_MS)),
+          ),
         ),
       )
       .returning();
     const job = claimed[0];
     if (!job) {
-      const [existing] = await db.select({ status: jobs.status }).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId))).limit(1);
+      const [existing] = await db.select({ status: jobs.status, finishedAt: jobs.finishedAt }).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId))).limit(1);
       if (!existing) {
         await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, "job row not found");
         msg.ack();
-      } else if (existing.status === "done") {
+      } else if (existing.finishedAt !== null) {
         msg.ack();
       } else {
         // Another delivery holds it right now: look again later.
@@ -51,39 +68,61 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
       }
       continue;
     }
-    if (!def) {
-      await db.update(jobs).set({ status: "failed", error: `Unknown job type ${type}`, updatedAt: Date.now() }).where(eq(jobs.id, jobId));
-      await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, `unknown job type ${type}`);
+
+    // Only lands while this delivery still holds the claim.
+    const fenced = and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.status, "running"), eq(jobs.claimId, claimId));
+    const attempts = job.attempts + 1;
+    const failForGood = async (reason: string) => {
+      const res = await db.update(jobs).set({ status: "failed", error: reason.slice(0, 1000), attempts, finishedAt: Date.now(), updatedAt: Date.now() }).where(fenced).returning({ id: jobs.id });
+      if (res.length > 0) await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, reason.slice(0, 1000));
       msg.ack();
+    };
+
+    const def = JOB_DEFINITIONS[type];
+    if (!def) {
+      await failForGood(`unknown job type ${type}`);
+      continue;
+    }
+    const input = def.input.safeParse(job.inputs);
+    if (!input.success) {
+      await failForGood(`invalid job input: ${input.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
       continue;
     }
     try {
-      const input = def.input.parse(job.inputs);
-      const result = await def.run(input, {
+      const result = await def.run(input.data, {
         env,
         jobId,
         tenantId,
         performedBy: job.performedBy,
         progress: async (pct) => {
-          await db
+          const res = await db
             .update(jobs)
             .set({ progress: Math.max(0, Math.min(100, Math.round(pct))), updatedAt: Date.now() })
-            .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId)));
+            .where(fenced)
+            .returning({ id: jobs.id });
+          if (res.length === 0) throw new LeaseLostError(`job ${jobId} was claimed by a newer delivery`);
         },
       });
+      // Nothing updated means a newer delivery took the job over: its outcome stands.
       await db
         .update(jobs)
-        .set({ status: "done", progress: 100, result: result ?? null, error: null, attempts: job.attempts + 1, finishedAt: Date.now(), updatedAt: Date.now() })
-        .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId)));
+        .set({ status: "done", progress: 100, result: result ?? null, error: null, attempts, finishedAt: Date.now(), updatedAt: Date.now() })
+        .where(fenced);
       msg.ack();
     } catch (err) {
+      if (err instanceof LeaseLostError) {
+        msg.ack();
+        continue;
+      }
       const message = err instanceof Error ? err.message : String(err);
-      await db
-        .update(jobs)
-        .set({ status: "failed", error: message.slice(0, 1000), attempts: job.attempts + 1, updatedAt: Date.now() })
-        .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId)));
+      if (err instanceof PermanentJobError) {
+        await failForGood(message);
+        continue;
+      }
+      const res = await db.update(jobs).set({ status: "failed", error: message.slice(0, 1000), attempts, updatedAt: Date.now() }).where(fenced).returning({ id: jobs.id });
       // After max_retries the platform moves it to the dead-letter queue.
-      msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+      if (res.length > 0) msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+      else msg.ack();
     }
   }
 }

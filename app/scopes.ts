@@ -1,0 +1,16 @@
+/**
+ * Composition root for scopes: every feature's scopes are registered with platform auth here,
+ * at run time for can()/requireScope and at type level for the `Scope` union. Imported for
+ * its effect by app/root.tsx (server render and client bundle), workers/app.ts (queues and
+ * cron, which run without the router) and the integration tests' setup.
+ */
+import { registerScopes } from "~/features/auth/scopes";
+import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis/domain/scopes";
+
+declare module "~/features/auth/scopes" {
+  interface RegisteredScopes {
+    cis: CisScope;
+  }
+}
+
+registerScopes(CIS_SCOPE_REGISTRATION);

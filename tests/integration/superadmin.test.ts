@@ -1,0 +1,140 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { platformAdmins } from "~/db/schema";
+import { hashPassword } from "~/features/auth/password.server";
+import type { Scope } from "~/features/auth/scopes";
+import { newId } from "~/utils/ids";
+import { createTenant, ensureCatalogue } from "../factories";
+import { count } from "./auth-helpers";
+import { Browser, location } from "./http";
+
+const CONSOLE = "http://localhost/superadmin";
+const PASSWORD = "platform-admin-password";
+const ALL: Scope[] = ["system.superadmin", "system.tenants.create", "system.tenants.modules"];
+
+/** A platform admin holding exactly `scopes` (no super-admin flags), signed in on the bare domain. */
+async function platformAdmin(scopes: Scope[]) {
+  const id = newId();
+  const email = `admin-${id.slice(0, 8).toLowerCase()}@platform.test`;
+  await getDb(env)
+    .insert(platformAdmins)
+    .values({ id, email, displayName: "Platform Admin", scopes, passwordHash: await hashPassword(PASSWORD), createdAt: Date.now() });
+  const b = new Browser();
+  const res = await b.post("http://localhost/login", { email, password: PASSWORD });
+  expect(res.status, await res.clone().text()).toBe(302);
+  return { id, b };
+}
+
+async function moduleEnabled(tenantId: string, moduleId: string): Promise<number> {
+  return count("tenant_modules", "tenant_id = ? AND module_id = ? AND enabled = 1", tenantId, moduleId);
+}
+
+async function auditCount(action: string, actorId: string): Promise<number> {
+  return count("audit_events", "action = ? AND actor_id = ?", action, actorId);
+}
+
+const slug = () => `sa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+describe("/superadmin: creating a tenant", () => {
+  it("needs system.tenants.create: a platform admin without it gets 403, nothing is created, the denial is audited", async () => {
+    const { id, b } = await platformAdmin(["system.superadmin", "system.tenants.modules"]);
+    const s = slug();
+    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Not Allowed Ltd" });
+    expect(res.status).toBe(403);
+    expect(await count("tenants", "slug = ?", s)).toBe(0);
+    expect(await auditCount("superadmin.tenant.created", id)).toBe(0);
+    expect(await count("audit_events", "action = 'auth.scope.denied' AND actor_id = ? AND payload LIKE '%system.tenants.create%'", id)).toBe(1);
+  });
+
+  it("creates the tenant with the scope, and answers a taken slug with 400 and its message", async () => {
+    const { id, b } = await platformAdmin(ALL);
+    const s = slug();
+    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Made Here Ltd" });
+    expect(res.status).toBe(302);
+    expect(await count("tenants", "slug = ?", s)).toBe(1);
+    expect(await auditCount("superadmin.tenant.created", id)).toBe(1);
+    const dup = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Again Ltd" });
+    expect(dup.status).toBe(400);
+    expect(await dup.text()).toContain("That slug is already taken");
+    expect(await count("tenants", "slug = ?", s)).toBe(1);
+  });
+
+  it("answers an invalid slug with 400 and the field message", async () => {
+    const { b } = await platformAdmin(ALL);
+    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: "-Bad Slug-", name: "Bad Ltd" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Use lower-case letters, digits and hyphens");
+  });
+});
+
+describe("/superadmin: switching a tenant's modules", () => {
+  it("needs system.tenants.modules: a platform admin without it gets 403 and nothing changes", async () => {
+    const t = await createTenant();
+    const { id, b } = await platformAdmin(["system.superadmin", "system.tenants.create"]);
+    const res = await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "cis", enabled: "true" });
+    expect(res.status).toBe(403);
+    expect(await moduleEnabled(t.id, "cis")).toBe(0);
+    expect(await auditCount("superadmin.module.enabled", id)).toBe(0);
+    expect(await count("audit_events", "action = 'auth.scope.denied' AND actor_id = ? AND payload LIKE '%system.tenants.modules%'", id)).toBe(1);
+  });
+
+  it("switches a module on and off with the scope, audited", async () => {
+    const t = await createTenant();
+    const { id, b } = await platformAdmin(["system.superadmin", "system.tenants.modules"]);
+    expect((await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "cis", enabled: "true" })).status).toBe(302);
+    expect(await moduleEnabled(t.id, "cis")).toBe(1);
+    expect((await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "cis", enabled: "false" })).status).toBe(302);
+    expect(await moduleEnabled(t.id, "cis")).toBe(0);
+    expect(await auditCount("superadmin.module.enabled", id)).toBe(1);
+    expect(await auditCount("superadmin.module.disabled", id)).toBe(1);
+  });
+
+  it("refuses a malformed toggle with 400 and changes nothing", async () => {
+    const t = await createTenant({ modules: ["cis"] });
+    const { id, b } = await platformAdmin(ALL);
+    // Anything but "true"/"false" is not a decision to switch the module off.
+    const res = await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "cis", enabled: "maybe" });
+    expect(res.status).toBe(400);
+    expect(await moduleEnabled(t.id, "cis")).toBe(1);
+    expect(await auditCount("superadmin.module.disabled", id)).toBe(0);
+    const missing = await b.post(CONSOLE, { intent: "toggle-module", moduleId: "cis", enabled: "false" });
+    expect(missing.status).toBe(400);
+    expect(await moduleEnabled(t.id, "cis")).toBe(1);
+  });
+
+  it("changes nothing for an unknown tenant, an unknown module or a module the tenant may not have", async () => {
+    await ensureCatalogue();
+    const t = await createTenant({ availableModules: [] });
+    const { id, b } = await platformAdmin(ALL);
+    for (const form of [
+      { tenantId: "no-such-tenant", moduleId: "cis" },
+      { tenantId: t.id, moduleId: "no-such-module" },
+      { tenantId: t.id, moduleId: "cis" },
+    ]) {
+      const res = await b.post(CONSOLE, { intent: "toggle-module", ...form, enabled: "true" });
+      expect(res.status).toBe(302);
+      expect(location(res)).toBe("/superadmin");
+    }
+    expect(await moduleEnabled(t.id, "cis")).toBe(0);
+    expect(await auditCount("superadmin.module.enabled", id)).toBe(0);
+  });
+});
+
+describe("/superadmin: the console itself", () => {
+  it("needs system.superadmin for the page and for every action, whatever else is held", async () => {
+    const t = await createTenant();
+    const { b } = await platformAdmin(["system.tenants.create", "system.tenants.modules"]);
+    expect((await b.get(CONSOLE)).status).toBe(403);
+    const s = slug();
+    expect((await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Sneaky Ltd" })).status).toBe(403);
+    expect((await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "cis", enabled: "true" })).status).toBe(403);
+    expect(await count("tenants", "slug = ?", s)).toBe(0);
+    expect(await moduleEnabled(t.id, "cis")).toBe(0);
+  });
+
+  it("answers an unknown intent with 400", async () => {
+    const { b } = await platformAdmin(ALL);
+    expect((await b.post(CONSOLE, { intent: "delete-everything" })).status).toBe(400);
+  });
+});

@@ -144,6 +144,21 @@ export async function revokeSession(env: Env, idHash: string): Promise<void> {
   await getDb(env).update(sessions).set({ revokedAt: Date.now() }).where(and(eq(sessions.idHash, idHash), isNull(sessions.revokedAt)));
 }
 
+/**
+ * Ends the session this browser presented in its cookie, if any. A completed sign-in replaces
+ * the browser's session rather than sitting beside it, so a session planted in the browser
+ * before (or left by someone else) stops working.
+ */
+export async function revokePresentedSession(env: Env, request: Request, scope: { kind: "staff"; tenantId: string } | { kind: "platform" }): Promise<void> {
+  const token = await readSessionToken(env, request, scope.kind);
+  if (!token) return;
+  const tenantCondition = scope.kind === "staff" ? eq(sessions.tenantId, scope.tenantId) : isNull(sessions.tenantId);
+  await getDb(env)
+    .update(sessions)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(sessions.idHash, await sha256Hex(token)), eq(sessions.kind, scope.kind), tenantCondition, isNull(sessions.revokedAt)));
+}
+
 /** Ends every live session of a user at once (disable, password change). */
 export function revokeUserSessionsStatement(env: Env, tenantId: string, userId: string) {
   return getDb(env)

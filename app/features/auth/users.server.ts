@@ -33,7 +33,7 @@ export async function changePassword(env: Env, tenantId: string, userId: string,
   const [updated] = await db.batch([
     db
       .update(users)
-      .set({ passwordHash: await hashPassword(newPassword), passwordChangedAt: now, updatedAt: now })
+      .set({ passwordHash: await hashPassword(env, newPassword), passwordChangedAt: now, updatedAt: now })
       .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
       .returning({ id: users.id }),
     revokeUserSessionsStatement(env, tenantId, userId),

@@ -135,7 +135,7 @@ export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null
   };
 }
 
-/** A super-admin is anyone with isSuperAdmin, isSuper or the 'system.superadmin' key (platform spec, section 6). */
+/** A super-admin is anyone with isSuperAdmin, isSuper or the 'system.superadmin' key; any one of the three is enough. */
 export function isSuperAdmin(a: { isSuperAdmin: boolean; isSuper: boolean; scopes: string[] }): boolean {
   return a.isSuperAdmin || a.isSuper || a.scopes.includes("system.superadmin");
 }

@@ -7,7 +7,7 @@ import { revokeUserSessionsStatement } from "./session.server";
 
 type Actor = { id: string; email: string };
 
-/** displayName defaults to the names given, else the e-mail, else 'Anonymous' (platform spec). */
+/** displayName defaults to the names given, else the e-mail, else 'Anonymous'. */
 export function defaultDisplayName(u: { displayName?: string | null; firstName?: string | null; lastName?: string | null; email?: string | null }): string {
   const explicit = u.displayName?.trim();
   if (explicit) return explicit;

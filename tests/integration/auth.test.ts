@@ -455,6 +455,19 @@ describe("bare-domain sign-in and accept-session", () => {
     expect(location(chosen)).toContain(`http://${c.slug}.localhost:5173/accept-session?token=`);
   });
 
+  it("takes a tenant user's code on the bare domain, then hands over to the tenant host", async () => {
+    const t = await createTenant({ name: "Bare Code Ltd" });
+    const u = await createUser(t, { email: `barecode-${t.slug}@example.test`, twoFactorRequired: true });
+    const b = new Browser();
+    const started = Date.now();
+    const { res } = await bareSignIn(u.email, u.password, b);
+    expect(location(res)).toBe("/login/verify");
+    const verified = await b.post("http://localhost/login/verify", { code: await mailedCode(u.email, started) });
+    expect(verified.status).toBe(302);
+    expect(location(verified)).toContain(`http://${t.slug}.localhost:5173/accept-session?token=`);
+    expect(verified.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
+  });
+
   it("names the account and the workspace on the hand-over page, which changes nothing until clicked", async () => {
     const t = await createTenant({ name: "Named Workspace Ltd" });
     const u = await createUser(t, { email: `named-${t.slug}@example.test` });

@@ -9,7 +9,7 @@ import { clientIp, writeAudit } from "~/features/platform/audit.server";
 import { secureCookies, sessionSecrets } from "~/features/platform/flash.server";
 import { tenantOrigin } from "~/features/platform/host";
 import { safeRedirectPath } from "./middleware.server";
-import { createSession, revokePresentedSession } from "./session.server";
+import { replaceSession } from "./session.server";
 import {
   challengeBelongsHere,
   challengeSubject,
@@ -243,9 +243,12 @@ async function completeStaffSignIn(
   const ip = clientIp(request);
   await clearThrottle(env, passwordThrottleKeys(opts.user.email, null));
   if (opts.onTenantHost) {
-    await revokePresentedSession(env, request, { kind: "staff", tenantId: opts.user.tenantId });
-    const { setCookie } = await createSession(env, { kind: "staff", tenantId: opts.user.tenantId, userId: opts.user.id, ip });
-    await writeAudit(env, { tenantId: opts.user.tenantId, action: "auth.login.success", actorId: opts.user.id, actorEmail: opts.user.email, payload: { method: opts.method }, ip });
+    const { setCookie } = await replaceSession(
+      env,
+      request,
+      { kind: "staff", tenantId: opts.user.tenantId, userId: opts.user.id, ip },
+      { tenantId: opts.user.tenantId, action: "auth.login.success", actorId: opts.user.id, actorEmail: opts.user.email, payload: { method: opts.method }, ip },
+    );
     headers.append("Set-Cookie", setCookie);
     return redirectTo(opts.redirectTo ?? "/", headers);
   }
@@ -264,9 +267,12 @@ async function completeStaffSignIn(
 async function completePlatformSignIn(env: Env, request: Request, admin: { id: string; email: string }, headers: Headers): Promise<FlowRedirect> {
   const ip = clientIp(request);
   await clearThrottle(env, passwordThrottleKeys(admin.email, null));
-  await revokePresentedSession(env, request, { kind: "platform" });
-  const { setCookie } = await createSession(env, { kind: "platform", tenantId: null, userId: admin.id, ip });
-  await writeAudit(env, { tenantId: null, action: "auth.login.success", actorId: admin.id, actorEmail: admin.email, payload: { platform: true, method: "password+code" }, ip });
+  const { setCookie } = await replaceSession(
+    env,
+    request,
+    { kind: "platform", tenantId: null, userId: admin.id, ip },
+    { tenantId: null, action: "auth.login.success", actorId: admin.id, actorEmail: admin.email, payload: { platform: true, method: "password+code" }, ip },
+  );
   headers.append("Set-Cookie", setCookie);
   return redirectTo("/superadmin", headers);
 }
@@ -298,8 +304,11 @@ export async function acceptHandover(env: Env, request: Request, tenantId: strin
   if (!(await burnToken(env, { jti: value.jti, kind: "accept-session", tenantId, expiresAt: value.expiresAt }))) return refuse("reused");
   const row = await getUserForSession(env, tenantId, value.subject);
   if (!row) return refuse("user");
-  await revokePresentedSession(env, request, { kind: "staff", tenantId });
-  const { setCookie } = await createSession(env, { kind: "staff", tenantId, userId: row.user.id, ip });
-  await writeAudit(env, { tenantId, action: "auth.login.success", actorId: row.user.id, actorEmail: row.user.email, payload: { method: value.claims.mth, via: "bare-domain" }, ip });
+  const { setCookie } = await replaceSession(
+    env,
+    request,
+    { kind: "staff", tenantId, userId: row.user.id, ip },
+    { tenantId, action: "auth.login.success", actorId: row.user.id, actorEmail: row.user.email, payload: { method: value.claims.mth, via: "bare-domain" }, ip },
+  );
   return redirectTo(safeRedirectPath(value.claims.rt, "/"), new Headers({ "Set-Cookie": setCookie }));
 }

@@ -9,6 +9,11 @@ interface ProjectSecrets {
   PII_KEYS: string;
   /** HMAC key for searchable hashes of identifiers. */
   PII_HMAC_KEY: string;
+  /**
+   * Password pepper: comma-separated `version:secret` (secret at least 32 characters), the
+   * highest version peppers new hashes, any listed version verifies (ADR 0009).
+   */
+  PASSWORD_PEPPER: string;
   EMAIL_HTTP_URL?: string;
   EMAIL_HTTP_TOKEN?: string;
   TEST_MIGRATIONS?: import("@cloudflare/vitest-plugin").D1Migration[];

@@ -20,6 +20,7 @@ export default defineConfig(async () => {
             TOKEN_SECRET: "test-token-secret-0123456789abcdef",
             PII_KEYS: "1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
             PII_HMAC_KEY: "test-pii-hmac-key-0123456789abcdef",
+            PASSWORD_PEPPER: "1:test-password-pepper-0123456789abcdef",
           },
         },
       }),

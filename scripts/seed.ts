@@ -34,7 +34,8 @@ function requireVar(env: SeedEnv, name: string): string {
  * ones). Add new `seed*` exports from app/db/seed.ts here.
  */
 export const SEEDS: { name: string; run: SeedFn }[] = [
-  { name: "seedPlatform", run: (db) => seedModule.seedPlatform(db) },
+  // Passwords are peppered with the same secret the local server reads, or nobody could sign in.
+  { name: "seedPlatform", run: (db, env) => seedModule.seedPlatform(db, { pepper: requireVar(env, "PASSWORD_PEPPER") }) },
   // PII is encrypted with the same keys the local server reads, or it could not decrypt it.
   { name: "seedCis", run: (db, env) => seedModule.seedCis(db, { piiKeys: requireVar(env, "PII_KEYS"), hmacKey: requireVar(env, "PII_HMAC_KEY") }) },
 ];

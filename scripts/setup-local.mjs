@@ -25,6 +25,8 @@ const LOCAL_SECRETS = {
   TOKEN_SECRET: secret,
   PII_KEYS: () => `1:${randomBytes(32).toString("base64")}`,
   PII_HMAC_KEY: secret,
+  // version:secret; the seeded accounts' hashes depend on it, like real users' do (ADR 0009).
+  PASSWORD_PEPPER: () => `1:${secret()}`,
 };
 
 function definedKeys(text) {

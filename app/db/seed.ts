@@ -25,8 +25,13 @@ export const SEED_USERS: { id: string; tenantId: string; email: string; role: Ro
   { id: "usr_globex_staff", tenantId: "tnt_globex", email: "staff@globex.test", role: "standard", firstName: "Gus", lastName: "Staff" },
 ];
 
-/** Idempotent: fixed ids and INSERT OR IGNORE, so running it again changes nothing. */
-export async function seedPlatform(db: AnyDb, now = Date.now()): Promise<void> {
+/**
+ * Idempotent: fixed ids and INSERT OR IGNORE, so running it again changes nothing. `pepper` is
+ * PASSWORD_PEPPER as the server that will check these passwords reads it.
+ */
+export async function seedPlatform(db: AnyDb, secrets: { pepper: string }, now = Date.now()): Promise<void> {
+  // One hash for every account: each PBKDF2 run is deliberately slow.
+  const passwordHash = await hashPassword({ PASSWORD_PEPPER: secrets.pepper }, SEED_PASSWORD);
   for (const m of MODULE_CATALOGUE) {
     await db.insert(modules).values({ ...m, defaultConfig: { ...m.defaultConfig } }).onConflictDoNothing();
   }
@@ -52,7 +57,7 @@ export async function seedPlatform(db: AnyDb, now = Date.now()): Promise<void> {
         username: u.email.split("@")[0],
         role: u.role,
         twoFactorRequired: u.twoFactorRequired ?? false,
-        passwordHash: await hashPassword(SEED_PASSWORD),
+        passwordHash,
         passwordChangedAt: 0,
         createdAt: now,
         updatedAt: now,
@@ -67,7 +72,7 @@ export async function seedPlatform(db: AnyDb, now = Date.now()): Promise<void> {
       displayName: "Platform Super-admin",
       isSuperAdmin: true,
       scopes: ["system.superadmin", "system.tenants.create", "system.tenants.modules"],
-      passwordHash: await hashPassword(SEED_PASSWORD),
+      passwordHash,
       createdAt: now,
     })
     .onConflictDoNothing();

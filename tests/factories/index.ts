@@ -50,7 +50,7 @@ export async function createUser(tenant: TestTenant, opts: { role?: Role; email?
     role: opts.role ?? "standard",
     twoFactorRequired: opts.twoFactorRequired ?? false,
     disabled: opts.disabled ?? false,
-    passwordHash: await hashPassword(opts.password ?? PASSWORD),
+    passwordHash: await hashPassword(env, opts.password ?? PASSWORD),
     passwordChangedAt: 0,
     createdAt: now,
     updatedAt: now,

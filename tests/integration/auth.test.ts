@@ -1,11 +1,18 @@
 import { env, exports } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/app";
+import { hashPassword, kdf, PasswordConfigError, verifyPassword } from "~/features/auth/password.server";
+import { checkBareDomainCredentials } from "~/features/auth/sign-in.server";
+import { THROTTLE } from "~/features/auth/throttle.server";
 import { changePassword, setUserDisabled } from "~/features/auth/users.server";
-import { createTenant, createUser } from "../factories";
-import { codeFrom, count, signIn, waitForMail } from "./auth-helpers";
+import { createTenant, createUser, PASSWORD } from "../factories";
+import { bareSignIn, codeFrom, count, createPlatformAdmin, legacyUnpepperedHash, mailedCode, signIn, waitForMail, wrongCode } from "./auth-helpers";
 import { Browser, location } from "./http";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("sign-in without JavaScript", () => {
   it("posts the form, gets a session cookie and lands in the shell", async () => {
@@ -75,7 +82,55 @@ describe("sign-in without JavaScript", () => {
     const blocked = await b.post(`${t.origin}/login`, { email: u.email, password: u.password });
     expect(blocked.status).toBe(429);
     expect(await blocked.text()).toContain("Too many failed sign-in attempts");
-    expect(await count("auth_throttle", "key = ? AND locked_until > ?", `acct:${t.id}:${u.email}`, Date.now())).toBe(1);
+    expect(await count("auth_throttle", "key = ? AND locked_until > ?", `acct:${u.email}`, Date.now())).toBe(1);
+  });
+
+  it("counts each attempt before checking the password: of 20 parallel wrong passwords at most the limit get 400, the rest 429", async () => {
+    const t = await createTenant();
+    const u = await createUser(t);
+    const attempts = await Promise.all(Array.from({ length: 20 }, (_, i) => new Browser().post(`${t.origin}/login`, { email: u.email, password: `parallel-${i}` })));
+    const statuses = attempts.map((r) => r.status);
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(THROTTLE.accountLimit);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20 - THROTTLE.accountLimit);
+    expect(statuses.every((s) => s === 400 || s === 429)).toBe(true);
+    const refused = attempts.find((r) => r.status === 429);
+    expect(await refused?.text()).toContain("Too many failed sign-in attempts");
+    // Locked: the right password is refused too.
+    expect((await new Browser().post(`${t.origin}/login`, { email: u.email, password: u.password })).status).toBe(429);
+  });
+
+  it("shares an account's lock between the bare domain and the tenant host, both ways", async () => {
+    const t = await createTenant();
+    const onBare = await createUser(t);
+    const onHost = await createUser(t);
+    for (let i = 0; i < THROTTLE.accountLimit; i++) expect((await bareSignIn(onBare.email, `nope-${i}`)).res.status).toBe(400);
+    const blockedOnHost = await new Browser().post(`${t.origin}/login`, { email: onBare.email, password: onBare.password });
+    expect(blockedOnHost.status).toBe(429);
+    for (let i = 0; i < THROTTLE.accountLimit; i++) expect((await new Browser().post(`${t.origin}/login`, { email: onHost.email, password: `nope-${i}` })).status).toBe(400);
+    const blockedOnBare = await bareSignIn(onHost.email, onHost.password);
+    expect(blockedOnBare.res.status).toBe(429);
+    expect(await blockedOnBare.res.text()).toContain("Too many failed sign-in attempts");
+  });
+
+  it("does not clear the account's failures on a right password while the code step is pending", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { twoFactorRequired: true });
+    for (let i = 0; i < THROTTLE.accountLimit - 1; i++) expect((await new Browser().post(`${t.origin}/login`, { email: u.email, password: `nope-${i}` })).status).toBe(400);
+    // The attacker knows the password but not the code: this must not wipe the count.
+    expect(location(await new Browser().post(`${t.origin}/login`, { email: u.email, password: u.password }))).toBe("/login/verify");
+    expect((await new Browser().post(`${t.origin}/login`, { email: u.email, password: "one-more-guess" })).status).toBe(400);
+    expect((await new Browser().post(`${t.origin}/login`, { email: u.email, password: u.password })).status).toBe(429);
+  });
+
+  it("clears the account's failures once the whole sign-in succeeds", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { twoFactorRequired: true });
+    for (let i = 0; i < THROTTLE.accountLimit - 1; i++) await new Browser().post(`${t.origin}/login`, { email: u.email, password: `nope-${i}` });
+    const b = new Browser();
+    const started = Date.now();
+    expect(location(await b.post(`${t.origin}/login`, { email: u.email, password: u.password }))).toBe("/login/verify");
+    expect((await b.post(`${t.origin}/login/verify`, { code: await mailedCode(u.email, started) })).status).toBe(302);
+    expect(await count("auth_throttle", "key = ?", `acct:${u.email}`)).toBe(0);
   });
 
   it("only follows same-origin redirectTo paths", async () => {
@@ -188,6 +243,50 @@ describe("two-factor code", () => {
     expect(await res.text()).toContain("Invalid or expired code");
   });
 
+  it("counts a wrong code before comparing it, so parallel guesses at one challenge get 5 tries at most", async () => {
+    const { t, b, code } = await startCodeStep();
+    const wrong = Array.from({ length: 9 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0"));
+    const results = await Promise.all([...wrong, code].map((c) => b.post(`${t.origin}/login/verify`, { code: c })));
+    expect(results.map((r) => r.status)).not.toContain(302);
+    expect(await count("sessions", "tenant_id = ?", t.id)).toBe(0);
+  });
+
+  it("caps wrong codes per user across challenges: after the cap even the right code is refused", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { twoFactorRequired: true });
+    const b = new Browser();
+    let code = "";
+    // Each round: the right password (a fresh code) and two wrong codes; five rounds make ten.
+    for (let round = 0; round < 5; round++) {
+      const started = Date.now();
+      const res = await b.post(`${t.origin}/login`, { email: u.email, password: u.password });
+      expect(location(res), `round ${round}`).toBe("/login/verify");
+      if (round === 4) code = await mailedCode(u.email, started);
+      for (const guess of ["000000", "999999"]) {
+        if (guess === code) continue;
+        expect((await b.post(`${t.origin}/login/verify`, { code: guess })).status).toBe(400);
+      }
+    }
+    const right = await b.post(`${t.origin}/login/verify`, { code });
+    expect(right.status).toBe(429);
+    expect(await right.text()).toContain("Too many wrong codes");
+    expect(await count("sessions", "tenant_id = ? AND user_id = ?", t.id, u.id)).toBe(0);
+    // A new code does not reopen the step while it is locked.
+    const again = await b.post(`${t.origin}/login`, { email: u.email, password: u.password });
+    expect(again.status).toBe(429);
+    expect(await again.text()).toContain("Too many wrong codes");
+  });
+
+  it("caps the codes sent to a user per window, with a clear message", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { twoFactorRequired: true });
+    for (let i = 0; i < 5; i++) expect(location(await new Browser().post(`${t.origin}/login`, { email: u.email, password: u.password }))).toBe("/login/verify");
+    const refused = await new Browser().post(`${t.origin}/login`, { email: u.email, password: u.password });
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Too many sign-in codes requested");
+    expect(await count("login_challenges", "tenant_id = ? AND user_id = ?", t.id, u.id)).toBe(5);
+  });
+
   it("cannot be switched off by the toggle when the account requires it", async () => {
     const t = await createTenant();
     const u = await createUser(t, { twoFactorRequired: true });
@@ -225,13 +324,41 @@ describe("sessions", () => {
     expect(location(res)).toContain("/login");
   });
 
-  it("issues a new session id on every sign-in", async () => {
+  it("issues a new session id on every sign-in and ends the one the browser had", async () => {
     const t = await createTenant();
     const u = await createUser(t);
-    const b1 = await signIn(t, u);
-    const b2 = await signIn(t, u, b1);
-    expect(b1.cookie(t.host, "__Host-session")).toBe(b2.cookie(t.host, "__Host-session"));
+    const b = await signIn(t, u);
+    const first = b.cookie(t.host, "__Host-session");
+    await signIn(t, u, b);
+    const second = b.cookie(t.host, "__Host-session");
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
     expect(await count("sessions", "tenant_id = ? AND user_id = ?", t.id, u.id)).toBe(2);
+    expect(await count("sessions", "tenant_id = ? AND user_id = ? AND revoked_at IS NOT NULL", t.id, u.id)).toBe(1);
+    const old = new Browser();
+    old.setCookie(t.host, "__Host-session", first ?? "");
+    expect((await old.get(`${t.origin}/welcome`)).status).toBe(302);
+    expect((await b.get(`${t.origin}/welcome`)).status).toBe(200);
+  });
+
+  it("ends the browser's previous session when a sign-in completes after the code step", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { twoFactorRequired: true });
+    const b = new Browser();
+    const sessionAfterCode = async () => {
+      const started = Date.now();
+      expect(location(await b.post(`${t.origin}/login`, { email: u.email, password: u.password }))).toBe("/login/verify");
+      expect((await b.post(`${t.origin}/login/verify`, { code: await mailedCode(u.email, started) })).status).toBe(302);
+      return b.cookie(t.host, "__Host-session");
+    };
+    const first = await sessionAfterCode();
+    const second = await sessionAfterCode();
+    expect(second).not.toBe(first);
+    const old = new Browser();
+    old.setCookie(t.host, "__Host-session", first ?? "");
+    expect((await old.get(`${t.origin}/welcome`)).status).toBe(302);
+    expect((await b.get(`${t.origin}/welcome`)).status).toBe(200);
   });
 
   it("logout is a POST that revokes the session row", async () => {
@@ -275,12 +402,6 @@ describe("sessions", () => {
 });
 
 describe("bare-domain sign-in and accept-session", () => {
-  async function bareSignIn(email: string, password: string) {
-    const b = new Browser();
-    const res = await b.post("http://localhost/login", { email, password });
-    return { b, res };
-  }
-
   it("hands over to the tenant host with a single-use token whose audience is that host", async () => {
     const t = await createTenant({ name: "Handover Ltd" });
     const u = await createUser(t, { email: `handover-${t.slug}@example.test` });
@@ -297,6 +418,7 @@ describe("bare-domain sign-in and accept-session", () => {
     const page = await exports.default.fetch(`${tenantOrigin}/accept-session?token=${encodeURIComponent(token)}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Continue to Handover Ltd");
+    expect(await new Browser().post(`${tenantOrigin}/accept-session`, {})).toHaveProperty("status", 400);
     const accept = await b.post(`${tenantOrigin}/accept-session`, { token });
     expect(accept.status).toBe(302);
     expect(accept.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(true);
@@ -333,13 +455,119 @@ describe("bare-domain sign-in and accept-session", () => {
     expect(location(chosen)).toContain(`http://${c.slug}.localhost:5173/accept-session?token=`);
   });
 
-  it("sends super-admins to /superadmin, where they create tenants and switch modules", async () => {
+  it("takes a tenant user's code on the bare domain, then hands over to the tenant host", async () => {
+    const t = await createTenant({ name: "Bare Code Ltd" });
+    const u = await createUser(t, { email: `barecode-${t.slug}@example.test`, twoFactorRequired: true });
+    const b = new Browser();
+    const started = Date.now();
+    const { res } = await bareSignIn(u.email, u.password, b);
+    expect(location(res)).toBe("/login/verify");
+    const verified = await b.post("http://localhost/login/verify", { code: await mailedCode(u.email, started) });
+    expect(verified.status).toBe(302);
+    expect(location(verified)).toContain(`http://${t.slug}.localhost:5173/accept-session?token=`);
+    expect(verified.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
+  });
+
+  it("names the account and the workspace on the hand-over page, which changes nothing until clicked", async () => {
+    const t = await createTenant({ name: "Named Workspace Ltd" });
+    const u = await createUser(t, { email: `named-${t.slug}@example.test` });
+    const { res } = await bareSignIn(u.email, u.password);
+    const token = new URL(location(res) ?? "").searchParams.get("token") ?? "";
+    const tenantOrigin = `http://${t.slug}.localhost:5173`;
+    const sessionsBefore = await count("sessions", "tenant_id = ?", t.id);
+    const page = await new Browser().get(`${tenantOrigin}/accept-session?token=${encodeURIComponent(token)}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`Continue to Named Workspace Ltd as ${u.email}`);
+    // No script submits the form for the visitor: the only way on is the button.
+    expect(html).not.toContain("requestSubmit");
+    expect(await count("sessions", "tenant_id = ?", t.id)).toBe(sessionsBefore);
+    expect(await count("used_tokens", "tenant_id = ?", t.id)).toBe(0);
+    // The token still works once: the GET did not spend it.
+    expect((await new Browser().post(`${tenantOrigin}/accept-session`, { token })).status).toBe(302);
+    expect((await new Browser().post(`${tenantOrigin}/accept-session`, { token })).status).toBe(400);
+  });
+
+  it("ends the browser's previous session on the tenant host when a hand-over is accepted", async () => {
+    const t = await createTenant();
+    const u = await createUser(t, { email: `swap-${t.slug}@example.test` });
+    const tenantOrigin = `http://${t.slug}.localhost:5173`;
+    const b = new Browser();
+    const handOver = async () => {
+      const { res } = await bareSignIn(u.email, u.password, b);
+      const token = new URL(location(res) ?? "").searchParams.get("token") ?? "";
+      expect((await b.post(`${tenantOrigin}/accept-session`, { token })).status).toBe(302);
+      return b.cookie(`${t.slug}.localhost:5173`, "__Host-session");
+    };
+    const first = await handOver();
+    const second = await handOver();
+    expect(first).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(await count("sessions", "tenant_id = ? AND user_id = ? AND revoked_at IS NOT NULL", t.id, u.id)).toBe(1);
+  });
+
+  it("asks super-admins for the e-mailed code, and opens the platform session only after it", async () => {
+    const admin = await createPlatformAdmin();
+    const b = new Browser();
+    const started = Date.now();
+    const { res } = await bareSignIn(admin.email, admin.password, b);
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/login/verify");
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
+    expect(location(await b.get("http://localhost/superadmin"))).toContain("/login");
+    // The code goes through the outbox and the EMAIL queue like a tenant's.
+    expect(await count("email_outbox", "tenant_id IS NULL AND to_address = ? AND template = 'auth.login-code'", admin.email)).toBe(1);
+    const code = await mailedCode(admin.email, started);
+    expect((await b.post("http://localhost/login/verify", { code: wrongCode(code) })).status).toBe(400);
+    expect(location(await b.get("http://localhost/superadmin"))).toContain("/login");
+    const verified = await b.post("http://localhost/login/verify", { code });
+    expect(verified.status).toBe(302);
+    expect(location(verified)).toBe("/superadmin");
+    expect((await b.get("http://localhost/superadmin")).status).toBe(200);
+  });
+
+  it("refuses a platform challenge on a tenant host", async () => {
+    const t = await createTenant();
+    const admin = await createPlatformAdmin();
+    const b = new Browser();
+    const started = Date.now();
+    await bareSignIn(admin.email, admin.password, b);
+    const code = await mailedCode(admin.email, started);
+    const onTenant = new Browser();
+    onTenant.setCookie(t.host, "__Host-login-challenge", b.cookie("localhost", "__Host-login-challenge") ?? "");
+    const res = await onTenant.post(`${t.origin}/login/verify`, { code });
+    expect(res.status).toBe(400);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
+  });
+
+  it("ends the browser's previous platform session on a new platform sign-in", async () => {
+    const admin = await createPlatformAdmin();
+    const b = new Browser();
+    const signInWithCode = async () => {
+      const started = Date.now();
+      await bareSignIn(admin.email, admin.password, b);
+      expect((await b.post("http://localhost/login/verify", { code: await mailedCode(admin.email, started) })).status).toBe(302);
+      return b.cookie("localhost", "__Host-session");
+    };
+    const first = await signInWithCode();
+    const second = await signInWithCode();
+    expect(second).not.toBe(first);
+    const old = new Browser();
+    old.setCookie("localhost", "__Host-session", first ?? "");
+    expect(location(await old.get("http://localhost/superadmin"))).toContain("/login");
+    expect((await b.get("http://localhost/superadmin")).status).toBe(200);
+  });
+
+  it("lets the seeded super-admin create tenants and switch modules after the code step", async () => {
     const { seedPlatform } = await import("~/db/seed");
     const { getDb } = await import("~/db/client.server");
-    await seedPlatform(getDb(env));
-    const { b, res } = await bareSignIn("superadmin@workspace.test", "workspace-demo-2026");
-    expect(res.status).toBe(302);
-    expect(location(res)).toBe("/superadmin");
+    await seedPlatform(getDb(env), { pepper: env.PASSWORD_PEPPER });
+    const b = new Browser();
+    const started = Date.now();
+    const { res } = await bareSignIn("superadmin@workspace.test", "workspace-demo-2026", b);
+    expect(location(res)).toBe("/login/verify");
+    const verified = await b.post("http://localhost/login/verify", { code: await mailedCode("superadmin@workspace.test", started) });
+    expect(location(verified)).toBe("/superadmin");
     const page = await b.get("http://localhost/superadmin");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Platform administration");
@@ -364,6 +592,84 @@ describe("bare-domain sign-in and accept-session", () => {
     const b = await signIn(t, u);
     expect((await b.get(`${t.origin}/superadmin`)).status).toBe(404);
     expect((await new Browser().get("http://localhost/superadmin")).status).toBe(302);
+  });
+});
+
+describe("password hashing", () => {
+  it("peppers new hashes: without the pepper the stored hash does not verify", async () => {
+    const hash = await hashPassword(env, "pepper-test-password");
+    expect(hash.startsWith("pbkdf2-sha256-hmac$")).toBe(true);
+    expect(hash).toContain("$100000$");
+    expect(await verifyPassword(env, "pepper-test-password", hash)).toBe(true);
+    const otherPepper = { PASSWORD_PEPPER: "another-pepper-of-enough-length-0123456789" };
+    expect(await verifyPassword(otherPepper, "pepper-test-password", hash)).toBe(false);
+  });
+
+  it("still accepts an old unpeppered hash and rehashes it with the pepper on sign-in", async () => {
+    const t = await createTenant();
+    const u = await createUser(t);
+    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await legacyUnpepperedHash(PASSWORD), u.id).run();
+    await signIn(t, u);
+    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(u.id).first<{ password_hash: string }>();
+    expect(row?.password_hash.startsWith("pbkdf2-sha256-hmac$")).toBe(true);
+    // And the new hash works.
+    await signIn(t, u);
+  });
+
+  it("rehashes a platform admin's old hash on sign-in too", async () => {
+    const admin = await createPlatformAdmin({ passwordHash: await legacyUnpepperedHash(PASSWORD) });
+    const { res } = await bareSignIn(admin.email, PASSWORD);
+    expect(location(res)).toBe("/login/verify");
+    const row = await env.DB.prepare("SELECT password_hash FROM platform_admins WHERE id = ?").bind(admin.id).first<{ password_hash: string }>();
+    expect(row?.password_hash.startsWith("pbkdf2-sha256-hmac$")).toBe(true);
+  });
+
+  it("fails closed when the pepper is missing or short", async () => {
+    for (const bad of [undefined, "", "short"]) {
+      await expect(hashPassword({ PASSWORD_PEPPER: bad as string }, "x")).rejects.toBeInstanceOf(PasswordConfigError);
+      await expect(verifyPassword({ PASSWORD_PEPPER: bad as string }, "x", await legacyUnpepperedHash("x", 1000))).rejects.toBeInstanceOf(PasswordConfigError);
+    }
+    const t = await createTenant();
+    const u = await createUser(t);
+    const res = await worker.fetch(
+      new Request(`${t.origin}/login`, { method: "POST", headers: { Origin: t.origin }, body: new URLSearchParams({ email: u.email, password: u.password }) }) as Parameters<typeof worker.fetch>[0],
+      { ...env, PASSWORD_PEPPER: "" } as unknown as Env,
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(500);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
+  });
+
+  it("spends the same number of derivations on the bare domain whoever owns the e-mail", async () => {
+    const a = await createTenant();
+    const c = await createTenant();
+    const stamp = `${a.slug}@example.test`;
+    const tenantOnly = await createUser(a, { email: `tenant-${stamp}` });
+    const multi = `multi-${stamp}`;
+    await createUser(a, { email: multi });
+    await createUser(c, { email: multi });
+    const adminOnly = await createPlatformAdmin({ email: `admin-${stamp}` });
+    const both = await createPlatformAdmin({ email: `both-${stamp}` });
+    await createUser(a, { email: both.email });
+    const spy = vi.spyOn(kdf, "derive");
+    const counts: Record<string, number> = {};
+    const cases: [string, string, string][] = [
+      ["nobody", `nobody-${stamp}`, PASSWORD],
+      ["tenant user", tenantOnly.email, PASSWORD],
+      ["tenant user, wrong password", tenantOnly.email, "wrong-password"],
+      ["two tenant accounts", multi, PASSWORD],
+      ["platform admin", adminOnly.email, PASSWORD],
+      ["platform admin, wrong password", adminOnly.email, "wrong-password"],
+      ["both", both.email, PASSWORD],
+    ];
+    for (const [name, email, password] of cases) {
+      spy.mockClear();
+      await checkBareDomainCredentials(env, email, password);
+      counts[name] = spy.mock.calls.length;
+    }
+    const expected = counts.nobody;
+    expect(expected).toBeGreaterThan(0);
+    for (const [name] of cases) expect(counts[name], name).toBe(expected);
   });
 });
 

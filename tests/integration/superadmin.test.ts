@@ -6,8 +6,8 @@ import { hashPassword } from "~/features/auth/password.server";
 import type { Scope } from "~/features/auth/scopes";
 import { newId } from "~/utils/ids";
 import { createTenant, ensureCatalogue } from "../factories";
-import { count } from "./auth-helpers";
-import { Browser, location } from "./http";
+import { count, signInPlatform } from "./auth-helpers";
+import { location } from "./http";
 
 const CONSOLE = "http://localhost/superadmin";
 const PASSWORD = "platform-admin-password";
@@ -19,10 +19,8 @@ async function platformAdmin(scopes: Scope[]) {
   const email = `admin-${id.slice(0, 8).toLowerCase()}@platform.test`;
   await getDb(env)
     .insert(platformAdmins)
-    .values({ id, email, displayName: "Platform Admin", scopes, passwordHash: await hashPassword(PASSWORD), createdAt: Date.now() });
-  const b = new Browser();
-  const res = await b.post("http://localhost/login", { email, password: PASSWORD });
-  expect(res.status, await res.clone().text()).toBe(302);
+    .values({ id, email, displayName: "Platform Admin", scopes, passwordHash: await hashPassword(env, PASSWORD), createdAt: Date.now() });
+  const b = await signInPlatform(email, PASSWORD);
   return { id, b };
 }
 

@@ -84,11 +84,16 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_tenant_user").on(t.tenantId, t.userId), index("sessions_absolute_expiry").on(t.absoluteExpiresAt)],
 );
 
+export const CHALLENGE_KINDS = ["staff", "platform"] as const;
+export type ChallengeKind = (typeof CHALLENGE_KINDS)[number];
+
 export const loginChallenges = sqliteTable(
   "login_challenges",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    // 'staff': a tenant user (tenant_id set); 'platform': a platform admin (tenant_id null, user_id = platform_admins.id).
+    kind: text("kind", { enum: CHALLENGE_KINDS }).notNull().default("staff"),
+    tenantId: text("tenant_id"),
     userId: text("user_id").notNull(),
     // SHA-256(challenge id + code): the code itself is never stored.
     codeHash: text("code_hash").notNull(),

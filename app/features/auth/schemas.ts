@@ -9,6 +9,12 @@ export const loginSchema = z.object({
   website: z.string().optional(),
 });
 
+/** The login page's two forms: the password form and, on the bare domain, the workspace choice. */
+export const loginActionSchema = z.discriminatedUnion("intent", [
+  loginSchema.extend({ intent: z.literal("sign-in") }),
+  z.object({ intent: z.literal("choose"), tenant: z.string({ error: "Choose one of the workspaces listed." }).trim().toLowerCase().min(1).max(63) }),
+]);
+
 export const codeSchema = z.object({
   code: z
     .string({ error: "Please enter the full 6-digit code" })
@@ -19,6 +25,8 @@ export const codeSchema = z.object({
 export const LOGIN_FAILED = "Login failed. Check your email and password and try again.";
 export const INVALID_CODE = "Invalid or expired code";
 export const SEND_CODE_FAILED = "Failed to send verification code. Please try again.";
+export const CHOICE_EXPIRED = "Your sign-in has expired. Please sign in again.";
+export const CHOICE_INVALID = "Choose one of the workspaces listed.";
 
 export const createTenantSchema = z.object({
   slug: z

@@ -3,6 +3,7 @@ import { createCookie } from "react-router";
 import { getDb } from "~/db/client.server";
 import { platformAdmins, roleBundles, sessions, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
+import { auditInsert, type AuditEntry } from "~/features/platform/audit.server";
 import { secureCookies, sessionSecrets } from "~/features/platform/flash.server";
 import { newId, sha256Hex } from "~/utils/ids";
 
@@ -35,15 +36,12 @@ export async function readSessionToken(env: Env, request: Request, kind: Session
   return typeof v === "string" && v.length >= 32 ? v : null;
 }
 
-export async function createSession(
-  env: Env,
-  opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null },
-): Promise<{ setCookie: string; idHash: string }> {
+async function newSession(env: Env, opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null }) {
   const token = newId(32);
   const idHash = await sha256Hex(token);
   const now = Date.now();
   const policy = SESSION_POLICY[opts.kind];
-  await getDb(env).insert(sessions).values({
+  const insert = getDb(env).insert(sessions).values({
     idHash,
     kind: opts.kind,
     tenantId: opts.tenantId,
@@ -55,6 +53,15 @@ export async function createSession(
     ip: opts.ip,
   });
   const setCookie = await cookieFor(env, opts.kind).serialize(token, { maxAge: Math.floor(policy.absoluteMs / 1000) });
+  return { insert, setCookie, idHash };
+}
+
+export async function createSession(
+  env: Env,
+  opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null },
+): Promise<{ setCookie: string; idHash: string }> {
+  const { insert, setCookie, idHash } = await newSession(env, opts);
+  await insert;
   return { setCookie, idHash };
 }
 
@@ -135,13 +142,42 @@ export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null
   };
 }
 
-/** A super-admin is anyone with isSuperAdmin, isSuper or the 'system.superadmin' key (platform spec, section 6). */
+/** A super-admin is anyone with isSuperAdmin, isSuper or the 'system.superadmin' key; any one of the three is enough. */
 export function isSuperAdmin(a: { isSuperAdmin: boolean; isSuper: boolean; scopes: string[] }): boolean {
   return a.isSuperAdmin || a.isSuper || a.scopes.includes("system.superadmin");
 }
 
 export async function revokeSession(env: Env, idHash: string): Promise<void> {
   await getDb(env).update(sessions).set({ revokedAt: Date.now() }).where(and(eq(sessions.idHash, idHash), isNull(sessions.revokedAt)));
+}
+
+/**
+ * Completes a sign-in: the session this browser presented in its cookie (if any) is revoked, the
+ * new one created and the sign-in audited, in one D1 batch. A sign-in replaces the browser's
+ * session rather than sitting beside it, so a session planted in the browser before (or left
+ * there by someone else) stops working.
+ */
+export async function replaceSession(
+  env: Env,
+  request: Request,
+  opts: { kind: "staff"; tenantId: string; userId: string; ip: string | null } | { kind: "platform"; tenantId: null; userId: string; ip: string | null },
+  audit: AuditEntry,
+): Promise<{ setCookie: string }> {
+  const db = getDb(env);
+  const presented = await readSessionToken(env, request, opts.kind);
+  const { insert, setCookie } = await newSession(env, opts);
+  const tenantCondition = opts.tenantId === null ? isNull(sessions.tenantId) : eq(sessions.tenantId, opts.tenantId);
+  const audited = auditInsert(db, audit);
+  if (!presented) {
+    await db.batch([insert, audited]);
+    return { setCookie };
+  }
+  const revoke = db
+    .update(sessions)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(sessions.idHash, await sha256Hex(presented)), eq(sessions.kind, opts.kind), tenantCondition, isNull(sessions.revokedAt)));
+  await db.batch([revoke, insert, audited]);
+  return { setCookie };
 }
 
 /** Ends every live session of a user at once (disable, password change). */

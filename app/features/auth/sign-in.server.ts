@@ -1,15 +1,26 @@
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, lte, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { loginChallenges, platformAdmins, tenants, users } from "~/db/schema";
 import { queueEmail } from "~/features/platform/email/send.server";
 import { writeAudit } from "~/features/platform/audit.server";
 import { newId, sha256Hex, timingSafeEqual } from "~/utils/ids";
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from "./password.server";
+import { clearThrottle, codeFailureKey, codesSentKey, countAttempt, lockedFor, refundAttempt, type CodeSubject } from "./throttle.server";
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
+/**
+ * Tenant accounts one e-mail can open from the bare domain. Every bare-domain attempt spends
+ * one derivation for the platform slot and one per account slot, used or not, so the time
+ * taken says nothing about who owns the e-mail. Accounts beyond this sign in on their
+ * workspace's own address.
+ */
+export const BARE_DOMAIN_ACCOUNT_SLOTS = 5;
 
 type UserRow = typeof users.$inferSelect;
+type AdminRow = typeof platformAdmins.$inferSelect;
+type TenantSummary = { id: string; slug: string; name: string };
+export type AccountMatch = { user: UserRow; tenant: TenantSummary };
 
 /** A uniformly random 6-digit code (rejection sampling, no modulo bias). */
 export function generateCode(): string {
@@ -25,47 +36,64 @@ async function codeHash(challengeId: string, code: string): Promise<string> {
   return sha256Hex(`${challengeId}:${code}`);
 }
 
-/** Checks a password for one tenant; an unknown e-mail spends the same time as a known one. */
+async function rehashUser(env: Env, user: UserRow, password: string) {
+  if (!needsRehash(env, user.passwordHash)) return;
+  await getDb(env)
+    .update(users)
+    .set({ passwordHash: await hashPassword(env, password) })
+    .where(and(eq(users.tenantId, user.tenantId), eq(users.id, user.id)));
+}
+
+/** Checks a password for one tenant: one derivation whether or not the e-mail is known. */
 export async function checkTenantCredentials(env: Env, tenantId: string, email: string, password: string): Promise<UserRow | null> {
-  const db = getDb(env);
-  const [user] = await db.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.email, email))).limit(1);
+  const [user] = await getDb(env)
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
+    .limit(1);
   if (!user) {
-    await burnPasswordCheck(password);
+    await burnPasswordCheck(env, password);
     return null;
   }
-  const ok = await verifyPassword(password, user.passwordHash);
+  const ok = await verifyPassword(env, password, user.passwordHash);
   if (!ok || user.disabled) return null;
-  if (needsRehash(user.passwordHash)) {
-    await db.update(users).set({ passwordHash: await hashPassword(password) }).where(and(eq(users.tenantId, tenantId), eq(users.id, user.id)));
-  }
+  await rehashUser(env, user, password);
   return user;
 }
 
-/** Bare-domain sign-in: every tenant account with this e-mail whose password matches. */
-export async function checkCredentialsAcrossTenants(env: Env, email: string, password: string) {
+/**
+ * Bare-domain sign-in: the platform admin with this e-mail (if the password is theirs) and
+ * every tenant account with this e-mail whose password matches. Always spends exactly
+ * 1 + BARE_DOMAIN_ACCOUNT_SLOTS derivations (empty slots are burnt), whether the e-mail
+ * belongs to a platform admin, tenant users, both or nobody.
+ */
+export async function checkBareDomainCredentials(env: Env, email: string, password: string): Promise<{ admin: AdminRow | null; accounts: AccountMatch[] }> {
   const db = getDb(env);
-  const candidates = await db
-    .select({ user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name } })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(eq(users.email, email))
-    .limit(20);
-  if (candidates.length === 0) {
-    await burnPasswordCheck(password);
-    return [];
+  const [[admin], candidates] = await Promise.all([
+    db.select().from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
+    db
+      .select({ user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name } })
+      .from(users)
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      .where(eq(users.email, email))
+      .orderBy(asc(tenants.slug))
+      .limit(BARE_DOMAIN_ACCOUNT_SLOTS),
+  ]);
+  const slot = (hash: string | undefined) => (hash ? verifyPassword(env, password, hash) : burnPasswordCheck(env, password).then(() => false));
+  const [adminOk, ...accountOk] = await Promise.all([
+    slot(admin?.passwordHash),
+    ...Array.from({ length: BARE_DOMAIN_ACCOUNT_SLOTS }, (_, i) => slot(candidates[i]?.user.passwordHash)),
+  ]);
+  const matchedAdmin = admin && adminOk && !admin.disabled ? admin : null;
+  const accounts = candidates.filter((c, i) => accountOk[i] && !c.user.disabled);
+  if (matchedAdmin && needsRehash(env, matchedAdmin.passwordHash)) {
+    await db
+      .update(platformAdmins)
+      .set({ passwordHash: await hashPassword(env, password) })
+      .where(eq(platformAdmins.id, matchedAdmin.id));
   }
-  const matches = [];
-  for (const c of candidates) {
-    if (!c.user.disabled && (await verifyPassword(password, c.user.passwordHash))) matches.push(c);
-  }
-  return matches;
-}
-
-export async function checkPlatformCredentials(env: Env, email: string, password: string) {
-  const [admin] = await getDb(env).select().from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1);
-  if (!admin) return null;
-  const ok = await verifyPassword(password, admin.passwordHash);
-  return ok && !admin.disabled ? admin : null;
+  for (const a of accounts) await rehashUser(env, a.user, password);
+  return { admin: matchedAdmin, accounts };
 }
 
 export function needsTwoFactor(opts: { toggle: boolean; userRequired: boolean; tenantRequired: boolean }): boolean {
@@ -73,23 +101,48 @@ export function needsTwoFactor(opts: { toggle: boolean; userRequired: boolean; t
   return opts.toggle || opts.userRequired || opts.tenantRequired;
 }
 
+export function challengeSubject(c: { kind: "staff" | "platform"; tenantId: string | null; userId: string }): CodeSubject | null {
+  if (c.kind === "platform") return { kind: "platform", adminId: c.userId };
+  return c.tenantId ? { kind: "staff", tenantId: c.tenantId, userId: c.userId } : null;
+}
+
+export type StartChallengeResult =
+  | { ok: true; challengeId: string }
+  | { ok: false; code: "send_failed" }
+  | { ok: false; code: "codes_exhausted" | "code_step_locked"; waitMs: number };
+
 /**
  * Creates a challenge bound to this sign-in attempt and e-mails its code through the EMAIL
- * queue. If the mail cannot be queued the challenge is deleted and the caller shows
- * 'Failed to send verification code. Please try again.'
+ * queue. Refused while the user's code step is locked by wrong codes, and once the user has
+ * been sent the window's quota of codes (a right password alone must not buy unlimited
+ * guesses). If the mail cannot be queued the challenge is deleted and the code given back.
  */
 export async function startChallenge(
   env: Env,
-  opts: { user: UserRow; tenantName: string; redirectTo: string | null; ip: string | null },
-): Promise<{ ok: true; challengeId: string } | { ok: false }> {
+  opts: { subject: CodeSubject; email: string; placeName: string; redirectTo: string | null; ip: string | null },
+): Promise<StartChallengeResult> {
+  const { subject } = opts;
+  const tenantId = subject.kind === "staff" ? subject.tenantId : null;
+  const actorId = subject.kind === "staff" ? subject.userId : subject.adminId;
+  const locked = await lockedFor(env, codeFailureKey(subject));
+  if (locked > 0) {
+    await writeAudit(env, { tenantId, action: "auth.code.locked", actorId, actorEmail: opts.email, ip: opts.ip });
+    return { ok: false, code: "code_step_locked", waitMs: locked };
+  }
+  const wait = await countAttempt(env, [codesSentKey(subject)]);
+  if (wait > 0) {
+    await writeAudit(env, { tenantId, action: "auth.code.refused", actorId, actorEmail: opts.email, payload: { reason: "too_many_codes" }, ip: opts.ip });
+    return { ok: false, code: "codes_exhausted", waitMs: wait };
+  }
   const db = getDb(env);
   const id = newId();
   const code = generateCode();
   const now = Date.now();
   await db.insert(loginChallenges).values({
     id,
-    tenantId: opts.user.tenantId,
-    userId: opts.user.id,
+    kind: subject.kind,
+    tenantId,
+    userId: actorId,
     codeHash: await codeHash(id, code),
     redirectTo: opts.redirectTo,
     createdAt: now,
@@ -97,59 +150,81 @@ export async function startChallenge(
   });
   try {
     await queueEmail(env, {
-      tenantId: opts.user.tenantId,
-      to: opts.user.email,
+      tenantId,
+      to: opts.email,
       template: "auth.login-code",
-      data: { code, tenantName: opts.tenantName, expiresInMinutes: CODE_TTL_MS / 60_000 },
+      data: { code, tenantName: opts.placeName, expiresInMinutes: CODE_TTL_MS / 60_000 },
       idempotencyKey: `login-code:${id}`,
     });
   } catch (err) {
     await db.delete(loginChallenges).where(eq(loginChallenges.id, id));
+    await refundAttempt(env, [codesSentKey(subject)]);
     await writeAudit(env, {
-      tenantId: opts.user.tenantId,
+      tenantId,
       action: "auth.code.failed",
-      actorId: opts.user.id,
-      actorEmail: opts.user.email,
+      actorId,
+      actorEmail: opts.email,
       payload: { reason: err instanceof Error ? err.message.slice(0, 200) : "unknown" },
       ip: opts.ip,
     });
-    return { ok: false };
+    return { ok: false, code: "send_failed" };
   }
-  await writeAudit(env, { tenantId: opts.user.tenantId, action: "auth.code.sent", actorId: opts.user.id, actorEmail: opts.user.email, targetType: "login_challenge", targetId: id, ip: opts.ip });
+  await writeAudit(env, { tenantId, action: "auth.code.sent", actorId, actorEmail: opts.email, targetType: "login_challenge", targetId: id, ip: opts.ip });
   return { ok: true, challengeId: id };
+}
+
+function live(now: number) {
+  return and(isNull(loginChallenges.consumedAt), gt(loginChallenges.expiresAt, now));
 }
 
 export async function getLiveChallenge(env: Env, challengeId: string) {
   const [row] = await getDb(env)
     .select()
     .from(loginChallenges)
-    .where(and(eq(loginChallenges.id, challengeId), isNull(loginChallenges.consumedAt), gt(loginChallenges.expiresAt, Date.now()), lt(loginChallenges.attempts, CODE_MAX_ATTEMPTS)))
+    .where(and(eq(loginChallenges.id, challengeId), live(Date.now()), lt(loginChallenges.attempts, CODE_MAX_ATTEMPTS)))
     .limit(1);
   return row ?? null;
 }
 
+/** Which challenges a host may finish: a tenant host only its own staff ones; the bare domain any. */
+export function challengeBelongsHere(challenge: { kind: "staff" | "platform"; tenantId: string | null }, tenantId: string | null): boolean {
+  if (tenantId === null) return true;
+  return challenge.kind === "staff" && challenge.tenantId === tenantId;
+}
+
+type Challenge = typeof loginChallenges.$inferSelect;
+export type VerifyCodeResult =
+  | { ok: true; challenge: Challenge }
+  | { ok: false; code: "invalid"; challenge: Challenge | null }
+  | { ok: false; code: "code_step_locked"; waitMs: number; challenge: Challenge };
+
 /**
- * Verifies a code: single use (consumed with a conditional update), valid 10 minutes,
- * dead after 5 wrong tries. Returns the challenge when the code is right.
+ * Verifies a code: single use, valid 10 minutes, 5 tries per challenge and the user's window
+ * quota of wrong codes across challenges. Both counts are taken before the comparison, so
+ * parallel guesses cannot all slip under them; a right code clears the user's code counters.
  */
-export async function verifyChallengeCode(env: Env, challengeId: string, code: string) {
+export async function verifyChallengeCode(env: Env, challengeId: string, code: string, hostTenantId: string | null): Promise<VerifyCodeResult> {
   const db = getDb(env);
-  const challenge = await getLiveChallenge(env, challengeId);
-  if (!challenge) return null;
-  const expected = await codeHash(challengeId, code);
-  if (!timingSafeEqual(expected, challenge.codeHash)) {
-    await db
-      .update(loginChallenges)
-      .set({ attempts: sql`${loginChallenges.attempts} + 1` })
-      .where(eq(loginChallenges.id, challengeId));
-    return null;
-  }
-  const consumed = await db
+  const pending = await getLiveChallenge(env, challengeId);
+  const subject = pending ? challengeSubject(pending) : null;
+  if (!pending || !subject || !challengeBelongsHere(pending, hostTenantId)) return { ok: false, code: "invalid", challenge: null };
+  const wait = await countAttempt(env, [codeFailureKey(subject)]);
+  if (wait > 0) return { ok: false, code: "code_step_locked", waitMs: wait, challenge: pending };
+  const [counted] = await db
+    .update(loginChallenges)
+    .set({ attempts: sql`${loginChallenges.attempts} + 1` })
+    .where(and(eq(loginChallenges.id, challengeId), live(Date.now()), lt(loginChallenges.attempts, CODE_MAX_ATTEMPTS)))
+    .returning();
+  if (!counted) return { ok: false, code: "invalid", challenge: pending };
+  if (!timingSafeEqual(await codeHash(challengeId, code), counted.codeHash)) return { ok: false, code: "invalid", challenge: pending };
+  const [consumed] = await db
     .update(loginChallenges)
     .set({ consumedAt: Date.now() })
-    .where(and(eq(loginChallenges.id, challengeId), isNull(loginChallenges.consumedAt), gt(loginChallenges.expiresAt, Date.now()), lt(loginChallenges.attempts, CODE_MAX_ATTEMPTS)))
+    .where(and(eq(loginChallenges.id, challengeId), live(Date.now()), lte(loginChallenges.attempts, CODE_MAX_ATTEMPTS)))
     .returning();
-  return consumed[0] ?? null;
+  if (!consumed) return { ok: false, code: "invalid", challenge: pending };
+  await clearThrottle(env, [codeFailureKey(subject), codesSentKey(subject)]);
+  return { ok: true, challenge: consumed };
 }
 
 export async function getUserForSession(env: Env, tenantId: string, userId: string) {
@@ -160,6 +235,11 @@ export async function getUserForSession(env: Env, tenantId: string, userId: stri
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
     .limit(1);
   return row && !row.user.disabled ? row : null;
+}
+
+export async function getActivePlatformAdmin(env: Env, adminId: string): Promise<AdminRow | null> {
+  const [admin] = await getDb(env).select().from(platformAdmins).where(eq(platformAdmins.id, adminId)).limit(1);
+  return admin && !admin.disabled ? admin : null;
 }
 
 export async function findTenantIdBySlug(env: Env, slug: string): Promise<string | null> {

@@ -1,57 +1,129 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { authThrottle } from "~/db/schema";
 
 /**
- * Failed sign-in throttling, kept in D1 so it holds across isolates. Per account
- * (tenant + e-mail, or the e-mail on the bare domain) and per client address.
+ * Sign-in throttling, kept in D1 so it holds across isolates. Every attempt is counted with
+ * one conditional upsert BEFORE the slow check it guards, so parallel attempts cannot all
+ * pass a read-then-check gate: each sees its own count and the ones over the limit are
+ * refused. A right answer gives its own attempt back (refund); the count is cleared only
+ * when the whole sign-in has succeeded.
+ *
+ * Keys: the account (the normalised e-mail, shared by the bare domain and every tenant host,
+ * so a lock earned on one holds on the others), the client address, and per user the codes
+ * sent and the wrong codes entered.
  */
 export const THROTTLE = {
   windowMs: 15 * 60_000,
   lockMs: 15 * 60_000,
   accountLimit: 5,
   ipLimit: 25,
+  /** Sign-in codes e-mailed to one user per window. */
+  codesSentLimit: 5,
+  /** Wrong codes per user per window, across all of that user's challenges. */
+  codeFailureLimit: 10,
 } as const;
 
-export function throttleKeys(scope: string, email: string, ip: string | null): { key: string; limit: number }[] {
-  const keys: { key: string; limit: number }[] = [{ key: `acct:${scope}:${email.trim().toLowerCase()}`, limit: THROTTLE.accountLimit }];
+export type ThrottleKey = { key: string; limit: number };
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function passwordThrottleKeys(email: string, ip: string | null): ThrottleKey[] {
+  const keys: ThrottleKey[] = [{ key: `acct:${normaliseEmail(email)}`, limit: THROTTLE.accountLimit }];
   if (ip) keys.push({ key: `ip:${ip}`, limit: THROTTLE.ipLimit });
   return keys;
 }
 
-/** Milliseconds until sign-in may be tried again, or 0. */
-export async function throttledFor(env: Env, keys: { key: string }[], now = Date.now()): Promise<number> {
+/** Who a second step belongs to: a tenant user or a platform admin. */
+export type CodeSubject = { kind: "staff"; tenantId: string; userId: string } | { kind: "platform"; adminId: string };
+
+function subjectId(s: CodeSubject): string {
+  return s.kind === "staff" ? `user:${s.tenantId}:${s.userId}` : `platform:${s.adminId}`;
+}
+
+export function codesSentKey(s: CodeSubject): ThrottleKey {
+  return { key: `code-sent:${subjectId(s)}`, limit: THROTTLE.codesSentLimit };
+}
+
+export function codeFailureKey(s: CodeSubject): ThrottleKey {
+  return { key: `code-fail:${subjectId(s)}`, limit: THROTTLE.codeFailureLimit };
+}
+
+/**
+ * Counts one attempt on every key (one statement per key: a new window when the old one is
+ * over or its lock has run out, otherwise +1, and a lock once the count passes the limit).
+ * Returns how long the caller must wait, or 0 when every key is still within its limit.
+ */
+export async function countAttempt(env: Env, keys: ThrottleKey[], now = Date.now()): Promise<number> {
+  const db = getDb(env);
+  const fresh = sql`(${authThrottle.windowStartedAt} < ${now - THROTTLE.windowMs} OR (${authThrottle.lockedUntil} IS NOT NULL AND ${authThrottle.lockedUntil} <= ${now}))`;
+  const counted = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${authThrottle.failures} + 1 END)`;
   let wait = 0;
-  for (const { key } of keys) {
-    const [row] = await getDb(env).select().from(authThrottle).where(eq(authThrottle.key, key)).limit(1);
+  for (const { key, limit } of keys) {
+    const [row] = await db
+      .insert(authThrottle)
+      .values({ key, failures: 1, windowStartedAt: now, lockedUntil: limit < 1 ? now + THROTTLE.lockMs : null })
+      .onConflictDoUpdate({
+        target: authThrottle.key,
+        set: {
+          failures: counted,
+          windowStartedAt: sql`CASE WHEN ${fresh} THEN ${now} ELSE ${authThrottle.windowStartedAt} END`,
+          lockedUntil: sql`CASE WHEN ${authThrottle.lockedUntil} > ${now} THEN ${authThrottle.lockedUntil} WHEN ${counted} > ${limit} THEN ${now + THROTTLE.lockMs} ELSE NULL END`,
+        },
+      })
+      .returning({ lockedUntil: authThrottle.lockedUntil });
     if (row?.lockedUntil && row.lockedUntil > now) wait = Math.max(wait, row.lockedUntil - now);
   }
   return wait;
 }
 
-export async function recordFailure(env: Env, keys: { key: string; limit: number }[], now = Date.now()): Promise<void> {
-  const db = getDb(env);
-  for (const { key, limit } of keys) {
-    // One statement: start a new window when the old one is over, otherwise count, and lock at the limit.
-    await db
-      .insert(authThrottle)
-      .values({ key, failures: 1, windowStartedAt: now, lockedUntil: limit <= 1 ? now + THROTTLE.lockMs : null })
-      .onConflictDoUpdate({
-        target: authThrottle.key,
-        set: {
-          failures: sql`CASE WHEN ${authThrottle.windowStartedAt} < ${now - THROTTLE.windowMs} THEN 1 ELSE ${authThrottle.failures} + 1 END`,
-          windowStartedAt: sql`CASE WHEN ${authThrottle.windowStartedAt} < ${now - THROTTLE.windowMs} THEN ${now} ELSE ${authThrottle.windowStartedAt} END`,
-          lockedUntil: sql`CASE WHEN ${authThrottle.windowStartedAt} >= ${now - THROTTLE.windowMs} AND ${authThrottle.failures} + 1 >= ${limit} THEN ${now + THROTTLE.lockMs} ELSE ${authThrottle.lockedUntil} END`,
-        },
-      });
-  }
+/** Milliseconds until the key's lock ends, or 0; counts nothing. */
+export async function lockedFor(env: Env, key: ThrottleKey, now = Date.now()): Promise<number> {
+  const [row] = await getDb(env).select({ lockedUntil: authThrottle.lockedUntil }).from(authThrottle).where(eq(authThrottle.key, key.key)).limit(1);
+  return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil - now : 0;
 }
 
-export async function clearFailures(env: Env, key: string): Promise<void> {
-  await getDb(env).delete(authThrottle).where(eq(authThrottle.key, key));
+/** Gives back the attempt a right answer spent, without forgiving the failures before it. */
+export async function refundAttempt(env: Env, keys: ThrottleKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  await getDb(env)
+    .update(authThrottle)
+    .set({ failures: sql`MAX(${authThrottle.failures} - 1, 0)` })
+    .where(
+      inArray(
+        authThrottle.key,
+        keys.map((k) => k.key),
+      ),
+    );
+}
+
+export async function clearThrottle(env: Env, keys: ThrottleKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  await getDb(env)
+    .delete(authThrottle)
+    .where(
+      inArray(
+        authThrottle.key,
+        keys.map((k) => k.key),
+      ),
+    );
+}
+
+function minutes(waitMs: number): string {
+  const m = Math.max(1, Math.ceil(waitMs / 60_000));
+  return `${m} minute${m === 1 ? "" : "s"}`;
 }
 
 export function throttleMessage(waitMs: number): string {
-  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-  return `Too many failed sign-in attempts. For your security, sign-in is paused for ${minutes} minute${minutes === 1 ? "" : "s"}. Please try again later.`;
+  return `Too many failed sign-in attempts. For your security, sign-in is paused for ${minutes(waitMs)}. Please try again later.`;
+}
+
+export function codesSentMessage(waitMs: number): string {
+  return `Too many sign-in codes requested. For your security, no new code can be sent for ${minutes(waitMs)}. Please try again later.`;
+}
+
+export function codeFailuresMessage(waitMs: number): string {
+  return `Too many wrong codes. For your security, code sign-in is paused for ${minutes(waitMs)}. Please try again later.`;
 }

@@ -39,7 +39,7 @@ export async function verifyToken(env: Env, token: string, opts: { kind: TokenKi
   try {
     const { payload } = await jwtVerify(token, key(env), { audience: opts.audience, algorithms: ["HS256"] });
     if (payload.knd !== opts.kind || !payload.sub || !payload.jti || !payload.exp) return { ok: false, reason: "invalid" };
-    return { ok: true, value: { subject: payload.sub, jti: payload.jti, expiresAt: payload.exp * 1000, claims: payload as Record<string, unknown> } };
+    return { ok: true, value: { subject: payload.sub, jti: payload.jti, expiresAt: payload.exp * 1000, claims: payload } };
   } catch (err) {
     return { ok: false, reason: err instanceof errors.JWTExpired ? "expired" : "invalid" };
   }

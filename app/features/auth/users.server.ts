@@ -7,7 +7,7 @@ import { revokeUserSessionsStatement } from "./session.server";
 
 type Actor = { id: string; email: string };
 
-/** displayName defaults to the names given, else the e-mail, else 'Anonymous' (platform spec). */
+/** displayName defaults to the names given, else the e-mail, else 'Anonymous'. */
 export function defaultDisplayName(u: { displayName?: string | null; firstName?: string | null; lastName?: string | null; email?: string | null }): string {
   const explicit = u.displayName?.trim();
   if (explicit) return explicit;
@@ -33,7 +33,7 @@ export async function changePassword(env: Env, tenantId: string, userId: string,
   const [updated] = await db.batch([
     db
       .update(users)
-      .set({ passwordHash: await hashPassword(newPassword), passwordChangedAt: now, updatedAt: now })
+      .set({ passwordHash: await hashPassword(env, newPassword), passwordChangedAt: now, updatedAt: now })
       .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
       .returning({ id: users.id }),
     revokeUserSessionsStatement(env, tenantId, userId),

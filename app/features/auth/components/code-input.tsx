@@ -12,7 +12,7 @@ export function CodeInput({ error, resetKey }: { error?: string | null; resetKey
   const hidden = useRef<HTMLInputElement | null>(null);
 
   useEffect(() => setEnhanced(true), []);
-  // A wrong code clears the boxes and refocuses the first (platform spec, section 8).
+  // A wrong code clears the boxes and refocuses the first: the person starts again from a clean slate.
   useEffect(() => {
     setDigits(["", "", "", "", "", ""]);
     refs.current[0]?.focus();

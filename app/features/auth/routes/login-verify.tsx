@@ -2,56 +2,29 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { cloudflareContext, tenantContext } from "~/context";
-import { clientIp, writeAudit } from "~/features/platform/audit.server";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { CodeInput } from "../components/code-input";
-import { challengeCookie, completeSignIn } from "../login-flow.server";
+import { challengeCookie, codeSignIn, hasLiveChallenge } from "../login-flow.server";
 import { codeSchema, INVALID_CODE } from "../schemas";
-import { getLiveChallenge, getUserForSession, verifyChallengeCode } from "../sign-in.server";
+import { codeFailuresMessage } from "../throttle.server";
 import type { Route } from "./+types/login-verify";
-
-async function challengeIdFrom(env: Env, request: Request): Promise<string | null> {
-  const v = await challengeCookie(env).parse(request.headers.get("Cookie"));
-  return typeof v === "string" && v ? v : null;
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context.get(cloudflareContext);
   const tenant = context.get(tenantContext);
-  const id = await challengeIdFrom(env, request);
-  if (!id) throw redirect("/login");
-  const challenge = await getLiveChallenge(env, id);
-  // A challenge belongs to one tenant: a cookie replayed on another tenant's host is useless.
-  const live = Boolean(challenge && (!tenant || challenge.tenantId === tenant.id));
-  return { live };
+  if (!(await challengeCookie(env).parse(request.headers.get("Cookie")))) throw redirect("/login");
+  return { live: await hasLiveChallenge(env, request, tenant?.id ?? null) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   const tenant = context.get(tenantContext);
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: codeSchema });
+  const submission = parseWithZod(await request.formData(), { schema: codeSchema });
   if (submission.status !== "success") return data({ error: "Please enter the full 6-digit code", at: Date.now() }, { status: 400 });
-  const id = await challengeIdFrom(env, request);
-  const pending = id ? await getLiveChallenge(env, id) : null;
-  const ip = clientIp(request);
-  if (!id || !pending || (tenant && pending.tenantId !== tenant.id)) {
-    return data({ error: INVALID_CODE, at: Date.now() }, { status: 400 });
-  }
-  const challenge = await verifyChallengeCode(env, id, submission.value.code);
-  if (!challenge) {
-    await writeAudit(env, { tenantId: pending.tenantId, action: "auth.code.invalid", actorId: pending.userId, targetType: "login_challenge", targetId: id, ip });
-    return data({ error: INVALID_CODE, at: Date.now() }, { status: 400 });
-  }
-  const row = await getUserForSession(env, challenge.tenantId, challenge.userId);
-  if (!row) return data({ error: INVALID_CODE, at: Date.now() }, { status: 400 });
-  const headers = new Headers({ "Set-Cookie": await challengeCookie(env).serialize("", { maxAge: 0 }) });
-  return completeSignIn(
-    env,
-    request,
-    { onTenantHost: Boolean(tenant), user: row.user, tenantSlug: row.tenant.slug, redirectTo: challenge.redirectTo, method: "password+code" },
-    headers,
-  );
+  const result = await codeSignIn(env, request, tenant, submission.value.code);
+  if (result.ok) return redirect(result.location, { headers: result.headers });
+  if (result.code === "code_step_locked") return data({ error: codeFailuresMessage(result.waitMs), at: Date.now() }, { status: 429 });
+  return data({ error: INVALID_CODE, at: Date.now() }, { status: 400 });
 }
 
 export default function LoginVerify({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,0 +1,60 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import worker from "../../workers/app";
+import { createTenant } from "../factories";
+
+const SQL_TEXT = "D1_ERROR: near SELECT * FROM users WHERE password='hunter2'";
+
+/** A D1 binding that fails every statement the way a broken query does, carrying its SQL. */
+const brokenDb = new Proxy(env.DB, {
+  get(target, prop) {
+    if (prop === "prepare" || prop === "batch" || prop === "exec") {
+      return () => {
+        throw new Error(SQL_TEXT);
+      };
+    }
+    return Reflect.get(target, prop);
+  },
+});
+
+async function fetchBroken(url: string, vars: Partial<Record<"APP_ENV" | "APP_DOMAIN", string>> = {}) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(url) as Parameters<typeof worker.fetch>[0], { ...env, ...vars, DB: brokenDb } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+describe("internal errors", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("show a generic page with a reference, never the SQL, and log the detail under that reference", async () => {
+    const logged: unknown[][] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      logged.push(args);
+    });
+    const t = await createTenant();
+    const res = await fetchBroken(`${t.origin}/welcome`);
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(html).not.toContain("D1_ERROR");
+    expect(html).not.toContain("password");
+    expect(html).not.toContain("hunter2");
+    expect(html).toContain("Something went wrong");
+    const ref = html.match(/Reference: ([A-Z0-9]{6,})/)?.[1];
+    expect(ref).toBeTruthy();
+    const line = logged.find((args) => args.some((a) => typeof a === "string" && a.includes(ref ?? "?")));
+    expect(line, JSON.stringify(logged.map((l) => l.map(String)))).toBeTruthy();
+    expect(line?.map((a) => (a instanceof Error ? a.message : String(a))).join(" ")).toContain("D1_ERROR");
+  });
+
+  it("stay hidden with APP_ENV=development on a host that is not local", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const t = await createTenant();
+    const res = await fetchBroken(`http://${t.slug}.example.com/welcome`, { APP_ENV: "development", APP_DOMAIN: "example.com" });
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(html).not.toContain("D1_ERROR");
+    expect(html).toMatch(/Reference: [A-Z0-9]{6,}/);
+  });
+});

@@ -69,7 +69,7 @@ describe("development mode needs the flag and a local host", () => {
     expect(session).toMatch(/^__Host-session=/);
     expect(session).toMatch(/;\s*Secure/i);
 
-    const theme = await fetchWith(realDomain, `${origin}/theme`, { method: "POST", headers: { Origin: origin }, body: toForm({ theme: "dark", redirectTo: "/" }) });
+    const theme = await fetchWith(realDomain, `${origin}/preferences/theme`, { method: "POST", headers: { Origin: origin }, body: toForm({ theme: "dark", redirectTo: "/" }) });
     expect(theme.status).toBe(302);
     for (const c of theme.headers.getSetCookie()) expect(c, c).toMatch(/^__Host-.*;\s*Secure/i);
   });

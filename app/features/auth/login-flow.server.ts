@@ -1,6 +1,6 @@
 import { createCookie, redirect } from "react-router";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
-import { secureCookies, sessionSecrets } from "~/features/platform/flash.server";
+import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
 import { tenantOrigin } from "~/features/platform/host";
 import { createSession } from "./session.server";
 import { signToken } from "./tokens.server";

@@ -6,7 +6,7 @@ import { Field, Honeypot, inputClass } from "~/components/ui/field";
 import { cloudflareContext, tenantContext, userContext } from "~/context";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
 import { AppShell } from "~/features/platform/components/app-shell";
-import { secureCookies, sessionSecrets } from "~/features/platform/flash.server";
+import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
 import { completeSignIn, challengeCookie } from "../login-flow.server";
 import { safeRedirectPath } from "../middleware.server";
 import { LOGIN_FAILED, loginSchema, SEND_CODE_FAILED } from "../schemas";

@@ -2,6 +2,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/context";
 import { countingD1 } from "../app/db/instrument";
 import { devToolsEnabled, isDevelopment, requestEnvironment } from "../app/features/platform/environment.server";
+import { errorReferenceContext, newErrorReference } from "../app/features/platform/error-reference";
 import { applySecurityHeaders, checkSameOrigin, newNonce } from "../app/middleware/security";
 import { handleScheduled } from "./cron";
 import { handleQueueBatch } from "./queues";
@@ -11,7 +12,7 @@ export { ReturnLock } from "./durable-objects/return-lock";
 const build = () => import("virtual:react-router/server-build");
 // React Router puts thrown errors' messages and stacks into the page only in its development
 // mode; every request that is not local development gets the sanitising production mode.
-const developmentHandler = createRequestHandler(build, import.meta.env.MODE);
+const developmentHandler = createRequestHandler(build, "development");
 const productionHandler = createRequestHandler(build, "production");
 
 export default {
@@ -30,6 +31,7 @@ export default {
     const requestEnv = counter ? { ...env, DB: counter.db } : env;
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env: requestEnv, ctx, nonce: opts.nonce });
+    context.set(errorReferenceContext, newErrorReference());
     const response = await (development ? developmentHandler : productionHandler)(request, context);
     const secured = applySecurityHeaders(response, opts);
     if (counter) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${counter.queries()}`);

@@ -57,4 +57,31 @@ describe("internal errors", () => {
     expect(html).not.toContain("D1_ERROR");
     expect(html).toMatch(/Reference: [A-Z0-9]{6,}/);
   });
+
+  it("show the detail to a developer only in local development", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const t = await createTenant();
+    const res = await fetchBroken(`${t.origin}/welcome`, { APP_ENV: "development" });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain("D1_ERROR");
+  });
+});
+
+describe("deliberate error pages", () => {
+  it("an unknown workspace says so, from its typed code", async () => {
+    const res = await worker.fetch(new Request("http://no-such-tenant-abc.localhost/") as Parameters<typeof worker.fetch>[0], env, createExecutionContext());
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("Workspace not found");
+    expect(html).toContain("There is no workspace at this address. Check the link you followed.");
+    expect(html).not.toContain("Reference:");
+  });
+
+  it("a missing page keeps its own words", async () => {
+    const res = await worker.fetch(new Request("http://localhost/no-such-page") as Parameters<typeof worker.fetch>[0], env, createExecutionContext());
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("Page not found");
+    expect(html).toContain("The page you asked for does not exist or has moved.");
+  });
 });

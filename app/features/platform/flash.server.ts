@@ -1,10 +1,7 @@
 import { createCookie, redirect } from "react-router";
 import { z } from "zod";
+import { TOAST_TYPES, type Toast } from "~/utils/toast";
 import { secureCookies, sessionSecrets } from "./environment.server";
-
-export const TOAST_TYPES = ["success", "error", "warning", "info"] as const;
-export type ToastType = (typeof TOAST_TYPES)[number];
-export type Toast = { type: ToastType; title: string; message?: string };
 
 const toastSchema = z.object({ type: z.enum(TOAST_TYPES), title: z.string().max(200), message: z.string().max(500).optional() });
 

@@ -2,7 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/app";
-import { createTenant } from "../factories";
+import { createTenant, createUser } from "../factories";
+import { signIn } from "./auth-helpers";
 
 const SQL_TEXT = "D1_ERROR: near SELECT * FROM users WHERE password='hunter2'";
 
@@ -64,6 +65,39 @@ describe("internal errors", () => {
     const res = await fetchBroken(`${t.origin}/welcome`, { APP_ENV: "development" });
     expect(res.status).toBe(500);
     expect(await res.text()).toContain("D1_ERROR");
+  });
+});
+
+describe("errors a page catches itself", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("the subcontractor list shows a reference, not the failed query", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const t = await createTenant({ modules: ["cis"] });
+    const b = await signIn(t, await createUser(t, { role: "admin" }));
+    const failingSubcontractors = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare") {
+          return (sql: string) => {
+            if (sql.includes("cis_subcontractors")) throw new Error(`${SQL_TEXT} ${sql}`);
+            return target.prepare(sql);
+          };
+        }
+        return Reflect.get(target, prop);
+      },
+    });
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`${t.origin}/cis/subcontractors`, { headers: { Cookie: b.cookieHeader(t.host) } }) as Parameters<typeof worker.fetch>[0],
+      { ...env, DB: failingSubcontractors } as Env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const html = await res.text();
+    expect(html).toContain("Error loading subcontractors");
+    expect(html).toMatch(/Reference: [A-Z0-9]{6,}/);
+    expect(html).not.toContain("D1_ERROR");
+    expect(html).not.toContain("cis_subcontractors");
   });
 });
 

@@ -60,4 +60,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Routes parse, guard, call a *.server.ts function and return: no data access of their own.
+    files: ["app/features/*/routes/**/*.{ts,tsx}", "app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["drizzle-orm", "drizzle-orm/*"], message: "Routes do not query: put the data access in a *.server.ts function." },
+            { group: ["~/db", "~/db/*", "**/db", "**/db/*"], message: "Routes do not touch the database: call a *.server.ts function (and take constants from schemas.ts)." },
+          ],
+        },
+      ],
+    },
+  },
 );

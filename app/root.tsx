@@ -8,7 +8,9 @@ import { cloudflareContext, tenantContext } from "./context";
 import { authMiddleware, optionalUser } from "./features/auth/middleware.server";
 import { brandingCssVars, effectiveTheme } from "./features/platform/branding";
 import { AppShell } from "./features/platform/components/app-shell";
+import { InternalErrorMessage } from "./features/platform/error-reference";
 import { consumeToast } from "./features/platform/flash.server";
+import { routeErrorCode } from "./features/platform/route-errors";
 import { readTheme } from "./features/platform/theme.server";
 import { tenantMiddleware } from "./middleware/tenant.server";
 
@@ -70,27 +72,34 @@ export function meta() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let status = 500;
   let title = "Something went wrong";
-  let detail = "An unexpected error occurred. Please try again.";
+  let detail: React.ReactNode = <InternalErrorMessage className="mt-4 opacity-80" />;
   if (isRouteErrorResponse(error)) {
     status = error.status;
+    const message = typeof error.data === "string" && error.data ? error.data : null;
     if (status === 403) {
       title = "Forbidden";
-      detail = typeof error.data === "string" && error.data ? error.data : "You do not have permission to view this page.";
+      detail = <p className="mt-4 opacity-80">{message ?? "You do not have permission to view this page."}</p>;
+    } else if (status === 404 && routeErrorCode(error.data) === "workspace_not_found") {
+      title = "Workspace not found";
+      detail = <p className="mt-4 opacity-80">There is no workspace at this address. Check the link you followed.</p>;
     } else if (status === 404) {
-      title = typeof error.data === "string" && error.data ? error.data : "Page not found";
-      detail = title === "Workspace not found" ? "There is no workspace at this address. Check the link you followed." : "The page you asked for does not exist or has moved.";
+      title = message ?? "Page not found";
+      detail = <p className="mt-4 opacity-80">The page you asked for does not exist or has moved.</p>;
     } else {
       title = `${status} ${error.statusText || "Error"}`;
+      detail = <p className="mt-4 opacity-80">An unexpected error occurred. Please try again.</p>;
     }
-  } else if (import.meta.env.DEV && error instanceof Error) {
-    detail = error.message;
   }
+  // Server errors reach this boundary sanitised unless the request was local development
+  // (workers/app.ts picks React Router's mode), so only a developer ever sees this text.
+  const devDetail = import.meta.env.DEV && error instanceof Error && error.message !== "Unexpected Server Error" ? error.message : null;
   return (
     <AppShell>
       <main className="mx-auto max-w-xl px-6 py-24 text-center" data-status={status}>
         <p className="text-sm font-semibold text-accent">{status}</p>
         <h1 className="mt-2 text-3xl font-bold">{title}</h1>
-        <p className="mt-4 opacity-80">{detail}</p>
+        {detail}
+        {devDetail ? <pre className="mt-4 whitespace-pre-wrap text-left text-sm opacity-70">{devDetail}</pre> : null}
         <a href="/" className="mt-8 inline-block text-accent underline">
           Go to the home page
         </a>

@@ -3,29 +3,38 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import "../app/scopes";
 import { cloudflareContext } from "../app/context";
 import { countingD1 } from "../app/db/instrument";
-import { isDevelopment } from "../app/features/platform/flash.server";
+import { devToolsEnabled, isDevelopment, requestEnvironment } from "../app/features/platform/environment.server";
+import { errorReferenceContext, newErrorReference } from "../app/features/platform/error-reference";
 import { applySecurityHeaders, checkSameOrigin, newNonce } from "../app/middleware/security";
 import { handleScheduled } from "./cron";
 import { handleQueueBatch } from "./queues";
 
 export { ReturnLock } from "./durable-objects/return-lock";
 
-const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+const build = () => import("virtual:react-router/server-build");
+// React Router puts thrown errors' messages and stacks into the page only in its development
+// mode; every request that is not local development gets the sanitising production mode.
+const developmentHandler = createRequestHandler(build, "development");
+const productionHandler = createRequestHandler(build, "production");
 
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(request, rawEnv, ctx) {
+    // A development APP_ENV on a real host is production for this request (ADR 0010).
+    const env = requestEnvironment(rawEnv, request);
     const url = new URL(request.url);
-    const opts = { nonce: newNonce(), appDomain: env.APP_DOMAIN, development: isDevelopment(env) };
+    const development = isDevelopment(env, request);
+    const opts = { nonce: newNonce(), appDomain: env.APP_DOMAIN, development };
     // Liveness probe and the benchmark's baseline: no router, no D1.
     if (url.pathname === "/healthz") return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), opts);
     const refused = checkSameOrigin(request);
     if (refused) return applySecurityHeaders(refused, opts);
-    // Outside production, count D1 round trips per request for developers and the benchmark.
-    const counter = env.APP_ENV === "production" ? null : countingD1(env.DB);
+    // In development and the tests, count D1 round trips per request for developers and the benchmark.
+    const counter = devToolsEnabled(env, request) ? countingD1(env.DB) : null;
     const requestEnv = counter ? { ...env, DB: counter.db } : env;
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env: requestEnv, ctx, nonce: opts.nonce });
-    const response = await requestHandler(request, context);
+    context.set(errorReferenceContext, newErrorReference());
+    const response = await (development ? developmentHandler : productionHandler)(request, context);
     const secured = applySecurityHeaders(response, opts);
     if (counter) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${counter.queries()}`);
     return secured;

@@ -18,6 +18,9 @@ describe("checkSameOrigin", () => {
     expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "null" }))?.status).toBe(403);
     expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "https://acme.localhost" }))?.status).toBe(403);
   });
+  it("refuses an opaque null origin even with a same-origin Referer", () => {
+    expect(checkSameOrigin(post("http://acme.localhost/x", { Origin: "null", Referer: "http://acme.localhost/page" }))?.status).toBe(403);
+  });
 });
 
 describe("security headers", () => {

@@ -6,10 +6,14 @@ import { bytesToBase64 } from "~/utils/base64";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Returns the origin the browser says the request came from, or null. */
+/**
+ * The origin the browser says the request came from, or null. The Referer stands in only
+ * when there is no Origin header at all: an opaque "null" origin (sandboxed frames, data:
+ * URLs, some redirects) is a refusal, never a reason to trust a Referer instead.
+ */
 function requestOrigin(request: Request): string | null {
   const origin = request.headers.get("Origin");
-  if (origin && origin !== "null") return origin;
+  if (origin !== null) return origin === "null" ? null : origin;
   const referer = request.headers.get("Referer");
   if (!referer) return null;
   try {

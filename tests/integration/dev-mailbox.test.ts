@@ -100,4 +100,21 @@ describe("/dev/mailbox", () => {
     expect(dev.status).toBe(200);
     expect(await dev.text()).toContain("Secret subject");
   });
+
+  it("does not exist on a real domain, even with APP_ENV=development", async () => {
+    const to = `${uid("real")}@example.test`;
+    await sendMail(to, "Secret subject", "Secret body");
+    for (const [vars, url] of [
+      [{ APP_ENV: "development", APP_DOMAIN: "example.com" }, "http://example.com/dev/mailbox"],
+      [{ APP_ENV: "development" }, "https://cis-workspace.example.workers.dev/dev/mailbox"],
+      [{ APP_ENV: "test", APP_DOMAIN: "example.com" }, "http://example.com/dev/mailbox?format=json"],
+    ] as const) {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(incoming(`${url}${url.includes("?") ? "&" : "?"}to=${encodeURIComponent(to)}`), { ...env, ...vars }, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(res.status, url).toBe(404);
+      expect(await res.text()).not.toContain("Secret subject");
+    }
+  });
 });
+

@@ -1,5 +1,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createTenant, createUser } from "../factories";
+import { signIn } from "./auth-helpers";
+import { location } from "./http";
 
 /** The nonce named in a CSP's script-src, or null when script-src has none. */
 function cspNonce(res: Response): string | null {
@@ -81,5 +84,42 @@ describe("security headers", () => {
     expect(htmlA).toContain(`nonce="${cspNonce(a)}"`);
     expect(htmlB).toContain(`nonce="${cspNonce(b)}"`);
     expect(htmlB).not.toContain(`nonce="${cspNonce(a)}"`);
+  });
+});
+
+describe("same-origin check", () => {
+  it("refuses Origin: null even when the Referer names the same origin", async () => {
+    const t = await createTenant();
+    const res = await exports.default.fetch(`${t.origin}/login`, {
+      method: "POST",
+      headers: { Origin: "null", Referer: `${t.origin}/login` },
+      body: new URLSearchParams({ email: "a@example.test", password: "x" }),
+    });
+    expect(res.status).toBe(403);
+    expectHardened(res);
+  });
+
+  it("still accepts a same-origin Referer when the browser sent no Origin", async () => {
+    const t = await createTenant();
+    const res = await exports.default.fetch(`${t.origin}/login`, {
+      method: "POST",
+      headers: { Referer: `${t.origin}/login` },
+      body: new URLSearchParams({ email: "a@example.test", password: "x" }),
+    });
+    expect(res.status).not.toBe(403);
+  });
+});
+
+describe("redirectTo after sign-in", () => {
+  it("keeps a signed-in user on this origin whatever redirectTo says", async () => {
+    const t = await createTenant();
+    const b = await signIn(t, await createUser(t));
+    for (const to of ["/.//evil.test/x", "/..//evil.test/x", "/%2e//evil.test/x", "/.\\/evil.test/x", "/\\\\evil.test/x", "/%5c%5cevil.test/x", "//evil.test/x"]) {
+      const res = await b.get(`${t.origin}/login?redirectTo=${encodeURIComponent(to)}`);
+      expect(res.status, to).toBe(302);
+      const loc = location(res) ?? "";
+      expect(loc, to).toMatch(/^\/(?![/\\])/);
+      expect(new URL(loc, t.origin).origin, to).toBe(t.origin);
+    }
   });
 });

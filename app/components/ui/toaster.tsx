@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
+import type { Toast, ToastType } from "~/utils/toast";
 
-export type ToastView = { type: "success" | "error" | "warning" | "info"; title: string; message?: string };
-
-const STYLES: Record<ToastView["type"], string> = {
+const STYLES: Record<ToastType, string> = {
   success: "border-success bg-success/10",
   error: "border-danger bg-danger/10",
   warning: "border-amber-500 bg-amber-500/10",
@@ -15,7 +14,7 @@ const DURATION_MS = 4000;
  * Bottom-centre toast. Rendered on the server from the flash cookie, so it shows without
  * JavaScript (closable through a details-free link); with JavaScript it closes itself after 4 s.
  */
-export function Toaster({ toast }: { toast: ToastView | null }) {
+export function Toaster({ toast }: { toast: Toast | null }) {
   const [visible, setVisible] = useState(Boolean(toast));
   useEffect(() => {
     setVisible(Boolean(toast));

@@ -6,7 +6,7 @@
 import { createCookie } from "react-router";
 import { z } from "zod";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
-import { secureCookies, sessionSecrets } from "~/features/platform/flash.server";
+import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
 import { tenantOrigin } from "~/features/platform/host";
 import { safeRedirectPath } from "./middleware.server";
 import { replaceSession } from "./session.server";

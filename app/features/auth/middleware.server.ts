@@ -20,14 +20,22 @@ export function optionalUser(context: Ctx): SessionUser | null {
   return context.get(userContext);
 }
 
-/** Only same-origin paths: '/x' but not '//evil.test' or '/\evil.test'. */
+/**
+ * Only same-origin paths: '/x' but not '//evil.test' or '/\evil.test'. The check is made on
+ * the address as a browser will read it (dot segments, %2e and backslashes resolved), since
+ * '/.//evil.test' only becomes '//evil.test' once normalised.
+ */
 export function safeRedirectPath(to: string | null | undefined, fallback = "/"): string {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  if (!to || typeof to !== "string" || !to.startsWith("/")) return fallback;
+  const base = "http://x.invalid";
   try {
-    const u = new URL(to, "http://x.invalid");
-    if (u.origin !== "http://x.invalid") return fallback;
-    return u.pathname + u.search + u.hash;
+    const u = new URL(to, base);
+    if (u.origin !== base) return fallback;
+    const path = u.pathname + u.search + u.hash;
+    if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return fallback;
+    // The result is a Location header: it must still resolve to the same origin when read again.
+    if (new URL(path, base).origin !== base) return fallback;
+    return path;
   } catch {
     return fallback;
   }

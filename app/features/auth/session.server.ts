@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { platformAdmins, roleBundles, sessions, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
 import { auditInsert, type AuditEntry } from "~/features/platform/audit.server";
-import { secureCookies, sessionSecrets } from "~/features/platform/flash.server";
+import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
 import { newId, sha256Hex } from "~/utils/ids";
 
 const MINUTE = 60_000;

@@ -1,9 +1,7 @@
 import { createCookie, redirect } from "react-router";
 import { z } from "zod";
-
-export const TOAST_TYPES = ["success", "error", "warning", "info"] as const;
-export type ToastType = (typeof TOAST_TYPES)[number];
-export type Toast = { type: ToastType; title: string; message?: string };
+import { TOAST_TYPES, type Toast } from "~/utils/toast";
+import { secureCookies, sessionSecrets } from "./environment.server";
 
 const toastSchema = z.object({ type: z.enum(TOAST_TYPES), title: z.string().max(200), message: z.string().max(500).optional() });
 
@@ -16,21 +14,6 @@ function flashCookie(env: Env, secure: boolean) {
     secrets: sessionSecrets(env),
     maxAge: 60,
   });
-}
-
-export function sessionSecrets(env: Env): string[] {
-  const list = (env.SESSION_SECRETS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  if (list.length === 0) throw new Error("SESSION_SECRETS is not configured");
-  return list;
-}
-
-export function isDevelopment(env: Env): boolean {
-  return env.APP_ENV === "development";
-}
-
-/** Cookies are Secure (and __Host- prefixed) everywhere except local development over http. */
-export function secureCookies(env: Env): boolean {
-  return !isDevelopment(env);
 }
 
 export async function setToastHeader(env: Env, toast: Toast): Promise<string> {
@@ -46,14 +29,9 @@ export async function redirectWithToast(env: Env, to: string, toast: Toast, init
 
 /** Reads the pending toast and the Set-Cookie header that clears it. */
 export async function consumeToast(env: Env, request: Request): Promise<{ toast: Toast | null; clear: string | null }> {
-  const cookie = flashCookie(env, secureCookies(env));
+  const cookie = flashCookie(env, secureCookies(env, request));
   const raw = await cookie.parse(request.headers.get("Cookie"));
   if (!raw) return { toast: null, clear: null };
   const parsed = toastSchema.safeParse(raw);
   return { toast: parsed.success ? parsed.data : null, clear: await cookie.serialize("", { maxAge: 0 }) };
-}
-
-/** Developer tools (the /dev/mailbox, the dev e-mail transport) exist in development and tests only. */
-export function devToolsEnabled(env: Env): boolean {
-  return env.APP_ENV === "development" || env.APP_ENV === "test";
 }

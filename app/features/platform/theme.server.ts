@@ -1,21 +1,37 @@
+import { and, eq } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { THEME_PREFERENCES, type ThemePreference } from "~/db/schema";
-import { secureCookies } from "./flash.server";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { THEME_PREFERENCES, users, type ThemePreference } from "~/db/schema";
+import { secureCookies } from "./environment.server";
 
-function themeCookie(env: Env) {
-  const secure = secureCookies(env);
+function themeCookie(env: Env, request: Request) {
+  const secure = secureCookies(env, request);
   return createCookie(secure ? "__Host-theme" : "theme", { path: "/", sameSite: "lax", secure, httpOnly: true, maxAge: 60 * 60 * 24 * 365 });
 }
 
-export function isThemePreference(v: unknown): v is ThemePreference {
+export const themeFormSchema = z.object({
+  theme: z.enum(THEME_PREFERENCES),
+  redirectTo: z.string().max(2000).optional(),
+});
+
+function isThemePreference(v: unknown): v is ThemePreference {
   return typeof v === "string" && (THEME_PREFERENCES as readonly string[]).includes(v);
 }
 
 export async function readTheme(env: Env, request: Request): Promise<ThemePreference> {
-  const v = await themeCookie(env).parse(request.headers.get("Cookie"));
+  const v = await themeCookie(env, request).parse(request.headers.get("Cookie"));
   return isThemePreference(v) ? v : "system";
 }
 
-export async function themeSetCookie(env: Env, theme: ThemePreference): Promise<string> {
-  return themeCookie(env).serialize(theme);
+export async function themeSetCookie(env: Env, request: Request, theme: ThemePreference): Promise<string> {
+  return themeCookie(env, request).serialize(theme);
+}
+
+/** Remembers a staff member's theme on their account, so it follows them to other devices. */
+export async function saveUserTheme(env: Env, tenantId: string, userId: string, theme: ThemePreference): Promise<void> {
+  await getDb(env)
+    .update(users)
+    .set({ themePreference: theme, updatedAt: Date.now() })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }

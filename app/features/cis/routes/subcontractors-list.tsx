@@ -21,6 +21,7 @@ import {
   type ListQuery,
 } from "../subcontractors.server";
 import type { Route } from "./+types/subcontractors-list";
+import { reportInternalError } from "~/features/platform/error-reference";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
@@ -35,9 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const [list, summary] = await Promise.all([listSubcontractors(env, tenant.id, query), subcontractorSummary(env, tenant.id)]);
     return { query, perms, error: null, summary, list: { ...list, rows: list.rows.map(subcontractorListItem) } };
   } catch (err) {
-    // The page still renders (toolbar, filters) with the spec's error text.
-    console.error("cis subcontractors list", err);
-    return { query, perms, error: err instanceof Error ? err.message : String(err), summary: null, list: null };
+    // The page still renders (toolbar, filters) with the spec's error text; the error's own
+    // text (SQL, parameters) is logged under the reference the page shows, never sent.
+    return { query, perms, error: reportInternalError(context, err, "cis subcontractors list"), summary: null, list: null };
   }
 }
 

@@ -3,6 +3,7 @@ import { devMailbox } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { RenderedEmail } from "./templates";
 import { bytesToBase64 } from "~/utils/base64";
+import { ConfigurationError, devToolsEnabled } from "../environment.server";
 
 export type OutgoingEmail = RenderedEmail & { outboxId: string; tenantId: string | null; to: string; from: string };
 
@@ -11,11 +12,20 @@ export interface EmailTransport {
   send(mail: OutgoingEmail): Promise<void>;
 }
 
-/** Development and tests: keep the message in D1 so a developer can read it at /dev/mailbox. */
+const DEV_TRANSPORT_REFUSED =
+  "EMAIL_TRANSPORT=dev needs APP_ENV=development (or test) and a local APP_DOMAIN; configure a real transport for this deployment";
+
+/**
+ * Development and tests: keep the message in D1 so a developer can read it at /dev/mailbox.
+ * Anywhere else it refuses, so a misconfigured deploy fails loudly (the queue retries and
+ * dead-letters) instead of quietly filing real users' mail where nobody reads it.
+ */
 export function devTransport(env: Env): EmailTransport {
+  if (!devToolsEnabled(env)) throw new ConfigurationError(DEV_TRANSPORT_REFUSED);
   return {
     name: "dev",
     async send(mail) {
+      if (!devToolsEnabled(env)) throw new ConfigurationError(DEV_TRANSPORT_REFUSED);
       await getDb(env)
         .insert(devMailbox)
         .values({
@@ -107,7 +117,6 @@ export function chooseTransport(env: Env): EmailTransport {
     case "cloudflare":
       return cloudflareTransport(env);
     case "dev":
-      if (env.APP_ENV === "production") throw new Error("The dev e-mail transport is not allowed in production");
       return devTransport(env);
     default:
       throw new Error(`Unknown EMAIL_TRANSPORT ${String(env.EMAIL_TRANSPORT)}`);

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { cloudflareContext } from "~/context";
 import { formatDateTime } from "~/utils/dates";
 import { listDevMailbox } from "../email/dev-mailbox.server";
-import { devToolsEnabled } from "../flash.server";
+import { devToolsEnabled } from "../environment.server";
 import type { Route } from "./+types/dev-mailbox";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -12,7 +12,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     const url = new URL(request.url);
     if (url.searchParams.get("format") !== "json") return next();
     const { env } = context.get(cloudflareContext);
-    if (!devToolsEnabled(env)) throw data("Page not found", { status: 404 });
+    if (!devToolsEnabled(env, request)) throw data("Page not found", { status: 404 });
     const to = url.searchParams.get("to")?.trim().toLowerCase() || null;
     return Response.json({ messages: await listDevMailbox(env, { to, limit: 50 }) });
   },
@@ -21,7 +21,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context.get(cloudflareContext);
   // Not merely hidden: in production the route does not exist.
-  if (!devToolsEnabled(env)) throw data("Page not found", { status: 404 });
+  if (!devToolsEnabled(env, request)) throw data("Page not found", { status: 404 });
   const url = new URL(request.url);
   const to = url.searchParams.get("to")?.trim().toLowerCase() || null;
   const messages = await listDevMailbox(env, { to, limit: 50 });

@@ -2,7 +2,8 @@
 //
 // Builds the app, serves the built worker with `wrangler dev` (port 8788, or BENCH_PORT) against
 // its own migrated and seeded state (.wrangler/bench-state, never the developer's .wrangler/state),
-// and measures each case in CASES with wrk on loopback: requests/s and p50/p95/p99 latency. The
+// and measures each case in CASES on loopback with wrk when it is installed, else with autocannon
+// (a devDependency, run in this process): requests/s and p50/p95/p99 latency. The
 // bare /healthz (no router, no D1) is measured in the same run so pages can be compared with it:
 // absolute figures drift between runs and machines, the ratio much less.
 //
@@ -12,9 +13,10 @@
 // the D1 queries per request (Server-Timing) must be the same as with only the 25 seeded rows,
 // which the bench measures first, before loading the bench rows.
 //
-// Also samples the machine's CPU (/proc) during each case, split into this bench's server, wrk and
-// everything else, because the bench usually shares two cores with other work. Writes
-// bench-results/<time>.json and ends with a Markdown summary for an issue note.
+// Also samples the machine's CPU (/proc) during each case, split into this bench's server, the load
+// generator (wrk, or this script when autocannon runs in it) and everything else, because the
+// bench usually shares two cores with other work. Writes bench-results/<time>.json and ends with
+// a Markdown summary for an issue note.
 /* global setInterval, clearInterval */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -144,19 +146,31 @@ function parseArgs(argv) {
   return opts;
 }
 
-function ensureWrk() {
-  if (spawnSync("wrk", ["--version"], { stdio: "ignore" }).error == null) return;
-  if (process.getuid?.() !== 0) throw new Error("wrk is not installed: apt-get install -y wrk");
-  console.log("[bench] installing wrk (apt-get install -y wrk)");
-  const r = spawnSync("sh", ["-c", "apt-get install -y wrk || (apt-get update && apt-get install -y wrk)"], { stdio: "inherit" });
-  if (r.status !== 0) throw new Error("could not install wrk");
+/**
+ * The load generator: wrk when it is on PATH, else autocannon in this process, so the bench needs
+ * no system package. Both report the same figures; compare runs made with the same one.
+ */
+function loadGenerator(opts) {
+  const hasWrk = spawnSync("wrk", ["--version"], { stdio: "ignore" }).error == null;
+  return hasWrk
+    ? { name: "wrk", describe: `wrk -t${opts.threads} -c${opts.connections} -d${opts.duration}s`, run: (target, o, onSpawn) => wrk(target, o, onSpawn) }
+    : {
+        name: "autocannon",
+        // autocannon drives every connection from one thread: --threads is wrk's alone.
+        describe: `autocannon -c${opts.connections} -d${opts.duration}s (wrk is not installed)`,
+        run: (target, o) => autocannonRun(target, o),
+      };
+}
+
+/** Connect to 127.0.0.1 and name the host in the header: getaddrinfo cannot resolve *.localhost here. */
+function loopback(target) {
+  const u = new URL(target.url);
+  return { url: `http://127.0.0.1:${u.port}${u.pathname}${u.search}`, headers: { Host: u.host, ...target.headers } };
 }
 
 /** Runs wrk against `target` for `seconds`; resolves the figures from bench/report.lua. */
 function wrk(target, { seconds, threads, connections }, onSpawn = () => {}) {
-  const u = new URL(target.url);
-  // Connect to 127.0.0.1 and name the host in the header: getaddrinfo cannot resolve *.localhost here.
-  const headers = { Host: u.host, ...target.headers };
+  const { url, headers } = loopback(target);
   const args = [
     `-t${threads}`,
     `-c${connections}`,
@@ -166,7 +180,7 @@ function wrk(target, { seconds, threads, connections }, onSpawn = () => {}) {
     "-s",
     path.join(ROOT, "bench", "report.lua"),
     ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
-    `http://127.0.0.1:${u.port}${u.pathname}${u.search}`,
+    url,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -204,10 +218,46 @@ function wrk(target, { seconds, threads, connections }, onSpawn = () => {}) {
   });
 }
 
+/** The `q` quantile (0..1) of ascending `sorted`, nearest rank. */
+const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : 0);
+
+/**
+ * The same measurement with autocannon. Its summary has no p95, so every response time is kept
+ * (from its `response` event) and the percentiles are taken from those.
+ */
+async function autocannonRun(target, { seconds, connections }) {
+  const { default: autocannon } = await import("autocannon");
+  const { url, headers } = loopback(target);
+  const times = [];
+  let status = 0;
+  const t0 = process.hrtime.bigint();
+  const result = await new Promise((resolve, reject) => {
+    const instance = autocannon({ url, headers, connections, duration: seconds, timeout: 5 }, (err, res) => (err ? reject(err) : resolve(res)));
+    instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+      times.push(responseTime);
+      // As wrk counts them: any answer outside 2xx/3xx is a status error.
+      if (statusCode < 200 || statusCode > 399) status++;
+    });
+  });
+  const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+  times.sort((a, b) => a - b);
+  return {
+    requests: times.length,
+    seconds: elapsed,
+    rps: times.length / elapsed,
+    p50Ms: quantile(times, 0.5),
+    p95Ms: quantile(times, 0.95),
+    p99Ms: quantile(times, 0.99),
+    maxMs: times.length ? times[times.length - 1] : 0,
+    // autocannon reports socket errors as one count (timeouts included): they go under connect.
+    errors: { connect: Math.max(0, result.errors - result.timeouts), read: 0, write: 0, status, timeout: result.timeouts },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Machine load: who used the CPU while a case ran. Reads /proc once a second; Linux only (elsewhere
 // the sampler reports nothing). Processes are attributed to this bench's server (its wrangler +
-// workerd process group), wrk, this script, or "others" (grouped by command name).
+// workerd process group), wrk, this script (which runs autocannon), or "others" (grouped by command name).
 
 const CLK_TCK = 100; // USER_HZ: 100 on every Linux this runs on.
 
@@ -384,14 +434,14 @@ const cores = (n) => (n == null ? "n/a" : n.toFixed(2));
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const tAll = Date.now();
-  // Everything below is bounded (wrk -d, timeouts), but never let a bench hang a CI box.
+  // Everything below is bounded (the load generator's duration, timeouts), but never let a bench hang a CI box.
   const hardStop = setTimeout(() => {
     console.error("[bench] gave up after 10 minutes");
     process.exit(2);
   }, 600_000);
   hardStop.unref();
 
-  ensureWrk();
+  const gen = loadGenerator(opts);
   ensureDevVars();
   const cpus = os.availableParallelism();
   const loadStart = os.loadavg();
@@ -427,7 +477,7 @@ async function main() {
 
     server = await startServer();
     const serverPgid = serverGroup(PORT);
-    console.log(`[bench] serving the built worker at ${server.url}; wrk -t${opts.threads} -c${opts.connections} -d${opts.duration}s per case (after ${opts.warmup}s warm-up)\n`);
+    console.log(`[bench] serving the built worker at ${server.url}; ${gen.describe} per case (after ${opts.warmup}s warm-up)\n`);
 
     for (const c of CASES) {
       const target = await c.target();
@@ -435,11 +485,11 @@ async function main() {
       const probe = await httpRequest(target.url, { headers: target.headers });
       if (probe.status !== target.expectStatus) throw new Error(`${c.name}: ${target.url} answered ${probe.status}, expected ${target.expectStatus}`);
       const page = c.check ? c.check(probe.body, { big: opts.rows }) : null;
-      if (opts.warmup > 0) await wrk(target, { ...opts, seconds: opts.warmup });
+      if (opts.warmup > 0) await gen.run(target, { ...opts, seconds: opts.warmup });
       const serial = await serialLatency(target);
       const activity = otherActivity(serverPgid);
       const sampler = cpuSampler({ serverPgid });
-      const r = await wrk(target, { ...opts, seconds: opts.duration }, (pid) => sampler.setWrk(pid));
+      const r = await gen.run(target, { ...opts, seconds: opts.duration }, (pid) => sampler.setWrk(pid));
       const cpu = sampler.stop();
       const activityEnd = otherActivity(serverPgid);
       // Outside production workers/app.ts reports the request's D1 round trips in Server-Timing.
@@ -450,9 +500,9 @@ async function main() {
       const pageNote = page ? `; ${page.rows} rows / ${page.ids} ids in the HTML of ${page.total} items` : "";
       console.log(`  ${c.name}: ${target.url} (answers ${probe.status}; ${target.note}; D1 queries per request: ${d1Queries ?? "n/a"}${pageNote})`);
       console.log(`    one request at a time: median ${serial.medianMs.toFixed(1)} ms, max ${serial.maxMs.toFixed(1)} ms over ${serial.n}${small[c.name] ? ` (with the seed's rows only: median ${small[c.name].serial.medianMs.toFixed(1)} ms)` : ""}`);
-      // wrk and workerd share the CPU with anything else running: say so next to the figures.
+      // The load generator and workerd share the CPU with anything else running: say so next to the figures.
       if (cpu && cpu.othersCores > cpus * 0.25) console.log(`    (other processes used ${cores(cpu.othersCores)} of ${cpus} CPUs during "${c.name}": its figures are low)`);
-      if (cpu) console.log(`    CPU cores busy ${cores(cpu.busyCores)} of ${cpus}: bench server ${cores(cpu.serverCores)} (${cpu.serverSplit.join(", ")}), wrk ${cores(cpu.wrkCores)}, others ${cores(cpu.othersCores)}${cpu.othersTop.length ? ` (${cpu.othersTop.join(", ")})` : ""}; load ${load.toFixed(2)} -> ${cpu.loadAfter.toFixed(2)}; running before: ${activity}, after: ${activityEnd}`);
+      if (cpu) console.log(`    CPU cores busy ${cores(cpu.busyCores)} of ${cpus}: bench server ${cores(cpu.serverCores)} (${cpu.serverSplit.join(", ")}), ${gen.name} ${cores(cpu.wrkCores)}, others ${cores(cpu.othersCores)}${cpu.othersTop.length ? ` (${cpu.othersTop.join(", ")})` : ""}; load ${load.toFixed(2)} -> ${cpu.loadAfter.toFixed(2)}; running before: ${activity}, after: ${activityEnd}`);
     }
   } finally {
     if (server) await server.stop();
@@ -492,10 +542,10 @@ async function main() {
   // Markdown for an issue note.
   const cmd = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   const lines = [
-    `**\`${cmd}\`** (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; built worker under \`wrangler dev\` on :${PORT}; \`wrk -t${opts.threads} -c${opts.connections} -d${opts.duration}s\` per case after ${opts.warmup}s warm-up; ${cpus} CPUs shared with wrk)`,
+    `**\`${cmd}\`** (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; built worker under \`wrangler dev\` on :${PORT}; \`${gen.describe}\` per case after ${opts.warmup}s warm-up; ${cpus} CPUs shared with ${gen.name})`,
     `acme holds ${data.rows} bench subcontractors + 25 seeded (${data.archived} bench rows archived, ${data.deleted} soft-deleted; ${data.individual} individual / ${data.company} company / ${data.partnership} partnership)`,
     "",
-    "| case | req/s | p50 ms | p95 ms | p95 × healthz | serial ms (25 rows → 5k) | D1 q/req (25 rows → 5k) | rows in HTML / items | CPU: server · wrk · others | wrk errors |",
+    `| case | req/s | p50 ms | p95 ms | p95 × healthz | serial ms (25 rows → 5k) | D1 q/req (25 rows → 5k) | rows in HTML / items | CPU: server · ${gen.name} · others | ${gen.name} errors |`,
     "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ...results.map((r) => {
       const d1 = r.seedOnly ? `${r.seedOnly.d1Queries} → ${r.d1Queries}` : String(r.d1Queries ?? "–");
@@ -506,7 +556,7 @@ async function main() {
       return `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${base ? (r.p95Ms / base.p95Ms).toFixed(2) : "–"} | ${serial} | ${d1} | ${rows} | ${cpu} | ${errs} |`;
     }),
     "",
-    "serial ms: median of 20 requests one at a time (after 5 unmeasured; no queueing), measured with the seed's 25 rows and again with the bench rows. CPU: cores used during the wrk run.",
+    "serial ms: median of 20 requests one at a time (after 5 unmeasured; no queueing), measured with the seed's 25 rows and again with the bench rows. CPU: cores used during the measured run.",
     `Load average ${loadStart[0].toFixed(2)} at start, ${loadEnd[0].toFixed(2)} at end; other activity at start: ${activityStart}.`,
   ];
   console.log(`\n---- summary (Markdown) ----\n${lines.join("\n")}\n----------------------------`);
@@ -515,6 +565,12 @@ async function main() {
   const failedRequests = results.some((r) => r.errors.status + r.errors.timeout + r.errors.connect > 0);
   if (failedRequests) {
     console.log("[bench] some requests failed: figures above include them");
+    process.exitCode = 1;
+  }
+  // A page slower than the run is long completes nothing: its zeros are not figures.
+  const empty = results.filter((r) => r.requests === 0).map((r) => r.name);
+  if (empty.length) {
+    console.log(`[bench] no response completed during the run for: ${empty.join(", ")}; run longer (--duration) or on a quieter machine`);
     process.exitCode = 1;
   }
   if (problems.length) {

@@ -2,8 +2,10 @@
 // with `scenario()`; tests/e2e/run.mjs builds and serves the app, then runs every scenario
 // twice, once with JavaScript and once without, each in a fresh browser context.
 /* global document */ // used inside page.waitForFunction callbacks, which run in the browser
-import { mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -30,9 +32,40 @@ export const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const chromiumPath = () => process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const INSTALL_CHROMIUM = "apt-get update && apt-get install -y chromium";
+
+/**
+ * Makes sure the browser is there before anything is built. When Debian's chromium is missing
+ * and this runs as root (CI, a fresh machine), installs it with apt, non-interactively; otherwise
+ * answers the one line that says what to run. Returns null when chromium is ready.
+ */
+export function ensureChromium() {
+  const exe = chromiumPath();
+  if (existsSync(exe)) return null;
+  if (process.env.CHROMIUM_PATH) return `CHROMIUM_PATH is ${exe}, which does not exist: point it at a Chromium binary, or unset it to use Debian's chromium`;
+  const hasApt = spawnSync("apt-get", ["--version"], { stdio: "ignore" }).error == null;
+  if (!hasApt) return `chromium is not installed at ${exe}: install Chromium and set CHROMIUM_PATH to its binary`;
+  if (process.getuid?.() !== 0) return `chromium is not installed: run \`sudo sh -c "${INSTALL_CHROMIUM}"\` (or set CHROMIUM_PATH to a Chromium binary)`;
+  const log = path.join(ROOT, ".tmp", "chromium-install.log");
+  mkdirSync(path.dirname(log), { recursive: true });
+  console.log(`[e2e] chromium is not installed: running ${INSTALL_CHROMIUM} (once; apt's output goes to ${path.relative(ROOT, log)})`);
+  const t0 = Date.now();
+  const fd = openSync(log, "w");
+  const r = spawnSync("sh", ["-c", INSTALL_CHROMIUM], { stdio: ["ignore", fd, fd], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  closeSync(fd);
+  if (r.status !== 0 || !existsSync(exe)) {
+    const tail = readFileSync(log, "utf8").trimEnd().split("\n").slice(-15).join("\n      ");
+    return `installing chromium failed (exit ${r.status ?? r.error?.message}); run \`${INSTALL_CHROMIUM}\` as root. apt's last lines:\n      ${tail}`;
+  }
+  console.log(`[e2e] installed chromium in ${Math.round((Date.now() - t0) / 1000)} s`);
+  return null;
+}
+
 /** Debian's chromium driven by playwright-core (Playwright's own download does not work here). */
 export function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 /**

@@ -3,12 +3,14 @@
 // Builds the app, migrates and seeds a fresh local D1 in .wrangler/e2e-state (separate from
 // `npm run dev`'s data), serves the built worker with `wrangler dev` on :8787 and runs every
 // scenario in tests/e2e/*.e2e.mjs in Debian's chromium, once with JavaScript and once
-// without. Ends with "N passed, N failed" and exits non-zero on any failure.
+// without. Installs chromium first when it is missing and this runs as root; otherwise stops
+// with one line naming the command. Ends with "N passed, N failed" and exits non-zero on any
+// failure.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
-import { launch, newContext, newPage, PORT, registry, SCREENSHOT_DIR, todos, withScreenshotOnFailure } from "./helpers.mjs";
+import { ensureChromium, launch, newContext, newPage, PORT, registry, SCREENSHOT_DIR, todos, withScreenshotOnFailure } from "./helpers.mjs";
 import { buildApp, freshState, settleAll, ROOT, serveBuilt, since } from "./server.mjs";
 
 const E2E_DIR = path.join(ROOT, "tests", "e2e");
@@ -85,6 +87,12 @@ async function main() {
   let browser = null;
   // Screenshots from an earlier run would pass for this run's failures.
   rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
+  // Before the build, so a machine without the browser stops at once with what to run.
+  const noBrowser = ensureChromium();
+  if (noBrowser) {
+    console.error(`[e2e] ${noBrowser}`);
+    process.exit(1);
+  }
   try {
     await loadScenarios(opts.files);
     const selected = opts.grep ? registry.filter((s) => s.name.includes(opts.grep)) : registry;

@@ -10,7 +10,7 @@ export * from "./compile-return";
 export * from "./scopes";
 export * from "./scope-checklist";
 
-export { base32Encode, base64Encode, base64Decode } from "./xml/base32";
+export { base32Encode } from "./xml/base32";
 export { canonicalize, type C14nOptions } from "./xml/c14n";
 export { XmlParseError } from "./xml/dom";
 export {

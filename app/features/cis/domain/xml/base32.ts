@@ -19,16 +19,3 @@ export function base32Encode(bytes: Uint8Array): string {
   while (out.length % 8 !== 0) out += "=";
   return out;
 }
-
-export function base64Encode(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-export function base64Decode(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseGovTalkResponse } from "./govtalk-response";
-import { HMRC_DIR } from "./xmllint.test-support";
+import { HMRC_DIR } from "./libxml2.test-support";
 
 const dir = path.join(HMRC_DIR, "responses");
 const read = (name: string) => parseGovTalkResponse(readFileSync(path.join(dir, name), "utf8"));

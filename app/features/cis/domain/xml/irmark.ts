@@ -3,7 +3,8 @@
  * itself left out, quoted in base64 inside the message and in base32 on
  * HMRC's receipt. HMRC recomputes it and rejects a mismatch (error 2021).
  */
-import { base32Encode, base64Encode } from "./base32";
+import { bytesToBase64 } from "~/utils/base64";
+import { base32Encode } from "./base32";
 import { canonicalize } from "./c14n";
 import { child, localNameOf, parseXml, type XmlElement } from "./dom";
 
@@ -49,7 +50,7 @@ export async function sha1(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<A
 export async function irmark(xml: string): Promise<IRmark> {
   const canonical = irmarkCanonicalBody(xml);
   const digest = await sha1(new TextEncoder().encode(canonical));
-  return { base64: base64Encode(digest), base32: base32Encode(digest) };
+  return { base64: bytesToBase64(digest), base32: base32Encode(digest) };
 }
 
 /**

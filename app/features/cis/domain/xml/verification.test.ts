@@ -9,7 +9,7 @@ import {
   type VerificationRequestInput,
   type VerificationSubcontractor,
 } from "./verification";
-import { SCHEMAS, extractIRenvelope, xmllintValidate } from "./xmllint.test-support";
+import { SCHEMAS, extractIRenvelope, xsdValidate } from "./libxml2.test-support";
 
 const sub = (over: Partial<VerificationSubcontractor> = {}): VerificationSubcontractor => ({
   action: "verify",
@@ -31,7 +31,7 @@ const input: VerificationRequestInput = {
   product: { name: "CIS Workspace", version: "1.0", vendorId: "1234" },
 };
 
-const validate = (xml: string) => xmllintValidate(extractIRenvelope(xml), SCHEMAS.cisVerification);
+const validate = (xml: string) => xsdValidate(extractIRenvelope(xml), SCHEMAS.cisVerification);
 
 describe("buildVerificationRequest", () => {
   it("a single subcontractor request validates against CISverification-v1-2.xsd", async () => {
@@ -69,14 +69,14 @@ describe("buildVerificationRequest", () => {
     expect(children(xpath(doc.documentElement!, "Body", "IRenvelope", "CISrequest"), "Subcontractor")).toHaveLength(100);
   });
 
-  it("xmllint refuses 101 subcontractors (so the limit is the schema's)", async () => {
+  it("the XSD refuses 101 subcontractors (so the limit is the schema's)", async () => {
     const xml = await buildVerificationRequest({ ...input, subcontractors: Array.from({ length: 100 }, () => sub()) });
     const subXml = xml.slice(xml.indexOf("<Subcontractor>"), xml.indexOf("</Subcontractor>") + "</Subcontractor>".length);
     const tooMany = xml.replace(subXml, `${subXml}${subXml}`);
     expect(validate(tooMany).ok).toBe(false);
   });
 
-  it("xmllint refuses an unknown action", async () => {
+  it("the XSD refuses an unknown action", async () => {
     const xml = await buildVerificationRequest(input);
     expect(validate(xml.replace("<Action>verify</Action>", "<Action>check</Action>")).ok).toBe(false);
   });

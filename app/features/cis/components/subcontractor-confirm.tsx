@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 
 export type BulkKind = "archive" | "delete";
 
-/** The spec's confirmation text (cis.md section 5, Confirmation). */
+/** Bulk actions ask before they change anything, naming the count. */
 export function bulkConfirmText(kind: BulkKind, n: number): string {
   return `Are you sure you want to ${kind} ${n} selected items?`;
 }

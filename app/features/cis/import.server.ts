@@ -39,7 +39,7 @@ export type ImportProblem =
 
 export type ImportAnalysis =
   | { ok: true; rows: ImportRowResult[]; valid: SubcontractorCreate[]; ignoredColumns: string[]; counts: Record<ImportRowStatus, number> }
-  | { ok: false; problem: ImportProblem };
+  | ({ ok: false } & ImportProblem);
 
 /** Excel's plain "CSV" is Windows-1252; "CSV UTF-8" (and everything else) is UTF-8. */
 export function decodeCsvBytes(bytes: ArrayBuffer): string {
@@ -116,11 +116,11 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
   try {
     records = parseCsv(text);
   } catch (err) {
-    if (err instanceof CsvParseError) return { ok: false, problem: { code: "not_csv", detail: err.message } };
+    if (err instanceof CsvParseError) return { ok: false, code: "not_csv", detail: err.message };
     throw err;
   }
   const [header, ...rest] = records;
-  if (!header || isBlankRecord(header)) return { ok: false, problem: { code: "empty" } };
+  if (!header || isBlankRecord(header)) return { ok: false, code: "empty" };
   const columnAt = new Map<number, ImportColumnKey>();
   const seen = new Set<ImportColumnKey>();
   const ignoredColumns: string[] = [];
@@ -130,16 +130,16 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
       if (raw.trim()) ignoredColumns.push(raw.trim());
       continue;
     }
-    if (seen.has(col.key)) return { ok: false, problem: { code: "duplicate_column", column: col.header } };
+    if (seen.has(col.key)) return { ok: false, code: "duplicate_column", column: col.header };
     seen.add(col.key);
     columnAt.set(i, col.key);
   }
   const missing = IMPORT_COLUMNS.filter((c) => c.required && !seen.has(c.key)).map((c) => c.header);
-  if (missing.length) return { ok: false, problem: { code: "missing_columns", columns: missing } };
+  if (missing.length) return { ok: false, code: "missing_columns", columns: missing };
 
   const data = rest.map((r, i) => ({ record: r, row: i + 1 })).filter((d) => !isBlankRecord(d.record));
-  if (data.length === 0) return { ok: false, problem: { code: "no_rows" } };
-  if (data.length > IMPORT_MAX_ROWS) return { ok: false, problem: { code: "too_many_rows", rows: data.length } };
+  if (data.length === 0) return { ok: false, code: "no_rows" };
+  if (data.length > IMPORT_MAX_ROWS) return { ok: false, code: "too_many_rows", rows: data.length };
 
   type Work = { result: ImportRowResult; value: SubcontractorCreate | null; utr: string | null };
   const work: Work[] = [];

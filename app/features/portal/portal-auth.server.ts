@@ -28,7 +28,7 @@ export function statusFor(problem: LinkProblem): 400 | 410 {
   return problem === "invalid" ? 400 : 410;
 }
 
-type Inspection = { ok: true; value: VerifiedToken; subcontractor: SubcontractorRow } | { ok: false; problem: LinkProblem };
+type Inspection = { ok: true; value: VerifiedToken; subcontractor: SubcontractorRow } | { ok: false; code: LinkProblem };
 
 /** A link still signs in only while it went to the subcontractor's current address and they are active. */
 function withdrawn(invite: InviteRow, sub: SubcontractorRow): boolean {
@@ -45,13 +45,13 @@ function withdrawn(invite: InviteRow, sub: SubcontractorRow): boolean {
  */
 export async function inspectPortalLink(env: Env, request: Request, tenantId: string, token: string): Promise<Inspection> {
   const verified = await verifyToken(env, token, { kind: "portal-link", audience: new URL(request.url).origin });
-  if (!verified.ok) return { ok: false, problem: verified.reason };
+  if (!verified.ok) return { ok: false, code: verified.reason };
   const value = verified.value;
-  if (value.claims.tid !== tenantId) return { ok: false, problem: "invalid" };
+  if (value.claims.tid !== tenantId) return { ok: false, code: "invalid" };
   const [invite, subcontractor] = await Promise.all([findPortalInvite(env, tenantId, value.jti, value.subject), getSubcontractor(env, tenantId, value.subject)]);
-  if (!invite || !subcontractor) return { ok: false, problem: "invalid" };
-  if (invite.usedAt !== null || (await isTokenUsed(env, value.jti))) return { ok: false, problem: "used" };
-  if (withdrawn(invite, subcontractor)) return { ok: false, problem: "withdrawn" };
+  if (!invite || !subcontractor) return { ok: false, code: "invalid" };
+  if (invite.usedAt !== null || (await isTokenUsed(env, value.jti))) return { ok: false, code: "used" };
+  if (withdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
   return { ok: true, value, subcontractor };
 }
 
@@ -66,13 +66,13 @@ export async function consumePortalLink(
   tenantId: string,
   token: string,
   ip: string | null,
-): Promise<{ ok: true; setCookie: string } | { ok: false; problem: LinkProblem }> {
+): Promise<{ ok: true; setCookie: string } | { ok: false; code: LinkProblem }> {
   const refuse = async (problem: LinkProblem, reason: string) => {
     await writeAudit(env, { tenantId, action: "cis.portal.link_refused", targetType: "portal-link", payload: { reason }, ip });
-    return { ok: false as const, problem };
+    return { ok: false as const, code: problem };
   };
   const inspected = await inspectPortalLink(env, request, tenantId, token);
-  if (!inspected.ok) return refuse(inspected.problem, inspected.problem);
+  if (!inspected.ok) return refuse(inspected.code, inspected.code);
   const { jti, subject, expiresAt } = inspected.value;
   if (!(await burnToken(env, { jti, kind: "portal-link", tenantId, expiresAt }))) return refuse("used", "reused");
   // Read again after the burn: an archive between the two checks still wins.

@@ -38,8 +38,9 @@ export const inviteCreateSchema = z
       for (const issue of parsed.error.issues) ctx.issues.push({ code: "custom", message: issue.message, path: [...issue.path], input });
       return z.NEVER;
     }
-    if (missing) return z.NEVER;
-    return { ...parsed.data, email: parsed.data.email as string };
+    const email = parsed.data.email;
+    if (missing || !email) return z.NEVER;
+    return { ...parsed.data, email };
   });
 
 // ---------------------------------------------------------------------------

@@ -23,7 +23,8 @@ export function useHydrated(): boolean {
  */
 export function confirmThenSubmit(message: (submitter: HTMLButtonElement | null) => string | null) {
   return (event: FormEvent<HTMLFormElement>) => {
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const native = event.nativeEvent;
+    const submitter = "submitter" in native && native.submitter instanceof HTMLButtonElement ? native.submitter : null;
     const text = message(submitter);
     if (!text) return;
     if (!window.confirm(text)) {

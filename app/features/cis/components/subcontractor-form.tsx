@@ -5,7 +5,17 @@ import { Form, Link, useNavigation } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
-import { RATE_FOR_VERIFICATION_STATUS, subcontractorCreateSchema, subcontractorUpdateSchema, VERIFICATION_STATUSES, type SubcontractorType, type VerificationStatus } from "../domain";
+import {
+  RATE_FOR_VERIFICATION_STATUS,
+  SUBCONTRACTOR_TYPES,
+  subcontractorCreateSchema,
+  subcontractorUpdateSchema,
+  VERIFICATION_METHODS,
+  VERIFICATION_STATUSES,
+  type SubcontractorType,
+  type VerificationMethod,
+  type VerificationStatus,
+} from "../domain";
 import { useHydrated } from "./subcontractor-confirm";
 import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-table";
 
@@ -36,7 +46,8 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 const isStatus = (v: unknown): v is VerificationStatus => (VERIFICATION_STATUSES as readonly unknown[]).includes(v);
-const isType = (v: unknown): v is SubcontractorType => v === "individual" || v === "company" || v === "partnership";
+const isType = (v: unknown): v is SubcontractorType => (SUBCONTRACTOR_TYPES as readonly unknown[]).includes(v);
+const isMethod = (v: unknown): v is VerificationMethod => (VERIFICATION_METHODS as readonly unknown[]).includes(v);
 
 /** A stored verification value shown as text, with the field's error slot (for a refused change). */
 function ReadOnlyValue({ id, label, value, errors }: { id: string; label: string; value: string; errors?: string[] }) {
@@ -220,7 +231,7 @@ export function SubcontractorForm({
             <ReadOnlyValue
               id={fields.verificationMethod.id}
               label="Verification Method"
-              value={defaultValue.verificationMethod in METHOD_LABELS ? METHOD_LABELS[defaultValue.verificationMethod as keyof typeof METHOD_LABELS] : "Not set"}
+              value={isMethod(defaultValue.verificationMethod) ? METHOD_LABELS[defaultValue.verificationMethod] : "Not set"}
               errors={fields.verificationMethod.errors}
             />
             <ReadOnlyValue id={fields.verificationReference.id} label="Verification Reference" value={defaultValue.verificationReference || "Not set"} errors={fields.verificationReference.errors} />

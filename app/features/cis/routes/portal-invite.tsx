@@ -33,14 +33,18 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { id } = paramsSchema.parse(params);
   const { env, tenant, user } = await guard(request, context, !id);
-  if (!id) return { mode: "create" } satisfies InviteLoaderData as InviteLoaderData;
+  if (!id) {
+    const create: InviteLoaderData = { mode: "create" };
+    return create;
+  }
   const sub = await getSubcontractor(env, tenant.id, id);
   if (!sub) throw data("Not found", { status: 404 });
-  return {
+  const existing: InviteLoaderData = {
     mode: "existing",
     subcontractor: { id: sub.id, name: sub.name, email: sub.email, active: sub.active },
     canEdit: can(user, "cis.sub.write"),
-  } satisfies InviteLoaderData as InviteLoaderData;
+  };
+  return existing;
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -112,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!/\.(csv|txt)$/i.test(file.name) && !/csv|text\/plain/i.test(file.type)) return fail("The file must be a CSV file (.csv).");
     const text = decodeCsvBytes(await file.arrayBuffer());
     const analysis = await analyseImport(env, tenant.id, text, { canVerify });
-    if (!analysis.ok) return fail(problemMessage(analysis.problem));
+    if (!analysis.ok) return fail(problemMessage(analysis));
     const importId = analysis.counts.valid > 0 ? await storeUpload(env, tenant.id, user.id, text, file.name) : null;
     return data<ActionResult>({ kind: "preview", importId, fileName: file.name, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice: null });
   }
@@ -128,7 +128,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!upload) return fail(EXPIRED_MESSAGE, 404);
   // Everything is checked again: rows may have been added, or permissions changed, since the preview.
   const analysis = await analyseImport(env, tenant.id, upload.text, { canVerify });
-  if (!analysis.ok) return fail(problemMessage(analysis.problem));
+  if (!analysis.ok) return fail(problemMessage(analysis));
   const preview = (notice: string, status: number) =>
     data<ActionResult>({ kind: "preview", importId: analysis.counts.valid > 0 ? importId : null, fileName: upload.fileName, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice }, { status });
   if (analysis.counts.valid === 0) return preview("No valid rows to import. Correct the file and upload it again.", 400);

@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const inspected = await inspectPortalLink(env, request, tenant.id, token);
   if (inspected.ok) return data<PageData>({ contractorName, replyTo, token, problem: null }, { headers: NO_STORE });
-  return data<PageData>({ contractorName, replyTo, token: null, problem: inspected.problem }, { status: statusFor(inspected.problem), headers: NO_STORE });
+  return data<PageData>({ contractorName, replyTo, token: null, problem: inspected.code }, { status: statusFor(inspected.code), headers: NO_STORE });
 }
 
 /** The button: burns the link and opens a portal session for the link's subcontractor. */
@@ -34,9 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env, ctx, tenant, contractorName, replyTo } = await portalTenant(context);
   const form = await request.formData();
   const { token, website } = signInForm.parse({ token: form.get("token") ?? "", website: form.get("website") ?? "" });
-  const result = website ? ({ ok: false, problem: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
+  const result = website ? ({ ok: false, code: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
   if (result.ok) return redirect("/portal", { headers: { "Set-Cookie": result.setCookie, ...NO_STORE } });
-  return data<PageData>({ contractorName, replyTo, token: null, problem: result.problem }, { status: statusFor(result.problem), headers: NO_STORE });
+  return data<PageData>({ contractorName, replyTo, token: null, problem: result.code }, { status: statusFor(result.code), headers: NO_STORE });
 }
 
 export function headers() {

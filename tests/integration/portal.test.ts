@@ -571,3 +571,13 @@ describe("archived subcontractors and changed addresses", () => {
     expect(location((await signInWithLink(fresh.link)).res)).toBe("/portal");
   });
 });
+
+describe("the portal's module check", () => {
+  it("every portal route answers 404 on a tenant host without the CIS module", async () => {
+    const t = await createTenant({ modules: [] });
+    const b = new Browser();
+    for (const path of ["/portal", "/portal/login", "/portal/auth?token=x"]) expect((await b.get(`${t.origin}${path}`)).status, path).toBe(404);
+    expect((await b.post(`${t.origin}/portal/auth`, { token: "x" })).status).toBe(404);
+    expect((await b.post(`${t.origin}/portal/logout`, {})).status).toBe(404);
+  });
+});

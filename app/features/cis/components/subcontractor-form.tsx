@@ -51,12 +51,21 @@ const isMethod = (v: unknown): v is VerificationMethod => (VERIFICATION_METHODS 
 
 /** A stored verification value shown as text, with the field's error slot (for a refused change). */
 function ReadOnlyValue({ id, label, value, errors }: { id: string; label: string; value: string; errors?: string[] }) {
+  // Text, not a control: a <label> would point at nothing.
   return (
-    <Field id={id} label={label} error={errors}>
-      <p id={id} className="py-2 text-sm" aria-readonly="true">
+    <div className="space-y-1">
+      <p id={`${id}-label`} className="text-sm font-medium">
+        {label}
+      </p>
+      <p id={id} aria-labelledby={`${id}-label`} aria-describedby={errors?.length ? `${id}-error` : undefined} className="py-2 text-sm">
         {value}
       </p>
-    </Field>
+      {errors?.length ? (
+        <p id={`${id}-error`} className="text-sm text-danger" role="alert">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

@@ -46,8 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ActionData = { step: "confirm"; kind: BulkKind; intent: BulkIntent; items: ConfirmItem[] } | { step: "result"; outcome: BulkOutcome } | { step: "error"; message: string };
 
-const ids = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
-const common = { confirmed: z.literal("yes").optional().catch(undefined), selectAll: z.literal("page").optional().catch(undefined), ids, pageIds: ids };
+const idList = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
+const common = { confirmed: z.literal("yes").optional().catch(undefined), selectAll: z.literal("page").optional().catch(undefined), ids: idList, pageIds: idList };
 /** One row's Archive button, and the toolbar's two bulk buttons. */
 const bulkForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("archive"), ...common }),

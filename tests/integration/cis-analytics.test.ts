@@ -13,13 +13,13 @@ describe("CIS analytics", () => {
     const otherAdmin = await createUser(other, { role: "admin" });
     const actor = { id: admin.id, email: admin.email, name: "A" };
     const make = (name: string, utr: string, type: "individual" | "company", status: "gross" | "standard" | "higher", extra: Record<string, string> = {}) =>
-      createSubcontractor(env, t.id, subcontractorCreateSchema.parse({ name, utr, type, verificationStatus: status, active: true, ...extra }), actor);
+      createSubcontractor(env, t.id, subcontractorCreateSchema.parse({ name, utr, type, verificationStatus: status, active: true, ...extra }), actor, { canVerify: true });
     await make("Gross Co", "1000000001", "company", "gross", { verificationMethod: "online", verifiedDate: "2026-05-01", email: "g@example.test" });
     await make("Std One", "1000000002", "individual", "standard");
     const archived = await make("Std Gone", "1000000003", "individual", "standard");
     await make("High Co", "1000000004", "company", "higher");
     if (archived.ok) await archiveSubcontractors(env, t.id, [archived.id], actor);
-    await createSubcontractor(env, other.id, subcontractorCreateSchema.parse({ name: "Elsewhere", utr: "1000000005", type: "company", verificationStatus: "gross", active: true }), { id: otherAdmin.id, email: otherAdmin.email, name: "B" });
+    await createSubcontractor(env, other.id, subcontractorCreateSchema.parse({ name: "Elsewhere", utr: "1000000005", type: "company", verificationStatus: "gross", active: true }), { id: otherAdmin.id, email: otherAdmin.email, name: "B" }, { canVerify: true });
 
     const b = await signIn(t, await createUser(t, { role: "standard" }));
     const res = await b.get(`${t.origin}/cis/analytics`);

@@ -139,8 +139,8 @@ describe("CIS dashboard: content", () => {
     const other = await createTenant({ modules: ["cis"] });
     const make = async (tenant: TestTenant, name: string, utr: string) => {
       const input = subcontractorCreateSchema.parse({ type: "company", name, utr, active: true });
-      const res = await createSubcontractor(env, tenant.id, input, actor(u.id));
-      if (!res.ok) throw new Error(res.error);
+      const res = await createSubcontractor(env, tenant.id, input, actor(u.id), { canVerify: true });
+      if (!res.ok) throw new Error(res.code);
       return res.id;
     };
     await make(t, "Bob Builder Ltd", "1111111111");

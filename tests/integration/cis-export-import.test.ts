@@ -21,8 +21,8 @@ async function staff(role: Role, tenant?: TestTenant) {
 async function addSub(t: TestTenant, input: Partial<SubcontractorCreateInput> & { name: string; utr: string }, opts: { archived?: boolean } = {}) {
   const value = subcontractorCreateSchema.parse({ type: "individual", active: true, ...input });
   const actor = { id: "test-actor", email: "actor@example.test", name: "Actor" };
-  const res = await createSubcontractor(env, t.id, value, actor);
-  if (!res.ok) throw new Error(res.error);
+  const res = await createSubcontractor(env, t.id, value, actor, { canVerify: true });
+  if (!res.ok) throw new Error(res.code);
   if (opts.archived) await archiveSubcontractors(env, t.id, [res.id], actor);
   return res.id;
 }
@@ -136,7 +136,8 @@ describe("roles", () => {
   const matrix: { role: Role; exportOk: boolean; importOk: boolean }[] = [
     { role: "standard", exportOk: false, importOk: false },
     { role: "lead", exportOk: true, importOk: false },
-    { role: "manager", exportOk: true, importOk: true },
+    // cis.import without cis.sub.write: an import creates subcontractors, so it needs both.
+    { role: "manager", exportOk: true, importOk: false },
     { role: "admin", exportOk: true, importOk: true },
   ];
   for (const { role, exportOk, importOk } of matrix) {
@@ -191,7 +192,7 @@ const MIXED = [
 
 describe("subcontractor CSV import", () => {
   it("previews valid and invalid rows with row numbers and messages, then creates only the valid ones in one go", async () => {
-    const { t, u, b } = await staff("manager");
+    const { t, u, b } = await staff("admin");
     await addSub(t, { name: "Already Here", type: "company", utr: "7777777777" });
     const before = await count("cis_subcontractors", "tenant_id = ?", t.id);
 
@@ -264,7 +265,7 @@ describe("subcontractor CSV import", () => {
   });
 
   it("refuses an import id from another tenant (and from another user)", async () => {
-    const { t: a, b: ba } = await staff("manager");
+    const { t: a, b: ba } = await staff("admin");
     const html = await (await ba.post(`${a.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nCross Tenant,individual,8888888888\n"))).text();
     const importId = importIdFrom(html);
     const { t: other, b: bb } = await staff("admin");
@@ -358,5 +359,54 @@ describe("subcontractor CSV import", () => {
     expect(res.status).toBe(302);
     expect(await env.FILES.head(`tenants/${t.id}/imports/${importId}.csv`)).toBeNull();
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
+  });
+});
+
+describe("import permissions", () => {
+  it("needs cis.sub.write as well as cis.io.import, checked on the preview and on the commit", async () => {
+    const t = await createTenant({ modules: ["cis"], bundles: { lead: ["cis.read", "cis.io.import", "cis.sub.write"], manager: ["cis.read", "cis.io.import"] } });
+    const { b: importer } = await staff("lead", t);
+    const { b: noWrite } = await staff("manager", t);
+    const file = "Name,Type,UTR\nPerm Person,individual,6666655555\n";
+
+    expect((await noWrite.get(`${t.origin}/cis/subcontractors/import`)).status).toBe(403);
+    expect((await noWrite.post(`${t.origin}/cis/subcontractors/import`, csvForm(file))).status).toBe(403);
+    // The list offers no Import button without cis.sub.write.
+    expect(await (await noWrite.get(`${t.origin}/cis/subcontractors`)).text()).not.toContain('href="/cis/subcontractors/import"');
+
+    const preview = await importer.post(`${t.origin}/cis/subcontractors/import`, csvForm(file));
+    expect(preview.status).toBe(200);
+    const importId = importIdFrom(await preview.text());
+    // cis.sub.write taken away between preview and commit: the commit is refused.
+    await env.DB.prepare("UPDATE role_bundles SET scopes = ? WHERE tenant_id = ? AND name = 'lead'").bind(JSON.stringify(["cis.read", "cis.io.import"]), t.id).run();
+    const commit = await importer.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "1" });
+    expect(commit.status).toBe(403);
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
+  });
+
+  it("rows carrying verification values need cis.sub.verify", async () => {
+    const t = await createTenant({ modules: ["cis"], bundles: { lead: ["cis.read", "cis.io.import", "cis.sub.write"] } });
+    const { b } = await staff("lead", t);
+    const file = [
+      "Name,Type,UTR,Verification Status,Verification Method,Verification Reference,Verified Date",
+      "Plain Row,individual,6666611111,,,,",
+      "Gross Row,individual,6666622222,gross,,,",
+      "Ref Row,individual,6666633333,,,V1234567890,",
+      "Date Row,individual,6666644444,,online,,01/04/2026",
+    ].join("\n");
+    const res = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(file));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(rowStatuses(html)).toEqual({ 1: "valid", 2: "invalid", 3: "invalid", 4: "invalid" });
+    expect(html).toContain("Verification details need the cis.sub.verify permission: leave the verification columns blank");
+    const commit = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(html), expected: "1" });
+    expect(commit.status).toBe(302);
+    const rows = await env.DB.prepare("SELECT name, verification_status FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).all<{ name: string; verification_status: string }>();
+    expect(rows.results).toEqual([{ name: "Plain Row", verification_status: "standard" }]);
+
+    // The same file from someone holding cis.sub.verify imports every row.
+    const { b: verifier } = await staff("admin", t);
+    const again = await verifier.post(`${t.origin}/cis/subcontractors/import`, csvForm(file.replace("Plain Row,individual,6666611111", "Other Row,individual,6666699999")));
+    expect(rowStatuses(await again.text())).toEqual({ 1: "valid", 2: "valid", 3: "valid", 4: "valid" });
   });
 });

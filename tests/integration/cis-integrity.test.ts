@@ -16,12 +16,12 @@ describe("CIS data integrity", () => {
     const u = await createUser(t, { role: "admin" });
     const actor = { id: u.id, email: u.email, name: "Racer" };
     const results = await Promise.all([
-      createSubcontractor(env, t.id, input("Racing One Ltd", "5555544444"), actor),
-      createSubcontractor(env, t.id, input("Racing Two Ltd", "5555544444"), actor),
+      createSubcontractor(env, t.id, input("Racing One Ltd", "5555544444"), actor, { canVerify: true }),
+      createSubcontractor(env, t.id, input("Racing Two Ltd", "5555544444"), actor, { canVerify: true }),
     ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     const refused = results.find((r) => !r.ok);
-    expect(refused && !refused.ok && refused.error).toBe("A subcontractor with this UTR already exists");
+    expect(refused).toEqual({ ok: false, code: "duplicate_utr", field: "utr" });
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
     // The refused save wrote no audit entry either: change and audit land together or not at all.
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.created'", t.id)).toBe(1);
@@ -44,8 +44,8 @@ describe("CIS data integrity", () => {
     const b = await createTenant({ modules: ["cis"] });
     const ua = await createUser(a, { role: "admin" });
     const ub = await createUser(b, { role: "admin" });
-    expect((await createSubcontractor(env, a.id, input("Shared Utr A", "6666655555"), { id: ua.id, email: ua.email, name: "A" })).ok).toBe(true);
-    expect((await createSubcontractor(env, b.id, input("Shared Utr B", "6666655555"), { id: ub.id, email: ub.email, name: "B" })).ok).toBe(true);
+    expect((await createSubcontractor(env, a.id, input("Shared Utr A", "6666655555"), { id: ua.id, email: ua.email, name: "A" }, { canVerify: true })).ok).toBe(true);
+    expect((await createSubcontractor(env, b.id, input("Shared Utr B", "6666655555"), { id: ub.id, email: ub.email, name: "B" }, { canVerify: true })).ok).toBe(true);
   });
 
   it("deletes import uploads nobody committed once they expire", async () => {

@@ -25,8 +25,8 @@ async function seedTenant(): Promise<{ t: TestTenant; plain: Map<string, { utr: 
     { name: "Eve Individual", type: "individual", utr: "5050505050", nino: null },
   ] as const;
   for (const p of people) {
-    const res = await createSubcontractor(env, t.id, subcontractorCreateSchema.parse({ ...p, nino: p.nino ?? undefined, active: true }), actor);
-    if (!res.ok) throw new Error(res.error);
+    const res = await createSubcontractor(env, t.id, subcontractorCreateSchema.parse({ ...p, nino: p.nino ?? undefined, active: true }), actor, { canVerify: true });
+    if (!res.ok) throw new Error(res.code);
     plain.set(res.id, { utr: p.utr, nino: p.nino });
   }
   const settingsUtr = "9090909090";

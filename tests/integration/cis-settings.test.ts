@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { CIS_SCOPES, settingsSchema } from "~/features/cis/domain";
-import { decryptPii, ENCRYPT_FAILED } from "~/features/cis/pii.server";
-import { SAVE_FAILED, saveCisSettings } from "~/features/cis/settings.server";
+import { decryptPii } from "~/features/cis/pii.server";
+import { saveCisSettings } from "~/features/cis/settings.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { count, signIn } from "./auth-helpers";
-import { location } from "./http";
+import { Browser, location } from "./http";
 
 const UTR = "1234567890";
 const NO_PERMISSION = "You don't have permission to manage CIS settings";
@@ -254,8 +254,17 @@ describe("CIS settings: saving", () => {
     expect(html).not.toContain("Acme Secret Works");
     expect(html).not.toContain("******7890");
     expect(html).toContain("10 digits. Required to activate the module.");
-    // acme's session means nothing on globex's host.
-    expect((await acme.b.get(`${globex.t.origin}/cis/settings`)).status).toBe(302);
+    // acme's session cookie, replayed on globex's host, is nobody there.
+    const thief = new Browser();
+    thief.setCookie(globex.t.host, "__Host-session", acme.b.cookie(acme.t.host, "__Host-session") ?? "");
+    expect(thief.cookie(globex.t.host, "__Host-session")).toBeTruthy();
+    const stolen = await thief.get(`${globex.t.origin}/cis/settings`);
+    expect(stolen.status).toBe(302);
+    expect(location(stolen)).toContain("/login");
+    const stolenPost = await thief.post(`${globex.t.origin}/cis/settings`, validForm({ companyName: "Written By Acme" }));
+    expect(stolenPost.status).toBe(302);
+    expect(location(stolenPost)).toContain("/login");
+    expect(await settingsRow(globex.t)).toBeNull();
     // A save on globex touches only globex's row.
     expect((await globex.b.post(`${globex.t.origin}/cis/settings`, validForm({ companyName: "Globex Works", utr: "5555555555" }))).status).toBe(302);
     expect((await settingsRow(acme.t))?.company_name).toBe("Acme Secret Works");
@@ -268,19 +277,19 @@ describe("CIS settings: save failures", () => {
   const input = settingsSchema.parse({ active: true, companyName: "Acme", employerRef: "123/AB12345", accountsOfficeRef: "123PA00012345", utr: UTR, vatScheme: "standard", emailStatements: true, warningDays: 3, statementDeadlineDays: 14 });
   const who = { id: "u1", email: "a@example.test", name: "A", ip: null };
 
-  it("writes nothing (no row, no audit) when the batch fails, and answers the generic message", async () => {
+  it("writes nothing (no row, no audit) when the batch fails, and answers the generic code", async () => {
     // No such tenant: the foreign key fails inside the batch, so its audit entries must not land either.
     const res = await saveCisSettings(env, "no-such-tenant", { ...input }, who);
-    expect(res).toEqual({ ok: false, error: SAVE_FAILED });
+    expect(res).toEqual({ ok: false, code: "save_failed" });
     expect(await count("cis_settings", "tenant_id = 'no-such-tenant'")).toBe(0);
     expect(await count("audit_events", "tenant_id = 'no-such-tenant'")).toBe(0);
     expect(await count("activity_log", "tenant_id = 'no-such-tenant'")).toBe(0);
   });
 
-  it("reports an encryption failure with the product's message, not the key details", async () => {
+  it("reports an encryption failure as its own code, not the key details", async () => {
     const t = await createTenant({ modules: ["cis"] });
     const res = await saveCisSettings({ ...env, PII_KEYS: "not-a-key" }, t.id, { ...input }, who);
-    expect(res).toEqual({ ok: false, error: ENCRYPT_FAILED });
+    expect(res).toEqual({ ok: false, code: "encrypt_failed" });
     expect(await settingsRow(t)).toBeNull();
   });
 });

@@ -30,8 +30,8 @@ type SubInput = Partial<Record<string, string>> & { name: string };
 /** Creates straight through the data layer (fast set-up); the form is tested on its own. */
 async function seedSub(t: TestTenant, input: SubInput, opts: { active?: boolean } = {}) {
   const value = subcontractorCreateSchema.parse({ type: "individual", utr: newUtr(), verificationStatus: "standard", active: true, ...input });
-  const res = await createSubcontractor(env, t.id, value, { id: "seed", email: "seed@example.test", name: "Seeder" }, opts);
-  if (!res.ok) throw new Error(res.error);
+  const res = await createSubcontractor(env, t.id, value, { id: "seed", email: "seed@example.test", name: "Seeder" }, { canVerify: true, ...opts });
+  if (!res.ok) throw new Error(res.code);
   return { id: res.id, utr: value.utr, name: value.name };
 }
 
@@ -57,7 +57,8 @@ describe("subcontractor routes x roles", () => {
   const EXPECT: Record<Role, { write: boolean; unmask: boolean; invite: boolean; export: boolean; import: boolean }> = {
     standard: { write: false, unmask: false, invite: false, export: false, import: false },
     lead: { write: true, unmask: false, invite: false, export: true, import: false },
-    manager: { write: false, unmask: false, invite: true, export: true, import: true },
+    // cis.import alone: an import creates subcontractors, so it needs cis.sub.write as well.
+    manager: { write: false, unmask: false, invite: true, export: true, import: false },
     admin: { write: true, unmask: true, invite: true, export: true, import: true },
   };
 
@@ -633,5 +634,88 @@ describe("the detail page", () => {
     }
     expect(body).not.toContain(s.utr);
     expect(body).toMatch(/Created[\s\S]*\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/);
+  });
+});
+
+describe("verification needs cis.sub.verify", () => {
+  // cis.sub.write without cis.sub.verify (nor the coarse scopes that imply it).
+  const WRITER_ONLY = { lead: ["cis.read", "cis.sub.write"] };
+  const REFUSED = "You don't have permission to change verification details (cis.sub.verify)";
+
+  it("edit: other fields save; verification fields are shown read-only and a changed value is refused next to its field", async () => {
+    const t = await createTenant({ modules: ["cis"], bundles: WRITER_ONLY });
+    const { b } = await setup("lead", t);
+    const sub = await seedSub(t, { name: "Verified Roofing", verificationStatus: "gross", verificationMethod: "online", verificationReference: "V1234567890", verifiedDate: "2026-01-05" });
+    const edit = `${t.origin}/cis/subcontractors/${sub.id}/edit`;
+    const before = await row(sub.id);
+
+    const page = await html(await b.get(edit));
+    expect(page).toContain("Changing verification details needs the cis.sub.verify permission");
+    expect(page).not.toMatch(/<select[^>]*name="verificationStatus"/);
+    expect(page).not.toMatch(/<input[^>]*name="verificationReference"/);
+    expect(page).toContain("V1234567890");
+
+    // The read-only form posts no verification fields: the stored ones stay.
+    const ok = await b.post(edit, { type: "individual", name: "Verified Roofing Ltd", utr: "", email: "new@example.test", active: "on" });
+    expect(ok.status, await ok.clone().text()).toBe(302);
+    const saved = await row(sub.id);
+    expect(saved?.name).toBe("Verified Roofing Ltd");
+    expect(saved?.email).toBe("new@example.test");
+    for (const k of ["verification_status", "verification_rate", "verification_method", "verification_reference", "verified_date", "verified_by"]) expect(saved?.[k], k).toBe(before?.[k]);
+
+    // Posting the stored values unchanged is fine too.
+    const same = await b.post(edit, { type: "individual", name: "Verified Roofing Ltd", utr: "", verificationStatus: "gross", verificationMethod: "online", verificationReference: "V1234567890", verifiedDate: "2026-01-05", active: "on" });
+    expect(same.status).toBe(302);
+
+    // A crafted post that changes any of them is refused, field by field, and nothing is written.
+    for (const [field, value] of [
+      ["verificationStatus", "higher"],
+      ["verificationMethod", "letter"],
+      ["verificationReference", "V9999999999"],
+      ["verifiedDate", "2026-02-01"],
+    ] as const) {
+      const res = await b.post(edit, { type: "individual", name: "Should Not Save", utr: "", verificationStatus: "gross", verificationMethod: "online", verificationReference: "V1234567890", verifiedDate: "2026-01-05", active: "on", [field]: value });
+      expect(res.status, field).toBe(400);
+      const body = await html(res);
+      expect(body).toMatch(new RegExp(`id="[^"]*${field}-error"[^>]*>[^<]*${REFUSED.replace(/[()]/g, "\\$&").replace("'", "&#x27;")}`));
+    }
+    const after = await row(sub.id);
+    expect(after?.name).toBe("Verified Roofing Ltd");
+    expect(after?.verification_status).toBe("gross");
+    expect(after?.verification_rate).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND target_id = ? AND action = 'cis.subcontractor.verified' AND actor_id != 'seed'", t.id, sub.id)).toBe(0);
+  });
+
+  it("create: a new subcontractor starts unverified (standard, 20%); verification values are refused", async () => {
+    const t = await createTenant({ modules: ["cis"], bundles: WRITER_ONLY });
+    const { b } = await setup("lead", t);
+    const url = `${t.origin}/cis/subcontractors/new`;
+    const page = await html(await b.get(url));
+    expect(page).toContain("Changing verification details needs the cis.sub.verify permission");
+    expect(page).not.toMatch(/<select[^>]*name="verificationStatus"/);
+
+    const refused = await b.post(url, validForm({ name: "Gross Claimer", verificationStatus: "gross", verificationReference: "V1111111111" }));
+    expect(refused.status).toBe(400);
+    const body = await html(refused);
+    expect(body).toMatch(/id="[^"]*verificationStatus-error"/);
+    expect(body).toMatch(/id="[^"]*verificationReference-error"/);
+    expect(body).toContain('value="Gross Claimer"');
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
+
+    const ok = await b.post(url, { type: "individual", name: "Plain Builder", utr: newUtr(), active: "on" });
+    expect(ok.status).toBe(302);
+    const r = await env.DB.prepare("SELECT * FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<Record<string, unknown>>();
+    expect(r).toMatchObject({ name: "Plain Builder", verification_status: "standard", verification_rate: 20, verification_method: null, verification_reference: null, verified_date: null, verified_by: null });
+  });
+
+  it("a role with cis.sub.verify sees the verification inputs", async () => {
+    const t = await createTenant({ modules: ["cis"], bundles: { lead: ["cis.read", "cis.sub.write", "cis.sub.verify"] } });
+    const { b } = await setup("lead", t);
+    const page = await html(await b.get(`${t.origin}/cis/subcontractors/new`));
+    expect(page).toMatch(/<select[^>]*name="verificationStatus"/);
+    expect(page).not.toContain("Changing verification details needs the cis.sub.verify permission");
+    const res = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ name: "Verifier Made", verificationStatus: "gross" }));
+    expect(res.status).toBe(302);
+    expect(await count("cis_subcontractors", "tenant_id = ? AND verification_status = 'gross'", t.id)).toBe(1);
   });
 });

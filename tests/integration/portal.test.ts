@@ -30,8 +30,8 @@ async function addSub(t: TestTenant, opts: { name?: string; email?: string | nul
     nino: opts.nino,
     companyNumber: opts.companyNumber,
   });
-  const res = await createSubcontractor(env, t.id, input, { id: "factory", email: "factory@example.test", name: "Factory" }, { active: true });
-  if (!res.ok) throw new Error(res.error);
+  const res = await createSubcontractor(env, t.id, input, { id: "factory", email: "factory@example.test", name: "Factory" }, { active: true, canVerify: true });
+  if (!res.ok) throw new Error(res.code);
   return { id: res.id, name: input.name, email: input.email ?? null };
 }
 
@@ -126,7 +126,7 @@ describe("inviting a subcontractor to the portal", () => {
     expect((await browser.get(`${t.origin}/cis/subcontractors/${sub.id}/invite`)).status).toBe(403);
     expect((await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })).status).toBe(403);
     expect((await browser.get(`${t.origin}/cis/subcontractors/invite`)).status).toBe(403);
-    expect((await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "X Y", email: "x@example.test", type: "individual", utr: "1234567890" })).status).toBe(403);
+    expect((await browser.post(`${t.origin}/cis/subcontractors/invite`, { intent: "create", name: "X Y", email: "x@example.test", type: "individual", utr: "1234567890" })).status).toBe(403);
     expect(await count("cis_portal_invites", "tenant_id = ?", t.id)).toBe(0);
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
   });
@@ -170,23 +170,23 @@ describe("inviting a subcontractor to the portal", () => {
     for (const label of ["Name *", "Email *", "Type", "UTR", "National Insurance Number", "Company Number", "Cancel", "Create &amp; Send Invite"]) expect(formHtml).toContain(label);
     expect(formHtml).toMatch(/maxLength="10"|maxlength="10"/);
 
-    const missing = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Only Name", email: "", type: "individual", utr: "1234567890" });
+    const missing = await browser.post(`${t.origin}/cis/subcontractors/invite`, { intent: "create", name: "Only Name", email: "", type: "individual", utr: "1234567890" });
     expect(missing.status).toBe(400);
     const missingHtml = await missing.text();
     expect(missingHtml).toContain("Name and email are required");
     expect(missingHtml).toContain('value="Only Name"');
 
-    const noUtr = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Utr Less", email: "utrless@example.test", type: "individual", utr: "" });
+    const noUtr = await browser.post(`${t.origin}/cis/subcontractors/invite`, { intent: "create", name: "Utr Less", email: "utrless@example.test", type: "individual", utr: "" });
     expect(noUtr.status).toBe(400);
     expect(await noUtr.text()).toContain("Valid UTR required (10 digits)");
 
-    const badNino = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Bad Nino", email: "nino@example.test", type: "individual", utr: freshUtr(), nino: "XX" });
+    const badNino = await browser.post(`${t.origin}/cis/subcontractors/invite`, { intent: "create", name: "Bad Nino", email: "nino@example.test", type: "individual", utr: freshUtr(), nino: "XX" });
     expect(badNino.status).toBe(400);
     expect(await badNino.text()).toContain("Invalid NINO format");
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
 
     const email = `new-${newId(5).toLowerCase().replace(/[^a-z0-9]/g, "x")}@example.test`;
-    const ok = await browser.post(`${t.origin}/cis/subcontractors/invite`, { name: "Fresh Build Ltd", email, type: "company", utr: freshUtr(), companyNumber: "ab123456" });
+    const ok = await browser.post(`${t.origin}/cis/subcontractors/invite`, { intent: "create", name: "Fresh Build Ltd", email, type: "company", utr: freshUtr(), companyNumber: "ab123456" });
     const html = await ok.text();
     expect(ok.status, html.slice(0, 300)).toBe(200);
     expect(html).toContain("Invitation Created");
@@ -461,5 +461,123 @@ describe("the portal session", () => {
       expect(r.payload).not.toContain("/portal/auth");
       expect(r.payload).not.toContain("token=");
     }
+  });
+});
+
+describe("archived subcontractors and changed addresses", () => {
+  async function archiveFromDetail(t: TestTenant, browser: Browser, subId: string) {
+    const res = await browser.post(`${t.origin}/cis/subcontractors/${subId}`, { intent: "archive", confirmed: "yes" });
+    expect(res.status, await res.clone().text()).toBe(302);
+  }
+
+  it("cannot be invited: the page says so, the action refuses, no invite is recorded", async () => {
+    const t = await cisTenant();
+    const { browser } = await staff(t, "admin");
+    const sub = await addSub(t, { name: "Archived Joinery" });
+    await archiveFromDetail(t, browser, sub.id);
+    const page = await browser.get(`${t.origin}/cis/subcontractors/${sub.id}/invite`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Archived Joinery is archived. Make them active again before inviting them to the portal.");
+    expect(html).not.toContain("Create &amp; Send Invite");
+    const post = await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
+    expect(post.status).toBe(409);
+    expect(await post.text()).toContain("Archived Joinery is archived. Make them active again before inviting them to the portal.");
+    expect(await count("cis_portal_invites", "tenant_id = ?", t.id)).toBe(0);
+    // Neither the detail page nor the list offers the invite.
+    expect(await (await browser.get(`${t.origin}/cis/subcontractors/${sub.id}`)).text()).not.toContain(`href="/cis/subcontractors/${sub.id}/invite"`);
+    expect(await (await browser.get(`${t.origin}/cis/subcontractors?status=archived`)).text()).not.toContain(`href="/cis/subcontractors/${sub.id}/invite"`);
+  });
+
+  it("archiving ends the portal session, from the detail page, the bulk action and the form's switch", async () => {
+    for (const how of ["detail", "bulk", "form"] as const) {
+      const { t, sub, link, staffBrowser } = await inviteFor();
+      const { browser } = await signInWithLink(link);
+      expect((await browser.get(`${t.origin}/portal`)).status, how).toBe(200);
+      // The admin posts (the invite was made by a manager, who cannot archive).
+      const admin = (await staff(t, "admin")).browser;
+      if (how === "detail") await archiveFromDetail(t, admin, sub.id);
+      if (how === "bulk") expect((await admin.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-archive", ids: [sub.id], confirmed: "yes" })).status).toBe(200);
+      if (how === "form") {
+        const res = await admin.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, { type: "individual", name: sub.name, utr: "", email: sub.email ?? "", verificationStatus: "standard" });
+        expect(res.status, how).toBe(302);
+      }
+      expect(staffBrowser).toBeTruthy();
+      const after = await browser.get(`${t.origin}/portal`);
+      expect(after.status, how).toBe(302);
+      expect(location(after), how).toBe("/portal/login");
+      expect(await count("sessions", "tenant_id = ? AND kind = 'portal' AND user_id = ? AND revoked_at IS NULL", t.id, sub.id), how).toBe(0);
+    }
+  });
+
+  it("archiving and ending the sessions are one batch: a failed archive leaves the session live", async () => {
+    const { t, sub, link } = await inviteFor();
+    const { browser } = await signInWithLink(link);
+    const admin = (await staff(t, "admin")).browser;
+    const trigger = `fail_archive_${t.slug}`;
+    await env.DB.prepare(`CREATE TRIGGER ${trigger} BEFORE INSERT ON audit_events WHEN NEW.tenant_id = '${t.id}' AND NEW.action = 'cis.subcontractor.archived' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`).run();
+    try {
+      const res = await admin.post(`${t.origin}/cis/subcontractors/${sub.id}`, { intent: "archive", confirmed: "yes" });
+      expect(res.status).toBe(500);
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+    expect(await count("cis_subcontractors", "id = ? AND active = 1", sub.id)).toBe(1);
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal' AND user_id = ? AND revoked_at IS NULL", t.id, sub.id)).toBe(1);
+    expect((await browser.get(`${t.origin}/portal`)).status).toBe(200);
+  });
+
+  it("refuses an archived subcontractor's link and session", async () => {
+    const { t, sub, link, staffBrowser } = await inviteFor();
+    const second = await invite(t, staffBrowser, sub.id);
+    const { browser } = await signInWithLink(second.link);
+    // Archived behind the application's back: the portal still refuses.
+    await env.DB.prepare("UPDATE cis_subcontractors SET active = 0 WHERE id = ?").bind(sub.id).run();
+    const get = await new Browser().get(link);
+    expect(get.status).toBe(410);
+    expect(await get.text()).toContain("This link has been withdrawn");
+    const post = await signInWithLink(link);
+    expect(post.res.status).toBe(410);
+    expect(post.browser.cookie(t.host, PORTAL_COOKIE)).toBeUndefined();
+    const home = await browser.get(`${t.origin}/portal`);
+    expect(home.status).toBe(302);
+    expect(location(home)).toBe("/portal/login");
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal' AND revoked_at IS NULL AND user_id = ?", t.id, sub.id)).toBe(1);
+  });
+
+  it("a changed e-mail withdraws the links already sent and ends the portal sessions; a new invite works", async () => {
+    const { t, sub, link, staffBrowser } = await inviteFor();
+    const second = await invite(t, staffBrowser, sub.id);
+    const { browser } = await signInWithLink(second.link);
+    const admin = (await staff(t, "admin")).browser;
+    const edit = (email: string, name = sub.name) => admin.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, { type: "individual", name, utr: "", email, verificationStatus: "standard", active: "on" });
+
+    // Another field changes: links and sessions are untouched.
+    expect((await edit(sub.email ?? "", `${sub.name} Renamed`)).status).toBe(302);
+    expect((await new Browser().get(link)).status).toBe(200);
+    expect((await browser.get(`${t.origin}/portal`)).status).toBe(200);
+
+    expect((await edit("moved@example.test")).status).toBe(302);
+    const get = await new Browser().get(link);
+    expect(get.status).toBe(410);
+    expect(await get.text()).toContain("This link has been withdrawn");
+    expect((await signInWithLink(link)).res.status).toBe(410);
+    const home = await browser.get(`${t.origin}/portal`);
+    expect(location(home)).toBe("/portal/login");
+    expect(await count("sessions", "tenant_id = ? AND kind = 'portal' AND user_id = ? AND revoked_at IS NULL", t.id, sub.id)).toBe(0);
+
+    const fresh = await invite(t, staffBrowser, sub.id);
+    expect(fresh.html).toContain("Invitation email sent to moved@example.test");
+    expect(location((await signInWithLink(fresh.link)).res)).toBe("/portal");
+  });
+});
+
+describe("the portal's module check", () => {
+  it("every portal route answers 404 on a tenant host without the CIS module", async () => {
+    const t = await createTenant({ modules: [] });
+    const b = new Browser();
+    for (const path of ["/portal", "/portal/login", "/portal/auth?token=x"]) expect((await b.get(`${t.origin}${path}`)).status, path).toBe(404);
+    expect((await b.post(`${t.origin}/portal/auth`, { token: "x" })).status).toBe(404);
+    expect((await b.post(`${t.origin}/portal/logout`, {})).status).toBe(404);
   });
 });

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { VERIFICATION_STATUSES } from "../../features/cis/domain/calculation";
+import { SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../../features/cis/domain/types";
 import { tenants } from "./platform";
 
-/** One settings document per tenant (cis.md section 3). The contractor UTR is stored encrypted. */
+/** One settings document per tenant. The contractor UTR is stored encrypted. */
 export const cisSettings = sqliteTable("cis_settings", {
   tenantId: text("tenant_id")
     .primaryKey()
@@ -13,7 +15,7 @@ export const cisSettings = sqliteTable("cis_settings", {
   accountsOfficeRef: text("accounts_office_ref").notNull().default(""),
   utrEnc: text("utr_enc"),
   utrMasked: text("utr_masked"),
-  vatScheme: text("vat_scheme", { enum: ["standard", "reduced", "zero", "flat"] }).notNull().default("standard"),
+  vatScheme: text("vat_scheme", { enum: VAT_SCHEMES }).notNull().default("standard"),
   emailStatements: integer("email_statements", { mode: "boolean" }).notNull().default(true),
   warningDays: integer("warning_days").notNull().default(3),
   statementDeadlineDays: integer("statement_deadline_days").notNull().default(14),
@@ -24,10 +26,6 @@ export const cisSettings = sqliteTable("cis_settings", {
   updatedAt: integer("updated_at").notNull(),
   updatedBy: text("updated_by"),
 });
-
-export const SUBCONTRACTOR_TYPES = ["individual", "company", "partnership"] as const;
-export const VERIFICATION_STATUSES = ["gross", "standard", "higher"] as const;
-export const VERIFICATION_METHODS = ["online", "phone", "letter"] as const;
 
 export const cisSubcontractors = sqliteTable(
   "cis_subcontractors",
@@ -60,6 +58,9 @@ export const cisSubcontractors = sqliteTable(
     verifiedDate: text("verified_date"),
     verifiedBy: text("verified_by"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    // Portal links issued before this instant no longer sign in (set when the e-mail changes or
+    // the subcontractor is archived), so a link sent to an old address dies with it.
+    portalLinksValidAfter: integer("portal_links_valid_after"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     createdBy: text("created_by"),

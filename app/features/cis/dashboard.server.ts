@@ -81,7 +81,7 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
 export type QuickAction = { key: string; label: string; to: string | null };
 
 /**
- * cis.md: New Invoice and Add Subcontractor need write, Generate Statements approve, Compile
+ * New Invoice and Add Subcontractor need write, Generate Statements approve, Compile
  * Return submit, Configure Settings manage. Actions whose page does not exist yet have no link.
  */
 export function quickActionsFor(user: ScopeHolder): QuickAction[] {

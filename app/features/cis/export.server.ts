@@ -9,7 +9,7 @@ import type { Actor } from "./module.server";
 import { maskEmail, maskPhone } from "./pii.server";
 import { subcontractorFilter, type ListQuery } from "./subcontractors.server";
 
-/** The spec's columns, in its order (cis.md, subcontractor list). */
+/** The list's columns, in the list's order: an export holds what the list shows. */
 export const EXPORT_HEADER = ["Name", "Type", "UTR", "NINO", "Email", "Phone", "Status", "Verification Rate"] as const;
 
 /** Rows read per query: a 5,000-row tenant is ten small reads, never one huge result. */

@@ -6,6 +6,7 @@ import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { CsvParseError, csvRow, CSV_BOM, isBlankRecord, parseCsv, unneutraliseCell } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "./domain";
+import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "./module.server";
 import { decryptPii, encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 
@@ -27,9 +28,18 @@ export type ImportRowStatus = "valid" | "invalid" | "duplicate";
  */
 export type ImportRowResult = { row: number; line: number; name: string; type: string; utrMasked: string; status: ImportRowStatus; messages: string[] };
 
+/** Why a whole file was refused before any row was judged. */
+export type ImportProblem =
+  | { code: "not_csv"; detail: string }
+  | { code: "empty" }
+  | { code: "duplicate_column"; column: string }
+  | { code: "missing_columns"; columns: string[] }
+  | { code: "no_rows" }
+  | { code: "too_many_rows"; rows: number };
+
 export type ImportAnalysis =
   | { ok: true; rows: ImportRowResult[]; valid: SubcontractorCreate[]; ignoredColumns: string[]; counts: Record<ImportRowStatus, number> }
-  | { ok: false; error: string };
+  | ({ ok: false } & ImportProblem);
 
 /** Excel's plain "CSV" is Windows-1252; "CSV UTF-8" (and everything else) is UTF-8. */
 export function decodeCsvBytes(bytes: ArrayBuffer): string {
@@ -74,7 +84,9 @@ function rowInput(cells: Partial<Record<ImportColumnKey, string>>): Record<strin
   };
 }
 
-export const DUPLICATE_EXISTING = "A subcontractor with this UTR already exists";
+export const DUPLICATE_EXISTING = SUBCONTRACTOR_SAVE_MESSAGES.duplicate_utr;
+export const VERIFY_IMPORT_MESSAGE = "Verification details need the cis.sub.verify permission: leave the verification columns blank";
+const VERIFICATION_COLUMNS: readonly ImportColumnKey[] = ["verificationStatus", "verificationMethod", "verificationReference", "verifiedDate"];
 export const duplicateInFile = (firstRow: number) => `Duplicate UTR: same as row ${firstRow} in this file`;
 
 /** Hashes of the given normalised UTRs that already belong to a (not deleted) subcontractor of this tenant. */
@@ -96,18 +108,19 @@ async function existingUtrHashes(env: Env, tenantId: string, hashes: string[]): 
 /**
  * Parses and validates a whole file: the header, the 1,000-row limit, every row against
  * subcontractorCreateSchema, and duplicate UTRs within the file and against the tenant's
- * existing subcontractors. Writes nothing.
+ * existing subcontractors. Without cis.sub.verify (`canVerify` false) a row that fills any
+ * verification column is invalid: importing is no way round the verify permission. Writes nothing.
  */
-export async function analyseImport(env: Env, tenantId: string, text: string): Promise<ImportAnalysis> {
+export async function analyseImport(env: Env, tenantId: string, text: string, opts: { canVerify: boolean }): Promise<ImportAnalysis> {
   let records;
   try {
     records = parseCsv(text);
   } catch (err) {
-    if (err instanceof CsvParseError) return { ok: false, error: `The file is not valid CSV: ${err.message}.` };
+    if (err instanceof CsvParseError) return { ok: false, code: "not_csv", detail: err.message };
     throw err;
   }
   const [header, ...rest] = records;
-  if (!header || isBlankRecord(header)) return { ok: false, error: "The file is empty. The first line must be the header row." };
+  if (!header || isBlankRecord(header)) return { ok: false, code: "empty" };
   const columnAt = new Map<number, ImportColumnKey>();
   const seen = new Set<ImportColumnKey>();
   const ignoredColumns: string[] = [];
@@ -117,16 +130,16 @@ export async function analyseImport(env: Env, tenantId: string, text: string): P
       if (raw.trim()) ignoredColumns.push(raw.trim());
       continue;
     }
-    if (seen.has(col.key)) return { ok: false, error: `The column '${col.header}' appears more than once in the header.` };
+    if (seen.has(col.key)) return { ok: false, code: "duplicate_column", column: col.header };
     seen.add(col.key);
     columnAt.set(i, col.key);
   }
   const missing = IMPORT_COLUMNS.filter((c) => c.required && !seen.has(c.key)).map((c) => c.header);
-  if (missing.length) return { ok: false, error: `Missing required column${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}. The header row must name the columns (see the expected header below).` };
+  if (missing.length) return { ok: false, code: "missing_columns", columns: missing };
 
   const data = rest.map((r, i) => ({ record: r, row: i + 1 })).filter((d) => !isBlankRecord(d.record));
-  if (data.length === 0) return { ok: false, error: "The file has a header but no data rows." };
-  if (data.length > IMPORT_MAX_ROWS) return { ok: false, error: `The file has ${data.length.toLocaleString("en-GB")} data rows; the limit is ${IMPORT_MAX_ROWS.toLocaleString("en-GB")} rows per import. Split it into smaller files.` };
+  if (data.length === 0) return { ok: false, code: "no_rows" };
+  if (data.length > IMPORT_MAX_ROWS) return { ok: false, code: "too_many_rows", rows: data.length };
 
   type Work = { result: ImportRowResult; value: SubcontractorCreate | null; utr: string | null };
   const work: Work[] = [];
@@ -136,10 +149,12 @@ export async function analyseImport(env: Env, tenantId: string, text: string): P
     for (const [i, key] of columnAt) cells[key] = unneutraliseCell(record.cells[i] ?? "");
     const parsed = subcontractorCreateSchema.safeParse(rowInput(cells));
     const messages = parsed.success ? [] : [...new Set(parsed.error.issues.map((i) => i.message))];
+    const claimsVerification = VERIFICATION_COLUMNS.some((k) => (cells[k] ?? "").trim() !== "");
+    if (claimsVerification && !opts.canVerify) messages.push(VERIFY_IMPORT_MESSAGE);
     const rawUtr = normalizeUtr(cells.utr ?? "");
     if (!parsed.success && /^\d(\.\d+)?e\+\d+$/i.test(rawUtr)) messages.push("The UTR looks like a number a spreadsheet shortened: format the column as text and save again");
     const utr = UTR_RE.test(rawUtr) ? rawUtr : null;
-    let status: ImportRowStatus = parsed.success ? "valid" : "invalid";
+    let status: ImportRowStatus = parsed.success && messages.length === 0 ? "valid" : "invalid";
     if (utr) {
       const first = firstRowForUtr.get(utr);
       if (first === undefined) firstRowForUtr.set(utr, row);
@@ -150,7 +165,7 @@ export async function analyseImport(env: Env, tenantId: string, text: string): P
     }
     work.push({
       result: { row, line: record.line, name: (cells.name ?? "").trim().slice(0, 100), type: (cells.type ?? "").trim().toLowerCase().slice(0, 20), utrMasked: utr ? maskUtr(utr) : "", status, messages },
-      value: parsed.success ? parsed.data : null,
+      value: status === "valid" && parsed.success ? parsed.data : null,
       utr,
     });
   }
@@ -227,7 +242,8 @@ export async function deleteUpload(env: Env, tenantId: string, id: string): Prom
 
 // ---------------------------------------------------------------------------
 
-export class ImportConflictError extends Error {}
+/** Why a commit wrote nothing: the rows no longer match what was checked (a UTR taken meanwhile, a repeat, too many). */
+export type ImportCommitResult = { ok: true; ids: string[] } | { ok: false; code: "conflict" };
 
 /** 29 columns x 3 and 10 columns x 9 stay under D1's 100 bound parameters per statement. */
 const SUB_ROWS_PER_INSERT = 3;
@@ -237,14 +253,15 @@ const AUDIT_ROWS_PER_INSERT = 9;
  * Creates the rows in ONE D1 batch (all or nothing): each subcontractor with its encrypted
  * UTR/NINO, masks and search hash, a 'cis.subcontractor.created' audit entry per row, one
  * 'cis.import.subcontractors' audit entry with the count and one activity entry. Refuses
- * (ImportConflictError, nothing written) a UTR repeated in `rows` or already on file.
+ * ({ code: "conflict" }, nothing written) a UTR repeated in `rows` or already on file.
  */
-export async function importSubcontractors(env: Env, tenantId: string, rows: SubcontractorCreate[], actor: Actor, opts: { ip?: string | null } = {}): Promise<{ ids: string[] }> {
-  if (rows.length === 0) return { ids: [] };
-  if (rows.length > IMPORT_MAX_ROWS) throw new ImportConflictError(`At most ${IMPORT_MAX_ROWS} rows can be imported at once`);
+export async function importSubcontractors(env: Env, tenantId: string, rows: SubcontractorCreate[], actor: Actor, opts: { ip?: string | null } = {}): Promise<ImportCommitResult> {
+  if (rows.length === 0) return { ok: true, ids: [] };
+  const conflict = { ok: false, code: "conflict" } as const;
+  if (rows.length > IMPORT_MAX_ROWS) return conflict;
   const hashes = await Promise.all(rows.map((r) => piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", r.utr)));
-  if (new Set(hashes).size !== hashes.length) throw new ImportConflictError("The same UTR appears more than once");
-  if ((await existingUtrHashes(env, tenantId, hashes)).size > 0) throw new ImportConflictError(DUPLICATE_EXISTING);
+  if (new Set(hashes).size !== hashes.length) return conflict;
+  if ((await existingUtrHashes(env, tenantId, hashes)).size > 0) return conflict;
 
   const db = getDb(env);
   const now = Date.now();
@@ -299,10 +316,10 @@ export async function importSubcontractors(env: Env, tenantId: string, rows: Sub
     await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
   } catch (err) {
     // Someone created one of these UTRs between the check above and the batch: nothing was written.
-    if (isUniqueUtrViolation(err)) throw new ImportConflictError(DUPLICATE_EXISTING);
+    if (isUniqueUtrViolation(err)) return conflict;
     throw err;
   }
-  return { ids };
+  return { ok: true, ids };
 }
 
 /**

@@ -16,8 +16,13 @@ export async function requireCis(request: Request, context: Ctx, scope?: CisScop
   const { env, ctx } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
   const user = scope ? await requireUserWithScope(request, context, scope) : requireUser(request, context);
-  if (!tenant.modules.some((m) => m.id === "cis")) throw data("Page not found", { status: 404 });
+  if (!hasCisModule(tenant)) throw data("Page not found", { status: 404 });
   return { env, ctx, tenant, user };
+}
+
+/** The one test of whether a tenant has the CIS module (the staff pages and the portal alike). */
+export function hasCisModule(tenant: Pick<TenantContextValue, "modules">): boolean {
+  return tenant.modules.some((m) => m.id === "cis");
 }
 
 export function actorOf(user: SessionUser) {

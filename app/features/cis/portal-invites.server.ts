@@ -9,7 +9,7 @@ import type { Actor } from "./module.server";
 import { getCisSettings } from "./settings.server";
 import type { SubcontractorRow } from "./subcontractors.server";
 
-/** cis.md section 9: the portal magic link lasts 15 minutes and can be used once. */
+/** A portal magic link lasts 15 minutes and can be used once. */
 export const PORTAL_LINK_TTL_SECONDS = 15 * 60;
 export const PORTAL_LINK_EXPIRES_IN = "15 minutes";
 
@@ -20,6 +20,16 @@ export async function contractorDetails(env: Env, tenant: Pick<TenantContextValu
 }
 
 export type IssuedInvite = { magicLink: string; email: string; emailSent: boolean; inviteId: string; expiresAt: number };
+/** Why no link was issued: the link goes by e-mail, and an archived subcontractor has no portal. */
+export type InviteRefusal = "no_email" | "archived";
+export type InviteResult = { ok: true; invite: IssuedInvite } | { ok: false; code: InviteRefusal };
+
+/** Whether a subcontractor can be invited now, before anything is signed or recorded. */
+export function inviteRefusal(subcontractor: Pick<SubcontractorRow, "email" | "active">): InviteRefusal | null {
+  if (!subcontractor.active) return "archived";
+  if (!subcontractor.email?.trim()) return "no_email";
+  return null;
+}
 
 /**
  * Signs a single-use portal link bound to this tenant host and this subcontractor, records it
@@ -30,16 +40,17 @@ export async function issuePortalInvite(
   env: Env,
   opts: {
     tenant: Pick<TenantContextValue, "id" | "name">;
-    subcontractor: Pick<SubcontractorRow, "id" | "name" | "email">;
+    subcontractor: Pick<SubcontractorRow, "id" | "name" | "email" | "active">;
     actor: Actor;
     origin: string;
     ip: string | null;
     created: boolean;
   },
-): Promise<IssuedInvite> {
+): Promise<InviteResult> {
   const { tenant, subcontractor, actor, origin } = opts;
+  const refusal = inviteRefusal(subcontractor);
   const email = subcontractor.email?.trim();
-  if (!email) throw new Error("The subcontractor has no e-mail address");
+  if (refusal || !email) return { ok: false, code: refusal ?? "no_email" };
   const { token, jti, expiresAt } = await signToken(env, {
     kind: "portal-link",
     subject: subcontractor.id,
@@ -80,7 +91,7 @@ export async function issuePortalInvite(
       .set({ emailQueued: true })
       .where(and(eq(cisPortalInvites.tenantId, tenant.id), eq(cisPortalInvites.id, jti)));
   }
-  return { magicLink, email, emailSent, inviteId: jti, expiresAt };
+  return { ok: true, invite: { magicLink, email, emailSent, inviteId: jti, expiresAt } };
 }
 
 export type InviteRow = typeof cisPortalInvites.$inferSelect;

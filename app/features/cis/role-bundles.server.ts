@@ -16,7 +16,7 @@ export type CisRoleBundle = {
 
 const isCisPrefixed = (s: string) => s.startsWith("cis.");
 
-/** Role bundles of the tenant that hold any scope beginning 'cis.' (cis.md section 2, settings). */
+/** Role bundles of the tenant that hold any scope beginning 'cis.': the roles the settings page lists. */
 export async function listCisRoleBundles(env: Env, tenantId: string): Promise<CisRoleBundle[]> {
   const rows = await getDb(env).select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId)).orderBy(asc(roleBundles.name));
   return rows
@@ -45,10 +45,8 @@ export function mergeCisScopes(current: readonly string[], chosen: readonly CisS
 }
 
 export type BundleActor = { id: string; email: string; name: string; ip: string | null };
-export type UpdateBundleResult = { ok: true; added: string[]; removed: string[] } | { ok: false; status: 400 | 404 | 409; error: string };
-
-export const BUNDLE_CHANGED = "This role was changed by someone else since the page was loaded. Review it and try again.";
-export const LAST_MANAGER = "At least one role must keep cis.manage, or nobody could change CIS permissions again.";
+/** "stale": changed by someone else since the form was rendered; "last_manager": nobody would keep cis.manage. */
+export type UpdateBundleResult = { ok: true; added: string[]; removed: string[] } | { ok: false; code: "not_found" | "stale" | "last_manager" };
 
 const grantsManage = (scopes: readonly string[]) => scopes.some((s) => s === "cis.manage" || s === "cis.*" || s === "*");
 
@@ -71,8 +69,8 @@ export async function updateBundleCisScopes(
   const where = and(eq(roleBundles.tenantId, tenantId), eq(roleBundles.name, name));
   const all = await db.select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId));
   const row = all.find((r) => r.name === name);
-  if (!row) return { ok: false, status: 404, error: "Role not found" };
-  if (expectedVersion !== null && row.updatedAt !== expectedVersion) return { ok: false, status: 409, error: BUNDLE_CHANGED };
+  if (!row) return { ok: false, code: "not_found" };
+  if (expectedVersion !== null && row.updatedAt !== expectedVersion) return { ok: false, code: "stale" };
 
   const before = new Set(row.scopes.filter(isCisScope));
   const after = new Set(chosen);
@@ -80,7 +78,7 @@ export async function updateBundleCisScopes(
   const removed = CIS_SCOPES.filter((s) => before.has(s) && !after.has(s));
   const scopes = mergeCisScopes(row.scopes, chosen);
   // Keep a way back: someone must still be able to manage CIS permissions after this change.
-  if (!grantsManage(scopes) && !all.some((r) => r.name !== name && grantsManage(r.scopes))) return { ok: false, status: 400, error: LAST_MANAGER };
+  if (!grantsManage(scopes) && !all.some((r) => r.name !== name && grantsManage(r.scopes))) return { ok: false, code: "last_manager" };
   // Never move the version backwards or leave it unchanged, so a stale form is always caught.
   const version = Math.max(now, row.updatedAt + 1);
 

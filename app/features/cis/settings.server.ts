@@ -3,8 +3,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
-import { type CisSettings, DEFAULT_CIS_SETTINGS } from "./domain";
-import { decryptPii, ENCRYPT_FAILED, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";
+import { type CisSettings, DEFAULT_CIS_SETTINGS, type VatScheme } from "./domain";
+import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";
 
 export type CisSettingsView = {
   active: boolean;
@@ -13,7 +13,7 @@ export type CisSettingsView = {
   accountsOfficeRef: string;
   utrMasked: string | null;
   hasUtr: boolean;
-  vatScheme: "standard" | "reduced" | "zero" | "flat";
+  vatScheme: VatScheme;
   emailStatements: boolean;
   warningDays: number;
   statementDeadlineDays: number;
@@ -77,7 +77,8 @@ export async function getCisSettings(env: Env, tenantId: string): Promise<CisSet
 // Saving
 
 export type SettingsActor = { id: string; email: string; name: string; ip: string | null };
-export type SaveSettingsResult = { ok: true; changedFields: string[]; activated: boolean; deactivated: boolean } | { ok: false; error: string };
+/** "encrypt_failed": the UTR could not be encrypted; "save_failed": anything else (nothing was written). */
+export type SaveSettingsResult = { ok: true; changedFields: string[]; activated: boolean; deactivated: boolean } | { ok: false; code: "encrypt_failed" | "save_failed" };
 
 /** Fields compared for the audit entry; the UTR is compared separately (it is stored encrypted). */
 const PLAIN_FIELDS = [
@@ -94,7 +95,6 @@ const PLAIN_FIELDS = [
   "statementFooter",
 ] as const;
 
-export const SAVE_FAILED = "Failed to save settings";
 
 export function utrPiiContext(tenantId: string): PiiContext {
   return { tenantId, table: "cis_settings", recordId: tenantId, field: "utr" };
@@ -160,8 +160,8 @@ export async function saveCisSettings(env: Env, tenantId: string, input: CisSett
     return { ok: true, changedFields, activated, deactivated };
   } catch (err) {
     console.error("Failed to save CIS settings", err);
-    // Only the product's own messages reach the user; key and database details stay in the log.
-    return { ok: false, error: err instanceof PiiError ? ENCRYPT_FAILED : SAVE_FAILED };
+    // Only a code leaves: key and database details stay in the log.
+    return { ok: false, code: err instanceof PiiError ? "encrypt_failed" : "save_failed" };
   }
 }
 

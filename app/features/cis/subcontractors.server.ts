@@ -1,11 +1,14 @@
 import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
-import { cisSubcontractors, SUBCONTRACTOR_TYPES } from "~/db/schema";
+import { cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
-import type { SubcontractorCreate, SubcontractorUpdate } from "./domain";
+import { revokePortalSessionsStatements } from "~/features/portal/portal-session.server";
+import { changedVerificationFields, SUBCONTRACTOR_TYPES, UNVERIFIED, type SubcontractorCreate, type SubcontractorUpdate, type VerificationField } from "./domain";
 import type { Actor } from "./module.server";
+import { BULK_LIMIT } from "./subcontractor-messages";
 import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 
 export type SubcontractorRow = typeof cisSubcontractors.$inferSelect;
@@ -18,16 +21,16 @@ export type TypeFilter = "all" | (typeof SUBCONTRACTOR_TYPES)[number];
 
 export type ListQuery = { q: string; status: StatusFilter; type: TypeFilter; page: number };
 
+const listQuerySchema = z.object({
+  q: z.string().catch("").transform((q) => q.trim().slice(0, 100)),
+  status: z.enum(STATUS_FILTERS).catch("all"),
+  type: z.enum(["all", ...SUBCONTRACTOR_TYPES]).catch("all"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+/** Unknown or malformed filters fall back to their defaults rather than failing the page. */
 export function parseListQuery(params: URLSearchParams): ListQuery {
-  const status = params.get("status");
-  const type = params.get("type");
-  const page = Number(params.get("page") ?? "1");
-  return {
-    q: (params.get("q") ?? "").trim().slice(0, 100),
-    status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "all",
-    type: (SUBCONTRACTOR_TYPES as readonly string[]).includes(type ?? "") ? (type as TypeFilter) : "all",
-    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
-  };
+  return listQuerySchema.parse({ q: params.get("q") ?? "", status: params.get("status") ?? "all", type: params.get("type") ?? "all", page: params.get("page") ?? "1" });
 }
 
 function piiCtx(tenantId: string, recordId: string, field: "utr" | "nino"): PiiContext {
@@ -124,7 +127,7 @@ export function subcontractorView(row: SubcontractorRow) {
 }
 export type SubcontractorView = ReturnType<typeof subcontractorView>;
 
-/** A list row: contact details masked as well (cis.md, subcontractor list). */
+/** A list row: contact details are masked in the list as well. */
 export function subcontractorListItem(row: SubcontractorRow) {
   return {
     id: row.id,
@@ -212,18 +215,35 @@ function verifiedAudit(db: ReturnType<typeof getDb>, tenantId: string, id: strin
   });
 }
 
-export type SaveResult = { ok: true; id: string } | { ok: false; field?: string; error: string };
+export type SaveError =
+  | { ok: false; code: "not_found" }
+  | { ok: false; code: "duplicate_utr"; field: "utr" }
+  /** The actor lacks cis.sub.verify and the save would change these verification fields. */
+  | { ok: false; code: "verification_forbidden"; fields: VerificationField[] };
+export type SaveResult = { ok: true; id: string } | SaveError;
 
-export const DUPLICATE_UTR = "A subcontractor with this UTR already exists";
+/** Who saves, and whether they may record verification (cis.sub.verify). */
+export type SaveOptions = { canVerify: boolean };
+
+const DUPLICATE: SaveError = { ok: false, code: "duplicate_utr", field: "utr" };
 
 export function isUniqueUtrViolation(err: unknown): boolean {
   const text = `${err instanceof Error ? err.message : String(err)} ${err instanceof Error && err.cause ? String((err.cause as Error).message ?? err.cause) : ""}`;
   return /UNIQUE constraint failed/i.test(text) && /utr_hash|cis_subcontractors_tenant_utr_unique/i.test(text);
 }
 
+/** Without cis.sub.verify a save may not move any verification field away from `before`. */
+function verificationRefusal(before: Parameters<typeof changedVerificationFields>[0], after: Parameters<typeof changedVerificationFields>[1], opts: SaveOptions): SaveError | null {
+  if (opts.canVerify) return null;
+  const fields = changedVerificationFields(before, after);
+  return fields.length ? { ok: false, code: "verification_forbidden", fields } : null;
+}
+
 /** Creates a subcontractor (active unless told otherwise) with its audit and activity entries in one batch. */
-export async function createSubcontractor(env: Env, tenantId: string, input: SubcontractorCreate, actor: Actor, opts: { active?: boolean } = {}): Promise<SaveResult> {
-  if (await findByUtr(env, tenantId, input.utr)) return { ok: false, field: "utr", error: DUPLICATE_UTR };
+export async function createSubcontractor(env: Env, tenantId: string, input: SubcontractorCreate, actor: Actor, opts: SaveOptions & { active?: boolean }): Promise<SaveResult> {
+  const refused = verificationRefusal(UNVERIFIED, input, opts);
+  if (refused) return refused;
+  if (await findByUtr(env, tenantId, input.utr)) return DUPLICATE;
   const db = getDb(env);
   const id = newId();
   const now = Date.now();
@@ -247,22 +267,28 @@ async function saveInOneBatch(db: ReturnType<typeof getDb>, statements: BatchIte
   try {
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
-    if (isUniqueUtrViolation(err)) return { ok: false, field: "utr", error: DUPLICATE_UTR };
+    if (isUniqueUtrViolation(err)) return DUPLICATE;
     throw err;
   }
   return { ok: true, id };
 }
 
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) => (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
+
 /**
  * Updates a subcontractor. A blank UTR keeps the stored one. A change of verification status,
- * method, reference or date is also audited as 'verified'.
+ * method, reference or date is also audited as 'verified', and refused without cis.sub.verify.
+ * A new e-mail address or an archive withdraws the portal links already sent and ends the
+ * portal sessions, in the same batch: whoever read the old mailbox keeps no way in.
  */
-export async function updateSubcontractor(env: Env, tenantId: string, id: string, input: SubcontractorUpdate, actor: Actor): Promise<SaveResult> {
+export async function updateSubcontractor(env: Env, tenantId: string, id: string, input: SubcontractorUpdate, actor: Actor, opts: SaveOptions): Promise<SaveResult> {
   const existing = await getSubcontractor(env, tenantId, id);
-  if (!existing) return { ok: false, error: "Subcontractor not found" };
+  if (!existing) return { ok: false, code: "not_found" };
+  const refused = verificationRefusal(existing, input, opts);
+  if (refused) return refused;
   if (input.utr) {
     const clash = await findByUtr(env, tenantId, input.utr);
-    if (clash && clash.id !== id) return { ok: false, field: "utr", error: DUPLICATE_UTR };
+    if (clash && clash.id !== id) return DUPLICATE;
   }
   const db = getDb(env);
   const now = Date.now();
@@ -270,20 +296,26 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
   const nino = input.type === "individual" && !input.removeNino ? (input.nino ?? undefined) : null;
   const ids = await protectIdentifiers(env, tenantId, id, input.utr, nino);
   const fields = plainFields(input);
-  const verificationChanged =
-    existing.verificationStatus !== fields.verificationStatus ||
-    existing.verificationMethod !== fields.verificationMethod ||
-    existing.verificationReference !== fields.verificationReference ||
-    existing.verifiedDate !== fields.verifiedDate;
+  const verificationChanged = changedVerificationFields(existing, fields).length > 0;
   const changed = Object.keys(fields).filter((k) => k !== "nameLower" && (existing as Record<string, unknown>)[k] !== (fields as Record<string, unknown>)[k]);
   if (input.utr) changed.push("utr");
   // A new NINO, or one removed on request or because the type no longer takes it.
   if (typeof nino === "string" || (nino === null && existing.ninoEnc !== null)) changed.push("nino");
   if (existing.active !== input.active) changed.push("active");
-  const statements = [
+  const archived = existing.active && !input.active;
+  const cutPortal = archived || !sameEmail(existing.email, fields.email);
+  const statements: BatchItem<"sqlite">[] = [
     db
       .update(cisSubcontractors)
-      .set({ ...fields, ...ids, active: input.active, verifiedBy: verificationChanged ? actor.id : existing.verifiedBy, updatedAt: now, updatedBy: actor.id })
+      .set({
+        ...fields,
+        ...ids,
+        active: input.active,
+        verifiedBy: verificationChanged ? actor.id : existing.verifiedBy,
+        ...(cutPortal ? { portalLinksValidAfter: now } : {}),
+        updatedAt: now,
+        updatedBy: actor.id,
+      })
       .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt))),
     // Field names only: never the values of identifiers.
     auditInsert(db, { tenantId, action: "cis.subcontractor.updated", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { fields: changed } }),
@@ -296,13 +328,15 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
       auditInsert(db, { tenantId, action: input.active ? "cis.subcontractor.reactivated" : "cis.subcontractor.archived", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id }),
     );
   }
+  if (cutPortal) statements.push(...revokePortalSessionsStatements(db, tenantId, [id], now));
   return saveInOneBatch(db, statements, id);
 }
 
-export type BulkResult = { succeeded: string[]; failed: { id: string; error: string }[]; names: Record<string, string> };
+/** Why one id of a bulk request did not change. */
+export type BulkFailure = "not_found" | "already_archived" | "too_many";
+export type BulkResult = { succeeded: string[]; failed: { id: string; code: BulkFailure }[]; names: Record<string, string> };
 
-/** Ids accepted by one bulk request; the rest are reported as failed, never silently dropped. */
-export const BULK_LIMIT = 100;
+export { BULK_LIMIT };
 
 /** Names of this tenant's visible subcontractors among `ids` (for confirmation steps and results). */
 export async function subcontractorNames(env: Env, tenantId: string, ids: string[]): Promise<Record<string, string>> {
@@ -328,7 +362,7 @@ export async function deleteSubcontractors(env: Env, tenantId: string, ids: stri
 async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Actor, kind: "archive" | "delete"): Promise<BulkResult> {
   const all = [...new Set(ids)];
   const unique = all.slice(0, BULK_LIMIT);
-  const result: BulkResult = { succeeded: [], failed: all.slice(BULK_LIMIT).map((id) => ({ id, error: `Too many items: at most ${BULK_LIMIT} at a time` })), names: {} };
+  const result: BulkResult = { succeeded: [], failed: all.slice(BULK_LIMIT).map((id) => ({ id, code: "too_many" as const })), names: {} };
   if (unique.length === 0) return result;
   const db = getDb(env);
   const found = await db
@@ -337,24 +371,24 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
     .where(and(visible(tenantId), inArray(cisSubcontractors.id, unique)));
   const byId = new Map(found.map((f) => [f.id, f]));
   const now = Date.now();
-  const statements = [];
+  const statements: BatchItem<"sqlite">[] = [];
   for (const id of unique) {
     const row = byId.get(id);
     if (!row) {
-      result.failed.push({ id, error: "Subcontractor not found" });
+      result.failed.push({ id, code: "not_found" });
       continue;
     }
     result.names[id] = row.name;
     if (kind === "archive" && !row.active) {
-      result.failed.push({ id, error: "Already archived" });
+      result.failed.push({ id, code: "already_archived" });
       continue;
     }
     result.succeeded.push(id);
     const target = and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt));
     statements.push(
       kind === "archive"
-        ? db.update(cisSubcontractors).set({ active: false, updatedAt: now, updatedBy: actor.id }).where(target)
-        : db.update(cisSubcontractors).set({ deletedAt: now, deletedBy: actor.id, updatedAt: now, updatedBy: actor.id }).where(target),
+        ? db.update(cisSubcontractors).set({ active: false, portalLinksValidAfter: now, updatedAt: now, updatedBy: actor.id }).where(target)
+        : db.update(cisSubcontractors).set({ deletedAt: now, deletedBy: actor.id, portalLinksValidAfter: now, updatedAt: now, updatedBy: actor.id }).where(target),
       auditInsert(db, {
         tenantId,
         action: kind === "archive" ? "cis.subcontractor.archived" : "cis.subcontractor.deleted",
@@ -366,7 +400,10 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
       activityInsert(db, { tenantId, module: "cis", action: kind === "archive" ? "subcontractor.archived" : "subcontractor.deleted", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: row.name } }),
     );
   }
-  if (statements.length) await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  if (statements.length === 0) return result;
+  // An archived or deleted subcontractor keeps no portal access: their sessions end in the same batch.
+  statements.push(...revokePortalSessionsStatements(db, tenantId, result.succeeded, now));
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return result;
 }
 

@@ -1,38 +1,63 @@
+import { data, type RouterContextProvider } from "react-router";
+import { cloudflareContext } from "~/context";
+import { requireTenant } from "~/features/auth/middleware.server";
 import { createSession, revokeSession } from "~/features/auth/session.server";
 import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/tokens.server";
-import { findPortalInvite, isTokenUsed, recordPortalSignIn } from "~/features/cis/portal-invites.server";
-import { getSubcontractor } from "~/features/cis/subcontractors.server";
+import { hasCisModule } from "~/features/cis/module.server";
+import { findPortalInvite, isTokenUsed, recordPortalSignIn, type InviteRow } from "~/features/cis/portal-invites.server";
+import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors.server";
 import { writeAudit } from "~/features/platform/audit.server";
 import { loadPortalSession } from "./portal-session.server";
 
-export type LinkProblem = "invalid" | "expired" | "used";
+/**
+ * Every portal page and action starts here: the portal belongs to the CIS module, so it exists
+ * only on a tenant host with CIS switched on (404 elsewhere, as for any missing page).
+ */
+export function requirePortalModule(context: Readonly<RouterContextProvider>) {
+  const { env, ctx } = context.get(cloudflareContext);
+  const tenant = requireTenant(context);
+  if (!hasCisModule(tenant)) throw data("Page not found", { status: 404 });
+  return { env, ctx, tenant };
+}
+
+/** "withdrawn": the subcontractor was archived, or their e-mail changed after the link was sent. */
+export type LinkProblem = "invalid" | "expired" | "used" | "withdrawn";
 
 /** 410 Gone for a link that was good once; 400 for one that never was (tampered, another host). */
 export function statusFor(problem: LinkProblem): 400 | 410 {
   return problem === "invalid" ? 400 : 410;
 }
 
-type Inspection = { ok: true; value: VerifiedToken } | { ok: false; problem: LinkProblem };
+type Inspection = { ok: true; value: VerifiedToken; subcontractor: SubcontractorRow } | { ok: false; code: LinkProblem };
+
+/** A link still signs in only while it went to the subcontractor's current address and they are active. */
+function withdrawn(invite: InviteRow, sub: SubcontractorRow): boolean {
+  if (!sub.active) return true;
+  if (sub.portalLinksValidAfter !== null && invite.createdAt < sub.portalLinksValidAfter) return true;
+  return invite.email.trim().toLowerCase() !== (sub.email ?? "").trim().toLowerCase();
+}
 
 /**
  * Everything that can be checked without consuming the link: signature, expiry, this host as
- * audience, this tenant, a recorded invite for this subcontractor, and whether it was used.
- * GET uses only this, because mail scanners follow links.
+ * audience, this tenant, a recorded invite for this subcontractor, the subcontractor still there,
+ * active and at the address the link went to, and whether it was used. GET uses only this,
+ * because mail scanners follow links.
  */
 export async function inspectPortalLink(env: Env, request: Request, tenantId: string, token: string): Promise<Inspection> {
   const verified = await verifyToken(env, token, { kind: "portal-link", audience: new URL(request.url).origin });
-  if (!verified.ok) return { ok: false, problem: verified.reason };
+  if (!verified.ok) return { ok: false, code: verified.reason };
   const value = verified.value;
-  if (value.claims.tid !== tenantId) return { ok: false, problem: "invalid" };
-  const invite = await findPortalInvite(env, tenantId, value.jti, value.subject);
-  if (!invite) return { ok: false, problem: "invalid" };
-  if (invite.usedAt !== null || (await isTokenUsed(env, value.jti))) return { ok: false, problem: "used" };
-  return { ok: true, value };
+  if (value.claims.tid !== tenantId) return { ok: false, code: "invalid" };
+  const [invite, subcontractor] = await Promise.all([findPortalInvite(env, tenantId, value.jti, value.subject), getSubcontractor(env, tenantId, value.subject)]);
+  if (!invite || !subcontractor) return { ok: false, code: "invalid" };
+  if (invite.usedAt !== null || (await isTokenUsed(env, value.jti))) return { ok: false, code: "used" };
+  if (withdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
+  return { ok: true, value, subcontractor };
 }
 
 /**
  * The link's POST: burns the token id (single use across isolates), checks the subcontractor is
- * still there, opens a portal session and records the sign-in.
+ * still there and active, opens a portal session and records the sign-in.
  */
 export async function consumePortalLink(
   env: Env,
@@ -41,17 +66,19 @@ export async function consumePortalLink(
   tenantId: string,
   token: string,
   ip: string | null,
-): Promise<{ ok: true; setCookie: string } | { ok: false; problem: LinkProblem }> {
+): Promise<{ ok: true; setCookie: string } | { ok: false; code: LinkProblem }> {
   const refuse = async (problem: LinkProblem, reason: string) => {
     await writeAudit(env, { tenantId, action: "cis.portal.link_refused", targetType: "portal-link", payload: { reason }, ip });
-    return { ok: false as const, problem };
+    return { ok: false as const, code: problem };
   };
   const inspected = await inspectPortalLink(env, request, tenantId, token);
-  if (!inspected.ok) return refuse(inspected.problem, inspected.problem);
+  if (!inspected.ok) return refuse(inspected.code, inspected.code);
   const { jti, subject, expiresAt } = inspected.value;
   if (!(await burnToken(env, { jti, kind: "portal-link", tenantId, expiresAt }))) return refuse("used", "reused");
+  // Read again after the burn: an archive between the two checks still wins.
   const subcontractor = await getSubcontractor(env, tenantId, subject);
   if (!subcontractor) return refuse("invalid", "subcontractor");
+  if (!subcontractor.active) return refuse("withdrawn", "archived");
   // A browser that already held a portal session swaps it for the new one.
   const previous = await loadPortalSession(env, ctx, request, tenantId);
   if (previous) await revokeSession(env, previous.sessionIdHash);

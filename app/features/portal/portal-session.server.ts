@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { redirect } from "react-router";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors, sessions } from "~/db/schema";
@@ -7,13 +8,33 @@ import type { SubcontractorRow } from "~/features/cis/subcontractors.server";
 import { sha256Hex } from "~/utils/ids";
 
 const TOUCH_INTERVAL_MS = 5 * 60_000;
+/** D1 binds at most 100 parameters per statement; the ids share it with the other conditions. */
+const IDS_PER_STATEMENT = 90;
+
+/**
+ * Statements ending every live portal session of these subcontractors, for the caller's batch
+ * (so an archive, a delete or a new e-mail address and the sign-out land together).
+ */
+export function revokePortalSessionsStatements(db: ReturnType<typeof getDb>, tenantId: string, subcontractorIds: readonly string[], now = Date.now()): BatchItem<"sqlite">[] {
+  const out: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < subcontractorIds.length; i += IDS_PER_STATEMENT) {
+    out.push(
+      db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.kind, "portal"), inArray(sessions.userId, subcontractorIds.slice(i, i + IDS_PER_STATEMENT)), isNull(sessions.revokedAt))),
+    );
+  }
+  return out;
+}
 
 export type PortalSession = { sessionIdHash: string; tenantId: string; subcontractor: SubcontractorRow };
 
 /**
  * The subcontractor behind a live portal session on this tenant host. Only the `portal` cookie
  * counts (a staff cookie never opens the portal), and the subcontractor always comes from the
- * session row, never from the URL: a deleted subcontractor ends the session's reach at once.
+ * session row, never from the URL: a deleted or archived subcontractor ends the session's reach
+ * at once, even if its session row was somehow left live.
  */
 export async function loadPortalSession(env: Env, ctx: ExecutionContext | null, request: Request, tenantId: string): Promise<PortalSession | null> {
   const token = await readSessionToken(env, request, "portal");
@@ -23,7 +44,10 @@ export async function loadPortalSession(env: Env, ctx: ExecutionContext | null, 
   const [row] = await getDb(env)
     .select({ s: sessions, sub: cisSubcontractors })
     .from(sessions)
-    .innerJoin(cisSubcontractors, and(eq(cisSubcontractors.id, sessions.userId), eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt)))
+    .innerJoin(
+      cisSubcontractors,
+      and(eq(cisSubcontractors.id, sessions.userId), eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), eq(cisSubcontractors.active, true)),
+    )
     .where(
       and(
         eq(sessions.idHash, idHash),

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../domain";
+import { useHydrated } from "~/utils/use-hydrated";
 
 // ---------------------------------------------------------------------------
 // The create-and-invite form's rules, shared by the browser and the action
@@ -37,16 +38,24 @@ export const inviteCreateSchema = z
       for (const issue of parsed.error.issues) ctx.issues.push({ code: "custom", message: issue.message, path: [...issue.path], input });
       return z.NEVER;
     }
-    if (missing) return z.NEVER;
-    return { ...parsed.data, email: parsed.data.email as string };
+    const email = parsed.data.email;
+    if (missing || !email) return z.NEVER;
+    return { ...parsed.data, email };
   });
 
 // ---------------------------------------------------------------------------
 // What the route's loader and action return (the modal reads the same shapes)
 
 export type InviteLoaderData =
-  | { mode: "existing"; subcontractor: { id: string; name: string; email: string | null }; canEdit: boolean }
+  | { mode: "existing"; subcontractor: { id: string; name: string; email: string | null; active: boolean }; canEdit: boolean }
   | { mode: "create" };
+
+/** Why an existing subcontractor cannot be invited, in words (the same on the page, in the modal and from the action). */
+export function inviteRefusalMessage(code: "no_email" | "archived", name: string): string {
+  return code === "archived"
+    ? `${name} is archived. Make them active again before inviting them to the portal.`
+    : `${name} has no e-mail address. Add one before inviting them to the portal.`;
+}
 
 export type InviteActionData =
   | { kind: "form"; result: SubmissionResult<string[]> }
@@ -54,12 +63,6 @@ export type InviteActionData =
 
 export function inviteHref(subcontractorId?: string): string {
   return subcontractorId ? `${LIST_PATH}/${encodeURIComponent(subcontractorId)}/invite` : `${LIST_PATH}/invite`;
-}
-
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 type PanelProps = {
@@ -116,7 +119,9 @@ function ConfirmInvite({ view, lastResult, busy, titleId, fetcherKey, onCancel }
       <h2 id={titleId} className="text-lg font-semibold">
         Invite Subcontractor to Portal
       </h2>
-      {subcontractor.email ? (
+      {!subcontractor.active ? (
+        <CannotInvite message={inviteRefusalMessage("archived", subcontractor.name)} subcontractorId={subcontractor.id} canEdit={view.canEdit} onCancel={onCancel} />
+      ) : subcontractor.email ? (
         <Form method="post" action={inviteHref(subcontractor.id)} {...formFetcherProps(fetcherKey)} className="space-y-4">
           <FormError errors={errors} />
           <p className="text-sm">
@@ -132,22 +137,34 @@ function ConfirmInvite({ view, lastResult, busy, titleId, fetcherKey, onCancel }
           </div>
         </Form>
       ) : (
-        <div className="space-y-4">
-          <div role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm">
-            {`${subcontractor.name} has no e-mail address. The portal link is sent by e-mail, so add one before inviting them.`}
-          </div>
-          <div className="flex justify-end gap-2">
-            <CancelControl onCancel={onCancel} />
-            {view.canEdit ? (
-              <Link to={`${LIST_PATH}/${encodeURIComponent(subcontractor.id)}/edit`} className={buttonClass("primary")}>
-                Edit
-              </Link>
-            ) : (
-              <p className="self-center text-sm opacity-80">Ask someone who can edit subcontractors to add it.</p>
-            )}
-          </div>
-        </div>
+        <CannotInvite
+          message={`${subcontractor.name} has no e-mail address. The portal link is sent by e-mail, so add one before inviting them.`}
+          subcontractorId={subcontractor.id}
+          canEdit={view.canEdit}
+          onCancel={onCancel}
+        />
       )}
+    </div>
+  );
+}
+
+/** An invite that cannot be sent yet: why, and the way to put it right (the subcontractor's form). */
+function CannotInvite({ message, subcontractorId, canEdit, onCancel }: { message: string; subcontractorId: string; canEdit: boolean; onCancel?: () => void }) {
+  return (
+    <div className="space-y-4">
+      <div role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm">
+        {message}
+      </div>
+      <div className="flex justify-end gap-2">
+        <CancelControl onCancel={onCancel} />
+        {canEdit ? (
+          <Link to={`${LIST_PATH}/${encodeURIComponent(subcontractorId)}/edit`} className={buttonClass("primary")}>
+            Edit
+          </Link>
+        ) : (
+          <p className="self-center text-sm opacity-80">Ask someone who can edit subcontractors to change it.</p>
+        )}
+      </div>
     </div>
   );
 }
@@ -176,6 +193,7 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
       </h2>
       <Form method="post" action={inviteHref()} {...formFetcherProps(fetcherKey)} {...getFormProps(form)} className="space-y-4">
         <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="intent" value="create" />
         <Field id={fields.name.id} label="Name *" error={fields.name.errors}>
           <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} autoComplete="off" required maxLength={100} />
         </Field>

@@ -1,19 +1,12 @@
-import { useEffect, useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { Form, Link } from "react-router";
 import { Button } from "~/components/ui/button";
 
 export type BulkKind = "archive" | "delete";
 
-/** The spec's confirmation text (cis.md section 5, Confirmation). */
+/** Bulk actions ask before they change anything, naming the count. */
 export function bulkConfirmText(kind: BulkKind, n: number): string {
   return `Are you sure you want to ${kind} ${n} selected items?`;
-}
-
-/** True once React has hydrated: lets a page hide things only when JavaScript can show them again. */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 /**
@@ -23,7 +16,8 @@ export function useHydrated(): boolean {
  */
 export function confirmThenSubmit(message: (submitter: HTMLButtonElement | null) => string | null) {
   return (event: FormEvent<HTMLFormElement>) => {
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const native = event.nativeEvent;
+    const submitter = "submitter" in native && native.submitter instanceof HTMLButtonElement ? native.submitter : null;
     const text = message(submitter);
     if (!text) return;
     if (!window.confirm(text)) {

@@ -4,11 +4,23 @@ import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
-import { RATE_FOR_VERIFICATION_STATUS, subcontractorCreateSchema, subcontractorUpdateSchema, type VerificationStatus } from "../domain";
-import { useHydrated } from "./subcontractor-confirm";
+import { formatDate } from "~/utils/dates";
+import {
+  RATE_FOR_VERIFICATION_STATUS,
+  SUBCONTRACTOR_TYPES,
+  subcontractorCreateSchema,
+  subcontractorUpdateSchema,
+  VERIFICATION_METHODS,
+  VERIFICATION_STATUSES,
+  type SubcontractorType,
+  type VerificationMethod,
+  type VerificationStatus,
+} from "../domain";
+import { useHydrated } from "~/utils/use-hydrated";
+import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-table";
 
 export type SubcontractorFormDefaults = {
-  type: "individual" | "company" | "partnership";
+  type: SubcontractorType;
   name: string;
   companyNumber: string;
   vatNumber: string;
@@ -33,7 +45,29 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-const isRate = (v: unknown): v is VerificationStatus => v === "gross" || v === "standard" || v === "higher";
+const isStatus = (v: unknown): v is VerificationStatus => (VERIFICATION_STATUSES as readonly unknown[]).includes(v);
+const isType = (v: unknown): v is SubcontractorType => (SUBCONTRACTOR_TYPES as readonly unknown[]).includes(v);
+const isMethod = (v: unknown): v is VerificationMethod => (VERIFICATION_METHODS as readonly unknown[]).includes(v);
+
+/** A stored verification value shown as text, with the field's error slot (for a refused change). */
+function ReadOnlyValue({ id, label, value, errors }: { id: string; label: string; value: string; errors?: string[] }) {
+  // Text, not a control: a <label> would point at nothing.
+  return (
+    <div className="space-y-1">
+      <p id={`${id}-label`} className="text-sm font-medium">
+        {label}
+      </p>
+      <p id={id} aria-labelledby={`${id}-label`} aria-describedby={errors?.length ? `${id}-error` : undefined} className="py-2 text-sm">
+        {value}
+      </p>
+      {errors?.length ? (
+        <p id={`${id}-error`} className="text-sm text-danger" role="alert">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /**
  * Create and edit share this form. On edit the UTR and NINO inputs start blank: the stored values
@@ -45,12 +79,15 @@ export function SubcontractorForm({
   defaultValue,
   utrMasked,
   ninoMasked,
+  canVerify,
 }: {
   mode: "create" | "edit";
   lastResult: SubmissionResult<string[]> | null | undefined;
   defaultValue: SubcontractorFormDefaults;
   utrMasked?: string | null;
   ninoMasked?: string | null;
+  /** Without cis.sub.verify the verification fields are shown, not posted. */
+  canVerify: boolean;
 }) {
   const schema = mode === "create" ? subcontractorCreateSchema : subcontractorUpdateSchema;
   const navigation = useNavigation();
@@ -65,9 +102,9 @@ export function SubcontractorForm({
     shouldRevalidate: "onInput",
   });
 
-  const type = (fields.type.value ?? defaultValue.type) as SubcontractorFormDefaults["type"];
+  const type = isType(fields.type.value) ? fields.type.value : defaultValue.type;
   const status = fields.verificationStatus.value;
-  const rate = isRate(status) ? RATE_FOR_VERIFICATION_STATUS[status] : RATE_FOR_VERIFICATION_STATUS[defaultValue.verificationStatus];
+  const rate = isStatus(status) ? RATE_FOR_VERIFICATION_STATUS[status] : RATE_FOR_VERIFICATION_STATUS[defaultValue.verificationStatus];
   // Without JavaScript both identifiers stay visible (the type can change without a re-render);
   // the server drops whichever does not fit the type.
   const showNino = !hydrated || type === "individual";
@@ -158,36 +195,58 @@ export function SubcontractorForm({
       </Section>
 
       <Section id="verification-heading" title="Verification Details">
-        <Field id={fields.verificationStatus.id} label="Verification Status" error={fields.verificationStatus.errors}>
-          <div className="flex items-center gap-3">
-            <select {...getSelectProps(fields.verificationStatus)} key={fields.verificationStatus.key} className={inputClass}>
-              <option value="gross">Gross</option>
-              <option value="standard">Standard</option>
-              <option value="higher">Higher</option>
-            </select>
-            <span className="whitespace-nowrap text-sm">
-              Rate:{" "}
-              <output htmlFor={fields.verificationStatus.id} aria-live="polite" className="font-semibold" data-rate>
-                {`${rate}%`}
-              </output>
-            </span>
-          </div>
-          <p className="mt-1 text-xs opacity-70">The rate follows the status: gross 0%, standard 20%, higher 30%.</p>
-        </Field>
-        <Field id={fields.verificationMethod.id} label="Verification Method" error={fields.verificationMethod.errors}>
-          <select {...getSelectProps(fields.verificationMethod)} key={fields.verificationMethod.key} className={inputClass}>
-            <option value="">Not set</option>
-            <option value="online">Online</option>
-            <option value="phone">Phone</option>
-            <option value="letter">Letter</option>
-          </select>
-        </Field>
-        <Field id={fields.verificationReference.id} label="Verification Reference" error={fields.verificationReference.errors}>
-          <input {...getInputProps(fields.verificationReference, { type: "text" })} key={fields.verificationReference.key} className={inputClass} maxLength={50} autoComplete="off" />
-        </Field>
-        <Field id={fields.verifiedDate.id} label="Verified Date" error={fields.verifiedDate.errors}>
-          <input {...getInputProps(fields.verifiedDate, { type: "date" })} key={fields.verifiedDate.key} className={inputClass} />
-        </Field>
+        {canVerify ? (
+          <>
+            <Field id={fields.verificationStatus.id} label="Verification Status" error={fields.verificationStatus.errors}>
+              <div className="flex items-center gap-3">
+                <select {...getSelectProps(fields.verificationStatus)} key={fields.verificationStatus.key} className={inputClass}>
+                  <option value="gross">Gross</option>
+                  <option value="standard">Standard</option>
+                  <option value="higher">Higher</option>
+                </select>
+                <span className="whitespace-nowrap text-sm">
+                  Rate:{" "}
+                  <output htmlFor={fields.verificationStatus.id} aria-live="polite" className="font-semibold" data-rate>
+                    {`${rate}%`}
+                  </output>
+                </span>
+              </div>
+              <p className="mt-1 text-xs opacity-70">The rate follows the status: gross 0%, standard 20%, higher 30%.</p>
+            </Field>
+            <Field id={fields.verificationMethod.id} label="Verification Method" error={fields.verificationMethod.errors}>
+              <select {...getSelectProps(fields.verificationMethod)} key={fields.verificationMethod.key} className={inputClass}>
+                <option value="">Not set</option>
+                <option value="online">Online</option>
+                <option value="phone">Phone</option>
+                <option value="letter">Letter</option>
+              </select>
+            </Field>
+            <Field id={fields.verificationReference.id} label="Verification Reference" error={fields.verificationReference.errors}>
+              <input {...getInputProps(fields.verificationReference, { type: "text" })} key={fields.verificationReference.key} className={inputClass} maxLength={50} autoComplete="off" />
+            </Field>
+            <Field id={fields.verifiedDate.id} label="Verified Date" error={fields.verifiedDate.errors}>
+              <input {...getInputProps(fields.verifiedDate, { type: "date" })} key={fields.verifiedDate.key} className={inputClass} />
+            </Field>
+          </>
+        ) : (
+          <>
+            <p className="text-sm opacity-80 md:col-span-2">Changing verification details needs the cis.sub.verify permission. They are shown here as recorded.</p>
+            <ReadOnlyValue
+              id={fields.verificationStatus.id}
+              label="Verification Status"
+              value={`${STATUS_LABELS[defaultValue.verificationStatus]} (rate ${RATE_FOR_VERIFICATION_STATUS[defaultValue.verificationStatus]}%)`}
+              errors={fields.verificationStatus.errors}
+            />
+            <ReadOnlyValue
+              id={fields.verificationMethod.id}
+              label="Verification Method"
+              value={isMethod(defaultValue.verificationMethod) ? METHOD_LABELS[defaultValue.verificationMethod] : "Not set"}
+              errors={fields.verificationMethod.errors}
+            />
+            <ReadOnlyValue id={fields.verificationReference.id} label="Verification Reference" value={defaultValue.verificationReference || "Not set"} errors={fields.verificationReference.errors} />
+            <ReadOnlyValue id={fields.verifiedDate.id} label="Verified Date" value={defaultValue.verifiedDate ? formatDate(defaultValue.verifiedDate) : "Not set"} errors={fields.verifiedDate.errors} />
+          </>
+        )}
         <div className="md:col-span-2">
           <Field id={fields.verificationNotes.id} label="Notes" error={fields.verificationNotes.errors}>
             <textarea {...getTextareaProps(fields.verificationNotes)} key={fields.verificationNotes.key} className={inputClass} rows={3} maxLength={1000} />

@@ -151,7 +151,7 @@ export function SubcontractorTable({
                       </button>
                     </Form>
                   ) : null}
-                  {perms.canInvite && r.hasEmail ? <InviteToPortalButton subcontractorId={r.id} className="underline" /> : null}
+                  {perms.canInvite && r.hasEmail && r.active ? <InviteToPortalButton subcontractorId={r.id} className="underline" /> : null}
                 </div>
               </td>
             </tr>

@@ -5,7 +5,7 @@ import { CisCalculationError, calculateCis, invoiceAmounts, materialsPercentage,
 const base = { grossP: 100000, materialsP: 20000, cisRate: 20, vatRate: 20, reverseCharge: false };
 
 describe("calculateCis", () => {
-  it("follows cis.md section 5 for a standard invoice", () => {
+  it("deducts 20% of labour and adds VAT on gross for a standard invoice", () => {
     expect(calculateCis(base)).toEqual({
       labourP: 80000,
       cisDeductionP: 16000,

@@ -51,7 +51,7 @@ export interface CisCalculation {
   materialsPercentage: number;
 }
 
-/** Everything an invoice stores under `amounts` (cis.md section 3). */
+/** Everything an invoice stores under `amounts`. */
 export interface InvoiceAmounts extends CisCalculation {
   grossP: number;
   materialsP: number;
@@ -73,7 +73,11 @@ function requireSafe(name: string, n: bigint): number {
   return Number(n);
 }
 
-/** cis.md section 5 "CIS maths". */
+/**
+ * labour = max(0, gross - materials); deduction = round(labour x rate / 100); VAT = round(gross x
+ * VAT rate / 100), or 0 under reverse charge; net = gross + VAT - deduction (gross - deduction
+ * under reverse charge), never below 0.
+ */
 export function calculateCis(input: CisCalculationInput): CisCalculation {
   const { grossP, materialsP, cisRate, vatRate, reverseCharge } = input;
   if (!isValidPence(grossP)) throw new CisCalculationError(`grossP must be a non-negative whole number of pence, got ${String(grossP)}`);

@@ -49,7 +49,7 @@ function sortKey(invoice: InvoiceRecord): number {
 }
 
 /**
- * cis.md section 4 "Compile": one line per subcontractor from the paid
+ * One line per subcontractor from the paid
  * invoices of the month. Status is 'nil' without lines, 'ready' when the
  * compiled return passes validateReturn, otherwise 'draft'.
  */

@@ -9,6 +9,7 @@ export * from "./return-validation";
 export * from "./compile-return";
 export * from "./scopes";
 export * from "./scope-checklist";
+export * from "./verification-fields";
 
 export { base32Encode } from "./xml/base32";
 export { canonicalize, type C14nOptions } from "./xml/c14n";

@@ -1,7 +1,7 @@
 import { formatPence } from "./money";
 import type { CisReturn } from "./types";
 
-/** cis.md section 9: return totals may differ from the line sums by at most 1 penny. */
+/** Return totals may differ from the line sums by at most 1 penny. */
 export const RETURN_TOTAL_TOLERANCE_P = 1;
 
 export const RETURN_VALID_MESSAGE = "Return validated successfully";
@@ -15,7 +15,7 @@ export interface ReturnValidation {
 
 const isNumber = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n);
 
-/** cis.md section 5 "Return validation": every issue is listed, not just the first. */
+/** Every issue is listed, not just the first. */
 export function validateReturn(ret: CisReturn | null | undefined): ReturnValidation {
   if (!ret) return fail(["No return data available"]);
 

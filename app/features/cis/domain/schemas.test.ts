@@ -256,7 +256,7 @@ describe("settings", () => {
     [{ employerRef: undefined }, "employerRef", "Invalid format (e.g., 123/AB12345)"],
     [{ accountsOfficeRef: "123PA0001234" }, "accountsOfficeRef", "Invalid format (e.g., 123PA00012345)"],
     [{ accountsOfficeRef: "123P100012345" }, "accountsOfficeRef", "Invalid format (e.g., 123PA00012345)"],
-    // Two letters as cis.md says, but HMRC's schemas need 'P' first: refused here, not at filing.
+    // Any two letters fit the documented format, but HMRC's schemas need 'P' first: refused here, not at filing.
     [{ accountsOfficeRef: "754AB00002240" }, "accountsOfficeRef", "Invalid format (e.g., 123PA00012345)"],
     [{ utr: "123" }, "utr", "Invalid UTR format (10 digits)"],
     [{ utr: undefined }, "utr", "Contractor UTR is required"],

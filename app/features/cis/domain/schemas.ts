@@ -15,7 +15,7 @@ import { z } from "zod";
 import { RATE_FOR_VERIFICATION_STATUS, VAT_RATES, VERIFICATION_STATUSES } from "./calculation";
 import { MAX_AMOUNT_PENCE, formatPence, parseMoney } from "./money";
 import { isCalendarDate } from "./tax-month";
-import { SUBCONTRACTOR_TYPES, VERIFICATION_METHODS, type SubcontractorType } from "./types";
+import { SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS, type SubcontractorType, type VatScheme } from "./types";
 import type { VerificationStatus } from "./calculation";
 
 // ---------------------------------------------------------------------------
@@ -29,7 +29,7 @@ export const VAT_NUMBER_RE = /^(?:GB)?(?:\d{9}|\d{12})$/;
 export const UK_PHONE_RE = /^(?:\+44|0044|0)\d{9,10}$/;
 export const EMPLOYER_REF_RE = /^\d{3}\/[A-Z0-9]{2,10}$/;
 /**
- * cis.md: three digits, two letters, eight digits; HMRC's CIS300 and verification schemas
+ * Three digits, two letters, eight digits; HMRC's CIS300 and verification schemas
  * also require the first letter to be 'P'. Both hold here, so a saved reference is one a
  * return can carry (docs/decisions/0008-accounts-office-reference.md).
  */
@@ -210,7 +210,7 @@ export type SubcontractorUpdate = z.output<typeof subcontractorUpdateSchema>;
 // ---------------------------------------------------------------------------
 // Invoice
 
-/** Materials at or above this share of gross show a warning (cis.md section 9). */
+/** Materials at or above this share of gross show a warning. */
 export const MATERIALS_WARNING_PERCENT = 60;
 /** Materials at or above this share of gross need a justification note. */
 export const MATERIALS_JUSTIFICATION_PERCENT = 80;
@@ -329,8 +329,6 @@ export type InvoiceInput = z.output<typeof invoiceSchema>;
 // ---------------------------------------------------------------------------
 // Settings
 
-export const VAT_SCHEMES = ["standard", "reduced", "zero", "flat"] as const;
-export type VatScheme = (typeof VAT_SCHEMES)[number];
 export const VAT_SCHEME_LABELS: Readonly<Record<VatScheme, string>> = {
   standard: "Standard 20%",
   reduced: "Reduced 5%",

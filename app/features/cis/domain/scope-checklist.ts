@@ -11,7 +11,7 @@ export interface ScopeChecklist {
 }
 
 /**
- * The settings screen's Scope Checklist (cis.md section 5). Each bundle is
+ * The settings screen's Scope Checklist. Each bundle is
  * judged on its expanded scopes, so 'cis.write' counts as holding
  * cis.ret.compile and 'cis.manage' as holding everything.
  */

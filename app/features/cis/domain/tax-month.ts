@@ -191,7 +191,7 @@ export interface DeadlineIndicator {
   text: string;
 }
 
-/** cis.md: urgent when 3 days or fewer remain. */
+/** A deadline is urgent when 3 days or fewer remain. */
 export const URGENT_DEADLINE_DAYS = 3;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

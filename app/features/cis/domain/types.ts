@@ -1,5 +1,5 @@
 /**
- * Entity shapes from cis.md section 3 as the rules engine sees them. Storage
+ * Entity shapes as the rules engine sees them. Storage
  * adds columns (encrypted PII, audit fields); these types carry only what the
  * rules read, so callers can pass rows straight in. Instants are accepted as
  * Date or ISO strings because rows come from both D1 (strings) and code (Dates).
@@ -13,6 +13,10 @@ export type SubcontractorType = (typeof SUBCONTRACTOR_TYPES)[number];
 
 export const VERIFICATION_METHODS = ["online", "phone", "letter"] as const;
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
+
+/** The contractor's VAT scheme (settings). */
+export const VAT_SCHEMES = ["standard", "reduced", "zero", "flat"] as const;
+export type VatScheme = (typeof VAT_SCHEMES)[number];
 
 export interface SubcontractorVerification {
   status: VerificationStatus;

@@ -26,7 +26,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/cis\/settings/, "Settings"],
 ];
 
-/** The header title follows the path (cis.md, section toolbar). */
+/** The header title names the section the path is in. */
 export function sectionTitle(pathname: string): string {
   return TITLES.find(([re]) => re.test(pathname))?.[1] ?? "Dashboard";
 }

@@ -1,12 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, useNavigation } from "react-router";
+import { z } from "zod";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { formErrorReply } from "~/utils/forms";
-import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema } from "../components/invite-to-portal";
+import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema, inviteRefusalMessage } from "../components/invite-to-portal";
 import { actorOf, requireCis } from "../module.server";
 import { issuePortalInvite } from "../portal-invites.server";
+import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
 import { createSubcontractor, getSubcontractor } from "../subcontractors.server";
 import type { Route } from "./+types/portal-invite";
 
@@ -14,6 +16,11 @@ import type { Route } from "./+types/portal-invite";
  * One module, two routes: /cis/subcontractors/:id/invite invites an existing subcontractor;
  * /cis/subcontractors/invite creates one first (so it also needs cis.sub.write).
  */
+const paramsSchema = z.object({ id: z.string().min(1).max(64).optional() });
+
+/** The existing subcontractor's page posts 'invite'; the create-and-invite form posts 'create'. */
+const intentSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("invite") }), z.object({ intent: z.literal("create") })]);
+
 async function guard(request: Request, context: Route.LoaderArgs["context"], creating: boolean) {
   const cis = await requireCis(request, context, "cis.portal.invite");
   if (creating) await requireScope(request, context, cis.user, "cis.sub.write");
@@ -24,33 +31,41 @@ async function guard(request: Request, context: Route.LoaderArgs["context"], cre
 const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant, user } = await guard(request, context, !params.id);
-  if (!params.id) return { mode: "create" } satisfies InviteLoaderData as InviteLoaderData;
-  const sub = await getSubcontractor(env, tenant.id, params.id);
+  const { id } = paramsSchema.parse(params);
+  const { env, tenant, user } = await guard(request, context, !id);
+  if (!id) {
+    const create: InviteLoaderData = { mode: "create" };
+    return create;
+  }
+  const sub = await getSubcontractor(env, tenant.id, id);
   if (!sub) throw data("Not found", { status: 404 });
-  return {
+  const existing: InviteLoaderData = {
     mode: "existing",
-    subcontractor: { id: sub.id, name: sub.name, email: sub.email },
+    subcontractor: { id: sub.id, name: sub.name, email: sub.email, active: sub.active },
     canEdit: can(user, "cis.sub.write"),
-  } satisfies InviteLoaderData as InviteLoaderData;
+  };
+  return existing;
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await guard(request, context, !params.id);
+  const { id } = paramsSchema.parse(params);
+  const { env, tenant, user } = await guard(request, context, !id);
   const formData = await request.formData();
+  const intent = intentSchema.safeParse({ intent: formData.get("intent") });
+  // Each route takes its own intent only.
+  if (!intent.success || (intent.data.intent === "invite") !== Boolean(id)) throw data("Unknown action", { status: 400 });
   const actor = actorOf(user);
   const origin = new URL(request.url).origin;
   const ip = clientIp(request);
   const reply = (body: InviteActionData, status = 200) => data(body, { status, headers: NO_STORE });
 
-  if (params.id) {
-    const sub = await getSubcontractor(env, tenant.id, params.id);
+  if (id) {
+    const sub = await getSubcontractor(env, tenant.id, id);
     if (!sub) throw data("Not found", { status: 404 });
-    if (!sub.email?.trim()) {
-      return reply({ kind: "form", result: formErrorReply(`${sub.name} has no e-mail address. Add one before inviting them to the portal.`) }, 400);
-    }
     try {
-      const invite = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false });
+      const issued = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false });
+      if (!issued.ok) return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
+      const { invite } = issued;
       return reply({ kind: "result", created: false, name: sub.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
     } catch (err) {
       console.error("Portal invite failed", err instanceof Error ? err.message : err);
@@ -63,17 +78,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const input = submission.value;
   let created: Awaited<ReturnType<typeof createSubcontractor>>;
   try {
-    created = await createSubcontractor(env, tenant.id, input, actor, { active: true });
+    // The modal records no verification, so cis.sub.verify is not needed here.
+    created = await createSubcontractor(env, tenant.id, input, actor, { active: true, canVerify: can(user, "cis.sub.verify") });
   } catch (err) {
     console.error("Create and invite failed", err instanceof Error ? err.message : err);
     return reply({ kind: "form", result: submission.reply({ formErrors: ["Failed to create subcontractor and send invitation"] }) }, 500);
   }
   if (!created.ok) {
-    const result = created.field ? submission.reply({ fieldErrors: { [created.field]: [created.error] } }) : submission.reply({ formErrors: [created.error] });
+    const result =
+      created.code === "duplicate_utr" ? submission.reply({ fieldErrors: { utr: [SUBCONTRACTOR_SAVE_MESSAGES.duplicate_utr] } }) : submission.reply({ formErrors: [SUBCONTRACTOR_SAVE_MESSAGES[created.code]] });
     return reply({ kind: "form", result }, 400);
   }
   try {
-    const invite = await issuePortalInvite(env, { tenant, subcontractor: { id: created.id, name: input.name, email: input.email }, actor, origin, ip, created: true });
+    const issued = await issuePortalInvite(env, { tenant, subcontractor: { id: created.id, name: input.name, email: input.email, active: true }, actor, origin, ip, created: true });
+    if (!issued.ok) throw new Error(`invite refused: ${issued.code}`);
+    const { invite } = issued;
     return reply({ kind: "result", created: true, name: input.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
   } catch (err) {
     console.error("Portal invite failed after create", err instanceof Error ? err.message : err);

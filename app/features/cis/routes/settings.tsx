@@ -10,12 +10,16 @@ import { SettingsForm } from "../components/settings-form";
 import { RolePermissions, ScopeChecklistPanel } from "../components/settings-role-permissions";
 import { CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
 import { requireCis } from "../module.server";
+import { ENCRYPT_FAILED } from "../pii.server";
 import { listCisRoleBundles, scopeChecklist, updateBundleCisScopes } from "../role-bundles.server";
 import { getCisSettings, saveCisSettings } from "../settings.server";
 import type { Route } from "./+types/settings";
 
 export const NO_SETTINGS_PERMISSION = "You don't have permission to manage CIS settings";
 export const NO_BUNDLE_PERMISSION = "You don't have permission to change CIS role permissions (cis.manage is required)";
+const SAVE_FAILED = "Failed to save settings";
+const BUNDLE_CHANGED = "This role was changed by someone else since the page was loaded. Review it and try again.";
+const LAST_MANAGER = "At least one role must keep cis.manage, or nobody could change CIS permissions again.";
 
 // Settings need cis.settings.write or cis.manage; changing role bundles needs cis.manage.
 const SETTINGS_SCOPES = ["cis.settings.write", "cis.manage"] as const;
@@ -29,29 +33,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ActionData = { result?: SubmissionResult<string[]>; bundleError?: { name: string; message: string } };
 
-const bundleFormSchema = z.object({
-  bundle: z.string().trim().min(1).max(100),
-  version: z.coerce.number().int().nonnegative().optional(),
-  scopes: z.array(z.string()).default([]),
-});
+/** The settings document and each role's permissions are separate forms on the page. */
+const settingsIntent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("settings") }),
+  z.object({
+    intent: z.literal("bundle"),
+    bundle: z.string().trim().min(1).max(100),
+    version: z.coerce.number().int().nonnegative().optional(),
+    scopes: z.array(z.string().max(100)).max(200).default([]),
+  }),
+]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user } = await requireCis(request, context);
   await requireScope(request, context, user, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
   const formData = await request.formData();
   const actor = { id: user.id, email: user.email, name: user.displayName, ip: clientIp(request) };
+  const intent = formData.get("intent");
+  const parsed = settingsIntent.safeParse(
+    intent === "bundle" ? { intent, bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") } : { intent },
+  );
+  if (!parsed.success) throw data(intent === "bundle" ? "Invalid role permissions form" : "Unknown action", { status: 400 });
+  const posted = parsed.data;
 
-  if (formData.get("intent") === "bundle") {
+  if (posted.intent === "bundle") {
     await requireScope(request, context, user, "cis.manage", NO_BUNDLE_PERMISSION);
-    const parsed = bundleFormSchema.safeParse({ bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") });
-    if (!parsed.success) throw data("Invalid role permissions form", { status: 400 });
-    const { bundle, version, scopes } = parsed.data;
+    const { bundle, version, scopes } = posted;
     const unknown = scopes.filter((s) => !isCisScope(s));
     if (unknown.length) return data<ActionData>({ bundleError: { name: bundle, message: `Unknown CIS scope: ${unknown.join(", ")}` } }, { status: 400 });
     const res = await updateBundleCisScopes(env, tenant.id, bundle, scopes.filter(isCisScope), version ?? null, actor);
     if (!res.ok) {
-      if (res.status === 404) throw data("Not found", { status: 404 });
-      return data<ActionData>({ bundleError: { name: bundle, message: res.error } }, { status: res.status });
+      if (res.code === "not_found") throw data("Not found", { status: 404 });
+      const [message, status] = res.code === "stale" ? [BUNDLE_CHANGED, 409] : [LAST_MANAGER, 400];
+      return data<ActionData>({ bundleError: { name: bundle, message } }, { status });
     }
     return redirectWithToast(env, "/cis/settings", { type: "success", title: "Permissions Updated", message: `CIS permissions of the ${bundle} role have been saved.` });
   }
@@ -61,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: makeSettingsSchema({ hasStoredUtr: current.hasUtr }) });
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
   const saved = await saveCisSettings(env, tenant.id, submission.value, actor);
-  if (!saved.ok) return data<ActionData>({ result: submission.reply({ formErrors: [saved.error] }) }, { status: 500 });
+  if (!saved.ok) return data<ActionData>({ result: submission.reply({ formErrors: [saved.code === "encrypt_failed" ? ENCRYPT_FAILED : SAVE_FAILED] }) }, { status: 500 });
   return redirectWithToast(env, "/cis/settings", { type: "success", title: "Settings Saved", message: "Your CIS settings have been saved successfully." });
 }
 
@@ -71,7 +85,7 @@ export default function CisSettings({ loaderData, actionData }: Route.ComponentP
   const submitting = navigation.state === "submitting" ? navigation.formData : undefined;
   const savingSettings = submitting?.get("intent") === "settings";
   const busyBundle = submitting?.get("intent") === "bundle" ? String(submitting.get("bundle") ?? "") : null;
-  const ad = actionData as ActionData | undefined;
+  const ad = actionData;
   return (
     <div className="space-y-6">
       <header>

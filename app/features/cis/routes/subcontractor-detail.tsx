@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
@@ -11,12 +12,16 @@ import { ConfirmPanel, confirmThenSubmit } from "../components/subcontractor-con
 import { METHOD_LABELS, STATUS_LABELS, StatusBadge, TYPE_LABELS } from "../components/subcontractor-table";
 import { actorOf, requireCis } from "../module.server";
 import { DECRYPT_FAILED, PiiError } from "../pii.server";
+import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors.server";
 import type { Route } from "./+types/subcontractor-detail";
 
+const paramsSchema = z.object({ id: z.string().min(1).max(64) });
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
-  const row = await getSubcontractor(env, tenant.id, params.id);
+  const { id } = paramsSchema.parse(params);
+  const row = await getSubcontractor(env, tenant.id, id);
   if (!row) throw data("Not found", { status: 404 });
   return {
     sub: subcontractorView(row),
@@ -25,20 +30,28 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 type Field = "utr" | "nino";
+
+const detailForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("reveal"), field: z.enum(["utr", "nino"]) }),
+  z.object({ intent: z.literal("archive"), confirmed: z.literal("yes").optional().catch(undefined) }),
+]);
+
 type ActionData = { kind: "reveal"; field: Field; value: string | null; error: string | null } | { kind: "confirm-archive" } | { kind: "error"; message: string };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
+  const { id } = paramsSchema.parse(params);
   // Another tenant's or a deleted subcontractor is simply not there, whoever asks.
-  const row = await getSubcontractor(env, tenant.id, params.id);
+  const row = await getSubcontractor(env, tenant.id, id);
   if (!row) throw data("Not found", { status: 404 });
   const form = await request.formData();
-  const intent = form.get("intent");
+  const parsed = detailForm.safeParse({ intent: form.get("intent"), field: form.get("field") ?? undefined, confirmed: form.get("confirmed") ?? undefined });
+  if (!parsed.success) throw data("Unknown action", { status: 400 });
+  const posted = parsed.data;
 
-  if (intent === "reveal") {
+  if (posted.intent === "reveal") {
     await requireScope(request, context, user, "cis.pii.unmask");
-    const field = form.get("field");
-    if (field !== "utr" && field !== "nino") throw data("Unknown field", { status: 400 });
+    const { field } = posted;
     // The plaintext travels only in this POST response, which nothing may cache.
     const headers = { "Cache-Control": "no-store" };
     try {
@@ -51,15 +64,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
   }
 
-  if (intent === "archive") {
-    await requireScope(request, context, user, "cis.sub.write");
-    if (form.get("confirmed") !== "yes") return data<ActionData>({ kind: "confirm-archive" });
-    const res = await archiveSubcontractors(env, tenant.id, [row.id], actorOf(user));
-    if (res.failed.length) return data<ActionData>({ kind: "error", message: res.failed[0].error }, { status: 409 });
-    return redirectWithToast(env, `/cis/subcontractors/${row.id}`, { type: "success", title: "Subcontractor archived", message: row.name });
-  }
-
-  throw data("Unknown action", { status: 400 });
+  await requireScope(request, context, user, "cis.sub.write");
+  if (posted.confirmed !== "yes") return data<ActionData>({ kind: "confirm-archive" });
+  const res = await archiveSubcontractors(env, tenant.id, [row.id], actorOf(user));
+  if (res.failed.length) return data<ActionData>({ kind: "error", message: BULK_FAILURE_MESSAGES[res.failed[0].code] }, { status: 409 });
+  return redirectWithToast(env, `/cis/subcontractors/${row.id}`, { type: "success", title: "Subcontractor archived", message: row.name });
 }
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
@@ -105,7 +114,7 @@ function Identifier({ field, masked, canUnmask, reveal }: { field: Field; masked
 
 export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { sub, perms } = loaderData;
-  const result = actionData as ActionData | undefined;
+  const result = actionData;
   const reveal = result?.kind === "reveal" ? result : null;
   return (
     <div className="space-y-6">
@@ -116,7 +125,7 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
         <h2 className="text-xl font-semibold">{sub.name || "Untitled"}</h2>
         <StatusBadge active={sub.active} />
         <div className="ml-auto flex flex-wrap gap-2">
-          {perms.canInvite && sub.email ? <InviteToPortalButton subcontractorId={sub.id} className={buttonClass("secondary")} /> : null}
+          {perms.canInvite && sub.email && sub.active ? <InviteToPortalButton subcontractorId={sub.id} className={buttonClass("secondary")} /> : null}
           {perms.canWrite ? (
             <Link to={`/cis/subcontractors/${sub.id}/edit`} className={buttonClass("secondary")}>
               Edit

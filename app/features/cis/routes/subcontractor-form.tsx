@@ -1,19 +1,34 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link } from "react-router";
+import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
+import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { SubcontractorForm, type SubcontractorFormDefaults } from "../components/subcontractor-form";
-import { DEFAULT_SUBCONTRACTOR_VALUES, subcontractorCreateSchema, subcontractorUpdateSchema } from "../domain";
+import {
+  DEFAULT_SUBCONTRACTOR_VALUES,
+  rateFor,
+  subcontractorCreateSchema,
+  subcontractorUpdateSchema,
+  UNVERIFIED,
+  type SubcontractorCreate,
+  type SubcontractorUpdate,
+  type VerificationValues,
+} from "../domain";
 import { actorOf, requireCis } from "../module.server";
 import { PiiError } from "../pii.server";
-import { createSubcontractor, getSubcontractor, updateSubcontractor } from "../subcontractors.server";
+import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
+import { createSubcontractor, getSubcontractor, updateSubcontractor, type SaveResult } from "../subcontractors.server";
 import type { Route } from "./+types/subcontractor-form";
 
 // One module for /cis/subcontractors/new and /cis/subcontractors/:id/edit: the id decides.
+const paramsSchema = z.object({ id: z.string().min(1).max(64).optional() });
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant } = await requireCis(request, context, "cis.sub.write");
-  const id = (params as { id?: string }).id;
+  const { env, tenant, user } = await requireCis(request, context, "cis.sub.write");
+  const { id } = paramsSchema.parse(params);
+  const canVerify = can(user, "cis.sub.verify");
   if (!id) {
     const defaults: SubcontractorFormDefaults = {
       type: DEFAULT_SUBCONTRACTOR_VALUES.type,
@@ -29,7 +44,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       verifiedDate: "",
       active: DEFAULT_SUBCONTRACTOR_VALUES.active,
     };
-    return { mode: "create" as const, id: null, name: null, defaults, utrMasked: null, ninoMasked: null };
+    return { mode: "create" as const, id: null, name: null, defaults, utrMasked: null, ninoMasked: null, canVerify };
   }
   const row = await getSubcontractor(env, tenant.id, id);
   if (!row) throw data("Not found", { status: 404 });
@@ -47,39 +62,78 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     verifiedDate: row.verifiedDate ?? "",
     active: row.active,
   };
-  return { mode: "edit" as const, id: row.id, name: row.name, defaults, utrMasked: row.utrMasked, ninoMasked: row.ninoMasked };
+  return { mode: "edit" as const, id: row.id, name: row.name, defaults, utrMasked: row.utrMasked, ninoMasked: row.ninoMasked, canVerify };
+}
+
+/**
+ * Someone without cis.sub.verify gets the verification fields read-only, so the form posts none
+ * of them: an absent field keeps the stored value (or, on create, the unverified default). A
+ * posted one that differs is refused by the data layer.
+ */
+function keepUnposted<T extends SubcontractorCreate | SubcontractorUpdate>(value: T, formData: FormData, base: VerificationValues): T {
+  const pick = <K extends keyof VerificationValues>(k: K) => (formData.has(k) ? value[k] : (base[k] ?? undefined));
+  const kept = {
+    ...value,
+    verificationStatus: pick("verificationStatus") ?? UNVERIFIED.verificationStatus,
+    verificationMethod: pick("verificationMethod"),
+    verificationReference: pick("verificationReference"),
+    verifiedDate: pick("verifiedDate"),
+  };
+  return { ...kept, verificationRate: rateFor(kept) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.write");
-  const id = (params as { id?: string }).id;
-  if (id && !(await getSubcontractor(env, tenant.id, id))) throw data("Not found", { status: 404 });
+  const { id } = paramsSchema.parse(params);
+  const existing = id ? await getSubcontractor(env, tenant.id, id) : null;
+  if (id && !existing) throw data("Not found", { status: 404 });
   const formData = await request.formData();
   const actor = actorOf(user);
+  const canVerify = can(user, "cis.sub.verify");
 
-  const submission = id ? parseWithZod(formData, { schema: subcontractorUpdateSchema }) : parseWithZod(formData, { schema: subcontractorCreateSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  type Reply = (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>;
+  const answer = async (reply: Reply, name: string, save: () => Promise<SaveResult>) => {
+    let saved: SaveResult;
+    try {
+      saved = await save();
+    } catch (err) {
+      // Known failures carry the product's message; anything else is logged and summarised.
+      console.error("cis subcontractor save", err);
+      const message = err instanceof PiiError ? err.message : "Failed to save subcontractor. Nothing was changed; please try again.";
+      return data({ result: reply({ formErrors: [message] }) }, { status: 500 });
+    }
+    if (saved.ok) {
+      return redirectWithToast(env, "/cis/subcontractors", {
+        type: "success",
+        title: id ? "Subcontractor updated" : "Subcontractor created",
+        message: `${name} has been ${id ? "updated" : "created"}.`,
+      });
+    }
+    const message = SUBCONTRACTOR_SAVE_MESSAGES[saved.code];
+    switch (saved.code) {
+      case "not_found":
+        throw data("Not found", { status: 404 });
+      case "duplicate_utr":
+        return data({ result: reply({ formErrors: [message] }) }, { status: 409 });
+      case "verification_forbidden":
+        return data({ result: reply({ fieldErrors: Object.fromEntries(saved.fields.map((f) => [f, [message]])) }) }, { status: 400 });
+    }
+  };
 
-  let saved: Awaited<ReturnType<typeof createSubcontractor>>;
-  try {
-    saved = id ? await updateSubcontractor(env, tenant.id, id, submission.value as typeof subcontractorUpdateSchema._zod.output, actor) : await createSubcontractor(env, tenant.id, submission.value as typeof subcontractorCreateSchema._zod.output, actor);
-  } catch (err) {
-    // Known failures carry the product's message; anything else is logged and summarised.
-    console.error("cis subcontractor save", err);
-    const message = err instanceof PiiError ? err.message : "Failed to save subcontractor. Nothing was changed; please try again.";
-    return data({ result: submission.reply({ formErrors: [message] }) }, { status: 500 });
+  if (existing) {
+    const submission = parseWithZod(formData, { schema: subcontractorUpdateSchema });
+    if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+    const value = canVerify ? submission.value : keepUnposted(submission.value, formData, existing);
+    return answer((o) => submission.reply(o), value.name, () => updateSubcontractor(env, tenant.id, existing.id, value, actor, { canVerify }));
   }
-  if (!saved.ok) return data({ result: submission.reply({ formErrors: [saved.error] }) }, { status: saved.error === "Subcontractor not found" ? 404 : 409 });
-
-  return redirectWithToast(env, "/cis/subcontractors", {
-    type: "success",
-    title: id ? "Subcontractor updated" : "Subcontractor created",
-    message: `${submission.value.name} has been ${id ? "updated" : "created"}.`,
-  });
+  const submission = parseWithZod(formData, { schema: subcontractorCreateSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const value = canVerify ? submission.value : keepUnposted(submission.value, formData, UNVERIFIED);
+  return answer((o) => submission.reply(o), value.name, () => createSubcontractor(env, tenant.id, value, actor, { canVerify }));
 }
 
 export default function SubcontractorFormPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { mode, id, name, defaults, utrMasked, ninoMasked } = loaderData;
+  const { mode, id, name, defaults, utrMasked, ninoMasked, canVerify } = loaderData;
   return (
     <div className="space-y-6">
       <div className="flex items-center gap-3">
@@ -88,7 +142,7 @@ export default function SubcontractorFormPage({ loaderData, actionData }: Route.
         </Link>
         <h2 className="text-xl font-semibold">{mode === "create" ? "New Subcontractor" : `Edit ${name || "Untitled"}`}</h2>
       </div>
-      <SubcontractorForm key={id ?? "new"} mode={mode} lastResult={actionData?.result} defaultValue={defaults} utrMasked={utrMasked} ninoMasked={ninoMasked} />
+      <SubcontractorForm key={id ?? "new"} mode={mode} lastResult={actionData?.result} defaultValue={defaults} utrMasked={utrMasked} ninoMasked={ninoMasked} canVerify={canVerify} />
     </div>
   );
 }

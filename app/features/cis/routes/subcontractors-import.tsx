@@ -1,6 +1,9 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation, type RouterContextProvider } from "react-router";
+import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
+import { requireScope } from "~/features/auth/middleware.server";
+import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
@@ -8,11 +11,11 @@ import {
   analyseImport,
   decodeCsvBytes,
   deleteUpload,
-  ImportConflictError,
   importSubcontractors,
   importTemplateCsv,
   loadUpload,
   storeUpload,
+  type ImportProblem,
   type ImportRowResult,
 } from "../import.server";
 import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TEMPLATE_FILE } from "../import-columns";
@@ -22,6 +25,38 @@ import type { Route } from "./+types/subcontractors-import";
 const TEMPLATE_QUERY = "template";
 const SIZE_MESSAGE = `The file is larger than 1 MB. Split it into files of at most 1 MB and ${IMPORT_MAX_ROWS.toLocaleString("en-GB")} rows.`;
 const EXPIRED_MESSAGE = "This upload has expired or was not found. Please upload the file again.";
+const CHANGED_MESSAGE = "The data changed since your preview. Check the rows again before importing.";
+
+function problemMessage(problem: ImportProblem): string {
+  switch (problem.code) {
+    case "not_csv":
+      return `The file is not valid CSV: ${problem.detail}.`;
+    case "empty":
+      return "The file is empty. The first line must be the header row.";
+    case "duplicate_column":
+      return `The column '${problem.column}' appears more than once in the header.`;
+    case "missing_columns":
+      return `Missing required column${problem.columns.length > 1 ? "s" : ""}: ${problem.columns.join(", ")}. The header row must name the columns (see the expected header below).`;
+    case "no_rows":
+      return "The file has a header but no data rows.";
+    case "too_many_rows":
+      return `The file has ${problem.rows.toLocaleString("en-GB")} data rows; the limit is ${IMPORT_MAX_ROWS.toLocaleString("en-GB")} rows per import. Split it into smaller files.`;
+  }
+}
+
+/** An import creates subcontractors: it needs cis.io.import and cis.sub.write, on every request. */
+async function requireImport(request: Request, context: Readonly<RouterContextProvider>) {
+  const cis = await requireCis(request, context, "cis.io.import");
+  await requireScope(request, context, cis.user, "cis.sub.write");
+  return cis;
+}
+
+/** The preview's file upload, and the two buttons under a preview. */
+const importForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("preview"), file: z.instanceof(File).optional().catch(undefined) }),
+  z.object({ intent: z.literal("cancel"), importId: z.string().max(100).catch("") }),
+  z.object({ intent: z.literal("commit"), importId: z.string().max(100).catch(""), expected: z.coerce.number().int().nonnegative().catch(-1) }),
+]);
 
 /**
  * GET ?template=csv downloads the header-only template. It is answered here, before the page
@@ -30,7 +65,7 @@ const EXPIRED_MESSAGE = "This upload has expired or was not found. Please upload
 const templateDownload: Route.MiddlewareFunction = async ({ request, context }) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.searchParams.get(TEMPLATE_QUERY) !== "csv") return undefined;
-  await requireCis(request, context, "cis.io.import");
+  await requireImport(request, context);
   return new Response(importTemplateCsv(), {
     headers: { "Content-Type": CSV_CONTENT_TYPE, "Content-Disposition": `attachment; filename="${IMPORT_TEMPLATE_FILE}"`, "Cache-Control": "no-store" },
   });
@@ -38,7 +73,7 @@ const templateDownload: Route.MiddlewareFunction = async ({ request, context }) 
 export const middleware: Route.MiddlewareFunction[] = [templateDownload];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireCis(request, context, "cis.io.import");
+  await requireImport(request, context);
   return { columns: IMPORT_COLUMNS, maxRows: IMPORT_MAX_ROWS, templateHref: `?${TEMPLATE_QUERY}=csv` };
 }
 
@@ -58,58 +93,53 @@ function fail(error: string, status = 400) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.io.import");
+  const { env, tenant, user } = await requireImport(request, context);
   // Refuse an oversized upload before reading its body (multipart overhead allowed for).
   const declared = Number(request.headers.get("Content-Length") ?? "0");
   if (declared > IMPORT_MAX_BYTES + 64 * 1024) return fail(SIZE_MESSAGE, 413);
 
   const form = await request.formData();
-  const intent = form.get("intent");
+  const parsed = importForm.safeParse({ intent: form.get("intent"), file: form.get("file") ?? undefined, importId: form.get("importId") ?? "", expected: form.get("expected") ?? "" });
+  if (!parsed.success) return fail("Unknown action.");
+  const posted = parsed.data;
+  // Rows that record verification need cis.sub.verify too.
+  const canVerify = can(user, "cis.sub.verify");
 
-  if (intent === "preview") {
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to upload.");
+  if (posted.intent === "preview") {
+    const { file } = posted;
+    if (!file || file.size === 0) return fail("Choose a CSV file to upload.");
     if (file.size > IMPORT_MAX_BYTES) return fail(SIZE_MESSAGE, 413);
     if (!/\.(csv|txt)$/i.test(file.name) && !/csv|text\/plain/i.test(file.type)) return fail("The file must be a CSV file (.csv).");
     const text = decodeCsvBytes(await file.arrayBuffer());
-    const analysis = await analyseImport(env, tenant.id, text);
-    if (!analysis.ok) return fail(analysis.error);
+    const analysis = await analyseImport(env, tenant.id, text, { canVerify });
+    if (!analysis.ok) return fail(problemMessage(analysis));
     const importId = analysis.counts.valid > 0 ? await storeUpload(env, tenant.id, user.id, text, file.name) : null;
     return data<ActionResult>({ kind: "preview", importId, fileName: file.name, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice: null });
   }
 
-  const importId = String(form.get("importId") ?? "");
-
-  if (intent === "cancel") {
-    await deleteUpload(env, tenant.id, importId);
+  if (posted.intent === "cancel") {
+    await deleteUpload(env, tenant.id, posted.importId);
     return redirectWithToast(env, "/cis/subcontractors/import", { type: "info", title: "Import cancelled", message: "Nothing was imported." });
   }
 
-  if (intent === "commit") {
-    // The id only ever names an object under this tenant's own prefix, uploaded by this user.
-    const upload = await loadUpload(env, tenant.id, user.id, importId);
-    if (!upload) return fail(EXPIRED_MESSAGE, 404);
-    // Everything is checked again: rows may have been added since the preview.
-    const analysis = await analyseImport(env, tenant.id, upload.text);
-    if (!analysis.ok) return fail(analysis.error);
-    const expected = Number(form.get("expected"));
-    const preview = (notice: string, status: number) =>
-      data<ActionResult>({ kind: "preview", importId: analysis.counts.valid > 0 ? importId : null, fileName: upload.fileName, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice }, { status });
-    if (analysis.counts.valid === 0) return preview("No valid rows to import. Correct the file and upload it again.", 400);
-    if (analysis.counts.valid !== expected) return preview("The data changed since your preview. Check the rows again before importing.", 409);
-    let count: number;
-    try {
-      count = (await importSubcontractors(env, tenant.id, analysis.valid, actorOf(user), { ip: clientIp(request) })).ids.length;
-    } catch (err) {
-      if (err instanceof ImportConflictError) return preview("The data changed since your preview. Check the rows again before importing.", 409);
-      throw err;
-    }
-    await deleteUpload(env, tenant.id, importId);
-    return redirectWithToast(env, "/cis/subcontractors", { type: "success", title: "Import complete", message: `${count} subcontractor${count === 1 ? "" : "s"} imported` });
-  }
-
-  return fail("Unknown action.");
+  const { importId, expected } = posted;
+  // The id only ever names an object under this tenant's own prefix, uploaded by this user.
+  const upload = await loadUpload(env, tenant.id, user.id, importId);
+  if (!upload) return fail(EXPIRED_MESSAGE, 404);
+  // Everything is checked again: rows may have been added, or permissions changed, since the preview.
+  const analysis = await analyseImport(env, tenant.id, upload.text, { canVerify });
+  if (!analysis.ok) return fail(problemMessage(analysis));
+  const preview = (notice: string, status: number) =>
+    data<ActionResult>({ kind: "preview", importId: analysis.counts.valid > 0 ? importId : null, fileName: upload.fileName, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice }, { status });
+  if (analysis.counts.valid === 0) return preview("No valid rows to import. Correct the file and upload it again.", 400);
+  if (analysis.counts.valid !== expected) return preview(CHANGED_MESSAGE, 409);
+  const imported = await importSubcontractors(env, tenant.id, analysis.valid, actorOf(user), { ip: clientIp(request) });
+  if (!imported.ok) return preview(CHANGED_MESSAGE, 409);
+  const count = imported.ids.length;
+  await deleteUpload(env, tenant.id, importId);
+  return redirectWithToast(env, "/cis/subcontractors", { type: "success", title: "Import complete", message: `${count} subcontractor${count === 1 ? "" : "s"} imported` });
 }
+
 
 const STATUS_LABELS = { valid: "Valid", invalid: "Invalid", duplicate: "Duplicate" } as const;
 

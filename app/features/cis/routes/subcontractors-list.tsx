@@ -1,14 +1,17 @@
 import { pageUrl } from "~/utils/request-url";
 import { useEffect, useState } from "react";
 import { data, Form, Link, useLocation } from "react-router";
+import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { InviteToPortalButton } from "../components/invite-to-portal";
-import { BulkResults, bulkConfirmText, ConfirmPanel, confirmThenSubmit, useHydrated, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
+import { useHydrated } from "~/utils/use-hydrated";
+import { BulkResults, bulkConfirmText, ConfirmPanel, confirmThenSubmit, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
 import { SubcontractorTable, SummaryCards } from "../components/subcontractor-table";
 import { actorOf, requireCis } from "../module.server";
+import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import {
   archiveSubcontractors,
   BULK_LIMIT,
@@ -30,7 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canWrite: can(user, "cis.sub.write"),
     canInvite: can(user, "cis.portal.invite"),
     canExport: can(user, "cis.io.export"),
-    canImport: can(user, "cis.io.import"),
+    // An import creates subcontractors: it needs both.
+    canImport: can(user, "cis.io.import") && can(user, "cis.sub.write"),
   };
   try {
     const [list, summary] = await Promise.all([listSubcontractors(env, tenant.id, query), subcontractorSummary(env, tenant.id)]);
@@ -42,23 +46,38 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-type ActionData = { step: "confirm"; kind: BulkKind; intent: string; items: ConfirmItem[] } | { step: "result"; outcome: BulkOutcome } | { step: "error"; message: string };
+type ActionData = { step: "confirm"; kind: BulkKind; intent: BulkIntent; items: ConfirmItem[] } | { step: "result"; outcome: BulkOutcome } | { step: "error"; message: string };
 
-const INTENTS: Record<string, BulkKind> = { archive: "archive", "bulk-archive": "archive", "bulk-delete": "delete" };
+const idList = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
+const common = { confirmed: z.literal("yes").optional().catch(undefined), selectAll: z.literal("page").optional().catch(undefined), ids: idList, pageIds: idList };
+/** One row's Archive button, and the toolbar's two bulk buttons. */
+const bulkForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("archive"), ...common }),
+  z.object({ intent: z.literal("bulk-archive"), ...common }),
+  z.object({ intent: z.literal("bulk-delete"), ...common }),
+]);
+type BulkIntent = z.output<typeof bulkForm>["intent"];
+const KIND: Record<BulkIntent, BulkKind> = { archive: "archive", "bulk-archive": "archive", "bulk-delete": "delete" };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.write");
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const kind = INTENTS[intent];
-  if (!kind) throw data("Unknown action", { status: 400 });
+  const parsed = bulkForm.safeParse({
+    intent: form.get("intent"),
+    confirmed: form.get("confirmed") ?? undefined,
+    selectAll: form.get("selectAll") ?? undefined,
+    ids: form.getAll("ids"),
+    pageIds: form.getAll("pageIds"),
+  });
+  if (!parsed.success) throw data("Unknown action", { status: 400 });
+  const { intent } = parsed.data;
+  const kind = KIND[intent];
   // 'Select all' stands for every row of the page the user was looking at.
-  const raw = form.get("selectAll") === "page" ? form.getAll("pageIds") : form.getAll("ids");
-  const ids = [...new Set(raw.filter((v): v is string => typeof v === "string" && v.length > 0 && v.length <= 64))];
+  const ids = parsed.data.selectAll === "page" ? parsed.data.pageIds : parsed.data.ids;
   if (ids.length === 0) return data<ActionData>({ step: "error", message: "Select at least one subcontractor" }, { status: 400 });
   if (ids.length > BULK_LIMIT) return data<ActionData>({ step: "error", message: `Select at most ${BULK_LIMIT} subcontractors at a time` }, { status: 400 });
 
-  if (form.get("confirmed") !== "yes") {
+  if (parsed.data.confirmed !== "yes") {
     const names = await subcontractorNames(env, tenant.id, ids);
     return data<ActionData>({ step: "confirm", kind, intent, items: ids.map((id) => ({ id, name: names[id] ?? null })) });
   }
@@ -73,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     kind,
     requested: ids.length,
     succeeded: res.succeeded.map((id) => ({ id, name: res.names[id] ?? null })),
-    failed: res.failed.map((f) => ({ ...f, name: res.names[f.id] ?? null })),
+    failed: res.failed.map((f) => ({ id: f.id, error: BULK_FAILURE_MESSAGES[f.code], name: res.names[f.id] ?? null })),
   };
   return data<ActionData>({ step: "result", outcome });
 }
@@ -95,7 +114,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
   const location = useLocation();
   const hydrated = useHydrated();
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const result = actionData as ActionData | undefined;
+  const result = actionData;
   const rows = list?.rows ?? [];
 
   // A finished action or a new page starts with nothing selected.

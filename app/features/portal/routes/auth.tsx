@@ -1,12 +1,11 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { Honeypot } from "~/components/ui/field";
-import { cloudflareContext } from "~/context";
-import { requireTenant } from "~/features/auth/middleware.server";
 import { contractorDetails } from "~/features/cis/portal-invites.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { AskForNewLink, PortalErrorBoundary, PortalShell } from "../components/portal-shell";
-import { consumePortalLink, inspectPortalLink, statusFor, type LinkProblem } from "../portal-auth.server";
+import { consumePortalLink, inspectPortalLink, requirePortalModule, statusFor, type LinkProblem } from "../portal-auth.server";
 import type { Route } from "./+types/auth";
 
 type PageData = { contractorName: string; replyTo: string | null } & ({ token: string; problem: null } | { token: null; problem: LinkProblem });
@@ -15,11 +14,11 @@ type PageData = { contractorName: string; replyTo: string | null } & ({ token: s
 const NO_STORE = { "Cache-Control": "no-store" };
 
 async function portalTenant(context: Route.LoaderArgs["context"]) {
-  const { env, ctx } = context.get(cloudflareContext);
-  const tenant = requireTenant(context);
-  if (!tenant.modules.some((m) => m.id === "cis")) throw data("Page not found", { status: 404 });
-  return { env, ctx, tenant, ...(await contractorDetails(env, tenant)) };
+  const portal = requirePortalModule(context);
+  return { ...portal, ...(await contractorDetails(portal.env, portal.tenant)) };
 }
+
+const signInForm = z.object({ token: z.string().max(4096).catch(""), website: z.string().catch("") });
 
 /** GET only looks: it consumes nothing, because mail scanners and link previews follow links. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -27,18 +26,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const inspected = await inspectPortalLink(env, request, tenant.id, token);
   if (inspected.ok) return data<PageData>({ contractorName, replyTo, token, problem: null }, { headers: NO_STORE });
-  return data<PageData>({ contractorName, replyTo, token: null, problem: inspected.problem }, { status: statusFor(inspected.problem), headers: NO_STORE });
+  return data<PageData>({ contractorName, replyTo, token: null, problem: inspected.code }, { status: statusFor(inspected.code), headers: NO_STORE });
 }
 
 /** The button: burns the link and opens a portal session for the link's subcontractor. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, ctx, tenant, contractorName, replyTo } = await portalTenant(context);
   const form = await request.formData();
-  const token = String(form.get("token") ?? "");
-  const website = String(form.get("website") ?? "");
-  const result = website ? ({ ok: false, problem: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
+  const { token, website } = signInForm.parse({ token: form.get("token") ?? "", website: form.get("website") ?? "" });
+  const result = website ? ({ ok: false, code: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
   if (result.ok) return redirect("/portal", { headers: { "Set-Cookie": result.setCookie, ...NO_STORE } });
-  return data<PageData>({ contractorName, replyTo, token: null, problem: result.problem }, { status: statusFor(result.problem), headers: NO_STORE });
+  return data<PageData>({ contractorName, replyTo, token: null, problem: result.code }, { status: statusFor(result.code), headers: NO_STORE });
 }
 
 export function headers() {
@@ -48,6 +46,10 @@ export function headers() {
 const PROBLEMS: Record<LinkProblem, { title: string; detail: string }> = {
   expired: { title: "This link has expired", detail: "Portal links last 15 minutes. This one is too old to sign you in." },
   used: { title: "This link has already been used", detail: "Each portal link signs you in once. This one has been used already." },
+  withdrawn: {
+    title: "This link has been withdrawn",
+    detail: "Your contractor has changed your contact details or ended your portal access since this link was sent, so it no longer signs you in.",
+  },
   invalid: { title: "This link is not valid", detail: "The link is incomplete, was changed, or belongs to another workspace. Check that you copied the whole link from the e-mail." },
 };
 

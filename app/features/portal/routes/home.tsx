@@ -1,9 +1,7 @@
-import { data } from "react-router";
-import { cloudflareContext } from "~/context";
-import { requireTenant } from "~/features/auth/middleware.server";
 import { contractorDetails } from "~/features/cis/portal-invites.server";
 import { maskEmail } from "~/features/cis/pii.server";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
+import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
 import type { Route } from "./+types/home";
 
@@ -15,9 +13,7 @@ const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" }
  * identifiers leave the server masked.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, ctx } = context.get(cloudflareContext);
-  const tenant = requireTenant(context);
-  if (!tenant.modules.some((m) => m.id === "cis")) throw data("Page not found", { status: 404 });
+  const { env, ctx, tenant } = requirePortalModule(context);
   const { subcontractor: s } = await requirePortalSession(env, ctx, request, tenant.id);
   const { contractorName } = await contractorDetails(env, tenant);
   return {

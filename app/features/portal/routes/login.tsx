@@ -1,7 +1,8 @@
 import { redirect } from "react-router";
-import { cloudflareContext, tenantContext } from "~/context";
+import { tenantContext } from "~/context";
 import { contractorDetails } from "~/features/cis/portal-invites.server";
 import { AskForNewLink, PortalErrorBoundary, PortalShell } from "../components/portal-shell";
+import { requirePortalModule } from "../portal-auth.server";
 import { loadPortalSession } from "../portal-session.server";
 import type { Route } from "./+types/login";
 
@@ -10,9 +11,9 @@ import type { Route } from "./+types/login";
  * This page says how to get one (on the bare domain: that links come from the contractor's workspace).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, ctx } = context.get(cloudflareContext);
-  const tenant = context.get(tenantContext);
-  if (!tenant) return { onTenantHost: false as const, contractorName: null, replyTo: null };
+  // The bare domain only explains where links come from; a tenant host needs the portal's module.
+  if (!context.get(tenantContext)) return { onTenantHost: false as const, contractorName: null, replyTo: null };
+  const { env, ctx, tenant } = requirePortalModule(context);
   if (await loadPortalSession(env, ctx, request, tenant.id)) throw redirect("/portal");
   const { contractorName, replyTo } = await contractorDetails(env, tenant);
   return { onTenantHost: true as const, contractorName, replyTo };

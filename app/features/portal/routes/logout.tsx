@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
-import { cloudflareContext, tenantContext } from "~/context";
 import { clearSessionCookie, revokeSession } from "~/features/auth/session.server";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
 import { setToastHeader } from "~/features/platform/flash.server";
+import { requirePortalModule } from "../portal-auth.server";
 import { loadPortalSession } from "../portal-session.server";
 import type { Route } from "./+types/logout";
 
@@ -12,9 +12,7 @@ export function loader() {
 
 /** A POST that revokes the portal session row (not only the cookie), then back to /portal/login. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, ctx } = context.get(cloudflareContext);
-  const tenant = context.get(tenantContext);
-  if (!tenant) throw data("Page not found", { status: 404 });
+  const { env, ctx, tenant } = requirePortalModule(context);
   const headers = new Headers();
   const session = await loadPortalSession(env, ctx, request, tenant.id);
   if (session) {

@@ -1,0 +1,21 @@
+/**
+ * What people read for each typed failure of the subcontractor data layer. The data layer
+ * returns codes; routes turn them into these words. No server code here: pages import it too.
+ */
+import { VERIFY_PERMISSION_MESSAGE } from "./domain";
+import type { BulkFailure, SaveError } from "./subcontractors.server";
+
+/** Ids accepted by one bulk request; the rest are reported as failed, never silently dropped. */
+export const BULK_LIMIT = 100;
+
+export const SUBCONTRACTOR_SAVE_MESSAGES: Readonly<Record<SaveError["code"], string>> = {
+  not_found: "Subcontractor not found",
+  duplicate_utr: "A subcontractor with this UTR already exists",
+  verification_forbidden: VERIFY_PERMISSION_MESSAGE,
+};
+
+export const BULK_FAILURE_MESSAGES: Readonly<Record<BulkFailure, string>> = {
+  not_found: "Subcontractor not found",
+  already_archived: "Already archived",
+  too_many: `Too many items: at most ${BULK_LIMIT} at a time`,
+};

@@ -1,0 +1,1 @@
+ALTER TABLE `cis_subcontractors` ADD `portal_links_valid_after` integer;

@@ -34,7 +34,7 @@ function londonDayNumber(d: Date): number {
 }
 
 /**
- * Relative time as the platform spec gives it: 'Just now', minutes, hours, 'Yesterday',
+ * Relative time: 'Just now', minutes, hours, 'Yesterday',
  * days up to 6, then 'MMM d, yyyy' (London calendar days).
  */
 export function formatRelative(value: DateInput, now: Date = new Date()): string {

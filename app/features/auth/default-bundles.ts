@@ -2,7 +2,7 @@ import type { Role } from "~/db/schema";
 
 /**
  * The role bundles a new tenant starts with. The coarse CIS scopes grant the fine ones
- * (cis.md section 6), so bundles stay short; cis.manage grants every CIS scope.
+ * (cis.read grants every read, cis.write the writes), so bundles stay short; cis.manage grants every CIS scope.
  */
 export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
   standard: ["notes.view", "notes.create", "notes.edit", "notes.share", "notes.folders.create", "docs.view", "files.view", "files.upload", "schedule.view", "chat.*", "users.view", "cis.read"],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accentForeground, brandingCssVars, effectiveTheme } from "./branding";
 
 describe("branding", () => {
-  it("falls back to the spec's defaults", () => {
+  it("falls back to the default branding", () => {
     const vars = brandingCssVars({});
     expect(vars["--accent"]).toBe("145 100% 41%");
     expect(vars["--success"]).toBe("151 55% 42%");

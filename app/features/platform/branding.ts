@@ -1,6 +1,6 @@
 import type { TenantBranding } from "~/db/schema";
 
-/** The platform's defaults (platform spec, section 9). */
+/** The branding a tenant has until it sets its own. */
 export const DEFAULT_BRANDING = {
   accentHsl: "145 100% 41%",
   successHsl: "151 55% 42%",
@@ -27,7 +27,7 @@ function hsl(value: string | undefined, fallback: string): string {
   return value && HSL_RE.test(value.trim()) ? value.trim() : fallback;
 }
 
-/** Lightness above 60 needs dark text on the accent (platform spec, section 9). */
+/** An accent lighter than 60% needs dark text on it to stay readable. */
 export function accentForeground(accentHsl: string): string {
   const lightness = Number(accentHsl.split(" ")[2]?.replace("%", ""));
   return lightness > 60 ? "0 0% 9%" : "0 0% 100%";

@@ -1,4 +1,4 @@
-/** The modules a tenant can switch on (platform spec: id, label, route, icon, defaultConfig). */
+/** The modules a tenant can switch on: id, label, route, icon and default configuration. */
 export const MODULE_CATALOGUE = [
   { id: "cis", label: "CIS", route: "/cis", icon: "hard-hat", defaultConfig: {}, sortOrder: 10 },
   { id: "files", label: "Files", route: "/files", icon: "folder", defaultConfig: {}, sortOrder: 20 },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CIS_SCOPES, cisScopeGrants, expandCisScopes } from "./scopes";
 
 describe("CIS_SCOPES", () => {
-  it("lists every fine scope of cis.md section 6 once", () => {
+  it("lists every CIS scope once", () => {
     expect(CIS_SCOPES).toHaveLength(25);
     expect(new Set(CIS_SCOPES).size).toBe(25);
     expect(CIS_SCOPES).toContain("cis.portal.invite");

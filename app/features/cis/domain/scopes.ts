@@ -1,4 +1,4 @@
-/** Every CIS scope named in cis.md section 6. */
+/** Every CIS scope: coarse (read, write, approve, import, export, manage) and fine (area.action). */
 export const CIS_SCOPES = [
   "cis.read",
   "cis.write",
@@ -30,8 +30,7 @@ export const CIS_SCOPES = [
 export type CisScope = (typeof CIS_SCOPES)[number];
 
 /**
- * What each coarse scope stands for (cis.md section 6). Only what the spec
- * states: coarse write does not imply read, and nothing below manage grants
+ * What each coarse scope stands for, and no more: coarse write does not imply read, and nothing below manage grants
  * settings write, PII unmasking, jobs or portal invites.
  */
 export const COARSE_SCOPE_GRANTS: Readonly<Record<string, readonly CisScope[]>> = {

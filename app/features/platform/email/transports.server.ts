@@ -78,7 +78,7 @@ export function cloudflareTransport(env: Env): EmailTransport {
 
 function encodeHeader(value: string): string {
   // RFC 2047 for anything beyond printable ASCII.
-  return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${btoa(String.fromCharCode(...new TextEncoder().encode(value)))}?=`;
+  return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${bytesToBase64(new TextEncoder().encode(value))}?=`;
 }
 
 function b64Lines(s: string): string {

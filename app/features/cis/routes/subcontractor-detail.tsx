@@ -6,6 +6,7 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { reportInternalError } from "~/features/platform/error-reference";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { InviteToPortalButton } from "../components/invite-to-portal";
 import { ConfirmPanel, confirmThenSubmit } from "../components/subcontractor-confirm";
@@ -60,7 +61,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return data<ActionData>({ kind: "reveal", field, value, error: null }, { headers });
     } catch (err) {
       if (!(err instanceof PiiError)) throw err;
-      return data<ActionData>({ kind: "reveal", field, value: null, error: err.message || DECRYPT_FAILED }, { status: 500, headers });
+      // A missing or malformed key names its configuration in the message: that stays in the log.
+      const error = reportInternalError(context, err, "cis reveal", `${DECRYPT_FAILED}.`);
+      return data<ActionData>({ kind: "reveal", field, value: null, error }, { status: 500, headers });
     }
   }
 

@@ -1,8 +1,8 @@
 import { data, Form, Link, type RouterContextProvider } from "react-router";
-import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { z } from "zod";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
+import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";

@@ -1,11 +1,13 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Role } from "~/db/schema";
 import { subcontractorCreateSchema } from "~/features/cis/domain";
 import { createSubcontractor, decryptSubcontractorField, PAGE_SIZE } from "~/features/cis/subcontractors.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { count, signIn } from "./auth-helpers";
-import { location } from "./http";
+import { location, toForm, type Browser } from "./http";
+import worker from "../../workers/app";
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -717,5 +719,58 @@ describe("verification needs cis.sub.verify", () => {
     const res = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ name: "Verifier Made", verificationStatus: "gross" }));
     expect(res.status).toBe(302);
     expect(await count("cis_subcontractors", "tenant_id = ? AND verification_status = 'gross'", t.id)).toBe(1);
+  });
+});
+
+describe("encryption keys missing", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A same-origin form post from the signed-in browser to a Worker whose environment lacks PII_KEYS. */
+  async function postWithoutKeys(b: Browser, url: string, form: Record<string, string>) {
+    const u = new URL(url);
+    const headers = new Headers({ Origin: u.origin, Cookie: b.cookieHeader(u.host) });
+    const { PII_KEYS: _dropped, ...rest } = env;
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(new Request(url, { method: "POST", body: toForm(form), headers, redirect: "manual" }) as Parameters<typeof worker.fetch>[0], { ...rest, PII_KEYS: "" } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+
+  function captureErrors() {
+    const logged: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      logged.push(args.map((a) => (a instanceof Error ? `${a.message}` : String(a))).join(" "));
+    });
+    return logged;
+  }
+
+  it("the subcontractor form shows a reference, not the configuration error, and logs the detail under it", async () => {
+    const { t, b } = await setup("lead");
+    const logged = captureErrors();
+    const res = await postWithoutKeys(b, `${t.origin}/cis/subcontractors/new`, validForm({ name: "Keyless Builder" }));
+    expect(res.status).toBe(500);
+    const body = await html(res);
+    expect(body).not.toContain("PII_KEYS");
+    expect(body).toContain("Failed to encrypt sensitive data");
+    const ref = /Reference: ([A-Z0-9]{6,})/.exec(body)?.[1];
+    expect(ref, "a reference on the page").toBeTruthy();
+    expect(logged.find((l) => l.includes(ref ?? "?")), JSON.stringify(logged)).toContain("PII_KEYS is not configured");
+    expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
+  });
+
+  it("Reveal shows a reference, not the configuration error, and logs the detail under it", async () => {
+    const t = await createTenant({ modules: ["cis"] });
+    const { b } = await setup("admin", t);
+    const sub = await seedSub(t, { name: "Keyless Reveal" });
+    const logged = captureErrors();
+    const res = await postWithoutKeys(b, `${t.origin}/cis/subcontractors/${sub.id}`, { intent: "reveal", field: "utr" });
+    expect(res.status).toBe(500);
+    const body = await html(res);
+    expect(body).not.toContain("PII_KEYS");
+    expect(body).not.toContain(sub.utr);
+    expect(body).toContain("Failed to decrypt sensitive data");
+    const ref = /Reference: ([A-Z0-9]{6,})/.exec(body)?.[1];
+    expect(ref, "a reference on the page").toBeTruthy();
+    expect(logged.find((l) => l.includes(ref ?? "?")), JSON.stringify(logged)).toContain("PII_KEYS is not configured");
   });
 });

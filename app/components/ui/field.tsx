@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { ReactNode } from "react";
 
 /** Label, control and the error message tied to it with aria-describedby. */
 export function Field({
@@ -37,11 +37,6 @@ export function Field({
 
 export const inputClass =
   "block w-full rounded-brand border border-line bg-primary-bg px-3 py-2 text-sm shadow-sm focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/40 aria-[invalid=true]:border-danger";
-
-export function TextInput({ id, error, ...props }: InputHTMLAttributes<HTMLInputElement> & { id: string; error?: string | string[] | null }) {
-  const invalid = Boolean(Array.isArray(error) ? error.length : error);
-  return <input id={id} name={props.name ?? id} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${id}-error` : undefined} className={inputClass} {...props} />;
-}
 
 /** Field only robots fill in; the action refuses a submission that carries it. */
 export function Honeypot() {

@@ -15,14 +15,14 @@ const DURATION_MS = 4000;
  * JavaScript (closable through a details-free link); with JavaScript it closes itself after 4 s.
  */
 export function Toaster({ toast }: { toast: Toast | null }) {
-  const [visible, setVisible] = useState(Boolean(toast));
+  // The toast that was closed or timed out; a new toast (a new object) shows again.
+  const [dismissed, setDismissed] = useState<Toast | null>(null);
   useEffect(() => {
-    setVisible(Boolean(toast));
     if (!toast) return;
-    const t = setTimeout(() => setVisible(false), DURATION_MS);
+    const t = setTimeout(() => setDismissed(toast), DURATION_MS);
     return () => clearTimeout(t);
   }, [toast]);
-  if (!toast || !visible) return null;
+  if (!toast || toast === dismissed) return null;
   return (
     <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4" aria-live="polite">
       <div
@@ -32,7 +32,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
       >
         <p className="font-semibold">{toast.title}</p>
         {toast.message ? <p className="mt-1 text-sm opacity-80">{toast.message}</p> : null}
-        <button type="button" onClick={() => setVisible(false)} className="absolute right-2 top-2 rounded p-1 text-lg leading-none opacity-70 hover:opacity-100" aria-label="Close notification">
+        <button type="button" onClick={() => setDismissed(toast)} className="absolute right-2 top-2 rounded p-1 text-lg leading-none opacity-70 hover:opacity-100" aria-label="Close notification">
           ×
         </button>
         <div className="toast-progress absolute bottom-0 left-0 h-1 bg-current opacity-30" style={{ animation: `toast-progress ${DURATION_MS}ms linear forwards` }} />

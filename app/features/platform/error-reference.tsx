@@ -57,14 +57,15 @@ export function errorReference(context?: ContextReader | null): string {
 
 /**
  * Logs an unexpected error with the request's reference and returns the sentence a page
- * may show instead of the error's own text (which can carry SQL and its parameters).
+ * may show instead of the error's own text (which can carry SQL, parameters or configuration
+ * names). `summary` is the user-facing sentence put before the reference.
  */
-export function reportInternalError(context: ContextReader | null, error: unknown, what = "Unexpected error"): string {
+export function reportInternalError(context: ContextReader | null, error: unknown, what = "Unexpected error", summary = "Something went wrong."): string {
   const reference = errorReference(context);
   console.error(`[ref ${reference}] ${what}`, error);
-  return internalErrorText(reference);
+  return internalErrorText(reference, summary);
 }
 
-export function internalErrorText(reference: string): string {
-  return `Something went wrong. Reference: ${reference}`;
+export function internalErrorText(reference: string, summary = "Something went wrong."): string {
+  return `${summary} Reference: ${reference}`;
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "~/utils/use-hydrated";
 
 /**
  * Without JavaScript: one plain numeric input named `code`. Once hydrated: six single-digit
@@ -6,15 +7,21 @@ import { useEffect, useRef, useState } from "react";
  * form on the sixth digit; a hidden `code` input carries the value.
  */
 export function CodeInput({ error, resetKey }: { error?: string | null; resetKey?: unknown }) {
-  const [enhanced, setEnhanced] = useState(false);
+  const enhanced = useHydrated();
   const [digits, setDigits] = useState<string[]>(["", "", "", "", "", ""]);
+  const [digitsFor, setDigitsFor] = useState(resetKey);
   const refs = useRef<(HTMLInputElement | null)[]>([]);
   const hidden = useRef<HTMLInputElement | null>(null);
 
-  useEffect(() => setEnhanced(true), []);
-  // A wrong code clears the boxes and refocuses the first: the person starts again from a clean slate.
-  useEffect(() => {
+  // A wrong code clears the boxes and refocuses the first: the person starts again from a clean
+  // slate. The boxes are cleared while rendering (no effect round-trip showing the old digits).
+  if (digitsFor !== resetKey) {
+    setDigitsFor(resetKey);
     setDigits(["", "", "", "", "", ""]);
+  }
+  useEffect(() => {
+    if (resetKey === undefined) return;
+    if (hidden.current) hidden.current.value = "";
     refs.current[0]?.focus();
   }, [resetKey]);
 

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { data, Form, Link, redirect } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
 import { cloudflareContext, tenantContext } from "~/context";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { CodeInput } from "../components/code-input";
@@ -28,8 +28,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function LoginVerify({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const error = actionData && "error" in actionData ? actionData.error : loaderData.live ? null : INVALID_CODE;
   return (
     <AppShell>
@@ -46,9 +44,9 @@ export default function LoginVerify({ loaderData, actionData }: Route.ComponentP
               {error}
             </p>
           ) : null}
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Verifying..." : "Verify"}
-          </Button>
+          <SubmitButton className="w-full" pendingText="Verifying...">
+            Verify
+          </SubmitButton>
         </Form>
         <p className="mt-6 text-center text-sm">
           <Link to="/login" className="underline">

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { data, Form, redirect } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
 import { Field, Honeypot, inputClass } from "~/components/ui/field";
 import { cloudflareContext, tenantContext, userContext } from "~/context";
 import { AppShell } from "~/features/platform/components/app-shell";
@@ -73,8 +73,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const result = actionData && "kind" in actionData && actionData.kind === "form" ? actionData.result : undefined;
   const [form, fields] = useForm({
     lastResult: result,
@@ -138,9 +136,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
               <span className="hidden peer-checked:inline">ON</span>
             </span>
           </div>
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Signing in..." : "Sign in"}
-          </Button>
+          <SubmitButton className="w-full" pendingText="Signing in...">
+            Sign in
+          </SubmitButton>
         </Form>
         <p className="mt-6 text-center text-sm opacity-70">
           Subcontractor? <a href="/portal/login" className="underline">Use the subcontractor portal</a>.

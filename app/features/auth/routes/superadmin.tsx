@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { data, Form } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
+import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { cloudflareContext, tenantContext } from "~/context";
 import { clientIp } from "~/features/platform/audit.server";
 import { AppShell } from "~/features/platform/components/app-shell";
@@ -74,8 +75,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SuperAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "create-tenant";
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createTenantSchema }),
@@ -100,9 +99,9 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
             <Field id={fields.name.id} label="Name" error={fields.name.errors}>
               <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} placeholder="e.g. Initech Builders Ltd" />
             </Field>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Creating..." : "Create tenant"}
-            </Button>
+            <SubmitButton pendingText="Creating..." match={{ intent: "create-tenant" }}>
+              Create tenant
+            </SubmitButton>
           </Form>
         </section>
 
@@ -110,50 +109,46 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
           <h2 id="tenants-heading" className="text-lg font-semibold">
             Tenants ({loaderData.tenants.length})
           </h2>
-          {loaderData.tenants.length === 0 ? <p className="mt-4 opacity-70">No tenants yet.</p> : null}
-          <div className="mt-4 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-line">
-                  <th scope="col" className="py-2 pr-4">Tenant</th>
-                  <th scope="col" className="py-2 pr-4">Created</th>
-                  <th scope="col" className="py-2">Modules</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaderData.tenants.map((t) => (
-                  <tr key={t.id} className="border-b border-line align-top" data-tenant={t.slug}>
-                    <td className="py-3 pr-4">
-                      <div className="font-medium">{t.name}</div>
-                      <div className="text-xs opacity-70">{t.slug}</div>
-                    </td>
-                    <td className="py-3 pr-4">{formatDate(t.createdAt)}</td>
-                    <td className="py-3">
-                      <div className="flex flex-wrap gap-2">
-                        {t.modules.map((m) => (
-                          <Form method="post" key={m.id}>
-                            <input type="hidden" name="intent" value="toggle-module" />
-                            <input type="hidden" name="tenantId" value={t.id} />
-                            <input type="hidden" name="moduleId" value={m.id} />
-                            <input type="hidden" name="enabled" value={m.enabled ? "false" : "true"} />
-                            <button
-                              type="submit"
-                              disabled={!m.available}
-                              aria-pressed={m.enabled}
-                              title={m.available ? (m.enabled ? `Disable ${m.label}` : `Enable ${m.label}`) : `${m.label} is not available to this tenant`}
-                              className="rounded-full border border-line px-3 py-1 text-xs aria-pressed:bg-accent aria-pressed:text-accent-foreground disabled:opacity-40"
-                            >
-                              {m.label}: {m.enabled ? "on" : "off"}
-                            </button>
-                          </Form>
-                        ))}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table caption="Tenants and their modules" scrollClassName="mt-4 overflow-x-auto">
+            <THead>
+              <TH>Tenant</TH>
+              <TH>Created</TH>
+              <TH>Modules</TH>
+            </THead>
+            <TBody>
+              {loaderData.tenants.length === 0 ? <EmptyRow colSpan={3}>No tenants yet.</EmptyRow> : null}
+              {loaderData.tenants.map((t) => (
+                <TR key={t.id} data-tenant={t.slug}>
+                  <TD>
+                    <div className="font-medium">{t.name}</div>
+                    <div className="text-xs opacity-70">{t.slug}</div>
+                  </TD>
+                  <TD>{formatDate(t.createdAt)}</TD>
+                  <TD>
+                    <div className="flex flex-wrap gap-2">
+                      {t.modules.map((m) => (
+                        <Form method="post" key={m.id}>
+                          <input type="hidden" name="intent" value="toggle-module" />
+                          <input type="hidden" name="tenantId" value={t.id} />
+                          <input type="hidden" name="moduleId" value={m.id} />
+                          <input type="hidden" name="enabled" value={m.enabled ? "false" : "true"} />
+                          <button
+                            type="submit"
+                            disabled={!m.available}
+                            aria-pressed={m.enabled}
+                            title={m.available ? (m.enabled ? `Disable ${m.label}` : `Enable ${m.label}`) : `${m.label} is not available to this tenant`}
+                            className="rounded-full border border-line px-3 py-1 text-xs aria-pressed:bg-accent aria-pressed:text-accent-foreground disabled:opacity-40"
+                          >
+                            {m.label}: {m.enabled ? "on" : "off"}
+                          </button>
+                        </Form>
+                      ))}
+                    </div>
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
         </section>
       </main>
     </AppShell>

@@ -3,7 +3,7 @@ import { buttonClass } from "~/components/ui/button";
 
 const panelClass = "rounded-brand border border-line bg-elevated p-5";
 
-export type AlertView = { kind: string; label: string; severity: "high" | "critical"; taxMonth: string; message: string };
+type AlertView = { kind: string; label: string; severity: "high" | "critical"; taxMonth: string; message: string };
 
 /** Deadlines within the tenant's warningDays (statements high, filing and payment critical). */
 export function DeadlineAlerts({ alerts }: { alerts: AlertView[] }) {
@@ -48,7 +48,7 @@ export function SetupRequired({ canManage }: { canManage: boolean }) {
   );
 }
 
-export type StatsView = { activeSubcontractors: number; draftInvoices: number; pendingStatements: number; currentMonthCis: string; invoicesAvailable: boolean };
+type StatsView = { activeSubcontractors: number; draftInvoices: number; pendingStatements: number; currentMonthCis: string; invoicesAvailable: boolean };
 
 function StatCard({ label, value, note, testId }: { label: string; value: string | number; note?: string; testId: string }) {
   return (
@@ -72,7 +72,7 @@ export function StatCards({ stats }: { stats: StatsView }) {
   );
 }
 
-export type QuickActionView = { key: string; label: string; to: string | null };
+type QuickActionView = { key: string; label: string; to: string | null };
 
 /** Only the actions the user's scopes allow; those whose page does not exist yet are disabled. */
 export function QuickActions({ actions }: { actions: QuickActionView[] }) {
@@ -104,7 +104,7 @@ export function QuickActions({ actions }: { actions: QuickActionView[] }) {
   );
 }
 
-export type TaxMonthView = {
+type TaxMonthView = {
   label: string;
   displayLabel: string;
   deadlines: { kind: string; label: string; date: string; state: "overdue" | "urgent" | "pending"; indicator: string }[];
@@ -138,7 +138,7 @@ export function TaxMonthOverview({ taxMonth }: { taxMonth: TaxMonthView }) {
   );
 }
 
-export type ActivityView = { id: string; summary: string; by: string | null; when: string };
+type ActivityView = { id: string; summary: string; by: string | null; when: string };
 
 /** The real activity log of the CIS module, newest first. */
 export function RecentActivity({ activity }: { activity: ActivityView[] }) {

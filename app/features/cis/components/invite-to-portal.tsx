@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { type MouseEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { z } from "zod";
-import { Button, buttonClass } from "~/components/ui/button";
+import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../domain";
 import { useHydrated } from "~/utils/use-hydrated";
@@ -11,9 +11,9 @@ import { useHydrated } from "~/utils/use-hydrated";
 // ---------------------------------------------------------------------------
 // The create-and-invite form's rules, shared by the browser and the action
 
-export const NAME_AND_EMAIL_REQUIRED = "Name and email are required";
-export const EMAIL_NOT_SENT = "Email could not be sent. Please share the link manually.";
-export const LIST_PATH = "/cis/subcontractors";
+const NAME_AND_EMAIL_REQUIRED = "Name and email are required";
+const EMAIL_NOT_SENT = "Email could not be sent. Please share the link manually.";
+const LIST_PATH = "/cis/subcontractors";
 
 const isBlank = (v: unknown) => typeof v !== "string" || v.trim() === "";
 
@@ -61,14 +61,15 @@ export type InviteActionData =
   | { kind: "form"; result: SubmissionResult<string[]> }
   | { kind: "result"; created: boolean; name: string; email: string; emailSent: boolean; magicLink: string };
 
-export function inviteHref(subcontractorId?: string): string {
+function inviteHref(subcontractorId?: string): string {
   return subcontractorId ? `${LIST_PATH}/${encodeURIComponent(subcontractorId)}/invite` : `${LIST_PATH}/invite`;
 }
 
 type PanelProps = {
   view: InviteLoaderData;
   actionData: InviteActionData | undefined;
-  busy: boolean;
+  /** In the modal: the fetcher's state. On the page the button follows the navigation. */
+  busy?: boolean;
   titleId: string;
   /** In the modal: the form posts through a fetcher with this key instead of navigating. */
   fetcherKey?: string;
@@ -131,9 +132,9 @@ function ConfirmInvite({ view, lastResult, busy, titleId, fetcherKey, onCancel }
           <input type="hidden" name="intent" value="invite" />
           <div className="flex justify-end gap-2">
             <CancelControl onCancel={onCancel} />
-            <Button type="submit" disabled={busy}>
-              {busy ? "Creating..." : "Create & Send Invite"}
-            </Button>
+            <SubmitButton pendingText="Creating..." pending={busy} action={inviteHref(subcontractor.id)}>
+              Create & Send Invite
+            </SubmitButton>
           </div>
         </Form>
       ) : (
@@ -224,9 +225,9 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
         ) : null}
         <div className="flex justify-end gap-2">
           <CancelControl onCancel={onCancel} />
-          <Button type="submit" disabled={busy}>
-            {busy ? "Creating..." : "Create & Send Invite"}
-          </Button>
+          <SubmitButton pendingText="Creating..." pending={busy} action={inviteHref()}>
+            Create & Send Invite
+          </SubmitButton>
         </div>
       </Form>
     </div>

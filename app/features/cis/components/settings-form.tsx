@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { makeSettingsSchema, VAT_SCHEME_LABELS, VAT_SCHEMES } from "../domain";
 import type { CisSettingsView } from "../settings.server";
 
 /** What the form shows: the stored settings as the loader reads them. */
-export type SettingsFormValues = Omit<CisSettingsView, "updatedAt" | "fellBack">;
+type SettingsFormValues = Omit<CisSettingsView, "updatedAt" | "fellBack">;
 
 const sectionClass = "rounded-brand border border-line bg-elevated p-6";
 const checkboxClass = "h-4 w-4 rounded border-line accent-[var(--color-accent)]";
@@ -16,7 +16,7 @@ const checkboxClass = "h-4 w-4 rounded border-line accent-[var(--color-accent)]"
  * The settings document as one form (intent=settings). The contractor UTR is never sent to the
  * page: the field starts blank, shows the stored mask as a hint, and blank keeps the stored value.
  */
-export function SettingsForm({ settings, lastResult, busy }: { settings: SettingsFormValues; lastResult?: SubmissionResult<string[]> | null; busy: boolean }) {
+export function SettingsForm({ settings, lastResult }: { settings: SettingsFormValues; lastResult?: SubmissionResult<string[]> | null }) {
   const schema = makeSettingsSchema({ hasStoredUtr: settings.hasUtr });
   const [form, fields] = useForm({
     id: "cis-settings",
@@ -128,9 +128,9 @@ export function SettingsForm({ settings, lastResult, busy }: { settings: Setting
       </section>
 
       <div className="flex justify-end">
-        <Button type="submit" disabled={busy}>
-          {busy ? "Saving..." : "Save Settings"}
-        </Button>
+        <SubmitButton pendingText="Saving..." match={{ intent: "settings" }}>
+          Save Settings
+        </SubmitButton>
       </div>
     </Form>
   );

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/ui/button";
 
-export type RoleBundleView = { name: string; cisScopes: string[]; otherCisScopes: string[]; updatedAt: number };
-export type ChecklistView = { errors: string[]; warnings: string[] };
+type RoleBundleView = { name: string; cisScopes: string[]; otherCisScopes: string[]; updatedAt: number };
+type ChecklistView = { errors: string[]; warnings: string[] };
 
 const sectionClass = "rounded-brand border border-line bg-elevated p-6";
 const panelClass = "mt-4 rounded-brand border border-line bg-surface p-4";
@@ -16,14 +16,12 @@ export function RolePermissions({
   bundles,
   allScopes,
   canEdit,
-  busyBundle,
   bundleError,
   children,
 }: {
   bundles: RoleBundleView[];
   allScopes: readonly string[];
   canEdit: boolean;
-  busyBundle: string | null;
   bundleError: { name: string; message: string } | null;
   /** The Scope Checklist panel, shown at the top of the section. */
   children?: ReactNode;
@@ -44,7 +42,6 @@ export function RolePermissions({
         {bundles.map((b) => {
           const held = new Set(b.cisScopes);
           const error = bundleError?.name === b.name ? bundleError.message : null;
-          const busy = busyBundle === b.name;
           return (
             <Form method="post" key={`${b.name}:${b.updatedAt}`} className="rounded-brand border border-line p-4" data-bundle={b.name} aria-labelledby={`bundle-${b.name}-legend`}>
               <input type="hidden" name="intent" value="bundle" />
@@ -79,9 +76,9 @@ export function RolePermissions({
               </fieldset>
               {canEdit ? (
                 <div className="mt-3 flex justify-end">
-                  <Button type="submit" variant="secondary" disabled={busy}>
-                    {busy ? "Saving..." : `Save ${b.name} permissions`}
-                  </Button>
+                  <SubmitButton variant="secondary" pendingText="Saving..." match={{ intent: "bundle", bundle: b.name }}>
+                    {`Save ${b.name} permissions`}
+                  </SubmitButton>
                 </div>
               ) : null}
             </Form>

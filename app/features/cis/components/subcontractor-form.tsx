@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
-import { Form, Link, useNavigation } from "react-router";
-import { Button, buttonClass } from "~/components/ui/button";
+import { Form, Link } from "react-router";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
 import {
@@ -90,9 +90,7 @@ export function SubcontractorForm({
   canVerify: boolean;
 }) {
   const schema = mode === "create" ? subcontractorCreateSchema : subcontractorUpdateSchema;
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const saving = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const [form, fields] = useForm({
     id: `subcontractor-${mode}`,
     lastResult,
@@ -258,9 +256,7 @@ export function SubcontractorForm({
         <Link to="/cis/subcontractors" className={buttonClass("secondary")}>
           Cancel
         </Link>
-        <Button type="submit" disabled={saving}>
-          {saving ? "Saving..." : mode === "create" ? "Create Subcontractor" : "Update Subcontractor"}
-        </Button>
+        <SubmitButton pendingText="Saving...">{mode === "create" ? "Create Subcontractor" : "Update Subcontractor"}</SubmitButton>
       </div>
     </Form>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
+import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import type { SubcontractorListItem } from "../subcontractors.server";
 import { InviteToPortalButton } from "./invite-to-portal";
 import { confirmThenSubmit } from "./subcontractor-confirm";
@@ -62,102 +63,97 @@ export function SubcontractorTable({
     if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
   }, [someSelected]);
   return (
-    <div className="overflow-x-auto rounded-brand border border-line">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Subcontractors</caption>
-        <thead className="bg-surface">
-          <tr>
+    <Table caption="Subcontractors" scrollClassName="overflow-x-auto rounded-brand border border-line">
+      <THead className="bg-surface">
+        {perms.canWrite ? (
+          <TH className="w-10">
+            <input
+              ref={selectAllRef}
+              type="checkbox"
+              name="selectAll"
+              value="page"
+              form={bulkFormId}
+              aria-label="Select all subcontractors on this page"
+              checked={allSelected}
+              onChange={(e) => onToggleAll(e.currentTarget.checked)}
+            />
+          </TH>
+        ) : null}
+        <TH>Subcontractor</TH>
+        <TH>Type</TH>
+        <TH>UTR / NINO</TH>
+        <TH>Verification</TH>
+        <TH>Contact</TH>
+        <TH>Status</TH>
+        <TH>Actions</TH>
+      </THead>
+      <TBody>
+        {rows.map((r) => (
+          <TR key={r.id} data-row={r.id}>
             {perms.canWrite ? (
-              <th scope="col" className="w-10 px-3 py-2">
+              <TD>
+                {/* Every id on the page travels with the bulk form for 'select all'. */}
+                <input type="hidden" name="pageIds" value={r.id} form={bulkFormId} />
                 <input
-                  ref={selectAllRef}
                   type="checkbox"
-                  name="selectAll"
-                  value="page"
+                  name="ids"
+                  value={r.id}
                   form={bulkFormId}
-                  aria-label="Select all subcontractors on this page"
-                  checked={allSelected}
-                  onChange={(e) => onToggleAll(e.currentTarget.checked)}
+                  aria-label={`Select ${r.name}`}
+                  checked={selected.has(r.id)}
+                  onChange={(e) => onToggle(r.id, e.currentTarget.checked)}
                 />
-              </th>
+              </TD>
             ) : null}
-            <th scope="col" className="px-3 py-2">Subcontractor</th>
-            <th scope="col" className="px-3 py-2">Type</th>
-            <th scope="col" className="px-3 py-2">UTR / NINO</th>
-            <th scope="col" className="px-3 py-2">Verification</th>
-            <th scope="col" className="px-3 py-2">Contact</th>
-            <th scope="col" className="px-3 py-2">Status</th>
-            <th scope="col" className="px-3 py-2">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className="border-t border-line align-top" data-row={r.id}>
-              {perms.canWrite ? (
-                <td className="px-3 py-2">
-                  {/* Every id on the page travels with the bulk form for 'select all'. */}
-                  <input type="hidden" name="pageIds" value={r.id} form={bulkFormId} />
-                  <input
-                    type="checkbox"
-                    name="ids"
-                    value={r.id}
-                    form={bulkFormId}
-                    aria-label={`Select ${r.name}`}
-                    checked={selected.has(r.id)}
-                    onChange={(e) => onToggle(r.id, e.currentTarget.checked)}
-                  />
-                </td>
-              ) : null}
-              <th scope="row" className="px-3 py-2 font-medium">
-                <Link to={`/cis/subcontractors/${r.id}`} className="text-accent underline-offset-2 hover:underline">
-                  {r.name}
+            <TH scope="row">
+              <Link to={`/cis/subcontractors/${r.id}`} className="text-accent underline-offset-2 hover:underline">
+                {r.name}
+              </Link>
+            </TH>
+            <TD>{TYPE_LABELS[r.type]}</TD>
+            <TD className="font-mono text-xs">
+              <div>{r.utrMasked ?? "N/A"}</div>
+              {r.ninoMasked ? <div className="opacity-70">{r.ninoMasked}</div> : null}
+            </TD>
+            <TD>
+              <div className="font-medium">{`${r.verificationRate}%`}</div>
+              <div className="text-xs opacity-70">
+                {`${STATUS_LABELS[r.verificationStatus]}${r.verificationMethod ? ` · ${METHOD_LABELS[r.verificationMethod]}` : ""}`}
+              </div>
+            </TD>
+            <TD className="text-xs">
+              <div>{r.emailMasked || "N/A"}</div>
+              {r.phoneMasked ? <div className="opacity-70">{r.phoneMasked}</div> : null}
+            </TD>
+            <TD>
+              <StatusBadge active={r.active} />
+            </TD>
+            <TD>
+              <div className="flex flex-wrap items-center gap-2">
+                <Link to={`/cis/subcontractors/${r.id}`} className="underline">
+                  View Details
                 </Link>
-              </th>
-              <td className="px-3 py-2">{TYPE_LABELS[r.type]}</td>
-              <td className="px-3 py-2 font-mono text-xs">
-                <div>{r.utrMasked ?? "N/A"}</div>
-                {r.ninoMasked ? <div className="opacity-70">{r.ninoMasked}</div> : null}
-              </td>
-              <td className="px-3 py-2">
-                <div className="font-medium">{`${r.verificationRate}%`}</div>
-                <div className="text-xs opacity-70">
-                  {`${STATUS_LABELS[r.verificationStatus]}${r.verificationMethod ? ` · ${METHOD_LABELS[r.verificationMethod]}` : ""}`}
-                </div>
-              </td>
-              <td className="px-3 py-2 text-xs">
-                <div>{r.emailMasked || "N/A"}</div>
-                {r.phoneMasked ? <div className="opacity-70">{r.phoneMasked}</div> : null}
-              </td>
-              <td className="px-3 py-2">
-                <StatusBadge active={r.active} />
-              </td>
-              <td className="px-3 py-2">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Link to={`/cis/subcontractors/${r.id}`} className="underline">
-                    View Details
+                {perms.canWrite ? (
+                  <Link to={`/cis/subcontractors/${r.id}/edit`} className="underline">
+                    Edit
                   </Link>
-                  {perms.canWrite ? (
-                    <Link to={`/cis/subcontractors/${r.id}/edit`} className="underline">
-                      Edit
-                    </Link>
-                  ) : null}
-                  {perms.canWrite && r.active ? (
-                    <Form method="post" onSubmit={confirmThenSubmit(() => `Archive ${r.name}? It can be made active again from its form.`)}>
-                      <input type="hidden" name="intent" value="archive" />
-                      <input type="hidden" name="ids" value={r.id} />
-                      <input type="hidden" name="confirmed" value="" />
-                      <button type="submit" className="underline text-danger">
-                        Archive
-                      </button>
-                    </Form>
-                  ) : null}
-                  {perms.canInvite && r.hasEmail && r.active ? <InviteToPortalButton subcontractorId={r.id} className="underline" /> : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+                ) : null}
+                {perms.canWrite && r.active ? (
+                  <Form method="post" onSubmit={confirmThenSubmit(() => `Archive ${r.name}? It can be made active again from its form.`)}>
+                    <input type="hidden" name="intent" value="archive" />
+                    <input type="hidden" name="ids" value={r.id} />
+                    <input type="hidden" name="confirmed" value="" />
+                    <button type="submit" className="underline text-danger">
+                      Archive
+                    </button>
+                  </Form>
+                ) : null}
+                {perms.canInvite && r.hasEmail && r.active ? <InviteToPortalButton subcontractorId={r.id} className="underline" /> : null}
+              </div>
+            </TD>
+          </TR>
+        ))}
+      </TBody>
+    </Table>
   );
 }

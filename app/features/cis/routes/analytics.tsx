@@ -1,3 +1,4 @@
+import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { currentTaxMonth } from "../domain";
 import { subcontractorAnalytics } from "../analytics.server";
 import { requireCis } from "../module.server";
@@ -64,30 +65,22 @@ function Breakdown({ title, rows, total }: { title: string; rows: { key: string;
       {total === 0 ? (
         <p className="mt-2 text-sm opacity-70">No active subcontractors yet.</p>
       ) : (
-        <table className="mt-2 w-full text-sm">
-          <thead>
-            <tr className="text-left opacity-70">
-              <th scope="col" className="py-1">
-                {title.replace(/^By /, "").replace(/^./, (c) => c.toUpperCase())}
-              </th>
-              <th scope="col" className="py-1 text-right">
-                Subcontractors
-              </th>
-              <th scope="col" className="py-1 text-right">
-                Share
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption={title} density="compact" scrollClassName="mt-2 overflow-x-auto">
+          <THead className="opacity-70">
+            <TH>{title.replace(/^By /, "").replace(/^./, (c) => c.toUpperCase())}</TH>
+            <TH className="text-right">Subcontractors</TH>
+            <TH className="text-right">Share</TH>
+          </THead>
+          <TBody>
             {rows.map((r) => (
-              <tr key={r.key} data-row={r.key} className="border-t border-line">
-                <td className="py-1.5">{r.label}</td>
-                <td className="py-1.5 text-right">{r.count}</td>
-                <td className="py-1.5 text-right">{pct(r.count, total)}</td>
-              </tr>
+              <TR key={r.key} data-row={r.key}>
+                <TD>{r.label}</TD>
+                <TD className="text-right">{r.count}</TD>
+                <TD className="text-right">{pct(r.count, total)}</TD>
+              </TR>
             ))}
-          </tbody>
-        </table>
+          </TBody>
+        </Table>
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, useNavigation } from "react-router";
+import { data } from "react-router";
 import { z } from "zod";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
@@ -107,11 +107,9 @@ export function headers() {
 }
 
 export default function PortalInvite({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   return (
     <div className="mx-auto max-w-xl rounded-brand border border-line bg-elevated p-6">
-      <InvitePanel view={loaderData} actionData={actionData} busy={busy} titleId="portal-invite-title" />
+      <InvitePanel view={loaderData} actionData={actionData} titleId="portal-invite-title" />
     </div>
   );
 }

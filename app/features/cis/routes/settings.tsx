@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, isRouteErrorResponse, useNavigation } from "react-router";
+import { data, isRouteErrorResponse } from "react-router";
 import { z } from "zod";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
@@ -81,10 +81,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function CisSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, bundles, checklist, canEditBundles, allScopes } = loaderData;
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" ? navigation.formData : undefined;
-  const savingSettings = submitting?.get("intent") === "settings";
-  const busyBundle = submitting?.get("intent") === "bundle" ? String(submitting.get("bundle") ?? "") : null;
   const ad = actionData;
   return (
     <div className="space-y-6">
@@ -98,8 +94,8 @@ export default function CisSettings({ loaderData, actionData }: Route.ComponentP
         </p>
       ) : null}
       {/* Remount after each save so the form starts from what is stored now. */}
-      <SettingsForm key={settings.updatedAt ?? "new"} settings={settings} lastResult={ad?.result ?? null} busy={savingSettings} />
-      <RolePermissions bundles={bundles} allScopes={allScopes} canEdit={canEditBundles} busyBundle={busyBundle} bundleError={ad?.bundleError ?? null}>
+      <SettingsForm key={settings.updatedAt ?? "new"} settings={settings} lastResult={ad?.result ?? null} />
+      <RolePermissions bundles={bundles} allScopes={allScopes} canEdit={canEditBundles} bundleError={ad?.bundleError ?? null}>
         <ScopeChecklistPanel checklist={checklist} />
       </RolePermissions>
     </div>

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
-import { buttonClass } from "~/components/ui/button";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { reportInternalError } from "~/features/platform/error-reference";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { InviteToPortalButton } from "../components/invite-to-portal";
 import { ConfirmPanel, confirmThenSubmit } from "../components/subcontractor-confirm";
@@ -60,7 +61,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return data<ActionData>({ kind: "reveal", field, value, error: null }, { headers });
     } catch (err) {
       if (!(err instanceof PiiError)) throw err;
-      return data<ActionData>({ kind: "reveal", field, value: null, error: err.message || DECRYPT_FAILED }, { status: 500, headers });
+      // A missing or malformed key names its configuration in the message: that stays in the log.
+      const error = reportInternalError(context, err, "cis reveal", `${DECRYPT_FAILED}.`);
+      return data<ActionData>({ kind: "reveal", field, value: null, error }, { status: 500, headers });
     }
   }
 
@@ -81,8 +84,6 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function Identifier({ field, masked, canUnmask, reveal }: { field: Field; masked: string | null; canUnmask: boolean; reveal: Extract<ActionData, { kind: "reveal" }> | null }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "reveal" && navigation.formData?.get("field") === field;
   const mine = reveal?.field === field ? reveal : null;
   return (
     <div className="flex flex-wrap items-center gap-3">
@@ -91,9 +92,9 @@ function Identifier({ field, masked, canUnmask, reveal }: { field: Field; masked
         <Form method="post">
           <input type="hidden" name="intent" value="reveal" />
           <input type="hidden" name="field" value={field} />
-          <button type="submit" className="text-sm text-accent underline" disabled={busy}>
-            {busy ? "Revealing..." : "Reveal"}
-          </button>
+          <SubmitButton variant="link" pendingText="Revealing..." match={{ intent: "reveal", field }}>
+            Reveal
+          </SubmitButton>
         </Form>
       ) : null}
       <span aria-live="polite">

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { reportInternalError } from "~/features/platform/error-reference";
 import { SubcontractorForm, type SubcontractorFormDefaults } from "../components/subcontractor-form";
 import {
   DEFAULT_SUBCONTRACTOR_VALUES,
@@ -17,7 +18,7 @@ import {
   type VerificationValues,
 } from "../domain";
 import { actorOf, requireCis } from "../module.server";
-import { PiiError } from "../pii.server";
+import { ENCRYPT_FAILED, PiiError } from "../pii.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
 import { createSubcontractor, getSubcontractor, updateSubcontractor, type SaveResult } from "../subcontractors.server";
 import type { Route } from "./+types/subcontractor-form";
@@ -97,9 +98,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     try {
       saved = await save();
     } catch (err) {
-      // Known failures carry the product's message; anything else is logged and summarised.
-      console.error("cis subcontractor save", err);
-      const message = err instanceof PiiError ? err.message : "Failed to save subcontractor. Nothing was changed; please try again.";
+      // The error's own text can name configuration (PII_KEYS): it goes to the log under the
+      // reference, and the person sees the product's sentence with that reference.
+      const summary = err instanceof PiiError ? `${ENCRYPT_FAILED}.` : "Failed to save subcontractor. Nothing was changed; please try again.";
+      const message = reportInternalError(context, err, "cis subcontractor save", summary);
       return data({ result: reply({ formErrors: [message] }) }, { status: 500 });
     }
     if (saved.ok) {

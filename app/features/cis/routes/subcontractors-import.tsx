@@ -1,7 +1,8 @@
-import { data, Form, Link, useNavigation, type RouterContextProvider } from "react-router";
+import { data, Form, Link, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { buttonClass } from "~/components/ui/button";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
+import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
@@ -144,8 +145,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 const STATUS_LABELS = { valid: "Valid", invalid: "Invalid", duplicate: "Duplicate" } as const;
 
 export default function SubcontractorsImport({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busyIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const preview = actionData?.kind === "preview" ? actionData : null;
   const error = actionData?.kind === "error" ? actionData.error : null;
 
@@ -170,7 +169,7 @@ export default function SubcontractorsImport({ loaderData, actionData }: Route.C
         </div>
       ) : null}
 
-      {preview ? <PreviewPanel preview={preview} busyIntent={busyIntent} /> : null}
+      {preview ? <PreviewPanel preview={preview} /> : null}
 
       <section aria-labelledby="upload-heading" className="rounded-brand border border-line bg-elevated p-4">
         <h3 id="upload-heading" className="font-semibold">
@@ -187,9 +186,9 @@ export default function SubcontractorsImport({ loaderData, actionData }: Route.C
               Maximum 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} rows.
             </p>
           </div>
-          <button type="submit" className={buttonClass("primary")} disabled={busyIntent === "preview"}>
-            {busyIntent === "preview" ? "Checking..." : "Check file"}
-          </button>
+          <SubmitButton pendingText="Checking..." match={{ intent: "preview" }}>
+            Check file
+          </SubmitButton>
         </Form>
       </section>
 
@@ -206,30 +205,28 @@ export default function SubcontractorsImport({ loaderData, actionData }: Route.C
           .
         </p>
         <pre className="overflow-x-auto rounded-brand border border-line bg-surface p-3 text-xs">{loaderData.columns.map((c) => c.header).join(",")}</pre>
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-line">
-              <th scope="col" className="py-2 pr-4">Column</th>
-              <th scope="col" className="py-2 pr-4">Required</th>
-              <th scope="col" className="py-2">Format</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption="Expected columns">
+          <THead>
+            <TH>Column</TH>
+            <TH>Required</TH>
+            <TH>Format</TH>
+          </THead>
+          <TBody>
             {loaderData.columns.map((c) => (
-              <tr key={c.key} className="border-b border-line">
-                <th scope="row" className="py-2 pr-4 font-medium">{c.header}</th>
-                <td className="py-2 pr-4">{c.required ? "Yes" : "No"}</td>
-                <td className="py-2">{c.format}</td>
-              </tr>
+              <TR key={c.key}>
+                <TH scope="row">{c.header}</TH>
+                <TD>{c.required ? "Yes" : "No"}</TD>
+                <TD>{c.format}</TD>
+              </TR>
             ))}
-          </tbody>
-        </table>
+          </TBody>
+        </Table>
       </section>
     </div>
   );
 }
 
-function PreviewPanel({ preview, busyIntent }: { preview: Preview; busyIntent: FormDataEntryValue | null | undefined }) {
+function PreviewPanel({ preview }: { preview: Preview }) {
   const { counts } = preview;
   const total = counts.valid + counts.invalid + counts.duplicate;
   return (
@@ -247,50 +244,46 @@ function PreviewPanel({ preview, busyIntent }: { preview: Preview; busyIntent: F
       ) : null}
       {preview.ignoredColumns.length ? <p className="text-sm opacity-80">{`Ignored columns: ${preview.ignoredColumns.join(", ")}.`}</p> : null}
       <p className="text-xs opacity-70">Row is the data row (1 = the first row under the header); Line is the line number in the spreadsheet, counting the header as line 1.</p>
-      <div className="max-h-[28rem] overflow-auto">
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-line">
-              <th scope="col" className="py-2 pr-3">Row</th>
-              <th scope="col" className="py-2 pr-3">Line</th>
-              <th scope="col" className="py-2 pr-3">Name</th>
-              <th scope="col" className="py-2 pr-3">Type</th>
-              <th scope="col" className="py-2 pr-3">UTR</th>
-              <th scope="col" className="py-2 pr-3">Result</th>
-              <th scope="col" className="py-2">Messages</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((r) => (
-              <tr key={r.row} data-row={r.row} data-status={r.status} className="border-b border-line align-top">
-                <td className="py-2 pr-3">{r.row}</td>
-                <td className="py-2 pr-3">{r.line}</td>
-                <td className="py-2 pr-3">{r.name}</td>
-                <td className="py-2 pr-3">{r.type}</td>
-                <td className="py-2 pr-3 font-mono text-xs">{r.utrMasked}</td>
-                <td className={`py-2 pr-3 font-medium ${r.status === "valid" ? "text-success" : "text-danger"}`}>{STATUS_LABELS[r.status]}</td>
-                <td className="py-2">
-                  {r.messages.length ? (
-                    <ul className="list-disc pl-4">
-                      {r.messages.map((m) => (
-                        <li key={m}>{m}</li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table caption={`Checked rows of ${preview.fileName || "the file"}`} scrollClassName="max-h-[28rem] overflow-auto">
+        <THead>
+          <TH>Row</TH>
+          <TH>Line</TH>
+          <TH>Name</TH>
+          <TH>Type</TH>
+          <TH>UTR</TH>
+          <TH>Result</TH>
+          <TH>Messages</TH>
+        </THead>
+        <TBody>
+          {preview.rows.map((r) => (
+            <TR key={r.row} data-row={r.row} data-status={r.status}>
+              <TD>{r.row}</TD>
+              <TD>{r.line}</TD>
+              <TD>{r.name}</TD>
+              <TD>{r.type}</TD>
+              <TD className="font-mono text-xs">{r.utrMasked}</TD>
+              <TD className={`font-medium ${r.status === "valid" ? "text-success" : "text-danger"}`}>{STATUS_LABELS[r.status]}</TD>
+              <TD>
+                {r.messages.length ? (
+                  <ul className="list-disc pl-4">
+                    {r.messages.map((m) => (
+                      <li key={m}>{m}</li>
+                    ))}
+                  </ul>
+                ) : null}
+              </TD>
+            </TR>
+          ))}
+        </TBody>
+      </Table>
       {preview.importId && counts.valid > 0 ? (
         <div className="flex flex-wrap gap-3">
           <Form method="post">
             <input type="hidden" name="importId" value={preview.importId} />
             <input type="hidden" name="expected" value={counts.valid} />
-            <button type="submit" name="intent" value="commit" className={buttonClass("primary")} disabled={busyIntent === "commit"}>
-              {busyIntent === "commit" ? "Importing..." : `Import ${counts.valid} valid row${counts.valid === 1 ? "" : "s"}`}
-            </button>
+            <SubmitButton name="intent" value="commit" pendingText="Importing...">
+              {`Import ${counts.valid} valid row${counts.valid === 1 ? "" : "s"}`}
+            </SubmitButton>
           </Form>
           <Form method="post">
             <input type="hidden" name="importId" value={preview.importId} />

@@ -1,5 +1,5 @@
 import { pageUrl } from "~/utils/request-url";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, Form, Link, useLocation } from "react-router";
 import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
@@ -117,8 +117,13 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
   const result = actionData;
   const rows = list?.rows ?? [];
 
-  // A finished action or a new page starts with nothing selected.
-  useEffect(() => setSelected(new Set()), [result, location.search]);
+  // A finished action or a new page starts with nothing selected (reset while rendering, so the
+  // old selection is never shown against the new rows).
+  const [selectionFor, setSelectionFor] = useState({ result, search: location.search });
+  if (selectionFor.result !== result || selectionFor.search !== location.search) {
+    setSelectionFor({ result, search: location.search });
+    setSelected(new Set());
+  }
 
   const filtered = Boolean(query.q) || query.status !== "all" || query.type !== "all";
   const total = list?.total ?? 0;

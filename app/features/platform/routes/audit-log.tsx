@@ -1,4 +1,5 @@
 import { requireTenant, requireUserWithScope } from "~/features/auth/middleware.server";
+import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { cloudflareContext } from "~/context";
 import { formatDateTime } from "~/utils/dates";
 import { AppShell } from "../components/app-shell";
@@ -20,34 +21,30 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       <main className="mx-auto max-w-6xl px-6 py-10">
         <h1 className="text-2xl font-bold">Audit log</h1>
         <p className="text-sm opacity-70">The latest 100 events in this workspace. Times are London time.</p>
-        {loaderData.rows.length === 0 ? (
-          <p className="mt-8 opacity-70">No events yet.</p>
-        ) : (
-          <div className="mt-6 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-line">
-                  <th scope="col" className="py-2 pr-4">When</th>
-                  <th scope="col" className="py-2 pr-4">Action</th>
-                  <th scope="col" className="py-2 pr-4">Who</th>
-                  <th scope="col" className="py-2 pr-4">Target</th>
-                  <th scope="col" className="py-2">IP</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaderData.rows.map((r) => (
-                  <tr key={r.id} className="border-b border-line">
-                    <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(r.at)}</td>
-                    <td className="py-2 pr-4 font-mono text-xs">{r.action}</td>
-                    <td className="py-2 pr-4">{r.actor}</td>
-                    <td className="py-2 pr-4 text-xs">{r.target}</td>
-                    <td className="py-2 text-xs">{r.ip ?? "N/A"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <Table caption="Audit events, newest first" scrollClassName="mt-6 overflow-x-auto">
+          <THead>
+            <TH>When</TH>
+            <TH>Action</TH>
+            <TH>Who</TH>
+            <TH>Target</TH>
+            <TH>IP</TH>
+          </THead>
+          <TBody>
+            {loaderData.rows.length === 0 ? (
+              <EmptyRow colSpan={5}>No events yet.</EmptyRow>
+            ) : (
+              loaderData.rows.map((r) => (
+                <TR key={r.id}>
+                  <TD className="whitespace-nowrap">{formatDateTime(r.at)}</TD>
+                  <TD className="font-mono text-xs">{r.action}</TD>
+                  <TD>{r.actor}</TD>
+                  <TD className="text-xs">{r.target}</TD>
+                  <TD className="text-xs">{r.ip ?? "N/A"}</TD>
+                </TR>
+              ))
+            )}
+          </TBody>
+        </Table>
       </main>
     </AppShell>
   );

@@ -1,6 +1,6 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { z } from "zod";
-import { Button } from "~/components/ui/button";
+import { SubmitButton } from "~/components/ui/button";
 import { Honeypot } from "~/components/ui/field";
 import { contractorDetails } from "~/features/cis/portal-invites.server";
 import { clientIp } from "~/features/platform/audit.server";
@@ -55,8 +55,6 @@ const PROBLEMS: Record<LinkProblem, { title: string; detail: string }> = {
 
 export default function PortalAuth({ loaderData, actionData }: Route.ComponentProps) {
   const state = actionData ?? loaderData;
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   if (state.token) {
     return (
       <PortalShell contractorName={state.contractorName}>
@@ -66,9 +64,7 @@ export default function PortalAuth({ loaderData, actionData }: Route.ComponentPr
           <Form method="post" className="mt-8">
             <input type="hidden" name="token" value={state.token} />
             <Honeypot />
-            <Button type="submit" disabled={busy}>
-              {busy ? "Signing in..." : "Continue"}
-            </Button>
+            <SubmitButton pendingText="Signing in...">Continue</SubmitButton>
           </Form>
         </div>
       </PortalShell>

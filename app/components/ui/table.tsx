@@ -1,0 +1,112 @@
+import { createContext, useContext, type ReactNode, type TdHTMLAttributes, type ThHTMLAttributes, type HTMLAttributes } from "react";
+import { Link } from "react-router";
+
+type Density = "normal" | "compact";
+
+const CELL: Record<Density, string> = {
+  normal: "px-3 py-2",
+  compact: "px-2 py-1.5",
+};
+
+const DensityContext = createContext<Density>("normal");
+
+/**
+ * A data table. It always has an accessible name: `caption` (visually hidden unless
+ * `showCaption`) names it for screen readers, which list tables by their caption.
+ */
+export function Table({
+  caption,
+  showCaption = false,
+  density = "normal",
+  className = "",
+  scrollClassName = "overflow-x-auto",
+  children,
+}: {
+  caption: ReactNode;
+  showCaption?: boolean;
+  density?: Density;
+  className?: string;
+  /** The wrapper that scrolls a wide table on a narrow screen. */
+  scrollClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <DensityContext.Provider value={density}>
+      <div className={scrollClassName}>
+        <table className={`w-full text-left text-sm ${className}`}>
+          <caption className={showCaption ? "mb-2 text-left font-semibold" : "sr-only"}>{caption}</caption>
+          {children}
+        </table>
+      </div>
+    </DensityContext.Provider>
+  );
+}
+
+/** The header row: pass the column headers (TH) as children. */
+export function THead({ className = "", children }: { className?: string; children: ReactNode }) {
+  return (
+    <thead className={className}>
+      <tr className="border-b border-line">{children}</tr>
+    </thead>
+  );
+}
+
+type SortDirection = "ascending" | "descending";
+
+/**
+ * A column header (scope="col"), or a row header with scope="row". A sortable column takes
+ * `sort`: its link (a plain GET, so it works without JavaScript) and, when the table is sorted
+ * by it, the direction, announced through aria-sort.
+ */
+export function TH({
+  scope = "col",
+  sort,
+  className = "",
+  children,
+  ...props
+}: Omit<ThHTMLAttributes<HTMLTableCellElement>, "scope"> & {
+  scope?: "col" | "row";
+  sort?: { href: string; direction?: SortDirection | null };
+  children?: ReactNode;
+}) {
+  const density = useContext(DensityContext);
+  const direction = sort?.direction ?? null;
+  return (
+    <th scope={scope} aria-sort={sort ? (direction ?? "none") : undefined} className={`${CELL[density]} ${scope === "row" ? "font-medium" : "font-semibold"} ${className}`} {...props}>
+      {sort ? (
+        <Link to={sort.href} className="inline-flex items-center gap-1 underline-offset-2 hover:underline">
+          {children}
+          <span aria-hidden="true">{direction === "ascending" ? "▲" : direction === "descending" ? "▼" : ""}</span>
+        </Link>
+      ) : (
+        children
+      )}
+    </th>
+  );
+}
+
+export function TBody({ children, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <tbody {...props}>{children}</tbody>;
+}
+
+/** A body row; data-* attributes pass through (tests and scripts find rows by them). */
+export function TR({ className = "", ...props }: HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string | number | undefined>) {
+  return <tr className={`border-b border-line align-top last:border-b-0 ${className}`} {...props} />;
+}
+
+export function TD({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
+  const density = useContext(DensityContext);
+  return <td className={`${CELL[density]} ${className}`} {...props} />;
+}
+
+/** The row shown instead of data rows when there are none; spans every column. */
+export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
+  const density = useContext(DensityContext);
+  return (
+    <tr>
+      <td colSpan={colSpan} className={`${CELL[density]} text-center opacity-70`}>
+        {children}
+      </td>
+    </tr>
+  );
+}

@@ -4,14 +4,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: [
-      "node_modules/",
-      "build/",
-      ".react-router/",
-      ".wrangler/",
-      "worker-configuration.d.ts",
-      "coverage/",
-    ],
+    ignores: ["node_modules/", "build/", ".react-router/", ".wrangler/", "worker-configuration.d.ts", "coverage/"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -34,7 +27,9 @@ export default tseslint.config(
   },
   {
     files: ["**/*.{js,mjs}"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly" },
+    },
   },
   {
     // Platform code (sign-in, scopes, shell, queues) knows no feature: features plug in through
@@ -81,7 +76,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ["drizzle-orm", "drizzle-orm/*"], message: "Routes do not query: put the data access in a *.server.ts function." },
-            { group: ["~/db", "~/db/*", "**/db", "**/db/*"], message: "Routes do not touch the database: call a *.server.ts function (and take constants from schemas.ts)." },
+            {
+              group: ["~/db", "~/db/*", "**/db", "**/db/*"],
+              message: "Routes do not touch the database: call a *.server.ts function (and take constants from schemas.ts).",
+            },
           ],
         },
       ],

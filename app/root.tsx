@@ -32,7 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       theme: effectiveTheme(preference, tenant?.branding.appearance),
       themePreference: preference,
       cssVars: brandingCssVars(tenant?.branding),
-      tenant: tenant ? { slug: tenant.slug, name: tenant.name, modules: tenant.modules.map(({ id, label, route, icon }) => ({ id, label, route, icon })) } : null,
+      tenant: tenant
+        ? { slug: tenant.slug, name: tenant.name, modules: tenant.modules.map(({ id, label, route, icon }) => ({ id, label, route, icon })) }
+        : null,
       user: user ? { displayName: user.displayName, email: user.email, role: user.role, userStatus: user.userStatus, kind: user.kind } : null,
     },
     { headers },

@@ -49,10 +49,17 @@ async function signIn(slug, email, password) {
     headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ email, password }).toString(),
   });
-  const cookie = res.setCookies.map((c) => c.split(";")[0]).filter((c) => !c.endsWith("=")).join("; ");
+  const cookie = res.setCookies
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
   if (!cookie) return { cookie: null, reason: `POST /login answered ${res.status} without a cookie` };
   const check = await httpRequest(tenant(slug, "/welcome"), { headers: { Cookie: cookie } });
-  if (check.status !== 200) return { cookie: null, reason: `POST /login answered ${res.status}${res.headers.location ? ` -> ${res.headers.location}` : ""}; /welcome with its cookie answered ${check.status}` };
+  if (check.status !== 200)
+    return {
+      cookie: null,
+      reason: `POST /login answered ${res.status}${res.headers.location ? ` -> ${res.headers.location}` : ""}; /welcome with its cookie answered ${check.status}`,
+    };
   return { cookie, reason: null };
 }
 
@@ -83,16 +90,23 @@ function listCase(name, search, { minTotal = 1 } = {}) {
     name,
     list: true,
     async target() {
-      return { url: tenant("acme", `/cis/subcontractors${search}`), headers: { Cookie: await adminCookie() }, expectStatus: 200, note: "signed in as admin@acme.test" };
+      return {
+        url: tenant("acme", `/cis/subcontractors${search}`),
+        headers: { Cookie: await adminCookie() },
+        expectStatus: 200,
+        note: "signed in as admin@acme.test",
+      };
     },
     /** Throws unless the page holds at most one page of rows; `big` (the bench rows' count) once they are in. */
     check(body, { big }) {
       const f = listPageFacts(body);
       if (f.total == null) throw new Error(`${name}: no item count on the page (an error page?)`);
-      if (f.rows > PAGE_SIZE || f.ids > PAGE_SIZE) throw new Error(`${name}: the page holds ${f.rows} rows and ${f.ids} distinct subcontractor ids: more than one page (${PAGE_SIZE})`);
+      if (f.rows > PAGE_SIZE || f.ids > PAGE_SIZE)
+        throw new Error(`${name}: the page holds ${f.rows} rows and ${f.ids} distinct subcontractor ids: more than one page (${PAGE_SIZE})`);
       const min = typeof minTotal === "function" ? minTotal(big) : minTotal;
       if (big >= 1000 && f.total < min) throw new Error(`${name}: the page reports ${f.total} items, expected at least ${min}: are the bench rows loaded?`);
-      if (big && f.rows !== Math.min(PAGE_SIZE, Math.max(0, f.total - PAGE_SIZE * (pageOf(search) - 1)))) throw new Error(`${name}: ${f.rows} rows rendered for ${f.total} items`);
+      if (big && f.rows !== Math.min(PAGE_SIZE, Math.max(0, f.total - PAGE_SIZE * (pageOf(search) - 1))))
+        throw new Error(`${name}: ${f.rows} rows rendered for ${f.total} items`);
       return f;
     },
   };
@@ -363,10 +377,22 @@ function cpuSampler({ serverPgid }) {
       const cores = (ticks) => ticks / CLK_TCK / seconds;
       // /proc/stat counts every CPU's ticks: busy cores = busy share x CPU count.
       const busy = (1 - (last.idle - first.idle) / (last.total - first.total)) * os.availableParallelism();
-      const top = [...others.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).filter(([, t]) => cores(t) >= 0.02).map(([comm, t]) => `${comm} ${cores(t).toFixed(2)}`);
+      const top = [...others.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .filter(([, t]) => cores(t) >= 0.02)
+        .map(([comm, t]) => `${comm} ${cores(t).toFixed(2)}`);
       const othersCores = [...others.values()].reduce((a, b) => a + b, 0);
       const serverSplit = [...serverBy.entries()].sort((a, b) => b[1] - a[1]).map(([comm, t]) => `${comm} ${cores(t).toFixed(2)}`);
-      return { busyCores: busy, serverCores: cores(acc.server), serverSplit, wrkCores: cores(acc.wrk + acc.bench), othersCores: cores(othersCores), othersTop: top, loadAfter: os.loadavg()[0] };
+      return {
+        busyCores: busy,
+        serverCores: cores(acc.server),
+        serverSplit,
+        wrkCores: cores(acc.wrk + acc.bench),
+        othersCores: cores(othersCores),
+        othersTop: top,
+        loadAfter: os.loadavg()[0],
+      };
     },
   };
 }
@@ -378,10 +404,22 @@ function otherActivity(ownPgid) {
   for (const line of (r.stdout ?? "").split("\n")) {
     const m = /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line);
     if (!m || Number(m[1]) === ownPgid || Number(m[1]) === process.pid) continue;
-    const kind = /chrom/i.test(m[2]) ? "chromium" : /\bvitest\b/.test(m[3]) ? "vitest" : m[2] === "workerd" ? "workerd" : /wrangler(?:\.js)?\s+dev\b/.test(m[3]) ? "wrangler dev" : null;
+    const kind = /chrom/i.test(m[2])
+      ? "chromium"
+      : /\bvitest\b/.test(m[3])
+        ? "vitest"
+        : m[2] === "workerd"
+          ? "workerd"
+          : /wrangler(?:\.js)?\s+dev\b/.test(m[3])
+            ? "wrangler dev"
+            : null;
     if (kind) counts[kind] = (counts[kind] ?? 0) + 1;
   }
-  return Object.entries(counts).map(([k, n]) => `${k} x${n}`).join(", ") || "none seen";
+  return (
+    Object.entries(counts)
+      .map(([k, n]) => `${k} x${n}`)
+      .join(", ") || "none seen"
+  );
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -453,10 +491,12 @@ async function main() {
   let data = null;
   try {
     const t0 = Date.now();
-    const renderData = run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL], { label: "scripts/bench-data.ts" }).then((out) => {
-      const line = out.split("\n").find((l) => l.startsWith("BENCH_DATA "));
-      data = JSON.parse(line.slice("BENCH_DATA ".length));
-    });
+    const renderData = run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL], { label: "scripts/bench-data.ts" }).then(
+      (out) => {
+        const line = out.split("\n").find((l) => l.startsWith("BENCH_DATA "));
+        data = JSON.parse(line.slice("BENCH_DATA ".length));
+      },
+    );
     await settleAll([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO), renderData]);
     console.log(`[bench] ${opts.build ? "built, " : ""}migrated + seeded ${PERSIST_TO} and rendered ${data.rows} bench subcontractors in ${since(t0)}`);
 
@@ -466,13 +506,16 @@ async function main() {
     for (const c of CASES.filter((x) => x.list)) {
       const target = await c.target();
       const res = await httpRequest(target.url, { headers: target.headers });
-      if (res.status !== target.expectStatus) throw new Error(`${c.name} (seed rows only): ${target.url} answered ${res.status}, expected ${target.expectStatus}`);
+      if (res.status !== target.expectStatus)
+        throw new Error(`${c.name} (seed rows only): ${target.url} answered ${res.status}, expected ${target.expectStatus}`);
       small[c.name] = { d1Queries: d1QueriesOf(res), ...c.check(res.body, { big: false }), serial: await serialLatency(target) };
     }
     await server.stop();
     server = null;
     const t2 = Date.now();
-    await run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL, "--persist-to", PERSIST_TO], { label: "bench-data apply" });
+    await run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL, "--persist-to", PERSIST_TO], {
+      label: "bench-data apply",
+    });
     console.log(`[bench] list pages probed with the seed's rows (${since(t1)}); ${data.rows} bench subcontractors applied in ${since(t2)}`);
 
     server = await startServer();
@@ -496,31 +539,58 @@ async function main() {
       const d1Queries = d1QueriesOf(probe);
       // The same page again after the run: the count must not depend on the request either.
       const after = c.list ? d1QueriesOf(await httpRequest(target.url, { headers: target.headers })) : d1Queries;
-      results.push({ name: c.name, baseline: Boolean(c.baseline), url: target.url, note: target.note, status: target.expectStatus, d1Queries, d1QueriesAfter: after, page, seedOnly: small[c.name] ?? null, loadBefore: load, cpu, activity: { before: activity, after: activityEnd }, serial, ...r });
+      results.push({
+        name: c.name,
+        baseline: Boolean(c.baseline),
+        url: target.url,
+        note: target.note,
+        status: target.expectStatus,
+        d1Queries,
+        d1QueriesAfter: after,
+        page,
+        seedOnly: small[c.name] ?? null,
+        loadBefore: load,
+        cpu,
+        activity: { before: activity, after: activityEnd },
+        serial,
+        ...r,
+      });
       const pageNote = page ? `; ${page.rows} rows / ${page.ids} ids in the HTML of ${page.total} items` : "";
       console.log(`  ${c.name}: ${target.url} (answers ${probe.status}; ${target.note}; D1 queries per request: ${d1Queries ?? "n/a"}${pageNote})`);
-      console.log(`    one request at a time: median ${serial.medianMs.toFixed(1)} ms, max ${serial.maxMs.toFixed(1)} ms over ${serial.n}${small[c.name] ? ` (with the seed's rows only: median ${small[c.name].serial.medianMs.toFixed(1)} ms)` : ""}`);
+      console.log(
+        `    one request at a time: median ${serial.medianMs.toFixed(1)} ms, max ${serial.maxMs.toFixed(1)} ms over ${serial.n}${small[c.name] ? ` (with the seed's rows only: median ${small[c.name].serial.medianMs.toFixed(1)} ms)` : ""}`,
+      );
       // The load generator and workerd share the CPU with anything else running: say so next to the figures.
-      if (cpu && cpu.othersCores > cpus * 0.25) console.log(`    (other processes used ${cores(cpu.othersCores)} of ${cpus} CPUs during "${c.name}": its figures are low)`);
-      if (cpu) console.log(`    CPU cores busy ${cores(cpu.busyCores)} of ${cpus}: bench server ${cores(cpu.serverCores)} (${cpu.serverSplit.join(", ")}), ${gen.name} ${cores(cpu.wrkCores)}, others ${cores(cpu.othersCores)}${cpu.othersTop.length ? ` (${cpu.othersTop.join(", ")})` : ""}; load ${load.toFixed(2)} -> ${cpu.loadAfter.toFixed(2)}; running before: ${activity}, after: ${activityEnd}`);
+      if (cpu && cpu.othersCores > cpus * 0.25)
+        console.log(`    (other processes used ${cores(cpu.othersCores)} of ${cpus} CPUs during "${c.name}": its figures are low)`);
+      if (cpu)
+        console.log(
+          `    CPU cores busy ${cores(cpu.busyCores)} of ${cpus}: bench server ${cores(cpu.serverCores)} (${cpu.serverSplit.join(", ")}), ${gen.name} ${cores(cpu.wrkCores)}, others ${cores(cpu.othersCores)}${cpu.othersTop.length ? ` (${cpu.othersTop.join(", ")})` : ""}; load ${load.toFixed(2)} -> ${cpu.loadAfter.toFixed(2)}; running before: ${activity}, after: ${activityEnd}`,
+        );
     }
   } finally {
     if (server) await server.stop();
   }
 
-  console.log(`\n  ${"case".padEnd(26)}${"req/s".padStart(8)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"p99 ms".padStart(9)}${"requests".padStart(10)}${"D1/req".padStart(8)}  errors`);
+  console.log(
+    `\n  ${"case".padEnd(26)}${"req/s".padStart(8)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"p99 ms".padStart(9)}${"requests".padStart(10)}${"D1/req".padStart(8)}  errors`,
+  );
   for (const r of results) {
     const errs = Object.entries(r.errors)
       .filter(([, n]) => n > 0)
       .map(([k, n]) => `${k} ${n}`)
       .join(", ");
-    console.log(`  ${r.name.padEnd(26)}${fmt(r.rps, 0)} ${fmt(r.p50Ms)} ${fmt(r.p95Ms)} ${fmt(r.p99Ms)}${String(r.requests).padStart(10)}${String(r.d1Queries ?? "n/a").padStart(8)}  ${errs || "none"}`);
+    console.log(
+      `  ${r.name.padEnd(26)}${fmt(r.rps, 0)} ${fmt(r.p50Ms)} ${fmt(r.p95Ms)} ${fmt(r.p99Ms)}${String(r.requests).padStart(10)}${String(r.d1Queries ?? "n/a").padStart(8)}  ${errs || "none"}`,
+    );
   }
   const base = results.find((r) => r.baseline);
   if (base) {
     console.log("");
     for (const r of results.filter((x) => !x.baseline)) {
-      console.log(`  ${r.name}: ${(r.rps / base.rps).toFixed(3)} x the baseline's req/s (baseline ${(base.rps / r.rps).toFixed(2)} x faster); p50 ${(r.p50Ms / base.p50Ms).toFixed(2)} x, p95 ${(r.p95Ms / base.p95Ms).toFixed(2)} x the baseline's`);
+      console.log(
+        `  ${r.name}: ${(r.rps / base.rps).toFixed(3)} x the baseline's req/s (baseline ${(base.rps / r.rps).toFixed(2)} x faster); p50 ${(r.p50Ms / base.p50Ms).toFixed(2)} x, p95 ${(r.p95Ms / base.p95Ms).toFixed(2)} x the baseline's`,
+      );
     }
   }
 
@@ -529,15 +599,23 @@ async function main() {
   console.log("");
   for (const r of results.filter((x) => x.seedOnly)) {
     const same = r.seedOnly.d1Queries === r.d1Queries && r.d1Queries === r.d1QueriesAfter && r.d1Queries != null;
-    if (!same) problems.push(`${r.name}: D1 queries per request ${r.seedOnly.d1Queries} with ${r.seedOnly.total} items, ${r.d1Queries} (then ${r.d1QueriesAfter}) with ${r.page.total}`);
-    console.log(`  ${r.name}: D1 queries per request ${r.seedOnly.d1Queries} with the seed's rows (${r.seedOnly.total} items), ${r.d1Queries} with the bench rows (${r.page.total} items): ${same ? "does not grow" : "GROWS"}; ${r.page.rows} rows rendered (at most ${PAGE_SIZE})`);
+    if (!same)
+      problems.push(
+        `${r.name}: D1 queries per request ${r.seedOnly.d1Queries} with ${r.seedOnly.total} items, ${r.d1Queries} (then ${r.d1QueriesAfter}) with ${r.page.total}`,
+      );
+    console.log(
+      `  ${r.name}: D1 queries per request ${r.seedOnly.d1Queries} with the seed's rows (${r.seedOnly.total} items), ${r.d1Queries} with the bench rows (${r.page.total} items): ${same ? "does not grow" : "GROWS"}; ${r.page.rows} rows rendered (at most ${PAGE_SIZE})`,
+    );
   }
 
   const dir = path.join(ROOT, "bench-results");
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   const loadEnd = os.loadavg();
-  writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), options: opts, machine: { cpus, loadStart, loadEnd, activityStart }, benchData: data, results }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ at: new Date().toISOString(), options: opts, machine: { cpus, loadStart, loadEnd, activityStart }, benchData: data, results }, null, 2)}\n`,
+  );
 
   // Markdown for an issue note.
   const cmd = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
@@ -552,7 +630,11 @@ async function main() {
       const rows = r.page ? `${r.page.rows} / ${r.page.total}` : "–";
       const cpu = r.cpu ? `${cores(r.cpu.serverCores)} · ${cores(r.cpu.wrkCores)} · ${cores(r.cpu.othersCores)}` : "n/a";
       const serial = r.seedOnly ? `${r.seedOnly.serial.medianMs.toFixed(1)} → ${r.serial.medianMs.toFixed(1)}` : r.serial.medianMs.toFixed(1);
-      const errs = Object.entries(r.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+      const errs =
+        Object.entries(r.errors)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ") || "none";
       return `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${base ? (r.p95Ms / base.p95Ms).toFixed(2) : "–"} | ${serial} | ${d1} | ${rows} | ${cpu} | ${errs} |`;
     }),
     "",

@@ -45,28 +45,226 @@ function prng(seed: number) {
 
 // Spread over the alphabet on purpose: the list orders by name, so pages land on every letter.
 const FIRST = [
-  "Aaron", "Abigail", "Adam", "Aisha", "Alfie", "Amelia", "Ben", "Bethany", "Callum", "Charlotte", "Chloe", "Connor", "Daniel", "Deepa", "Eilidh", "Elliot",
-  "Emma", "Ewa", "Fatima", "Finn", "Freya", "George", "Grace", "Hamza", "Hannah", "Harry", "Isla", "Ivan", "Jack", "Jamal", "Jessica", "Joshua",
-  "Kai", "Karen", "Kieran", "Lena", "Liam", "Lucy", "Marcus", "Maya", "Mohammed", "Niamh", "Noah", "Olivia", "Oscar", "Owen", "Priya", "Paul",
-  "Quinn", "Rachel", "Rhys", "Ruby", "Samir", "Sofia", "Steven", "Tariq", "Thomas", "Tomasz", "Uma", "Umar", "Victoria", "Vikram", "William", "Wiktoria",
-  "Xavier", "Yasmin", "Yusuf", "Zainab", "Zoe",
+  "Aaron",
+  "Abigail",
+  "Adam",
+  "Aisha",
+  "Alfie",
+  "Amelia",
+  "Ben",
+  "Bethany",
+  "Callum",
+  "Charlotte",
+  "Chloe",
+  "Connor",
+  "Daniel",
+  "Deepa",
+  "Eilidh",
+  "Elliot",
+  "Emma",
+  "Ewa",
+  "Fatima",
+  "Finn",
+  "Freya",
+  "George",
+  "Grace",
+  "Hamza",
+  "Hannah",
+  "Harry",
+  "Isla",
+  "Ivan",
+  "Jack",
+  "Jamal",
+  "Jessica",
+  "Joshua",
+  "Kai",
+  "Karen",
+  "Kieran",
+  "Lena",
+  "Liam",
+  "Lucy",
+  "Marcus",
+  "Maya",
+  "Mohammed",
+  "Niamh",
+  "Noah",
+  "Olivia",
+  "Oscar",
+  "Owen",
+  "Priya",
+  "Paul",
+  "Quinn",
+  "Rachel",
+  "Rhys",
+  "Ruby",
+  "Samir",
+  "Sofia",
+  "Steven",
+  "Tariq",
+  "Thomas",
+  "Tomasz",
+  "Uma",
+  "Umar",
+  "Victoria",
+  "Vikram",
+  "William",
+  "Wiktoria",
+  "Xavier",
+  "Yasmin",
+  "Yusuf",
+  "Zainab",
+  "Zoe",
 ] as const;
 const SURNAMES = [
-  "Adams", "Ahmed", "Allen", "Bailey", "Baker", "Barker", "Campbell", "Carter", "Chowdhury", "Clarke", "Davies", "Dobson", "Edwards", "Evans", "Fischer", "Fraser",
-  "Green", "Griffiths", "Hall", "Harris", "Hughes", "Ibrahim", "Iqbal", "Jackson", "Jones", "Kaur", "Kelly", "Khan", "Kowalski", "Lewis", "Lloyd", "MacDonald",
-  "Martin", "Morgan", "Murphy", "Nowak", "Nwosu", "O'Brien", "O'Connor", "Okafor", "Owen", "Patel", "Phillips", "Price", "Quinn", "Reid", "Roberts", "Rossi",
-  "Scott", "Shah", "Sharma", "Singh", "Smith", "Taylor", "Thomas", "Turner", "Underwood", "Usman", "Vaughan", "Walker", "Watson", "White", "Williams", "Wilson",
-  "Wood", "Wright", "Xu", "Young", "Yates", "Zielinski",
+  "Adams",
+  "Ahmed",
+  "Allen",
+  "Bailey",
+  "Baker",
+  "Barker",
+  "Campbell",
+  "Carter",
+  "Chowdhury",
+  "Clarke",
+  "Davies",
+  "Dobson",
+  "Edwards",
+  "Evans",
+  "Fischer",
+  "Fraser",
+  "Green",
+  "Griffiths",
+  "Hall",
+  "Harris",
+  "Hughes",
+  "Ibrahim",
+  "Iqbal",
+  "Jackson",
+  "Jones",
+  "Kaur",
+  "Kelly",
+  "Khan",
+  "Kowalski",
+  "Lewis",
+  "Lloyd",
+  "MacDonald",
+  "Martin",
+  "Morgan",
+  "Murphy",
+  "Nowak",
+  "Nwosu",
+  "O'Brien",
+  "O'Connor",
+  "Okafor",
+  "Owen",
+  "Patel",
+  "Phillips",
+  "Price",
+  "Quinn",
+  "Reid",
+  "Roberts",
+  "Rossi",
+  "Scott",
+  "Shah",
+  "Sharma",
+  "Singh",
+  "Smith",
+  "Taylor",
+  "Thomas",
+  "Turner",
+  "Underwood",
+  "Usman",
+  "Vaughan",
+  "Walker",
+  "Watson",
+  "White",
+  "Williams",
+  "Wilson",
+  "Wood",
+  "Wright",
+  "Xu",
+  "Young",
+  "Yates",
+  "Zielinski",
 ] as const;
 const PLACES = [
-  "Abbey", "Ashford", "Avon", "Beacon", "Birchwood", "Bridgend", "Castle", "Cheviot", "Clyde", "Dales", "Dunmore", "Eastfield", "Elmstead", "Fenland", "Forth", "Glen",
-  "Granite", "Harbour", "Heathrow", "Highland", "Ironbridge", "Isis", "Jubilee", "Kenmore", "Kingsway", "Lakeside", "Lowther", "Marsh", "Meadow", "Northgate", "Norfolk",
-  "Oakridge", "Orchard", "Pennine", "Portland", "Quarry", "Queensway", "Riverside", "Redhill", "Severn", "Summit", "Thames", "Tyne", "Union", "Upland", "Vale",
-  "Victoria", "Westbury", "Whitfield", "Wessex", "York", "Yew Tree", "Zenith",
+  "Abbey",
+  "Ashford",
+  "Avon",
+  "Beacon",
+  "Birchwood",
+  "Bridgend",
+  "Castle",
+  "Cheviot",
+  "Clyde",
+  "Dales",
+  "Dunmore",
+  "Eastfield",
+  "Elmstead",
+  "Fenland",
+  "Forth",
+  "Glen",
+  "Granite",
+  "Harbour",
+  "Heathrow",
+  "Highland",
+  "Ironbridge",
+  "Isis",
+  "Jubilee",
+  "Kenmore",
+  "Kingsway",
+  "Lakeside",
+  "Lowther",
+  "Marsh",
+  "Meadow",
+  "Northgate",
+  "Norfolk",
+  "Oakridge",
+  "Orchard",
+  "Pennine",
+  "Portland",
+  "Quarry",
+  "Queensway",
+  "Riverside",
+  "Redhill",
+  "Severn",
+  "Summit",
+  "Thames",
+  "Tyne",
+  "Union",
+  "Upland",
+  "Vale",
+  "Victoria",
+  "Westbury",
+  "Whitfield",
+  "Wessex",
+  "York",
+  "Yew Tree",
+  "Zenith",
 ] as const;
 const TRADES = [
-  "Groundworks", "Scaffolding", "Electrical", "Roofing", "Plastering", "Joinery", "Steel Erectors", "Drainage", "Glazing", "Plumbing", "Demolition", "Brickwork",
-  "Carpentry", "Civil Engineering", "Dry Lining", "Flooring", "Insulation", "Painting & Decorating", "Paving", "Tiling", "Mechanical Services", "Fencing",
+  "Groundworks",
+  "Scaffolding",
+  "Electrical",
+  "Roofing",
+  "Plastering",
+  "Joinery",
+  "Steel Erectors",
+  "Drainage",
+  "Glazing",
+  "Plumbing",
+  "Demolition",
+  "Brickwork",
+  "Carpentry",
+  "Civil Engineering",
+  "Dry Lining",
+  "Flooring",
+  "Insulation",
+  "Painting & Decorating",
+  "Paving",
+  "Tiling",
+  "Mechanical Services",
+  "Fencing",
 ] as const;
 const DOMAINS = ["example.test", "mail.test", "builders.test", "trade.test"] as const;
 // NINO prefixes never use D, F, I, Q, U or V, and the second letter is never O.
@@ -77,7 +275,11 @@ type Rand = ReturnType<typeof prng>;
 type Kind = "individual" | "company" | "partnership";
 type Status = "gross" | "standard" | "higher";
 
-const slug = (s: string) => s.toLowerCase().replace(/&/g, "and").replace(/[^a-z0-9]+/g, "");
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/&/g, "and")
+    .replace(/[^a-z0-9]+/g, "");
 const digits = (r: Rand, n: number) => Array.from({ length: n }, () => r.int(10)).join("");
 
 function nameFor(r: Rand, kind: Kind): string {
@@ -98,12 +300,43 @@ function benchUtr(i: number): string {
   return String(3_000_000_000 + i * 104_729);
 }
 
-export type BenchDataOptions = { count: number; tenantId: string; keys: { piiKeys: string; hmacKey: string }; now?: number; seed?: number; rowsPerInsert?: number };
+export type BenchDataOptions = {
+  count: number;
+  tenantId: string;
+  keys: { piiKeys: string; hmacKey: string };
+  now?: number;
+  seed?: number;
+  rowsPerInsert?: number;
+};
 
 const COLUMNS = [
-  "id", "tenant_id", "type", "name", "name_lower", "utr_enc", "utr_masked", "utr_hash", "nino_enc", "nino_masked", "company_number", "vat_number", "email", "phone",
-  "verification_status", "verification_rate", "verification_method", "verification_reference", "verified_date", "verified_by", "active",
-  "created_at", "updated_at", "created_by", "updated_by", "deleted_at", "deleted_by",
+  "id",
+  "tenant_id",
+  "type",
+  "name",
+  "name_lower",
+  "utr_enc",
+  "utr_masked",
+  "utr_hash",
+  "nino_enc",
+  "nino_masked",
+  "company_number",
+  "vat_number",
+  "email",
+  "phone",
+  "verification_status",
+  "verification_rate",
+  "verification_method",
+  "verification_reference",
+  "verified_date",
+  "verified_by",
+  "active",
+  "created_at",
+  "updated_at",
+  "created_by",
+  "updated_by",
+  "deleted_at",
+  "deleted_by",
 ] as const;
 
 /** The rows as SQL: one DELETE of earlier bench rows, then multi-row INSERTs. Returns the SQL and a tally. */
@@ -113,7 +346,18 @@ export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: str
   const per = opts.rowsPerInsert ?? 100;
   const r = prng(opts.seed ?? 0x5eed_2026);
   const rates = { gross: 0, standard: 20, higher: 30 } as const;
-  const tally: Record<string, number> = { rows: 0, individual: 0, company: 0, partnership: 0, gross: 0, standard: 0, higher: 0, archived: 0, deleted: 0, listed: 0 };
+  const tally: Record<string, number> = {
+    rows: 0,
+    individual: 0,
+    company: 0,
+    partnership: 0,
+    gross: 0,
+    standard: 0,
+    higher: 0,
+    archived: 0,
+    deleted: 0,
+    listed: 0,
+  };
   const rows: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = `sub_bench_${String(i + 1).padStart(5, "0")}`;
@@ -126,7 +370,9 @@ export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: str
     const nino = kind === "individual" && r.chance(0.85) ? `${r.pick([...NINO_FIRST])}${r.pick([...NINO_SECOND])}${digits(r, 6)}${"ABCD"[r.int(4)]}` : null;
     const company = kind === "company" ? (r.chance(0.1) ? `SC${digits(r, 6)}` : digits(r, 8)) : null;
     const vat = kind !== "individual" && r.chance(0.5) ? `GB${digits(r, 9)}` : null;
-    const email = r.chance(0.8) ? `${kind === "individual" ? slug(name.replace(" ", ".")) : `accounts`}@${kind === "individual" ? r.pick(DOMAINS) : `${slug(name).slice(0, 20)}.test`}` : null;
+    const email = r.chance(0.8)
+      ? `${kind === "individual" ? slug(name.replace(" ", ".")) : `accounts`}@${kind === "individual" ? r.pick(DOMAINS) : `${slug(name).slice(0, 20)}.test`}`
+      : null;
     const phone = r.chance(0.7) ? (kind === "individual" ? `07700900${digits(r, 3)}` : `01632960${digits(r, 3)}`) : null;
     // Unverified rows (no method) are left at the default status, as the form would save them.
     const method = r.chance(0.8) ? r.pick(["online", "online", "online", "phone", "letter"] as const) : null;
@@ -207,14 +453,17 @@ async function main() {
   if (opts.persistTo) {
     // The developer's state lives in .wrangler/state (wrangler's default); bench data never goes there.
     const target = path.resolve(opts.persistTo);
-    if (target === path.resolve(".wrangler", "state") || target === path.resolve(".wrangler")) throw new Error(`Refusing to write bench data to the developer's local state (${opts.persistTo})`);
+    if (target === path.resolve(".wrangler", "state") || target === path.resolve(".wrangler"))
+      throw new Error(`Refusing to write bench data to the developer's local state (${opts.persistTo})`);
   }
   const t0 = Date.now();
   const { sql, tally } = await renderBenchSql({ count: opts.count, tenantId: opts.tenantId, keys: { piiKeys: vars.PII_KEYS, hmacKey: vars.PII_HMAC_KEY } });
   mkdirSync(path.dirname(opts.out), { recursive: true });
   writeFileSync(opts.out, sql);
   const mix = ["individual", "company", "partnership", "gross", "standard", "higher", "archived", "deleted"].map((k) => `${k} ${tally[k]}`).join(", ");
-  console.log(`[bench-data] ${tally.rows} subcontractors for ${opts.tenantId} (${mix}; ${tally.listed} not deleted) -> ${opts.out} (${(sql.length / 1e6).toFixed(1)} MB, ${Date.now() - t0} ms)`);
+  console.log(
+    `[bench-data] ${tally.rows} subcontractors for ${opts.tenantId} (${mix}; ${tally.listed} not deleted) -> ${opts.out} (${(sql.length / 1e6).toFixed(1)} MB, ${Date.now() - t0} ms)`,
+  );
   // One machine-readable line for bench/run.mjs.
   console.log(`BENCH_DATA ${JSON.stringify(tally)}`);
   if (!opts.persistTo) return;

@@ -125,12 +125,20 @@ function wranglerPort(opts: Options): RotationPort {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const spec = keySpec(opts.remote);
-  const versions = parseKeySpec(spec).map((k) => k.version).sort((a, b) => a - b);
+  const versions = parseKeySpec(spec)
+    .map((k) => k.version)
+    .sort((a, b) => a - b);
   const where = opts.remote ? "the deployed D1 (--remote)" : `the local D1${opts.persistTo ? ` in ${opts.persistTo}` : ""}`;
-  console.log(`[keys:rotate] ${where}; PII_KEYS holds version(s) ${versions.map((v) => `v${v}`).join(", ")}; encrypting with v${versions[versions.length - 1]}`);
+  console.log(
+    `[keys:rotate] ${where}; PII_KEYS holds version(s) ${versions.map((v) => `v${v}`).join(", ")}; encrypting with v${versions[versions.length - 1]}`,
+  );
   if (versions.length === 1) console.log("[keys:rotate] only one key is configured: values under another version cannot be read and will be reported.");
   const t0 = Date.now();
-  const report = await rotateWithPort(wranglerPort(opts), spec, { batchSize: opts.batchSize, dryRun: opts.dryRun, log: (l) => console.log(`[keys:rotate] ${l}`) });
+  const report = await rotateWithPort(wranglerPort(opts), spec, {
+    batchSize: opts.batchSize,
+    dryRun: opts.dryRun,
+    log: (l) => console.log(`[keys:rotate] ${l}`),
+  });
   console.log(describeRotation(report));
   console.log(`[keys:rotate] done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (report.failures.length) process.exit(2);

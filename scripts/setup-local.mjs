@@ -149,7 +149,8 @@ export function printWelcome(accounts, base = "localhost:5173") {
   const lines = ["", "  Local workspace", ...places.map(([label, where]) => `    ${label.padEnd(width)}${where}`)];
   if (accounts) {
     lines.push("", `  Seeded accounts (password: ${accounts.password})`);
-    for (const u of accounts.users) lines.push(`    ${u.email.padEnd(28)} ${u.role.padEnd(11)} ${u.tenant ? url(u.tenant) : url()}${u.note ? `  ${u.note}` : ""}`);
+    for (const u of accounts.users)
+      lines.push(`    ${u.email.padEnd(28)} ${u.role.padEnd(11)} ${u.tenant ? url(u.tenant) : url()}${u.note ? `  ${u.note}` : ""}`);
   }
   console.log(`${lines.join("\n")}\n`);
 }

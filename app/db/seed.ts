@@ -18,7 +18,15 @@ export const SEED_TENANTS = [
 
 export const SEED_USERS: { id: string; tenantId: string; email: string; role: Role; firstName: string; lastName: string; twoFactorRequired?: boolean }[] = [
   { id: "usr_acme_admin", tenantId: "tnt_acme", email: "admin@acme.test", role: "admin", firstName: "Alice", lastName: "Admin" },
-  { id: "usr_acme_manager", tenantId: "tnt_acme", email: "manager@acme.test", role: "manager", firstName: "Maya", lastName: "Manager", twoFactorRequired: true },
+  {
+    id: "usr_acme_manager",
+    tenantId: "tnt_acme",
+    email: "manager@acme.test",
+    role: "manager",
+    firstName: "Maya",
+    lastName: "Manager",
+    twoFactorRequired: true,
+  },
   { id: "usr_acme_lead", tenantId: "tnt_acme", email: "lead@acme.test", role: "lead", firstName: "Liam", lastName: "Lead" },
   { id: "usr_acme_staff", tenantId: "tnt_acme", email: "staff@acme.test", role: "standard", firstName: "Sam", lastName: "Staff" },
   { id: "usr_globex_admin", tenantId: "tnt_globex", email: "admin@globex.test", role: "admin", firstName: "Gina", lastName: "Admin" },
@@ -33,12 +41,21 @@ export async function seedPlatform(db: AnyDb, secrets: { pepper: string }, now =
   // One hash for every account: each PBKDF2 run is deliberately slow.
   const passwordHash = await hashPassword({ PASSWORD_PEPPER: secrets.pepper }, SEED_PASSWORD);
   for (const m of MODULE_CATALOGUE) {
-    await db.insert(modules).values({ ...m, defaultConfig: { ...m.defaultConfig } }).onConflictDoNothing();
+    await db
+      .insert(modules)
+      .values({ ...m, defaultConfig: { ...m.defaultConfig } })
+      .onConflictDoNothing();
   }
   for (const t of SEED_TENANTS) {
-    await db.insert(tenants).values({ id: t.id, slug: t.slug, name: t.name, branding: t.branding, availableModules: null, createdAt: now, updatedAt: now }).onConflictDoNothing();
+    await db
+      .insert(tenants)
+      .values({ id: t.id, slug: t.slug, name: t.name, branding: t.branding, availableModules: null, createdAt: now, updatedAt: now })
+      .onConflictDoNothing();
     for (const m of MODULE_CATALOGUE) {
-      await db.insert(tenantModules).values({ tenantId: t.id, moduleId: m.id, enabled: t.modules.includes(m.id), config: {}, updatedAt: now }).onConflictDoNothing();
+      await db
+        .insert(tenantModules)
+        .values({ tenantId: t.id, moduleId: m.id, enabled: t.modules.includes(m.id), config: {}, updatedAt: now })
+        .onConflictDoNothing();
     }
     for (const [name, scopes] of Object.entries(DEFAULT_ROLE_BUNDLES)) {
       await db.insert(roleBundles).values({ tenantId: t.id, name, scopes, updatedAt: now }).onConflictDoNothing();
@@ -83,14 +100,48 @@ export async function seedPlatform(db: AnyDb, secrets: { pepper: string }, now =
 
 export type SeedSecrets = { piiKeys: string; hmacKey: string };
 
-const DEMO_SUBCONTRACTORS: { name: string; type: "individual" | "company" | "partnership"; status: "gross" | "standard" | "higher"; method?: "online" | "phone" | "letter"; nino?: string; company?: string; email?: string; phone?: string; archived?: boolean }[] = [
-  { name: "Hartley Groundworks Ltd", type: "company", status: "gross", method: "online", company: "09876543", email: "accounts@hartleygroundworks.test", phone: "01632960001" },
-  { name: "Priya Sharma", type: "individual", status: "standard", method: "online", nino: "JK123456A", email: "priya.sharma@example.test", phone: "07700900101" },
+const DEMO_SUBCONTRACTORS: {
+  name: string;
+  type: "individual" | "company" | "partnership";
+  status: "gross" | "standard" | "higher";
+  method?: "online" | "phone" | "letter";
+  nino?: string;
+  company?: string;
+  email?: string;
+  phone?: string;
+  archived?: boolean;
+}[] = [
+  {
+    name: "Hartley Groundworks Ltd",
+    type: "company",
+    status: "gross",
+    method: "online",
+    company: "09876543",
+    email: "accounts@hartleygroundworks.test",
+    phone: "01632960001",
+  },
+  {
+    name: "Priya Sharma",
+    type: "individual",
+    status: "standard",
+    method: "online",
+    nino: "JK123456A",
+    email: "priya.sharma@example.test",
+    phone: "07700900101",
+  },
   { name: "Kowalski & Sons", type: "partnership", status: "standard", method: "phone", email: "office@kowalski.test", phone: "01632960002" },
   { name: "Tom Barker", type: "individual", status: "higher", nino: "AH234567B", phone: "07700900102" },
   { name: "Northgate Scaffolding Ltd", type: "company", status: "gross", method: "online", company: "SC123456", email: "info@northgate.test" },
   { name: "Aisha Okafor", type: "individual", status: "standard", method: "letter", nino: "CE345678C", email: "aisha.okafor@example.test" },
-  { name: "Brightwell Electrical Ltd", type: "company", status: "standard", method: "online", company: "11223344", email: "jobs@brightwell.test", phone: "01632960003" },
+  {
+    name: "Brightwell Electrical Ltd",
+    type: "company",
+    status: "standard",
+    method: "online",
+    company: "11223344",
+    email: "jobs@brightwell.test",
+    phone: "01632960003",
+  },
   { name: "Dan Murphy", type: "individual", status: "standard", method: "online", nino: "ST456789D", email: "dan.murphy@example.test" },
   { name: "Evans Roofing Partnership", type: "partnership", status: "gross", method: "online", email: "evansroofing@example.test" },
   { name: "Lena Fischer", type: "individual", status: "standard", method: "phone", nino: "PR567890A", phone: "07700900103" },
@@ -102,7 +153,15 @@ const DEMO_SUBCONTRACTORS: { name: string; type: "individual" | "company" | "par
   { name: "Callum Fraser", type: "individual", status: "standard", method: "online", nino: "KC890123D", email: "callum.fraser@example.test", archived: true },
   { name: "Ironbridge Steel Erectors Ltd", type: "company", status: "gross", method: "online", company: "07654321", email: "ops@ironbridge.test" },
   { name: "Hannah Lewis", type: "individual", status: "higher", nino: "LE901234A" },
-  { name: "Riverside Drainage Ltd", type: "company", status: "standard", method: "phone", company: "06543210", email: "riverside@example.test", archived: true },
+  {
+    name: "Riverside Drainage Ltd",
+    type: "company",
+    status: "standard",
+    method: "phone",
+    company: "06543210",
+    email: "riverside@example.test",
+    archived: true,
+  },
   { name: "Jamal Ahmed", type: "individual", status: "standard", method: "online", nino: "MA012345B", email: "jamal.ahmed@example.test", phone: "07700900105" },
   { name: "Summit Glazing Ltd", type: "company", status: "standard", method: "online", company: "05432109", email: "sales@summitglazing.test" },
   { name: "O'Connor Plumbing Partnership", type: "partnership", status: "higher", email: "oconnor@example.test" },
@@ -113,7 +172,7 @@ const DEMO_SUBCONTRACTORS: { name: string; type: "individual" | "company" | "par
 
 /** A valid-looking 10-digit demo UTR, different per row and stable between runs. */
 function demoUtr(i: number): string {
-  return String(1_000_000_000 + ((i + 1) * 7_919_131) % 8_999_999_999).slice(0, 10);
+  return String(1_000_000_000 + (((i + 1) * 7_919_131) % 8_999_999_999)).slice(0, 10);
 }
 
 export async function seedCis(db: AnyDb, secrets: SeedSecrets, now = Date.now()): Promise<void> {

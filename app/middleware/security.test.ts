@@ -37,7 +37,11 @@ describe("security headers", () => {
     expect(res.headers.get("Cache-Control")).toBe("private, no-store");
   });
   it("keeps a Cache-Control a route chose for itself", () => {
-    const res = applySecurityHeaders(new Response("x", { headers: { "Cache-Control": "public, max-age=300" } }), { nonce: "n", appDomain: "example.com", development: false });
+    const res = applySecurityHeaders(new Response("x", { headers: { "Cache-Control": "public, max-age=300" } }), {
+      nonce: "n",
+      appDomain: "example.com",
+      development: false,
+    });
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=300");
   });
   it("omits HSTS in development", () => {

@@ -63,10 +63,7 @@ export function contentSecurityPolicy(nonce: string, appDomain: string, developm
   ].join("; ");
 }
 
-export function applySecurityHeaders(
-  response: Response,
-  opts: { nonce: string; appDomain: string; development: boolean },
-): Response {
+export function applySecurityHeaders(response: Response, opts: { nonce: string; appDomain: string; development: boolean }): Response {
   // Responses from fetch() or caches may have immutable headers.
   const res = new Response(response.body, response);
   const h = res.headers;

@@ -26,7 +26,7 @@ describe("csvField / csvRow", () => {
   });
   it("neutralises before quoting, so the quote prefix sits inside the quotes", () => {
     expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
-    expect(csvField("-1,2")).toBe("\"'-1,2\"");
+    expect(csvField("-1,2")).toBe('"\'-1,2"');
   });
   it("writes null and undefined as empty cells and numbers as text", () => {
     expect(csvRow([null, undefined, 20, true, "£5"])).toBe(",,20,true,£5\r\n");
@@ -38,9 +38,18 @@ describe("csvField / csvRow", () => {
 
 describe("parseCsv", () => {
   it("reads simple records with LF, CRLF and CR line ends", () => {
-    expect(parseCsv("a,b\n1,2").map((r) => r.cells)).toEqual([["a", "b"], ["1", "2"]]);
-    expect(parseCsv("a,b\r\n1,2\r\n").map((r) => r.cells)).toEqual([["a", "b"], ["1", "2"]]);
-    expect(parseCsv("a,b\r1,2\r").map((r) => r.cells)).toEqual([["a", "b"], ["1", "2"]]);
+    expect(parseCsv("a,b\n1,2").map((r) => r.cells)).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
+    expect(parseCsv("a,b\r\n1,2\r\n").map((r) => r.cells)).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
+    expect(parseCsv("a,b\r1,2\r").map((r) => r.cells)).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
   });
   it("strips a BOM and keeps £ and accents", () => {
     expect(parseCsv(`${CSV_BOM}Name\nZoë £5`).map((r) => r.cells)).toEqual([["Name"], ["Zoë £5"]]);

@@ -72,7 +72,12 @@ export function TH({
   const density = useContext(DensityContext);
   const direction = sort?.direction ?? null;
   return (
-    <th scope={scope} aria-sort={sort ? (direction ?? "none") : undefined} className={`${CELL[density]} ${scope === "row" ? "font-medium" : "font-semibold"} ${className}`} {...props}>
+    <th
+      scope={scope}
+      aria-sort={sort ? (direction ?? "none") : undefined}
+      className={`${CELL[density]} ${scope === "row" ? "font-medium" : "font-semibold"} ${className}`}
+      {...props}
+    >
       {sort ? (
         <Link to={sort.href} className="inline-flex items-center gap-1 underline-offset-2 hover:underline">
           {children}

@@ -32,10 +32,18 @@ export function Toaster({ toast }: { toast: Toast | null }) {
       >
         <p className="font-semibold">{toast.title}</p>
         {toast.message ? <p className="mt-1 text-sm opacity-80">{toast.message}</p> : null}
-        <button type="button" onClick={() => setDismissed(toast)} className="absolute right-2 top-2 rounded p-1 text-lg leading-none opacity-70 hover:opacity-100" aria-label="Close notification">
+        <button
+          type="button"
+          onClick={() => setDismissed(toast)}
+          className="absolute right-2 top-2 rounded p-1 text-lg leading-none opacity-70 hover:opacity-100"
+          aria-label="Close notification"
+        >
           ×
         </button>
-        <div className="toast-progress absolute bottom-0 left-0 h-1 bg-current opacity-30" style={{ animation: `toast-progress ${DURATION_MS}ms linear forwards` }} />
+        <div
+          className="toast-progress absolute bottom-0 left-0 h-1 bg-current opacity-30"
+          style={{ animation: `toast-progress ${DURATION_MS}ms linear forwards` }}
+        />
         <style>{"@keyframes toast-progress{from{width:100%}to{width:0}}"}</style>
       </div>
     </div>

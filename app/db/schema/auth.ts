@@ -13,15 +13,23 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     email: text("email").notNull(),
     displayName: text("display_name").notNull(),
     firstName: text("first_name"),
     lastName: text("last_name"),
     username: text("username"),
     role: text("role", { enum: ROLES }).notNull().default("standard"),
-    teamIds: text("team_ids", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    siteIds: text("site_ids", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    teamIds: text("team_ids", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    siteIds: text("site_ids", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     themePreference: text("theme_preference", { enum: THEME_PREFERENCES }).notNull().default("system"),
     userStatus: text("user_status", { enum: USER_STATUSES }).notNull().default("active"),
     userStatusUpdatedAt: integer("user_status_updated_at"),
@@ -44,7 +52,10 @@ export const platformAdmins = sqliteTable(
     displayName: text("display_name").notNull(),
     isSuperAdmin: integer("is_super_admin", { mode: "boolean" }).notNull().default(false),
     isSuper: integer("is_super", { mode: "boolean" }).notNull().default(false),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    scopes: text("scopes", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     passwordHash: text("password_hash").notNull(),
     createdAt: integer("created_at").notNull(),
@@ -55,9 +66,14 @@ export const platformAdmins = sqliteTable(
 export const roleBundles = sqliteTable(
   "role_bundles",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    scopes: text("scopes", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.name] })],

@@ -16,7 +16,10 @@ export const emailOutbox = sqliteTable(
     toAddress: text("to_address").notNull(),
     // Template data. For templates carrying a secret (codes, links) it becomes {"scrubbed":true}
     // once delivered, once the secret's lifetime has passed, or when delivery fails for good.
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    data: text("data", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     status: text("status", { enum: EMAIL_STATUSES }).notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
     transport: text("transport"),

@@ -10,7 +10,10 @@ export const jobs = sqliteTable(
     id: text("id").primaryKey(),
     tenantId: text("tenant_id").notNull(),
     type: text("type").notNull(),
-    inputs: text("inputs", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    inputs: text("inputs", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     status: text("status", { enum: JOB_STATUSES }).notNull().default("pending"),
     progress: integer("progress").notNull().default(0),
     result: text("result", { mode: "json" }).$type<Record<string, unknown> | null>(),

@@ -27,7 +27,10 @@ export const tenants = sqliteTable(
     id: text("id").primaryKey(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
-    branding: text("branding", { mode: "json" }).$type<TenantBranding>().notNull().default(sql`'{}'`),
+    branding: text("branding", { mode: "json" })
+      .$type<TenantBranding>()
+      .notNull()
+      .default(sql`'{}'`),
     // null = every catalogue module may be enabled; a list limits what the tenant can switch on.
     availableModules: text("available_modules", { mode: "json" }).$type<string[] | null>(),
     requireTwoFactor: integer("require_two_factor", { mode: "boolean" }).notNull().default(false),
@@ -42,17 +45,27 @@ export const modules = sqliteTable("modules", {
   label: text("label").notNull(),
   route: text("route").notNull(),
   icon: text("icon").notNull(),
-  defaultConfig: text("default_config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+  defaultConfig: text("default_config", { mode: "json" })
+    .$type<Record<string, unknown>>()
+    .notNull()
+    .default(sql`'{}'`),
   sortOrder: integer("sort_order").notNull().default(0),
 });
 
 export const tenantModules = sqliteTable(
   "tenant_modules",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    moduleId: text("module_id").notNull().references(() => modules.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    moduleId: text("module_id")
+      .notNull()
+      .references(() => modules.id),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
-    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    config: text("config", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.moduleId] })],
@@ -69,7 +82,10 @@ export const auditEvents = sqliteTable(
     action: text("action").notNull(),
     targetType: text("target_type"),
     targetId: text("target_id"),
-    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    payload: text("payload", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     ip: text("ip"),
     createdAt: integer("created_at").notNull(),
   },
@@ -87,7 +103,10 @@ export const activityLog = sqliteTable(
     entityId: text("entity_id"),
     performedBy: text("performed_by"),
     performedByName: text("performed_by_name"),
-    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    details: text("details", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     performedAt: integer("performed_at").notNull(),
   },
   (t) => [index("activity_log_tenant_module_at").on(t.tenantId, t.module, t.performedAt)],

@@ -5,7 +5,20 @@ import type { Role } from "~/db/schema";
  * (cis.read grants every read, cis.write the writes), so bundles stay short; cis.manage grants every CIS scope.
  */
 export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
-  standard: ["notes.view", "notes.create", "notes.edit", "notes.share", "notes.folders.create", "docs.view", "files.view", "files.upload", "schedule.view", "chat.*", "users.view", "cis.read"],
+  standard: [
+    "notes.view",
+    "notes.create",
+    "notes.edit",
+    "notes.share",
+    "notes.folders.create",
+    "docs.view",
+    "files.view",
+    "files.upload",
+    "schedule.view",
+    "chat.*",
+    "users.view",
+    "cis.read",
+  ],
   lead: [
     "notes.view",
     "notes.create",

@@ -60,7 +60,14 @@ export function challengeCookie(env: Env) {
 /** The accounts a bare-domain password proved, while the user picks a workspace. */
 function choiceCookie(env: Env) {
   const secure = secureCookies(env);
-  return createCookie(secure ? "__Host-login-choice" : "login-choice", { httpOnly: true, sameSite: "lax", secure, path: "/", secrets: sessionSecrets(env), maxAge: CHOICE_TTL_SECONDS });
+  return createCookie(secure ? "__Host-login-choice" : "login-choice", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    secrets: sessionSecrets(env),
+    maxAge: CHOICE_TTL_SECONDS,
+  });
 }
 
 const choiceClaims = z.object({
@@ -110,7 +117,12 @@ export async function passwordSignIn(
     if (!user) return failed();
     await refundAttempt(env, keys);
     if (needsTwoFactor({ toggle: input.twoFactor, userRequired: user.twoFactorRequired, tenantRequired: tenant.requireTwoFactor })) {
-      return toCodeStep(env, request, { subject: { kind: "staff", tenantId: tenant.id, userId: user.id }, email: user.email, placeName: tenant.name, redirectTo: input.redirectTo });
+      return toCodeStep(env, request, {
+        subject: { kind: "staff", tenantId: tenant.id, userId: user.id },
+        email: user.email,
+        placeName: tenant.name,
+        redirectTo: input.redirectTo,
+      });
     }
     return completeStaffSignIn(env, request, { onTenantHost: true, user, tenantSlug: tenant.slug, redirectTo: input.redirectTo, method: "password" });
   }
@@ -138,7 +150,12 @@ export async function passwordSignIn(
       headers: new Headers({ "Set-Cookie": await choiceCookie(env).serialize(token) }),
     };
   }
-  return continueWithAccount(env, request, { userId: accounts[0].user.id, tenantId: accounts[0].user.tenantId, toggle: input.twoFactor, redirectTo: input.redirectTo });
+  return continueWithAccount(env, request, {
+    userId: accounts[0].user.id,
+    tenantId: accounts[0].user.tenantId,
+    toggle: input.twoFactor,
+    redirectTo: input.redirectTo,
+  });
 }
 
 /** Bare domain, after the password: the e-mail has accounts in several tenants and the user chose one. */
@@ -163,9 +180,24 @@ async function continueWithAccount(
   const row = await getUserForSession(env, opts.tenantId, opts.userId);
   if (!row) return { ok: false, code: "bad_credentials" };
   if (needsTwoFactor({ toggle: opts.toggle, userRequired: row.user.twoFactorRequired, tenantRequired: row.tenant.requireTwoFactor })) {
-    return toCodeStep(env, request, { subject: { kind: "staff", tenantId: row.tenant.id, userId: row.user.id }, email: row.user.email, placeName: row.tenant.name, redirectTo: opts.redirectTo }, headers);
+    return toCodeStep(
+      env,
+      request,
+      {
+        subject: { kind: "staff", tenantId: row.tenant.id, userId: row.user.id },
+        email: row.user.email,
+        placeName: row.tenant.name,
+        redirectTo: opts.redirectTo,
+      },
+      headers,
+    );
   }
-  return completeStaffSignIn(env, request, { onTenantHost: false, user: row.user, tenantSlug: row.tenant.slug, redirectTo: opts.redirectTo, method: "password" }, headers);
+  return completeStaffSignIn(
+    env,
+    request,
+    { onTenantHost: false, user: row.user, tenantSlug: row.tenant.slug, redirectTo: opts.redirectTo, method: "password" },
+    headers,
+  );
 }
 
 async function toCodeStep(
@@ -260,7 +292,14 @@ async function completeStaffSignIn(
     ttlSeconds: HANDOVER_TTL_SECONDS,
     claims: { tid: opts.user.tenantId, rt: opts.redirectTo, mth: opts.method } satisfies z.infer<typeof handoverClaims>,
   });
-  await writeAudit(env, { tenantId: opts.user.tenantId, action: "auth.handover.issued", actorId: opts.user.id, actorEmail: opts.user.email, payload: { method: opts.method }, ip });
+  await writeAudit(env, {
+    tenantId: opts.user.tenantId,
+    action: "auth.handover.issued",
+    actorId: opts.user.id,
+    actorEmail: opts.user.email,
+    payload: { method: opts.method },
+    ip,
+  });
   return redirectTo(`${origin}/accept-session?token=${encodeURIComponent(token)}`, headers);
 }
 

@@ -41,17 +41,19 @@ async function newSession(env: Env, opts: { kind: SessionKind; tenantId: string 
   const idHash = await sha256Hex(token);
   const now = Date.now();
   const policy = SESSION_POLICY[opts.kind];
-  const insert = getDb(env).insert(sessions).values({
-    idHash,
-    kind: opts.kind,
-    tenantId: opts.tenantId,
-    userId: opts.userId,
-    createdAt: now,
-    lastSeenAt: now,
-    idleExpiresAt: now + policy.idleMs,
-    absoluteExpiresAt: now + policy.absoluteMs,
-    ip: opts.ip,
-  });
+  const insert = getDb(env)
+    .insert(sessions)
+    .values({
+      idHash,
+      kind: opts.kind,
+      tenantId: opts.tenantId,
+      userId: opts.userId,
+      createdAt: now,
+      lastSeenAt: now,
+      idleExpiresAt: now + policy.idleMs,
+      absoluteExpiresAt: now + policy.absoluteMs,
+      ip: opts.ip,
+    });
   const setCookie = await cookieFor(env, opts.kind).serialize(token, { maxAge: Math.floor(policy.absoluteMs / 1000) });
   return { insert, setCookie, idHash };
 }
@@ -148,7 +150,10 @@ export function isSuperAdmin(a: { isSuperAdmin: boolean; isSuper: boolean; scope
 }
 
 export async function revokeSession(env: Env, idHash: string): Promise<void> {
-  await getDb(env).update(sessions).set({ revokedAt: Date.now() }).where(and(eq(sessions.idHash, idHash), isNull(sessions.revokedAt)));
+  await getDb(env)
+    .update(sessions)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(sessions.idHash, idHash), isNull(sessions.revokedAt)));
 }
 
 /**
@@ -194,4 +199,3 @@ export async function purgeExpiredSessions(env: Env, now = Date.now()): Promise<
     .where(or(lt(sessions.absoluteExpiresAt, now), lt(sessions.idleExpiresAt, now), lt(sessions.revokedAt, now - 24 * HOUR)));
   return res.meta.changes ?? 0;
 }
-

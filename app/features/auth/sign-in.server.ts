@@ -107,9 +107,7 @@ export function challengeSubject(c: { kind: "staff" | "platform"; tenantId: stri
 }
 
 export type StartChallengeResult =
-  | { ok: true; challengeId: string }
-  | { ok: false; code: "send_failed" }
-  | { ok: false; code: "codes_exhausted" | "code_step_locked"; waitMs: number };
+  { ok: true; challengeId: string } | { ok: false; code: "send_failed" } | { ok: false; code: "codes_exhausted" | "code_step_locked"; waitMs: number };
 
 /**
  * Creates a challenge bound to this sign-in attempt and e-mails its code through the EMAIL

@@ -12,7 +12,11 @@ type Actor = { id: string; email: string; ip: string | null };
 export type CreateTenantError = "slug_taken";
 export type SetTenantModuleError = "tenant_not_found" | "module_not_found" | "module_unavailable";
 
-export async function createTenant(env: Env, input: z.infer<typeof createTenantSchema>, actor: Actor): Promise<{ ok: true; id: string } | { ok: false; code: CreateTenantError }> {
+export async function createTenant(
+  env: Env,
+  input: z.infer<typeof createTenantSchema>,
+  actor: Actor,
+): Promise<{ ok: true; id: string } | { ok: false; code: CreateTenantError }> {
   const db = getDb(env);
   const [existing] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, input.slug)).limit(1);
   if (existing) return { ok: false, code: "slug_taken" };
@@ -24,7 +28,16 @@ export async function createTenant(env: Env, input: z.infer<typeof createTenantS
     db.insert(tenants).values({ id, slug: input.slug, name: input.name, branding: {}, availableModules: null, createdAt: now, updatedAt: now }),
     ...catalogue.map((m) => db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: false, config: {}, updatedAt: now })),
     ...Object.entries(DEFAULT_ROLE_BUNDLES).map(([name, scopes]) => db.insert(roleBundles).values({ tenantId: id, name, scopes, updatedAt: now })),
-    auditInsert(db, { tenantId: null, action: "superadmin.tenant.created", actorId: actor.id, actorEmail: actor.email, targetType: "tenant", targetId: id, payload: { slug: input.slug, name: input.name }, ip: actor.ip }),
+    auditInsert(db, {
+      tenantId: null,
+      action: "superadmin.tenant.created",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "tenant",
+      targetId: id,
+      payload: { slug: input.slug, name: input.name },
+      ip: actor.ip,
+    }),
   ]);
   return { ok: true, id };
 }
@@ -46,7 +59,16 @@ export async function setTenantModule(
       .insert(tenantModules)
       .values({ tenantId, moduleId, enabled, config: {}, updatedAt: now })
       .onConflictDoUpdate({ target: [tenantModules.tenantId, tenantModules.moduleId], set: { enabled, updatedAt: now } }),
-    auditInsert(db, { tenantId: null, action: enabled ? "superadmin.module.enabled" : "superadmin.module.disabled", actorId: actor.id, actorEmail: actor.email, targetType: "tenant", targetId: tenantId, payload: { moduleId }, ip: actor.ip }),
+    auditInsert(db, {
+      tenantId: null,
+      action: enabled ? "superadmin.module.enabled" : "superadmin.module.disabled",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "tenant",
+      targetId: tenantId,
+      payload: { moduleId },
+      ip: actor.ip,
+    }),
   ]);
   return { ok: true };
 }

@@ -34,7 +34,11 @@ export async function signToken(
 export type VerifiedToken = { subject: string; jti: string; expiresAt: number; claims: Record<string, unknown> };
 export type TokenFailure = "expired" | "invalid";
 
-export async function verifyToken(env: Env, token: string, opts: { kind: TokenKind; audience: string }): Promise<{ ok: true; value: VerifiedToken } | { ok: false; reason: TokenFailure }> {
+export async function verifyToken(
+  env: Env,
+  token: string,
+  opts: { kind: TokenKind; audience: string },
+): Promise<{ ok: true; value: VerifiedToken } | { ok: false; reason: TokenFailure }> {
   if (!token || token.length > 4096) return { ok: false, reason: "invalid" };
   try {
     const { payload } = await jwtVerify(token, key(env), { audience: opts.audience, algorithms: ["HS256"] });

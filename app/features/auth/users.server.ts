@@ -20,8 +20,19 @@ export function defaultDisplayName(u: { displayName?: string | null; firstName?:
 export async function setUserDisabled(env: Env, tenantId: string, userId: string, disabled: boolean, actor: Actor): Promise<boolean> {
   const db = getDb(env);
   const now = Date.now();
-  const update = db.update(users).set({ disabled, updatedAt: now }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).returning({ id: users.id });
-  const audit = auditInsert(db, { tenantId, action: disabled ? "users.disabled" : "users.enabled", actorId: actor.id, actorEmail: actor.email, targetType: "user", targetId: userId });
+  const update = db
+    .update(users)
+    .set({ disabled, updatedAt: now })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .returning({ id: users.id });
+  const audit = auditInsert(db, {
+    tenantId,
+    action: disabled ? "users.disabled" : "users.enabled",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "user",
+    targetId: userId,
+  });
   const [updated] = disabled ? await db.batch([update, revokeUserSessionsStatement(env, tenantId, userId), audit]) : await db.batch([update, audit]);
   return updated.length === 1;
 }

@@ -32,7 +32,10 @@ export async function subcontractorAnalytics(env: Env, tenantId: string, since: 
       .where(and(live, gte(cisSubcontractors.createdAt, since))),
   ]);
   return {
-    byStatus: (["gross", "standard", "higher"] as const).map((s) => ({ status: s, count: byStatus.filter((r) => r.status === s).reduce((a, r) => a + r.n, 0) })),
+    byStatus: (["gross", "standard", "higher"] as const).map((s) => ({
+      status: s,
+      count: byStatus.filter((r) => r.status === s).reduce((a, r) => a + r.n, 0),
+    })),
     byType: (["individual", "company", "partnership"] as const).map((t) => ({ type: t, count: byType.find((r) => r.type === t)?.n ?? 0 })),
     active: coverage?.active ?? 0,
     verified: Number(coverage?.verified ?? 0),

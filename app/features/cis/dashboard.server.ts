@@ -32,7 +32,13 @@ export type DashboardData = {
 
 /** Deadline alerts for the dashboard: deadlines within warningDays London calendar days of now. */
 export function dashboardAlerts(now: Date, warningDays: number): DashboardAlert[] {
-  return nextDeadlines(now, warningDays).map((a) => ({ kind: a.kind, label: DEADLINE_LABELS[a.kind], severity: a.severity, taxMonth: a.taxMonth, message: a.message }));
+  return nextDeadlines(now, warningDays).map((a) => ({
+    kind: a.kind,
+    label: DEADLINE_LABELS[a.kind],
+    severity: a.severity,
+    taxMonth: a.taxMonth,
+    message: a.message,
+  }));
 }
 
 /** 'subcontractor.created' -> 'Subcontractor created'. */

@@ -89,6 +89,7 @@ export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.n
       result.failures.push({ tenantId: tenant.id, error: err instanceof Error ? err.message : String(err) });
     }
   }
-  if (result.failures.length) throw new Error(`CIS deadline alerts failed for ${result.failures.length} tenant(s): ${result.failures.map((f) => f.tenantId).join(", ")}`);
+  if (result.failures.length)
+    throw new Error(`CIS deadline alerts failed for ${result.failures.length} tenant(s): ${result.failures.map((f) => f.tenantId).join(", ")}`);
   return result;
 }

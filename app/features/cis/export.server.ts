@@ -38,7 +38,16 @@ type ExportRow = { [K in keyof typeof exportColumns]: (typeof cisSubcontractors.
 
 /** One CSV line of masked values: the plaintext identifiers are never read for an export. */
 export function exportLine(r: Pick<ExportRow, "name" | "type" | "utrMasked" | "ninoMasked" | "email" | "phone" | "active" | "verificationRate">): string {
-  return csvRow([r.name, TYPE_LABELS[r.type], r.utrMasked ?? "", r.ninoMasked ?? "", maskEmail(r.email), maskPhone(r.phone), r.active ? "Active" : "Archived", `${r.verificationRate}%`]);
+  return csvRow([
+    r.name,
+    TYPE_LABELS[r.type],
+    r.utrMasked ?? "",
+    r.ninoMasked ?? "",
+    maskEmail(r.email),
+    maskPhone(r.phone),
+    r.active ? "Active" : "Archived",
+    `${r.verificationRate}%`,
+  ]);
 }
 
 /**
@@ -46,7 +55,12 @@ export function exportLine(r: Pick<ExportRow, "name" | "type" | "utrMasked" | "n
  * each query returns at most `chunk` rows whatever the tenant's size and no row is skipped
  * or repeated between pages.
  */
-export async function* subcontractorExportChunks(env: Env, tenantId: string, query: Pick<ListQuery, "q" | "status" | "type">, chunk = EXPORT_CHUNK): AsyncGenerator<ExportRow[]> {
+export async function* subcontractorExportChunks(
+  env: Env,
+  tenantId: string,
+  query: Pick<ListQuery, "q" | "status" | "type">,
+  chunk = EXPORT_CHUNK,
+): AsyncGenerator<ExportRow[]> {
   const db = getDb(env);
   const where = await subcontractorFilter(env, tenantId, query);
   let after: { nameLower: string; id: string } | null = null;
@@ -77,7 +91,13 @@ export type SubcontractorExport = { fileName: string; body: string; rowCount: nu
  * The file is assembled before anything is sent so the audit entry carries the exact row
  * count and is written before any data leaves; a streamed body could not promise either.
  */
-export async function exportSubcontractors(env: Env, tenantId: string, query: Pick<ListQuery, "q" | "status" | "type">, actor: Actor, opts: { ip?: string | null; now?: Date; chunk?: number } = {}): Promise<SubcontractorExport | null> {
+export async function exportSubcontractors(
+  env: Env,
+  tenantId: string,
+  query: Pick<ListQuery, "q" | "status" | "type">,
+  actor: Actor,
+  opts: { ip?: string | null; now?: Date; chunk?: number } = {},
+): Promise<SubcontractorExport | null> {
   const parts: string[] = [CSV_BOM, csvRow(EXPORT_HEADER)];
   let rowCount = 0;
   for await (const rows of subcontractorExportChunks(env, tenantId, query, opts.chunk)) {

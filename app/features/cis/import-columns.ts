@@ -28,11 +28,15 @@ export const IMPORT_COLUMNS: readonly { header: string; key: ImportColumnKey; re
   { header: "VAT Number", key: "vatNumber", required: false, format: "optional GB, then 9 or 12 digits" },
   { header: "Email", key: "email", required: false, format: "e-mail address" },
   { header: "Phone", key: "phone", required: false, format: "UK number, e.g. 07700 900123 or +44 7700 900123" },
-  { header: "Verification Status", key: "verificationStatus", required: false, format: "gross, standard or higher (blank = standard; sets the rate 0, 20 or 30%)" },
+  {
+    header: "Verification Status",
+    key: "verificationStatus",
+    required: false,
+    format: "gross, standard or higher (blank = standard; sets the rate 0, 20 or 30%)",
+  },
   { header: "Verification Method", key: "verificationMethod", required: false, format: "online, phone or letter" },
   { header: "Verification Reference", key: "verificationReference", required: false, format: "up to 50 characters" },
   { header: "Verified Date", key: "verifiedDate", required: false, format: "YYYY-MM-DD or DD/MM/YYYY" },
 ];
 
 export const IMPORT_TEMPLATE_FILE = "cis-subcontractors-import-template.csv";
-

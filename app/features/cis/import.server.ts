@@ -50,7 +50,12 @@ export function decodeCsvBytes(bytes: ArrayBuffer): string {
   }
 }
 
-const headerKey = (h: string) => h.replace(/^\uFEFF/, "").trim().toLowerCase().replace(/[\s_-]+/g, " ");
+const headerKey = (h: string) =>
+  h
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ");
 const COLUMN_BY_HEADER = new Map(IMPORT_COLUMNS.map((c) => [headerKey(c.header), c]));
 
 /** DD/MM/YYYY (a UK spreadsheet's own format) to ISO; anything else is passed on for the schema to judge. */
@@ -152,7 +157,8 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
     const claimsVerification = VERIFICATION_COLUMNS.some((k) => (cells[k] ?? "").trim() !== "");
     if (claimsVerification && !opts.canVerify) messages.push(VERIFY_IMPORT_MESSAGE);
     const rawUtr = normalizeUtr(cells.utr ?? "");
-    if (!parsed.success && /^\d(\.\d+)?e\+\d+$/i.test(rawUtr)) messages.push("The UTR looks like a number a spreadsheet shortened: format the column as text and save again");
+    if (!parsed.success && /^\d(\.\d+)?e\+\d+$/i.test(rawUtr))
+      messages.push("The UTR looks like a number a spreadsheet shortened: format the column as text and save again");
     const utr = UTR_RE.test(rawUtr) ? rawUtr : null;
     let status: ImportRowStatus = parsed.success && messages.length === 0 ? "valid" : "invalid";
     if (utr) {
@@ -164,7 +170,15 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
       }
     }
     work.push({
-      result: { row, line: record.line, name: (cells.name ?? "").trim().slice(0, 100), type: (cells.type ?? "").trim().toLowerCase().slice(0, 20), utrMasked: utr ? maskUtr(utr) : "", status, messages },
+      result: {
+        row,
+        line: record.line,
+        name: (cells.name ?? "").trim().slice(0, 100),
+        type: (cells.type ?? "").trim().toLowerCase().slice(0, 20),
+        utrMasked: utr ? maskUtr(utr) : "",
+        status,
+        messages,
+      },
       value: status === "valid" && parsed.success ? parsed.data : null,
       utr,
     });
@@ -255,7 +269,13 @@ const AUDIT_ROWS_PER_INSERT = 9;
  * 'cis.import.subcontractors' audit entry with the count and one activity entry. Refuses
  * ({ code: "conflict" }, nothing written) a UTR repeated in `rows` or already on file.
  */
-export async function importSubcontractors(env: Env, tenantId: string, rows: SubcontractorCreate[], actor: Actor, opts: { ip?: string | null } = {}): Promise<ImportCommitResult> {
+export async function importSubcontractors(
+  env: Env,
+  tenantId: string,
+  rows: SubcontractorCreate[],
+  actor: Actor,
+  opts: { ip?: string | null } = {},
+): Promise<ImportCommitResult> {
   if (rows.length === 0) return { ok: true, ids: [] };
   const conflict = { ok: false, code: "conflict" } as const;
   if (rows.length > IMPORT_MAX_ROWS) return conflict;
@@ -301,16 +321,52 @@ export async function importSubcontractors(env: Env, tenantId: string, rows: Sub
       createdBy: actor.id,
       updatedBy: actor.id,
     });
-    auditRows.push({ id: newId(), tenantId, action: "cis.subcontractor.created", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { type: r.type, verificationStatus: r.verificationStatus, source: "import" }, ip: opts.ip ?? null, createdAt: now });
+    auditRows.push({
+      id: newId(),
+      tenantId,
+      action: "cis.subcontractor.created",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "subcontractor",
+      targetId: id,
+      payload: { type: r.type, verificationStatus: r.verificationStatus, source: "import" },
+      ip: opts.ip ?? null,
+      createdAt: now,
+    });
   }
   // Several rows per INSERT (within D1's 100 bound parameters per statement) keeps a
   // 1,000-row import to a few hundred statements in the one batch.
   const statements = [];
-  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT) statements.push(db.insert(auditEvents).values(auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT)));
+  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT)
+    statements.push(db.insert(auditEvents).values(auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT)));
   for (let i = 0; i < subRows.length; i += SUB_ROWS_PER_INSERT) statements.push(db.insert(cisSubcontractors).values(subRows.slice(i, i + SUB_ROWS_PER_INSERT)));
   statements.push(
-    auditInsert(db, { tenantId, action: "cis.import.subcontractors", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", payload: { entity: "subcontractors", format: "csv", count: rows.length }, ip: opts.ip ?? null }, now),
-    activityInsert(db, { tenantId, module: "cis", action: "subcontractors.imported", entityType: "subcontractor", performedBy: actor.id, performedByName: actor.name, details: { count: rows.length } }, now),
+    auditInsert(
+      db,
+      {
+        tenantId,
+        action: "cis.import.subcontractors",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "subcontractor",
+        payload: { entity: "subcontractors", format: "csv", count: rows.length },
+        ip: opts.ip ?? null,
+      },
+      now,
+    ),
+    activityInsert(
+      db,
+      {
+        tenantId,
+        module: "cis",
+        action: "subcontractors.imported",
+        entityType: "subcontractor",
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: { count: rows.length },
+      },
+      now,
+    ),
   );
   try {
     await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
@@ -346,5 +402,11 @@ export async function purgeStaleImports(env: Env, tenantIds: string[], now = Dat
 /** The hourly cron's entry point: every tenant's stale uploads. */
 export async function runCisImportCleanup(env: Env, now = Date.now()): Promise<{ deleted: number }> {
   const rows = await getDb(env).select({ id: tenants.id }).from(tenants);
-  return { deleted: await purgeStaleImports(env, rows.map((r) => r.id), now) };
+  return {
+    deleted: await purgeStaleImports(
+      env,
+      rows.map((r) => r.id),
+      now,
+    ),
+  };
 }

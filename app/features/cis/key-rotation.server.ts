@@ -37,7 +37,12 @@ export type RotationOptions = { batchSize?: number; dryRun?: boolean; log?: (lin
 export function d1RotationPort(db: D1Database): RotationPort {
   return {
     async all<T>(s: SqlStatement) {
-      return (await db.prepare(s.sql).bind(...s.params).all<T>()).results;
+      return (
+        await db
+          .prepare(s.sql)
+          .bind(...s.params)
+          .all<T>()
+      ).results;
     },
     async batch(statements: SqlStatement[]) {
       if (statements.length) await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
@@ -108,7 +113,10 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
       }
       if (sets.length === 0) continue;
       report.subcontractors.updatedRows += 1;
-      writes.push({ sql: `UPDATE cis_subcontractors SET ${sets.join(", ")} WHERE tenant_id = ? AND id = ? AND ${guards.join(" AND ")}`, params: [...setParams, row.tenant_id, row.id, ...guardParams] });
+      writes.push({
+        sql: `UPDATE cis_subcontractors SET ${sets.join(", ")} WHERE tenant_id = ? AND id = ? AND ${guards.join(" AND ")}`,
+        params: [...setParams, row.tenant_id, row.id, ...guardParams],
+      });
     }
     if (!opts.dryRun) await port.batch(writes);
     log(`cis_subcontractors: ${report.subcontractors.scanned} scanned, ${report.subcontractors.updatedRows} re-encrypted so far`);

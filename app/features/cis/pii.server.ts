@@ -56,7 +56,11 @@ export async function encryptPii(keySpec: string, plaintext: string, ctx: PiiCon
   try {
     const ring = await keyring(keySpec);
     const iv = crypto.getRandomValues(new Uint8Array(12));
-    const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: aad(ctx) as BufferSource }, ring.keys.get(ring.current) as CryptoKey, new TextEncoder().encode(plaintext));
+    const ct = await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: aad(ctx) as BufferSource },
+      ring.keys.get(ring.current) as CryptoKey,
+      new TextEncoder().encode(plaintext),
+    );
     return `v${ring.current}.${bytesToBase64(iv)}.${bytesToBase64(new Uint8Array(ct))}`;
   } catch (err) {
     if (err instanceof PiiError) throw err;
@@ -76,7 +80,11 @@ export async function decryptPii(keySpec: string, stored: string, ctx: PiiContex
   const key = ring.keys.get(version);
   if (!key || !iv || !ct) throw new PiiError(DECRYPT_FAILED);
   try {
-    const pt = await crypto.subtle.decrypt({ name: "AES-GCM", iv: base64ToBytes(iv) as BufferSource, additionalData: aad(ctx) as BufferSource }, key, base64ToBytes(ct) as BufferSource);
+    const pt = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: base64ToBytes(iv) as BufferSource, additionalData: aad(ctx) as BufferSource },
+      key,
+      base64ToBytes(ct) as BufferSource,
+    );
     return new TextDecoder().decode(pt);
   } catch {
     throw new PiiError(DECRYPT_FAILED);

@@ -14,7 +14,10 @@ export const PORTAL_LINK_TTL_SECONDS = 15 * 60;
 export const PORTAL_LINK_EXPIRES_IN = "15 minutes";
 
 /** The name subcontractors know the contractor by: the CIS company name, else the tenant's name. */
-export async function contractorDetails(env: Env, tenant: Pick<TenantContextValue, "id" | "name">): Promise<{ contractorName: string; replyTo: string | null }> {
+export async function contractorDetails(
+  env: Env,
+  tenant: Pick<TenantContextValue, "id" | "name">,
+): Promise<{ contractorName: string; replyTo: string | null }> {
   const settings = await getCisSettings(env, tenant.id);
   return { contractorName: settings.companyName.trim() || tenant.name, replyTo: settings.emailReplyTo };
 }
@@ -62,11 +65,22 @@ export async function issuePortalInvite(
   const db = getDb(env);
   const now = Date.now();
   await db.batch([
-    db.insert(cisPortalInvites).values({ id: jti, tenantId: tenant.id, subcontractorId: subcontractor.id, email, emailQueued: false, createdBy: actor.id, createdAt: now, expiresAt }),
+    db
+      .insert(cisPortalInvites)
+      .values({ id: jti, tenantId: tenant.id, subcontractorId: subcontractor.id, email, emailQueued: false, createdBy: actor.id, createdAt: now, expiresAt }),
     // The invite id, never the token or the link: the audit log must not hand out sign-ins.
     auditInsert(
       db,
-      { tenantId: tenant.id, action: "cis.portal.invited", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: subcontractor.id, payload: { inviteId: jti, expiresAt, createdSubcontractor: opts.created }, ip: opts.ip },
+      {
+        tenantId: tenant.id,
+        action: "cis.portal.invited",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "subcontractor",
+        targetId: subcontractor.id,
+        payload: { inviteId: jti, expiresAt, createdSubcontractor: opts.created },
+        ip: opts.ip,
+      },
       now,
     ),
   ]);
@@ -123,7 +137,15 @@ export async function recordPortalSignIn(env: Env, opts: { tenantId: string; inv
       .where(and(eq(cisPortalInvites.tenantId, opts.tenantId), eq(cisPortalInvites.id, opts.inviteId), isNull(cisPortalInvites.usedAt))),
     auditInsert(
       db,
-      { tenantId: opts.tenantId, action: "cis.portal.signed_in", actorId: opts.subcontractorId, targetType: "subcontractor", targetId: opts.subcontractorId, payload: { inviteId: opts.inviteId }, ip: opts.ip },
+      {
+        tenantId: opts.tenantId,
+        action: "cis.portal.signed_in",
+        actorId: opts.subcontractorId,
+        targetType: "subcontractor",
+        targetId: opts.subcontractorId,
+        payload: { inviteId: opts.inviteId },
+        ip: opts.ip,
+      },
       now,
     ),
   ]);

@@ -83,13 +83,38 @@ export async function updateBundleCisScopes(
   const version = Math.max(now, row.updatedAt + 1);
 
   await db.batch([
-    db.update(roleBundles).set({ scopes, updatedAt: version }).where(and(where, eq(roleBundles.updatedAt, row.updatedAt))),
+    db
+      .update(roleBundles)
+      .set({ scopes, updatedAt: version })
+      .where(and(where, eq(roleBundles.updatedAt, row.updatedAt))),
     auditInsert(
       db,
-      { tenantId, action: "cis.permission.updated", actorId: actor.id, actorEmail: actor.email, targetType: "role_bundle", targetId: name, payload: { role: name, added, removed }, ip: actor.ip },
+      {
+        tenantId,
+        action: "cis.permission.updated",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "role_bundle",
+        targetId: name,
+        payload: { role: name, added, removed },
+        ip: actor.ip,
+      },
       now,
     ),
-    activityInsert(db, { tenantId, module: "cis", action: "permissions.updated", entityType: "role_bundle", entityId: name, performedBy: actor.id, performedByName: actor.name, details: { role: name, added, removed } }, now),
+    activityInsert(
+      db,
+      {
+        tenantId,
+        module: "cis",
+        action: "permissions.updated",
+        entityType: "role_bundle",
+        entityId: name,
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: { role: name, added, removed },
+      },
+      now,
+    ),
   ]);
   return { ok: true, added, removed };
 }

@@ -78,7 +78,8 @@ export async function getCisSettings(env: Env, tenantId: string): Promise<CisSet
 
 export type SettingsActor = { id: string; email: string; name: string; ip: string | null };
 /** "encrypt_failed": the UTR could not be encrypted; "save_failed": anything else (nothing was written). */
-export type SaveSettingsResult = { ok: true; changedFields: string[]; activated: boolean; deactivated: boolean } | { ok: false; code: "encrypt_failed" | "save_failed" };
+export type SaveSettingsResult =
+  { ok: true; changedFields: string[]; activated: boolean; deactivated: boolean } | { ok: false; code: "encrypt_failed" | "save_failed" };
 
 /** Fields compared for the audit entry; the UTR is compared separately (it is stored encrypted). */
 const PLAIN_FIELDS = [
@@ -94,7 +95,6 @@ const PLAIN_FIELDS = [
   "emailReplyTo",
   "statementFooter",
 ] as const;
-
 
 export function utrPiiContext(tenantId: string): PiiContext {
   return { tenantId, table: "cis_settings", recordId: tenantId, field: "utr" };
@@ -150,7 +150,16 @@ export async function saveCisSettings(env: Env, tenantId: string, input: CisSett
       auditInsert(db, { ...audit, action: "cis.settings.updated", payload: { changedFields } }, now),
       activityInsert(
         db,
-        { tenantId, module: "cis", action: "settings.updated", entityType: "settings", entityId: tenantId, performedBy: actor.id, performedByName: actor.name, details: { changedFields } },
+        {
+          tenantId,
+          module: "cis",
+          action: "settings.updated",
+          entityType: "settings",
+          entityId: tenantId,
+          performedBy: actor.id,
+          performedByName: actor.name,
+          details: { changedFields },
+        },
         now,
       ),
     ];

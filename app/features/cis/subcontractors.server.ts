@@ -6,7 +6,14 @@ import { cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import { revokePortalSessionsStatements } from "~/features/portal/portal-session.server";
-import { changedVerificationFields, SUBCONTRACTOR_TYPES, UNVERIFIED, type SubcontractorCreate, type SubcontractorUpdate, type VerificationField } from "./domain";
+import {
+  changedVerificationFields,
+  SUBCONTRACTOR_TYPES,
+  UNVERIFIED,
+  type SubcontractorCreate,
+  type SubcontractorUpdate,
+  type VerificationField,
+} from "./domain";
 import type { Actor } from "./module.server";
 import { BULK_LIMIT } from "./subcontractor-messages";
 import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
@@ -22,7 +29,10 @@ export type TypeFilter = "all" | (typeof SUBCONTRACTOR_TYPES)[number];
 export type ListQuery = { q: string; status: StatusFilter; type: TypeFilter; page: number };
 
 const listQuerySchema = z.object({
-  q: z.string().catch("").transform((q) => q.trim().slice(0, 100)),
+  q: z
+    .string()
+    .catch("")
+    .transform((q) => q.trim().slice(0, 100)),
   status: z.enum(STATUS_FILTERS).catch("all"),
   type: z.enum(["all", ...SUBCONTRACTOR_TYPES]).catch("all"),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
@@ -30,7 +40,12 @@ const listQuerySchema = z.object({
 
 /** Unknown or malformed filters fall back to their defaults rather than failing the page. */
 export function parseListQuery(params: URLSearchParams): ListQuery {
-  return listQuerySchema.parse({ q: params.get("q") ?? "", status: params.get("status") ?? "all", type: params.get("type") ?? "all", page: params.get("page") ?? "1" });
+  return listQuerySchema.parse({
+    q: params.get("q") ?? "",
+    status: params.get("status") ?? "all",
+    type: params.get("type") ?? "all",
+    page: params.get("page") ?? "1",
+  });
 }
 
 function piiCtx(tenantId: string, recordId: string, field: "utr" | "nino"): PiiContext {
@@ -168,7 +183,13 @@ export async function findByUtr(env: Env, tenantId: string, utr: string): Promis
 
 type Identifiers = Pick<SubcontractorRow, "utrEnc" | "utrMasked" | "utrHash" | "ninoEnc" | "ninoMasked">;
 
-async function protectIdentifiers(env: Env, tenantId: string, id: string, utr: string | undefined, nino: string | undefined | null): Promise<Partial<Identifiers>> {
+async function protectIdentifiers(
+  env: Env,
+  tenantId: string,
+  id: string,
+  utr: string | undefined,
+  nino: string | undefined | null,
+): Promise<Partial<Identifiers>> {
   const out: Partial<Identifiers> = {};
   if (utr) {
     out.utrEnc = await encryptPii(env.PII_KEYS, utr, piiCtx(tenantId, id, "utr"));
@@ -233,14 +254,24 @@ export function isUniqueUtrViolation(err: unknown): boolean {
 }
 
 /** Without cis.sub.verify a save may not move any verification field away from `before`. */
-function verificationRefusal(before: Parameters<typeof changedVerificationFields>[0], after: Parameters<typeof changedVerificationFields>[1], opts: SaveOptions): SaveError | null {
+function verificationRefusal(
+  before: Parameters<typeof changedVerificationFields>[0],
+  after: Parameters<typeof changedVerificationFields>[1],
+  opts: SaveOptions,
+): SaveError | null {
   if (opts.canVerify) return null;
   const fields = changedVerificationFields(before, after);
   return fields.length ? { ok: false, code: "verification_forbidden", fields } : null;
 }
 
 /** Creates a subcontractor (active unless told otherwise) with its audit and activity entries in one batch. */
-export async function createSubcontractor(env: Env, tenantId: string, input: SubcontractorCreate, actor: Actor, opts: SaveOptions & { active?: boolean }): Promise<SaveResult> {
+export async function createSubcontractor(
+  env: Env,
+  tenantId: string,
+  input: SubcontractorCreate,
+  actor: Actor,
+  opts: SaveOptions & { active?: boolean },
+): Promise<SaveResult> {
   const refused = verificationRefusal(UNVERIFIED, input, opts);
   if (refused) return refused;
   if (await findByUtr(env, tenantId, input.utr)) return DUPLICATE;
@@ -250,9 +281,39 @@ export async function createSubcontractor(env: Env, tenantId: string, input: Sub
   const ids = await protectIdentifiers(env, tenantId, id, input.utr, input.type === "individual" ? input.nino : null);
   const verified = input.verifiedDate || input.verificationReference ? actor.id : null;
   const statements = [
-    db.insert(cisSubcontractors).values({ id, tenantId, ...plainFields(input), ...ids, verifiedBy: verified, active: opts.active ?? input.active ?? true, createdAt: now, updatedAt: now, createdBy: actor.id, updatedBy: actor.id }),
-    auditInsert(db, { tenantId, action: "cis.subcontractor.created", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { type: input.type, verificationStatus: input.verificationStatus } }),
-    activityInsert(db, { tenantId, module: "cis", action: "subcontractor.created", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: input.name } }),
+    db
+      .insert(cisSubcontractors)
+      .values({
+        id,
+        tenantId,
+        ...plainFields(input),
+        ...ids,
+        verifiedBy: verified,
+        active: opts.active ?? input.active ?? true,
+        createdAt: now,
+        updatedAt: now,
+        createdBy: actor.id,
+        updatedBy: actor.id,
+      }),
+    auditInsert(db, {
+      tenantId,
+      action: "cis.subcontractor.created",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "subcontractor",
+      targetId: id,
+      payload: { type: input.type, verificationStatus: input.verificationStatus },
+    }),
+    activityInsert(db, {
+      tenantId,
+      module: "cis",
+      action: "subcontractor.created",
+      entityType: "subcontractor",
+      entityId: id,
+      performedBy: actor.id,
+      performedByName: actor.name,
+      details: { name: input.name },
+    }),
   ];
   // Verification details recorded at creation are a verification like any later one.
   if (verified || input.verificationMethod) statements.push(verifiedAudit(db, tenantId, id, actor, plainFields(input)));
@@ -281,7 +342,14 @@ const sameEmail = (a: string | null | undefined, b: string | null | undefined) =
  * A new e-mail address or an archive withdraws the portal links already sent and ends the
  * portal sessions, in the same batch: whoever read the old mailbox keeps no way in.
  */
-export async function updateSubcontractor(env: Env, tenantId: string, id: string, input: SubcontractorUpdate, actor: Actor, opts: SaveOptions): Promise<SaveResult> {
+export async function updateSubcontractor(
+  env: Env,
+  tenantId: string,
+  id: string,
+  input: SubcontractorUpdate,
+  actor: Actor,
+  opts: SaveOptions,
+): Promise<SaveResult> {
   const existing = await getSubcontractor(env, tenantId, id);
   if (!existing) return { ok: false, code: "not_found" };
   const refused = verificationRefusal(existing, input, opts);
@@ -318,14 +386,38 @@ export async function updateSubcontractor(env: Env, tenantId: string, id: string
       })
       .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt))),
     // Field names only: never the values of identifiers.
-    auditInsert(db, { tenantId, action: "cis.subcontractor.updated", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { fields: changed } }),
-    activityInsert(db, { tenantId, module: "cis", action: "subcontractor.updated", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: input.name } }),
+    auditInsert(db, {
+      tenantId,
+      action: "cis.subcontractor.updated",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "subcontractor",
+      targetId: id,
+      payload: { fields: changed },
+    }),
+    activityInsert(db, {
+      tenantId,
+      module: "cis",
+      action: "subcontractor.updated",
+      entityType: "subcontractor",
+      entityId: id,
+      performedBy: actor.id,
+      performedByName: actor.name,
+      details: { name: input.name },
+    }),
   ];
   if (verificationChanged) statements.push(verifiedAudit(db, tenantId, id, actor, fields));
   // The form's Active switch archives or reactivates: recorded under its own name as well.
   if (existing.active !== input.active) {
     statements.push(
-      auditInsert(db, { tenantId, action: input.active ? "cis.subcontractor.reactivated" : "cis.subcontractor.archived", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id }),
+      auditInsert(db, {
+        tenantId,
+        action: input.active ? "cis.subcontractor.reactivated" : "cis.subcontractor.archived",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "subcontractor",
+        targetId: id,
+      }),
     );
   }
   if (cutPortal) statements.push(...revokePortalSessionsStatements(db, tenantId, [id], now));
@@ -388,7 +480,10 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
     statements.push(
       kind === "archive"
         ? db.update(cisSubcontractors).set({ active: false, portalLinksValidAfter: now, updatedAt: now, updatedBy: actor.id }).where(target)
-        : db.update(cisSubcontractors).set({ deletedAt: now, deletedBy: actor.id, portalLinksValidAfter: now, updatedAt: now, updatedBy: actor.id }).where(target),
+        : db
+            .update(cisSubcontractors)
+            .set({ deletedAt: now, deletedBy: actor.id, portalLinksValidAfter: now, updatedAt: now, updatedBy: actor.id })
+            .where(target),
       auditInsert(db, {
         tenantId,
         action: kind === "archive" ? "cis.subcontractor.archived" : "cis.subcontractor.deleted",
@@ -397,7 +492,16 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
         targetType: "subcontractor",
         targetId: id,
       }),
-      activityInsert(db, { tenantId, module: "cis", action: kind === "archive" ? "subcontractor.archived" : "subcontractor.deleted", entityType: "subcontractor", entityId: id, performedBy: actor.id, performedByName: actor.name, details: { name: row.name } }),
+      activityInsert(db, {
+        tenantId,
+        module: "cis",
+        action: kind === "archive" ? "subcontractor.archived" : "subcontractor.deleted",
+        entityType: "subcontractor",
+        entityId: id,
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: { name: row.name },
+      }),
     );
   }
   if (statements.length === 0) return result;
@@ -417,15 +521,37 @@ export async function revealIdentifier(env: Env, tenantId: string, id: string, f
     value = await decryptPii(env.PII_KEYS, stored, piiCtx(tenantId, id, field));
   } catch (err) {
     // A value that will not decrypt (tampered, copied from another row, unknown key) is worth a trace.
-    await auditInsert(getDb(env), { tenantId, action: "cis.error", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { operation: "pii.reveal", field, error: err instanceof Error ? err.message : "unknown" }, ip });
+    await auditInsert(getDb(env), {
+      tenantId,
+      action: "cis.error",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "subcontractor",
+      targetId: id,
+      payload: { operation: "pii.reveal", field, error: err instanceof Error ? err.message : "unknown" },
+      ip,
+    });
     throw err;
   }
-  await auditInsert(getDb(env), { tenantId, action: "cis.pii.revealed", actorId: actor.id, actorEmail: actor.email, targetType: "subcontractor", targetId: id, payload: { field }, ip });
+  await auditInsert(getDb(env), {
+    tenantId,
+    action: "cis.pii.revealed",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "subcontractor",
+    targetId: id,
+    payload: { field },
+    ip,
+  });
   return value;
 }
 
 /** For the key-rotation command and tests: decrypt with the row's own binding. */
-export async function decryptSubcontractorField(env: Env, row: Pick<SubcontractorRow, "tenantId" | "id" | "utrEnc" | "ninoEnc">, field: "utr" | "nino"): Promise<string | null> {
+export async function decryptSubcontractorField(
+  env: Env,
+  row: Pick<SubcontractorRow, "tenantId" | "id" | "utrEnc" | "ninoEnc">,
+  field: "utr" | "nino",
+): Promise<string | null> {
   const stored = field === "utr" ? row.utrEnc : row.ninoEnc;
   return stored ? decryptPii(env.PII_KEYS, stored, piiCtx(row.tenantId, row.id, field)) : null;
 }

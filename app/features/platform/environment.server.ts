@@ -71,7 +71,10 @@ export class ConfigurationError extends Error {
 
 /** Cookie signing secrets, newest first; missing configuration is an error, never a default. */
 export function sessionSecrets(env: Pick<Env, "SESSION_SECRETS">): string[] {
-  const list = (env.SESSION_SECRETS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const list = (env.SESSION_SECRETS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new ConfigurationError("SESSION_SECRETS is not configured");
   return list;
 }

@@ -12,8 +12,10 @@ describe("environment", () => {
   });
 
   it("knows which hosts are local", () => {
-    for (const h of ["localhost", "localhost:5173", "acme.localhost:8787", "127.0.0.1:8787", "[::1]:5173", "ACME.LOCALHOST"]) expect(isLocalHost(h), h).toBe(true);
-    for (const h of ["example.com", "localhost.example.com", "acme.example.com:443", "127.0.0.2", "evil-localhost", "", "10.0.0.1"]) expect(isLocalHost(h), h).toBe(false);
+    for (const h of ["localhost", "localhost:5173", "acme.localhost:8787", "127.0.0.1:8787", "[::1]:5173", "ACME.LOCALHOST"])
+      expect(isLocalHost(h), h).toBe(true);
+    for (const h of ["example.com", "localhost.example.com", "acme.example.com:443", "127.0.0.2", "evil-localhost", "", "10.0.0.1"])
+      expect(isLocalHost(h), h).toBe(false);
   });
 
   it("needs the flag, a local APP_DOMAIN and a local request host for development", () => {

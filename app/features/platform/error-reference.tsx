@@ -32,7 +32,8 @@ export function ErrorReferenceProvider({ reference, children }: { reference: str
 export function useErrorReference(): string | null {
   const fromServer = useContext(ReferenceContext);
   const [reference] = useState(
-    () => fromServer ?? (typeof document === "undefined" ? null : (document.querySelector("[data-error-reference]")?.getAttribute("data-error-reference") ?? null)),
+    () =>
+      fromServer ?? (typeof document === "undefined" ? null : (document.querySelector("[data-error-reference]")?.getAttribute("data-error-reference") ?? null)),
   );
   return reference;
 }

@@ -1,8 +1,5 @@
 /** How a request's host relates to APP_DOMAIN. Pure so it can be unit tested. */
-export type HostResolution =
-  | { kind: "bare" }
-  | { kind: "tenant"; slug: string }
-  | { kind: "unknown" };
+export type HostResolution = { kind: "bare" } | { kind: "tenant"; slug: string } | { kind: "unknown" };
 
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 

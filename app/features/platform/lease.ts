@@ -15,7 +15,12 @@ export function clampLease(ms: number): number {
  * The same holder may renew; anyone may take an expired lease; otherwise refused. A blank
  * holder id is always refused: callers sharing it would 'renew' each other's lease.
  */
-export function tryAcquire(current: Lease | null, holder: string, leaseMs: number, now: number): { next: Lease; result: AcquireResult } | { next: null; result: AcquireResult } {
+export function tryAcquire(
+  current: Lease | null,
+  holder: string,
+  leaseMs: number,
+  now: number,
+): { next: Lease; result: AcquireResult } | { next: null; result: AcquireResult } {
   const live = current && current.expiresAt > now ? current : null;
   if (typeof holder !== "string" || holder.trim() === "") {
     return { next: null, result: { acquired: false, holder: live?.holder ?? "", expiresAt: live?.expiresAt ?? 0 } };

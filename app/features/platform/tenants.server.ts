@@ -35,7 +35,14 @@ function toValue(t: typeof tenants.$inferSelect): Omit<TenantContextValue, "modu
 export async function listEnabledModules(env: Env, tenantId: string, available: string[] | null): Promise<EnabledModule[]> {
   const db = getDb(env);
   const rows = await db
-    .select({ id: modules.id, label: modules.label, route: modules.route, icon: modules.icon, defaultConfig: modules.defaultConfig, config: tenantModules.config })
+    .select({
+      id: modules.id,
+      label: modules.label,
+      route: modules.route,
+      icon: modules.icon,
+      defaultConfig: modules.defaultConfig,
+      config: tenantModules.config,
+    })
     .from(tenantModules)
     .innerJoin(modules, eq(modules.id, tenantModules.moduleId))
     .where(and(eq(tenantModules.tenantId, tenantId), eq(tenantModules.enabled, true)))

@@ -48,7 +48,10 @@ export async function inspectPortalLink(env: Env, request: Request, tenantId: st
   if (!verified.ok) return { ok: false, code: verified.reason };
   const value = verified.value;
   if (value.claims.tid !== tenantId) return { ok: false, code: "invalid" };
-  const [invite, subcontractor] = await Promise.all([findPortalInvite(env, tenantId, value.jti, value.subject), getSubcontractor(env, tenantId, value.subject)]);
+  const [invite, subcontractor] = await Promise.all([
+    findPortalInvite(env, tenantId, value.jti, value.subject),
+    getSubcontractor(env, tenantId, value.subject),
+  ]);
   if (!invite || !subcontractor) return { ok: false, code: "invalid" };
   if (invite.usedAt !== null || (await isTokenUsed(env, value.jti))) return { ok: false, code: "used" };
   if (withdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };

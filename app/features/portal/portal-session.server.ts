@@ -15,14 +15,26 @@ const IDS_PER_STATEMENT = 90;
  * Statements ending every live portal session of these subcontractors, for the caller's batch
  * (so an archive, a delete or a new e-mail address and the sign-out land together).
  */
-export function revokePortalSessionsStatements(db: ReturnType<typeof getDb>, tenantId: string, subcontractorIds: readonly string[], now = Date.now()): BatchItem<"sqlite">[] {
+export function revokePortalSessionsStatements(
+  db: ReturnType<typeof getDb>,
+  tenantId: string,
+  subcontractorIds: readonly string[],
+  now = Date.now(),
+): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
   for (let i = 0; i < subcontractorIds.length; i += IDS_PER_STATEMENT) {
     out.push(
       db
         .update(sessions)
         .set({ revokedAt: now })
-        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.kind, "portal"), inArray(sessions.userId, subcontractorIds.slice(i, i + IDS_PER_STATEMENT)), isNull(sessions.revokedAt))),
+        .where(
+          and(
+            eq(sessions.tenantId, tenantId),
+            eq(sessions.kind, "portal"),
+            inArray(sessions.userId, subcontractorIds.slice(i, i + IDS_PER_STATEMENT)),
+            isNull(sessions.revokedAt),
+          ),
+        ),
     );
   }
   return out;
@@ -46,7 +58,12 @@ export async function loadPortalSession(env: Env, ctx: ExecutionContext | null, 
     .from(sessions)
     .innerJoin(
       cisSubcontractors,
-      and(eq(cisSubcontractors.id, sessions.userId), eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), eq(cisSubcontractors.active, true)),
+      and(
+        eq(cisSubcontractors.id, sessions.userId),
+        eq(cisSubcontractors.tenantId, tenantId),
+        isNull(cisSubcontractors.deletedAt),
+        eq(cisSubcontractors.active, true),
+      ),
     )
     .where(
       and(

@@ -21,7 +21,10 @@ export function UserMenu({ user, themePreference }: Props) {
   const status = STATUS[user.userStatus] ?? STATUS.active;
   return (
     <details className="relative">
-      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface" aria-label={`Account menu for ${user.displayName}`}>
+      <summary
+        className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface"
+        aria-label={`Account menu for ${user.displayName}`}
+      >
         <span className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold">
           {initials(user.displayName)}
           <span

@@ -46,7 +46,8 @@ export default function AcceptSession({ loaderData, actionData }: Route.Componen
           <>
             <h1 className="text-2xl font-bold">{`Continue to ${state.tenantName}`}</h1>
             <p className="mt-2 text-sm opacity-80">
-              You are about to open <strong>{state.tenantName}</strong> signed in as <strong>{state.email}</strong>. If that is not your account, close this page.
+              You are about to open <strong>{state.tenantName}</strong> signed in as <strong>{state.email}</strong>. If that is not your account, close this
+              page.
             </p>
             <Form method="post" className="mt-8">
               <input type="hidden" name="token" value={state.token} />

@@ -19,9 +19,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return { tenantName: tenant?.name ?? null, redirectTo, requireTwoFactor: Boolean(tenant?.requireTwoFactor) };
 }
 
-type ActionResult =
-  | { kind: "form"; result: SubmissionResult<string[]> }
-  | { kind: "choose"; tenants: { slug: string; name: string }[]; email: string };
+type ActionResult = { kind: "form"; result: SubmissionResult<string[]> } | { kind: "choose"; tenants: { slug: string; name: string }[]; email: string };
 
 function failure(result: Exclude<PasswordSignInResult, { ok: true }>): { message: string; status: number } {
   switch (result.code) {
@@ -92,7 +90,13 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <Form method="post" className="mt-6 space-y-2">
             <input type="hidden" name="intent" value="choose" />
             {actionData.tenants.map((t) => (
-              <button key={t.slug} type="submit" name="tenant" value={t.slug} className="block w-full rounded-brand border border-line bg-elevated px-4 py-3 text-left hover:border-accent">
+              <button
+                key={t.slug}
+                type="submit"
+                name="tenant"
+                value={t.slug}
+                className="block w-full rounded-brand border border-line bg-elevated px-4 py-3 text-left hover:border-accent"
+              >
                 <span className="font-medium">{t.name}</span>
                 <span className="block text-xs opacity-70">{t.slug}</span>
               </button>
@@ -107,7 +111,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     <AppShell>
       <main className="mx-auto max-w-md px-6 py-16">
         <h1 className="text-2xl font-bold">{`Sign in${loaderData.tenantName ? ` to ${loaderData.tenantName}` : ""}`}</h1>
-        <p className="mt-2 text-sm opacity-80">{loaderData.tenantName ? "Use your work e-mail and password." : "We will take you to your organisation's workspace."}</p>
+        <p className="mt-2 text-sm opacity-80">
+          {loaderData.tenantName ? "Use your work e-mail and password." : "We will take you to your organisation's workspace."}
+        </p>
         <Form method="post" {...getFormProps(form)} className="mt-8 space-y-5">
           {form.errors?.length ? (
             <div id={form.errorId} role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm text-danger">
@@ -121,17 +127,32 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="username" className={inputClass} required />
           </Field>
           <Field id={fields.password.id} label="Password" error={fields.password.errors}>
-            <input {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} autoComplete="current-password" className={inputClass} required />
+            <input
+              {...getInputProps(fields.password, { type: "password" })}
+              key={fields.password.key}
+              autoComplete="current-password"
+              className={inputClass}
+              required
+            />
           </Field>
           <div className="flex items-center justify-between rounded-brand border border-line p-3">
             <label htmlFor="twoFactor" className="text-sm">
               <span className="font-medium">Two-factor authentication</span>
               <span className="block text-xs opacity-70">
-                {loaderData.requireTwoFactor ? "Required by your organisation: a code will be e-mailed to you." : "Get a one-time code by e-mail as a second step."}
+                {loaderData.requireTwoFactor
+                  ? "Required by your organisation: a code will be e-mailed to you."
+                  : "Get a one-time code by e-mail as a second step."}
               </span>
             </label>
             <span className="flex items-center gap-2 text-xs font-semibold">
-              <input id="twoFactor" name="twoFactor" type="checkbox" role="switch" defaultChecked={loaderData.requireTwoFactor} className="peer h-5 w-9 cursor-pointer accent-[hsl(var(--accent))]" />
+              <input
+                id="twoFactor"
+                name="twoFactor"
+                type="checkbox"
+                role="switch"
+                defaultChecked={loaderData.requireTwoFactor}
+                className="peer h-5 w-9 cursor-pointer accent-[hsl(var(--accent))]"
+              />
               <span className="peer-checked:hidden">OFF</span>
               <span className="hidden peer-checked:inline">ON</span>
             </span>
@@ -141,7 +162,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </SubmitButton>
         </Form>
         <p className="mt-6 text-center text-sm opacity-70">
-          Subcontractor? <a href="/portal/login" className="underline">Use the subcontractor portal</a>.
+          Subcontractor?{" "}
+          <a href="/portal/login" className="underline">
+            Use the subcontractor portal
+          </a>
+          .
         </p>
       </main>
     </AppShell>

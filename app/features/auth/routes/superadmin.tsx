@@ -64,7 +64,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "create-tenant": {
       const created = await createTenant(env, input, actor);
       if (!created.ok) return data({ result: submission.reply({ fieldErrors: { slug: [CREATE_TENANT_ERRORS[created.code]] } }) }, { status: 400 });
-      return redirectWithToast(env, "/superadmin", { type: "success", title: "Tenant created", message: `${input.name} is ready at ${input.slug}.${env.APP_DOMAIN}` });
+      return redirectWithToast(env, "/superadmin", {
+        type: "success",
+        title: "Tenant created",
+        message: `${input.name} is ready at ${input.slug}.${env.APP_DOMAIN}`,
+      });
     }
     case "toggle-module": {
       const res = await setTenantModule(env, input, actor);

@@ -47,8 +47,7 @@ export const inviteCreateSchema = z
 // What the route's loader and action return (the modal reads the same shapes)
 
 export type InviteLoaderData =
-  | { mode: "existing"; subcontractor: { id: string; name: string; email: string | null; active: boolean }; canEdit: boolean }
-  | { mode: "create" };
+  { mode: "existing"; subcontractor: { id: string; name: string; email: string | null; active: boolean }; canEdit: boolean } | { mode: "create" };
 
 /** Why an existing subcontractor cannot be invited, in words (the same on the page, in the modal and from the action). */
 export function inviteRefusalMessage(code: "no_email" | "archived", name: string): string {
@@ -112,7 +111,14 @@ function FormError({ id, errors }: { id?: string; errors?: string[] }) {
   );
 }
 
-function ConfirmInvite({ view, lastResult, busy, titleId, fetcherKey, onCancel }: PanelProps & { view: Extract<InviteLoaderData, { mode: "existing" }>; lastResult?: SubmissionResult<string[]> }) {
+function ConfirmInvite({
+  view,
+  lastResult,
+  busy,
+  titleId,
+  fetcherKey,
+  onCancel,
+}: PanelProps & { view: Extract<InviteLoaderData, { mode: "existing" }>; lastResult?: SubmissionResult<string[]> }) {
   const { subcontractor } = view;
   const errors = lastResult?.error?.[""] ?? undefined;
   return (
@@ -121,7 +127,12 @@ function ConfirmInvite({ view, lastResult, busy, titleId, fetcherKey, onCancel }
         Invite Subcontractor to Portal
       </h2>
       {!subcontractor.active ? (
-        <CannotInvite message={inviteRefusalMessage("archived", subcontractor.name)} subcontractorId={subcontractor.id} canEdit={view.canEdit} onCancel={onCancel} />
+        <CannotInvite
+          message={inviteRefusalMessage("archived", subcontractor.name)}
+          subcontractorId={subcontractor.id}
+          canEdit={view.canEdit}
+          onCancel={onCancel}
+        />
       ) : subcontractor.email ? (
         <Form method="post" action={inviteHref(subcontractor.id)} {...formFetcherProps(fetcherKey)} className="space-y-4">
           <FormError errors={errors} />
@@ -211,7 +222,15 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
           </select>
         </Field>
         <Field id={fields.utr.id} label="UTR" error={fields.utr.errors} hint="10 digits">
-          <input {...getInputProps(fields.utr, { type: "text" })} key={fields.utr.key} className={inputClass} inputMode="numeric" maxLength={10} autoComplete="off" required />
+          <input
+            {...getInputProps(fields.utr, { type: "text" })}
+            key={fields.utr.key}
+            className={inputClass}
+            inputMode="numeric"
+            maxLength={10}
+            autoComplete="off"
+            required
+          />
         </Field>
         {showNino ? (
           <Field id={fields.nino.id} label="National Insurance Number" error={fields.nino.errors} hint={hydrated ? undefined : "Individuals only"}>
@@ -219,8 +238,19 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
           </Field>
         ) : null}
         {showCompany ? (
-          <Field id={fields.companyNumber.id} label="Company Number" error={fields.companyNumber.errors} hint={hydrated ? undefined : "Companies and partnerships only"}>
-            <input {...getInputProps(fields.companyNumber, { type: "text" })} key={fields.companyNumber.key} className={inputClass} autoComplete="off" maxLength={8} />
+          <Field
+            id={fields.companyNumber.id}
+            label="Company Number"
+            error={fields.companyNumber.errors}
+            hint={hydrated ? undefined : "Companies and partnerships only"}
+          >
+            <input
+              {...getInputProps(fields.companyNumber, { type: "text" })}
+              key={fields.companyNumber.key}
+              className={inputClass}
+              autoComplete="off"
+              maxLength={8}
+            />
           </Field>
         ) : null}
         <div className="flex justify-end gap-2">
@@ -267,7 +297,15 @@ function InviteResult({ result, titleId, onClose }: { result: Extract<InviteActi
         <label htmlFor={linkId} className="block text-sm font-medium">
           Portal access link (expires in 15 minutes)
         </label>
-        <input ref={inputRef} id={linkId} type="text" readOnly value={result.magicLink} onFocus={(e) => e.currentTarget.select()} className={`${inputClass} font-mono text-xs`} />
+        <input
+          ref={inputRef}
+          id={linkId}
+          type="text"
+          readOnly
+          value={result.magicLink}
+          onFocus={(e) => e.currentTarget.select()}
+          className={`${inputClass} font-mono text-xs`}
+        />
       </div>
       {hydrated ? (
         <Button type="button" variant="secondary" onClick={copy}>
@@ -302,7 +340,15 @@ function InviteResult({ result, titleId, onClose }: { result: Extract<InviteActi
  * through fetchers. Without an id it is the variant that creates the subcontractor first
  * (show it only to users holding cis.portal.invite and cis.sub.write).
  */
-export function InviteToPortalButton({ subcontractorId, label = "Invite to Portal", className = "" }: { subcontractorId?: string; label?: string; className?: string }) {
+export function InviteToPortalButton({
+  subcontractorId,
+  label = "Invite to Portal",
+  className = "",
+}: {
+  subcontractorId?: string;
+  label?: string;
+  className?: string;
+}) {
   const href = inviteHref(subcontractorId);
   const [open, setOpen] = useState(false);
   const [round, setRound] = useState(0);

@@ -67,7 +67,12 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
           <Field id={fields.companyName.id} label="Company Name *" error={fields.companyName.errors}>
             <input {...getInputProps(fields.companyName, { type: "text" })} key={fields.companyName.key} className={inputClass} autoComplete="organization" />
           </Field>
-          <Field id={fields.utr.id} label="Contractor UTR" error={fields.utr.errors} hint={settings.hasUtr ? `Stored: ${settings.utrMasked ?? "****"}. Leave blank to keep it.` : "10 digits. Required to activate the module."}>
+          <Field
+            id={fields.utr.id}
+            label="Contractor UTR"
+            error={fields.utr.errors}
+            hint={settings.hasUtr ? `Stored: ${settings.utrMasked ?? "****"}. Leave blank to keep it.` : "10 digits. Required to activate the module."}
+          >
             <input
               {...getInputProps(fields.utr, { type: "text" })}
               key={fields.utr.key}
@@ -82,7 +87,12 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
             <input {...getInputProps(fields.employerRef, { type: "text" })} key={fields.employerRef.key} className={inputClass} autoComplete="off" />
           </Field>
           <Field id={fields.accountsOfficeRef.id} label="Accounts Office Reference *" error={fields.accountsOfficeRef.errors} hint="e.g. 123PA00012345">
-            <input {...getInputProps(fields.accountsOfficeRef, { type: "text" })} key={fields.accountsOfficeRef.key} className={inputClass} autoComplete="off" />
+            <input
+              {...getInputProps(fields.accountsOfficeRef, { type: "text" })}
+              key={fields.accountsOfficeRef.key}
+              className={inputClass}
+              autoComplete="off"
+            />
           </Field>
           <Field id={fields.vatScheme.id} label="VAT Scheme" error={fields.vatScheme.errors}>
             <select {...getSelectProps(fields.vatScheme)} key={fields.vatScheme.key} className={inputClass}>
@@ -107,11 +117,23 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
               Email statements to subcontractors
             </label>
           </div>
-          <Field id={fields.warningDays.id} label="Deadline warning (days)" error={fields.warningDays.errors} hint="Alerts appear this many days before a deadline (0 to 30).">
+          <Field
+            id={fields.warningDays.id}
+            label="Deadline warning (days)"
+            error={fields.warningDays.errors}
+            hint="Alerts appear this many days before a deadline (0 to 30)."
+          >
             <input {...getInputProps(fields.warningDays, { type: "number" })} key={fields.warningDays.key} className={inputClass} min={0} max={30} step={1} />
           </Field>
           <Field id={fields.statementDeadlineDays.id} label="Statement deadline (days)" error={fields.statementDeadlineDays.errors} hint="1 to 30 days.">
-            <input {...getInputProps(fields.statementDeadlineDays, { type: "number" })} key={fields.statementDeadlineDays.key} className={inputClass} min={1} max={30} step={1} />
+            <input
+              {...getInputProps(fields.statementDeadlineDays, { type: "number" })}
+              key={fields.statementDeadlineDays.key}
+              className={inputClass}
+              min={1}
+              max={30}
+              step={1}
+            />
           </Field>
           <Field id={fields.emailFrom.id} label="Email From" error={fields.emailFrom.errors}>
             <input {...getInputProps(fields.emailFrom, { type: "email" })} key={fields.emailFrom.key} className={inputClass} autoComplete="off" />

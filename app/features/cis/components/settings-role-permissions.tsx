@@ -43,7 +43,13 @@ export function RolePermissions({
           const held = new Set(b.cisScopes);
           const error = bundleError?.name === b.name ? bundleError.message : null;
           return (
-            <Form method="post" key={`${b.name}:${b.updatedAt}`} className="rounded-brand border border-line p-4" data-bundle={b.name} aria-labelledby={`bundle-${b.name}-legend`}>
+            <Form
+              method="post"
+              key={`${b.name}:${b.updatedAt}`}
+              className="rounded-brand border border-line p-4"
+              data-bundle={b.name}
+              aria-labelledby={`bundle-${b.name}-legend`}
+            >
               <input type="hidden" name="intent" value="bundle" />
               <input type="hidden" name="bundle" value={b.name} />
               <input type="hidden" name="version" value={String(b.updatedAt)} />

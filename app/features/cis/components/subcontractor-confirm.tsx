@@ -32,9 +32,27 @@ export function confirmThenSubmit(message: (submitter: HTMLButtonElement | null)
 export type ConfirmItem = { id: string; name: string | null };
 
 /** The server-rendered confirmation step: what will change, then Confirm or Cancel. */
-export function ConfirmPanel({ title, intent, items, cancelTo, extra }: { title: string; intent: string; items: ConfirmItem[]; cancelTo: string; extra?: Record<string, string> }) {
+export function ConfirmPanel({
+  title,
+  intent,
+  items,
+  cancelTo,
+  extra,
+}: {
+  title: string;
+  intent: string;
+  items: ConfirmItem[];
+  cancelTo: string;
+  extra?: Record<string, string>;
+}) {
   return (
-    <section role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-items" className="mb-6 rounded-brand border border-danger bg-danger/5 p-4" data-confirm={intent}>
+    <section
+      role="alertdialog"
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-items"
+      className="mb-6 rounded-brand border border-danger bg-danger/5 p-4"
+      data-confirm={intent}
+    >
       <h2 id="confirm-title" className="font-semibold">
         {title}
       </h2>

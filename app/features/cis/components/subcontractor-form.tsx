@@ -135,7 +135,14 @@ export function SubcontractorForm({
           error={fields.utr.errors}
           hint={mode === "create" ? "10 digits" : `Leave blank to keep the current UTR${utrMasked ? ` (${utrMasked})` : ""}.`}
         >
-          <input {...getInputProps(fields.utr, { type: "text" })} key={fields.utr.key} className={`${inputClass} font-mono`} maxLength={10} inputMode="numeric" autoComplete="off" />
+          <input
+            {...getInputProps(fields.utr, { type: "text" })}
+            key={fields.utr.key}
+            className={`${inputClass} font-mono`}
+            maxLength={10}
+            inputMode="numeric"
+            autoComplete="off"
+          />
         </Field>
         {showNino ? (
           <Field
@@ -166,12 +173,29 @@ export function SubcontractorForm({
               ) : null
             }
           >
-            <input {...getInputProps(fields.nino, { type: "text" })} key={fields.nino.key} className={`${inputClass} font-mono uppercase`} maxLength={13} autoComplete="off" />
+            <input
+              {...getInputProps(fields.nino, { type: "text" })}
+              key={fields.nino.key}
+              className={`${inputClass} font-mono uppercase`}
+              maxLength={13}
+              autoComplete="off"
+            />
           </Field>
         ) : null}
         {showCompany ? (
-          <Field id={fields.companyNumber.id} label="Company Number" error={fields.companyNumber.errors} hint="Companies and partnerships only: 8 letters or digits.">
-            <input {...getInputProps(fields.companyNumber, { type: "text" })} key={fields.companyNumber.key} className={`${inputClass} uppercase`} maxLength={10} autoComplete="off" />
+          <Field
+            id={fields.companyNumber.id}
+            label="Company Number"
+            error={fields.companyNumber.errors}
+            hint="Companies and partnerships only: 8 letters or digits."
+          >
+            <input
+              {...getInputProps(fields.companyNumber, { type: "text" })}
+              key={fields.companyNumber.key}
+              className={`${inputClass} uppercase`}
+              maxLength={10}
+              autoComplete="off"
+            />
           </Field>
         ) : null}
         <Field id={fields.vatNumber.id} label="VAT Number" error={fields.vatNumber.errors}>
@@ -184,7 +208,12 @@ export function SubcontractorForm({
           <input {...getInputProps(fields.phone, { type: "tel" })} key={fields.phone.key} className={inputClass} autoComplete="off" />
         </Field>
         <div className="flex items-center gap-3 md:col-span-2">
-          <input {...getInputProps(fields.active, { type: "checkbox" })} key={fields.active.key} role="switch" className="h-5 w-9 accent-[var(--color-accent)]" />
+          <input
+            {...getInputProps(fields.active, { type: "checkbox" })}
+            key={fields.active.key}
+            role="switch"
+            className="h-5 w-9 accent-[var(--color-accent)]"
+          />
           <label htmlFor={fields.active.id} className="text-sm font-medium">
             Active
           </label>
@@ -220,7 +249,13 @@ export function SubcontractorForm({
               </select>
             </Field>
             <Field id={fields.verificationReference.id} label="Verification Reference" error={fields.verificationReference.errors}>
-              <input {...getInputProps(fields.verificationReference, { type: "text" })} key={fields.verificationReference.key} className={inputClass} maxLength={50} autoComplete="off" />
+              <input
+                {...getInputProps(fields.verificationReference, { type: "text" })}
+                key={fields.verificationReference.key}
+                className={inputClass}
+                maxLength={50}
+                autoComplete="off"
+              />
             </Field>
             <Field id={fields.verifiedDate.id} label="Verified Date" error={fields.verifiedDate.errors}>
               <input {...getInputProps(fields.verifiedDate, { type: "date" })} key={fields.verifiedDate.key} className={inputClass} />
@@ -228,7 +263,9 @@ export function SubcontractorForm({
           </>
         ) : (
           <>
-            <p className="text-sm opacity-80 md:col-span-2">Changing verification details needs the cis.sub.verify permission. They are shown here as recorded.</p>
+            <p className="text-sm opacity-80 md:col-span-2">
+              Changing verification details needs the cis.sub.verify permission. They are shown here as recorded.
+            </p>
             <ReadOnlyValue
               id={fields.verificationStatus.id}
               label="Verification Status"
@@ -241,8 +278,18 @@ export function SubcontractorForm({
               value={isMethod(defaultValue.verificationMethod) ? METHOD_LABELS[defaultValue.verificationMethod] : "Not set"}
               errors={fields.verificationMethod.errors}
             />
-            <ReadOnlyValue id={fields.verificationReference.id} label="Verification Reference" value={defaultValue.verificationReference || "Not set"} errors={fields.verificationReference.errors} />
-            <ReadOnlyValue id={fields.verifiedDate.id} label="Verified Date" value={defaultValue.verifiedDate ? formatDate(defaultValue.verifiedDate) : "Not set"} errors={fields.verifiedDate.errors} />
+            <ReadOnlyValue
+              id={fields.verificationReference.id}
+              label="Verification Reference"
+              value={defaultValue.verificationReference || "Not set"}
+              errors={fields.verificationReference.errors}
+            />
+            <ReadOnlyValue
+              id={fields.verifiedDate.id}
+              label="Verified Date"
+              value={defaultValue.verifiedDate ? formatDate(defaultValue.verifiedDate) : "Not set"}
+              errors={fields.verifiedDate.errors}
+            />
           </>
         )}
         <div className="md:col-span-2">

@@ -31,7 +31,11 @@ export function SummaryCards({ summary }: { summary: { total: number; active: nu
 }
 
 export function StatusBadge({ active }: { active: boolean }) {
-  return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${active ? "bg-success/15" : "bg-surface opacity-80"}`}>{active ? "Active" : "Archived"}</span>;
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${active ? "bg-success/15" : "bg-surface opacity-80"}`}>
+      {active ? "Active" : "Archived"}
+    </span>
+  );
 }
 
 type Perms = { canWrite: boolean; canInvite: boolean };

@@ -1,14 +1,7 @@
 import { isCisRate, type CisRate } from "./calculation";
 import { validateReturn } from "./return-validation";
 import { taxMonthFromLabel, taxMonthOfDate, type TaxMonth } from "./tax-month";
-import type {
-  CisReturn,
-  DateLike,
-  InvoiceRecord,
-  ReturnLine,
-  StatementRecord,
-  SubcontractorRecord,
-} from "./types";
+import type { CisReturn, DateLike, InvoiceRecord, ReturnLine, StatementRecord, SubcontractorRecord } from "./types";
 
 export interface CompileReturnInput {
   taxMonth: string | TaxMonth;
@@ -78,22 +71,15 @@ export function compileReturn(input: CompileReturnInput): CompiledReturn {
     const subStatements = issuedStatements.filter((s) => s.subcontractorId === subId);
     const hasIssuedRecord = subStatements.length > 0;
 
-    const statementsIssued = invoices.every(
-      (inv) => !inv.statement?.required || Boolean(inv.statement.issuedAt) || hasIssuedRecord,
-    );
+    const statementsIssued = invoices.every((inv) => !inv.statement?.required || Boolean(inv.statement.issuedAt) || hasIssuedRecord);
 
-    const issuedTimes = [
-      ...subStatements.map((s) => toInstant(s.issuedAt)),
-      ...invoices.map((inv) => toInstant(inv.statement?.issuedAt)),
-    ].filter((d): d is Date => d !== null);
+    const issuedTimes = [...subStatements.map((s) => toInstant(s.issuedAt)), ...invoices.map((inv) => toInstant(inv.statement?.issuedAt))].filter(
+      (d): d is Date => d !== null,
+    );
     const lastStatement = issuedTimes.length ? new Date(Math.max(...issuedTimes.map((d) => d.getTime()))) : null;
 
     const snapshotRate = latest.verificationSnapshot?.rate;
-    const cisRate: CisRate = isCisRate(snapshotRate)
-      ? snapshotRate
-      : isCisRate(sub?.verification?.rate)
-        ? sub.verification.rate
-        : 20;
+    const cisRate: CisRate = isCisRate(snapshotRate) ? snapshotRate : isCisRate(sub?.verification?.rate) ? sub.verification.rate : 20;
 
     lines.push({
       subcontractorId: subId,

@@ -14,16 +14,7 @@ export * from "./verification-fields";
 export { base32Encode } from "./xml/base32";
 export { canonicalize, type C14nOptions } from "./xml/c14n";
 export { XmlParseError } from "./xml/dom";
-export {
-  irmark,
-  irmarkCanonicalBody,
-  setIRmark,
-  withIRmark,
-  verifyIRmark,
-  IRmarkError,
-  GOVTALK_ENVELOPE_NS,
-  type IRmark,
-} from "./xml/irmark";
+export { irmark, irmarkCanonicalBody, setIRmark, withIRmark, verifyIRmark, IRmarkError, GOVTALK_ENVELOPE_NS, type IRmark } from "./xml/irmark";
 export {
   HmrcInputError,
   isValidVerificationNumber,
@@ -35,14 +26,7 @@ export {
   MAX_WHOLE_POUNDS,
   MAX_DEDUCTION_PENCE,
 } from "./xml/hmrc-input";
-export {
-  newCorrelationId,
-  IR_SENDER_TYPES,
-  type GovTalkSender,
-  type GovTalkProduct,
-  type IRSenderType,
-  type BuiltMessage,
-} from "./xml/govtalk-envelope";
+export { newCorrelationId, IR_SENDER_TYPES, type GovTalkSender, type GovTalkProduct, type IRSenderType, type BuiltMessage } from "./xml/govtalk-envelope";
 export {
   buildCis300,
   buildCis300Message,
@@ -67,10 +51,4 @@ export {
   type VerificationAction,
   type HmrcSubcontractorType,
 } from "./xml/verification";
-export {
-  parseGovTalkResponse,
-  type GovTalkResponse,
-  type GovTalkError,
-  type GovTalkQualifier,
-  type VerifiedSubcontractor,
-} from "./xml/govtalk-response";
+export { parseGovTalkResponse, type GovTalkResponse, type GovTalkError, type GovTalkQualifier, type VerifiedSubcontractor } from "./xml/govtalk-response";

@@ -78,12 +78,9 @@ describe("parseMoney", () => {
     expect(parseMoney(text)).toBe(p);
   });
 
-  it.each(["", "£", ".", "-1", "-£1.00", "1.234", "abc", "1.2.3", "1e5", "NaN", "Infinity", "99999999999999999"])(
-    "%j is not an amount",
-    (text) => {
-      expect(parseMoney(text)).toBeNull();
-    },
-  );
+  it.each(["", "£", ".", "-1", "-£1.00", "1.234", "abc", "1.2.3", "1e5", "NaN", "Infinity", "99999999999999999"])("%j is not an amount", (text) => {
+    expect(parseMoney(text)).toBeNull();
+  });
 });
 
 describe("isValidPence", () => {

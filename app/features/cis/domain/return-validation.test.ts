@@ -53,10 +53,7 @@ describe("validateReturn", () => {
   });
 
   it("tax month and lines required", () => {
-    expect(validateReturn(ret([], { taxMonth: "" })).issues).toEqual([
-      "Tax month is required",
-      "Return must have at least one line or be marked as nil",
-    ]);
+    expect(validateReturn(ret([], { taxMonth: "" })).issues).toEqual(["Tax month is required", "Return must have at least one line or be marked as nil"]);
   });
 
   it("a nil return cannot carry lines", () => {
@@ -91,11 +88,7 @@ describe("validateReturn", () => {
   it("negative totals", () => {
     const r = validateReturn(ret([], { status: "nil", totals: { subcontractors: 0, invoices: 0, grossP: -1, materialsP: -1, cisDeductedP: -1 } }));
     // -1p is within the 1p tolerance of the (empty) line sums, so only the sign is reported.
-    expect(r.issues).toEqual([
-      "Total gross cannot be negative",
-      "Total materials cannot be negative",
-      "Total CIS deducted cannot be negative",
-    ]);
+    expect(r.issues).toEqual(["Total gross cannot be negative", "Total materials cannot be negative", "Total CIS deducted cannot be negative"]);
   });
 
   it("totals may differ from line sums by 1 penny, not 2", () => {

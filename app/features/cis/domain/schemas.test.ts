@@ -79,12 +79,8 @@ describe("subcontractor", () => {
     expect(company.nino).toBeUndefined();
     const individual = subcontractorCreateSchema.parse({ ...valid, companyNumber: "rubbish" });
     expect(individual.companyNumber).toBeUndefined();
-    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "company", companyNumber: "1234567" }).companyNumber).toEqual([
-      "Invalid company number",
-    ]);
-    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "partnership", companyNumber: "OC12345!" }).companyNumber).toEqual([
-      "Invalid company number",
-    ]);
+    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "company", companyNumber: "1234567" }).companyNumber).toEqual(["Invalid company number"]);
+    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "partnership", companyNumber: "OC12345!" }).companyNumber).toEqual(["Invalid company number"]);
   });
 
   it("accepts UK phone formats", () => {

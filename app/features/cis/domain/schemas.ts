@@ -161,8 +161,7 @@ function refineSubcontractor(v: SubcontractorIds, ctx: z.RefinementCtx): void {
   }
 }
 
-const typeKnown = (payload: { value: unknown }) =>
-  isObject(payload.value) && (SUBCONTRACTOR_TYPES as readonly unknown[]).includes(payload.value.type);
+const typeKnown = (payload: { value: unknown }) => isObject(payload.value) && (SUBCONTRACTOR_TYPES as readonly unknown[]).includes(payload.value.type);
 
 function withDerivedFields<T extends SubcontractorIds>(v: T) {
   return {
@@ -232,8 +231,7 @@ export const INVOICE_MESSAGES = {
 } as const;
 
 // Integer share checks, so 80% is exactly 80% with no float rounding at the edge.
-const atLeastPercent = (grossP: number, materialsP: number, percent: number) =>
-  grossP > 0 && materialsP * 100 >= grossP * percent;
+const atLeastPercent = (grossP: number, materialsP: number, percent: number) => grossP > 0 && materialsP * 100 >= grossP * percent;
 
 export function materialsNeedJustification(grossP: number, materialsP: number): boolean {
   return atLeastPercent(grossP, materialsP, MATERIALS_JUSTIFICATION_PERCENT);
@@ -281,9 +279,7 @@ const invoiceCommon = {
   invoiceDate: requiredText(INVOICE_MESSAGES.invoiceDate, { test: isIsoDate, testMessage: "Invalid date" }),
   receivedDate: optionalText({ test: isIsoDate, message: "Invalid date" }),
   description: optionalText({ max: 1000, maxMessage: "Description must be 1000 characters or fewer" }),
-  vatRate: z
-    .number({ error: INVOICE_MESSAGES.vatRate })
-    .refine((n) => (VAT_RATES as readonly number[]).includes(n), INVOICE_MESSAGES.vatRate),
+  vatRate: z.number({ error: INVOICE_MESSAGES.vatRate }).refine((n) => (VAT_RATES as readonly number[]).includes(n), INVOICE_MESSAGES.vatRate),
   reverseCharge: z.boolean().default(false),
   materialsJustification: optionalText({ max: 1000, maxMessage: "Justification must be 1000 characters or fewer" }),
 };
@@ -421,4 +417,3 @@ export const DEFAULT_CIS_SETTINGS: Readonly<CisSettings> = Object.freeze({
   emailReplyTo: undefined,
   statementFooter: undefined,
 });
-

@@ -15,7 +15,10 @@ describe("checkScopeBundles", () => {
   });
 
   it("settings write without read is an error", () => {
-    const r = checkScopeBundles([{ name: "ops", scopes: ["cis.settings.write"] }, { name: "lead", scopes: ["cis.submit", "cis.write"] }]);
+    const r = checkScopeBundles([
+      { name: "ops", scopes: ["cis.settings.write"] },
+      { name: "lead", scopes: ["cis.submit", "cis.write"] },
+    ]);
     expect(r.errors).toEqual(["Role 'ops': can change settings (cis.settings.write) but cannot read them (cis.settings.read)"]);
   });
 
@@ -50,9 +53,7 @@ describe("checkScopeBundles", () => {
 
   it("invoice write plus approve warns about separation of duties", () => {
     const r = checkScopeBundles([admin, { name: "lead", scopes: ["cis.write", "cis.approve", "cis.read"] }]);
-    expect(r.warnings).toContain(
-      "Role 'lead': can both write (cis.inv.write) and approve (cis.inv.approve) invoices; consider separating these duties",
-    );
+    expect(r.warnings).toContain("Role 'lead': can both write (cis.inv.write) and approve (cis.inv.approve) invoices; consider separating these duties");
     expect(r.errors).toEqual([]);
   });
 
@@ -68,9 +69,7 @@ describe("checkScopeBundles", () => {
   it("a manager holding everything satisfies both global checks", () => {
     const r = checkScopeBundles([admin]);
     expect(r.errors).toEqual([]);
-    expect(r.warnings).toEqual([
-      "Role 'admin': can both write (cis.inv.write) and approve (cis.inv.approve) invoices; consider separating these duties",
-    ]);
+    expect(r.warnings).toEqual(["Role 'admin': can both write (cis.inv.write) and approve (cis.inv.approve) invoices; consider separating these duties"]);
   });
 
   it("wildcards count as everything", () => {

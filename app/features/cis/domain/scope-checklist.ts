@@ -51,9 +51,7 @@ export function checkScopeBundles(bundles: readonly ScopeBundle[]): ScopeCheckli
       warnings.push(`${role}: can run jobs (cis.jobs.run) but cannot read the audit log (cis.audit.read)`);
     }
     if (has.has("cis.inv.write") && has.has("cis.inv.approve")) {
-      warnings.push(
-        `${role}: can both write (cis.inv.write) and approve (cis.inv.approve) invoices; consider separating these duties`,
-      );
+      warnings.push(`${role}: can both write (cis.inv.write) and approve (cis.inv.approve) invoices; consider separating these duties`);
     }
 
     if (has.has("cis.settings.write") || has.has("cis.manage")) anyoneWritesSettings = true;

@@ -17,9 +17,7 @@ describe("expandCisScopes", () => {
   });
 
   it("coarse read", () => {
-    expect([...expandCisScopes(["cis.read"])].sort()).toEqual(
-      ["cis.audit.read", "cis.inv.read", "cis.read", "cis.settings.read", "cis.sub.read"].sort(),
-    );
+    expect([...expandCisScopes(["cis.read"])].sort()).toEqual(["cis.audit.read", "cis.inv.read", "cis.read", "cis.settings.read", "cis.sub.read"].sort());
   });
 
   it("coarse write", () => {

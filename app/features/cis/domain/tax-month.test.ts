@@ -60,12 +60,9 @@ describe("taxMonthFromLabel", () => {
     expect(tm.deadlines.filing.toISOString()).toBe("2027-01-19T23:59:59.000Z");
   });
 
-  it.each(["", "2026-13", "2026-00", "2026-4", "26-04", "2026/04", "abcd-ef", "2026-04-06", " 2026-04", "0999-01", "9999-12"])(
-    "refuses %j",
-    (label) => {
-      expect(() => taxMonthFromLabel(label)).toThrow(TaxMonthError);
-    },
-  );
+  it.each(["", "2026-13", "2026-00", "2026-4", "26-04", "2026/04", "abcd-ef", "2026-04-06", " 2026-04", "0999-01", "9999-12"])("refuses %j", (label) => {
+    expect(() => taxMonthFromLabel(label)).toThrow(TaxMonthError);
+  });
 });
 
 describe("taxMonthOf", () => {
@@ -225,9 +222,7 @@ describe("nextDeadlines", () => {
       ["filing", "critical", "2026-04"],
     ]);
     expect(alerts[0]!.deadline.toISOString()).toBe("2026-05-19T22:59:59.000Z");
-    expect(alerts[0]!.message).toBe(
-      "Payment and deduction statements for 6 April to 5 May 2026 are due by 19 May 2026 (2 days left)",
-    );
+    expect(alerts[0]!.message).toBe("Payment and deduction statements for 6 April to 5 May 2026 are due by 19 May 2026 (2 days left)");
     expect(alerts[1]!.message).toBe("The CIS300 monthly return for 6 April to 5 May 2026 must be filed by 19 May 2026 (2 days left)");
   });
 

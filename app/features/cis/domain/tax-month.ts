@@ -8,20 +8,7 @@ import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
  */
 export const LONDON_TZ = "Europe/London";
 
-const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-] as const;
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
 
 export interface TaxMonthDeadlines {
   /** 19th of the ending month, 23:59:59 London. */

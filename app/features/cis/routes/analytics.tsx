@@ -44,7 +44,10 @@ export default function CisAnalytics({ loaderData: d }: Route.ComponentProps) {
         </h3>
         <p className="mt-1 text-sm">{`${d.withEmail} of ${d.active} active subcontractors have an e-mail address and can be invited to the portal.`}</p>
       </section>
-      <p className="text-sm opacity-70">CIS deducted and gross by tax month and by subcontractor, statements on time and filing history appear here as invoices, statements and returns are recorded.</p>
+      <p className="text-sm opacity-70">
+        CIS deducted and gross by tax month and by subcontractor, statements on time and filing history appear here as invoices, statements and returns are
+        recorded.
+      </p>
     </div>
   );
 }

@@ -43,7 +43,12 @@ export default function CisLayout({ loaderData }: Route.ComponentProps) {
           </h1>
           <nav aria-label="CIS sections" className="flex gap-1 text-sm">
             {loaderData.nav.map((n) => (
-              <NavLink key={n.to} to={n.to} end={n.to === "/cis"} className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-surface font-medium" : "hover:bg-surface"}`}>
+              <NavLink
+                key={n.to}
+                to={n.to}
+                end={n.to === "/cis"}
+                className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-surface font-medium" : "hover:bg-surface"}`}
+              >
                 {n.label}
               </NavLink>
             ))}

@@ -64,7 +64,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!sub) throw data("Not found", { status: 404 });
     try {
       const issued = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false });
-      if (!issued.ok) return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
+      if (!issued.ok)
+        return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
       const { invite } = issued;
       return reply({ kind: "result", created: false, name: sub.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
     } catch (err) {
@@ -86,18 +87,33 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (!created.ok) {
     const result =
-      created.code === "duplicate_utr" ? submission.reply({ fieldErrors: { utr: [SUBCONTRACTOR_SAVE_MESSAGES.duplicate_utr] } }) : submission.reply({ formErrors: [SUBCONTRACTOR_SAVE_MESSAGES[created.code]] });
+      created.code === "duplicate_utr"
+        ? submission.reply({ fieldErrors: { utr: [SUBCONTRACTOR_SAVE_MESSAGES.duplicate_utr] } })
+        : submission.reply({ formErrors: [SUBCONTRACTOR_SAVE_MESSAGES[created.code]] });
     return reply({ kind: "form", result }, 400);
   }
   try {
-    const issued = await issuePortalInvite(env, { tenant, subcontractor: { id: created.id, name: input.name, email: input.email, active: true }, actor, origin, ip, created: true });
+    const issued = await issuePortalInvite(env, {
+      tenant,
+      subcontractor: { id: created.id, name: input.name, email: input.email, active: true },
+      actor,
+      origin,
+      ip,
+      created: true,
+    });
     if (!issued.ok) throw new Error(`invite refused: ${issued.code}`);
     const { invite } = issued;
     return reply({ kind: "result", created: true, name: input.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
   } catch (err) {
     console.error("Portal invite failed after create", err instanceof Error ? err.message : err);
     // The subcontractor exists now: say so, so nobody creates it twice.
-    return reply({ kind: "form", result: formErrorReply("Subcontractor created, but the invitation failed. Failed to send invitation: invite them from the subcontractor list.") }, 500);
+    return reply(
+      {
+        kind: "form",
+        result: formErrorReply("Subcontractor created, but the invitation failed. Failed to send invitation: invite them from the subcontractor list."),
+      },
+      500,
+    );
   }
 }
 

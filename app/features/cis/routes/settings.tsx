@@ -51,7 +51,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = { id: user.id, email: user.email, name: user.displayName, ip: clientIp(request) };
   const intent = formData.get("intent");
   const parsed = settingsIntent.safeParse(
-    intent === "bundle" ? { intent, bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") } : { intent },
+    intent === "bundle"
+      ? { intent, bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") }
+      : { intent },
   );
   if (!parsed.success) throw data(intent === "bundle" ? "Invalid role permissions form" : "Unknown action", { status: 400 });
   const posted = parsed.data;
@@ -67,7 +69,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       const [message, status] = res.code === "stale" ? [BUNDLE_CHANGED, 409] : [LAST_MANAGER, 400];
       return data<ActionData>({ bundleError: { name: bundle, message } }, { status });
     }
-    return redirectWithToast(env, "/cis/settings", { type: "success", title: "Permissions Updated", message: `CIS permissions of the ${bundle} role have been saved.` });
+    return redirectWithToast(env, "/cis/settings", {
+      type: "success",
+      title: "Permissions Updated",
+      message: `CIS permissions of the ${bundle} role have been saved.`,
+    });
   }
 
   // The stored UTR decides whether a blank UTR may activate the module.
@@ -75,7 +81,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: makeSettingsSchema({ hasStoredUtr: current.hasUtr }) });
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
   const saved = await saveCisSettings(env, tenant.id, submission.value, actor);
-  if (!saved.ok) return data<ActionData>({ result: submission.reply({ formErrors: [saved.code === "encrypt_failed" ? ENCRYPT_FAILED : SAVE_FAILED] }) }, { status: 500 });
+  if (!saved.ok)
+    return data<ActionData>({ result: submission.reply({ formErrors: [saved.code === "encrypt_failed" ? ENCRYPT_FAILED : SAVE_FAILED] }) }, { status: 500 });
   return redirectWithToast(env, "/cis/settings", { type: "success", title: "Settings Saved", message: "Your CIS settings have been saved successfully." });
 }
 

@@ -37,7 +37,8 @@ const detailForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("archive"), confirmed: z.literal("yes").optional().catch(undefined) }),
 ]);
 
-type ActionData = { kind: "reveal"; field: Field; value: string | null; error: string | null } | { kind: "confirm-archive" } | { kind: "error"; message: string };
+type ActionData =
+  { kind: "reveal"; field: Field; value: string | null; error: string | null } | { kind: "confirm-archive" } | { kind: "error"; message: string };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
@@ -57,7 +58,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const headers = { "Cache-Control": "no-store" };
     try {
       const value = await revealIdentifier(env, tenant.id, row.id, field, actorOf(user), clientIp(request));
-      if (value === null) return data<ActionData>({ kind: "reveal", field, value: null, error: field === "utr" ? "No UTR on record" : "No NINO on record" }, { status: 404, headers });
+      if (value === null)
+        return data<ActionData>(
+          { kind: "reveal", field, value: null, error: field === "utr" ? "No UTR on record" : "No NINO on record" },
+          { status: 404, headers },
+        );
       return data<ActionData>({ kind: "reveal", field, value, error: null }, { headers });
     } catch (err) {
       if (!(err instanceof PiiError)) throw err;
@@ -83,7 +88,17 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Identifier({ field, masked, canUnmask, reveal }: { field: Field; masked: string | null; canUnmask: boolean; reveal: Extract<ActionData, { kind: "reveal" }> | null }) {
+function Identifier({
+  field,
+  masked,
+  canUnmask,
+  reveal,
+}: {
+  field: Field;
+  masked: string | null;
+  canUnmask: boolean;
+  reveal: Extract<ActionData, { kind: "reveal" }> | null;
+}) {
   const mine = reveal?.field === field ? reveal : null;
   return (
     <div className="flex flex-wrap items-center gap-3">
@@ -145,7 +160,12 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
       </div>
 
       {result?.kind === "confirm-archive" ? (
-        <ConfirmPanel title={`Archive ${sub.name}? It can be made active again from its form.`} intent="archive" items={[{ id: sub.id, name: sub.name }]} cancelTo={`/cis/subcontractors/${sub.id}`} />
+        <ConfirmPanel
+          title={`Archive ${sub.name}? It can be made active again from its form.`}
+          intent="archive"
+          items={[{ id: sub.id, name: sub.name }]}
+          cancelTo={`/cis/subcontractors/${sub.id}`}
+        />
       ) : null}
       {result?.kind === "error" ? (
         <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">

@@ -126,12 +126,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: subcontractorUpdateSchema });
     if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
     const value = canVerify ? submission.value : keepUnposted(submission.value, formData, existing);
-    return answer((o) => submission.reply(o), value.name, () => updateSubcontractor(env, tenant.id, existing.id, value, actor, { canVerify }));
+    return answer(
+      (o) => submission.reply(o),
+      value.name,
+      () => updateSubcontractor(env, tenant.id, existing.id, value, actor, { canVerify }),
+    );
   }
   const submission = parseWithZod(formData, { schema: subcontractorCreateSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const value = canVerify ? submission.value : keepUnposted(submission.value, formData, UNVERIFIED);
-  return answer((o) => submission.reply(o), value.name, () => createSubcontractor(env, tenant.id, value, actor, { canVerify }));
+  return answer(
+    (o) => submission.reply(o),
+    value.name,
+    () => createSubcontractor(env, tenant.id, value, actor, { canVerify }),
+  );
 }
 
 export default function SubcontractorFormPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -144,7 +152,15 @@ export default function SubcontractorFormPage({ loaderData, actionData }: Route.
         </Link>
         <h2 className="text-xl font-semibold">{mode === "create" ? "New Subcontractor" : `Edit ${name || "Untitled"}`}</h2>
       </div>
-      <SubcontractorForm key={id ?? "new"} mode={mode} lastResult={actionData?.result} defaultValue={defaults} utrMasked={utrMasked} ninoMasked={ninoMasked} canVerify={canVerify} />
+      <SubcontractorForm
+        key={id ?? "new"}
+        mode={mode}
+        lastResult={actionData?.result}
+        defaultValue={defaults}
+        utrMasked={utrMasked}
+        ninoMasked={ninoMasked}
+        canVerify={canVerify}
+      />
     </div>
   );
 }

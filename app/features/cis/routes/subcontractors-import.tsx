@@ -100,7 +100,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (declared > IMPORT_MAX_BYTES + 64 * 1024) return fail(SIZE_MESSAGE, 413);
 
   const form = await request.formData();
-  const parsed = importForm.safeParse({ intent: form.get("intent"), file: form.get("file") ?? undefined, importId: form.get("importId") ?? "", expected: form.get("expected") ?? "" });
+  const parsed = importForm.safeParse({
+    intent: form.get("intent"),
+    file: form.get("file") ?? undefined,
+    importId: form.get("importId") ?? "",
+    expected: form.get("expected") ?? "",
+  });
   if (!parsed.success) return fail("Unknown action.");
   const posted = parsed.data;
   // Rows that record verification need cis.sub.verify too.
@@ -115,7 +120,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const analysis = await analyseImport(env, tenant.id, text, { canVerify });
     if (!analysis.ok) return fail(problemMessage(analysis));
     const importId = analysis.counts.valid > 0 ? await storeUpload(env, tenant.id, user.id, text, file.name) : null;
-    return data<ActionResult>({ kind: "preview", importId, fileName: file.name, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice: null });
+    return data<ActionResult>({
+      kind: "preview",
+      importId,
+      fileName: file.name,
+      rows: analysis.rows,
+      counts: analysis.counts,
+      ignoredColumns: analysis.ignoredColumns,
+      notice: null,
+    });
   }
 
   if (posted.intent === "cancel") {
@@ -131,16 +144,30 @@ export async function action({ request, context }: Route.ActionArgs) {
   const analysis = await analyseImport(env, tenant.id, upload.text, { canVerify });
   if (!analysis.ok) return fail(problemMessage(analysis));
   const preview = (notice: string, status: number) =>
-    data<ActionResult>({ kind: "preview", importId: analysis.counts.valid > 0 ? importId : null, fileName: upload.fileName, rows: analysis.rows, counts: analysis.counts, ignoredColumns: analysis.ignoredColumns, notice }, { status });
+    data<ActionResult>(
+      {
+        kind: "preview",
+        importId: analysis.counts.valid > 0 ? importId : null,
+        fileName: upload.fileName,
+        rows: analysis.rows,
+        counts: analysis.counts,
+        ignoredColumns: analysis.ignoredColumns,
+        notice,
+      },
+      { status },
+    );
   if (analysis.counts.valid === 0) return preview("No valid rows to import. Correct the file and upload it again.", 400);
   if (analysis.counts.valid !== expected) return preview(CHANGED_MESSAGE, 409);
   const imported = await importSubcontractors(env, tenant.id, analysis.valid, actorOf(user), { ip: clientIp(request) });
   if (!imported.ok) return preview(CHANGED_MESSAGE, 409);
   const count = imported.ids.length;
   await deleteUpload(env, tenant.id, importId);
-  return redirectWithToast(env, "/cis/subcontractors", { type: "success", title: "Import complete", message: `${count} subcontractor${count === 1 ? "" : "s"} imported` });
+  return redirectWithToast(env, "/cis/subcontractors", {
+    type: "success",
+    title: "Import complete",
+    message: `${count} subcontractor${count === 1 ? "" : "s"} imported`,
+  });
 }
-
 
 const STATUS_LABELS = { valid: "Valid", invalid: "Invalid", duplicate: "Duplicate" } as const;
 
@@ -154,8 +181,8 @@ export default function SubcontractorsImport({ loaderData, actionData }: Route.C
         <div>
           <h2 className="text-xl font-semibold">Import subcontractors</h2>
           <p className="mt-1 max-w-2xl text-sm opacity-80">
-            Upload a CSV file (UTF-8 or Excel's CSV) of at most 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} data rows. You will see every row checked before anything is created;
-            rows with errors or a UTR that is already on file are never imported.
+            Upload a CSV file (UTF-8 or Excel's CSV) of at most 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} data rows. You will see every row checked
+            before anything is created; rows with errors or a UTR that is already on file are never imported.
           </p>
         </div>
         <Link to="/cis/subcontractors" className={buttonClass("secondary")}>
@@ -235,7 +262,8 @@ function PreviewPanel({ preview }: { preview: Preview }) {
         Preview of {preview.fileName || "the file"}
       </h3>
       <p aria-live="polite" className="text-sm">
-        {total} row{total === 1 ? "" : "s"}: <strong>{counts.valid} valid</strong>, {counts.invalid} invalid, {counts.duplicate} duplicate{counts.duplicate === 1 ? "" : "s"}.
+        {total} row{total === 1 ? "" : "s"}: <strong>{counts.valid} valid</strong>, {counts.invalid} invalid, {counts.duplicate} duplicate
+        {counts.duplicate === 1 ? "" : "s"}.
       </p>
       {preview.notice ? (
         <p role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm">
@@ -243,7 +271,9 @@ function PreviewPanel({ preview }: { preview: Preview }) {
         </p>
       ) : null}
       {preview.ignoredColumns.length ? <p className="text-sm opacity-80">{`Ignored columns: ${preview.ignoredColumns.join(", ")}.`}</p> : null}
-      <p className="text-xs opacity-70">Row is the data row (1 = the first row under the header); Line is the line number in the spreadsheet, counting the header as line 1.</p>
+      <p className="text-xs opacity-70">
+        Row is the data row (1 = the first row under the header); Line is the line number in the spreadsheet, counting the header as line 1.
+      </p>
       <Table caption={`Checked rows of ${preview.fileName || "the file"}`} scrollClassName="max-h-[28rem] overflow-auto">
         <THead>
           <TH>Row</TH>

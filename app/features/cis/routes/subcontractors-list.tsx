@@ -8,7 +8,15 @@ import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { InviteToPortalButton } from "../components/invite-to-portal";
 import { useHydrated } from "~/utils/use-hydrated";
-import { BulkResults, bulkConfirmText, ConfirmPanel, confirmThenSubmit, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
+import {
+  BulkResults,
+  bulkConfirmText,
+  ConfirmPanel,
+  confirmThenSubmit,
+  type BulkKind,
+  type BulkOutcome,
+  type ConfirmItem,
+} from "../components/subcontractor-confirm";
 import { SubcontractorTable, SummaryCards } from "../components/subcontractor-table";
 import { actorOf, requireCis } from "../module.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
@@ -46,10 +54,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-type ActionData = { step: "confirm"; kind: BulkKind; intent: BulkIntent; items: ConfirmItem[] } | { step: "result"; outcome: BulkOutcome } | { step: "error"; message: string };
+type ActionData =
+  { step: "confirm"; kind: BulkKind; intent: BulkIntent; items: ConfirmItem[] } | { step: "result"; outcome: BulkOutcome } | { step: "error"; message: string };
 
 const idList = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
-const common = { confirmed: z.literal("yes").optional().catch(undefined), selectAll: z.literal("page").optional().catch(undefined), ids: idList, pageIds: idList };
+const common = {
+  confirmed: z.literal("yes").optional().catch(undefined),
+  selectAll: z.literal("page").optional().catch(undefined),
+  ids: idList,
+  pageIds: idList,
+};
 /** One row's Archive button, and the toolbar's two bulk buttons. */
 const bulkForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("archive"), ...common }),
@@ -213,7 +227,11 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
 
       {result?.step === "confirm" ? (
         <ConfirmPanel
-          title={result.intent === "archive" ? `Archive ${result.items[0]?.name ?? "this subcontractor"}? It can be made active again from its form.` : bulkConfirmText(result.kind, result.items.length)}
+          title={
+            result.intent === "archive"
+              ? `Archive ${result.items[0]?.name ?? "this subcontractor"}? It can be made active again from its form.`
+              : bulkConfirmText(result.kind, result.items.length)
+          }
           intent={result.intent}
           items={result.items}
           cancelTo={cancelTo}
@@ -264,9 +282,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
               Previous
             </span>
           )}
-          <span>
-            {`Page ${list.page} of ${list.pageCount}`}
-          </span>
+          <span>{`Page ${list.page} of ${list.pageCount}`}</span>
           {list.page < list.pageCount ? (
             <Link to={`/cis/subcontractors${queryString(query, list.page + 1)}`} rel="next" className={buttonClass("secondary")}>
               Next

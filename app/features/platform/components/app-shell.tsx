@@ -42,7 +42,10 @@ export function AppShell({ children }: { children: ReactNode }) {
           {root.user ? (
             <nav aria-label="Modules" className="flex flex-1 flex-wrap gap-1 text-sm">
               {root.tenant.modules.length === 0 ? (
-                <NavLink to="/welcome" className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`}>
+                <NavLink
+                  to="/welcome"
+                  className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`}
+                >
                   Welcome
                 </NavLink>
               ) : (

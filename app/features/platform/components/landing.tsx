@@ -2,7 +2,10 @@ import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 
 const FEATURES = [
-  { title: "Construction Industry Scheme", text: "Subcontractors with verified rates, invoices with the right deduction, payment and deduction statements and the monthly CIS300 return." },
+  {
+    title: "Construction Industry Scheme",
+    text: "Subcontractors with verified rates, invoices with the right deduction, payment and deduction statements and the monthly CIS300 return.",
+  },
   { title: "Files and e-signature", text: "Folders, sharing and storage quotas per tenant, with signature requests your subcontractors can complete online." },
   { title: "Notes, calendar and chat", text: "Shared notes and folders, a team calendar with visibility rules, and chat with unread counts." },
   { title: "Your brand, your modules", text: "Each organisation works at its own address with its own colours, and pays only for the modules it switches on." },
@@ -62,7 +65,9 @@ export function Landing() {
         </section>
         <section id="about" className="mx-auto max-w-6xl px-6 pb-20">
           <h2 className="text-2xl font-bold">About</h2>
-          <p className="mt-4 max-w-2xl opacity-80">We build modular business apps and bespoke software as a service. We reply to e-mail within one business day.</p>
+          <p className="mt-4 max-w-2xl opacity-80">
+            We build modular business apps and bespoke software as a service. We reply to e-mail within one business day.
+          </p>
         </section>
       </main>
       <footer className="border-t border-line py-8 text-center text-sm opacity-70">© {new Date().getFullYear()} Workspace</footer>

@@ -87,7 +87,10 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.ack();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await db.update(emailOutbox).set({ attempts: row.attempts + 1, error: message.slice(0, 500), claimedUntil: null }).where(eq(emailOutbox.id, row.id));
+      await db
+        .update(emailOutbox)
+        .set({ attempts: row.attempts + 1, error: message.slice(0, 500), claimedUntil: null })
+        .where(eq(emailOutbox.id, row.id));
       // After max_retries the platform dead-letters it; handleEmailDeadLetters then fails the row.
       msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
     }

@@ -34,7 +34,13 @@ export function secretExpired(template: string, createdAt: number, now: number):
 export async function failEmail(env: Env, row: { id: string; template: string }, reason: string, opts: { attempts?: number } = {}): Promise<void> {
   await getDb(env)
     .update(emailOutbox)
-    .set({ status: "failed", error: reason.slice(0, 500), claimedUntil: null, ...(holdsSecret(row.template) ? { data: SCRUBBED } : {}), ...(opts.attempts === undefined ? {} : { attempts: opts.attempts }) })
+    .set({
+      status: "failed",
+      error: reason.slice(0, 500),
+      claimedUntil: null,
+      ...(holdsSecret(row.template) ? { data: SCRUBBED } : {}),
+      ...(opts.attempts === undefined ? {} : { attempts: opts.attempts }),
+    })
     .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, "queued")));
 }
 
@@ -44,7 +50,9 @@ export async function failEmail(env: Env, row: { id: string; template: string },
  */
 export async function scrubExpiredEmailSecrets(env: Env, now: number): Promise<number> {
   if (SENSITIVE_TEMPLATES.length === 0) return 0;
-  const expired = SENSITIVE_TEMPLATES.map(({ name, secretLifetimeMs }) => and(eq(emailOutbox.template, name), lt(emailOutbox.createdAt, now - secretLifetimeMs)));
+  const expired = SENSITIVE_TEMPLATES.map(({ name, secretLifetimeMs }) =>
+    and(eq(emailOutbox.template, name), lt(emailOutbox.createdAt, now - secretLifetimeMs)),
+  );
   const res = await getDb(env)
     .update(emailOutbox)
     .set({

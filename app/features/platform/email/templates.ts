@@ -54,7 +54,13 @@ export const TEMPLATES = {
     render: (d: { subject: string; message: string }) => ({
       subject: d.subject,
       text: d.message,
-      html: layout(d.subject, d.message.split(/\n{2,}/).map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`).join("")),
+      html: layout(
+        d.subject,
+        d.message
+          .split(/\n{2,}/)
+          .map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`)
+          .join(""),
+      ),
     }),
   },
 } as const;

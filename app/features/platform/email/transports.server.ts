@@ -12,8 +12,7 @@ export interface EmailTransport {
   send(mail: OutgoingEmail): Promise<void>;
 }
 
-const DEV_TRANSPORT_REFUSED =
-  "EMAIL_TRANSPORT=dev needs APP_ENV=development (or test) and a local APP_DOMAIN; configure a real transport for this deployment";
+const DEV_TRANSPORT_REFUSED = "EMAIL_TRANSPORT=dev needs APP_ENV=development (or test) and a local APP_DOMAIN; configure a real transport for this deployment";
 
 /**
  * Development and tests: keep the message in D1 so a developer can read it at /dev/mailbox.

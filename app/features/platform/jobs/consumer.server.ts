@@ -56,7 +56,11 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
       .returning();
     const job = claimed[0];
     if (!job) {
-      const [existing] = await db.select({ status: jobs.status, finishedAt: jobs.finishedAt }).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId))).limit(1);
+      const [existing] = await db
+        .select({ status: jobs.status, finishedAt: jobs.finishedAt })
+        .from(jobs)
+        .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId)))
+        .limit(1);
       if (!existing) {
         await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, "job row not found");
         msg.ack();
@@ -73,7 +77,11 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
     const fenced = and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.status, "running"), eq(jobs.claimId, claimId));
     const attempts = job.attempts + 1;
     const failForGood = async (reason: string) => {
-      const res = await db.update(jobs).set({ status: "failed", error: reason.slice(0, 1000), attempts, finishedAt: Date.now(), updatedAt: Date.now() }).where(fenced).returning({ id: jobs.id });
+      const res = await db
+        .update(jobs)
+        .set({ status: "failed", error: reason.slice(0, 1000), attempts, finishedAt: Date.now(), updatedAt: Date.now() })
+        .where(fenced)
+        .returning({ id: jobs.id });
       if (res.length > 0) await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, reason.slice(0, 1000));
       msg.ack();
     };
@@ -119,7 +127,11 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
         await failForGood(message);
         continue;
       }
-      const res = await db.update(jobs).set({ status: "failed", error: message.slice(0, 1000), attempts, updatedAt: Date.now() }).where(fenced).returning({ id: jobs.id });
+      const res = await db
+        .update(jobs)
+        .set({ status: "failed", error: message.slice(0, 1000), attempts, updatedAt: Date.now() })
+        .where(fenced)
+        .returning({ id: jobs.id });
       // After max_retries the platform moves it to the dead-letter queue.
       if (res.length > 0) msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
       else msg.ack();
@@ -128,6 +140,8 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
 }
 
 export async function purgeFinishedJobs(env: Env, olderThan: number): Promise<number> {
-  const res = await getDb(env).delete(jobs).where(and(eq(jobs.status, "done"), lt(jobs.finishedAt, olderThan)));
+  const res = await getDb(env)
+    .delete(jobs)
+    .where(and(eq(jobs.status, "done"), lt(jobs.finishedAt, olderThan)));
   return res.meta.changes ?? 0;
 }

@@ -31,11 +31,26 @@ export async function enqueue<T extends JobType>(
   const key = opts.idempotencyKey ?? id;
   const inserted = await db
     .insert(jobs)
-    .values({ id, tenantId: opts.tenantId, type: opts.type, inputs: input, status: "pending", progress: 0, idempotencyKey: key, performedBy: opts.performedBy, createdAt: now, updatedAt: now })
+    .values({
+      id,
+      tenantId: opts.tenantId,
+      type: opts.type,
+      inputs: input,
+      status: "pending",
+      progress: 0,
+      idempotencyKey: key,
+      performedBy: opts.performedBy,
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing()
     .returning({ id: jobs.id });
   if (inserted.length === 0) {
-    const [existing] = await db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.tenantId, opts.tenantId), eq(jobs.idempotencyKey, key))).limit(1);
+    const [existing] = await db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, opts.tenantId), eq(jobs.idempotencyKey, key)))
+      .limit(1);
     return { jobId: existing.id, created: false };
   }
   const message: JobMessage = { jobId: id, tenantId: opts.tenantId, type: opts.type, idempotencyKey: key };
@@ -51,6 +66,10 @@ export async function enqueue<T extends JobType>(
 }
 
 export async function getJob(env: Env, tenantId: string, jobId: string) {
-  const [row] = await getDb(env).select().from(jobs).where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId))).limit(1);
+  const [row] = await getDb(env)
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))
+    .limit(1);
   return row ?? null;
 }

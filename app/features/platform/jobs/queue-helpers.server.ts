@@ -31,7 +31,8 @@ export function unwrapDeadLetter(msg: Message<unknown>, dlqName: string): DeadLe
   const b = msg.body as { queue?: unknown; messageId?: unknown; body?: unknown; reason?: unknown } | null;
   const forwarded = b && typeof b === "object" && typeof b.reason === "string" && typeof b.messageId === "string";
   const inner = forwarded ? b.body : msg.body;
-  const tenantId = inner && typeof inner === "object" && typeof (inner as { tenantId?: unknown }).tenantId === "string" ? (inner as { tenantId: string }).tenantId : null;
+  const tenantId =
+    inner && typeof inner === "object" && typeof (inner as { tenantId?: unknown }).tenantId === "string" ? (inner as { tenantId: string }).tenantId : null;
   return {
     // Always the queue the message was meant for, whichever way it got here, so a replay knows where to send it.
     queue: forwarded && typeof b.queue === "string" ? b.queue : sourceQueue(dlqName),
@@ -49,7 +50,15 @@ export async function recordDeadLetters(env: Env, batch: MessageBatch<unknown>):
     const d = unwrapDeadLetter(msg, batch.queue);
     await db
       .insert(deadLetters)
-      .values({ id: newId(), queue: d.queue, messageId: d.messageId, tenantId: d.tenantId, body: JSON.stringify(d.body ?? null).slice(0, 10_000), reason: d.reason, createdAt: Date.now() })
+      .values({
+        id: newId(),
+        queue: d.queue,
+        messageId: d.messageId,
+        tenantId: d.tenantId,
+        body: JSON.stringify(d.body ?? null).slice(0, 10_000),
+        reason: d.reason,
+        createdAt: Date.now(),
+      })
       .onConflictDoNothing();
     msg.ack();
   }

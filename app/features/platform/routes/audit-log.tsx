@@ -12,7 +12,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tenant = requireTenant(context);
   await requireUserWithScope(request, context, "tenant.view_settings");
   const rows = await listAudit(env, tenant.id, 100);
-  return { rows: rows.map((r) => ({ id: r.id, action: r.action, actor: r.actorEmail ?? r.actorId ?? "system", target: r.targetType ? `${r.targetType}${r.targetId ? ` ${r.targetId}` : ""}` : "", ip: r.ip, at: r.createdAt })) };
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      action: r.action,
+      actor: r.actorEmail ?? r.actorId ?? "system",
+      target: r.targetType ? `${r.targetType}${r.targetId ? ` ${r.targetId}` : ""}` : "",
+      ip: r.ip,
+      at: r.createdAt,
+    })),
+  };
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {

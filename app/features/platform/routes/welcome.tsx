@@ -5,7 +5,12 @@ import type { Route } from "./+types/welcome";
 export function loader({ request, context }: Route.LoaderArgs) {
   const tenant = requireTenant(context);
   const user = requireUser(request, context);
-  return { tenantName: tenant.name, displayName: user.displayName, moduleCount: tenant.modules.length, modules: tenant.modules.map((m) => ({ label: m.label, route: m.route })) };
+  return {
+    tenantName: tenant.name,
+    displayName: user.displayName,
+    moduleCount: tenant.modules.length,
+    modules: tenant.modules.map((m) => ({ label: m.label, route: m.route })),
+  };
 }
 
 export default function Welcome({ loaderData }: Route.ComponentProps) {
@@ -17,7 +22,9 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
         {loaderData.moduleCount === 0 ? (
           <div className="mt-8 rounded-brand border border-line bg-elevated p-6">
             <h2 className="font-semibold">No modules are switched on yet</h2>
-            <p className="mt-2 text-sm opacity-80">Your workspace administrator can enable modules such as CIS, Files, Notes and Calendar. Until then this Welcome page is your home.</p>
+            <p className="mt-2 text-sm opacity-80">
+              Your workspace administrator can enable modules such as CIS, Files, Notes and Calendar. Until then this Welcome page is your home.
+            </p>
           </div>
         ) : (
           <ul className="mt-8 grid gap-3 sm:grid-cols-2">

@@ -50,7 +50,10 @@ const PROBLEMS: Record<LinkProblem, { title: string; detail: string }> = {
     title: "This link has been withdrawn",
     detail: "Your contractor has changed your contact details or ended your portal access since this link was sent, so it no longer signs you in.",
   },
-  invalid: { title: "This link is not valid", detail: "The link is incomplete, was changed, or belongs to another workspace. Check that you copied the whole link from the e-mail." },
+  invalid: {
+    title: "This link is not valid",
+    detail: "The link is incomplete, was changed, or belongs to another workspace. Check that you copied the whole link from the e-mail.",
+  },
 };
 
 export default function PortalAuth({ loaderData, actionData }: Route.ComponentProps) {

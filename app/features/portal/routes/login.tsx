@@ -35,13 +35,18 @@ export default function PortalLogin({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <p className="mt-4">
-              Subcontractors sign in with a link sent by e-mail from their contractor's workspace, not with a password. Each link lasts 15 minutes and can be used once.
+              Subcontractors sign in with a link sent by e-mail from their contractor's workspace, not with a password. Each link lasts 15 minutes and can be
+              used once.
             </p>
             <p className="mt-4">Open the link in your invitation e-mail. If it has expired, ask your contractor to send you a new link.</p>
           </>
         )}
         <p className="mt-8 text-sm opacity-70">
-          Contractor staff? <a href="/login" className="underline">Sign in to the workspace</a>.
+          Contractor staff?{" "}
+          <a href="/login" className="underline">
+            Sign in to the workspace
+          </a>
+          .
         </p>
       </div>
     </PortalShell>

@@ -11,12 +11,12 @@ const docs: [string, string][] = [
     `<r xmlns:z="urn:z" xmlns:a="urn:a" xmlns="urn:d" a:y="1" z:x="2" b="3" a="4"><a:c xmlns:a="urn:a" xmlns:z="urn:z2"><z:d/></a:c><e xmlns=""/><f xmlns="urn:d"/></r>`,
   ],
   ["default namespace undeclared and redeclared", `<r xmlns="urn:a"><s xmlns=""><t xmlns="urn:b"><u xmlns=""/></t></s></r>`],
-  [
-    "escaping in text and attributes",
-    `<r a="x &amp; &lt; &gt; &quot; '&#9;&#10;&#13;" b='"q"'>a &amp; b &lt; c &gt; d " ' &#13; end</r>`,
-  ],
+  ["escaping in text and attributes", `<r a="x &amp; &lt; &gt; &quot; '&#9;&#10;&#13;" b='"q"'>a &amp; b &lt; c &gt; d " ' &#13; end</r>`],
   ["CDATA becomes escaped text", `<r><![CDATA[<b> & ]]]]><![CDATA[> x]]> stays</r>`],
-  ["comments dropped, processing instructions kept", `<?pi-before data?><!-- c --><r><!-- inner --><?pi  spaced   data ?><?bare?>t</r><?pi-after?><!-- after -->`],
+  [
+    "comments dropped, processing instructions kept",
+    `<?pi-before data?><!-- c --><r><!-- inner --><?pi  spaced   data ?><?bare?>t</r><?pi-after?><!-- after -->`,
+  ],
   ["whitespace kept exactly", `<r>\n  <a>  x  </a>\n\t<b/>\n</r>`],
   ["non-ASCII text", `<r a="£€">£100 — café 𝄞</r>`],
   ["xml:lang and xml:space", `<r xml:lang="en" xml:space="preserve"><s xml:lang="fr">x</s></r>`],
@@ -43,13 +43,9 @@ describe("canonicalize (element subsets)", () => {
   it("renders the namespaces in scope from ancestors on the apex element", () => {
     const xml = `<a xmlns="urn:env" xmlns:p="urn:p" xmlns:unused="urn:u"><Body><p:x>1</p:x><y xmlns="urn:inner"/></Body></a>`;
     const body = child(parseXml(xml).documentElement!, "Body")!;
-    expect(canonicalize(body)).toBe(
-      `<Body xmlns="urn:env" xmlns:p="urn:p" xmlns:unused="urn:u"><p:x>1</p:x><y xmlns="urn:inner"></y></Body>`,
-    );
+    expect(canonicalize(body)).toBe(`<Body xmlns="urn:env" xmlns:p="urn:p" xmlns:unused="urn:u"><p:x>1</p:x><y xmlns="urn:inner"></y></Body>`);
     // Same bytes as libxml2 canonicalising the extracted element with those declarations.
-    expect(canonicalize(body)).toBe(
-      libxml2C14n(`<Body xmlns:unused="urn:u" xmlns:p="urn:p" xmlns="urn:env"><p:x>1</p:x><y xmlns="urn:inner"/></Body>`),
-    );
+    expect(canonicalize(body)).toBe(libxml2C14n(`<Body xmlns:unused="urn:u" xmlns:p="urn:p" xmlns="urn:env"><p:x>1</p:x><y xmlns="urn:inner"/></Body>`));
   });
 
   it("inherits xml:* attributes onto the apex", () => {
@@ -82,17 +78,21 @@ const elementArb: fc.Memo<Gen> = fc.memo((depth) =>
         selector: (a) => a.name,
         maxLength: 3,
       }),
-      content: depth > 1
-        ? fc.array(
-            fc.oneof(
+      content:
+        depth > 1
+          ? fc.array(
+              fc.oneof(
+                textArb.map((t) => escapeText(t)),
+                textArb.map((t) => `<![CDATA[${t.replace(/]]>/g, "")}]]>`),
+                fc.constant("<!-- note -->"),
+                elementArb(depth - 1).map((g) => g.xml),
+              ),
+              { maxLength: 4 },
+            )
+          : fc.array(
               textArb.map((t) => escapeText(t)),
-              textArb.map((t) => `<![CDATA[${t.replace(/]]>/g, "")}]]>`),
-              fc.constant("<!-- note -->"),
-              elementArb(depth - 1).map((g) => g.xml),
+              { maxLength: 1 },
             ),
-            { maxLength: 4 },
-          )
-        : fc.array(textArb.map((t) => escapeText(t)), { maxLength: 1 }),
     })
     .map(({ name, ns, declare, attrs, content }) => {
       const attrText = attrs.map((a) => ` ${a.name}="${escapeAttr(a.value)}"`).join("");

@@ -26,13 +26,7 @@ export function escapeC14nText(text: string): string {
 }
 
 export function escapeC14nAttr(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/"/g, "&quot;")
-    .replace(/\t/g, "&#x9;")
-    .replace(/\n/g, "&#xA;")
-    .replace(/\r/g, "&#xD;");
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;").replace(/\t/g, "&#x9;").replace(/\n/g, "&#xA;").replace(/\r/g, "&#xD;");
 }
 
 interface PlainAttr {
@@ -99,7 +93,11 @@ function compareAttrs(a: PlainAttr, b: PlainAttr): number {
 
 /** xml:* attributes an apex element inherits from ancestors outside the subset. */
 function inheritedXmlAttrs(el: XmlElement): PlainAttr[] {
-  const own = new Set(attributesOf(el).filter((a) => a.name.startsWith("xml:")).map((a) => a.name));
+  const own = new Set(
+    attributesOf(el)
+      .filter((a) => a.name.startsWith("xml:"))
+      .map((a) => a.name),
+  );
   const inherited = new Map<string, PlainAttr>();
   for (let n: XmlNode | null = el.parentNode; n && isElement(n); n = n.parentNode) {
     for (const a of attributesOf(n)) {

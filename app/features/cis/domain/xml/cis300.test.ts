@@ -37,8 +37,24 @@ const fullInput: Cis300Input = {
   periodEnd: "2026-05-05",
   lines: [
     line(),
-    line({ name: undefined, tradingName: "Smith & Sons (Builders) Ltd", nino: undefined, crn: "SC123456", worksRef: "WR/42", verificationNumber: "V1234567890AB" }),
-    line({ name: { title: "Mrs", fore: ["Mary-Ann", "O'Neil"], sur: "Smith-Jones" }, unmatchedRate: true, utr: undefined, nino: undefined, verificationNumber: "V0000000001A", totalPaymentsP: 0, costOfMaterialsP: 0, totalDeductedP: 0 }),
+    line({
+      name: undefined,
+      tradingName: "Smith & Sons (Builders) Ltd",
+      nino: undefined,
+      crn: "SC123456",
+      worksRef: "WR/42",
+      verificationNumber: "V1234567890AB",
+    }),
+    line({
+      name: { title: "Mrs", fore: ["Mary-Ann", "O'Neil"], sur: "Smith-Jones" },
+      unmatchedRate: true,
+      utr: undefined,
+      nino: undefined,
+      verificationNumber: "V0000000001A",
+      totalPaymentsP: 0,
+      costOfMaterialsP: 0,
+      totalDeductedP: 0,
+    }),
     line({ totalPaymentsP: 9_999_999_999, costOfMaterialsP: 9_999_999_999, totalDeductedP: 9_999_999_999 }),
   ],
   declarations: { employmentStatus: true, verification: true },
@@ -121,7 +137,9 @@ describe("buildCis300", () => {
     const result = validate(broken);
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/TotalDeducted/);
-    const reordered = xml.replace(/<NilReturn>yes<\/NilReturn>/, "").replace("<Declarations>", "<NilReturn>yes</NilReturn><NilReturn>yes</NilReturn><Declarations>");
+    const reordered = xml
+      .replace(/<NilReturn>yes<\/NilReturn>/, "")
+      .replace("<Declarations>", "<NilReturn>yes</NilReturn><NilReturn>yes</NilReturn><Declarations>");
     expect(validate(reordered).ok).toBe(false);
   });
 

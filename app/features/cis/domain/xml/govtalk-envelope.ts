@@ -92,16 +92,11 @@ export function irHeader(opts: {
     throw new HmrcInputError("senderType", `must be one of ${IR_SENDER_TYPES.join(", ")}`);
   }
   return x("IRheader", [
-    x("Keys", [
-      x("Key", opts.taxOfficeNumber, { Type: "TaxOfficeNumber" }),
-      x("Key", opts.taxOfficeReference, { Type: "TaxOfficeReference" }),
-    ]),
+    x("Keys", [x("Key", opts.taxOfficeNumber, { Type: "TaxOfficeNumber" }), x("Key", opts.taxOfficeReference, { Type: "TaxOfficeReference" })]),
     x("PeriodEnd", opts.periodEnd),
     x("DefaultCurrency", "GBP"),
     x("Manifest", [
-      x("Contains", [
-        x("Reference", [x("Namespace", opts.namespace), x("SchemaVersion", "2005-v1.1"), x("TopElementName", opts.topElementName)]),
-      ]),
+      x("Contains", [x("Reference", [x("Namespace", opts.namespace), x("SchemaVersion", "2005-v1.1"), x("TopElementName", opts.topElementName)])]),
     ]),
     // Empty while hashing: the IRmark element is excluded from its own digest.
     x("IRmark", "", { Type: "generic" }),
@@ -152,7 +147,14 @@ export function buildContractorMessage(
   const irEnvelope = x(
     "IRenvelope",
     [
-      irHeader({ taxOfficeNumber, taxOfficeReference, periodEnd: identity.period.text, namespace: body.namespace, topElementName: body.topElementName, senderType: input.senderType }),
+      irHeader({
+        taxOfficeNumber,
+        taxOfficeReference,
+        periodEnd: identity.period.text,
+        namespace: body.namespace,
+        topElementName: body.topElementName,
+        senderType: input.senderType,
+      }),
       x(body.topElementName, body.content),
     ],
     { xmlns: body.namespace },
@@ -201,10 +203,7 @@ export async function buildGovTalkMessage(parts: EnvelopeParts): Promise<BuiltMe
       ]),
       x("GovTalkDetails", [
         // HMRC rejects the message (5005) unless these equal the IRheader keys.
-        x("Keys", [
-          x("Key", parts.taxOfficeNumber, { Type: "TaxOfficeNumber" }),
-          x("Key", parts.taxOfficeReference, { Type: "TaxOfficeReference" }),
-        ]),
+        x("Keys", [x("Key", parts.taxOfficeNumber, { Type: "TaxOfficeNumber" }), x("Key", parts.taxOfficeReference, { Type: "TaxOfficeReference" })]),
         x("TargetDetails", [x("Organisation", "IR")]),
         x("ChannelRouting", [
           x("Channel", [vendorId !== undefined ? x("URI", vendorId) : x("Name", productName), x("Product", productName), x("Version", productVersion)]),

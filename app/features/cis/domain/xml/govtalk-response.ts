@@ -77,9 +77,7 @@ function parseSubcontractor(el: XmlElement): VerifiedSubcontractor {
     utr: nonBlankText(child(el, "UTR")),
     crn: nonBlankText(child(el, "CRN")),
     nino: nonBlankText(child(el, "NINO")),
-    partnership: partnershipEl
-      ? { name: nonBlankText(child(partnershipEl, "Name")), utr: nonBlankText(child(partnershipEl, "UTR")) }
-      : null,
+    partnership: partnershipEl ? { name: nonBlankText(child(partnershipEl, "Name")), utr: nonBlankText(child(partnershipEl, "UTR")) } : null,
     matched: /^(y|yes|true)$/i.test(nonBlankText(child(el, "Matched")) ?? ""),
     taxTreatment: nonBlankText(child(el, "TaxTreatment")),
     verificationNumber: nonBlankText(child(el, "VerificationNumber")),
@@ -121,9 +119,7 @@ export function parseGovTalkResponse(xml: string): GovTalkResponse {
   if (cisResponse) {
     const contractor = child(cisResponse, "Contractor");
     verification = {
-      contractor: contractor
-        ? { utr: nonBlankText(child(contractor, "UTR")), aoRef: nonBlankText(child(contractor, "AOref")) }
-        : null,
+      contractor: contractor ? { utr: nonBlankText(child(contractor, "UTR")), aoRef: nonBlankText(child(contractor, "AOref")) } : null,
       subcontractors: children(cisResponse, "Subcontractor").map(parseSubcontractor),
     };
   }

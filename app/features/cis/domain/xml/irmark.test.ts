@@ -62,7 +62,11 @@ describe("irmark", () => {
     ["PeriodEnd", "<PeriodEnd>2021-01-05</PeriodEnd>", "<PeriodEnd>2021-02-05</PeriodEnd>"],
     ["UTR", "<UTR>2234567890</UTR>", "<UTR>2234567891</UTR>"],
     ["key", ">EZ00047</Key>\n                </Keys>\n                <PeriodEnd>", ">EZ00048</Key>\n                </Keys>\n                <PeriodEnd>"],
-    ["attribute", '<Key Type="TaxOfficeNumber">754</Key>\n                    <Key Type="TaxOfficeReference">EZ00047</Key>\n                </Keys>\n                <PeriodEnd>', '<Key Type="TaxOfficeNumbr">754</Key>\n                    <Key Type="TaxOfficeReference">EZ00047</Key>\n                </Keys>\n                <PeriodEnd>'],
+    [
+      "attribute",
+      '<Key Type="TaxOfficeNumber">754</Key>\n                    <Key Type="TaxOfficeReference">EZ00047</Key>\n                </Keys>\n                <PeriodEnd>',
+      '<Key Type="TaxOfficeNumbr">754</Key>\n                    <Key Type="TaxOfficeReference">EZ00047</Key>\n                </Keys>\n                <PeriodEnd>',
+    ],
     ["whitespace inside Body", "<NilReturn>yes</NilReturn>", "<NilReturn>yes</NilReturn> "],
     ["namespace", 'xmlns="http://www.govtalk.gov.uk/taxation/CISreturn"', 'xmlns="http://www.govtalk.gov.uk/taxation/CISreturn2"'],
   ])("changing %s in the body changes the IRmark", async (_what, from, to) => {

@@ -44,30 +44,20 @@ export type PasswordSignInResult = FlowRedirect | FlowChoice | FlowFailure;
 export type CodeSignInResult = FlowRedirect | { ok: false; code: "invalid" } | { ok: false; code: "code_step_locked"; waitMs: number };
 export type HandoverResult = FlowRedirect | { ok: false; code: "invalid" | "reused" | "user" };
 
+/** A signed, host-only cookie that holds one step of a sign-in for `maxAge` seconds. */
+function stepCookie(env: Env, name: string, maxAge: number) {
+  const secure = secureCookies(env);
+  return createCookie(secure ? `__Host-${name}` : name, { httpOnly: true, sameSite: "lax", secure, path: "/", secrets: sessionSecrets(env), maxAge });
+}
+
 /** The pending second step: which challenge this browser's sign-in attempt owns. */
 export function challengeCookie(env: Env) {
-  const secure = secureCookies(env);
-  return createCookie(secure ? "__Host-login-challenge" : "login-challenge", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-    secrets: sessionSecrets(env),
-    maxAge: CODE_TTL_MS / 1000,
-  });
+  return stepCookie(env, "login-challenge", CODE_TTL_MS / 1000);
 }
 
 /** The accounts a bare-domain password proved, while the user picks a workspace. */
 function choiceCookie(env: Env) {
-  const secure = secureCookies(env);
-  return createCookie(secure ? "__Host-login-choice" : "login-choice", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-    secrets: sessionSecrets(env),
-    maxAge: CHOICE_TTL_SECONDS,
-  });
+  return stepCookie(env, "login-choice", CHOICE_TTL_SECONDS);
 }
 
 const choiceClaims = z.object({

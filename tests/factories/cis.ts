@@ -20,8 +20,9 @@ export function newEmail(prefix = "sub"): string {
 }
 
 /** A tenant with the CIS module on, a user with `role` and a browser signed in as them. */
-export async function cisStaff(role: Role = "lead", opts: { tenant?: TestTenant; tenantOptions?: Parameters<typeof createTenant>[0] } = {}) {
+export async function cisStaff(role: Role = "lead", opts: { tenant?: TestTenant; tenantOptions?: Parameters<typeof createTenant>[0]; settings?: Parameters<typeof seedCisSettings>[1] } = {}) {
   const t = opts.tenant ?? (await createTenant({ modules: ["cis"], ...opts.tenantOptions }));
+  if (opts.settings) await seedCisSettings(t, opts.settings);
   const u = await createUser(t, { role });
   const b = await signIn(t, u);
   return { t, u, b };
@@ -46,12 +47,15 @@ export function subInput(input: SubSeed = {}) {
 
 const SEEDER = { id: "seed", email: "seed@example.test", name: "Seeder" };
 
+type Actor = { id: string; email: string; name: string };
+
 /** Creates straight through the data layer (fast set-up); the form is tested on its own. */
-export async function seedSub(t: TestTenant, input: SubSeed = {}, opts: { active?: boolean; archived?: boolean } = {}) {
+export async function seedSub(t: TestTenant, input: SubSeed = {}, opts: { active?: boolean; archived?: boolean; actor?: Actor } = {}) {
   const value = subInput(input);
-  const res = await createSubcontractor(env, t.id, value, SEEDER, { canVerify: true, ...(opts.active === undefined ? {} : { active: opts.active }) });
+  const actor = opts.actor ?? SEEDER;
+  const res = await createSubcontractor(env, t.id, value, actor, { canVerify: true, ...(opts.active === undefined ? {} : { active: opts.active }) });
   if (!res.ok) throw new Error(res.code);
-  if (opts.archived) await archiveSubcontractors(env, t.id, [res.id], SEEDER);
+  if (opts.archived) await archiveSubcontractors(env, t.id, [res.id], actor);
   return { id: res.id, utr: value.utr, name: value.name, email: value.email ?? null };
 }
 

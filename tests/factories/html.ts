@@ -16,6 +16,18 @@ export async function page(res: Response): Promise<Doc> {
   return parseHtml(await res.text());
 }
 
+/** What the page says, as a reader sees it. */
+export async function shownText(res: Response): Promise<string> {
+  return pageText(await page(res));
+}
+
+/** GETs `url` with `browser` and returns the status, the document and its text. */
+export async function visit(browser: { get(url: string): Promise<Response> }, url: string) {
+  const res = await browser.get(url);
+  const doc = await page(res);
+  return { status: res.status, doc, text: pageText(doc) };
+}
+
 const squash = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
 
 /** All the text a reader sees in the page body (whitespace collapsed); what "the page says X" checks read. */

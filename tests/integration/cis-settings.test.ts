@@ -6,15 +6,12 @@ import { decryptPii } from "~/features/cis/pii.server";
 import { saveCisSettings } from "~/features/cis/settings.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, settingsForm as validForm, SETTINGS_UTR } from "../factories/cis";
-import { describedBy, hrefs, isChecked, one, page, pageText, parseHtml, textOf, textsOf, valueOf } from "../factories/html";
+import { describedBy, hrefs, isChecked, one, page, pageText, parseHtml, shownText, textOf, textsOf, valueOf } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const UTR = SETTINGS_UTR;
 const NO_PERMISSION = "You don't have permission to manage CIS settings";
-
-/** What the page says, as a reader sees it. */
-const shownText = async (res: Response) => pageText(await page(res));
 
 async function settingsRow(t: TestTenant) {
   return env.DB.prepare("SELECT * FROM cis_settings WHERE tenant_id = ?").bind(t.id).first<Record<string, unknown>>();

@@ -4,7 +4,7 @@ import type { Role } from "~/db/schema";
 import { decryptSubcontractorField, PAGE_SIZE } from "~/features/cis/subcontractors.server";
 import { createTenant } from "../factories";
 import { cisStaff as setup, newUtr, seedSub, subForm as validForm } from "../factories/cis";
-import { alerts, attr, describedBy, field, hasField, hrefs, isChecked, linksTo, one, page, pageText, parseHtml, textOf, textsOf, valueOf } from "../factories/html";
+import { alerts, attr, describedBy, field, hasField, hrefs, isChecked, linksTo, one, page, pageText, parseHtml, shownText, textOf, textsOf, valueOf } from "../factories/html";
 import { count } from "./auth-helpers";
 import { location } from "./http";
 
@@ -14,8 +14,6 @@ async function row(id: string) {
 
 /** The raw body: identifiers must not appear anywhere in it, attributes and scripts included. */
 const markup = (res: Response) => res.text();
-/** What the page says, as a reader sees it. */
-const textOfPage = async (res: Response) => pageText(await page(res));
 
 /** Decrypts a raw D1 row's identifier with its own binding (tenant, table, id, field). */
 function decrypt(r: Record<string, unknown> | null | undefined, field: "utr" | "nino") {
@@ -114,11 +112,11 @@ describe("tenant isolation", () => {
     expect(reveal.status).toBe(404);
     expect(await markup(reveal)).not.toContain(foreign.utr);
 
-    const list = await textOfPage(await b.get(base));
+    const list = await shownText(await b.get(base));
     expect(list).toContain("Home Plastering");
     expect(list).not.toContain("Foreign Roofing");
     // Not even by its exact UTR.
-    expect(await textOfPage(await b.get(`${base}?q=${foreign.utr}`))).not.toContain("Foreign Roofing");
+    expect(await shownText(await b.get(`${base}?q=${foreign.utr}`))).not.toContain("Foreign Roofing");
 
     const r = await row(foreign.id);
     expect(r?.name).toBe("Foreign Roofing");
@@ -132,7 +130,7 @@ describe("tenant isolation", () => {
     await env.DB.prepare("UPDATE cis_subcontractors SET deleted_at = ? WHERE id = ?").bind(Date.now(), sub.id).run();
     expect((await b.get(`${t.origin}/cis/subcontractors/${sub.id}`)).status).toBe(404);
     expect((await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`)).status).toBe(404);
-    expect(await textOfPage(await b.get(`${t.origin}/cis/subcontractors`))).not.toContain("Deleted Scaffolding");
+    expect(await shownText(await b.get(`${t.origin}/cis/subcontractors`))).not.toContain("Deleted Scaffolding");
   });
 });
 
@@ -158,7 +156,7 @@ describe("the subcontractor form", () => {
     });
     expect(res.status, await res.clone().text()).toBe(302);
     expect(location(res)).toBe("/cis/subcontractors");
-    const shown = await textOfPage(await b.follow(res, `${t.origin}/cis/subcontractors/new`));
+    const shown = await shownText(await b.follow(res, `${t.origin}/cis/subcontractors/new`));
     expect(shown).toContain("Subcontractor created");
     expect(shown).toContain("Alice Brick");
 
@@ -254,8 +252,8 @@ describe("the subcontractor form", () => {
     const next = newUtr();
     expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Keep My UTR", utr: next }))).status).toBe(302);
     expect(await decrypt((await row(sub.id)), "utr")).toBe(next);
-    expect(await textOfPage(await b.get(`${t.origin}/cis/subcontractors?q=${next}`))).toContain("Keep My UTR");
-    expect(await textOfPage(await b.get(`${t.origin}/cis/subcontractors?q=${sub.utr}`))).not.toContain("Keep My UTR");
+    expect(await shownText(await b.get(`${t.origin}/cis/subcontractors?q=${next}`))).toContain("Keep My UTR");
+    expect(await shownText(await b.get(`${t.origin}/cis/subcontractors?q=${sub.utr}`))).not.toContain("Keep My UTR");
 
     // On create a blank UTR is refused.
     const create = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ utr: "" }));
@@ -415,10 +413,10 @@ describe("reveal", () => {
 describe("the list", () => {
   it("shows the empty states with the spec's texts", async () => {
     const { t, b } = await setup("lead");
-    const empty = await textOfPage(await b.get(`${t.origin}/cis/subcontractors`));
+    const empty = await shownText(await b.get(`${t.origin}/cis/subcontractors`));
     expect(empty).toContain("No subcontractors found");
     expect(empty).toContain("Get started by adding a new subcontractor");
-    const filtered = await textOfPage(await b.get(`${t.origin}/cis/subcontractors?q=nothing`));
+    const filtered = await shownText(await b.get(`${t.origin}/cis/subcontractors?q=nothing`));
     expect(filtered).toContain("No subcontractors found");
     expect(filtered).toContain("Try adjusting your filters");
   });
@@ -440,14 +438,14 @@ describe("the list", () => {
     expect(textOf(all, '[data-card="Gross (0%)"]')).toBe("1");
     expect(textOf(all, '[data-card="Standard (20%)"]')).toBe("1");
 
-    expect(names(await textOfPage(await b.get(`${base}?q=carp`)))).toEqual(["Ann Carpentry"]);
-    expect(names(await textOfPage(await b.get(`${base}?q=${ann.utr}`)))).toEqual(["Ann Carpentry"]);
+    expect(names(await shownText(await b.get(`${base}?q=carp`)))).toEqual(["Ann Carpentry"]);
+    expect(names(await shownText(await b.get(`${base}?q=${ann.utr}`)))).toEqual(["Ann Carpentry"]);
     // Part of a UTR does not match (only the exact keyed hash is searchable).
-    expect(names(await textOfPage(await b.get(`${base}?q=${ann.utr.slice(0, 9)}`)))).toEqual([]);
-    expect(names(await textOfPage(await b.get(`${base}?status=archived`)))).toEqual(["Dan Archived"]);
-    expect(names(await textOfPage(await b.get(`${base}?status=active`)))).toEqual(["Ann Carpentry", "Bob Groundworks Ltd", "Cat Partners"]);
-    expect(names(await textOfPage(await b.get(`${base}?type=company`)))).toEqual(["Bob Groundworks Ltd"]);
-    expect(names(await textOfPage(await b.get(`${base}?type=individual&status=active`)))).toEqual(["Ann Carpentry"]);
+    expect(names(await shownText(await b.get(`${base}?q=${ann.utr.slice(0, 9)}`)))).toEqual([]);
+    expect(names(await shownText(await b.get(`${base}?status=archived`)))).toEqual(["Dan Archived"]);
+    expect(names(await shownText(await b.get(`${base}?status=active`)))).toEqual(["Ann Carpentry", "Bob Groundworks Ltd", "Cat Partners"]);
+    expect(names(await shownText(await b.get(`${base}?type=company`)))).toEqual(["Bob Groundworks Ltd"]);
+    expect(names(await shownText(await b.get(`${base}?type=individual&status=active`)))).toEqual(["Ann Carpentry"]);
     // The GET form keeps the filters in the URL.
     const filters = one(await page(await b.get(`${base}?q=carp&status=active&type=individual`)), 'form[role="search"]');
     expect(filters.getAttribute("method")).toBe("get");
@@ -509,7 +507,7 @@ describe("bulk archive and bulk delete", () => {
     // Step 1: no JavaScript, no confirmation yet: the server lists what would change.
     const ask = await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id, foreign.id] });
     expect(ask.status).toBe(200);
-    const askBody = await textOfPage(ask);
+    const askBody = await shownText(ask);
     expect(askBody).toContain("Are you sure you want to archive 3 selected items?");
     expect(askBody).toContain("Bulk One");
     expect(askBody).toContain("Bulk Two");
@@ -535,14 +533,14 @@ describe("bulk archive and bulk delete", () => {
     expect(await count("audit_events", "target_id = ?", foreign.id)).toBe(1); // only its own creation
 
     // Archiving again reports 'Already archived' per item.
-    const again = await textOfPage(await b.post(base, { intent: "bulk-archive", ids: [s1.id], confirmed: "yes" }));
+    const again = await shownText(await b.post(base, { intent: "bulk-archive", ids: [s1.id], confirmed: "yes" }));
     expect(again).toContain("Archived 0 of 1 selected items.");
     expect(again).toContain("Already archived");
 
     // Bulk delete through 'select all' on the page (no JavaScript: the page's ids travel along).
-    const askDelete = await textOfPage(await b.post(base, { intent: "bulk-delete", selectAll: "page", pageIds: [s1.id, s2.id, s3.id, foreign.id] }));
+    const askDelete = await shownText(await b.post(base, { intent: "bulk-delete", selectAll: "page", pageIds: [s1.id, s2.id, s3.id, foreign.id] }));
     expect(askDelete).toContain("Are you sure you want to delete 4 selected items?");
-    const deleted = await textOfPage(await b.post(base, { intent: "bulk-delete", ids: [s1.id, s2.id, s3.id, foreign.id], confirmed: "yes" }));
+    const deleted = await shownText(await b.post(base, { intent: "bulk-delete", ids: [s1.id, s2.id, s3.id, foreign.id], confirmed: "yes" }));
     expect(deleted).toContain("Deleted 3 of 4 selected items.");
     expect(deleted).toContain("Subcontractor not found");
     for (const s of [s1, s2, s3]) {
@@ -551,25 +549,25 @@ describe("bulk archive and bulk delete", () => {
     }
     expect((await row(foreign.id))?.deleted_at).toBeNull();
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.deleted'", t.id)).toBe(3);
-    const list = await textOfPage(await b.get(base));
+    const list = await shownText(await b.get(base));
     expect(list).toContain("No subcontractors found");
   });
 
   it("archives one row after its own confirmation and shows a toast", async () => {
     const { t, b } = await setup("lead");
     const s = await seedSub(t, { name: "Single Archive" });
-    const ask = await textOfPage(await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id }));
+    const ask = await shownText(await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id }));
     expect(ask).toContain("Archive Single Archive?");
     expect((await row(s.id))?.active).toBe(1);
     const done = await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id, confirmed: "yes" });
     expect(done.status).toBe(302);
     expect(location(done)).toBe("/cis/subcontractors?status=active");
-    expect(await textOfPage(await b.follow(done, `${t.origin}/cis/subcontractors`))).toContain("Subcontractor archived");
+    expect(await shownText(await b.follow(done, `${t.origin}/cis/subcontractors`))).toContain("Subcontractor archived");
     expect((await row(s.id))?.active).toBe(0);
 
     // From the detail page too, with the same server-side confirmation step.
     const s2 = await seedSub(t, { name: "Detail Archive" });
-    expect(await textOfPage(await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive" }))).toContain("Archive Detail Archive?");
+    expect(await shownText(await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive" }))).toContain("Archive Detail Archive?");
     expect((await row(s2.id))?.active).toBe(1);
     expect((await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive", confirmed: "yes" })).status).toBe(302);
     expect((await row(s2.id))?.active).toBe(0);

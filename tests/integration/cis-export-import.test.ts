@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { createTenant, type TestTenant } from "../factories";
 import { cisStaff, seedSub, subInput } from "../factories/cis";
-import { all, pageText, parseHtml, shownText, valueOf } from "../factories/html";
+import { all, hrefs, page, pageText, parseHtml, shownText, valueOf } from "../factories/html";
 import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 
@@ -93,8 +93,8 @@ describe("subcontractor CSV export", () => {
     const res = await exportCsv(b, t, { q: "zzz", status: "archived", type: "all" });
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/cis/subcontractors?q=zzz&status=archived");
-    const page = await b.follow(res, `${t.origin}/cis/subcontractors/export`);
-    const html = await page.text();
+    const landed = await b.follow(res, `${t.origin}/cis/subcontractors/export`);
+    const html = await landed.text();
     const htmlText = pageText(parseHtml(html));
     expect(htmlText).toContain("Export Failed");
     expect(htmlText).toContain("No data to export");
@@ -132,8 +132,8 @@ describe("roles", () => {
       const exp = await exportCsv(b, t);
       expect(exp.status).toBe(exportOk ? 200 : 403);
       expect(await count("audit_events", "tenant_id = ? AND action = 'cis.export.subcontractors'", t.id)).toBe(exportOk ? 1 : 0);
-      const page = await b.get(`${t.origin}/cis/subcontractors/import`);
-      expect(page.status).toBe(importOk ? 200 : 403);
+      const importPage = await b.get(`${t.origin}/cis/subcontractors/import`);
+      expect(importPage.status).toBe(importOk ? 200 : 403);
       const template = await b.get(`${t.origin}/cis/subcontractors/import?template=csv`);
       expect(template.status).toBe(importOk ? 200 : 403);
       const post = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nNew Person,individual,5555555555\n"));
@@ -239,13 +239,13 @@ describe("subcontractor CSV import", () => {
     await seedSub(t, { name: "Sneaked In", utr: "6666666662" });
     const res = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "2" });
     expect(res.status).toBe(409);
-    const page = await res.text();
-    const pageShown = pageText(parseHtml(page));
-    expect(pageShown).toContain("The data changed since your preview");
-    expect(rowStatuses(page)).toEqual({ 1: "valid", 2: "duplicate" });
+    const again = await res.text();
+    const againShown = pageText(parseHtml(again));
+    expect(againShown).toContain("The data changed since your preview");
+    expect(rowStatuses(again)).toEqual({ 1: "valid", 2: "duplicate" });
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
     // Confirming the new preview imports the one valid row.
-    const ok = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(page), expected: "1" });
+    const ok = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(again), expected: "1" });
     expect(ok.status).toBe(302);
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(2);
   });
@@ -359,7 +359,7 @@ describe("import permissions", () => {
     expect((await noWrite.get(`${t.origin}/cis/subcontractors/import`)).status).toBe(403);
     expect((await noWrite.post(`${t.origin}/cis/subcontractors/import`, csvForm(file))).status).toBe(403);
     // The list offers no Import button without cis.sub.write.
-    expect(await (await noWrite.get(`${t.origin}/cis/subcontractors`)).text()).not.toContain('href="/cis/subcontractors/import"');
+    expect(hrefs(await page(await noWrite.get(`${t.origin}/cis/subcontractors`)))).not.toContain("/cis/subcontractors/import");
 
     const preview = await importer.post(`${t.origin}/cis/subcontractors/import`, csvForm(file));
     expect(preview.status).toBe(200);

@@ -19,6 +19,13 @@ export function newEmail(prefix = "sub"): string {
   return `${prefix}-${newId(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}@example.test`;
 }
 
+/** A tenant with the CIS module on; with `settings`, CIS settings stored for it as well. */
+export async function cisTenant(opts: { name?: string; settings?: Parameters<typeof seedCisSettings>[1] } = {}) {
+  const t = await createTenant({ name: opts.name, modules: ["cis"] });
+  if (opts.settings) await seedCisSettings(t, opts.settings);
+  return t;
+}
+
 /** A tenant with the CIS module on, a user with `role` and a browser signed in as them. */
 export async function cisStaff(role: Role = "lead", opts: { tenant?: TestTenant; tenantOptions?: Parameters<typeof createTenant>[0]; settings?: Parameters<typeof seedCisSettings>[1] } = {}) {
   const t = opts.tenant ?? (await createTenant({ modules: ["cis"], ...opts.tenantOptions }));

@@ -2,13 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { runCisImportCleanup, storeUpload } from "~/features/cis/import.server";
 import { createSubcontractor } from "~/features/cis/subcontractors.server";
-import { subcontractorCreateSchema } from "~/features/cis/domain";
 import { createTenant, createUser } from "../factories";
+import { subInput } from "../factories/cis";
 import { count } from "./auth-helpers";
 
-function input(name: string, utr: string) {
-  return subcontractorCreateSchema.parse({ type: "company", name, utr, verificationStatus: "standard", active: true });
-}
+const input = (name: string, utr: string) => subInput({ type: "company", name, utr });
 
 describe("CIS data integrity", () => {
   it("never creates two live subcontractors with one UTR, even when two saves race", async () => {

@@ -16,6 +16,10 @@ function unique(prefix: string) {
   return `${prefix}${Date.now().toString(36)}${counter}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
+let uidSeq = 0;
+/** A readable id no other test uses: prefix, time, sequence and a random tail. */
+export const uid = (p: string) => `${p}-${Date.now().toString(36)}-${++uidSeq}-${Math.random().toString(36).slice(2, 8)}`;
+
 export async function ensureCatalogue() {
   const db = getDb(env);
   for (const m of MODULE_CATALOGUE) await db.insert(modules).values({ ...m, defaultConfig: {} }).onConflictDoNothing();

@@ -4,7 +4,7 @@ import { inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { authThrottle, devMailbox, emailOutbox, jobs, loginChallenges, sessions, usedTokens } from "~/db/schema";
-import { createTenant } from "../factories";
+import { createTenant, uid } from "../factories";
 import worker from "../../workers/app";
 import { CRON_REGISTRY } from "../../workers/cron";
 
@@ -12,8 +12,6 @@ const HOURLY = "15 * * * *";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-let seq = 0;
-const uid = (p: string) => `${p}-${Date.now().toString(36)}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 
 async function runCron(cron: string, scheduledTime = Date.now()) {
   const ctx = createExecutionContext();

@@ -73,7 +73,7 @@ scenario("CIS settings: switching the module off shows 'Setup Required'; switchi
     expect(await page.getByRole("heading", { name: "Setup Required" }).count(), "no setup panel").toBe(0);
   } finally {
     // Whatever failed above, leave Acme's CIS active for the scenarios that follow.
-    if (await page.getByRole("heading", { name: "CIS Dashboard" }).count() === 0) {
+    if ((await page.getByRole("heading", { name: "CIS Dashboard" }).count()) === 0) {
       await openSettings(page, js).catch(() => {});
       const active = page.getByLabel("CIS module active");
       if ((await active.count()) && !(await active.isChecked())) {

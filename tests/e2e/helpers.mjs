@@ -30,7 +30,16 @@ export const ACCOUNTS = {
 
 export const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const chromiumPath = () => process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -98,7 +107,12 @@ export async function newPage(context) {
   return page;
 }
 
-const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 100);
+const slug = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 100);
 
 /** Runs fn(); if it throws, saves a full-page screenshot of `page` first. Returns the file on failure via err.screenshot. */
 export async function withScreenshotOnFailure(page, name, fn) {
@@ -228,7 +242,8 @@ export async function openUserMenu(page) {
 }
 
 /** Today in London as YYYY-MM-DD (en-CA formats dates that way). */
-export const londonDate = (d = new Date()) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+export const londonDate = (d = new Date()) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
 
 /** A tag unique to this run, so data created by one run (and mode) never meets another's. */
 export const RUN = Date.now().toString(36);

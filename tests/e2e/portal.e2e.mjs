@@ -65,7 +65,14 @@ scenario("an invited subcontractor opens the portal link once and sees their mas
       expect(await sub.getByTestId("portal-subcontractor").innerText(), "portal heading").toBe(name);
       expect(await sub.getByTestId("portal-contractor").innerText(), "contractor").toBe("Acme Construction Ltd");
       const details = sub.getByRole("region", { name: "Your details" });
-      const detail = async (label) => (await details.locator("div").filter({ has: sub.locator("dt", { hasText: label }) }).locator("dd").innerText()).trim();
+      const detail = async (label) =>
+        (
+          await details
+            .locator("div")
+            .filter({ has: sub.locator("dt", { hasText: label }) })
+            .locator("dd")
+            .innerText()
+        ).trim();
       expect(await detail("UTR"), "UTR shown masked").toBe(`******${utr.slice(-4)}`);
       expect(await detail("Contact e-mail"), "e-mail shown masked").toBe("p***@e***.test");
       expect(await detail("Type"), "type").toBe("Individual");

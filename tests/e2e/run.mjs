@@ -63,14 +63,23 @@ async function runOne(browser, s, js) {
   const page = await newPage(context);
   try {
     await withScreenshotOnFailure(page, label, async () => {
-      await withTimeout(Promise.resolve().then(() => s.fn({ page, context, browser, js })), s.timeout, label);
+      await withTimeout(
+        Promise.resolve().then(() => s.fn({ page, context, browser, js })),
+        s.timeout,
+        label,
+      );
       if (page.problems.length) throw new Error(`the page reported errors:\n      ${page.problems.join("\n      ")}`);
     });
     console.log(`  ✓ ${label} (${Date.now() - t0} ms)`);
     return true;
   } catch (err) {
     console.log(`  ✗ ${label} (${Date.now() - t0} ms)`);
-    console.log(`      ${String(err?.stack ?? err).split("\n").slice(0, 6).join("\n      ")}`);
+    console.log(
+      `      ${String(err?.stack ?? err)
+        .split("\n")
+        .slice(0, 6)
+        .join("\n      ")}`,
+    );
     if (err?.screenshot) console.log(`      screenshot: ${path.relative(ROOT, err.screenshot)}`);
     return false;
   } finally {

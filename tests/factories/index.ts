@@ -16,18 +16,37 @@ function unique(prefix: string) {
   return `${prefix}${Date.now().toString(36)}${counter}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
+let uidSeq = 0;
+/** A readable id no other test uses: prefix, time, sequence and a random tail. */
+export const uid = (p: string) => `${p}-${Date.now().toString(36)}-${++uidSeq}-${Math.random().toString(36).slice(2, 8)}`;
+
 export async function ensureCatalogue() {
   const db = getDb(env);
-  for (const m of MODULE_CATALOGUE) await db.insert(modules).values({ ...m, defaultConfig: {} }).onConflictDoNothing();
+  for (const m of MODULE_CATALOGUE)
+    await db
+      .insert(modules)
+      .values({ ...m, defaultConfig: {} })
+      .onConflictDoNothing();
 }
 
-export async function createTenant(opts: { name?: string; modules?: string[]; bundles?: Partial<Record<Role, string[]>>; requireTwoFactor?: boolean; availableModules?: string[] | null } = {}): Promise<TestTenant> {
+export async function createTenant(
+  opts: { name?: string; modules?: string[]; bundles?: Partial<Record<Role, string[]>>; requireTwoFactor?: boolean; availableModules?: string[] | null } = {},
+): Promise<TestTenant> {
   await ensureCatalogue();
   const db = getDb(env);
   const slug = unique("t");
   const id = newId();
   const now = Date.now();
-  await db.insert(tenants).values({ id, slug, name: opts.name ?? `Tenant ${slug}`, branding: {}, availableModules: opts.availableModules ?? null, requireTwoFactor: opts.requireTwoFactor ?? false, createdAt: now, updatedAt: now });
+  await db.insert(tenants).values({
+    id,
+    slug,
+    name: opts.name ?? `Tenant ${slug}`,
+    branding: {},
+    availableModules: opts.availableModules ?? null,
+    requireTwoFactor: opts.requireTwoFactor ?? false,
+    createdAt: now,
+    updatedAt: now,
+  });
   for (const m of MODULE_CATALOGUE) {
     await db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: (opts.modules ?? []).includes(m.id), config: {}, updatedAt: now });
   }
@@ -37,7 +56,10 @@ export async function createTenant(opts: { name?: string; modules?: string[]; bu
   return { id, slug, name: opts.name ?? `Tenant ${slug}`, host, origin: `http://${host}` };
 }
 
-export async function createUser(tenant: TestTenant, opts: { role?: Role; email?: string; password?: string; twoFactorRequired?: boolean; disabled?: boolean } = {}) {
+export async function createUser(
+  tenant: TestTenant,
+  opts: { role?: Role; email?: string; password?: string; twoFactorRequired?: boolean; disabled?: boolean } = {},
+) {
   const db = getDb(env);
   const id = newId();
   const email = (opts.email ?? `${unique("u")}@example.test`).toLowerCase();

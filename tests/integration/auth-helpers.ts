@@ -21,7 +21,9 @@ export async function waitForMail(to: string, opts: { after?: number; timeoutMs?
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   const after = opts.after ?? 0;
   for (;;) {
-    const row = await env.DB.prepare("SELECT subject, text, created_at FROM dev_mailbox WHERE to_address = ? AND created_at >= ? ORDER BY created_at DESC LIMIT 1")
+    const row = await env.DB.prepare(
+      "SELECT subject, text, created_at FROM dev_mailbox WHERE to_address = ? AND created_at >= ? ORDER BY created_at DESC LIMIT 1",
+    )
       .bind(to.toLowerCase(), after)
       .first<{ subject: string; text: string; created_at: number }>();
     if (row) return row;

@@ -2,38 +2,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/deadline-alerts.server";
-import { currentTaxMonth, deadlineIndicator, nextDeadlines, subcontractorCreateSchema } from "~/features/cis/domain";
-import { archiveSubcontractors, createSubcontractor } from "~/features/cis/subcontractors.server";
+import { currentTaxMonth, deadlineIndicator, nextDeadlines } from "~/features/cis/domain";
 import { formatLongDate } from "~/utils/dates";
 import { createTenant, createUser, type TestTenant } from "../factories";
+import { cisStaff, seedCisSettings as activate, seedSub } from "../factories/cis";
+import { all, isDisabled, linksTo, one, textOf, textsOf, visit } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import { Browser } from "./http";
 
-function decode(html: string): string {
-  return html.replace(/<!-- -->/g, "").replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
-}
-
-/** Active settings written straight to D1, so no activity entry is created by the set-up. */
-async function activate(t: TestTenant, opts: { warningDays?: number; active?: boolean } = {}) {
-  const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO cis_settings (tenant_id, active, company_name, employer_ref, accounts_office_ref, warning_days, statement_deadline_days, created_at, updated_at) VALUES (?, ?, 'Test Co', '123/AB12345', '123PA00012345', ?, 14, ?, ?) ON CONFLICT(tenant_id) DO UPDATE SET active = excluded.active, warning_days = excluded.warning_days",
-  )
-    .bind(t.id, opts.active === false ? 0 : 1, opts.warningDays ?? 3, now, now)
-    .run();
-}
-
+/** A CIS user signed in; the settings are active (written straight to D1) unless `active` is false, in which case none are stored. */
 async function setup(role: Role, opts: { active?: boolean; warningDays?: number } = {}) {
-  const t = await createTenant({ modules: ["cis"] });
-  if (opts.active !== false) await activate(t, opts);
-  const u = await createUser(t, { role });
-  const b = await signIn(t, u);
-  return { t, u, b };
-}
-
-async function page(b: Awaited<ReturnType<typeof signIn>>, url: string) {
-  const res = await b.get(url);
-  return { status: res.status, html: decode(await res.text()) };
+  return cisStaff(role, opts.active === false ? {} : { settings: { warningDays: opts.warningDays } });
 }
 
 const actor = (id: string) => ({ id, email: "someone@example.test", name: "Sam Manager" });
@@ -42,9 +21,9 @@ describe("CIS dashboard: access and set-up", () => {
   for (const role of ["standard", "lead", "manager", "admin"] as const) {
     it(`${role}: opens the dashboard`, async () => {
       const { t, b } = await setup(role);
-      const { status, html } = await page(b, `${t.origin}/cis`);
+      const { status, text } = await visit(b, `${t.origin}/cis`);
       expect(status).toBe(200);
-      expect(html).toContain("Tax Month Overview");
+      expect(text).toContain("Tax Month Overview");
     });
   }
 
@@ -69,18 +48,18 @@ describe("CIS dashboard: access and set-up", () => {
   it("shows Setup Required while inactive, with Configure Settings only for managers", async () => {
     for (const role of ["manager", "admin"] as const) {
       const { t, b } = await setup(role, { active: false });
-      const { status, html } = await page(b, `${t.origin}/cis`);
+      const { status, doc, text } = await visit(b, `${t.origin}/cis`);
       expect(status).toBe(200);
-      expect(html).toContain("Setup Required");
-      expect(html).toMatch(/<a[^>]*href="\/cis\/settings"[^>]*>Configure Settings<\/a>/);
-      expect(html).not.toContain("Tax Month Overview");
+      expect(text).toContain("Setup Required");
+      expect(linksTo(doc, "Configure Settings")).toEqual(["/cis/settings"]);
+      expect(text).not.toContain("Tax Month Overview");
     }
     for (const role of ["standard", "lead"] as const) {
       const { t, b } = await setup(role, { active: false });
-      const { html } = await page(b, `${t.origin}/cis`);
-      expect(html).toContain("Setup Required");
-      expect(html).not.toContain("Configure Settings");
-      expect(html).not.toContain("Quick Actions");
+      const { text } = await visit(b, `${t.origin}/cis`);
+      expect(text).toContain("Setup Required");
+      expect(text).not.toContain("Configure Settings");
+      expect(text).not.toContain("Quick Actions");
     }
   });
 
@@ -98,11 +77,11 @@ describe("CIS dashboard: access and set-up", () => {
       statementDeadlineDays: "14",
     });
     expect(res.status).toBe(302);
-    const { html } = await page(b, `${t.origin}/cis`);
-    expect(html).not.toContain("Setup Required");
-    expect(html).toContain("Quick Actions");
+    const { text } = await visit(b, `${t.origin}/cis`);
+    expect(text).not.toContain("Setup Required");
+    expect(text).toContain("Quick Actions");
     // The save itself is real activity.
-    expect(html).toContain("Settings updated");
+    expect(text).toContain("Settings updated");
   });
 });
 
@@ -118,42 +97,42 @@ describe("CIS dashboard: content", () => {
   for (const role of ["standard", "lead", "manager", "admin"] as const) {
     it(`${role}: quick actions follow the scopes, and missing pages are disabled rather than dead links`, async () => {
       const { t, b } = await setup(role);
-      const { html } = await page(b, `${t.origin}/cis`);
-      for (const key of ALL) {
-        if (QUICK[role].includes(key)) expect(html, `${role} ${key}`).toContain(`data-action="${key}"`);
-        else expect(html, `${role} ${key}`).not.toContain(`data-action="${key}"`);
-      }
-      if (QUICK[role].length === 0) expect(html).toContain("No quick actions are available for your role.");
-      if (QUICK[role].includes("add-subcontractor")) expect(html).toMatch(/data-action="add-subcontractor"><a[^>]*href="\/cis\/subcontractors\/new"/);
-      if (QUICK[role].includes("configure-settings")) expect(html).toMatch(/data-action="configure-settings"><a[^>]*href="\/cis\/settings"/);
+      const { doc, text } = await visit(b, `${t.origin}/cis`);
+      expect(
+        all(doc, "[data-action]").map((el) => el.getAttribute("data-action")),
+        role,
+      ).toEqual(ALL.filter((key) => QUICK[role].includes(key)));
+      if (QUICK[role].length === 0) expect(text).toContain("No quick actions are available for your role.");
+      if (QUICK[role].includes("add-subcontractor"))
+        expect(one(doc, '[data-action="add-subcontractor"] > a').getAttribute("href")).toBe("/cis/subcontractors/new");
+      if (QUICK[role].includes("configure-settings")) expect(one(doc, '[data-action="configure-settings"] > a').getAttribute("href")).toBe("/cis/settings");
       for (const key of ["new-invoice", "generate-statements", "compile-return"]) {
-        if (QUICK[role].includes(key)) expect(html).toMatch(new RegExp(`data-action="${key}"><button[^>]*disabled=""[^>]*title="Coming soon"`));
+        if (!QUICK[role].includes(key)) continue;
+        const button = one(doc, `[data-action="${key}"] > button`);
+        expect(isDisabled(button), key).toBe(true);
+        expect(button.getAttribute("title"), key).toBe("Coming soon");
       }
-      expect(html).not.toContain('href="/cis/invoices');
-      expect(html).toMatch(/<a[^>]*href="\/cis\/analytics"[^>]*>Analytics<\/a>/);
+      expect(all(doc, "a[href]").filter((a) => a.getAttribute("href")?.startsWith("/cis/invoices"))).toEqual([]);
+      expect(textsOf(doc, 'a[href="/cis/analytics"]')).toContain("Analytics");
     });
   }
 
   it("counts active subcontractors of this tenant only, and shows the invoice figures as 0 with a note", async () => {
     const { t, u, b } = await setup("lead");
     const other = await createTenant({ modules: ["cis"] });
-    const make = async (tenant: TestTenant, name: string, utr: string) => {
-      const input = subcontractorCreateSchema.parse({ type: "company", name, utr, active: true });
-      const res = await createSubcontractor(env, tenant.id, input, actor(u.id), { canVerify: true });
-      if (!res.ok) throw new Error(res.code);
-      return res.id;
-    };
+    const make = (tenant: TestTenant, name: string, utr: string, archived = false) =>
+      seedSub(tenant, { type: "company", name, utr }, { actor: actor(u.id), archived });
     await make(t, "Bob Builder Ltd", "1111111111");
     await make(t, "Wendy Works Ltd", "2222222222");
-    const archived = await make(t, "Old Co Ltd", "3333333333");
-    await archiveSubcontractors(env, t.id, [archived], actor(u.id));
+    await make(t, "Old Co Ltd", "3333333333", true);
     await make(other, "Elsewhere Ltd", "4444444444");
 
-    const { html } = await page(b, `${t.origin}/cis`);
-    expect(html).toMatch(/data-testid="stat-active-subcontractors"><dt[^>]*>Active Subcontractors<\/dt><dd[^>]*>2<\/dd>/);
-    expect(html).toMatch(/data-testid="stat-draft-invoices"><dt[^>]*>Draft Invoices<\/dt><dd[^>]*>0<\/dd>/);
-    expect(html).toMatch(/data-testid="stat-pending-statements"><dt[^>]*>Pending Statements<\/dt><dd[^>]*>0<\/dd>/);
-    expect(html).toMatch(/data-testid="stat-current-month-cis"><dt[^>]*>Current Month CIS<\/dt><dd[^>]*>£0\.00<\/dd>/);
+    const { doc, text: html } = await visit(b, `${t.origin}/cis`);
+    const stat = (id: string) => [textOf(doc, `[data-testid="stat-${id}"] > dt`), textOf(doc, `[data-testid="stat-${id}"] > dd`)];
+    expect(stat("active-subcontractors")).toEqual(["Active Subcontractors", "2"]);
+    expect(stat("draft-invoices")).toEqual(["Draft Invoices", "0"]);
+    expect(stat("pending-statements")).toEqual(["Pending Statements", "0"]);
+    expect(stat("current-month-cis")).toEqual(["Current Month CIS", "£0.00"]);
     expect(html).toContain("Invoices arrive in a later release");
 
     // Recent Activity is the real log, newest first, with relative times; nothing of the other tenant.
@@ -169,13 +148,13 @@ describe("CIS dashboard: content", () => {
 
   it("shows the empty activity state when nothing happened yet", async () => {
     const { t, b } = await setup("standard");
-    const { html } = await page(b, `${t.origin}/cis`);
-    expect(html).toContain("No recent activity");
+    const { text } = await visit(b, `${t.origin}/cis`);
+    expect(text).toContain("No recent activity");
   });
 
   it("shows the current tax month, its three deadlines in en-GB with indicators, and 'Not compiled'", async () => {
     const { t, b } = await setup("manager");
-    const { html } = await page(b, `${t.origin}/cis`);
+    const { doc, text: html } = await visit(b, `${t.origin}/cis`);
     const now = new Date();
     const tm = currentTaxMonth(now);
     expect(html).toContain(tm.displayLabel);
@@ -183,7 +162,7 @@ describe("CIS dashboard: content", () => {
       expect(html).toContain(formatLongDate(tm.deadlines[kind]));
       expect(html).toContain(`(${deadlineIndicator(tm.deadlines[kind], now).text})`);
     }
-    expect(html).toMatch(/data-testid="return-status">Not compiled</);
+    expect(textOf(doc, '[data-testid="return-status"]')).toBe("Not compiled");
   });
 
   it("shows the deadline alerts the rules engine gives for the tenant's warningDays", async () => {
@@ -191,14 +170,14 @@ describe("CIS dashboard: content", () => {
     const now = new Date();
     const expected = nextDeadlines(now, 30);
     expect(expected.length).toBeGreaterThan(0);
-    const { html } = await page(wide.b, `${wide.t.origin}/cis`);
-    expect(html.match(/data-severity="/g)?.length ?? 0).toBe(expected.length);
-    for (const a of expected) expect(html).toContain(a.message);
-    for (const a of expected) expect(html).toContain(`data-severity="${a.kind === "statements" ? "high" : "critical"}"`);
+    const { doc } = await visit(wide.b, `${wide.t.origin}/cis`);
+    const shown = all(doc, "[data-severity]").map((el) => ({ severity: el.getAttribute("data-severity"), text: el.textContent ?? "" }));
+    expect(shown).toHaveLength(expected.length);
+    for (const a of expected) expect(shown.find((s) => s.text.includes(a.message))?.severity, a.message).toBe(a.kind === "statements" ? "high" : "critical");
 
     const narrow = await setup("standard", { warningDays: 0 });
-    const { html: narrowHtml } = await page(narrow.b, `${narrow.t.origin}/cis`);
-    expect(narrowHtml.match(/data-severity="/g)?.length ?? 0).toBe(nextDeadlines(new Date(), 0).length);
+    const { doc: narrowDoc } = await visit(narrow.b, `${narrow.t.origin}/cis`);
+    expect(all(narrowDoc, "[data-severity]")).toHaveLength(nextDeadlines(new Date(), 0).length);
   });
 });
 
@@ -235,7 +214,9 @@ describe("CIS deadline alerts (cron job)", () => {
     expect(await count("notifications", "tenant_id = ? AND type = 'cis.deadline'", t.id)).toBe(expected.length * users.length);
     for (const u of users) {
       for (const a of expected) {
-        const row = await env.DB.prepare("SELECT * FROM notifications WHERE id = ?").bind(deadlineNotificationId(t.id, a.taxMonth, a.kind, u.id)).first<Record<string, unknown>>();
+        const row = await env.DB.prepare("SELECT * FROM notifications WHERE id = ?")
+          .bind(deadlineNotificationId(t.id, a.taxMonth, a.kind, u.id))
+          .first<Record<string, unknown>>();
         expect(row).toMatchObject({ tenant_id: t.id, target_user_id: u.id, link: "/cis", subject_id: "2026-04", message: a.message, read: 0 });
       }
     }

@@ -2,13 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { runCisImportCleanup, storeUpload } from "~/features/cis/import.server";
 import { createSubcontractor } from "~/features/cis/subcontractors.server";
-import { subcontractorCreateSchema } from "~/features/cis/domain";
 import { createTenant, createUser } from "../factories";
+import { subInput } from "../factories/cis";
 import { count } from "./auth-helpers";
 
-function input(name: string, utr: string) {
-  return subcontractorCreateSchema.parse({ type: "company", name, utr, verificationStatus: "standard", active: true });
-}
+const input = (name: string, utr: string) => subInput({ type: "company", name, utr });
 
 describe("CIS data integrity", () => {
   it("never creates two live subcontractors with one UTR, even when two saves race", async () => {
@@ -30,7 +28,9 @@ describe("CIS data integrity", () => {
   it("refuses a duplicate UTR hash at the database, but allows it once the first is deleted", async () => {
     const t = await createTenant({ modules: ["cis"] });
     const insert = (id: string) =>
-      env.DB.prepare("INSERT INTO cis_subcontractors (id, tenant_id, type, name, name_lower, utr_hash, created_at, updated_at) VALUES (?, ?, 'company', 'X', 'x', 'same-hash', 1, 1)")
+      env.DB.prepare(
+        "INSERT INTO cis_subcontractors (id, tenant_id, type, name, name_lower, utr_hash, created_at, updated_at) VALUES (?, ?, 'company', 'X', 'x', 'same-hash', 1, 1)",
+      )
         .bind(id, t.id)
         .run();
     await insert(`${t.id}-a`);
@@ -44,8 +44,12 @@ describe("CIS data integrity", () => {
     const b = await createTenant({ modules: ["cis"] });
     const ua = await createUser(a, { role: "admin" });
     const ub = await createUser(b, { role: "admin" });
-    expect((await createSubcontractor(env, a.id, input("Shared Utr A", "6666655555"), { id: ua.id, email: ua.email, name: "A" }, { canVerify: true })).ok).toBe(true);
-    expect((await createSubcontractor(env, b.id, input("Shared Utr B", "6666655555"), { id: ub.id, email: ub.email, name: "B" }, { canVerify: true })).ok).toBe(true);
+    expect((await createSubcontractor(env, a.id, input("Shared Utr A", "6666655555"), { id: ua.id, email: ua.email, name: "A" }, { canVerify: true })).ok).toBe(
+      true,
+    );
+    expect((await createSubcontractor(env, b.id, input("Shared Utr B", "6666655555"), { id: ub.id, email: ub.email, name: "B" }, { canVerify: true })).ok).toBe(
+      true,
+    );
   });
 
   it("deletes import uploads nobody committed once they expire", async () => {

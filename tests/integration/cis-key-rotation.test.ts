@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { subcontractorCreateSchema } from "~/features/cis/domain";
 import { describeRotation, rotatePiiKeys } from "~/features/cis/key-rotation.server";
 import { decryptPii, encryptPii, maskUtr } from "~/features/cis/pii.server";
-import { createSubcontractor } from "~/features/cis/subcontractors.server";
 import { createTenant, type TestTenant } from "../factories";
+import { seedSub } from "../factories/cis";
 
 // The test environment encrypts with key 1 (vitest.config.ts); key 2 is the new one.
 const KEY1 = env.PII_KEYS;
@@ -25,20 +24,23 @@ async function seedTenant(): Promise<{ t: TestTenant; plain: Map<string, { utr: 
     { name: "Eve Individual", type: "individual", utr: "5050505050", nino: null },
   ] as const;
   for (const p of people) {
-    const res = await createSubcontractor(env, t.id, subcontractorCreateSchema.parse({ ...p, nino: p.nino ?? undefined, active: true }), actor, { canVerify: true });
-    if (!res.ok) throw new Error(res.code);
-    plain.set(res.id, { utr: p.utr, nino: p.nino });
+    const sub = await seedSub(t, { ...p, nino: p.nino ?? undefined }, { actor });
+    plain.set(sub.id, { utr: p.utr, nino: p.nino });
   }
   const settingsUtr = "9090909090";
   const now = Date.now();
-  await env.DB.prepare("INSERT INTO cis_settings (tenant_id, active, company_name, utr_enc, utr_masked, created_at, updated_at) VALUES (?, 1, 'Rotation Ltd', ?, ?, ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO cis_settings (tenant_id, active, company_name, utr_enc, utr_masked, created_at, updated_at) VALUES (?, 1, 'Rotation Ltd', ?, ?, ?, ?)",
+  )
     .bind(t.id, await encryptPii(KEY1, settingsUtr, { tenantId: t.id, table: "cis_settings", recordId: t.id, field: "utr" }), maskUtr(settingsUtr), now, now)
     .run();
   return { t, plain, settingsUtr };
 }
 
 async function rowsOf(t: TestTenant) {
-  return (await env.DB.prepare("SELECT id, tenant_id, utr_enc, nino_enc, utr_hash FROM cis_subcontractors WHERE tenant_id = ? ORDER BY id").bind(t.id).all<SubRow>()).results;
+  return (
+    await env.DB.prepare("SELECT id, tenant_id, utr_enc, nino_enc, utr_hash FROM cis_subcontractors WHERE tenant_id = ? ORDER BY id").bind(t.id).all<SubRow>()
+  ).results;
 }
 async function settingsOf(t: TestTenant) {
   return (await env.DB.prepare("SELECT utr_enc FROM cis_settings WHERE tenant_id = ?").bind(t.id).first<{ utr_enc: string }>())?.utr_enc as string;

@@ -1,48 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Role } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { CIS_SCOPES, settingsSchema } from "~/features/cis/domain";
 import { decryptPii } from "~/features/cis/pii.server";
 import { saveCisSettings } from "~/features/cis/settings.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
+import { cisStaff, settingsForm as validForm, SETTINGS_UTR } from "../factories/cis";
+import { describedBy, hrefs, isChecked, one, page, pageText, parseHtml, shownText, textOf, textsOf, valueOf } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
 
-const UTR = "1234567890";
+const UTR = SETTINGS_UTR;
 const NO_PERMISSION = "You don't have permission to manage CIS settings";
-
-/** React escapes quotes in text; compare against the text a reader sees. */
-function decode(html: string): string {
-  return html.replace(/<!-- -->/g, "").replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
-}
-
-function validForm(overrides: Record<string, string | null> = {}): Record<string, string> {
-  const base: Record<string, string | null> = {
-    intent: "settings",
-    active: "on",
-    companyName: "Acme Builders Ltd",
-    employerRef: "123/AB12345",
-    accountsOfficeRef: "123PA00012345",
-    utr: UTR,
-    vatScheme: "standard",
-    emailStatements: "on",
-    warningDays: "3",
-    statementDeadlineDays: "14",
-    emailFrom: "cis@acme.test",
-    emailReplyTo: "",
-    statementFooter: "Thank you",
-    ...overrides,
-  };
-  return Object.fromEntries(Object.entries(base).filter((e): e is [string, string] => e[1] !== null));
-}
-
-async function setup(role: Role, opts: Parameters<typeof createTenant>[0] = {}) {
-  const t = await createTenant({ modules: ["cis"], ...opts });
-  const u = await createUser(t, { role });
-  const b = await signIn(t, u);
-  return { t, u, b };
-}
 
 async function settingsRow(t: TestTenant) {
   return env.DB.prepare("SELECT * FROM cis_settings WHERE tenant_id = ?").bind(t.id).first<Record<string, unknown>>();
@@ -54,37 +23,40 @@ async function bundleScopes(t: TestTenant, name: string): Promise<string[]> {
 }
 
 async function auditActions(t: TestTenant): Promise<{ action: string; payload: string }[]> {
-  const rows = await env.DB.prepare("SELECT action, payload FROM audit_events WHERE tenant_id = ? ORDER BY created_at").bind(t.id).all<{ action: string; payload: string }>();
+  const rows = await env.DB.prepare("SELECT action, payload FROM audit_events WHERE tenant_id = ? ORDER BY created_at")
+    .bind(t.id)
+    .all<{ action: string; payload: string }>();
   return rows.results;
 }
 
 describe("CIS settings: who may open it", () => {
   for (const role of ["standard", "lead"] as const) {
     it(`${role}: refused with the spec's message and status 403, GET and POST, and nothing saved`, async () => {
-      const { t, u, b } = await setup(role);
+      const { t, u, b } = await cisStaff(role);
       const res = await b.get(`${t.origin}/cis/settings`);
       expect(res.status).toBe(403);
-      const html = decode(await res.text());
+      const html = await shownText(res);
       expect(html).toContain(NO_PERMISSION);
       expect(html).not.toContain("Processing Settings");
       const post = await b.post(`${t.origin}/cis/settings`, validForm());
       expect(post.status).toBe(403);
-      expect(decode(await post.text())).toContain(NO_PERMISSION);
+      expect(await shownText(post)).toContain(NO_PERMISSION);
       expect(await settingsRow(t)).toBeNull();
       const bundle = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: role, scopes: ["cis.manage"] });
       expect(bundle.status).toBe(403);
       expect(await bundleScopes(t, role)).toEqual(DEFAULT_ROLE_BUNDLES[role]);
       expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(3);
       // The CIS navigation does not offer the page either.
-      expect(await (await b.get(`${t.origin}/cis`)).text()).not.toContain('href="/cis/settings"');
+      expect(hrefs(await page(await b.get(`${t.origin}/cis`)))).not.toContain("/cis/settings");
     });
   }
 
   it("manager: opens and saves settings, sees role bundles read-only, and a bundle POST is refused", async () => {
-    const { t, b } = await setup("manager");
+    const { t, b } = await cisStaff("manager");
     const res = await b.get(`${t.origin}/cis/settings`);
     expect(res.status).toBe(200);
-    const html = decode(await res.text());
+    const doc = await page(res);
+    const html = pageText(doc);
     expect(html).toContain("CIS Settings");
     expect(html).toContain("Configure your Construction Industry Scheme settings");
     expect(html).toContain("HMRC Details");
@@ -94,12 +66,12 @@ describe("CIS settings: who may open it", () => {
     expect(html).toContain("Changing them needs the cis.manage permission");
     expect(html).not.toContain("Save manager permissions");
     // Defaults when nothing is stored yet.
-    expect(html).toMatch(/name="warningDays"[^>]*value="3"|value="3"[^>]*name="warningDays"/);
-    expect(html).toMatch(/name="statementDeadlineDays"[^>]*value="14"|value="14"[^>]*name="statementDeadlineDays"/);
+    expect(valueOf(doc, "warningDays")).toBe("3");
+    expect(valueOf(doc, "statementDeadlineDays")).toBe("14");
 
     const post = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "manager", scopes: ["cis.manage"] });
     expect(post.status).toBe(403);
-    expect(decode(await post.text())).toContain("cis.manage is required");
+    expect(await shownText(post)).toContain("cis.manage is required");
     expect(await bundleScopes(t, "manager")).toEqual(DEFAULT_ROLE_BUNDLES.manager);
 
     const save = await b.post(`${t.origin}/cis/settings`, validForm());
@@ -108,10 +80,10 @@ describe("CIS settings: who may open it", () => {
   });
 
   it("admin: opens everything, with a save button per role", async () => {
-    const { t, b } = await setup("admin");
+    const { t, b } = await cisStaff("admin");
     const res = await b.get(`${t.origin}/cis/settings`);
     expect(res.status).toBe(200);
-    const html = decode(await res.text());
+    const html = await shownText(res);
     for (const role of ["admin", "lead", "manager", "standard"]) expect(html).toContain(`Save ${role} permissions`);
     expect(html).toContain("Choose which CIS scopes each role holds");
   });
@@ -126,34 +98,41 @@ describe("CIS settings: who may open it", () => {
 
 describe("CIS settings: validation", () => {
   it("shows each field's message next to it, keeps the input and writes nothing", async () => {
-    const { t, b } = await setup("admin");
+    const { t, b } = await cisStaff("admin");
     const res = await b.post(
       `${t.origin}/cis/settings`,
-      validForm({ companyName: " ", employerRef: "12/AB", accountsOfficeRef: "123PA0001", warningDays: "31", statementDeadlineDays: "0", emailFrom: "nope", utr: "123" }),
+      validForm({
+        companyName: " ",
+        employerRef: "12/AB",
+        accountsOfficeRef: "123PA0001",
+        warningDays: "31",
+        statementDeadlineDays: "0",
+        emailFrom: "nope",
+        utr: "123",
+      }),
     );
     expect(res.status).toBe(400);
-    const html = decode(await res.text());
-    expect(html).toContain("Company name is required");
-    expect(html).toContain("Invalid format (e.g., 123/AB12345)");
-    expect(html).toContain("Invalid format (e.g., 123PA00012345)");
-    expect(html).toContain("Must be between 0 and 30 days");
-    expect(html).toContain("Must be between 1 and 30 days");
-    expect(html).toContain("Invalid email format");
-    expect(html).toContain("Invalid UTR format (10 digits)");
+    const doc = await page(res);
+    // Each message is the one its field points at (aria-describedby), so it is read with the field.
+    expect(describedBy(doc, "companyName")).toContain("Company name is required");
+    expect(describedBy(doc, "employerRef")).toContain("Invalid format (e.g., 123/AB12345)");
+    expect(describedBy(doc, "accountsOfficeRef")).toContain("Invalid format (e.g., 123PA00012345)");
+    expect(describedBy(doc, "warningDays")).toContain("Must be between 0 and 30 days");
+    expect(describedBy(doc, "statementDeadlineDays")).toContain("Must be between 1 and 30 days");
+    expect(describedBy(doc, "emailFrom")).toContain("Invalid email format");
+    expect(describedBy(doc, "utr")).toContain("Invalid UTR format (10 digits)");
     // The user's input is kept.
-    expect(html).toContain('value="12/AB"');
-    expect(html).toContain('value="123PA0001"');
-    // Messages are tied to their fields.
-    expect(html).toMatch(/aria-describedby="[^"]*employerRef-error/);
+    expect(valueOf(doc, "employerRef")).toBe("12/AB");
+    expect(valueOf(doc, "accountsOfficeRef")).toBe("123PA0001");
     expect(await settingsRow(t)).toBeNull();
     expect(await count("audit_events", "tenant_id = ? AND action LIKE 'cis.settings%'", t.id)).toBe(0);
   });
 
   it("requires a contractor UTR to activate when none is stored, but not to save inactive", async () => {
-    const { t, b } = await setup("admin");
+    const { t, b } = await cisStaff("admin");
     const res = await b.post(`${t.origin}/cis/settings`, validForm({ utr: "" }));
     expect(res.status).toBe(400);
-    expect(decode(await res.text())).toContain("Contractor UTR is required");
+    expect(await shownText(res)).toContain("Contractor UTR is required");
     expect(await settingsRow(t)).toBeNull();
 
     const inactive = await b.post(`${t.origin}/cis/settings`, validForm({ utr: "", active: null }));
@@ -164,7 +143,7 @@ describe("CIS settings: validation", () => {
   });
 
   it("accepts warningDays 0 and lower-case references (stored upper-case)", async () => {
-    const { t, b } = await setup("admin");
+    const { t, b } = await cisStaff("admin");
     const res = await b.post(`${t.origin}/cis/settings`, validForm({ warningDays: "0", employerRef: "123/ab12345", accountsOfficeRef: "123pa00012345" }));
     expect(res.status).toBe(302);
     const row = await settingsRow(t);
@@ -176,24 +155,40 @@ describe("CIS settings: validation", () => {
 
 describe("CIS settings: saving", () => {
   it("saves, shows the toast, encrypts the UTR and shows it masked only", async () => {
-    const { t, u, b } = await setup("admin");
+    const { t, u, b } = await cisStaff("admin");
     const res = await b.post(`${t.origin}/cis/settings`, validForm({ vatScheme: "flat", warningDays: "7" }));
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/cis/settings");
-    const page = await b.follow(res, `${t.origin}/cis/settings`);
-    expect(page.status).toBe(200);
-    const html = decode(await page.text());
+    const saved = await b.follow(res, `${t.origin}/cis/settings`);
+    expect(saved.status).toBe(200);
+    const savedHtml = await saved.text();
+    const doc = parseHtml(savedHtml);
+    const html = pageText(doc);
     expect(html).toContain("Settings Saved");
     expect(html).toContain("Your CIS settings have been saved successfully.");
     expect(html).toContain("******7890");
-    expect(html).not.toContain(UTR);
+    expect(savedHtml).not.toContain(UTR);
     // The saved values come back into the form.
-    expect(html).toContain('value="Acme Builders Ltd"');
-    expect(html).toMatch(/<option value="flat" selected=""/);
-    expect(html).toMatch(/<input[^>]*name="active"[^>]*checked=""/);
+    expect(valueOf(doc, "companyName")).toBe("Acme Builders Ltd");
+    expect(valueOf(doc, "vatScheme")).toBe("flat");
+    expect(isChecked(doc, "active")).toBe(true);
 
     const row = await settingsRow(t);
-    expect(row).toMatchObject({ active: 1, company_name: "Acme Builders Ltd", employer_ref: "123/AB12345", accounts_office_ref: "123PA00012345", vat_scheme: "flat", email_statements: 1, warning_days: 7, statement_deadline_days: 14, email_from: "cis@acme.test", email_reply_to: null, statement_footer: "Thank you", utr_masked: "******7890", updated_by: u.id });
+    expect(row).toMatchObject({
+      active: 1,
+      company_name: "Acme Builders Ltd",
+      employer_ref: "123/AB12345",
+      accounts_office_ref: "123PA00012345",
+      vat_scheme: "flat",
+      email_statements: 1,
+      warning_days: 7,
+      statement_deadline_days: 14,
+      email_from: "cis@acme.test",
+      email_reply_to: null,
+      statement_footer: "Thank you",
+      utr_masked: "******7890",
+      updated_by: u.id,
+    });
     // No plaintext UTR anywhere in the row, the audit trail or the activity log.
     expect(JSON.stringify(row)).not.toContain(UTR);
     expect(String(row?.utr_enc)).toMatch(/^v1\./);
@@ -207,11 +202,11 @@ describe("CIS settings: saving", () => {
     expect(audits.filter((a) => a.action === "cis.module.activated")).toHaveLength(1);
     expect(await count("activity_log", "tenant_id = ? AND module = 'cis' AND action = 'settings.updated' AND performed_by = ?", t.id, u.id)).toBe(1);
     // The toast is shown once.
-    expect(decode(await (await b.get(`${t.origin}/cis/settings`)).text())).not.toContain("Settings Saved");
+    expect(await shownText(await b.get(`${t.origin}/cis/settings`))).not.toContain("Settings Saved");
   });
 
   it("keeps the stored UTR when the field is left blank, and replaces it when a new one is given", async () => {
-    const { t, b } = await setup("admin");
+    const { t, b } = await cisStaff("admin");
     expect((await b.post(`${t.origin}/cis/settings`, validForm())).status).toBe(302);
     const first = await settingsRow(t);
 
@@ -235,7 +230,7 @@ describe("CIS settings: saving", () => {
   });
 
   it("audits deactivation and activation again", async () => {
-    const { t, b } = await setup("admin");
+    const { t, b } = await cisStaff("admin");
     await b.post(`${t.origin}/cis/settings`, validForm());
     const off = await b.post(`${t.origin}/cis/settings`, validForm({ active: null, utr: "" }));
     expect(off.status).toBe(302);
@@ -247,10 +242,10 @@ describe("CIS settings: saving", () => {
   });
 
   it("never shows one tenant's settings on another tenant's host", async () => {
-    const acme = await setup("admin");
-    const globex = await setup("admin");
+    const acme = await cisStaff("admin");
+    const globex = await cisStaff("admin");
     expect((await acme.b.post(`${acme.t.origin}/cis/settings`, validForm({ companyName: "Acme Secret Works" }))).status).toBe(302);
-    const html = decode(await (await globex.b.get(`${globex.t.origin}/cis/settings`)).text());
+    const html = await shownText(await globex.b.get(`${globex.t.origin}/cis/settings`));
     expect(html).not.toContain("Acme Secret Works");
     expect(html).not.toContain("******7890");
     expect(html).toContain("10 digits. Required to activate the module.");
@@ -274,7 +269,17 @@ describe("CIS settings: saving", () => {
 
 describe("CIS settings: save failures", () => {
   // Through the real schema, so the input has exactly the shape an action passes.
-  const input = settingsSchema.parse({ active: true, companyName: "Acme", employerRef: "123/AB12345", accountsOfficeRef: "123PA00012345", utr: UTR, vatScheme: "standard", emailStatements: true, warningDays: 3, statementDeadlineDays: 14 });
+  const input = settingsSchema.parse({
+    active: true,
+    companyName: "Acme",
+    employerRef: "123/AB12345",
+    accountsOfficeRef: "123PA00012345",
+    utr: UTR,
+    vatScheme: "standard",
+    emailStatements: true,
+    warningDays: 3,
+    statementDeadlineDays: 14,
+  });
   const who = { id: "u1", email: "a@example.test", name: "A", ip: null };
 
   it("writes nothing (no row, no audit) when the batch fails, and answers the generic code", async () => {
@@ -296,15 +301,15 @@ describe("CIS settings: save failures", () => {
 
 describe("CIS settings: role permissions", () => {
   it("lists only roles holding a cis. scope", async () => {
-    const { t, b } = await setup("admin", { bundles: { standard: ["notes.view", "chat.*"] } });
-    const html = decode(await (await b.get(`${t.origin}/cis/settings`)).text());
-    expect(html).toContain('data-bundle="lead"');
-    expect(html).toContain('data-bundle="admin"');
-    expect(html).not.toContain('data-bundle="standard"');
+    const { t, b } = await cisStaff("admin", { tenantOptions: { bundles: { standard: ["notes.view", "chat.*"] } } });
+    const bundles = [...(await page(await b.get(`${t.origin}/cis/settings`))).querySelectorAll("[data-bundle]")].map((el) => el.getAttribute("data-bundle"));
+    expect(bundles).toContain("lead");
+    expect(bundles).toContain("admin");
+    expect(bundles).not.toContain("standard");
   });
 
   it("admin changes a role's CIS scopes, keeping its other scopes exactly, audited, effective on the next request", async () => {
-    const { t, u, b } = await setup("admin");
+    const { t, u, b } = await cisStaff("admin");
     const manager = await createUser(t, { role: "manager" });
     const mb = await signIn(t, manager);
     expect((await mb.get(`${t.origin}/cis/settings`)).status).toBe(200);
@@ -312,13 +317,15 @@ describe("CIS settings: role permissions", () => {
     const chosen = ["cis.read", "cis.approve", "cis.submit", "cis.ret.compile", "cis.settings.read"];
     const res = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "manager", scopes: chosen });
     expect(res.status).toBe(302);
-    const page = decode(await (await b.follow(res, `${t.origin}/cis/settings`)).text());
-    expect(page).toContain("Permissions Updated");
+    const shown = await shownText(await b.follow(res, `${t.origin}/cis/settings`));
+    expect(shown).toContain("Permissions Updated");
 
     const nonCis = DEFAULT_ROLE_BUNDLES.manager.filter((s) => !s.startsWith("cis."));
     // Non-CIS scopes first, as they were; the chosen CIS scopes after them in catalogue order.
     expect(await bundleScopes(t, "manager")).toEqual([...nonCis, ...CIS_SCOPES.filter((s) => chosen.includes(s))]);
-    const audit = await env.DB.prepare("SELECT payload, actor_id FROM audit_events WHERE tenant_id = ? AND action = 'cis.permission.updated'").bind(t.id).first<{ payload: string; actor_id: string }>();
+    const audit = await env.DB.prepare("SELECT payload, actor_id FROM audit_events WHERE tenant_id = ? AND action = 'cis.permission.updated'")
+      .bind(t.id)
+      .first<{ payload: string; actor_id: string }>();
     expect(audit?.actor_id).toBe(u.id);
     const payload = JSON.parse(audit?.payload ?? "{}");
     expect(payload.role).toBe("manager");
@@ -328,45 +335,50 @@ describe("CIS settings: role permissions", () => {
     // The manager's very next request runs on the new bundle.
     const after = await mb.get(`${t.origin}/cis/settings`);
     expect(after.status).toBe(403);
-    expect(decode(await after.text())).toContain(NO_PERMISSION);
+    expect(await shownText(after)).toContain(NO_PERMISSION);
     // Other tenants' roles of the same name are untouched.
     const other = await createTenant({ modules: ["cis"] });
     expect(await bundleScopes(other, "manager")).toEqual(DEFAULT_ROLE_BUNDLES.manager);
   });
 
   it("keeps unknown cis. scopes and wildcard scopes outside the grid", async () => {
-    const { t, b } = await setup("admin", { bundles: { lead: ["files.*", "cis.*", "cis.read", "*", "notes.view"] } });
+    const { t, b } = await cisStaff("admin", { tenantOptions: { bundles: { lead: ["files.*", "cis.*", "cis.read", "*", "notes.view"] } } });
     const res = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "lead", scopes: ["cis.inv.read"] });
     expect(res.status).toBe(302);
     expect(await bundleScopes(t, "lead")).toEqual(["files.*", "cis.*", "*", "notes.view", "cis.inv.read"]);
   });
 
   it("shows a checklist error for a role that can submit returns but not compile them", async () => {
-    const { t, b } = await setup("admin");
-    const before = decode(await (await b.get(`${t.origin}/cis/settings`)).text());
+    const { t, b } = await cisStaff("admin");
+    const before = await shownText(await b.get(`${t.origin}/cis/settings`));
     expect(before).not.toContain("Role 'standard': can submit returns");
     const res = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "standard", scopes: ["cis.read", "cis.ret.submit"] });
     expect(res.status).toBe(302);
-    const html = decode(await (await b.get(`${t.origin}/cis/settings`)).text());
-    expect(html).toContain("Role 'standard': can submit returns (cis.ret.submit) but cannot compile them (cis.ret.compile)");
-    expect(html).toMatch(/data-testid="checklist-errors"/);
-    expect(html).toContain('data-testid="bundle-scopes-standard">cis.read, cis.ret.submit<');
+    const doc = await page(await b.get(`${t.origin}/cis/settings`));
+    expect(textsOf(one(doc, '[data-testid="checklist-errors"]'), "li")).toContain(
+      "Role 'standard': can submit returns (cis.ret.submit) but cannot compile them (cis.ret.compile)",
+    );
+    expect(textOf(doc, '[data-testid="bundle-scopes-standard"]')).toBe("cis.read, cis.ret.submit");
   });
 
   it("refuses unknown scopes, unknown roles, stale forms and removing the last cis.manage", async () => {
-    const { t, b } = await setup("admin");
+    const { t, b } = await cisStaff("admin");
     const bad = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "lead", scopes: ["cis.read", "files.*"] });
     expect(bad.status).toBe(400);
-    expect(decode(await bad.text())).toContain("Unknown CIS scope: files.*");
+    expect(await shownText(bad)).toContain("Unknown CIS scope: files.*");
     expect((await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "ghost", scopes: ["cis.read"] })).status).toBe(404);
 
     const stale = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "lead", version: "1", scopes: ["cis.read"] });
     expect(stale.status).toBe(409);
-    expect(decode(await stale.text())).toContain("changed by someone else");
+    expect(await shownText(stale)).toContain("changed by someone else");
 
-    const lastManage = await b.post(`${t.origin}/cis/settings`, { intent: "bundle", bundle: "admin", scopes: ["cis.read", "cis.settings.write", "cis.settings.read"] });
+    const lastManage = await b.post(`${t.origin}/cis/settings`, {
+      intent: "bundle",
+      bundle: "admin",
+      scopes: ["cis.read", "cis.settings.write", "cis.settings.read"],
+    });
     expect(lastManage.status).toBe(400);
-    expect(decode(await lastManage.text())).toContain("At least one role must keep cis.manage");
+    expect(await shownText(lastManage)).toContain("At least one role must keep cis.manage");
     expect(await bundleScopes(t, "lead")).toEqual(DEFAULT_ROLE_BUNDLES.lead);
     expect(await bundleScopes(t, "admin")).toEqual(DEFAULT_ROLE_BUNDLES.admin);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.updated'", t.id)).toBe(0);

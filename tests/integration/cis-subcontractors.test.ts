@@ -2,55 +2,58 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Role } from "~/db/schema";
-import { subcontractorCreateSchema } from "~/features/cis/domain";
-import { createSubcontractor, decryptSubcontractorField, PAGE_SIZE } from "~/features/cis/subcontractors.server";
-import { createTenant, createUser, type TestTenant } from "../factories";
-import { count, signIn } from "./auth-helpers";
+import { decryptSubcontractorField, PAGE_SIZE } from "~/features/cis/subcontractors.server";
+import { createTenant } from "../factories";
+import { cisStaff as setup, newUtr, seedSub, subForm as validForm } from "../factories/cis";
+import {
+  alerts,
+  attr,
+  describedBy,
+  field,
+  hasField,
+  hrefs,
+  isChecked,
+  linksTo,
+  one,
+  page,
+  pageText,
+  parseHtml,
+  shownText,
+  textOf,
+  textsOf,
+  valueOf,
+} from "../factories/html";
+import { count } from "./auth-helpers";
 import { location, toForm, type Browser } from "./http";
 import worker from "../../workers/app";
 
-// ---------------------------------------------------------------------------
-// Helpers
-
-let seq = 0;
-/** A 10-digit UTR unlikely to appear anywhere else (timestamps, ids, hashes). */
-function newUtr(): string {
-  seq += 1;
-  const n = (Math.floor(Math.random() * 9e5) + 1e5) * 1e4 + ((Date.now() + seq) % 1e4);
-  return String(n).padStart(10, "7").slice(0, 10);
-}
-
-async function setup(role: Role = "lead", tenant?: TestTenant) {
-  const t = tenant ?? (await createTenant({ modules: ["cis"] }));
-  const u = await createUser(t, { role });
-  const b = await signIn(t, u);
-  return { t, u, b };
-}
-
-type SubInput = Partial<Record<string, string>> & { name: string };
-
-/** Creates straight through the data layer (fast set-up); the form is tested on its own. */
-async function seedSub(t: TestTenant, input: SubInput, opts: { active?: boolean } = {}) {
-  const value = subcontractorCreateSchema.parse({ type: "individual", utr: newUtr(), verificationStatus: "standard", active: true, ...input });
-  const res = await createSubcontractor(env, t.id, value, { id: "seed", email: "seed@example.test", name: "Seeder" }, { canVerify: true, ...opts });
-  if (!res.ok) throw new Error(res.code);
-  return { id: res.id, utr: value.utr, name: value.name };
-}
-
 async function row(id: string) {
-  return env.DB.prepare("SELECT * FROM cis_subcontractors WHERE id = ?").bind(id).first<Record<string, unknown> & { active: number; deleted_at: number | null; verification_rate: number; verification_status: string; utr_enc: string; utr_masked: string; nino_enc: string | null; tenant_id: string; id: string }>();
+  return env.DB.prepare("SELECT * FROM cis_subcontractors WHERE id = ?").bind(id).first<
+    Record<string, unknown> & {
+      active: number;
+      deleted_at: number | null;
+      verification_rate: number;
+      verification_status: string;
+      utr_enc: string;
+      utr_masked: string;
+      nino_enc: string | null;
+      tenant_id: string;
+      id: string;
+    }
+  >();
 }
 
-function validForm(extra: Record<string, string> = {}) {
-  return { type: "individual", name: "Valid Builder", utr: newUtr(), verificationStatus: "standard", active: "on", ...extra };
-}
-
-const html = (res: Response) => res.text();
+/** The raw body: identifiers must not appear anywhere in it, attributes and scripts included. */
+const markup = (res: Response) => res.text();
 
 /** Decrypts a raw D1 row's identifier with its own binding (tenant, table, id, field). */
 function decrypt(r: Record<string, unknown> | null | undefined, field: "utr" | "nino") {
   if (!r) throw new Error("no row");
-  return decryptSubcontractorField(env, { tenantId: String(r.tenant_id), id: String(r.id), utrEnc: (r.utr_enc as string) ?? null, ninoEnc: (r.nino_enc as string) ?? null }, field);
+  return decryptSubcontractorField(
+    env,
+    { tenantId: String(r.tenant_id), id: String(r.id), utrEnc: (r.utr_enc as string) ?? null, ninoEnc: (r.nino_enc as string) ?? null },
+    field,
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -73,31 +76,34 @@ describe("subcontractor routes x roles", () => {
 
       const list = await b.get(base);
       expect(list.status, `${role} list`).toBe(200);
-      const listHtml = await html(list);
-      expect(listHtml).toContain("Matrix Joinery");
-      expect(listHtml).toContain("Search subcontractors...");
+      const listHtml = await markup(list);
+      const listDoc = parseHtml(listHtml);
+      expect(pageText(listDoc)).toContain("Matrix Joinery");
+      expect(one(listDoc, '[role="search"] input[name="q"]').getAttribute("placeholder")).toBe("Search subcontractors...");
       // Contact details masked in the list.
-      expect(listHtml).toContain("j***@e***.test");
+      expect(pageText(listDoc)).toContain("j***@e***.test");
       expect(listHtml).not.toContain("joiner@example.test");
       expect(listHtml).not.toContain("07700900123");
-      expect(listHtml.includes("New Subcontractor"), `${role} New`).toBe(e.write);
-      expect(listHtml.includes('name="ids"'), `${role} checkboxes`).toBe(e.write);
-      expect(listHtml.includes('name="selectAll"'), `${role} select all`).toBe(e.write);
-      expect(listHtml.includes(`href="/cis/subcontractors/${sub.id}/edit"`), `${role} Edit`).toBe(e.write);
-      expect(listHtml.includes('value="archive"'), `${role} Archive`).toBe(e.write);
-      expect(listHtml.includes(`href="/cis/subcontractors/${sub.id}/invite"`), `${role} row invite`).toBe(e.invite);
+      const links = hrefs(listDoc);
+      expect(links.includes("/cis/subcontractors/new"), `${role} New`).toBe(e.write);
+      expect(hasField(listDoc, "ids"), `${role} checkboxes`).toBe(e.write);
+      expect(hasField(listDoc, "selectAll"), `${role} select all`).toBe(e.write);
+      expect(links.includes(`/cis/subcontractors/${sub.id}/edit`), `${role} Edit`).toBe(e.write);
+      expect(listDoc.querySelector('form input[name="intent"][value="archive"]') !== null, `${role} Archive`).toBe(e.write);
+      expect(links.includes(`/cis/subcontractors/${sub.id}/invite`), `${role} row invite`).toBe(e.invite);
       // The toolbar's create-and-invite creates a subcontractor first: it needs write as well.
-      expect(listHtml.includes('href="/cis/subcontractors/invite"'), `${role} toolbar invite`).toBe(e.invite && e.write);
-      expect(listHtml.includes('action="/cis/subcontractors/export"'), `${role} export`).toBe(e.export);
-      expect(listHtml.includes('href="/cis/subcontractors/import"'), `${role} import`).toBe(e.import);
+      expect(links.includes("/cis/subcontractors/invite"), `${role} toolbar invite`).toBe(e.invite && e.write);
+      expect(listDoc.querySelector('form[action="/cis/subcontractors/export"][method="post"]') !== null, `${role} export`).toBe(e.export);
+      expect(links.includes("/cis/subcontractors/import"), `${role} import`).toBe(e.import);
 
       const detail = await b.get(`${base}/${sub.id}`);
       expect(detail.status).toBe(200);
-      const detailHtml = await html(detail);
-      expect(detailHtml).toContain(sub.utr.replace(/^\d{6}/, "******"));
+      const detailHtml = await markup(detail);
+      const detailDoc = parseHtml(detailHtml);
+      expect(pageText(detailDoc)).toContain(sub.utr.replace(/^\d{6}/, "******"));
       expect(detailHtml).not.toContain(sub.utr);
-      expect(detailHtml.includes('value="reveal"'), `${role} Reveal`).toBe(e.unmask);
-      expect(detailHtml.includes(`href="/cis/subcontractors/${sub.id}/edit"`)).toBe(e.write);
+      expect(detailDoc.querySelector('form input[name="intent"][value="reveal"]') !== null, `${role} Reveal`).toBe(e.unmask);
+      expect(hrefs(detailDoc).includes(`/cis/subcontractors/${sub.id}/edit`)).toBe(e.write);
 
       expect((await b.get(`${base}/new`)).status, `${role} new`).toBe(e.write ? 200 : 403);
       expect((await b.get(`${base}/${sub.id}/edit`)).status, `${role} edit`).toBe(e.write ? 200 : 403);
@@ -105,8 +111,8 @@ describe("subcontractor routes x roles", () => {
       // Posts: refused on the server whatever the page shows.
       const reveal = await b.post(`${base}/${sub.id}`, { intent: "reveal", field: "utr" });
       expect(reveal.status, `${role} reveal`).toBe(e.unmask ? 200 : 403);
-      if (e.unmask) expect(await html(reveal)).toContain(sub.utr);
-      else expect(await html(reveal)).not.toContain(sub.utr);
+      if (e.unmask) expect(textOf(await page(reveal), '[data-revealed="utr"]')).toBe(sub.utr);
+      else expect(await markup(reveal)).not.toContain(sub.utr);
 
       const edit = await b.post(`${base}/${sub.id}/edit`, validForm({ name: "Renamed By Post", utr: "" }));
       expect(edit.status, `${role} edit post`).toBe(e.write ? 302 : 403);
@@ -139,13 +145,13 @@ describe("tenant isolation", () => {
     expect((await b.post(`${base}/${foreign.id}`, { intent: "archive", confirmed: "yes" })).status).toBe(404);
     const reveal = await b.post(`${base}/${foreign.id}`, { intent: "reveal", field: "utr" });
     expect(reveal.status).toBe(404);
-    expect(await html(reveal)).not.toContain(foreign.utr);
+    expect(await markup(reveal)).not.toContain(foreign.utr);
 
-    const list = await html(await b.get(base));
+    const list = await shownText(await b.get(base));
     expect(list).toContain("Home Plastering");
     expect(list).not.toContain("Foreign Roofing");
     // Not even by its exact UTR.
-    expect(await html(await b.get(`${base}?q=${foreign.utr}`))).not.toContain("Foreign Roofing");
+    expect(await shownText(await b.get(`${base}?q=${foreign.utr}`))).not.toContain("Foreign Roofing");
 
     const r = await row(foreign.id);
     expect(r?.name).toBe("Foreign Roofing");
@@ -159,7 +165,7 @@ describe("tenant isolation", () => {
     await env.DB.prepare("UPDATE cis_subcontractors SET deleted_at = ? WHERE id = ?").bind(Date.now(), sub.id).run();
     expect((await b.get(`${t.origin}/cis/subcontractors/${sub.id}`)).status).toBe(404);
     expect((await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`)).status).toBe(404);
-    expect(await html(await b.get(`${t.origin}/cis/subcontractors`))).not.toContain("Deleted Scaffolding");
+    expect(await shownText(await b.get(`${t.origin}/cis/subcontractors`))).not.toContain("Deleted Scaffolding");
   });
 });
 
@@ -185,9 +191,9 @@ describe("the subcontractor form", () => {
     });
     expect(res.status, await res.clone().text()).toBe(302);
     expect(location(res)).toBe("/cis/subcontractors");
-    const page = await html(await b.follow(res, `${t.origin}/cis/subcontractors/new`));
-    expect(page).toContain("Subcontractor created");
-    expect(page).toContain("Alice Brick");
+    const shown = await shownText(await b.follow(res, `${t.origin}/cis/subcontractors/new`));
+    expect(shown).toContain("Subcontractor created");
+    expect(shown).toContain("Alice Brick");
 
     const r = await env.DB.prepare("SELECT * FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<Record<string, unknown>>();
     expect(r).toBeTruthy();
@@ -199,12 +205,21 @@ describe("the subcontractor form", () => {
     expect(await decrypt(r, "utr")).toBe(utr);
     expect(await decrypt(r, "nino")).toBe(nino);
 
-    const audit = await env.DB.prepare("SELECT action FROM audit_events WHERE tenant_id = ? AND target_id = ? ORDER BY action").bind(t.id, r?.id).all<{ action: string }>();
+    const audit = await env.DB.prepare("SELECT action FROM audit_events WHERE tenant_id = ? AND target_id = ? ORDER BY action")
+      .bind(t.id, r?.id)
+      .all<{ action: string }>();
     expect(audit.results.map((a) => a.action)).toEqual(["cis.subcontractor.created", "cis.subcontractor.verified"]);
     expect(await count("activity_log", "tenant_id = ? AND entity_id = ? AND action = 'subcontractor.created'", t.id, r?.id)).toBe(1);
 
     // Now edit it with a new NINO and the UTR left blank, then scan everything stored.
-    const edit = await b.post(`${t.origin}/cis/subcontractors/${r?.id}/edit`, { type: "individual", name: "Alice Brick Ltd", utr: "", nino: "CE192837D", verificationStatus: "higher", active: "on" });
+    const edit = await b.post(`${t.origin}/cis/subcontractors/${r?.id}/edit`, {
+      type: "individual",
+      name: "Alice Brick Ltd",
+      utr: "",
+      nino: "CE192837D",
+      verificationStatus: "higher",
+      active: "on",
+    });
     expect(edit.status, await edit.clone().text()).toBe(302);
     const after = await row(String(r?.id));
     expect(after?.verification_rate).toBe(30);
@@ -220,7 +235,7 @@ describe("the subcontractor form", () => {
 
     // Nor do the pages carry them.
     for (const path of ["", `/${r?.id}`, `/${r?.id}/edit`]) {
-      const body = await html(await b.get(`${t.origin}/cis/subcontractors${path}`));
+      const body = await markup(await b.get(`${t.origin}/cis/subcontractors${path}`));
       expect(body).not.toContain(utr);
       expect(body).not.toContain("CE192837D");
     }
@@ -244,16 +259,19 @@ describe("the subcontractor form", () => {
       const form = validForm({ name: "Kept Name Here", ...fields });
       const res = await b.post(url, form);
       expect(res.status, message).toBe(400);
-      const body = await html(res);
-      expect(body, message).toContain(message);
-      // The message sits in the field's error slot and the user's input comes back.
-      expect(body).toMatch(/id="[^"]+-error"[^>]*role="alert"/);
-      for (const [k, v] of Object.entries(fields)) if (v && k !== "type") expect(body, `${k} kept`).toContain(`value="${v}"`);
+      const doc = await page(res);
+      // The message is the one the failing field points at, announced as an alert, and the user's input comes back.
+      const failed = Object.keys(fields).find((k) => k !== "type") ?? "name";
+      expect(describedBy(doc, failed), message).toBe(message);
+      expect(alerts(doc), message).toContain(message);
+      for (const [k, v] of Object.entries(fields)) if (v && k !== "type") expect(valueOf(doc, k), `${k} kept`).toBe(v);
     }
     // A NINO for a company is ignored rather than refused.
     const ok = await b.post(url, validForm({ type: "company", nino: "QQ123456Z", companyNumber: "sc123456" }));
     expect(ok.status).toBe(302);
-    const r = await env.DB.prepare("SELECT nino_enc, company_number FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<{ nino_enc: string | null; company_number: string }>();
+    const r = await env.DB.prepare("SELECT nino_enc, company_number FROM cis_subcontractors WHERE tenant_id = ?")
+      .bind(t.id)
+      .first<{ nino_enc: string | null; company_number: string }>();
     expect(r?.nino_enc).toBeNull();
     expect(r?.company_number).toBe("SC123456");
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
@@ -263,10 +281,12 @@ describe("the subcontractor form", () => {
     const { t, b } = await setup("lead");
     const sub = await seedSub(t, { name: "Keep My UTR" });
     const before = await row(sub.id);
-    const page = await html(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
-    expect(page).toContain("Leave blank to keep the current UTR");
-    expect(page).toContain("Update Subcontractor");
-    expect(page).not.toContain(sub.utr);
+    const editHtml = await markup(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
+    const editDoc = parseHtml(editHtml);
+    expect(pageText(editDoc)).toContain("Leave blank to keep the current UTR");
+    expect(textsOf(editDoc, 'button[type="submit"]')).toContain("Update Subcontractor");
+    expect(valueOf(editDoc, "utr") ?? "").toBe("");
+    expect(editHtml).not.toContain(sub.utr);
 
     const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Keep My UTR", utr: "" }));
     expect(res.status).toBe(302);
@@ -277,23 +297,24 @@ describe("the subcontractor form", () => {
     // A new UTR replaces it, and search by UTR follows.
     const next = newUtr();
     expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Keep My UTR", utr: next }))).status).toBe(302);
-    expect(await decrypt((await row(sub.id)), "utr")).toBe(next);
-    expect(await html(await b.get(`${t.origin}/cis/subcontractors?q=${next}`))).toContain("Keep My UTR");
-    expect(await html(await b.get(`${t.origin}/cis/subcontractors?q=${sub.utr}`))).not.toContain("Keep My UTR");
+    expect(await decrypt(await row(sub.id), "utr")).toBe(next);
+    expect(await shownText(await b.get(`${t.origin}/cis/subcontractors?q=${next}`))).toContain("Keep My UTR");
+    expect(await shownText(await b.get(`${t.origin}/cis/subcontractors?q=${sub.utr}`))).not.toContain("Keep My UTR");
 
     // On create a blank UTR is refused.
     const create = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ utr: "" }));
     expect(create.status).toBe(400);
-    expect(await html(create)).toContain("Valid UTR required (10 digits)");
+    expect(describedBy(await page(create), "utr")).toBe("Valid UTR required (10 digits)");
   });
 
   it("keeps the NINO when left blank on edit and clears it only when Remove is ticked", async () => {
     const { t, b } = await setup("lead");
     const sub = await seedSub(t, { name: "Nino Holder", nino: "AB123456C" });
     const edit = `${t.origin}/cis/subcontractors/${sub.id}/edit`;
-    const page = await html(await b.get(edit));
-    expect(page).toContain(`Remove the current NINO (${String((await row(sub.id))?.nino_masked)})`);
-    expect(page).toContain('name="removeNino"');
+    const editDoc = await page(await b.get(edit));
+    const remove = field(editDoc, "removeNino");
+    expect(remove.getAttribute("type")).toBe("checkbox");
+    expect(textOf(editDoc, `label[for="${remove.getAttribute("id")}"]`)).toBe(`Remove the current NINO (${String((await row(sub.id))?.nino_masked)})`);
 
     // Blank keeps it.
     expect((await b.post(edit, validForm({ name: "Nino Holder", utr: "" }))).status).toBe(302);
@@ -302,7 +323,7 @@ describe("the subcontractor form", () => {
     // A new NINO and Remove together are refused next to the checkbox, nothing written.
     const both = await b.post(edit, validForm({ name: "Nino Holder", utr: "", nino: "CE123456D", removeNino: "on" }));
     expect(both.status).toBe(400);
-    expect(await html(both)).toContain("Enter a new NINO or remove the current one, not both");
+    expect(describedBy(await page(both), "removeNino")).toBe("Enter a new NINO or remove the current one, not both");
     expect(await decrypt(await row(sub.id), "nino")).toBe("AB123456C");
 
     // Remove clears the ciphertext and the mask, and the audit names the field only.
@@ -310,11 +331,15 @@ describe("the subcontractor form", () => {
     const after = await row(sub.id);
     expect(after?.nino_enc).toBeNull();
     expect(after?.nino_masked).toBeNull();
-    const audit = await env.DB.prepare("SELECT payload FROM audit_events WHERE target_id = ? AND action = 'cis.subcontractor.updated' ORDER BY created_at DESC LIMIT 1").bind(sub.id).first<{ payload: string }>();
+    const audit = await env.DB.prepare(
+      "SELECT payload FROM audit_events WHERE target_id = ? AND action = 'cis.subcontractor.updated' ORDER BY created_at DESC LIMIT 1",
+    )
+      .bind(sub.id)
+      .first<{ payload: string }>();
     expect(JSON.parse(audit?.payload ?? "{}").fields).toContain("nino");
     expect(audit?.payload).not.toContain("AB123456C");
     // With no NINO on file the checkbox is not offered.
-    expect(await html(await b.get(edit))).not.toContain('name="removeNino"');
+    expect(hasField(await page(await b.get(edit)), "removeNino")).toBe(false);
   });
 
   it("lets the verification status set the rate and audits the change", async () => {
@@ -326,15 +351,17 @@ describe("the subcontractor form", () => {
       ["higher", 30],
       ["standard", 20],
     ] as const) {
-      const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Rate Follows", utr: "", verificationStatus: status, verificationRate: "99" }));
+      const res = await b.post(
+        `${t.origin}/cis/subcontractors/${sub.id}/edit`,
+        validForm({ name: "Rate Follows", utr: "", verificationStatus: status, verificationRate: "99" }),
+      );
       expect(res.status).toBe(302);
       const r = await row(sub.id);
       expect(r?.verification_status).toBe(status);
       expect(r?.verification_rate).toBe(rate);
     }
     expect(await count("audit_events", "tenant_id = ? AND target_id = ? AND action = 'cis.subcontractor.verified'", t.id, sub.id)).toBe(3);
-    const page = await html(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
-    expect(page).toMatch(/data-rate="true"[^>]*>20%</);
+    expect(textOf(await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`)), 'output[data-rate="true"]')).toBe("20%");
   });
 
   it("shows a duplicate UTR and a failed save in a red banner, with nothing written", async () => {
@@ -342,18 +369,20 @@ describe("the subcontractor form", () => {
     const first = await seedSub(t, { name: "First Holder" });
     const dup = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ name: "Second Holder", utr: first.utr }));
     expect(dup.status).toBe(409);
-    const body = await html(dup);
-    expect(body).toMatch(/role="alert"[^>]*data-form-error[^>]*>[\s\S]*A subcontractor with this UTR already exists/);
-    expect(body).toContain('value="Second Holder"');
+    const doc = await page(dup);
+    expect(textOf(doc, '[role="alert"][data-form-error]')).toContain("A subcontractor with this UTR already exists");
+    expect(valueOf(doc, "name")).toBe("Second Holder");
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(1);
 
     // A failure inside the batch (forced by a trigger for this tenant only) leaves nothing half-written.
     const trigger = `fail_${t.slug}`;
-    await env.DB.prepare(`CREATE TRIGGER ${trigger} BEFORE INSERT ON cis_subcontractors WHEN NEW.tenant_id = '${t.id}' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`).run();
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE INSERT ON cis_subcontractors WHEN NEW.tenant_id = '${t.id}' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+    ).run();
     try {
       const res = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ name: "Never Saved" }));
       expect(res.status).toBe(500);
-      expect(await html(res)).toContain("Failed to save subcontractor");
+      expect(textOf(await page(res), '[role="alert"][data-form-error]')).toContain("Failed to save subcontractor");
     } finally {
       await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
     }
@@ -364,9 +393,9 @@ describe("the subcontractor form", () => {
   it("reactivates an archived subcontractor from its form, and can archive from it", async () => {
     const { t, b } = await setup("lead");
     const sub = await seedSub(t, { name: "Back Again" }, { active: false });
-    const page = await html(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
-    expect(page).toMatch(/role="switch"/);
-    expect(page).not.toMatch(/<input[^>]*checked[^>]*role="switch"|<input[^>]*role="switch"[^>]*checked/);
+    const editDoc = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}/edit`));
+    expect(field(editDoc, "active").getAttribute("role")).toBe("switch");
+    expect(isChecked(editDoc, "active")).toBe(false);
     expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, validForm({ name: "Back Again", utr: "", active: "on" }))).status).toBe(302);
     expect((await row(sub.id))?.active).toBe(1);
     expect(await count("audit_events", "target_id = ? AND action = 'cis.subcontractor.reactivated'", sub.id)).toBe(1);
@@ -380,14 +409,15 @@ describe("the subcontractor form", () => {
 
   it("starts a new subcontractor active, standard and individual", async () => {
     const { t, b } = await setup("lead");
-    const page = await html(await b.get(`${t.origin}/cis/subcontractors/new`));
-    expect(page).toContain("Subcontractor Details");
-    expect(page).toContain("Verification Details");
-    expect(page).toContain("Create Subcontractor");
-    expect(page).toContain('href="/cis/subcontractors"');
-    expect(page).toMatch(/<input[^>]*checked[^>]*role="switch"|<input[^>]*role="switch"[^>]*checked/);
-    expect(page).toMatch(/<option value="standard" selected/);
-    expect(page).toContain('maxLength="10"');
+    const doc = await page(await b.get(`${t.origin}/cis/subcontractors/new`));
+    expect(textsOf(doc, "h2, h3, legend")).toEqual(expect.arrayContaining(["Subcontractor Details", "Verification Details"]));
+    expect(textsOf(doc, 'button[type="submit"]')).toContain("Create Subcontractor");
+    expect(linksTo(doc, "Cancel")).toEqual(["/cis/subcontractors"]);
+    expect(field(doc, "active").getAttribute("role")).toBe("switch");
+    expect(isChecked(doc, "active")).toBe(true);
+    expect(valueOf(doc, "verificationStatus")).toBe("standard");
+    expect(valueOf(doc, "type")).toBe("individual");
+    expect(attr(field(doc, "utr"), "maxLength")).toBe("10");
   });
 });
 
@@ -400,12 +430,13 @@ describe("reveal", () => {
     const res = await b.post(`${t.origin}/cis/subcontractors/${a.id}`, { intent: "reveal", field: "utr" });
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toContain("no-store");
-    const body = await html(res);
-    expect(body).toMatch(new RegExp(`data-revealed="utr"[^>]*>${a.utr}<`));
-    const nino = await html(await b.post(`${t.origin}/cis/subcontractors/${a.id}`, { intent: "reveal", field: "nino" }));
-    expect(nino).toContain("AB481937C");
+    expect(textOf(await page(res), '[data-revealed="utr"]')).toBe(a.utr);
+    const nino = await page(await b.post(`${t.origin}/cis/subcontractors/${a.id}`, { intent: "reveal", field: "nino" }));
+    expect(textOf(nino, '[data-revealed="nino"]')).toBe("AB481937C");
 
-    const audits = await env.DB.prepare("SELECT actor_id, payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.pii.revealed' AND target_id = ?").bind(t.id, a.id).all<{ actor_id: string; payload: string }>();
+    const audits = await env.DB.prepare("SELECT actor_id, payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.pii.revealed' AND target_id = ?")
+      .bind(t.id, a.id)
+      .all<{ actor_id: string; payload: string }>();
     expect(audits.results).toHaveLength(2);
     expect(audits.results[0].actor_id).toBe(u.id);
     expect(audits.results.map((r) => JSON.parse(r.payload).field).sort()).toEqual(["nino", "utr"]);
@@ -416,8 +447,8 @@ describe("reveal", () => {
     await env.DB.prepare("UPDATE cis_subcontractors SET utr_enc = ? WHERE id = ?").bind(alpha?.utr_enc, z.id).run();
     const copied = await b.post(`${t.origin}/cis/subcontractors/${z.id}`, { intent: "reveal", field: "utr" });
     expect(copied.status).toBe(500);
-    const copiedBody = await html(copied);
-    expect(copiedBody).toContain("Failed to decrypt sensitive data");
+    const copiedBody = await markup(copied);
+    expect(pageText(parseHtml(copiedBody))).toContain("Failed to decrypt sensitive data");
     expect(copiedBody).not.toContain(a.utr);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.pii.revealed' AND target_id = ?", t.id, z.id)).toBe(0);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.error' AND target_id = ?", t.id, z.id)).toBe(1);
@@ -428,21 +459,21 @@ describe("reveal", () => {
     const a = await seedSub(t, { name: "No Reveal" });
     const res = await b.post(`${t.origin}/cis/subcontractors/${a.id}`, { intent: "reveal", field: "utr" });
     expect(res.status).toBe(403);
-    expect(await html(res)).not.toContain(a.utr);
+    expect(await markup(res)).not.toContain(a.utr);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(1);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.pii.revealed'", t.id)).toBe(0);
     // The reveal travels in a POST only: a GET with the same fields reveals nothing.
-    expect(await html(await b.get(`${t.origin}/cis/subcontractors/${a.id}?intent=reveal&field=utr`))).not.toContain(a.utr);
+    expect(await markup(await b.get(`${t.origin}/cis/subcontractors/${a.id}?intent=reveal&field=utr`))).not.toContain(a.utr);
   });
 });
 
 describe("the list", () => {
   it("shows the empty states with the spec's texts", async () => {
     const { t, b } = await setup("lead");
-    const empty = await html(await b.get(`${t.origin}/cis/subcontractors`));
+    const empty = await shownText(await b.get(`${t.origin}/cis/subcontractors`));
     expect(empty).toContain("No subcontractors found");
     expect(empty).toContain("Get started by adding a new subcontractor");
-    const filtered = await html(await b.get(`${t.origin}/cis/subcontractors?q=nothing`));
+    const filtered = await shownText(await b.get(`${t.origin}/cis/subcontractors?q=nothing`));
     expect(filtered).toContain("No subcontractors found");
     expect(filtered).toContain("Try adjusting your filters");
   });
@@ -456,28 +487,28 @@ describe("the list", () => {
     const base = `${t.origin}/cis/subcontractors`;
     const names = (body: string) => ["Ann Carpentry", "Bob Groundworks Ltd", "Cat Partners", "Dan Archived"].filter((n) => body.includes(n));
 
-    const all = await html(await b.get(base));
-    expect(names(all)).toHaveLength(4);
-    expect(all).toContain("4 items");
-    expect(all).toMatch(/data-card="Total"[^>]*>4</);
-    expect(all).toMatch(/data-card="Active"[^>]*>3</);
-    expect(all).toMatch(/data-card="Gross \(0%\)"[^>]*>1</);
-    expect(all).toMatch(/data-card="Standard \(20%\)"[^>]*>1</);
+    const all = await page(await b.get(base));
+    expect(names(pageText(all))).toHaveLength(4);
+    expect(pageText(all)).toContain("4 items");
+    expect(textOf(all, '[data-card="Total"]')).toBe("4");
+    expect(textOf(all, '[data-card="Active"]')).toBe("3");
+    expect(textOf(all, '[data-card="Gross (0%)"]')).toBe("1");
+    expect(textOf(all, '[data-card="Standard (20%)"]')).toBe("1");
 
-    expect(names(await html(await b.get(`${base}?q=carp`)))).toEqual(["Ann Carpentry"]);
-    expect(names(await html(await b.get(`${base}?q=${ann.utr}`)))).toEqual(["Ann Carpentry"]);
+    expect(names(await shownText(await b.get(`${base}?q=carp`)))).toEqual(["Ann Carpentry"]);
+    expect(names(await shownText(await b.get(`${base}?q=${ann.utr}`)))).toEqual(["Ann Carpentry"]);
     // Part of a UTR does not match (only the exact keyed hash is searchable).
-    expect(names(await html(await b.get(`${base}?q=${ann.utr.slice(0, 9)}`)))).toEqual([]);
-    expect(names(await html(await b.get(`${base}?status=archived`)))).toEqual(["Dan Archived"]);
-    expect(names(await html(await b.get(`${base}?status=active`)))).toEqual(["Ann Carpentry", "Bob Groundworks Ltd", "Cat Partners"]);
-    expect(names(await html(await b.get(`${base}?type=company`)))).toEqual(["Bob Groundworks Ltd"]);
-    expect(names(await html(await b.get(`${base}?type=individual&status=active`)))).toEqual(["Ann Carpentry"]);
+    expect(names(await shownText(await b.get(`${base}?q=${ann.utr.slice(0, 9)}`)))).toEqual([]);
+    expect(names(await shownText(await b.get(`${base}?status=archived`)))).toEqual(["Dan Archived"]);
+    expect(names(await shownText(await b.get(`${base}?status=active`)))).toEqual(["Ann Carpentry", "Bob Groundworks Ltd", "Cat Partners"]);
+    expect(names(await shownText(await b.get(`${base}?type=company`)))).toEqual(["Bob Groundworks Ltd"]);
+    expect(names(await shownText(await b.get(`${base}?type=individual&status=active`)))).toEqual(["Ann Carpentry"]);
     // The GET form keeps the filters in the URL.
-    const page = await html(await b.get(`${base}?q=carp&status=active&type=individual`));
-    expect(page).toMatch(/<form[^>]*role="search"[^>]*method="get"/);
-    expect(page).toContain('value="carp"');
-    expect(page).toMatch(/<option value="active" selected/);
-    expect(page).toMatch(/<option value="individual" selected/);
+    const filters = one(await page(await b.get(`${base}?q=carp&status=active&type=individual`)), 'form[role="search"]');
+    expect(filters.getAttribute("method")).toBe("get");
+    expect(valueOf(filters, "q")).toBe("carp");
+    expect(valueOf(filters, "status")).toBe("active");
+    expect(valueOf(filters, "type")).toBe("individual");
   });
 
   it("paginates on the server and keeps the filters in the pager", async () => {
@@ -485,22 +516,22 @@ describe("the list", () => {
     for (let i = 0; i < 30; i++) await seedSub(t, { name: `Paged ${String(i).padStart(2, "0")}` });
     await seedSub(t, { name: "Other Company Ltd", type: "company" });
     const base = `${t.origin}/cis/subcontractors`;
-    const rowsOn = (body: string) => (body.match(/data-row="/g) ?? []).length;
+    const rowsOn = (doc: Document) => doc.querySelectorAll("[data-row]").length;
 
-    const p1 = await html(await b.get(`${base}?type=individual`));
+    const p1 = await page(await b.get(`${base}?type=individual`));
     expect(rowsOn(p1)).toBe(PAGE_SIZE);
-    expect(p1).toContain("30 items");
-    expect(p1).toContain("Page 1 of 2");
-    expect(p1).toContain('href="/cis/subcontractors?type=individual&amp;page=2"');
-    expect(p1).toContain("Paged 00");
-    expect(p1).not.toContain("Paged 29");
+    expect(pageText(p1)).toContain("30 items");
+    expect(pageText(p1)).toContain("Page 1 of 2");
+    expect(hrefs(p1)).toContain("/cis/subcontractors?type=individual&page=2");
+    expect(pageText(p1)).toContain("Paged 00");
+    expect(pageText(p1)).not.toContain("Paged 29");
 
-    const p2 = await html(await b.get(`${base}?type=individual&page=2`));
+    const p2 = await page(await b.get(`${base}?type=individual&page=2`));
     expect(rowsOn(p2)).toBe(5);
-    expect(p2).toContain("Page 2 of 2");
-    expect(p2).toContain("Paged 29");
-    expect(p2).not.toContain("Other Company Ltd");
-    expect(p2).toContain('href="/cis/subcontractors?type=individual"');
+    expect(pageText(p2)).toContain("Page 2 of 2");
+    expect(pageText(p2)).toContain("Paged 29");
+    expect(pageText(p2)).not.toContain("Other Company Ltd");
+    expect(hrefs(p2)).toContain("/cis/subcontractors?type=individual");
   });
 
   it("renders 'Error loading subcontractors' when the data layer fails", async () => {
@@ -510,12 +541,12 @@ describe("the list", () => {
     (env as { PII_HMAC_KEY: string }).PII_HMAC_KEY = "";
     let body: string;
     try {
-      body = await html(await b.get(`${t.origin}/cis/subcontractors?q=1234567890`));
+      body = await markup(await b.get(`${t.origin}/cis/subcontractors?q=1234567890`));
     } finally {
       (env as { PII_HMAC_KEY: string }).PII_HMAC_KEY = saved;
     }
     // The cause is logged under the reference; the page never shows an error's own text.
-    expect(body).toMatch(/Error loading subcontractors: Something went wrong\. Reference: [A-Z0-9]{6,}/);
+    expect(pageText(parseHtml(body))).toMatch(/Error loading subcontractors: Something went wrong\. Reference: [A-Z0-9]{6,}/);
     expect(body).not.toContain("PII_HMAC_KEY");
   });
 });
@@ -533,7 +564,7 @@ describe("bulk archive and bulk delete", () => {
     // Step 1: no JavaScript, no confirmation yet: the server lists what would change.
     const ask = await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id, foreign.id] });
     expect(ask.status).toBe(200);
-    const askBody = await html(ask);
+    const askBody = await shownText(ask);
     expect(askBody).toContain("Are you sure you want to archive 3 selected items?");
     expect(askBody).toContain("Bulk One");
     expect(askBody).toContain("Bulk Two");
@@ -545,9 +576,10 @@ describe("bulk archive and bulk delete", () => {
     // Step 2: confirmed.
     const done = await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id, foreign.id], confirmed: "yes" });
     expect(done.status).toBe(200);
-    const doneBody = await html(done);
-    expect(doneBody).toContain("Archived 2 of 3 selected items.");
-    expect(doneBody).toMatch(new RegExp(`data-failed-id="${foreign.id}"[^>]*>${foreign.id}: Subcontractor not found`));
+    const doneDoc = await page(done);
+    expect(pageText(doneDoc)).toContain("Archived 2 of 3 selected items.");
+    expect(textsOf(doneDoc, "[data-failed-id]")).toEqual([`${foreign.id}: Subcontractor not found`]);
+    expect(one(doneDoc, "[data-failed-id]").getAttribute("data-failed-id")).toBe(foreign.id);
     expect((await row(s1.id))?.active).toBe(0);
     expect((await row(s2.id))?.active).toBe(0);
     expect((await row(s3.id))?.active).toBe(1);
@@ -558,14 +590,14 @@ describe("bulk archive and bulk delete", () => {
     expect(await count("audit_events", "target_id = ?", foreign.id)).toBe(1); // only its own creation
 
     // Archiving again reports 'Already archived' per item.
-    const again = await html(await b.post(base, { intent: "bulk-archive", ids: [s1.id], confirmed: "yes" }));
+    const again = await shownText(await b.post(base, { intent: "bulk-archive", ids: [s1.id], confirmed: "yes" }));
     expect(again).toContain("Archived 0 of 1 selected items.");
     expect(again).toContain("Already archived");
 
     // Bulk delete through 'select all' on the page (no JavaScript: the page's ids travel along).
-    const askDelete = await html(await b.post(base, { intent: "bulk-delete", selectAll: "page", pageIds: [s1.id, s2.id, s3.id, foreign.id] }));
+    const askDelete = await shownText(await b.post(base, { intent: "bulk-delete", selectAll: "page", pageIds: [s1.id, s2.id, s3.id, foreign.id] }));
     expect(askDelete).toContain("Are you sure you want to delete 4 selected items?");
-    const deleted = await html(await b.post(base, { intent: "bulk-delete", ids: [s1.id, s2.id, s3.id, foreign.id], confirmed: "yes" }));
+    const deleted = await shownText(await b.post(base, { intent: "bulk-delete", ids: [s1.id, s2.id, s3.id, foreign.id], confirmed: "yes" }));
     expect(deleted).toContain("Deleted 3 of 4 selected items.");
     expect(deleted).toContain("Subcontractor not found");
     for (const s of [s1, s2, s3]) {
@@ -574,26 +606,25 @@ describe("bulk archive and bulk delete", () => {
     }
     expect((await row(foreign.id))?.deleted_at).toBeNull();
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.deleted'", t.id)).toBe(3);
-    const list = await html(await b.get(base));
+    const list = await shownText(await b.get(base));
     expect(list).toContain("No subcontractors found");
   });
 
   it("archives one row after its own confirmation and shows a toast", async () => {
     const { t, b } = await setup("lead");
     const s = await seedSub(t, { name: "Single Archive" });
-    const ask = await html(await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id }));
+    const ask = await shownText(await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id }));
     expect(ask).toContain("Archive Single Archive?");
     expect((await row(s.id))?.active).toBe(1);
     const done = await b.post(`${t.origin}/cis/subcontractors?status=active`, { intent: "archive", ids: s.id, confirmed: "yes" });
     expect(done.status).toBe(302);
     expect(location(done)).toBe("/cis/subcontractors?status=active");
-    const page = await html(await b.follow(done, `${t.origin}/cis/subcontractors`));
-    expect(page).toContain("Subcontractor archived");
+    expect(await shownText(await b.follow(done, `${t.origin}/cis/subcontractors`))).toContain("Subcontractor archived");
     expect((await row(s.id))?.active).toBe(0);
 
     // From the detail page too, with the same server-side confirmation step.
     const s2 = await seedSub(t, { name: "Detail Archive" });
-    expect(await html(await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive" }))).toContain("Archive Detail Archive?");
+    expect(await shownText(await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive" }))).toContain("Archive Detail Archive?");
     expect((await row(s2.id))?.active).toBe(1);
     expect((await b.post(`${t.origin}/cis/subcontractors/${s2.id}`, { intent: "archive", confirmed: "yes" })).status).toBe(302);
     expect((await row(s2.id))?.active).toBe(0);
@@ -611,7 +642,7 @@ describe("bulk archive and bulk delete", () => {
     const { t, b } = await setup("lead");
     const res = await b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-delete", confirmed: "yes" });
     expect(res.status).toBe(400);
-    expect(await html(res)).toContain("Select at least one subcontractor");
+    expect(alerts(await page(res)).join(" ")).toContain("Select at least one subcontractor");
   });
 });
 
@@ -630,11 +661,26 @@ describe("the detail page", () => {
       verificationReference: "V0000000001",
       verifiedDate: "2026-03-04",
     });
-    const body = await html(await b.get(`${t.origin}/cis/subcontractors/${s.id}`));
-    for (const text of ["Detail Fields Ltd", "Company", "AB123456", "123456789", "office@detail.test", "02079460000", "Higher", "30%", "Letter", "V0000000001", "04/03/2026", "Active", `******${s.utr.slice(-4)}`]) {
+    const detailHtml = await markup(await b.get(`${t.origin}/cis/subcontractors/${s.id}`));
+    const body = pageText(parseHtml(detailHtml));
+    for (const text of [
+      "Detail Fields Ltd",
+      "Company",
+      "AB123456",
+      "123456789",
+      "office@detail.test",
+      "02079460000",
+      "Higher",
+      "30%",
+      "Letter",
+      "V0000000001",
+      "04/03/2026",
+      "Active",
+      `******${s.utr.slice(-4)}`,
+    ]) {
       expect(body, text).toContain(text);
     }
-    expect(body).not.toContain(s.utr);
+    expect(detailHtml).not.toContain(s.utr);
     expect(body).toMatch(/Created[\s\S]*\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/);
   });
 });
@@ -646,16 +692,22 @@ describe("verification needs cis.sub.verify", () => {
 
   it("edit: other fields save; verification fields are shown read-only and a changed value is refused next to its field", async () => {
     const t = await createTenant({ modules: ["cis"], bundles: WRITER_ONLY });
-    const { b } = await setup("lead", t);
-    const sub = await seedSub(t, { name: "Verified Roofing", verificationStatus: "gross", verificationMethod: "online", verificationReference: "V1234567890", verifiedDate: "2026-01-05" });
+    const { b } = await setup("lead", { tenant: t });
+    const sub = await seedSub(t, {
+      name: "Verified Roofing",
+      verificationStatus: "gross",
+      verificationMethod: "online",
+      verificationReference: "V1234567890",
+      verifiedDate: "2026-01-05",
+    });
     const edit = `${t.origin}/cis/subcontractors/${sub.id}/edit`;
     const before = await row(sub.id);
 
-    const page = await html(await b.get(edit));
-    expect(page).toContain("Changing verification details needs the cis.sub.verify permission");
-    expect(page).not.toMatch(/<select[^>]*name="verificationStatus"/);
-    expect(page).not.toMatch(/<input[^>]*name="verificationReference"/);
-    expect(page).toContain("V1234567890");
+    const editDoc = await page(await b.get(edit));
+    expect(pageText(editDoc)).toContain("Changing verification details needs the cis.sub.verify permission");
+    expect(hasField(editDoc, "verificationStatus")).toBe(false);
+    expect(hasField(editDoc, "verificationReference")).toBe(false);
+    expect(pageText(editDoc)).toContain("V1234567890");
 
     // The read-only form posts no verification fields: the stored ones stay.
     const ok = await b.post(edit, { type: "individual", name: "Verified Roofing Ltd", utr: "", email: "new@example.test", active: "on" });
@@ -663,10 +715,20 @@ describe("verification needs cis.sub.verify", () => {
     const saved = await row(sub.id);
     expect(saved?.name).toBe("Verified Roofing Ltd");
     expect(saved?.email).toBe("new@example.test");
-    for (const k of ["verification_status", "verification_rate", "verification_method", "verification_reference", "verified_date", "verified_by"]) expect(saved?.[k], k).toBe(before?.[k]);
+    for (const k of ["verification_status", "verification_rate", "verification_method", "verification_reference", "verified_date", "verified_by"])
+      expect(saved?.[k], k).toBe(before?.[k]);
 
     // Posting the stored values unchanged is fine too.
-    const same = await b.post(edit, { type: "individual", name: "Verified Roofing Ltd", utr: "", verificationStatus: "gross", verificationMethod: "online", verificationReference: "V1234567890", verifiedDate: "2026-01-05", active: "on" });
+    const same = await b.post(edit, {
+      type: "individual",
+      name: "Verified Roofing Ltd",
+      utr: "",
+      verificationStatus: "gross",
+      verificationMethod: "online",
+      verificationReference: "V1234567890",
+      verifiedDate: "2026-01-05",
+      active: "on",
+    });
     expect(same.status).toBe(302);
 
     // A crafted post that changes any of them is refused, field by field, and nothing is written.
@@ -676,46 +738,65 @@ describe("verification needs cis.sub.verify", () => {
       ["verificationReference", "V9999999999"],
       ["verifiedDate", "2026-02-01"],
     ] as const) {
-      const res = await b.post(edit, { type: "individual", name: "Should Not Save", utr: "", verificationStatus: "gross", verificationMethod: "online", verificationReference: "V1234567890", verifiedDate: "2026-01-05", active: "on", [field]: value });
+      const res = await b.post(edit, {
+        type: "individual",
+        name: "Should Not Save",
+        utr: "",
+        verificationStatus: "gross",
+        verificationMethod: "online",
+        verificationReference: "V1234567890",
+        verifiedDate: "2026-01-05",
+        active: "on",
+        [field]: value,
+      });
       expect(res.status, field).toBe(400);
-      const body = await html(res);
-      expect(body).toMatch(new RegExp(`id="[^"]*${field}-error"[^>]*>[^<]*${REFUSED.replace(/[()]/g, "\\$&").replace("'", "&#x27;")}`));
+      expect(textOf(await page(res), `[id$="-${field}-error"]`), field).toBe(REFUSED);
     }
     const after = await row(sub.id);
     expect(after?.name).toBe("Verified Roofing Ltd");
     expect(after?.verification_status).toBe("gross");
     expect(after?.verification_rate).toBe(0);
-    expect(await count("audit_events", "tenant_id = ? AND target_id = ? AND action = 'cis.subcontractor.verified' AND actor_id != 'seed'", t.id, sub.id)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND target_id = ? AND action = 'cis.subcontractor.verified' AND actor_id != 'seed'", t.id, sub.id)).toBe(
+      0,
+    );
   });
 
   it("create: a new subcontractor starts unverified (standard, 20%); verification values are refused", async () => {
     const t = await createTenant({ modules: ["cis"], bundles: WRITER_ONLY });
-    const { b } = await setup("lead", t);
+    const { b } = await setup("lead", { tenant: t });
     const url = `${t.origin}/cis/subcontractors/new`;
-    const page = await html(await b.get(url));
-    expect(page).toContain("Changing verification details needs the cis.sub.verify permission");
-    expect(page).not.toMatch(/<select[^>]*name="verificationStatus"/);
+    const newDoc = await page(await b.get(url));
+    expect(pageText(newDoc)).toContain("Changing verification details needs the cis.sub.verify permission");
+    expect(hasField(newDoc, "verificationStatus")).toBe(false);
 
     const refused = await b.post(url, validForm({ name: "Gross Claimer", verificationStatus: "gross", verificationReference: "V1111111111" }));
     expect(refused.status).toBe(400);
-    const body = await html(refused);
-    expect(body).toMatch(/id="[^"]*verificationStatus-error"/);
-    expect(body).toMatch(/id="[^"]*verificationReference-error"/);
-    expect(body).toContain('value="Gross Claimer"');
+    const doc = await page(refused);
+    expect(textOf(doc, '[id$="-verificationStatus-error"]')).toBe(REFUSED);
+    expect(textOf(doc, '[id$="-verificationReference-error"]')).toBe(REFUSED);
+    expect(valueOf(doc, "name")).toBe("Gross Claimer");
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
 
     const ok = await b.post(url, { type: "individual", name: "Plain Builder", utr: newUtr(), active: "on" });
     expect(ok.status).toBe(302);
     const r = await env.DB.prepare("SELECT * FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<Record<string, unknown>>();
-    expect(r).toMatchObject({ name: "Plain Builder", verification_status: "standard", verification_rate: 20, verification_method: null, verification_reference: null, verified_date: null, verified_by: null });
+    expect(r).toMatchObject({
+      name: "Plain Builder",
+      verification_status: "standard",
+      verification_rate: 20,
+      verification_method: null,
+      verification_reference: null,
+      verified_date: null,
+      verified_by: null,
+    });
   });
 
   it("a role with cis.sub.verify sees the verification inputs", async () => {
     const t = await createTenant({ modules: ["cis"], bundles: { lead: ["cis.read", "cis.sub.write", "cis.sub.verify"] } });
-    const { b } = await setup("lead", t);
-    const page = await html(await b.get(`${t.origin}/cis/subcontractors/new`));
-    expect(page).toMatch(/<select[^>]*name="verificationStatus"/);
-    expect(page).not.toContain("Changing verification details needs the cis.sub.verify permission");
+    const { b } = await setup("lead", { tenant: t });
+    const doc = await page(await b.get(`${t.origin}/cis/subcontractors/new`));
+    expect(field(doc, "verificationStatus").tagName.toLowerCase()).toBe("select");
+    expect(pageText(doc)).not.toContain("Changing verification details needs the cis.sub.verify permission");
     const res = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ name: "Verifier Made", verificationStatus: "gross" }));
     expect(res.status).toBe(302);
     expect(await count("cis_subcontractors", "tenant_id = ? AND verification_status = 'gross'", t.id)).toBe(1);
@@ -731,7 +812,11 @@ describe("encryption keys missing", () => {
     const headers = new Headers({ Origin: u.origin, Cookie: b.cookieHeader(u.host) });
     const { PII_KEYS: _dropped, ...rest } = env;
     const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(url, { method: "POST", body: toForm(form), headers, redirect: "manual" }) as Parameters<typeof worker.fetch>[0], { ...rest, PII_KEYS: "" } as Env, ctx);
+    const res = await worker.fetch(
+      new Request(url, { method: "POST", body: toForm(form), headers, redirect: "manual" }) as Parameters<typeof worker.fetch>[0],
+      { ...rest, PII_KEYS: "" } as Env,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return res;
   }
@@ -749,28 +834,34 @@ describe("encryption keys missing", () => {
     const logged = captureErrors();
     const res = await postWithoutKeys(b, `${t.origin}/cis/subcontractors/new`, validForm({ name: "Keyless Builder" }));
     expect(res.status).toBe(500);
-    const body = await html(res);
+    const body = await res.text();
     expect(body).not.toContain("PII_KEYS");
     expect(body).toContain("Failed to encrypt sensitive data");
     const ref = /Reference: ([A-Z0-9]{6,})/.exec(body)?.[1];
     expect(ref, "a reference on the page").toBeTruthy();
-    expect(logged.find((l) => l.includes(ref ?? "?")), JSON.stringify(logged)).toContain("PII_KEYS is not configured");
+    expect(
+      logged.find((l) => l.includes(ref ?? "?")),
+      JSON.stringify(logged),
+    ).toContain("PII_KEYS is not configured");
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
   });
 
   it("Reveal shows a reference, not the configuration error, and logs the detail under it", async () => {
     const t = await createTenant({ modules: ["cis"] });
-    const { b } = await setup("admin", t);
+    const { b } = await setup("admin", { tenant: t });
     const sub = await seedSub(t, { name: "Keyless Reveal" });
     const logged = captureErrors();
     const res = await postWithoutKeys(b, `${t.origin}/cis/subcontractors/${sub.id}`, { intent: "reveal", field: "utr" });
     expect(res.status).toBe(500);
-    const body = await html(res);
+    const body = await res.text();
     expect(body).not.toContain("PII_KEYS");
     expect(body).not.toContain(sub.utr);
     expect(body).toContain("Failed to decrypt sensitive data");
     const ref = /Reference: ([A-Z0-9]{6,})/.exec(body)?.[1];
     expect(ref, "a reference on the page").toBeTruthy();
-    expect(logged.find((l) => l.includes(ref ?? "?")), JSON.stringify(logged)).toContain("PII_KEYS is not configured");
+    expect(
+      logged.find((l) => l.includes(ref ?? "?")),
+      JSON.stringify(logged),
+    ).toContain("PII_KEYS is not configured");
   });
 });

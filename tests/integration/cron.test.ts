@@ -4,16 +4,13 @@ import { inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { authThrottle, devMailbox, emailOutbox, jobs, loginChallenges, sessions, usedTokens } from "~/db/schema";
-import { createTenant } from "../factories";
+import { createTenant, uid } from "../factories";
 import worker from "../../workers/app";
 import { CRON_REGISTRY } from "../../workers/cron";
 
 const HOURLY = "15 * * * *";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-let seq = 0;
-const uid = (p: string) => `${p}-${Date.now().toString(36)}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 
 async function runCron(cron: string, scheduledTime = Date.now()) {
   const ctx = createExecutionContext();
@@ -33,13 +30,25 @@ async function seed(now: number) {
     mail: { old: uid("mail"), fresh: uid("mail") },
     job: { old: uid("job"), recent: uid("job"), failed: uid("job") },
   };
-  const session = (idHash: string, o: Partial<typeof sessions.$inferInsert>) => ({ idHash, kind: "staff" as const, tenantId: t.id, userId: "u1", createdAt: now - DAY, lastSeenAt: now - HOUR, idleExpiresAt: now + HOUR, absoluteExpiresAt: now + DAY, ...o });
-  await db.insert(sessions).values([
-    session(ids.session.expired, { absoluteExpiresAt: now - 1 }),
-    session(ids.session.idle, { idleExpiresAt: now - 1 }),
-    session(ids.session.revoked, { revokedAt: now - 2 * DAY }),
-    session(ids.session.live, {}),
-  ]);
+  const session = (idHash: string, o: Partial<typeof sessions.$inferInsert>) => ({
+    idHash,
+    kind: "staff" as const,
+    tenantId: t.id,
+    userId: "u1",
+    createdAt: now - DAY,
+    lastSeenAt: now - HOUR,
+    idleExpiresAt: now + HOUR,
+    absoluteExpiresAt: now + DAY,
+    ...o,
+  });
+  await db
+    .insert(sessions)
+    .values([
+      session(ids.session.expired, { absoluteExpiresAt: now - 1 }),
+      session(ids.session.idle, { idleExpiresAt: now - 1 }),
+      session(ids.session.revoked, { revokedAt: now - 2 * DAY }),
+      session(ids.session.live, {}),
+    ]);
   await db.insert(usedTokens).values([
     { jti: ids.token.spent, kind: "accept", tenantId: t.id, usedAt: now - 2 * HOUR, expiresAt: now - HOUR },
     { jti: ids.token.live, kind: "accept", tenantId: t.id, usedAt: now - HOUR, expiresAt: now + HOUR },
@@ -50,21 +59,59 @@ async function seed(now: number) {
     { key: ids.throttle.old, failures: 3, windowStartedAt: now - 2 * DAY },
     { key: ids.throttle.recent, failures: 3, windowStartedAt: now - HOUR },
   ]);
-  const mail = (id: string, createdAt: number) => ({ id, outboxId: id, tenantId: t.id, toAddress: "a@example.test", fromAddress: "no-reply@workspace.test", subject: "s", text: "t", html: "<p>t</p>", createdAt });
+  const mail = (id: string, createdAt: number) => ({
+    id,
+    outboxId: id,
+    tenantId: t.id,
+    toAddress: "a@example.test",
+    fromAddress: "no-reply@workspace.test",
+    subject: "s",
+    text: "t",
+    html: "<p>t</p>",
+    createdAt,
+  });
   await db.insert(devMailbox).values([mail(ids.mail.old, now - 7 * DAY - HOUR), mail(ids.mail.fresh, now - 6 * DAY)]);
-  const job = (id: string, status: "done" | "failed", finishedAt: number | null) => ({ id, tenantId: t.id, type: "notifications.send", inputs: {}, status, idempotencyKey: id, createdAt: now - 40 * DAY, updatedAt: now - 40 * DAY, finishedAt });
+  const job = (id: string, status: "done" | "failed", finishedAt: number | null) => ({
+    id,
+    tenantId: t.id,
+    type: "notifications.send",
+    inputs: {},
+    status,
+    idempotencyKey: id,
+    createdAt: now - 40 * DAY,
+    updatedAt: now - 40 * DAY,
+    finishedAt,
+  });
   await db.insert(jobs).values([job(ids.job.old, "done", now - 31 * DAY), job(ids.job.recent, "done", now - DAY), job(ids.job.failed, "failed", null)]);
   return ids;
 }
 
 async function remaining(ids: Awaited<ReturnType<typeof seed>>) {
   const db = getDb(env);
-  const s = await db.select({ id: sessions.idHash }).from(sessions).where(inArray(sessions.idHash, Object.values(ids.session)));
-  const tk = await db.select({ id: usedTokens.jti }).from(usedTokens).where(inArray(usedTokens.jti, Object.values(ids.token)));
-  const c = await db.select({ id: loginChallenges.id }).from(loginChallenges).where(inArray(loginChallenges.id, Object.values(ids.challenge)));
-  const th = await db.select({ id: authThrottle.key }).from(authThrottle).where(inArray(authThrottle.key, Object.values(ids.throttle)));
-  const m = await db.select({ id: devMailbox.id }).from(devMailbox).where(inArray(devMailbox.id, Object.values(ids.mail)));
-  const j = await db.select({ id: jobs.id }).from(jobs).where(inArray(jobs.id, Object.values(ids.job)));
+  const s = await db
+    .select({ id: sessions.idHash })
+    .from(sessions)
+    .where(inArray(sessions.idHash, Object.values(ids.session)));
+  const tk = await db
+    .select({ id: usedTokens.jti })
+    .from(usedTokens)
+    .where(inArray(usedTokens.jti, Object.values(ids.token)));
+  const c = await db
+    .select({ id: loginChallenges.id })
+    .from(loginChallenges)
+    .where(inArray(loginChallenges.id, Object.values(ids.challenge)));
+  const th = await db
+    .select({ id: authThrottle.key })
+    .from(authThrottle)
+    .where(inArray(authThrottle.key, Object.values(ids.throttle)));
+  const m = await db
+    .select({ id: devMailbox.id })
+    .from(devMailbox)
+    .where(inArray(devMailbox.id, Object.values(ids.mail)));
+  const j = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(inArray(jobs.id, Object.values(ids.job)));
   const sorted = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
   return { sessions: sorted(s), tokens: sorted(tk), challenges: sorted(c), throttles: sorted(th), mail: sorted(m), jobs: sorted(j) };
 }
@@ -93,7 +140,13 @@ describe("scheduled()", () => {
     const now = Date.now();
     const MINUTE = 60_000;
     const code = { code: "919191", tenantName: "Acme", expiresInMinutes: 10 };
-    const invite = { recipientName: "Sam", subcontractorName: "Sam Ltd", contractorName: "Acme", magicLink: "https://acme.example.test/portal/auth?token=secret-link", expiresIn: "15 minutes" };
+    const invite = {
+      recipientName: "Sam",
+      subcontractorName: "Sam Ltd",
+      contractorName: "Acme",
+      magicLink: "https://acme.example.test/portal/auth?token=secret-link",
+      expiresIn: "15 minutes",
+    };
     const notice = { subject: "Hello", message: "Statement ready" };
     const ids = {
       codeExpired: uid("ob"),
@@ -106,7 +159,16 @@ describe("scheduled()", () => {
       noticeMonth: uid("ob"),
     };
     type Row = typeof emailOutbox.$inferInsert;
-    const row = (id: string, template: string, data: Record<string, unknown>, createdAt: number, status: Row["status"] = "queued"): Row => ({ id, idempotencyKey: id, tenantId: null, template, toAddress: "a@example.test", data, status, createdAt });
+    const row = (id: string, template: string, data: Record<string, unknown>, createdAt: number, status: Row["status"] = "queued"): Row => ({
+      id,
+      idempotencyKey: id,
+      tenantId: null,
+      template,
+      toAddress: "a@example.test",
+      data,
+      status,
+      createdAt,
+    });
     await getDb(env)
       .insert(emailOutbox)
       .values([
@@ -120,7 +182,10 @@ describe("scheduled()", () => {
         row(ids.noticeMonth, "platform.notice", notice, now - 29 * DAY),
       ]);
     await runCron(HOURLY, now);
-    const rows = await getDb(env).select().from(emailOutbox).where(inArray(emailOutbox.id, Object.values(ids)));
+    const rows = await getDb(env)
+      .select()
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.id, Object.values(ids)));
     const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
     // A month on, every row goes, whatever its status.
     expect(Object.keys(byId).sort()).toEqual([ids.codeExpired, ids.codeLive, ids.inviteExpired, ids.inviteLive, ids.noticeOld, ids.noticeMonth].sort());
@@ -157,8 +222,19 @@ describe("scheduled()", () => {
   it("runs every job for a cron even when one fails, then reports the failure", async () => {
     const ran: string[] = [];
     CRON_REGISTRY[HOURLY].push(
-      { name: "explodes", run: async () => { ran.push("explodes"); throw new Error("kaboom"); } },
-      { name: "after", run: async () => { ran.push("after"); } },
+      {
+        name: "explodes",
+        run: async () => {
+          ran.push("explodes");
+          throw new Error("kaboom");
+        },
+      },
+      {
+        name: "after",
+        run: async () => {
+          ran.push("after");
+        },
+      },
     );
     added.push([HOURLY, 2]);
     const now = Date.now();

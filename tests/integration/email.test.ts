@@ -7,6 +7,7 @@ import { EMAIL_CLAIM_SECONDS, handleEmailBatch } from "~/features/platform/email
 import { queueEmail } from "~/features/platform/email/send.server";
 import { devTransport, type EmailTransport, type OutgoingEmail } from "~/features/platform/email/transports.server";
 import { createTenant } from "../factories";
+import { parseHtml, textsOf } from "../factories/html";
 import { deliverMessages, messageId, poll, recordingQueue, type TestMessage } from "./queue-helpers";
 
 const EMAIL_QUEUE = "cis-workspace-email";
@@ -60,7 +61,15 @@ describe("queueEmail", () => {
     const to = address();
     const { outboxId, sent } = await queueRecorded({ tenantId: t.id, to: `  ${to.toUpperCase()} `, template: "platform.notice", data: notice });
     expect(sent).toEqual([{ outboxId }]);
-    expect(await outbox(outboxId)).toMatchObject({ tenantId: t.id, toAddress: to, template: "platform.notice", data: notice, status: "queued", attempts: 0, sentAt: null });
+    expect(await outbox(outboxId)).toMatchObject({
+      tenantId: t.id,
+      toAddress: to,
+      template: "platform.notice",
+      data: notice,
+      status: "queued",
+      attempts: 0,
+      sentAt: null,
+    });
   });
 
   it("gives the same e-mail for the same idempotency key and does not queue it twice", async () => {
@@ -88,14 +97,20 @@ describe("queueEmail", () => {
 
   it("refuses data that does not fit the template, before writing anything", async () => {
     const to = address();
-    await expect(queueRecorded({ tenantId: null, to, template: "auth.login-code", data: { code: "12ab", tenantName: "Acme", expiresInMinutes: 10 } })).rejects.toThrow();
+    await expect(
+      queueRecorded({ tenantId: null, to, template: "auth.login-code", data: { code: "12ab", tenantName: "Acme", expiresInMinutes: 10 } }),
+    ).rejects.toThrow();
     const rows = await getDb(env).select().from(emailOutbox).where(eq(emailOutbox.toAddress, to));
     expect(rows).toHaveLength(0);
   });
 
   it("marks the row failed and throws when the queue refuses", async () => {
     const to = address();
-    const refusing = { async send() { throw new Error("queue down"); } } as unknown as Queue;
+    const refusing = {
+      async send() {
+        throw new Error("queue down");
+      },
+    } as unknown as Queue;
     await expect(queueEmail({ ...env, EMAIL: refusing }, { tenantId: null, to, template: "platform.notice", data: notice })).rejects.toThrow(/queue down/);
     const [row] = await getDb(env).select().from(emailOutbox).where(eq(emailOutbox.toAddress, to));
     expect(row).toMatchObject({ status: "failed", error: "queue refused the message" });
@@ -104,8 +119,14 @@ describe("queueEmail", () => {
   it("queues a refused e-mail when the caller retries with the same key, once", async () => {
     const to = address();
     const key = messageId("retry");
-    const refusing = { async send() { throw new Error("queue down"); } } as unknown as Queue;
-    await expect(queueEmail({ ...env, EMAIL: refusing }, { tenantId: null, to, template: "platform.notice", data: notice, idempotencyKey: key })).rejects.toThrow(/queue down/);
+    const refusing = {
+      async send() {
+        throw new Error("queue down");
+      },
+    } as unknown as Queue;
+    await expect(
+      queueEmail({ ...env, EMAIL: refusing }, { tenantId: null, to, template: "platform.notice", data: notice, idempotencyKey: key }),
+    ).rejects.toThrow(/queue down/);
     const retry = await queueRecorded({ tenantId: null, to, template: "platform.notice", data: notice, idempotencyKey: key });
     const again = await queueRecorded({ tenantId: null, to, template: "platform.notice", data: notice, idempotencyKey: key });
     expect(retry.sent).toEqual([{ outboxId: retry.outboxId }]);
@@ -131,7 +152,10 @@ describe("EMAIL consumer", () => {
     expect(more).toHaveLength(0);
     expect(mail).toMatchObject({ tenantId: t.id, toAddress: to, fromAddress: env.EMAIL_FROM, subject: notice.subject, text: notice.message });
     expect(mail.html).toMatch(/^<!doctype html>/);
-    expect(mail.html).toContain("<p>Your &lt;CIS&gt; statement for May is ready.</p>");
+    // The message is one paragraph of text: escaped, so the parser finds no <CIS> element in it.
+    const doc = parseHtml(mail.html);
+    expect(textsOf(doc, "p")).toContain("Your <CIS> statement for May is ready.");
+    expect(doc.querySelector("cis")).toBeNull();
     expect(mail.html).not.toContain("<CIS>");
 
     const row = await outbox(outboxId);
@@ -190,7 +214,10 @@ describe("EMAIL consumer", () => {
   it("takes over an e-mail whose earlier attempt died holding the claim, once the claim lapses", async () => {
     const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "platform.notice", data: notice });
     const counting = countingTransport();
-    await getDb(env).update(emailOutbox).set({ claimedUntil: Date.now() - 1 }).where(eq(emailOutbox.id, outboxId));
+    await getDb(env)
+      .update(emailOutbox)
+      .set({ claimedUntil: Date.now() - 1 })
+      .where(eq(emailOutbox.id, outboxId));
     const id = messageId();
     expect((await deliver([{ id, body: sent[0], attempts: 2 }], counting.transport)).explicitAcks).toEqual([id]);
     expect(counting.sent).toHaveLength(1);
@@ -200,7 +227,12 @@ describe("EMAIL consumer", () => {
   it("scrubs a sensitive template's data from the outbox once sent", async () => {
     const t = await createTenant();
     const to = address();
-    const { outboxId, sent } = await queueRecorded({ tenantId: t.id, to, template: "auth.login-code", data: { code: "493817", tenantName: "Acme Ltd", expiresInMinutes: 10 } });
+    const { outboxId, sent } = await queueRecorded({
+      tenantId: t.id,
+      to,
+      template: "auth.login-code",
+      data: { code: "493817", tenantName: "Acme Ltd", expiresInMinutes: 10 },
+    });
     expect((await outbox(outboxId))?.data).toMatchObject({ code: "493817" });
     await deliver([{ body: sent[0] }]);
     const row = await outbox(outboxId);
@@ -215,7 +247,12 @@ describe("EMAIL consumer", () => {
   });
 
   it("leaves the e-mail queued with the error and retries with backoff when the transport fails", async () => {
-    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data: { code: "111222", tenantName: "Acme", expiresInMinutes: 10 } });
+    const { outboxId, sent } = await queueRecorded({
+      tenantId: null,
+      to: address(),
+      template: "auth.login-code",
+      data: { code: "111222", tenantName: "Acme", expiresInMinutes: 10 },
+    });
     const failing: EmailTransport = {
       name: "http",
       async send() {
@@ -240,9 +277,17 @@ describe("EMAIL consumer", () => {
   });
 
   it("does not send a sign-in code whose lifetime has passed: failed 'expired', scrubbed, acknowledged", async () => {
-    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data: { code: "535353", tenantName: "Acme", expiresInMinutes: 10 } });
+    const { outboxId, sent } = await queueRecorded({
+      tenantId: null,
+      to: address(),
+      template: "auth.login-code",
+      data: { code: "535353", tenantName: "Acme", expiresInMinutes: 10 },
+    });
     // Delivery was held up past the code's ten minutes.
-    await getDb(env).update(emailOutbox).set({ createdAt: Date.now() - 11 * 60_000 }).where(eq(emailOutbox.id, outboxId));
+    await getDb(env)
+      .update(emailOutbox)
+      .set({ createdAt: Date.now() - 11 * 60_000 })
+      .where(eq(emailOutbox.id, outboxId));
     const counting = countingTransport();
     const id = messageId();
     const result = await deliver([{ id, body: sent[0] }], counting.transport);
@@ -255,9 +300,18 @@ describe("EMAIL consumer", () => {
   });
 
   it("still sends a portal invitation within its fifteen minutes", async () => {
-    const data = { recipientName: "Sam", subcontractorName: "Sam Ltd", contractorName: "Acme", magicLink: "https://acme.example.test/portal/auth?token=abc", expiresIn: "15 minutes" };
+    const data = {
+      recipientName: "Sam",
+      subcontractorName: "Sam Ltd",
+      contractorName: "Acme",
+      magicLink: "https://acme.example.test/portal/auth?token=abc",
+      expiresIn: "15 minutes",
+    };
     const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "portal.invite", data });
-    await getDb(env).update(emailOutbox).set({ createdAt: Date.now() - 14 * 60_000 }).where(eq(emailOutbox.id, outboxId));
+    await getDb(env)
+      .update(emailOutbox)
+      .set({ createdAt: Date.now() - 14 * 60_000 })
+      .where(eq(emailOutbox.id, outboxId));
     const result = await deliver([{ body: sent[0] }]);
     expect(result.retryMessages).toEqual([]);
     expect(await outbox(outboxId)).toMatchObject({ status: "sent", data: { scrubbed: true } });
@@ -268,7 +322,10 @@ describe("EMAIL consumer", () => {
     const key = messageId("expired-retry");
     const data = { code: "242424", tenantName: "Acme", expiresInMinutes: 10 };
     const first = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data, idempotencyKey: key });
-    await getDb(env).update(emailOutbox).set({ createdAt: Date.now() - 11 * 60_000 }).where(eq(emailOutbox.id, first.outboxId));
+    await getDb(env)
+      .update(emailOutbox)
+      .set({ createdAt: Date.now() - 11 * 60_000 })
+      .where(eq(emailOutbox.id, first.outboxId));
     await deliver([{ body: first.sent[0] }]);
     const retry = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data, idempotencyKey: key });
     expect(retry.outboxId).toBe(first.outboxId);
@@ -277,9 +334,17 @@ describe("EMAIL consumer", () => {
   });
 
   it("records a scrubbed, unsent e-mail as failed ('expired') and acknowledges it instead of sending empty data", async () => {
-    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data: { code: "464646", tenantName: "Acme", expiresInMinutes: 10 } });
+    const { outboxId, sent } = await queueRecorded({
+      tenantId: null,
+      to: address(),
+      template: "auth.login-code",
+      data: { code: "464646", tenantName: "Acme", expiresInMinutes: 10 },
+    });
     // Housekeeping scrubbed it while the message waited in the queue.
-    await getDb(env).update(emailOutbox).set({ data: { scrubbed: true } }).where(eq(emailOutbox.id, outboxId));
+    await getDb(env)
+      .update(emailOutbox)
+      .set({ data: { scrubbed: true } })
+      .where(eq(emailOutbox.id, outboxId));
     const counting = countingTransport();
     const id = messageId();
     const result = await deliver([{ id, body: sent[0] }], counting.transport);
@@ -291,9 +356,17 @@ describe("EMAIL consumer", () => {
 
   it("fails an e-mail that can never render at once: scrubbed, failed, dead-lettered, not retried", async () => {
     const to = address();
-    const { outboxId, sent } = await queueRecorded({ tenantId: null, to, template: "auth.login-code", data: { code: "575757", tenantName: "Acme", expiresInMinutes: 10 } });
+    const { outboxId, sent } = await queueRecorded({
+      tenantId: null,
+      to,
+      template: "auth.login-code",
+      data: { code: "575757", tenantName: "Acme", expiresInMinutes: 10 },
+    });
     // Written by an older release whose template took other data.
-    await getDb(env).update(emailOutbox).set({ data: { code: "575757", tenant: "Acme" } }).where(eq(emailOutbox.id, outboxId));
+    await getDb(env)
+      .update(emailOutbox)
+      .set({ data: { code: "575757", tenant: "Acme" } })
+      .where(eq(emailOutbox.id, outboxId));
     const id = messageId("unrenderable");
     const result = await deliver([{ id, body: sent[0] }]);
     expect(result.explicitAcks).toEqual([id]);
@@ -307,7 +380,12 @@ describe("EMAIL consumer", () => {
   });
 
   it("scrubs and fails an e-mail the platform dead-lettered after its retries", async () => {
-    const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data: { code: "686868", tenantName: "Acme", expiresInMinutes: 10 } });
+    const { outboxId, sent } = await queueRecorded({
+      tenantId: null,
+      to: address(),
+      template: "auth.login-code",
+      data: { code: "686868", tenantName: "Acme", expiresInMinutes: 10 },
+    });
     const id = messageId("exhausted");
     const result = (await deliverMessages(`${EMAIL_QUEUE}-dlq`, [{ id, body: sent[0] }])).result;
     expect(result.explicitAcks).toEqual([id]);
@@ -337,7 +415,13 @@ describe("EMAIL consumer", () => {
       },
     };
     const [ida, idb] = [messageId(), messageId()];
-    const result = await deliver([{ id: ida, body: a.sent[0] }, { id: idb, body: b.sent[0] }], picky);
+    const result = await deliver(
+      [
+        { id: ida, body: a.sent[0] },
+        { id: idb, body: b.sent[0] },
+      ],
+      picky,
+    );
     expect(result.explicitAcks).toEqual([ida]);
     expect(result.retryMessages.map((r) => r.msgId)).toEqual([idb]);
     expect((await outbox(a.outboxId))?.status).toBe("sent");

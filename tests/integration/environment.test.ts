@@ -18,7 +18,12 @@ async function fetchWith(vars: Partial<Record<"APP_ENV" | "APP_DOMAIN", string |
 }
 
 function scriptSrc(res: Response): string {
-  return (res.headers.get("Content-Security-Policy") ?? "").split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+  return (
+    (res.headers.get("Content-Security-Policy") ?? "")
+      .split(";")
+      .map((d) => d.trim())
+      .find((d) => d.startsWith("script-src")) ?? ""
+  );
 }
 
 function expectProduction(res: Response) {
@@ -30,7 +35,11 @@ function expectProduction(res: Response) {
 
 /** Signs in with a password post and returns the Set-Cookie lines of the answer. */
 async function signInCookies(vars: Parameters<typeof fetchWith>[0], origin: string, user: { email: string; password: string }) {
-  const res = await fetchWith(vars, `${origin}/login`, { method: "POST", headers: { Origin: origin }, body: toForm({ email: user.email, password: user.password }) });
+  const res = await fetchWith(vars, `${origin}/login`, {
+    method: "POST",
+    headers: { Origin: origin },
+    body: toForm({ email: user.email, password: user.password }),
+  });
   expect(res.status, await res.clone().text()).toBe(302);
   return res.headers.getSetCookie();
 }
@@ -41,7 +50,11 @@ async function mailboxRows(to: string) {
 
 async function queueOne(to: string) {
   const sent: unknown[] = [];
-  const queue = { async send(b: unknown) { sent.push(b); } } as unknown as Queue;
+  const queue = {
+    async send(b: unknown) {
+      sent.push(b);
+    },
+  } as unknown as Queue;
   await queueEmail({ ...env, EMAIL: queue }, { tenantId: null, to, template: "platform.notice", data: { subject: "Hello", message: "Body" } });
   return createMessageBatch("cis-workspace-email", [{ id: `m-${to}`, timestamp: new Date(), attempts: 1, body: sent[0] }]);
 }
@@ -69,7 +82,11 @@ describe("development mode needs the flag and a local host", () => {
     expect(session).toMatch(/^__Host-session=/);
     expect(session).toMatch(/;\s*Secure/i);
 
-    const theme = await fetchWith(realDomain, `${origin}/preferences/theme`, { method: "POST", headers: { Origin: origin }, body: toForm({ theme: "dark", redirectTo: "/" }) });
+    const theme = await fetchWith(realDomain, `${origin}/preferences/theme`, {
+      method: "POST",
+      headers: { Origin: origin },
+      body: toForm({ theme: "dark", redirectTo: "/" }),
+    });
     expect(theme.status).toBe(302);
     for (const c of theme.headers.getSetCookie()) expect(c, c).toMatch(/^__Host-.*;\s*Secure/i);
   });

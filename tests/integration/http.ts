@@ -43,7 +43,11 @@ export class Browser {
   }
 
   /** A form post as a browser sends it: same-origin Origin header unless told otherwise. */
-  async post(url: string, form: Record<string, string | string[]> | FormData, opts: { origin?: string | null; headers?: Record<string, string> } = {}): Promise<Response> {
+  async post(
+    url: string,
+    form: Record<string, string | string[]> | FormData,
+    opts: { origin?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const u = new URL(url);
     const body = form instanceof FormData ? form : toForm(form);
     const headers = new Headers(opts.headers);

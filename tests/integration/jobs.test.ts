@@ -9,14 +9,17 @@ import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { enqueue, getJob, type JobMessage } from "~/features/platform/jobs/enqueue.server";
 import { defineJob, PermanentJobError, type JobDefinition } from "~/features/platform/jobs/registry.server";
 import { createTenant, createUser } from "../factories";
-import { deliverMessages, messageId, poll, recordingQueue, type TestMessage } from "./queue-helpers";
+import { deliverMessages, messageId, poll, recordingQueue } from "./queue-helpers";
 
 const JOBS_QUEUE = "cis-workspace-jobs";
 const DLQ = "cis-workspace-jobs-dlq";
 
 // enqueue() only accepts registered types with their input type; the tests also send
 // test-only types and deliberately bad input, so they go through an untyped view of it.
-type UntypedEnqueue = (e: Env, opts: { tenantId: string; type: string; input: unknown; performedBy: string | null; idempotencyKey?: string }) => ReturnType<typeof enqueue>;
+type UntypedEnqueue = (
+  e: Env,
+  opts: { tenantId: string; type: string; input: unknown; performedBy: string | null; idempotencyKey?: string },
+) => ReturnType<typeof enqueue>;
 const enqueueUntyped = enqueue as unknown as UntypedEnqueue;
 
 /** Enqueue without the real JOBS producer, so the background consumer does not race the test. */
@@ -24,10 +27,6 @@ async function enqueueRecorded(opts: Parameters<UntypedEnqueue>[1]) {
   const { sent, queue } = recordingQueue();
   const result = await enqueueUntyped({ ...env, JOBS: queue }, opts);
   return { ...result, sent: sent as JobMessage[] };
-}
-
-function deliver(queue: string, messages: TestMessage[]) {
-  return deliverMessages(queue, messages);
 }
 
 // Test-only job types, registered per test and removed afterwards.
@@ -44,7 +43,9 @@ afterEach(() => {
 describe("enqueue", () => {
   it("validates the input against the job type's schema and refuses unknown types", async () => {
     const t = await createTenant();
-    await expect(enqueueRecorded({ tenantId: t.id, type: "notifications.send", input: { userId: "", title: "x", type: "t" }, performedBy: null })).rejects.toThrow();
+    await expect(
+      enqueueRecorded({ tenantId: t.id, type: "notifications.send", input: { userId: "", title: "x", type: "t" }, performedBy: null }),
+    ).rejects.toThrow();
     await expect(enqueueRecorded({ tenantId: t.id, type: "no.such.job", input: {}, performedBy: null })).rejects.toThrow(/Unknown job type/);
     const rows = await getDb(env).select().from(jobs).where(eq(jobs.tenantId, t.id));
     expect(rows).toHaveLength(0);
@@ -83,9 +84,15 @@ describe("enqueue", () => {
 
   it("lets a retried request queue the job again when the queue refused the first send", async () => {
     const t = await createTenant();
-    const refusing = { async send() { throw new Error("queue unavailable"); } } as unknown as Queue;
+    const refusing = {
+      async send() {
+        throw new Error("queue unavailable");
+      },
+    } as unknown as Queue;
     const input = { userId: "u1", type: "info", title: "Hello" };
-    await expect(enqueueUntyped({ ...env, JOBS: refusing }, { tenantId: t.id, type: "notifications.send", input, performedBy: null, idempotencyKey: "k" })).rejects.toThrow(/queue unavailable/);
+    await expect(
+      enqueueUntyped({ ...env, JOBS: refusing }, { tenantId: t.id, type: "notifications.send", input, performedBy: null, idempotencyKey: "k" }),
+    ).rejects.toThrow(/queue unavailable/);
     const retry = await enqueueRecorded({ tenantId: t.id, type: "notifications.send", input, performedBy: null, idempotencyKey: "k" });
     expect(retry.sent).toHaveLength(1);
     const rows = await getDb(env).select().from(jobs).where(eq(jobs.tenantId, t.id));
@@ -115,7 +122,7 @@ describe("JOBS consumer", () => {
     expect((await getJob(env, t.id, jobId))?.status).toBe("pending");
 
     const id = messageId();
-    const { result } = await deliver(JOBS_QUEUE, [{ id, body: sent[0] }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0] }]);
 
     expect(seen).toEqual({ input: { n: 21 }, status: "running", progress: 42 });
     const job = await getJob(env, t.id, jobId);
@@ -130,8 +137,13 @@ describe("JOBS consumer", () => {
   it("dispatches notifications.send and writes the notification", async () => {
     const t = await createTenant();
     const u = await createUser(t);
-    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: "notifications.send", input: { userId: u.id, type: "info", title: "Statement ready", link: "/cis" }, performedBy: u.id });
-    await deliver(JOBS_QUEUE, [{ body: sent[0] }]);
+    const { jobId, sent } = await enqueueRecorded({
+      tenantId: t.id,
+      type: "notifications.send",
+      input: { userId: u.id, type: "info", title: "Statement ready", link: "/cis" },
+      performedBy: u.id,
+    });
+    await deliverMessages(JOBS_QUEUE, [{ body: sent[0] }]);
     const rows = await getDb(env).select().from(notifications).where(eq(notifications.tenantId, t.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ targetUserId: u.id, title: "Statement ready", link: "/cis", fromUserId: u.id });
@@ -141,12 +153,24 @@ describe("JOBS consumer", () => {
   it("acknowledges each message on its own: one failure does not retry its neighbours", async () => {
     const t = await createTenant();
     const ok = registerJob(defineJob({ type: `test.ok.${messageId()}`, input: z.object({}), async run() {} }));
-    const bad = registerJob(defineJob({ type: `test.bad.${messageId()}`, input: z.object({}), async run() { throw new Error("nope"); } }));
+    const bad = registerJob(
+      defineJob({
+        type: `test.bad.${messageId()}`,
+        input: z.object({}),
+        async run() {
+          throw new Error("nope");
+        },
+      }),
+    );
     const a = await enqueueRecorded({ tenantId: t.id, type: ok.type, input: {}, performedBy: null });
     const b = await enqueueRecorded({ tenantId: t.id, type: bad.type, input: {}, performedBy: null });
     const c = await enqueueRecorded({ tenantId: t.id, type: ok.type, input: {}, performedBy: null });
     const ids = [messageId(), messageId(), messageId()];
-    const { result } = await deliver(JOBS_QUEUE, [{ id: ids[0], body: a.sent[0] }, { id: ids[1], body: b.sent[0] }, { id: ids[2], body: c.sent[0] }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [
+      { id: ids[0], body: a.sent[0] },
+      { id: ids[1], body: b.sent[0] },
+      { id: ids[2], body: c.sent[0] },
+    ]);
     expect(result.explicitAcks.sort()).toEqual([ids[0], ids[2]].sort());
     expect(result.retryMessages.map((r) => r.msgId)).toEqual([ids[1]]);
     expect((await getJob(env, t.id, a.jobId))?.status).toBe("done");
@@ -172,17 +196,17 @@ describe("JOBS consumer", () => {
     const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
     const id = messageId();
 
-    const first = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
+    const first = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
     expect(first.result.explicitAcks).toEqual([]);
     expect(first.result.retryMessages).toEqual([{ msgId: id, delaySeconds: 10 }]);
     expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "failed", error: "provider timed out (1)", attempts: 1 });
 
-    const second = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 3 }]);
+    const second = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 3 }]);
     // Backoff grows with the delivery attempt: 10 s, 20 s, 40 s ...
     expect(second.result.retryMessages).toEqual([{ msgId: id, delaySeconds: 40 }]);
     expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "failed", error: "provider timed out (2)", attempts: 2 });
 
-    const third = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 4 }]);
+    const third = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 4 }]);
     expect(third.result.explicitAcks).toEqual([id]);
     expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "done", progress: 100, error: null, attempts: 3, result: { ok: true } });
     expect(runs).toBe(3);
@@ -190,19 +214,32 @@ describe("JOBS consumer", () => {
 
   it("caps the backoff", async () => {
     const t = await createTenant();
-    const def = registerJob(defineJob({ type: `test.fail.${messageId()}`, input: z.object({}), async run() { throw new Error("always"); } }));
+    const def = registerJob(
+      defineJob({
+        type: `test.fail.${messageId()}`,
+        input: z.object({}),
+        async run() {
+          throw new Error("always");
+        },
+      }),
+    );
     const { sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
-    const { result } = await deliver(JOBS_QUEUE, [{ body: sent[0], attempts: 30 }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ body: sent[0], attempts: 30 }]);
     expect(result.retryMessages[0].delaySeconds).toBe(900);
   });
 
   it("does the work once when a message is redelivered, including after it is done", async () => {
     const t = await createTenant();
     const u = await createUser(t);
-    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: "notifications.send", input: { userId: u.id, type: "info", title: "Once" }, performedBy: null });
+    const { jobId, sent } = await enqueueRecorded({
+      tenantId: t.id,
+      type: "notifications.send",
+      input: { userId: u.id, type: "info", title: "Once" },
+      performedBy: null,
+    });
     const id = messageId();
-    const first = await deliver(JOBS_QUEUE, [{ id, body: sent[0] }]);
-    const again = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
+    const first = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0] }]);
+    const again = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
     expect(first.result.explicitAcks).toEqual([id]);
     // Already done: acknowledged, not retried, not run again.
     expect(again.result.explicitAcks).toEqual([id]);
@@ -227,10 +264,12 @@ describe("JOBS consumer", () => {
     );
     const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
     const id = messageId();
-    const [a, b] = await Promise.all([deliver(JOBS_QUEUE, [{ id, body: sent[0] }]), deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }])]);
+    const [a, b] = await Promise.all([deliverMessages(JOBS_QUEUE, [{ id, body: sent[0] }]), deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }])]);
     expect(runs).toBe(1);
     // One delivery did the work; the other saw it in progress and asked to be redelivered later.
-    const outcomes = [a.result, b.result].map((r) => (r.explicitAcks.includes(id) ? "ack" : r.retryMessages.some((m) => m.msgId === id) ? "retry" : "none")).sort();
+    const outcomes = [a.result, b.result]
+      .map((r) => (r.explicitAcks.includes(id) ? "ack" : r.retryMessages.some((m) => m.msgId === id) ? "retry" : "none"))
+      .sort();
     expect(outcomes).toEqual(["ack", "retry"]);
     expect((await getJob(env, t.id, jobId))?.status).toBe("done");
   });
@@ -261,11 +300,14 @@ describe("JOBS consumer", () => {
     );
     const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
     const id = messageId();
-    const stale = deliver(JOBS_QUEUE, [{ id, body: sent[0] }]);
+    const stale = deliverMessages(JOBS_QUEUE, [{ id, body: sent[0] }]);
     await inFirstRun;
     // The first worker is stuck past its lease: a redelivery claims the job and finishes it.
-    await getDb(env).update(jobs).set({ updatedAt: Date.now() - 11 * 60_000 }).where(eq(jobs.id, jobId));
-    const fresh = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
+    await getDb(env)
+      .update(jobs)
+      .set({ updatedAt: Date.now() - 11 * 60_000 })
+      .where(eq(jobs.id, jobId));
+    const fresh = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
     expect(fresh.result.explicitAcks).toEqual([id]);
     expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "done", progress: 100, result: { run: 2 } });
 
@@ -292,9 +334,12 @@ describe("JOBS consumer", () => {
     );
     const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: { n: 1 }, performedBy: null });
     // Stored by an older version of the job whose schema differed: it can never parse.
-    await getDb(env).update(jobs).set({ inputs: { n: "one" } }).where(eq(jobs.id, jobId));
+    await getDb(env)
+      .update(jobs)
+      .set({ inputs: { n: "one" } })
+      .where(eq(jobs.id, jobId));
     const id = messageId("bad-input");
-    const { result } = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
     expect(result.explicitAcks).toEqual([id]);
     expect(result.retryMessages).toEqual([]);
     expect(runs).toBe(0);
@@ -305,7 +350,7 @@ describe("JOBS consumer", () => {
     expect(row.reason).toMatch(/invalid job input/);
 
     // A later copy of the same message finds the job failed for good: acknowledged, not run.
-    const again = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
+    const again = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 2 }]);
     expect(again.result.explicitAcks).toEqual([id]);
     expect(again.result.retryMessages).toEqual([]);
     expect(runs).toBe(0);
@@ -326,7 +371,7 @@ describe("JOBS consumer", () => {
     );
     const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
     const id = messageId("permanent");
-    const { result } = await deliver(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
     expect(result.explicitAcks).toEqual([id]);
     expect(result.retryMessages).toEqual([]);
     expect(runs).toBe(1);
@@ -342,7 +387,7 @@ describe("JOBS consumer", () => {
     // The type was removed in a later release.
     delete JOB_DEFINITIONS[def.type];
     const id = messageId("unknown-type");
-    const { result } = await deliver(JOBS_QUEUE, [{ id, body: sent[0] }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0] }]);
     expect(result.explicitAcks).toEqual([id]);
     expect(result.retryMessages).toEqual([]);
     expect((await getJob(env, t.id, jobId))?.status).toBe("failed");
@@ -353,23 +398,34 @@ describe("JOBS consumer", () => {
   it("does not let a message for one tenant run another tenant's job", async () => {
     const a = await createTenant();
     const b = await createTenant();
-    const { jobId, sent } = await enqueueRecorded({ tenantId: a.id, type: "notifications.send", input: { userId: "u", type: "info", title: "Mine" }, performedBy: null });
+    const { jobId, sent } = await enqueueRecorded({
+      tenantId: a.id,
+      type: "notifications.send",
+      input: { userId: "u", type: "info", title: "Mine" },
+      performedBy: null,
+    });
     const forged = { ...sent[0], tenantId: b.id };
     const id = messageId();
-    const { result } = await deliver(JOBS_QUEUE, [{ id, body: forged }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ id, body: forged }]);
     expect(result.explicitAcks).toEqual([id]);
     expect((await getJob(env, a.id, jobId))?.status).toBe("pending");
     const rows = await getDb(env).select().from(notifications).where(eq(notifications.tenantId, b.id));
     expect(rows).toHaveLength(0);
     // Nothing to do for that message, ever: it is dead-lettered rather than retried.
-    await poll(() => getDb(env).select().from(deadLetters).where(and(eq(deadLetters.messageId, id))).get());
+    await poll(() =>
+      getDb(env)
+        .select()
+        .from(deadLetters)
+        .where(and(eq(deadLetters.messageId, id)))
+        .get(),
+    );
   });
 });
 
 describe("dead letters", () => {
   it("forwards a poison message to the DLQ, acknowledges it, and the DLQ consumer records it in D1", async () => {
     const id = messageId("poison");
-    const { result } = await deliver(JOBS_QUEUE, [{ id, body: { hello: "not a job", tenantId: "t-poison" } }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ id, body: { hello: "not a job", tenantId: "t-poison" } }]);
     expect(result.explicitAcks).toEqual([id]);
     expect(result.retryMessages).toEqual([]);
     // The forward went through the real JOBS_DLQ producer to the real DLQ consumer.
@@ -381,7 +437,13 @@ describe("dead letters", () => {
   it("dead-letters a poison message sent through the real JOBS queue, end to end", async () => {
     const marker = messageId("e2e");
     await env.JOBS.send({ marker, jobId: 42 });
-    const row = await poll(() => getDb(env).select().from(deadLetters).where(like(deadLetters.body, `%${marker}%`)).get());
+    const row = await poll(() =>
+      getDb(env)
+        .select()
+        .from(deadLetters)
+        .where(like(deadLetters.body, `%${marker}%`))
+        .get(),
+    );
     expect(row).toMatchObject({ queue: JOBS_QUEUE, reason: "invalid message body" });
     expect(JSON.parse(row.body)).toEqual({ marker, jobId: 42 });
   });
@@ -389,7 +451,12 @@ describe("dead letters", () => {
   it("runs a real job end to end: enqueue -> JOBS consumer -> done", async () => {
     const t = await createTenant();
     const u = await createUser(t);
-    const { jobId } = await enqueue(env, { tenantId: t.id, type: "notifications.send", input: { userId: u.id, type: "info", title: "Round trip" }, performedBy: null });
+    const { jobId } = await enqueue(env, {
+      tenantId: t.id,
+      type: "notifications.send",
+      input: { userId: u.id, type: "info", title: "Round trip" },
+      performedBy: null,
+    });
     const job = await poll(async () => {
       const j = await getJob(env, t.id, jobId);
       return j?.status === "done" ? j : null;
@@ -405,10 +472,16 @@ describe("dead letters", () => {
     const exhaustedId = messageId("exh");
     const forward = { queue: JOBS_QUEUE, messageId: forwardedId, body: { jobId: "j1", tenantId: t.id }, reason: "job row not found" };
     const exhausted = { jobId: "j2", tenantId: t.id, type: "notifications.send", idempotencyKey: "k" };
-    const first = await deliver(DLQ, [{ id: messageId(), body: forward }, { id: exhaustedId, body: exhausted }]);
+    const first = await deliverMessages(DLQ, [
+      { id: messageId(), body: forward },
+      { id: exhaustedId, body: exhausted },
+    ]);
     expect(first.result.explicitAcks).toHaveLength(2);
     // A redelivered DLQ batch does not duplicate the records.
-    await deliver(DLQ, [{ id: messageId(), body: forward }, { id: exhaustedId, body: exhausted }]);
+    await deliverMessages(DLQ, [
+      { id: messageId(), body: forward },
+      { id: exhaustedId, body: exhausted },
+    ]);
 
     const rows = await getDb(env).select().from(deadLetters).where(eq(deadLetters.tenantId, t.id));
     expect(rows).toHaveLength(2);
@@ -423,7 +496,7 @@ describe("dead letters", () => {
   it("dead-letters a message whose job row does not exist", async () => {
     const id = messageId("gone");
     const body = { jobId: "no-such-job", tenantId: "no-such-tenant", type: "notifications.send", idempotencyKey: "k" };
-    const { result } = await deliver(JOBS_QUEUE, [{ id, body }]);
+    const { result } = await deliverMessages(JOBS_QUEUE, [{ id, body }]);
     expect(result.explicitAcks).toEqual([id]);
     const row = await poll(() => getDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, id)).get());
     expect(row.reason).toBe("job row not found");

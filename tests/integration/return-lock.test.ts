@@ -136,7 +136,7 @@ describe("ReturnLock", () => {
     expect((await june.status())?.holder).toBe("bob");
     expect((await otherTenant.status())?.holder).toBe("carol");
     // The same tenant and month is the same lock, however the stub was obtained.
-    expect((await returnLockStub(env, t1.id, "2025-05").acquire("dave", 60_000))).toMatchObject({ acquired: false, holder: "alice" });
+    expect(await returnLockStub(env, t1.id, "2025-05").acquire("dave", 60_000)).toMatchObject({ acquired: false, holder: "alice" });
   });
 
   it("refuses a blank holder id, so anonymous callers cannot share a lease", async () => {

@@ -1,13 +1,17 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
+import { all, parseHtml } from "../factories/html";
 import { signIn } from "./auth-helpers";
 import { location } from "./http";
 
 /** The nonce named in a CSP's script-src, or null when script-src has none. */
 function cspNonce(res: Response): string | null {
   const csp = res.headers.get("Content-Security-Policy") ?? "";
-  const scriptSrc = csp.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src "));
+  const scriptSrc = csp
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src "));
   return scriptSrc?.match(/'nonce-([A-Za-z0-9+/=_-]+)'/)?.[1] ?? null;
 }
 
@@ -29,7 +33,7 @@ function expectHardened(res: Response) {
 
 /** Every <script> tag in the page, and the nonce attribute of each. */
 function scriptNonces(html: string): (string | null)[] {
-  return [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0].match(/\snonce="([^"]*)"/)?.[1] ?? null);
+  return all(parseHtml(html), "script").map((s) => s.getAttribute("nonce"));
 }
 
 async function expectNoncedPage(url: string, status: number) {
@@ -81,9 +85,9 @@ describe("security headers", () => {
     const [htmlA, htmlB] = [await a.text(), await b.text()];
     expect(cspNonce(a)).not.toBeNull();
     expect(cspNonce(a)).not.toBe(cspNonce(b));
-    expect(htmlA).toContain(`nonce="${cspNonce(a)}"`);
-    expect(htmlB).toContain(`nonce="${cspNonce(b)}"`);
-    expect(htmlB).not.toContain(`nonce="${cspNonce(a)}"`);
+    expect(scriptNonces(htmlA).length).toBeGreaterThan(0);
+    expect(new Set(scriptNonces(htmlA))).toEqual(new Set([cspNonce(a)]));
+    expect(new Set(scriptNonces(htmlB))).toEqual(new Set([cspNonce(b)]));
   });
 });
 
@@ -114,7 +118,15 @@ describe("redirectTo after sign-in", () => {
   it("keeps a signed-in user on this origin whatever redirectTo says", async () => {
     const t = await createTenant();
     const b = await signIn(t, await createUser(t));
-    for (const to of ["/.//evil.test/x", "/..//evil.test/x", "/%2e//evil.test/x", "/.\\/evil.test/x", "/\\\\evil.test/x", "/%5c%5cevil.test/x", "//evil.test/x"]) {
+    for (const to of [
+      "/.//evil.test/x",
+      "/..//evil.test/x",
+      "/%2e//evil.test/x",
+      "/.\\/evil.test/x",
+      "/\\\\evil.test/x",
+      "/%5c%5cevil.test/x",
+      "//evil.test/x",
+    ]) {
       const res = await b.get(`${t.origin}/login?redirectTo=${encodeURIComponent(to)}`);
       expect(res.status, to).toBe(302);
       const loc = location(res) ?? "";

@@ -6,6 +6,7 @@ import { hashPassword } from "~/features/auth/password.server";
 import type { Scope } from "~/features/auth/scopes";
 import { newId } from "~/utils/ids";
 import { createTenant, ensureCatalogue } from "../factories";
+import { shownText } from "../factories/html";
 import { count, signInPlatform } from "./auth-helpers";
 import { location } from "./http";
 
@@ -54,7 +55,7 @@ describe("/superadmin: creating a tenant", () => {
     expect(await auditCount("superadmin.tenant.created", id)).toBe(1);
     const dup = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Again Ltd" });
     expect(dup.status).toBe(400);
-    expect(await dup.text()).toContain("That slug is already taken");
+    expect(await shownText(dup)).toContain("That slug is already taken");
     expect(await count("tenants", "slug = ?", s)).toBe(1);
   });
 
@@ -62,7 +63,7 @@ describe("/superadmin: creating a tenant", () => {
     const { b } = await platformAdmin(ALL);
     const res = await b.post(CONSOLE, { intent: "create-tenant", slug: "-Bad Slug-", name: "Bad Ltd" });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("Use lower-case letters, digits and hyphens");
+    expect(await shownText(res)).toContain("Use lower-case letters, digits and hyphens");
   });
 });
 

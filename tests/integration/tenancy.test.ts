@@ -1,19 +1,21 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant } from "../factories";
+import { pageText, parseHtml, shownText } from "../factories/html";
 
 describe("tenant resolution", () => {
   it("serves the public landing page on the bare domain", async () => {
     const res = await exports.default.fetch("http://localhost/");
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain("One workspace for your contracting business");
+    const htmlText = pageText(parseHtml(html));
+    expect(htmlText).toContain("One workspace for your contracting business");
   });
 
   it("answers an unknown tenant with 'Workspace not found' (404)", async () => {
     const res = await exports.default.fetch("http://no-such-tenant.localhost/");
     expect(res.status).toBe(404);
-    expect(await res.text()).toContain("Workspace not found");
+    expect(await shownText(res)).toContain("Workspace not found");
   });
 
   it("resolves a known tenant and sends a visitor to sign in", async () => {

@@ -281,20 +281,18 @@ export async function createSubcontractor(
   const ids = await protectIdentifiers(env, tenantId, id, input.utr, input.type === "individual" ? input.nino : null);
   const verified = input.verifiedDate || input.verificationReference ? actor.id : null;
   const statements = [
-    db
-      .insert(cisSubcontractors)
-      .values({
-        id,
-        tenantId,
-        ...plainFields(input),
-        ...ids,
-        verifiedBy: verified,
-        active: opts.active ?? input.active ?? true,
-        createdAt: now,
-        updatedAt: now,
-        createdBy: actor.id,
-        updatedBy: actor.id,
-      }),
+    db.insert(cisSubcontractors).values({
+      id,
+      tenantId,
+      ...plainFields(input),
+      ...ids,
+      verifiedBy: verified,
+      active: opts.active ?? input.active ?? true,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: actor.id,
+      updatedBy: actor.id,
+    }),
     auditInsert(db, {
       tenantId,
       action: "cis.subcontractor.created",

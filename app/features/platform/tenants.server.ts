@@ -14,11 +14,43 @@ export type TenantContextValue = {
   modules: EnabledModule[];
 };
 
+/** The tenant and its enabled modules in one D1 round trip (a batch keyed on the slug): every tenant page pays for it. */
 export async function findTenantBySlug(env: Env, slug: string): Promise<TenantContextValue | null> {
   const db = getDb(env);
-  const [tenant] = await db.select().from(tenants).where(eq(tenants.slug, slug)).limit(1);
+  const [[tenant], rows] = await db.batch([
+    db.select().from(tenants).where(eq(tenants.slug, slug)).limit(1),
+    enabledModulesQuery(db)
+      .innerJoin(tenants, eq(tenants.id, tenantModules.tenantId))
+      .where(and(eq(tenants.slug, slug), eq(tenantModules.enabled, true))),
+  ]);
   if (!tenant) return null;
-  return { ...toValue(tenant), modules: await listEnabledModules(env, tenant.id, tenant.availableModules) };
+  return { ...toValue(tenant), modules: toEnabledModules(rows, tenant.availableModules ?? null) };
+}
+
+function enabledModulesQuery(db: ReturnType<typeof getDb>) {
+  return db
+    .select({
+      id: modules.id,
+      label: modules.label,
+      route: modules.route,
+      icon: modules.icon,
+      defaultConfig: modules.defaultConfig,
+      config: tenantModules.config,
+      sortOrder: modules.sortOrder,
+    })
+    .from(tenantModules)
+    .innerJoin(modules, eq(modules.id, tenantModules.moduleId))
+    .$dynamic();
+}
+
+type EnabledModuleRow = Awaited<ReturnType<ReturnType<typeof enabledModulesQuery>["all"]>>[number];
+
+function toEnabledModules(rows: EnabledModuleRow[], available: string[] | null): EnabledModule[] {
+  // A module switched on but no longer in availableModules stays off.
+  return [...rows]
+    .sort((a, b) => a.sortOrder - b.sortOrder)
+    .filter((r) => !available || available.includes(r.id))
+    .map((r) => ({ id: r.id, label: r.label, route: r.route, icon: r.icon, config: { ...r.defaultConfig, ...r.config } }));
 }
 
 function toValue(t: typeof tenants.$inferSelect): Omit<TenantContextValue, "modules"> {
@@ -30,27 +62,6 @@ function toValue(t: typeof tenants.$inferSelect): Omit<TenantContextValue, "modu
     requireTwoFactor: t.requireTwoFactor,
     availableModules: t.availableModules ?? null,
   };
-}
-
-export async function listEnabledModules(env: Env, tenantId: string, available: string[] | null): Promise<EnabledModule[]> {
-  const db = getDb(env);
-  const rows = await db
-    .select({
-      id: modules.id,
-      label: modules.label,
-      route: modules.route,
-      icon: modules.icon,
-      defaultConfig: modules.defaultConfig,
-      config: tenantModules.config,
-    })
-    .from(tenantModules)
-    .innerJoin(modules, eq(modules.id, tenantModules.moduleId))
-    .where(and(eq(tenantModules.tenantId, tenantId), eq(tenantModules.enabled, true)))
-    .orderBy(asc(modules.sortOrder));
-  // A module switched on but no longer in availableModules stays off.
-  return rows
-    .filter((r) => !available || available.includes(r.id))
-    .map((r) => ({ id: r.id, label: r.label, route: r.route, icon: r.icon, config: { ...r.defaultConfig, ...r.config } }));
 }
 
 export async function listTenants(env: Env) {

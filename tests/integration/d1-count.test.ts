@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
+import { cisStaff, seedSub } from "../factories/cis";
 import { signIn } from "./auth-helpers";
 
 function d1Queries(res: Response): number {
@@ -20,5 +21,16 @@ describe("D1 query count header", () => {
     expect(page.status).toBe(200);
     // One batch for the tenant and its modules, one for the session with its user and bundle.
     expect(d1Queries(page)).toBe(2);
+  });
+
+  it("serves a page of the subcontractor list in one round trip after the middleware's two, whatever the tenant's size", async () => {
+    const { t, b } = await cisStaff("admin");
+    const first = await b.get(`${t.origin}/cis/subcontractors`);
+    expect(first.status).toBe(200);
+    expect(d1Queries(first)).toBe(3);
+    for (let i = 0; i < 30; i++) await seedSub(t, { name: `Count Builder ${String(i).padStart(2, "0")}` });
+    const full = await b.get(`${t.origin}/cis/subcontractors?page=2`);
+    expect(full.status).toBe(200);
+    expect(d1Queries(full)).toBe(3);
   });
 });

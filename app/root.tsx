@@ -5,7 +5,7 @@ import "./app.css";
 import "./scopes";
 import { Toaster } from "./components/ui/toaster";
 import { cloudflareContext, tenantContext } from "./context";
-import { authMiddleware, optionalUser } from "./features/auth/middleware.server";
+import { optionalUser } from "./features/auth/middleware.server";
 import { brandingCssVars, effectiveTheme } from "./features/platform/branding";
 import { AppShell } from "./features/platform/components/app-shell";
 import { InternalErrorMessage } from "./features/platform/error-reference";
@@ -14,7 +14,7 @@ import { routeErrorCode } from "./features/platform/route-errors";
 import { readTheme } from "./features/platform/theme.server";
 import { tenantMiddleware } from "./middleware/tenant.server";
 
-export const middleware: Route.MiddlewareFunction[] = [tenantMiddleware, authMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [tenantMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, nonce } = context.get(cloudflareContext);

@@ -1,20 +1,10 @@
 import { pageUrl } from "~/utils/request-url";
-import { data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { cloudflareContext, tenantContext, userContext, type SessionUser } from "~/context";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
 import { can, deniedAuditAction, type Scope } from "./scopes";
-import { loadPlatformSession, loadStaffSession } from "./session.server";
 
 type Ctx = Readonly<RouterContextProvider>;
-
-/** Loads the signed-in person once per request: staff on a tenant host, super-admins on the bare domain. */
-export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const { env, ctx } = context.get(cloudflareContext);
-  const tenant = context.get(tenantContext);
-  const user = tenant ? await loadStaffSession(env, ctx, request, tenant.id) : await loadPlatformSession(env, ctx, request);
-  context.set(userContext, user);
-  return next();
-};
 
 export function optionalUser(context: Ctx): SessionUser | null {
   return context.get(userContext);

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { getDb } from "~/db/client.server";
-import { platformAdmins, roleBundles, sessions, users, type SessionKind } from "~/db/schema";
+import { platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
 import { auditInsert, type AuditEntry } from "~/features/platform/audit.server";
 import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
@@ -84,19 +84,45 @@ async function touch(env: Env, ctx: ExecutionContext | null, row: { idHash: stri
   else await p;
 }
 
-/** The staff user of a live session on this tenant host, with the role bundle as it is now. */
-export async function loadStaffSession(env: Env, ctx: ExecutionContext | null, request: Request, tenantId: string): Promise<SessionUser | null> {
-  const token = await readSessionToken(env, request, "staff");
-  if (!token) return null;
-  const idHash = await sha256Hex(token);
-  const now = Date.now();
-  const [row] = await getDb(env)
-    .select({ s: sessions, u: users, scopes: roleBundles.scopes })
+/**
+ * The live staff session a token hash names on the tenant with this slug, with its user and
+ * role bundle as they are now. A statement, so the request can batch it with the tenant's own.
+ */
+export function staffSessionStatement(db: ReturnType<typeof getDb>, tenantSlug: string, idHash: string, now = Date.now()) {
+  return db
+    .select({
+      // Only columns whose names differ: inside a D1 batch rows come back keyed by column name.
+      s: {
+        idHash: sessions.idHash,
+        kind: sessions.kind,
+        createdAt: sessions.createdAt,
+        lastSeenAt: sessions.lastSeenAt,
+        absoluteExpiresAt: sessions.absoluteExpiresAt,
+      },
+      u: {
+        id: users.id,
+        tenantId: users.tenantId,
+        email: users.email,
+        displayName: users.displayName,
+        role: users.role,
+        themePreference: users.themePreference,
+        userStatus: users.userStatus,
+        passwordChangedAt: users.passwordChangedAt,
+      },
+      scopes: roleBundles.scopes,
+    })
     .from(sessions)
-    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, tenantId)))
-    .leftJoin(roleBundles, and(eq(roleBundles.tenantId, tenantId), eq(roleBundles.name, users.role)))
-    .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, "staff"), eq(sessions.tenantId, tenantId), liveSession(now), eq(users.disabled, false)))
+    .innerJoin(tenants, and(eq(tenants.id, sessions.tenantId), eq(tenants.slug, tenantSlug)))
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
+    .leftJoin(roleBundles, and(eq(roleBundles.tenantId, sessions.tenantId), eq(roleBundles.name, users.role)))
+    .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, "staff"), liveSession(now), eq(users.disabled, false)))
     .limit(1);
+}
+
+type StaffSessionRow = Awaited<ReturnType<ReturnType<typeof staffSessionStatement>["all"]>>[number];
+
+/** The signed-in staff member from a session row, or null when a password change has ended it. */
+export async function staffSessionUser(env: Env, ctx: ExecutionContext | null, row: StaffSessionRow | undefined, idHash: string): Promise<SessionUser | null> {
   if (!row) return null;
   // A password change ends every session created before it.
   if (row.s.createdAt < row.u.passwordChangedAt) return null;
@@ -113,6 +139,12 @@ export async function loadStaffSession(env: Env, ctx: ExecutionContext | null, r
     userStatus: row.u.userStatus,
     sessionIdHash: idHash,
   };
+}
+
+/** The hash of the staff session token the request carries, or null without one. */
+export async function staffSessionHash(env: Env, request: Request): Promise<string | null> {
+  const token = await readSessionToken(env, request, "staff");
+  return token ? sha256Hex(token) : null;
 }
 
 export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null, request: Request): Promise<SessionUser | null> {

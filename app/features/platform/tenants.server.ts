@@ -14,17 +14,30 @@ export type TenantContextValue = {
   modules: EnabledModule[];
 };
 
-/** The tenant and its enabled modules in one D1 round trip (a batch keyed on the slug): every tenant page pays for it. */
-export async function findTenantBySlug(env: Env, slug: string): Promise<TenantContextValue | null> {
-  const db = getDb(env);
-  const [[tenant], rows] = await db.batch([
+/**
+ * The statements that load a tenant and its enabled modules by slug. Run them in a batch,
+ * together with anything else the request needs, so a tenant page pays one round trip.
+ */
+export function tenantBySlugStatements(db: ReturnType<typeof getDb>, slug: string) {
+  return [
     db.select().from(tenants).where(eq(tenants.slug, slug)).limit(1),
     enabledModulesQuery(db)
       .innerJoin(tenants, eq(tenants.id, tenantModules.tenantId))
       .where(and(eq(tenants.slug, slug), eq(tenantModules.enabled, true))),
-  ]);
+  ] as const;
+}
+
+export function toTenantContext(tenantRows: (typeof tenants.$inferSelect)[], moduleRows: EnabledModuleRow[]): TenantContextValue | null {
+  const [tenant] = tenantRows;
   if (!tenant) return null;
-  return { ...toValue(tenant), modules: toEnabledModules(rows, tenant.availableModules ?? null) };
+  return { ...toValue(tenant), modules: toEnabledModules(moduleRows, tenant.availableModules ?? null) };
+}
+
+/** The tenant and its enabled modules in one D1 round trip. */
+export async function findTenantBySlug(env: Env, slug: string): Promise<TenantContextValue | null> {
+  const db = getDb(env);
+  const [tenantRows, moduleRows] = await db.batch(tenantBySlugStatements(db, slug));
+  return toTenantContext(tenantRows, moduleRows);
 }
 
 function enabledModulesQuery(db: ReturnType<typeof getDb>) {

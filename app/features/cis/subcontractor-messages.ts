@@ -5,8 +5,11 @@
 import { VERIFY_PERMISSION_MESSAGE } from "./domain";
 import type { BulkFailure, SaveError } from "./subcontractors.server";
 
-/** Ids accepted by one bulk request; the rest are reported as failed, never silently dropped. */
-export const BULK_LIMIT = 100;
+/**
+ * Ids accepted by one bulk request; the rest are reported as failed, never silently dropped.
+ * D1 binds at most 100 parameters a statement, and the ids share it with the tenant and state conditions.
+ */
+export const BULK_LIMIT = 50;
 
 export const SUBCONTRACTOR_SAVE_MESSAGES: Readonly<Record<SaveError["code"], string>> = {
   not_found: "Subcontractor not found",

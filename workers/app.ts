@@ -1,6 +1,7 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 // Queues and cron check scopes without loading the router: register them here too.
 import "../app/scopes";
+import "../app/jobs.server";
 import { cloudflareContext } from "../app/context";
 import { countingD1 } from "../app/db/instrument";
 import { devToolsEnabled, isDevelopment, requestEnvironment } from "../app/features/platform/environment.server";

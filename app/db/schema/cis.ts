@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { VERIFICATION_STATUSES } from "../../features/cis/domain/calculation";
-import { SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../../features/cis/domain/types";
+import { INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../../features/cis/domain/types";
 import { tenants } from "./platform";
 
 /** One settings document per tenant. The contractor UTR is stored encrypted. */
@@ -96,4 +96,86 @@ export const cisPortalInvites = sqliteTable(
     usedAt: integer("used_at"),
   },
   (t) => [index("cis_portal_invites_tenant_sub").on(t.tenantId, t.subcontractorId, t.createdAt)],
+);
+
+export const INVOICE_SOURCES = ["staff", "portal"] as const;
+export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
+
+/**
+ * Subcontractor invoices. Amounts are whole pence, computed on the server from gross, materials,
+ * the rate and VAT; dates the user types (invoice, received, payment) are London calendar dates
+ * 'YYYY-MM-DD'; instants (approved, paid, ...) are epoch ms like every other table.
+ */
+export const cisInvoices = sqliteTable(
+  "cis_invoices",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    invoiceNumber: text("invoice_number").notNull(),
+    subcontractorId: text("subcontractor_id").notNull(),
+    // Copied at save time: the list searches and shows it without a join, and it survives a rename.
+    subcontractorName: text("subcontractor_name").notNull(),
+    subcontractorNameLower: text("subcontractor_name_lower").notNull(),
+    utrMasked: text("utr_masked"),
+    ninoMasked: text("nino_masked"),
+    status: text("status", { enum: INVOICE_STATUSES }).notNull(),
+    source: text("source", { enum: INVOICE_SOURCES }).notNull().default("staff"),
+    invoiceDate: text("invoice_date").notNull(),
+    receivedDate: text("received_date"),
+    paymentDate: text("payment_date"),
+    description: text("description"),
+    /** 'YYYY-MM' tax month: of the invoice date until paid, then of the payment date. */
+    taxMonth: text("tax_month").notNull(),
+    grossP: integer("gross_p").notNull(),
+    materialsP: integer("materials_p").notNull(),
+    labourP: integer("labour_p").notNull(),
+    cisRate: integer("cis_rate").notNull(),
+    cisDeductionP: integer("cis_deduction_p").notNull(),
+    vatRate: integer("vat_rate").notNull(),
+    vatBaseP: integer("vat_base_p").notNull(),
+    vatAmountP: integer("vat_amount_p").notNull(),
+    grossTotalP: integer("gross_total_p").notNull(),
+    netPaymentP: integer("net_payment_p").notNull(),
+    materialsPercentage: real("materials_percentage").notNull(),
+    reverseCharge: integer("reverse_charge", { mode: "boolean" }).notNull().default(false),
+    materialsJustification: text("materials_justification"),
+    // The subcontractor's verification as it stood when the invoice was approved.
+    verificationStatus: text("verification_status", { enum: VERIFICATION_STATUSES }),
+    verificationRate: integer("verification_rate"),
+    verificationReference: text("verification_reference"),
+    approvedAt: integer("approved_at"),
+    approvedBy: text("approved_by"),
+    lockedAt: integer("locked_at"),
+    paidAt: integer("paid_at"),
+    paidBy: text("paid_by"),
+    cancelledAt: integer("cancelled_at"),
+    cancelledBy: text("cancelled_by"),
+    statementRequired: integer("statement_required", { mode: "boolean" }).notNull().default(false),
+    statementRequestedAt: integer("statement_requested_at"),
+    statementRequestedBy: text("statement_requested_by"),
+    statementIssuedAt: integer("statement_issued_at"),
+    statementIssuedMethod: text("statement_issued_method", { enum: STATEMENT_ISSUE_METHODS }),
+    // A fresh id written by every transition: the audit entry of the same batch lands only on the
+    // row this very transition changed, so a transition that lost a race records nothing.
+    transitionId: text("transition_id"),
+    createdAt: integer("created_at").notNull(),
+    createdBy: text("created_by"),
+    updatedAt: integer("updated_at").notNull(),
+    updatedBy: text("updated_by"),
+    deletedAt: integer("deleted_at"),
+    deletedBy: text("deleted_by"),
+  },
+  (t) => [
+    // Default order (newest invoice date first) and the status filter, straight from an index.
+    index("cis_invoices_tenant_date").on(t.tenantId, t.deletedAt, t.invoiceDate, t.id),
+    index("cis_invoices_tenant_status_date").on(t.tenantId, t.deletedAt, t.status, t.invoiceDate, t.id),
+    index("cis_invoices_tenant_tax_month").on(t.tenantId, t.taxMonth),
+    index("cis_invoices_tenant_subcontractor").on(t.tenantId, t.subcontractorId),
+    // One live invoice per number and subcontractor; a soft-deleted one frees the number.
+    uniqueIndex("cis_invoices_number_unique")
+      .on(t.tenantId, t.subcontractorId, t.invoiceNumber)
+      .where(sql`${t.deletedAt} IS NULL`),
+  ],
 );

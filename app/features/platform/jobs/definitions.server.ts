@@ -38,9 +38,25 @@ const KNOWN_JOBS = {
   [notifyUserJob.type]: notifyUserJob,
 };
 
-export type JobType = keyof typeof KNOWN_JOBS;
+/**
+ * Job types that features add from the server composition root (app/jobs.server.ts), by type name
+ * with the input a caller passes; platform code never imports a feature.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RegisteredJobs {}
+
+export type JobType = keyof typeof KNOWN_JOBS | keyof RegisteredJobs;
 /** What a caller passes to enqueue() for a job type (schema defaults may be left out). */
-export type JobInput<T extends JobType> = z.input<(typeof KNOWN_JOBS)[T]["input"]>;
+export type JobInput<T extends JobType> = T extends keyof typeof KNOWN_JOBS
+  ? z.input<(typeof KNOWN_JOBS)[T]["input"]>
+  : T extends keyof RegisteredJobs
+    ? RegisteredJobs[T]
+    : never;
 
 /** The consumer's lookup table: untyped, since it is read with whatever type a message names. */
 export const JOB_DEFINITIONS: Record<string, JobDefinition> = { ...(KNOWN_JOBS as unknown as Record<string, JobDefinition>) };
+
+/** Adds features' job types to the table; called once from the composition root. */
+export function registerJobs(...defs: JobDefinition[]): void {
+  for (const def of defs) JOB_DEFINITIONS[def.type] = def;
+}

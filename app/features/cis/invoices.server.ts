@@ -1,0 +1,656 @@
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { formatInTimeZone } from "date-fns-tz";
+import { z } from "zod";
+import { getDb, type Db } from "~/db/client.server";
+import { auditEvents, cisInvoices, cisSubcontractors, type InvoiceSource } from "~/db/schema";
+import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { newId } from "~/utils/ids";
+import {
+  currentTaxMonth,
+  INVOICE_STATUSES,
+  invoiceAmounts,
+  isCalendarDate,
+  LONDON_TZ,
+  MATERIALS_WARNING_PERCENT,
+  previousTaxMonth,
+  taxMonthOfDate,
+  type InvoiceInput,
+  type InvoiceStatus,
+} from "./domain";
+import { statementJobKey } from "./invoices-jobs.server";
+import type { Actor } from "./module.server";
+
+export type InvoiceRow = typeof cisInvoices.$inferSelect;
+
+export const INVOICE_PAGE_SIZE = 25;
+// D1 binds at most 100 parameters per statement; the id lists below stay well under it.
+export const INVOICE_BULK_LIMIT = 50;
+
+// ---------------------------------------------------------------------------
+// Errors
+
+export type InvoiceErrorCode =
+  | "not_found"
+  | "not_editable"
+  | "not_approvable"
+  | "not_rejectable"
+  | "not_payable"
+  | "not_cancellable"
+  | "not_deletable"
+  | "not_statement_eligible"
+  | "subcontractor_not_found"
+  | "subcontractor_archived"
+  | "duplicate_number"
+  | "invalid_payment_date"
+  | "too_many";
+
+/** What each code says to a person; routes show these, code compares the codes. */
+export const INVOICE_ERROR_MESSAGES: Readonly<Record<InvoiceErrorCode, string>> = {
+  not_found: "Invoice not found",
+  not_editable: "Only draft invoices can be edited",
+  not_approvable: "Only draft or portal-submitted invoices can be approved",
+  not_rejectable: "Only portal-submitted invoices can be rejected",
+  not_payable: "Only approved invoices can be marked paid",
+  not_cancellable: "Only draft, portal-submitted or approved invoices can be cancelled",
+  not_deletable: "Only draft, portal-submitted or cancelled invoices can be deleted",
+  not_statement_eligible: "Statements can only be requested for approved or paid invoices",
+  subcontractor_not_found: "Subcontractor not found",
+  subcontractor_archived: "Archived subcontractors cannot be used for new invoices",
+  duplicate_number: "This subcontractor already has an invoice with this number",
+  invalid_payment_date: "Invalid date",
+  too_many: `At most ${INVOICE_BULK_LIMIT} invoices can be changed at once`,
+};
+
+export type SaveInvoiceError =
+  | { ok: false; code: "not_found" | "not_editable" }
+  | { ok: false; code: "subcontractor_not_found" | "subcontractor_archived"; field: "subcontractorId" }
+  | { ok: false; code: "duplicate_number"; field: "invoiceNumber" };
+export type SaveInvoiceResult = { ok: true; id: string } | SaveInvoiceError;
+
+// ---------------------------------------------------------------------------
+// Reading
+
+/** Soft-deleted invoices never show; everything is scoped to the tenant. */
+function visible(tenantId: string) {
+  return and(eq(cisInvoices.tenantId, tenantId), isNull(cisInvoices.deletedAt));
+}
+
+/** Null for another tenant's id, an unknown id, or a deleted invoice: callers answer 404. */
+export async function getInvoice(env: Env, tenantId: string, id: string): Promise<InvoiceRow | null> {
+  const [row] = await getDb(env)
+    .select()
+    .from(cisInvoices)
+    .where(and(visible(tenantId), eq(cisInvoices.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export const INVOICE_STATUS_FILTERS = ["all", ...INVOICE_STATUSES] as const;
+export type InvoiceStatusFilter = (typeof INVOICE_STATUS_FILTERS)[number];
+export const INVOICE_PERIODS = ["all", "current", "previous", "quarter", "year"] as const;
+export type InvoicePeriod = (typeof INVOICE_PERIODS)[number];
+export type InvoiceListQuery = { q: string; status: InvoiceStatusFilter; period: InvoicePeriod; page: number };
+
+const listQuerySchema = z.object({
+  q: z
+    .string()
+    .catch("")
+    .transform((q) => q.trim().slice(0, 100)),
+  status: z.enum(INVOICE_STATUS_FILTERS).catch("all"),
+  period: z.enum(INVOICE_PERIODS).catch("all"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+/** Unknown or malformed filters fall back to their defaults rather than failing the page. */
+export function parseInvoiceListQuery(params: URLSearchParams): InvoiceListQuery {
+  return listQuerySchema.parse({
+    q: params.get("q") ?? "",
+    status: params.get("status") ?? "all",
+    period: params.get("period") ?? "all",
+    page: params.get("page") ?? "1",
+  });
+}
+
+/**
+ * The tax months ('YYYY-MM', inclusive) a period covers, on the London calendar: current and
+ * previous are one month; quarter is the current month and the two before; year runs from the
+ * tax year's first month (starting 6 April) to the current one.
+ */
+export function periodTaxMonths(period: InvoicePeriod, now: Date = new Date()): { from: string; to: string } | null {
+  const current = currentTaxMonth(now).label;
+  switch (period) {
+    case "all":
+      return null;
+    case "current":
+      return { from: current, to: current };
+    case "previous": {
+      const prev = previousTaxMonth(current).label;
+      return { from: prev, to: prev };
+    }
+    case "quarter":
+      return { from: previousTaxMonth(previousTaxMonth(current).label).label, to: current };
+    case "year": {
+      const year = Number(current.slice(0, 4));
+      const month = Number(current.slice(5, 7));
+      return { from: `${month >= 4 ? year : year - 1}-04`, to: current };
+    }
+  }
+}
+
+/** The list's filters as one condition; shared with the CSV export so a download holds what the list shows. */
+export function invoiceFilter(tenantId: string, query: Pick<InvoiceListQuery, "q" | "status" | "period">, now: Date = new Date()): SQL | undefined {
+  const conds: (SQL | undefined)[] = [visible(tenantId)];
+  if (query.status !== "all") conds.push(eq(cisInvoices.status, query.status));
+  const months = periodTaxMonths(query.period, now);
+  if (months) conds.push(sql`${cisInvoices.taxMonth} BETWEEN ${months.from} AND ${months.to}`);
+  if (query.q) {
+    const term = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(or(sql`lower(${cisInvoices.invoiceNumber}) LIKE ${term} ESCAPE '\\'`, sql`${cisInvoices.subcontractorNameLower} LIKE ${term} ESCAPE '\\'`));
+  }
+  return and(...conds);
+}
+
+/** What a list row needs, with the 60% materials warning worked out once here. */
+export function invoiceListItem(row: InvoiceRow) {
+  return {
+    id: row.id,
+    invoiceNumber: row.invoiceNumber,
+    subcontractorId: row.subcontractorId,
+    subcontractorName: row.subcontractorName,
+    status: row.status,
+    source: row.source,
+    invoiceDate: row.invoiceDate,
+    paymentDate: row.paymentDate,
+    taxMonth: row.taxMonth,
+    grossP: row.grossP,
+    materialsP: row.materialsP,
+    cisDeductionP: row.cisDeductionP,
+    netPaymentP: row.netPaymentP,
+    materialsPercentage: row.materialsPercentage,
+    materialsWarning: row.materialsPercentage >= MATERIALS_WARNING_PERCENT,
+    statementRequired: row.statementRequired,
+  };
+}
+export type InvoiceListItem = ReturnType<typeof invoiceListItem>;
+
+export type InvoiceStats = { total: number; draft: number; approved: number; thisMonthCisP: number; pendingStatements: number };
+
+/**
+ * One page, the total for the pager and the five stat cards, in a single D1 round trip. The
+ * cards describe the whole tenant (not the filtered view): Draft counts drafts and portal
+ * submissions awaiting approval; This Month CIS sums the deductions of approved and paid
+ * invoices in the current London tax month; Pending Statements counts approved or paid invoices
+ * that need a statement not yet issued.
+ */
+export async function listInvoices(env: Env, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
+  const db = getDb(env);
+  const where = invoiceFilter(tenantId, query, now);
+  const month = currentTaxMonth(now).label;
+  const [rows, [{ total }], [stats]] = await db.batch([
+    db
+      .select()
+      .from(cisInvoices)
+      .where(where)
+      .orderBy(desc(cisInvoices.invoiceDate), desc(cisInvoices.id))
+      .limit(INVOICE_PAGE_SIZE)
+      .offset((query.page - 1) * INVOICE_PAGE_SIZE),
+    db.select({ total: count() }).from(cisInvoices).where(where),
+    db
+      .select({
+        total: count(),
+        draft: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('draft', 'portal_draft') then 1 else 0 end), 0)`,
+        approved: sql<number>`coalesce(sum(case when ${cisInvoices.status} = 'approved' then 1 else 0 end), 0)`,
+        thisMonthCisP: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('approved', 'paid') and ${cisInvoices.taxMonth} = ${month} then ${cisInvoices.cisDeductionP} else 0 end), 0)`,
+        pendingStatements: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('approved', 'paid') and ${cisInvoices.statementRequired} = 1 and ${cisInvoices.statementIssuedAt} is null then 1 else 0 end), 0)`,
+      })
+      .from(cisInvoices)
+      .where(visible(tenantId)),
+  ]);
+  const cards: InvoiceStats = {
+    total: stats.total,
+    draft: Number(stats.draft),
+    approved: Number(stats.approved),
+    thisMonthCisP: Number(stats.thisMonthCisP),
+    pendingStatements: Number(stats.pendingStatements),
+  };
+  return { rows: rows.map(invoiceListItem), total, page: query.page, pageCount: Math.max(1, Math.ceil(total / INVOICE_PAGE_SIZE)), stats: cards };
+}
+
+// ---------------------------------------------------------------------------
+// Create and edit
+
+/** Today's date on the London calendar, 'YYYY-MM-DD'. */
+export function londonToday(now: Date = new Date()): string {
+  return formatInTimeZone(now, LONDON_TZ, "yyyy-MM-dd");
+}
+
+export function isUniqueNumberViolation(err: unknown): boolean {
+  const text = `${err instanceof Error ? err.message : String(err)} ${err instanceof Error && err.cause ? String((err.cause as Error).message ?? err.cause) : ""}`;
+  return /UNIQUE constraint failed/i.test(text) && /invoice_number|cis_invoices_number_unique/i.test(text);
+}
+
+const DUPLICATE: SaveInvoiceError = { ok: false, code: "duplicate_number", field: "invoiceNumber" };
+
+/** The subcontractor an invoice may be saved against: this tenant's, not deleted, and active. */
+async function usableSubcontractor(env: Env, tenantId: string, id: string) {
+  const [sub] = await getDb(env)
+    .select()
+    .from(cisSubcontractors)
+    .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
+    .limit(1);
+  if (!sub) return { ok: false, code: "subcontractor_not_found", field: "subcontractorId" } as const;
+  if (!sub.active) return { ok: false, code: "subcontractor_archived", field: "subcontractorId" } as const;
+  return { ok: true, sub } as const;
+}
+
+async function numberTaken(env: Env, tenantId: string, subcontractorId: string, invoiceNumber: string, exceptId?: string): Promise<boolean> {
+  const [row] = await getDb(env)
+    .select({ id: cisInvoices.id })
+    .from(cisInvoices)
+    .where(
+      and(
+        visible(tenantId),
+        eq(cisInvoices.subcontractorId, subcontractorId),
+        eq(cisInvoices.invoiceNumber, invoiceNumber),
+        exceptId ? ne(cisInvoices.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The stored fields of an input: amounts always computed here, at the subcontractor's current rate. */
+function savedFields(input: InvoiceInput, sub: typeof cisSubcontractors.$inferSelect) {
+  const amounts = invoiceAmounts({
+    grossP: input.grossP,
+    materialsP: input.materialsP,
+    cisRate: sub.verificationRate,
+    vatRate: input.vatRate,
+    reverseCharge: input.reverseCharge,
+  });
+  return {
+    invoiceNumber: input.invoiceNumber,
+    subcontractorId: sub.id,
+    subcontractorName: sub.name,
+    subcontractorNameLower: sub.name.toLowerCase(),
+    utrMasked: sub.utrMasked,
+    ninoMasked: sub.ninoMasked,
+    invoiceDate: input.invoiceDate,
+    receivedDate: input.receivedDate ?? null,
+    description: input.description ?? null,
+    taxMonth: taxMonthOfDate(input.invoiceDate).label,
+    ...amounts,
+    cisRate: sub.verificationRate,
+    vatRate: input.vatRate,
+    reverseCharge: input.reverseCharge,
+    materialsJustification: input.materialsJustification ?? null,
+  };
+}
+
+async function runSave(db: Db, statements: BatchItem<"sqlite">[]): Promise<SaveInvoiceError | null> {
+  try {
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    return null;
+  } catch (err) {
+    // Two saves racing past the number check meet the unique index, which refuses the batch whole.
+    if (isUniqueNumberViolation(err)) return DUPLICATE;
+    throw err;
+  }
+}
+
+/** Creates a draft (or, from the portal, a portal_draft) with its audit and activity entries in one batch. */
+export async function createInvoice(
+  env: Env,
+  tenantId: string,
+  input: InvoiceInput,
+  actor: Actor,
+  opts: { source?: InvoiceSource } = {},
+): Promise<SaveInvoiceResult> {
+  const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
+  if (!found.ok) return found;
+  if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber)) return DUPLICATE;
+  const source = opts.source ?? "staff";
+  const db = getDb(env);
+  const id = newId();
+  const now = Date.now();
+  const fields = savedFields(input, found.sub);
+  const failed = await runSave(db, [
+    db.insert(cisInvoices).values({
+      id,
+      tenantId,
+      ...fields,
+      status: source === "portal" ? "portal_draft" : "draft",
+      source,
+      createdAt: now,
+      createdBy: actor.id,
+      updatedAt: now,
+      updatedBy: actor.id,
+    }),
+    auditInsert(db, {
+      tenantId,
+      action: "cis.invoice.created",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "invoice",
+      targetId: id,
+      payload: { source, subcontractorId: fields.subcontractorId, grossP: fields.grossP, cisDeductionP: fields.cisDeductionP },
+    }),
+    activityInsert(db, {
+      tenantId,
+      module: "cis",
+      action: "invoice.created",
+      entityType: "invoice",
+      entityId: id,
+      performedBy: actor.id,
+      performedByName: actor.name,
+      details: { invoiceNumber: fields.invoiceNumber, subcontractorName: fields.subcontractorName },
+    }),
+  ]);
+  return failed ?? { ok: true, id };
+}
+
+/** Edits a draft. The update only lands while the invoice is still a draft, so an approval in between wins. */
+export async function updateInvoice(env: Env, tenantId: string, id: string, input: InvoiceInput, actor: Actor): Promise<SaveInvoiceResult> {
+  const existing = await getInvoice(env, tenantId, id);
+  if (!existing) return { ok: false, code: "not_found" };
+  if (existing.status !== "draft") return { ok: false, code: "not_editable" };
+  const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
+  if (!found.ok) return found;
+  if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber, id)) return DUPLICATE;
+  const db = getDb(env);
+  const token = newId();
+  const now = Date.now();
+  const fields = savedFields(input, found.sub);
+  const failed = await runSave(db, [
+    db
+      .update(cisInvoices)
+      .set({ ...fields, transitionId: token, updatedAt: now, updatedBy: actor.id })
+      .where(and(visible(tenantId), eq(cisInvoices.id, id), eq(cisInvoices.status, "draft"))),
+    auditIfChanged(db, tenantId, id, token, "cis.invoice.updated", actor, { grossP: fields.grossP, cisDeductionP: fields.cisDeductionP }, now),
+  ]);
+  if (failed) return failed;
+  const after = await getInvoice(env, tenantId, id);
+  if (!after) return { ok: false, code: "not_found" };
+  if (after.transitionId !== token) return { ok: false, code: "not_editable" };
+  return { ok: true, id };
+}
+
+// ---------------------------------------------------------------------------
+// Transitions
+
+export type InvoiceAction = "approve" | "reject" | "pay" | "cancel" | "delete" | "statement";
+
+/** The states each action starts from; anything else is refused with its code. */
+export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceAction, { from: readonly InvoiceStatus[]; refused: InvoiceErrorCode; audit: string }>> = {
+  approve: { from: ["draft", "portal_draft"], refused: "not_approvable", audit: "cis.invoice.approved" },
+  // A rejected portal submission is cancelled, and recorded as such.
+  reject: { from: ["portal_draft"], refused: "not_rejectable", audit: "cis.invoice.cancelled" },
+  pay: { from: ["approved"], refused: "not_payable", audit: "cis.invoice.paid" },
+  // Paid invoices are part of the tax record (returns read them): they are not cancelled.
+  cancel: { from: ["draft", "portal_draft", "approved"], refused: "not_cancellable", audit: "cis.invoice.cancelled" },
+  // Soft delete hides an invoice from lists; approved and paid ones carry a deduction and stay.
+  delete: { from: ["draft", "portal_draft", "cancelled"], refused: "not_deletable", audit: "cis.invoice.deleted" },
+  statement: { from: ["approved", "paid"], refused: "not_statement_eligible", audit: "cis.invoice.statement_requested" },
+};
+
+/**
+ * The audit entry of a transition, written only if the row carries this transition's id: the
+ * UPDATE before it in the same batch matched. A transition that lost a race records nothing.
+ */
+function auditIfChanged(
+  db: Db,
+  tenantId: string,
+  invoiceId: string,
+  token: string,
+  action: string,
+  actor: Actor,
+  payload: Record<string, unknown>,
+  now: number,
+) {
+  return db.insert(auditEvents)
+    .select(sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, ${action}, 'invoice', ${invoiceId}, ${JSON.stringify(payload)}, NULL, ${now}
+    FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.transitionId} = ${token}`);
+}
+
+/** One entry for a bulk action, listing exactly the invoices this batch changed; none when nothing changed. */
+function bulkAuditIfAny(db: Db, tenantId: string, token: string, action: InvoiceAction, actor: Actor, now: number) {
+  return db.insert(auditEvents).select(sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, ${`cis.invoice.bulk.${action}`}, 'invoice', NULL,
+      json_object('succeeded', json_group_array(${cisInvoices.id}), 'count', count(*)), NULL, ${now}
+    FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.transitionId} = ${token}
+    HAVING count(*) > 0`);
+}
+
+export type TransitionFailure = { id: string; code: InvoiceErrorCode };
+export type TransitionResult = { succeeded: string[]; failed: TransitionFailure[]; jobs: Record<string, string> };
+export type SingleTransitionResult = { ok: true; id: string; jobId?: string } | { ok: false; code: InvoiceErrorCode };
+
+type TransitionOptions = { paymentDate?: string; bulk?: boolean; now?: Date };
+
+/**
+ * Runs one action over ids. Each invoice gets one conditional UPDATE (its id, the tenant, not
+ * deleted, status among the action's starting states) and its audit entry, all in one batch:
+ * D1 runs a batch as one transaction, so of two simultaneous approvals exactly one matches.
+ */
+async function transition(
+  env: Env,
+  tenantId: string,
+  rawIds: string[],
+  action: InvoiceAction,
+  actor: Actor,
+  opts: TransitionOptions = {},
+): Promise<TransitionResult> {
+  const all = [...new Set(rawIds)];
+  const ids = all.slice(0, INVOICE_BULK_LIMIT);
+  const result: TransitionResult = { succeeded: [], failed: all.slice(INVOICE_BULK_LIMIT).map((id) => ({ id, code: "too_many" as const })), jobs: {} };
+  if (ids.length === 0) return result;
+  const rule = INVOICE_TRANSITIONS[action];
+  const db = getDb(env);
+  const nowDate = opts.now ?? new Date();
+  const now = nowDate.getTime();
+  const token = newId();
+
+  let paid: { paymentDate: string; taxMonth: string } | null = null;
+  if (action === "pay") {
+    const date = opts.paymentDate ?? londonToday(nowDate);
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+    if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
+      result.failed.push(...ids.map((id) => ({ id, code: "invalid_payment_date" as const })));
+      return result;
+    }
+    paid = { paymentDate: date, taxMonth: taxMonthOfDate(date).label };
+  }
+
+  // Approval locks the amounts at the subcontractor's verification as it stands now.
+  const current = new Map<string, { row: InvoiceRow; sub: typeof cisSubcontractors.$inferSelect | null }>();
+  if (action === "approve") {
+    const rows = await db
+      .select({ invoice: cisInvoices, sub: cisSubcontractors })
+      .from(cisInvoices)
+      .leftJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisInvoices.subcontractorId), eq(cisSubcontractors.tenantId, cisInvoices.tenantId)))
+      .where(and(visible(tenantId), inArray(cisInvoices.id, ids)));
+    for (const r of rows) current.set(r.invoice.id, { row: r.invoice, sub: r.sub });
+  }
+
+  const target = (id: string) => and(visible(tenantId), eq(cisInvoices.id, id), inArray(cisInvoices.status, rule.from));
+  const common = { transitionId: token, updatedAt: now, updatedBy: actor.id };
+  const statements: BatchItem<"sqlite">[] = [];
+  const attempted: string[] = [];
+  for (const id of ids) {
+    let set: SQLiteUpdateSetSource<typeof cisInvoices>;
+    let payload: Record<string, unknown> = {};
+    switch (action) {
+      case "approve": {
+        const found = current.get(id);
+        if (!found) {
+          result.failed.push({ id, code: "not_found" });
+          continue;
+        }
+        const { row, sub } = found;
+        const rate = sub?.verificationRate ?? row.cisRate;
+        const amounts = invoiceAmounts({
+          grossP: row.grossP,
+          materialsP: row.materialsP,
+          cisRate: rate,
+          vatRate: row.vatRate,
+          reverseCharge: row.reverseCharge,
+        });
+        set = {
+          ...amounts,
+          cisRate: rate,
+          status: "approved",
+          approvedAt: now,
+          approvedBy: actor.id,
+          lockedAt: now,
+          verificationStatus: sub?.verificationStatus ?? null,
+          verificationRate: rate,
+          verificationReference: sub?.verificationReference ?? null,
+        };
+        payload = { cisDeductionP: amounts.cisDeductionP, rate, verificationStatus: sub?.verificationStatus ?? null };
+        break;
+      }
+      case "reject":
+        set = { status: "cancelled", cancelledAt: now, cancelledBy: actor.id };
+        payload = { rejected: true };
+        break;
+      case "cancel":
+        set = { status: "cancelled", cancelledAt: now, cancelledBy: actor.id };
+        break;
+      case "pay":
+        set = { status: "paid", paidAt: now, paidBy: actor.id, paymentDate: paid!.paymentDate, taxMonth: paid!.taxMonth };
+        payload = { ...paid };
+        break;
+      case "delete":
+        set = { deletedAt: now, deletedBy: actor.id };
+        break;
+      case "statement":
+        set = {
+          statementRequired: true,
+          statementRequestedAt: sql`coalesce(${cisInvoices.statementRequestedAt}, ${now})`,
+          statementRequestedBy: sql`coalesce(${cisInvoices.statementRequestedBy}, ${actor.id})`,
+        };
+        break;
+    }
+    attempted.push(id);
+    statements.push(
+      db
+        .update(cisInvoices)
+        .set({ ...set, ...common })
+        .where(target(id))
+        .returning({ id: cisInvoices.id, cisDeductionP: cisInvoices.cisDeductionP }),
+      auditIfChanged(db, tenantId, id, token, rule.audit, actor, payload, now),
+    );
+  }
+  if (statements.length === 0) return result;
+  if (opts.bulk) statements.push(bulkAuditIfAny(db, tenantId, token, action, actor, now));
+
+  const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+  const deductions = new Map<string, number>();
+  attempted.forEach((id, i) => {
+    const changed = results[i * 2] as { id: string; cisDeductionP: number }[];
+    if (changed.length > 0) {
+      result.succeeded.push(id);
+      deductions.set(id, changed[0].cisDeductionP);
+    }
+  });
+
+  const missed = attempted.filter((id) => !deductions.has(id));
+  if (missed.length > 0) {
+    const states = await db
+      .select({ id: cisInvoices.id })
+      .from(cisInvoices)
+      .where(and(visible(tenantId), inArray(cisInvoices.id, missed)));
+    const present = new Set(states.map((s) => s.id));
+    for (const id of missed) result.failed.push({ id, code: present.has(id) ? rule.refused : "not_found" });
+  }
+
+  if (action === "approve") {
+    for (const id of result.succeeded) {
+      if ((deductions.get(id) ?? 0) <= 0) continue;
+      // Keyed by invoice: a retried approval or a second delivery never makes a second job.
+      const job = await enqueue(env, {
+        tenantId,
+        type: "statements.generate",
+        input: { invoiceId: id },
+        performedBy: actor.id,
+        idempotencyKey: statementJobKey(id),
+      });
+      result.jobs[id] = job.jobId;
+    }
+  }
+  return result;
+}
+
+async function single(
+  env: Env,
+  tenantId: string,
+  id: string,
+  action: InvoiceAction,
+  actor: Actor,
+  opts: TransitionOptions = {},
+): Promise<SingleTransitionResult> {
+  const res = await transition(env, tenantId, [id], action, actor, opts);
+  if (res.succeeded.length === 1) return { ok: true, id, ...(res.jobs[id] ? { jobId: res.jobs[id] } : {}) };
+  return { ok: false, code: res.failed[0]?.code ?? "not_found" };
+}
+
+/** draft or portal_draft to approved; amounts locked at the subcontractor's current verification, which is kept on the invoice. */
+export function approveInvoice(env: Env, tenantId: string, id: string, actor: Actor) {
+  return single(env, tenantId, id, "approve", actor);
+}
+
+/** portal_draft to cancelled. */
+export function rejectInvoice(env: Env, tenantId: string, id: string, actor: Actor) {
+  return single(env, tenantId, id, "reject", actor);
+}
+
+/** approved to paid; the payment date ('YYYY-MM-DD', today in London by default) sets the tax month. */
+export function markInvoicePaid(env: Env, tenantId: string, id: string, actor: Actor, opts: { paymentDate?: string; now?: Date } = {}) {
+  return single(env, tenantId, id, "pay", actor, opts);
+}
+
+export function cancelInvoice(env: Env, tenantId: string, id: string, actor: Actor) {
+  return single(env, tenantId, id, "cancel", actor);
+}
+
+/** Soft delete: sets deletedAt; nothing is removed, and the invoice number is free again. */
+export function deleteInvoice(env: Env, tenantId: string, id: string, actor: Actor) {
+  return single(env, tenantId, id, "delete", actor);
+}
+
+/** Flags an approved or paid invoice as needing a statement (the first request's time and author are kept). */
+export function requestInvoiceStatement(env: Env, tenantId: string, id: string, actor: Actor) {
+  return single(env, tenantId, id, "statement", actor);
+}
+
+export const BULK_INVOICE_ACTIONS = ["approve", "pay", "delete", "statement"] as const;
+export type BulkInvoiceAction = (typeof BULK_INVOICE_ACTIONS)[number];
+
+/**
+ * The bulk actions: each invoice through the same conditional transition as on its own, with
+ * its own audit entry, plus one cis.invoice.bulk.{action} entry listing the succeeded ids.
+ */
+export function bulkInvoiceAction(
+  env: Env,
+  tenantId: string,
+  action: BulkInvoiceAction,
+  ids: string[],
+  actor: Actor,
+  opts: { paymentDate?: string; now?: Date } = {},
+) {
+  return transition(env, tenantId, ids, action, actor, { ...opts, bulk: true });
+}
+
+/** Invoice numbers of this tenant's visible invoices among `ids` (for confirmation steps and results). */
+export async function invoiceNumbers(env: Env, tenantId: string, ids: string[]): Promise<Record<string, string>> {
+  const unique = [...new Set(ids)].slice(0, INVOICE_BULK_LIMIT);
+  if (unique.length === 0) return {};
+  const rows = await getDb(env)
+    .select({ id: cisInvoices.id, invoiceNumber: cisInvoices.invoiceNumber })
+    .from(cisInvoices)
+    .where(and(visible(tenantId), inArray(cisInvoices.id, unique)))
+    .orderBy(asc(cisInvoices.invoiceNumber));
+  return Object.fromEntries(rows.map((r) => [r.id, r.invoiceNumber]));
+}

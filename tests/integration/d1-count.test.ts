@@ -33,4 +33,12 @@ describe("D1 query count header", () => {
     expect(full.status).toBe(200);
     expect(d1Queries(full)).toBe(2);
   });
+
+  it("serves the CIS analytics page in two round trips", async () => {
+    const { t, b } = await cisStaff("admin");
+    await seedSub(t, { name: "Analytics Builder" });
+    const res = await b.get(`${t.origin}/cis/analytics`);
+    expect(res.status).toBe(200);
+    expect(d1Queries(res)).toBe(2);
+  });
 });

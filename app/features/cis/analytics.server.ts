@@ -5,13 +5,13 @@ import { cisSubcontractors } from "~/db/schema";
 /**
  * Figures from the data the workspace holds so far: the subcontractor base by verification
  * status, type and verification coverage. Invoice, statement and return figures join these
- * when those records exist. One grouped query per breakdown, whatever the tenant's size.
+ * when those records exist. One grouped query per breakdown, all in one D1 batch, whatever the tenant's size.
  */
 export async function subcontractorAnalytics(env: Env, tenantId: string, since: number) {
   const db = getDb(env);
   const live = and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt));
   const activeLive = and(live, eq(cisSubcontractors.active, true));
-  const [byStatus, byType, [coverage], [added]] = await Promise.all([
+  const [byStatus, byType, [coverage], [added]] = await db.batch([
     db
       .select({ status: cisSubcontractors.verificationStatus, rate: cisSubcontractors.verificationRate, n: count() })
       .from(cisSubcontractors)

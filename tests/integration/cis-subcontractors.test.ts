@@ -821,6 +821,16 @@ describe("encryption keys missing", () => {
     return res;
   }
 
+  /** The page names a reference, and the log line carrying that reference holds the detail. */
+  function expectReferenceForLoggedDetail(body: string, logged: string[], detail: string) {
+    const ref = /Reference: ([A-Z0-9]{6,})/.exec(body)?.[1];
+    expect(ref, "a reference on the page").toBeTruthy();
+    expect(
+      logged.find((l) => l.includes(ref ?? "?")),
+      JSON.stringify(logged),
+    ).toContain(detail);
+  }
+
   function captureErrors() {
     const logged: string[] = [];
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
@@ -837,12 +847,7 @@ describe("encryption keys missing", () => {
     const body = await res.text();
     expect(body).not.toContain("PII_KEYS");
     expect(body).toContain("Failed to encrypt sensitive data");
-    const ref = /Reference: ([A-Z0-9]{6,})/.exec(body)?.[1];
-    expect(ref, "a reference on the page").toBeTruthy();
-    expect(
-      logged.find((l) => l.includes(ref ?? "?")),
-      JSON.stringify(logged),
-    ).toContain("PII_KEYS is not configured");
+    expectReferenceForLoggedDetail(body, logged, "PII_KEYS is not configured");
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
   });
 
@@ -857,11 +862,6 @@ describe("encryption keys missing", () => {
     expect(body).not.toContain("PII_KEYS");
     expect(body).not.toContain(sub.utr);
     expect(body).toContain("Failed to decrypt sensitive data");
-    const ref = /Reference: ([A-Z0-9]{6,})/.exec(body)?.[1];
-    expect(ref, "a reference on the page").toBeTruthy();
-    expect(
-      logged.find((l) => l.includes(ref ?? "?")),
-      JSON.stringify(logged),
-    ).toContain("PII_KEYS is not configured");
+    expectReferenceForLoggedDetail(body, logged, "PII_KEYS is not configured");
   });
 });

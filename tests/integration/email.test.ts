@@ -45,6 +45,14 @@ function countingTransport() {
   };
 }
 
+/** Makes an outbox row look as if it was queued `minutes` ago (delivery held up in the queue). */
+async function queuedMinutesAgo(outboxId: string, minutes: number) {
+  await getDb(env)
+    .update(emailOutbox)
+    .set({ createdAt: Date.now() - minutes * 60_000 })
+    .where(eq(emailOutbox.id, outboxId));
+}
+
 async function outbox(id: string) {
   return getDb(env).select().from(emailOutbox).where(eq(emailOutbox.id, id)).get();
 }
@@ -284,10 +292,7 @@ describe("EMAIL consumer", () => {
       data: { code: "535353", tenantName: "Acme", expiresInMinutes: 10 },
     });
     // Delivery was held up past the code's ten minutes.
-    await getDb(env)
-      .update(emailOutbox)
-      .set({ createdAt: Date.now() - 11 * 60_000 })
-      .where(eq(emailOutbox.id, outboxId));
+    await queuedMinutesAgo(outboxId, 11);
     const counting = countingTransport();
     const id = messageId();
     const result = await deliver([{ id, body: sent[0] }], counting.transport);
@@ -308,10 +313,7 @@ describe("EMAIL consumer", () => {
       expiresIn: "15 minutes",
     };
     const { outboxId, sent } = await queueRecorded({ tenantId: null, to: address(), template: "portal.invite", data });
-    await getDb(env)
-      .update(emailOutbox)
-      .set({ createdAt: Date.now() - 14 * 60_000 })
-      .where(eq(emailOutbox.id, outboxId));
+    await queuedMinutesAgo(outboxId, 14);
     const result = await deliver([{ body: sent[0] }]);
     expect(result.retryMessages).toEqual([]);
     expect(await outbox(outboxId)).toMatchObject({ status: "sent", data: { scrubbed: true } });
@@ -322,10 +324,7 @@ describe("EMAIL consumer", () => {
     const key = messageId("expired-retry");
     const data = { code: "242424", tenantName: "Acme", expiresInMinutes: 10 };
     const first = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data, idempotencyKey: key });
-    await getDb(env)
-      .update(emailOutbox)
-      .set({ createdAt: Date.now() - 11 * 60_000 })
-      .where(eq(emailOutbox.id, first.outboxId));
+    await queuedMinutesAgo(first.outboxId, 11);
     await deliver([{ body: first.sent[0] }]);
     const retry = await queueRecorded({ tenantId: null, to: address(), template: "auth.login-code", data, idempotencyKey: key });
     expect(retry.outboxId).toBe(first.outboxId);

@@ -5,7 +5,7 @@
  * app/scopes.ts, which the client bundle also loads.
  */
 import type { z } from "zod";
-import { statementsGenerateJob } from "~/features/cis/invoices-jobs.server";
+import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
 import { registerJobs } from "~/features/platform/jobs/definitions.server";
 import type { JobDefinition } from "~/features/platform/jobs/registry.server";
 

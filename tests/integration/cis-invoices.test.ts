@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisInvoices, jobs } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema, previousTaxMonth, subcontractorCreateSchema, type InvoiceStatus } from "~/features/cis/domain";
-import { statementJobKey, statementsGenerateJob } from "~/features/cis/invoices-jobs.server";
+import { statementJobKey, statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
 import {
   approveInvoice,
   bulkInvoiceAction,
@@ -26,7 +26,7 @@ import {
   requestInvoiceStatement,
   updateInvoice,
   type InvoiceAction,
-} from "~/features/cis/invoices.server";
+} from "~/features/cis/invoices/invoices.server";
 import { createSubcontractor } from "~/features/cis/subcontractors.server";
 import { createTenant, type TestTenant } from "../factories";
 import { deliverMessages, recordingQueue } from "./queue-helpers";

@@ -19,9 +19,9 @@ import {
   taxMonthOfDate,
   type InvoiceInput,
   type InvoiceStatus,
-} from "./domain";
-import { statementJobKey } from "./invoices-jobs.server";
-import type { Actor } from "./module.server";
+} from "../domain";
+import { statementJobKey } from "./jobs.server";
+import type { Actor } from "../module.server";
 
 export type InvoiceRow = typeof cisInvoices.$inferSelect;
 

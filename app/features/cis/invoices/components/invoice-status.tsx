@@ -1,0 +1,26 @@
+import type { InvoiceStatus } from "../../domain";
+
+/** How each status reads on screen; the list, the detail page and the export share these words. */
+export const INVOICE_STATUS_LABELS: Readonly<Record<InvoiceStatus, string>> = {
+  draft: "Draft",
+  portal_draft: "Portal submission",
+  approved: "Approved",
+  paid: "Paid",
+  cancelled: "Cancelled",
+};
+
+const BADGE_STYLES: Readonly<Record<InvoiceStatus, string>> = {
+  draft: "bg-surface",
+  portal_draft: "bg-danger/10",
+  approved: "bg-accent/15",
+  paid: "bg-success/15",
+  cancelled: "bg-surface opacity-80 line-through",
+};
+
+export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${BADGE_STYLES[status]}`} data-status={status}>
+      {INVOICE_STATUS_LABELS[status]}
+    </span>
+  );
+}

@@ -41,4 +41,12 @@ describe("D1 query count header", () => {
     expect(res.status).toBe(200);
     expect(d1Queries(res)).toBe(2);
   });
+
+  it("serves the CIS settings page (settings and role bundles) in two round trips", async () => {
+    const { t, b } = await cisStaff("admin");
+    const res = await b.get(`${t.origin}/cis/settings`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Role Permissions");
+    expect(d1Queries(res)).toBe(2);
+  });
 });

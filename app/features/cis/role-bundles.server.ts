@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { roleBundles } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "./domain";
@@ -17,8 +17,12 @@ export type CisRoleBundle = {
 const isCisPrefixed = (s: string) => s.startsWith("cis.");
 
 /** Role bundles of the tenant that hold any scope beginning 'cis.': the roles the settings page lists. */
-export async function listCisRoleBundles(env: Env, tenantId: string): Promise<CisRoleBundle[]> {
-  const rows = await getDb(env).select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId)).orderBy(asc(roleBundles.name));
+export function roleBundlesQuery(db: Db, tenantId: string) {
+  return db.select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId)).orderBy(asc(roleBundles.name));
+}
+
+/** The bundles holding any CIS scope, with their scopes split into the grid's and unknown 'cis.' ones. */
+export function toCisRoleBundles(rows: (typeof roleBundles.$inferSelect)[]): CisRoleBundle[] {
   return rows
     .filter((r) => (r.scopes ?? []).some(isCisPrefixed))
     .map((r) => ({
@@ -27,6 +31,10 @@ export async function listCisRoleBundles(env: Env, tenantId: string): Promise<Ci
       otherCisScopes: r.scopes.filter((s) => isCisPrefixed(s) && !isCisScope(s)),
       updatedAt: r.updatedAt,
     }));
+}
+
+export async function listCisRoleBundles(env: Env, tenantId: string): Promise<CisRoleBundle[]> {
+  return toCisRoleBundles(await roleBundlesQuery(getDb(env), tenantId));
 }
 
 /** The Scope Checklist for the listed bundles, judged on their CIS scopes. */

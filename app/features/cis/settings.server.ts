@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { type CisSettings, DEFAULT_CIS_SETTINGS, type VatScheme } from "./domain";
+import { listCisRoleBundles, roleBundlesQuery, toCisRoleBundles, type CisRoleBundle } from "./role-bundles.server";
 import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";
 
 export type CisSettingsView = {
@@ -45,31 +46,57 @@ export function defaultSettingsView(fellBack = false): CisSettingsView {
   };
 }
 
+type SettingsRow = typeof cisSettings.$inferSelect;
+
+function settingsView(row: SettingsRow | undefined): CisSettingsView {
+  if (!row) return defaultSettingsView();
+  return {
+    active: row.active,
+    companyName: row.companyName,
+    employerRef: row.employerRef,
+    accountsOfficeRef: row.accountsOfficeRef,
+    utrMasked: row.utrMasked,
+    hasUtr: Boolean(row.utrEnc),
+    vatScheme: row.vatScheme,
+    emailStatements: row.emailStatements,
+    warningDays: row.warningDays,
+    statementDeadlineDays: row.statementDeadlineDays,
+    emailFrom: row.emailFrom,
+    emailReplyTo: row.emailReplyTo,
+    statementFooter: row.statementFooter,
+    updatedAt: row.updatedAt,
+    fellBack: false,
+  };
+}
+
+function settingsQuery(db: Db, tenantId: string) {
+  return db.select().from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
+}
+
 /** The tenant's CIS settings, or the defaults (inactive, 3 and 14 days) when absent or unreadable. */
 export async function getCisSettings(env: Env, tenantId: string): Promise<CisSettingsView> {
   try {
-    const [row] = await getDb(env).select().from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
-    if (!row) return defaultSettingsView();
-    return {
-      active: row.active,
-      companyName: row.companyName,
-      employerRef: row.employerRef,
-      accountsOfficeRef: row.accountsOfficeRef,
-      utrMasked: row.utrMasked,
-      hasUtr: Boolean(row.utrEnc),
-      vatScheme: row.vatScheme,
-      emailStatements: row.emailStatements,
-      warningDays: row.warningDays,
-      statementDeadlineDays: row.statementDeadlineDays,
-      emailFrom: row.emailFrom,
-      emailReplyTo: row.emailReplyTo,
-      statementFooter: row.statementFooter,
-      updatedAt: row.updatedAt,
-      fellBack: false,
-    };
+    const [row] = await settingsQuery(getDb(env), tenantId);
+    return settingsView(row);
   } catch (err) {
     console.error("Failed to load CIS settings", err);
     return defaultSettingsView(true);
+  }
+}
+
+/**
+ * What the settings screen shows, in one D1 round trip: the settings document and the role
+ * bundles holding CIS scopes. If the batch fails the settings fall back to the defaults, as a
+ * failed settings read always does, and the bundles are read on their own.
+ */
+export async function getSettingsScreen(env: Env, tenantId: string): Promise<{ settings: CisSettingsView; bundles: CisRoleBundle[] }> {
+  const db = getDb(env);
+  try {
+    const [[row], bundleRows] = await db.batch([settingsQuery(db, tenantId), roleBundlesQuery(db, tenantId)]);
+    return { settings: settingsView(row), bundles: toCisRoleBundles(bundleRows) };
+  } catch (err) {
+    console.error("Failed to load CIS settings", err);
+    return { settings: defaultSettingsView(true), bundles: await listCisRoleBundles(env, tenantId) };
   }
 }
 

@@ -11,8 +11,8 @@ import { RolePermissions, ScopeChecklistPanel } from "../components/settings-rol
 import { CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
 import { requireCis } from "../module.server";
 import { ENCRYPT_FAILED } from "../pii.server";
-import { listCisRoleBundles, scopeChecklist, updateBundleCisScopes } from "../role-bundles.server";
-import { getCisSettings, saveCisSettings } from "../settings.server";
+import { scopeChecklist, updateBundleCisScopes } from "../role-bundles.server";
+import { getCisSettings, getSettingsScreen, saveCisSettings } from "../settings.server";
 import type { Route } from "./+types/settings";
 
 export const NO_SETTINGS_PERMISSION = "You don't have permission to manage CIS settings";
@@ -27,7 +27,7 @@ const SETTINGS_SCOPES = ["cis.settings.write", "cis.manage"] as const;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context);
   await requireScope(request, context, user, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
-  const [settings, bundles] = await Promise.all([getCisSettings(env, tenant.id), listCisRoleBundles(env, tenant.id)]);
+  const { settings, bundles } = await getSettingsScreen(env, tenant.id);
   return { settings, bundles, checklist: scopeChecklist(bundles), canEditBundles: can(user, "cis.manage"), allScopes: CIS_SCOPES };
 }
 

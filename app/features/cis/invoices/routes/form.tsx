@@ -1,4 +1,3 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, useSearchParams } from "react-router";
 import { z } from "zod";
@@ -114,8 +113,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!intent.success) return data({ result: formErrorReply("Unknown action"), calculation: null }, { status: 400 });
 
   const submission = parseWithZod(formData, { schema: invoiceFormSchema });
-  type Reply = (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>;
-
   /**
    * The figures for the typed amounts, worked out on the server at the subcontractor's rate now,
    * whenever the amounts read: a re-rendered form (Calculate, or a refused save) shows them
@@ -129,18 +126,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!preview.ok) return { figures: null, fieldErrors: { [preview.field]: [INVOICE_ERROR_MESSAGES[preview.code]] } };
     return { figures: figuresOf(preview.amounts, preview.cisRate, v.vatRate, v.reverseCharge), fieldErrors: {} };
   };
-  const answer = async (reply: Reply, status: number, fieldErrors: Record<string, string[]> = {}) => {
+  /** The form again, with what was typed, its errors (plus `fieldErrors`) and the figures. */
+  const answer = async (status: number, fieldErrors: Record<string, string[]> = {}) => {
     const calc = await calculate();
     const errors = { ...calc.fieldErrors, ...fieldErrors };
     const failed = status >= 400 || Object.keys(errors).length > 0;
     return data(
-      { result: Object.keys(errors).length ? reply({ fieldErrors: errors }) : reply(), calculation: calc.figures },
+      { result: Object.keys(errors).length ? submission.reply({ fieldErrors: errors }) : submission.reply(), calculation: calc.figures },
       { status: failed && status < 400 ? 400 : status },
     );
   };
 
-  if (submission.status !== "success") return answer((o) => submission.reply(o), 400);
-  if (intent.data === "calculate") return answer((o) => submission.reply(o), 200);
+  if (submission.status !== "success") return answer(400);
+  if (intent.data === "calculate") return answer(200);
 
   const value = submission.value;
   let saved: SaveInvoiceResult;
@@ -170,9 +168,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       throw await notEditable(env, id ?? "");
     case "subcontractor_not_found":
     case "subcontractor_archived":
-      return answer((o) => submission.reply(o), 400, { [saved.field]: [INVOICE_ERROR_MESSAGES[saved.code]] });
+      return answer(400, { [saved.field]: [INVOICE_ERROR_MESSAGES[saved.code]] });
     case "duplicate_number":
-      return answer((o) => submission.reply(o), 409, { [saved.field]: [INVOICE_ERROR_MESSAGES[saved.code]] });
+      return answer(409, { [saved.field]: [INVOICE_ERROR_MESSAGES[saved.code]] });
   }
 }
 

@@ -1,6 +1,8 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
+import { invoiceSchema } from "~/features/cis/domain";
+import { createInvoice } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { signIn } from "./auth-helpers";
 
@@ -48,5 +50,24 @@ describe("D1 query count header", () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Role Permissions");
     expect(d1Queries(res)).toBe(2);
+  });
+
+  it("serves the invoice form in two round trips, new and edit (the middleware's batch, then subcontractors and invoice in one)", async () => {
+    const { t, u, b } = await cisStaff("admin");
+    for (let i = 0; i < 5; i++) await seedSub(t, { name: `Form Builder ${i}` });
+    const sub = await seedSub(t, { name: "Form Builder Edit" });
+    const created = await createInvoice(
+      env,
+      t.id,
+      invoiceSchema.parse({ subcontractorId: sub.id, invoiceNumber: "D1-1", invoiceDate: "2026-05-10", grossP: 1000, materialsP: 0, vatRate: 20 }),
+      { id: u.id, email: u.email, name: "Admin" },
+    );
+    if (!created.ok) throw new Error(created.code);
+    const fresh = await b.get(`${t.origin}/cis/invoices/new?subcontractorId=${sub.id}`);
+    expect(fresh.status).toBe(200);
+    expect(d1Queries(fresh)).toBe(2);
+    const edit = await b.get(`${t.origin}/cis/invoices/${created.id}/edit`);
+    expect(edit.status).toBe(200);
+    expect(d1Queries(edit)).toBe(2);
   });
 });

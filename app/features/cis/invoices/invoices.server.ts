@@ -246,6 +246,62 @@ async function usableSubcontractor(env: Env, tenantId: string, id: string) {
   return { ok: true, sub } as const;
 }
 
+/** A subcontractor as the invoice form offers it: name, current CIS rate, and whether it is active. */
+export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean };
+
+/**
+ * What the invoice form needs, in one D1 round trip: this tenant's active subcontractors by name
+ * and, for an edit, the invoice (null when unknown, deleted or another tenant's). An edited
+ * invoice's own subcontractor is listed even if archived since, so the form shows who it is
+ * rather than silently offering someone else; saving against it is still refused.
+ */
+export async function invoiceFormData(
+  env: Env,
+  tenantId: string,
+  invoiceId?: string,
+): Promise<{ subcontractors: InvoiceFormSubcontractor[]; invoice: InvoiceRow | null }> {
+  const db = getDb(env);
+  const usable = eq(cisSubcontractors.active, true);
+  const ownSub = invoiceId
+    ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
+    : undefined;
+  const subs = db
+    .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, rate: cisSubcontractors.verificationRate, active: cisSubcontractors.active })
+    .from(cisSubcontractors)
+    .where(and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), ownSub ? or(usable, ownSub) : usable))
+    .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id));
+  if (!invoiceId) return { subcontractors: await subs, invoice: null };
+  const [subcontractors, rows] = await db.batch([
+    subs,
+    db
+      .select()
+      .from(cisInvoices)
+      .where(and(visible(tenantId), eq(cisInvoices.id, invoiceId)))
+      .limit(1),
+  ]);
+  return { subcontractors, invoice: rows[0] ?? null };
+}
+
+export type InvoicePreviewInput = Pick<InvoiceInput, "subcontractorId" | "grossP" | "materialsP" | "vatRate" | "reverseCharge">;
+export type InvoicePreview =
+  | { ok: true; cisRate: number; amounts: ReturnType<typeof invoiceAmounts> }
+  | { ok: false; code: "subcontractor_not_found" | "subcontractor_archived"; field: "subcontractorId" };
+
+/** The amounts a save would store now (same subcontractor check, same rate, same maths), writing nothing. */
+export async function previewInvoiceAmounts(env: Env, tenantId: string, input: InvoicePreviewInput): Promise<InvoicePreview> {
+  const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
+  if (!found.ok) return found;
+  const { cisRate, ...amounts } = amountsAt(input, found.sub.verificationRate);
+  return { ok: true, cisRate, amounts };
+}
+
+function amountsAt(input: InvoicePreviewInput, cisRate: number) {
+  return {
+    cisRate,
+    ...invoiceAmounts({ grossP: input.grossP, materialsP: input.materialsP, cisRate, vatRate: input.vatRate, reverseCharge: input.reverseCharge }),
+  };
+}
+
 async function numberTaken(env: Env, tenantId: string, subcontractorId: string, invoiceNumber: string, exceptId?: string): Promise<boolean> {
   const [row] = await getDb(env)
     .select({ id: cisInvoices.id })
@@ -264,13 +320,7 @@ async function numberTaken(env: Env, tenantId: string, subcontractorId: string, 
 
 /** The stored fields of an input: amounts always computed here, at the subcontractor's current rate. */
 function savedFields(input: InvoiceInput, sub: typeof cisSubcontractors.$inferSelect) {
-  const amounts = invoiceAmounts({
-    grossP: input.grossP,
-    materialsP: input.materialsP,
-    cisRate: sub.verificationRate,
-    vatRate: input.vatRate,
-    reverseCharge: input.reverseCharge,
-  });
+  const { cisRate, ...amounts } = amountsAt(input, sub.verificationRate);
   return {
     invoiceNumber: input.invoiceNumber,
     subcontractorId: sub.id,
@@ -283,7 +333,7 @@ function savedFields(input: InvoiceInput, sub: typeof cisSubcontractors.$inferSe
     description: input.description ?? null,
     taxMonth: taxMonthOfDate(input.invoiceDate).label,
     ...amounts,
-    cisRate: sub.verificationRate,
+    cisRate,
     vatRate: input.vatRate,
     reverseCharge: input.reverseCharge,
     materialsJustification: input.materialsJustification ?? null,

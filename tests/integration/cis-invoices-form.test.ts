@@ -6,7 +6,7 @@ import { approveInvoice, createInvoice, deleteInvoice } from "~/features/cis/inv
 import { deleteSubcontractors } from "~/features/cis/subcontractors.server";
 import { createTenant, createUser, uid, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
-import { describedBy, field, isInvalid, options, page, pageText, textOf, valueOf, type Doc } from "../factories/html";
+import { describedBy, fieldMessage, field, isInvalid, options, page, pageText, textOf, valueOf, type Doc } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
 
@@ -313,12 +313,12 @@ describe("Calculate, without JavaScript", () => {
     const res = await b.post(newUrl(t), invoiceForm(sub.id, { invoiceNumber: "", gross: "100", materials: "10", intent: "calculate" }));
     expect(res.status).toBe(400);
     const doc = await page(res);
-    expect(describedBy(doc, "invoiceNumber")).toBe("Invoice number is required");
+    expect(fieldMessage(doc, "invoiceNumber")).toBe("Invoice number is required");
     expect(figure(doc, "cis")).toBe("£18.00");
 
     const archived = await seedSub(t, { name: "Gone Ltd" }, { archived: true });
     const refused = await page(await b.post(newUrl(t), invoiceForm(archived.id, { intent: "calculate" })));
-    expect(describedBy(refused, "subcontractorId")).toBe(MESSAGES.archived);
+    expect(fieldMessage(refused, "subcontractorId")).toBe(MESSAGES.archived);
     expect(refused.querySelector('[data-figure="net"]')).toBeNull();
     expect(await count("cis_invoices", "tenant_id = ?", t.id)).toBe(0);
   });
@@ -359,7 +359,7 @@ describe("validation", () => {
     const warning = "High materials percentage (65%) - please verify this is correct";
     const calc = await page(await b.post(newUrl(t), invoiceForm(sub.id, { gross: "100", materials: "65", intent: "calculate" })));
     expect(textOf(calc, "[data-materials-warning]")).toBe(warning);
-    expect(describedBy(calc, "materials")).toBe(warning);
+    expect(fieldMessage(calc, "materials")).toBe(warning);
     const below = await page(await b.post(newUrl(t), invoiceForm(sub.id, { gross: "100", materials: "59.99", intent: "calculate" })));
     expect(below.querySelector("[data-materials-warning]")).toBeNull();
     // At exactly 60% it warns.
@@ -377,7 +377,7 @@ describe("validation", () => {
       const res = await b.post(newUrl(t), invoiceForm(sub.id, { gross: "100", materials: "80", materialsJustification: note }));
       expect(res.status, note).toBe(400);
       const doc = await page(res);
-      expect(describedBy(doc, "materialsJustification"), note).toBe(MESSAGES.justification);
+      expect(fieldMessage(doc, "materialsJustification"), note).toBe(MESSAGES.justification);
       expect(valueOf(doc, "materialsJustification")).toBe(note);
     }
     expect(await count("cis_invoices", "tenant_id = ?", t.id)).toBe(0);
@@ -399,19 +399,19 @@ describe("validation", () => {
     const refused = await b.post(newUrl(t), invoiceForm(archived.id, { invoiceNumber: "ARCH-1", gross: "1234.50" }));
     expect(refused.status).toBe(400);
     const doc = await page(refused);
-    expect(describedBy(doc, "subcontractorId")).toBe(MESSAGES.archived);
+    expect(fieldMessage(doc, "subcontractorId")).toBe(MESSAGES.archived);
     expect(valueOf(doc, "invoiceNumber")).toBe("ARCH-1");
     expect(valueOf(doc, "gross")).toBe("1234.50");
 
     const crossTenant = await page(await b.post(newUrl(t), invoiceForm(foreign.id)));
-    expect(describedBy(crossTenant, "subcontractorId")).toBe(MESSAGES.notFoundSub);
+    expect(fieldMessage(crossTenant, "subcontractorId")).toBe(MESSAGES.notFoundSub);
     expect(await count("cis_invoices", "tenant_id IN (?, ?)", t.id, other.id)).toBe(0);
 
     expect((await b.post(newUrl(t), invoiceForm(active.id, { invoiceNumber: "DUP-1" }))).status).toBe(302);
     const dup = await b.post(newUrl(t), invoiceForm(active.id, { invoiceNumber: "DUP-1", gross: "500" }));
     expect(dup.status).toBe(409);
     const dupDoc = await page(dup);
-    expect(describedBy(dupDoc, "invoiceNumber")).toBe(MESSAGES.duplicate);
+    expect(fieldMessage(dupDoc, "invoiceNumber")).toBe(MESSAGES.duplicate);
     expect(valueOf(dupDoc, "gross")).toBe("500");
     // Another subcontractor may use the same number.
     expect((await b.post(newUrl(t), invoiceForm(second.id, { invoiceNumber: "DUP-1" }))).status).toBe(302);
@@ -471,7 +471,7 @@ describe("editing an invoice", () => {
     const inv = await seedInvoice(t, sub.id, { invoiceNumber: "MINE" });
     const res = await b.post(editUrl(t, inv.id), invoiceForm(sub.id, { invoiceNumber: "TAKEN" }));
     expect(res.status).toBe(409);
-    expect(describedBy(await page(res), "invoiceNumber")).toBe(MESSAGES.duplicate);
+    expect(fieldMessage(await page(res), "invoiceNumber")).toBe(MESSAGES.duplicate);
     expect((await invoiceRow(inv.id))?.invoice_number).toBe("MINE");
     // Its own number is fine.
     expect((await b.post(editUrl(t, inv.id), invoiceForm(sub.id, { invoiceNumber: "MINE" }))).status).toBe(302);
@@ -531,7 +531,7 @@ describe("editing an invoice", () => {
     expect(options(await page(await b.get(newUrl(t))), "subcontractorId").some((o) => o.value === sub.id)).toBe(false);
     const res = await b.post(editUrl(t, inv.id), invoiceForm(sub.id));
     expect(res.status).toBe(400);
-    expect(describedBy(await page(res), "subcontractorId")).toBe(MESSAGES.archived);
+    expect(fieldMessage(await page(res), "subcontractorId")).toBe(MESSAGES.archived);
   });
 });
 

@@ -78,7 +78,9 @@ export function InvoiceForm({
     : serverFigures;
   const warning = figures ? materialsWarning(figures.grossP, figures.materialsP) : null;
   const warningId = `${fields.materials.id}-warning`;
-  const materialsDescribedBy = [fields.materials.errors ? fields.materials.errorId : null, warning ? warningId : null].filter(Boolean).join(" ");
+  const materialsDescribedBy = [fields.materials.errors ? fields.materials.errorId : null, warning ? warningId : null, fields.materials.descriptionId]
+    .filter(Boolean)
+    .join(" ");
 
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-6 lg:grid-cols-3">
@@ -107,7 +109,11 @@ export function InvoiceForm({
                 )
               }
             >
-              <select {...getSelectProps(fields.subcontractorId)} key={fields.subcontractorId.key} className={inputClass}>
+              <select
+                {...getSelectProps(fields.subcontractorId, { ariaDescribedBy: fields.subcontractorId.descriptionId })}
+                key={fields.subcontractorId.key}
+                className={inputClass}
+              >
                 <option value="">Select a subcontractor</option>
                 {subcontractors.map((s) => (
                   <option key={s.id} value={s.id}>
@@ -142,7 +148,7 @@ export function InvoiceForm({
         <Section id="invoice-amounts-heading" title="Amounts">
           <Field id={fields.gross.id} label="Gross Amount (£) *" error={fields.gross.errors} hint="Pounds and pence, e.g. 1,250.00">
             <input
-              {...getInputProps(fields.gross, { type: "text" })}
+              {...getInputProps(fields.gross, { type: "text", ariaDescribedBy: fields.gross.descriptionId })}
               key={fields.gross.key}
               className={`${inputClass} font-mono`}
               inputMode="decimal"
@@ -197,7 +203,7 @@ export function InvoiceForm({
               hint={`Required when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of gross (at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters).`}
             >
               <textarea
-                {...getTextareaProps(fields.materialsJustification)}
+                {...getTextareaProps(fields.materialsJustification, { ariaDescribedBy: fields.materialsJustification.descriptionId })}
                 key={fields.materialsJustification.key}
                 className={inputClass}
                 rows={2}

@@ -9,6 +9,7 @@ import {
   approveInvoice,
   cancelInvoice,
   createInvoice,
+  emailInvoiceCopy,
   listInvoices,
   londonToday,
   markInvoicePaid,
@@ -638,6 +639,25 @@ describe("Email", () => {
     expect(JSON.stringify(entry.payload)).not.toContain(email);
     const { doc } = await visit(lead.b, url(t, id));
     expect(textOf(doc, "[data-toast-type]")).toContain(`A copy of ${number} was sent to ${email}.`);
+  });
+
+  it("when the queue refuses the message: the outbox row is failed, the audit entry names it, and the caller hears of it", async () => {
+    const t = await createTenant({ modules: ["cis"] });
+    const sub = await seedSub(t, { email: newEmail("refused") });
+    const id = await invoiceIn(t, sub.id, "draft");
+    const refusing = {
+      async send() {
+        throw new Error("queue down");
+      },
+      async sendBatch() {
+        throw new Error("queue down");
+      },
+    } as unknown as Queue;
+    await expect(emailInvoiceCopy({ ...env, EMAIL: refusing }, t, id, SEEDER)).rejects.toThrow(/queue down/);
+    const [row] = await outbox(t.id);
+    expect(row).toMatchObject({ status: "failed", error: "queue refused the message" });
+    const [entry] = await audits(t.id, "cis.invoice.emailed", id);
+    expect(entry.payload).toMatchObject({ invoiceId: id, outboxId: row.id });
   });
 
   it("without an e-mail address the button is disabled with the reason, and the action refuses with it", async () => {

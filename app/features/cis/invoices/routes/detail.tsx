@@ -6,6 +6,7 @@ import { buttonClass } from "~/components/ui/button";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can, type Scope } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
+import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import type { SessionUser } from "~/context";
 import { formatDate } from "~/utils/dates";
@@ -185,7 +186,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const toast = (title: string, message?: string): Toast => ({ type: "success", title, message: message ?? name });
 
   if (intent === "email") {
-    const res = await emailInvoiceCopy(env, tenant, invoice.id, actor, { ip: clientIp(request) });
+    let res;
+    try {
+      res = await emailInvoiceCopy(env, tenant, invoice.id, actor, { ip: clientIp(request) });
+    } catch (err) {
+      // The queue refused the message (the outbox row is marked failed): say so; the details stay in the log.
+      const message = reportInternalError(context, err, "cis invoice email", "The email could not be sent. Please try again.");
+      return data<ActionData>({ kind: "error", message }, { status: 503 });
+    }
     if (!res.ok) {
       if (res.code === "not_found") throw data("Not found", { status: 404 });
       return data<ActionData>({ kind: "error", message: INVOICE_EMAIL_ERROR_MESSAGES[res.code] }, { status: 409 });

@@ -32,6 +32,7 @@ export default [
       route("subcontractors/:id/invite", "features/cis/routes/portal-invite.tsx", { id: "cis-portal-invite-existing" }),
       route("invoices/new", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-new" }),
       route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
+      route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),
     ]),
   ]),
 

@@ -4,24 +4,30 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisSubcontractors, type InvoiceSource } from "~/db/schema";
+import { auditEvents, cisInvoices, cisSubcontractors, users, type InvoiceSource } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { queueEmail } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { newId } from "~/utils/ids";
 import {
   currentTaxMonth,
+  formatPence,
   INVOICE_STATUSES,
   invoiceAmounts,
   isCalendarDate,
   LONDON_TZ,
   MATERIALS_WARNING_PERCENT,
   previousTaxMonth,
+  taxMonthFromLabel,
   taxMonthOfDate,
   type InvoiceInput,
   type InvoiceStatus,
 } from "../domain";
+import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { statementJobKey } from "./jobs.server";
 import type { Actor } from "../module.server";
+import { maskEmail } from "../pii.server";
+import { contractorDetails } from "../portal-invites.server";
 
 export type InvoiceRow = typeof cisInvoices.$inferSelect;
 
@@ -703,4 +709,124 @@ export async function invoiceNumbers(env: Env, tenantId: string, ids: string[]):
     .where(and(visible(tenantId), inArray(cisInvoices.id, unique)))
     .orderBy(asc(cisInvoices.invoiceNumber));
   return Object.fromEntries(rows.map((r) => [r.id, r.invoiceNumber]));
+}
+
+// ---------------------------------------------------------------------------
+// Detail page and e-mailed copy
+
+export type InvoiceDetailSub = { id: string; name: string; email: string | null; active: boolean };
+
+/**
+ * The detail page's data in one D1 round trip: the invoice, its subcontractor (for the link and
+ * whether it has an e-mail address) and the display names of the people who acted on it. Each
+ * statement filters by tenant; null when the invoice is not this tenant's or is deleted.
+ */
+export async function getInvoiceDetail(env: Env, tenantId: string, id: string) {
+  const db = getDb(env);
+  const thisInvoice = and(visible(tenantId), eq(cisInvoices.id, id));
+  const [rows, subs, people] = await db.batch([
+    db.select().from(cisInvoices).where(thisInvoice).limit(1),
+    db
+      .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, email: cisSubcontractors.email, active: cisSubcontractors.active })
+      .from(cisSubcontractors)
+      .where(
+        and(
+          eq(cisSubcontractors.tenantId, tenantId),
+          isNull(cisSubcontractors.deletedAt),
+          inArray(cisSubcontractors.id, db.select({ id: cisInvoices.subcontractorId }).from(cisInvoices).where(thisInvoice)),
+        ),
+      )
+      .limit(1),
+    db
+      .select({ id: users.id, name: users.displayName })
+      .from(users)
+      .where(
+        and(
+          eq(users.tenantId, tenantId),
+          sql`${users.id} IN (SELECT value FROM ${cisInvoices}, json_each(json_array(${cisInvoices.createdBy}, ${cisInvoices.approvedBy}, ${cisInvoices.paidBy}, ${cisInvoices.cancelledBy}, ${cisInvoices.statementRequestedBy})) WHERE ${thisInvoice})`,
+        ),
+      ),
+  ]);
+  const invoice = rows[0];
+  if (!invoice) return null;
+  const sub: InvoiceDetailSub | null = subs[0] ?? null;
+  return { invoice, sub, names: Object.fromEntries(people.map((p) => [p.id, p.name])) as Record<string, string> };
+}
+
+export type InvoiceEmailErrorCode = "not_found" | "no_email";
+export const INVOICE_EMAIL_ERROR_MESSAGES: Readonly<Record<InvoiceEmailErrorCode, string>> = {
+  not_found: "Invoice not found",
+  no_email: "This subcontractor has no email address",
+};
+export type EmailInvoiceResult = { ok: true; to: string; outboxId: string } | { ok: false; code: InvoiceEmailErrorCode };
+
+/** A stored calendar date 'YYYY-MM-DD' as en-GB, 'N/A' when missing. */
+function gbDate(iso: string | null): string {
+  const m = iso ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso) : null;
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : "N/A";
+}
+
+/** What the e-mailed copy says: formatted here, where the CIS rules live. No tax identifier goes in. */
+export function invoiceCopyData(row: InvoiceRow, contractorName: string) {
+  let taxMonth = row.taxMonth;
+  try {
+    taxMonth = `${row.taxMonth} (${taxMonthFromLabel(row.taxMonth).displayLabel})`;
+  } catch {
+    // A malformed stored label is shown as it is.
+  }
+  return {
+    contractorName,
+    subcontractorName: row.subcontractorName,
+    invoiceNumber: row.invoiceNumber,
+    status: INVOICE_STATUS_LABELS[row.status],
+    invoiceDate: gbDate(row.invoiceDate),
+    paymentDate: gbDate(row.paymentDate),
+    taxMonth,
+    gross: formatPence(row.grossP),
+    materials: formatPence(row.materialsP),
+    labour: formatPence(row.labourP),
+    cisDeduction: `${formatPence(row.cisDeductionP)} at ${row.cisRate}%`,
+    vat: row.reverseCharge ? "Reverse charge" : `${formatPence(row.vatAmountP)} at ${row.vatRate}%`,
+    grossTotal: formatPence(row.grossTotalP),
+    netPayment: formatPence(row.netPaymentP),
+  };
+}
+
+/**
+ * Sends the subcontractor a copy of the invoice through the e-mail queue, to the address on the
+ * subcontractor now. The outbox row and the cis.invoice.emailed audit entry (address masked)
+ * land in one batch.
+ */
+export async function emailInvoiceCopy(
+  env: Env,
+  tenant: { id: string; name: string },
+  id: string,
+  actor: Actor,
+  opts: { ip?: string | null } = {},
+): Promise<EmailInvoiceResult> {
+  const found = await getInvoiceDetail(env, tenant.id, id);
+  if (!found) return { ok: false, code: "not_found" };
+  const to = found.sub?.email?.trim();
+  if (!to) return { ok: false, code: "no_email" };
+  const { contractorName } = await contractorDetails(env, tenant);
+  const row = found.invoice;
+  const { outboxId } = await queueEmail(env, {
+    tenantId: tenant.id,
+    to,
+    template: "cis.invoice-copy",
+    data: invoiceCopyData(row, contractorName),
+    alongside: (db, outboxId) => [
+      auditInsert(db, {
+        tenantId: tenant.id,
+        action: "cis.invoice.emailed",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "invoice",
+        targetId: row.id,
+        payload: { invoiceId: row.id, to: maskEmail(to), outboxId },
+        ip: opts.ip ?? null,
+      }),
+    ],
+  });
+  return { ok: true, to, outboxId };
 }

@@ -168,6 +168,7 @@ export function invoiceListItem(row: InvoiceRow) {
     grossP: row.grossP,
     materialsP: row.materialsP,
     cisDeductionP: row.cisDeductionP,
+    cisRate: row.cisRate,
     netPaymentP: row.netPaymentP,
     materialsPercentage: row.materialsPercentage,
     materialsWarning: row.materialsPercentage >= MATERIALS_WARNING_PERCENT,

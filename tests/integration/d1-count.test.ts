@@ -1,5 +1,7 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { invoiceSchema } from "~/features/cis/domain";
+import { createInvoice } from "~/features/cis/invoices/invoices.server";
 import { createTenant, createUser } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { signIn } from "./auth-helpers";
@@ -40,5 +42,25 @@ describe("D1 query count header", () => {
     const res = await b.get(`${t.origin}/cis/analytics`);
     expect(res.status).toBe(200);
     expect(d1Queries(res)).toBe(2);
+  });
+
+  it("serves a page of the invoice list in two round trips (the middleware's batch and the list's), whatever the tenant's size", async () => {
+    const { t, b } = await cisStaff("admin");
+    const first = await b.get(`${t.origin}/cis/invoices`);
+    expect(first.status).toBe(200);
+    expect(d1Queries(first)).toBe(2);
+    const sub = await seedSub(t, { name: "Count Invoicer" });
+    for (let i = 0; i < 30; i++) {
+      const res = await createInvoice(
+        env,
+        t.id,
+        invoiceSchema.parse({ subcontractorId: sub.id, invoiceNumber: `CNT-${i}`, invoiceDate: "2026-05-10", grossP: 10_000, materialsP: 0, vatRate: 0 }),
+        { id: "seed", email: "seed@example.test", name: "Seeder" },
+      );
+      expect(res.ok).toBe(true);
+    }
+    const full = await b.get(`${t.origin}/cis/invoices?page=2&status=draft&period=all&q=cnt`);
+    expect(full.status).toBe(200);
+    expect(d1Queries(full)).toBe(2);
   });
 });

@@ -14,7 +14,7 @@ import {
   invoiceAmounts,
   isCalendarDate,
   LONDON_TZ,
-  MATERIALS_WARNING_PERCENT,
+  materialsWarning,
   previousTaxMonth,
   taxMonthOfDate,
   type InvoiceInput,
@@ -171,7 +171,8 @@ export function invoiceListItem(row: InvoiceRow) {
     cisRate: row.cisRate,
     netPaymentP: row.netPaymentP,
     materialsPercentage: row.materialsPercentage,
-    materialsWarning: row.materialsPercentage >= MATERIALS_WARNING_PERCENT,
+    // From the pence, not the stored (rounded) percentage: 59.999% must not warn.
+    materialsWarning: materialsWarning(row.grossP, row.materialsP) !== null,
     statementRequired: row.statementRequired,
   };
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ChangeEvent } from "react";
 import { data, Form, Link, useLocation } from "react-router";
 import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
@@ -137,7 +137,7 @@ const PERIOD_LABELS: Readonly<Record<InvoicePeriod, string>> = {
 const BULK_FORM = "invoice-bulk";
 
 /** With JavaScript a changed filter applies at once; without it, the Apply button does. */
-function submitOnChange(event: React.ChangeEvent<HTMLSelectElement>) {
+function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
   event.currentTarget.form?.requestSubmit();
 }
 

@@ -30,6 +30,8 @@ export default [
       route("subcontractors/:id", "features/cis/routes/subcontractor-detail.tsx"),
       route("subcontractors/:id/edit", "features/cis/routes/subcontractor-form.tsx", { id: "cis-subcontractor-edit" }),
       route("subcontractors/:id/invite", "features/cis/routes/portal-invite.tsx", { id: "cis-portal-invite-existing" }),
+      route("invoices", "features/cis/invoices/routes/list.tsx"),
+      route("invoices/export", "features/cis/invoices/routes/export.tsx"),
       route("invoices/new", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-new" }),
       route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
       route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),

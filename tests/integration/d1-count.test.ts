@@ -94,4 +94,24 @@ describe("D1 query count header", () => {
     expect(approved.status).toBe(200);
     expect(d1Queries(approved)).toBe(2);
   });
+
+  it("serves a page of the invoice list in two round trips (the middleware's batch and the list's), whatever the tenant's size", async () => {
+    const { t, b } = await cisStaff("admin");
+    const first = await b.get(`${t.origin}/cis/invoices`);
+    expect(first.status).toBe(200);
+    expect(d1Queries(first)).toBe(2);
+    const sub = await seedSub(t, { name: "Count Invoicer" });
+    for (let i = 0; i < 30; i++) {
+      const res = await createInvoice(
+        env,
+        t.id,
+        invoiceSchema.parse({ subcontractorId: sub.id, invoiceNumber: `CNT-${i}`, invoiceDate: "2026-05-10", grossP: 10_000, materialsP: 0, vatRate: 0 }),
+        { id: "seed", email: "seed@example.test", name: "Seeder" },
+      );
+      expect(res.ok).toBe(true);
+    }
+    const full = await b.get(`${t.origin}/cis/invoices?page=2&status=draft&period=all&q=cnt`);
+    expect(full.status).toBe(200);
+    expect(d1Queries(full)).toBe(2);
+  });
 });

@@ -16,7 +16,7 @@ import {
   invoiceAmounts,
   isCalendarDate,
   LONDON_TZ,
-  MATERIALS_WARNING_PERCENT,
+  materialsWarning,
   previousTaxMonth,
   taxMonthFromLabel,
   taxMonthOfDate,
@@ -174,9 +174,11 @@ export function invoiceListItem(row: InvoiceRow) {
     grossP: row.grossP,
     materialsP: row.materialsP,
     cisDeductionP: row.cisDeductionP,
+    cisRate: row.cisRate,
     netPaymentP: row.netPaymentP,
     materialsPercentage: row.materialsPercentage,
-    materialsWarning: row.materialsPercentage >= MATERIALS_WARNING_PERCENT,
+    // From the pence, not the stored (rounded) percentage: 59.999% must not warn.
+    materialsWarning: materialsWarning(row.grossP, row.materialsP) !== null,
     statementRequired: row.statementRequired,
   };
 }

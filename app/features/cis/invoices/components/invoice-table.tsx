@@ -1,0 +1,149 @@
+import { useEffect, useRef } from "react";
+import { Link } from "react-router";
+import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
+import { formatDate } from "~/utils/dates";
+import { formatPence } from "../../domain";
+import type { InvoiceListItem } from "../invoices.server";
+import { InvoiceStatusBadge } from "./invoice-status";
+
+/** '65%' or '62.5%': the share as the warning states it. */
+function percentText(p: number): string {
+  return `${Number(p.toFixed(2))}%`;
+}
+
+/** The 60% materials warning: an icon for the eye, the same words for a screen reader and on hover. */
+function MaterialsWarning({ percentage }: { percentage: number }) {
+  const text = `High materials percentage (${percentText(percentage)} of gross)`;
+  return (
+    <span className="ml-1 inline-flex items-center text-danger" title={text} data-materials-warning>
+      <span aria-hidden="true">⚠</span>
+      <span className="sr-only">{text}</span>
+    </span>
+  );
+}
+
+/**
+ * The invoice table. Row checkboxes belong to the bulk form by its id (the form sits in the
+ * toolbar; forms cannot nest). 'Select all' posts the page's ids, so it works without
+ * JavaScript too. The selection column is there only for someone who can run a bulk action.
+ */
+export function InvoiceTable({
+  rows,
+  canSelect,
+  canWrite,
+  bulkFormId,
+  selected,
+  onToggle,
+  onToggleAll,
+}: {
+  rows: InvoiceListItem[];
+  canSelect: boolean;
+  canWrite: boolean;
+  bulkFormId: string;
+  selected: Set<string>;
+  onToggle: (id: string, on: boolean) => void;
+  onToggleAll: (on: boolean) => void;
+}) {
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const someSelected = !allSelected && rows.some((r) => selected.has(r.id));
+  const selectAllRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
+  }, [someSelected]);
+  return (
+    <Table caption="Invoices" scrollClassName="overflow-x-auto rounded-brand border border-line">
+      <THead className="bg-surface">
+        {canSelect ? (
+          <TH className="w-10">
+            <input
+              ref={selectAllRef}
+              type="checkbox"
+              name="selectAll"
+              value="page"
+              form={bulkFormId}
+              aria-label="Select all invoices on this page"
+              checked={allSelected}
+              onChange={(e) => onToggleAll(e.currentTarget.checked)}
+            />
+          </TH>
+        ) : null}
+        <TH>Invoice</TH>
+        <TH>Subcontractor</TH>
+        <TH>Amounts</TH>
+        <TH>CIS</TH>
+        <TH>Dates</TH>
+        <TH>Status</TH>
+        <TH>Actions</TH>
+      </THead>
+      <TBody>
+        {rows.map((r) => (
+          <TR key={r.id} data-row={r.id}>
+            {canSelect ? (
+              <TD>
+                {/* Every id on the page travels with the bulk form for 'select all'. */}
+                <input type="hidden" name="pageIds" value={r.id} form={bulkFormId} />
+                <input
+                  type="checkbox"
+                  name="ids"
+                  value={r.id}
+                  form={bulkFormId}
+                  aria-label={`Select invoice ${r.invoiceNumber}`}
+                  checked={selected.has(r.id)}
+                  onChange={(e) => onToggle(r.id, e.currentTarget.checked)}
+                />
+              </TD>
+            ) : null}
+            <TH scope="row">
+              <Link to={`/cis/invoices/${r.id}`} className="text-accent underline-offset-2 hover:underline">
+                {r.invoiceNumber}
+              </Link>
+              {r.source === "portal" ? (
+                <span
+                  className="ml-2 rounded-full bg-surface px-2 py-0.5 text-xs font-normal"
+                  data-source="portal"
+                  title="Submitted through the subcontractor portal"
+                >
+                  Portal
+                </span>
+              ) : null}
+            </TH>
+            <TD>{r.subcontractorName}</TD>
+            <TD data-amounts>
+              <div>
+                <span className="sr-only">Gross: </span>
+                {formatPence(r.grossP)}
+              </div>
+              <div className="text-xs opacity-70">
+                {`Materials: ${formatPence(r.materialsP)}`}
+                {r.materialsWarning ? <MaterialsWarning percentage={r.materialsPercentage} /> : null}
+              </div>
+            </TD>
+            <TD>
+              <div>{formatPence(r.cisDeductionP)}</div>
+              <div className="text-xs opacity-70">{`${r.cisRate}%`}</div>
+            </TD>
+            <TD>
+              <div>{formatDate(r.invoiceDate)}</div>
+              <div className="text-xs opacity-70">{`Paid: ${formatDate(r.paymentDate)}`}</div>
+            </TD>
+            <TD>
+              <InvoiceStatusBadge status={r.status} />
+            </TD>
+            <TD>
+              <div className="flex flex-wrap items-center gap-2">
+                <Link to={`/cis/invoices/${r.id}`} className="underline" aria-label={`View invoice ${r.invoiceNumber}`}>
+                  View
+                </Link>
+                {canWrite && r.status === "draft" ? (
+                  <Link to={`/cis/invoices/${r.id}/edit`} className="underline" aria-label={`Edit invoice ${r.invoiceNumber}`}>
+                    Edit
+                  </Link>
+                ) : null}
+              </div>
+            </TD>
+          </TR>
+        ))}
+      </TBody>
+    </Table>
+  );
+}

@@ -1,0 +1,307 @@
+import { useState, type ChangeEvent } from "react";
+import { data, Form, Link, useLocation } from "react-router";
+import { z } from "zod";
+import { buttonClass } from "~/components/ui/button";
+import { inputClass } from "~/components/ui/field";
+import { requireScope } from "~/features/auth/middleware.server";
+import { can } from "~/features/auth/scopes";
+import { reportInternalError } from "~/features/platform/error-reference";
+import { useHydrated } from "~/utils/use-hydrated";
+import { isIsoDate, type CisScope } from "../../domain";
+import { actorOf, requireCis } from "../../module.server";
+import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutcome, type BulkPerms, type ConfirmItem } from "../components/invoice-bulk";
+import { InvoiceStatCards } from "../components/invoice-stats";
+import { INVOICE_STATUS_LABELS } from "../components/invoice-status";
+import { InvoiceTable } from "../components/invoice-table";
+import {
+  BULK_INVOICE_ACTIONS,
+  bulkInvoiceAction,
+  INVOICE_BULK_LIMIT,
+  INVOICE_ERROR_MESSAGES,
+  INVOICE_STATUS_FILTERS,
+  invoiceNumbers,
+  listInvoices,
+  londonToday,
+  parseInvoiceListQuery,
+  type BulkInvoiceAction,
+  type InvoicePeriod,
+} from "../invoices.server";
+import { invoiceListSearch, isFiltered } from "../list-query";
+import type { Route } from "./+types/list";
+
+/** The scope each bulk action needs, checked on the server whatever the page showed. */
+const BULK_SCOPES: Readonly<Record<BulkInvoiceAction, CisScope>> = {
+  approve: "cis.inv.approve",
+  pay: "cis.inv.pay",
+  delete: "cis.inv.write",
+  statement: "cis.inv.write",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.inv.read");
+  const query = parseInvoiceListQuery(new URL(request.url).searchParams);
+  const bulk: BulkPerms = {
+    approve: can(user, BULK_SCOPES.approve),
+    pay: can(user, BULK_SCOPES.pay),
+    delete: can(user, BULK_SCOPES.delete),
+    statement: can(user, BULK_SCOPES.statement),
+  };
+  const perms = {
+    canWrite: can(user, "cis.inv.write"),
+    canExport: can(user, "cis.io.export"),
+    // An import creates invoices: it needs both.
+    canImport: can(user, "cis.io.import") && can(user, "cis.inv.write"),
+    bulk,
+  };
+  const today = londonToday();
+  try {
+    const list = await listInvoices(env, tenant.id, query);
+    return { query, perms, today, error: null, list };
+  } catch (err) {
+    // The page still renders (toolbar, filters) with the list's error sentence; the error's own
+    // text (SQL, parameters) is logged under the reference the page shows, never sent.
+    return { query, perms, today, error: reportInternalError(context, err, "cis invoices list"), list: null };
+  }
+}
+
+type ActionData =
+  | { step: "confirm"; action: BulkInvoiceAction; items: ConfirmItem[]; paymentDate: string | null }
+  | { step: "result"; outcome: BulkOutcome }
+  | { step: "error"; message: string; field?: "paymentDate" };
+
+const idList = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
+const bulkForm = z.object({
+  intent: z.enum(BULK_INVOICE_ACTIONS),
+  confirmed: z.literal("yes").optional().catch(undefined),
+  selectAll: z.literal("page").optional().catch(undefined),
+  ids: idList,
+  pageIds: idList,
+  paymentDate: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined),
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.inv.read");
+  const form = await request.formData();
+  const parsed = bulkForm.safeParse({
+    intent: form.get("intent"),
+    confirmed: form.get("confirmed") ?? undefined,
+    selectAll: form.get("selectAll") ?? undefined,
+    ids: form.getAll("ids"),
+    pageIds: form.getAll("pageIds"),
+    paymentDate: form.get("paymentDate") ?? undefined,
+  });
+  if (!parsed.success) throw data("Unknown action", { status: 400 });
+  const { intent } = parsed.data;
+  await requireScope(request, context, user, BULK_SCOPES[intent]);
+
+  // 'Select all' stands for every row of the page the user was looking at.
+  const ids = parsed.data.selectAll === "page" ? parsed.data.pageIds : parsed.data.ids;
+  if (ids.length === 0) return data<ActionData>({ step: "error", message: "Select at least one invoice" }, { status: 400 });
+  if (ids.length > INVOICE_BULK_LIMIT) return data<ActionData>({ step: "error", message: INVOICE_ERROR_MESSAGES.too_many }, { status: 400 });
+  let paymentDate: string | null = null;
+  if (intent === "pay") {
+    // A payment is dated today in London unless a date is given.
+    paymentDate = parsed.data.paymentDate ?? londonToday();
+    if (!isIsoDate(paymentDate)) {
+      return data<ActionData>({ step: "error", message: INVOICE_ERROR_MESSAGES.invalid_payment_date, field: "paymentDate" }, { status: 400 });
+    }
+  }
+
+  // Read before acting: a deleted invoice no longer shows, and the result still names it.
+  const numbers = await invoiceNumbers(env, tenant.id, ids);
+  if (parsed.data.confirmed !== "yes") {
+    return data<ActionData>({ step: "confirm", action: intent, items: ids.map((id) => ({ id, invoiceNumber: numbers[id] ?? null })), paymentDate });
+  }
+
+  const res = await bulkInvoiceAction(env, tenant.id, intent, ids, actorOf(user), paymentDate ? { paymentDate } : {});
+  const outcome: BulkOutcome = {
+    action: intent,
+    requested: ids.length,
+    succeeded: res.succeeded.map((id) => ({ id, invoiceNumber: numbers[id] ?? null })),
+    failed: res.failed.map((f) => ({ id: f.id, invoiceNumber: numbers[f.id] ?? null, error: INVOICE_ERROR_MESSAGES[f.code] })),
+  };
+  return data<ActionData>({ step: "result", outcome });
+}
+
+const PERIOD_LABELS: Readonly<Record<InvoicePeriod, string>> = {
+  all: "All",
+  current: "Current month",
+  previous: "Previous month",
+  quarter: "Quarter",
+  year: "Tax year",
+};
+
+const BULK_FORM = "invoice-bulk";
+
+/** With JavaScript a changed filter applies at once; without it, the Apply button does. */
+function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
+  event.currentTarget.form?.requestSubmit();
+}
+
+export default function InvoiceList({ loaderData, actionData }: Route.ComponentProps) {
+  const { query, perms, today, list, error } = loaderData;
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const result = actionData;
+  const rows = list?.rows ?? [];
+  const canSelect = Object.values(perms.bulk).some(Boolean);
+
+  // A finished action or a new page starts with nothing selected (reset while rendering, so the
+  // old selection is never shown against the new rows).
+  const [selectionFor, setSelectionFor] = useState({ result, search: location.search });
+  if (selectionFor.result !== result || selectionFor.search !== location.search) {
+    setSelectionFor({ result, search: location.search });
+    setSelected(new Set());
+  }
+
+  const total = list?.total ?? 0;
+  const cancelTo = location.pathname + location.search;
+
+  return (
+    <div className="space-y-6">
+      <h2 className="sr-only">Invoices</h2>
+      {list ? <InvoiceStatCards stats={list.stats} /> : null}
+
+      <div className="flex flex-wrap items-end gap-3" role="toolbar" aria-label="Invoice tools">
+        {/* Keyed by the address so the fields show the filters in force after any navigation. */}
+        <Form key={location.search} method="get" className="flex flex-wrap items-end gap-2" role="search">
+          <label className="sr-only" htmlFor="inv-q">
+            Search
+          </label>
+          <input id="inv-q" type="search" name="q" defaultValue={query.q} placeholder="Search invoices..." className={`${inputClass} w-64`} />
+          <label className="text-sm">
+            <span className="block text-xs opacity-70">Status</span>
+            <select name="status" defaultValue={query.status} className={inputClass} onChange={submitOnChange}>
+              {INVOICE_STATUS_FILTERS.map((s) => (
+                <option key={s} value={s}>
+                  {s === "all" ? "All" : INVOICE_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="block text-xs opacity-70">Period</span>
+            <select name="period" defaultValue={query.period} className={inputClass} onChange={submitOnChange}>
+              {(Object.keys(PERIOD_LABELS) as InvoicePeriod[]).map((p) => (
+                <option key={p} value={p}>
+                  {PERIOD_LABELS[p]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className={buttonClass("secondary")}>
+            Apply
+          </button>
+        </Form>
+
+        <p className="text-sm opacity-70" aria-live="polite">
+          <span data-item-count>{total === 1 ? "1 item" : `${total} items`}</span>
+          {hydrated && canSelect ? <span data-selected-count>{` · ${selected.size} selected`}</span> : null}
+        </p>
+
+        <div className="ml-auto flex flex-wrap items-end gap-2">
+          {canSelect ? (
+            <InvoiceBulkForm
+              id={BULK_FORM}
+              perms={perms.bulk}
+              selectedCount={selected.size}
+              hydrated={hydrated}
+              today={today}
+              paymentDateError={result?.step === "error" && result.field === "paymentDate" ? result.message : null}
+            />
+          ) : null}
+          {perms.canExport ? (
+            <Form method="post" action="/cis/invoices/export" reloadDocument>
+              <input type="hidden" name="q" value={query.q} />
+              <input type="hidden" name="status" value={query.status} />
+              <input type="hidden" name="period" value={query.period} />
+              <button type="submit" className={buttonClass("secondary")}>
+                Export
+              </button>
+            </Form>
+          ) : null}
+          {perms.canImport ? (
+            <Link to="/cis/invoices/import" className={buttonClass("secondary")}>
+              Import
+            </Link>
+          ) : null}
+          {perms.canWrite ? (
+            <Link to="/cis/invoices/new" className={buttonClass("primary")}>
+              New Invoice
+            </Link>
+          ) : null}
+        </div>
+      </div>
+
+      {result?.step === "confirm" ? (
+        <InvoiceConfirmPanel action={result.action} items={result.items} paymentDate={result.paymentDate} cancelTo={cancelTo} />
+      ) : null}
+      {result?.step === "result" ? <InvoiceBulkResults outcome={result.outcome} /> : null}
+      {result?.step === "error" && result.field === undefined ? (
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">
+          {result.message}
+        </p>
+      ) : null}
+
+      {error ? (
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-4">
+          {`Error loading invoices: ${error}`}
+        </p>
+      ) : rows.length === 0 ? (
+        <div className="rounded-brand border border-dashed border-line p-10 text-center" data-empty>
+          <p className="font-semibold">No invoices found</p>
+          <p className="mt-1 text-sm opacity-70">{isFiltered(query) ? "Try adjusting your filters" : "Get started by creating a new invoice"}</p>
+        </div>
+      ) : (
+        <InvoiceTable
+          rows={rows}
+          canSelect={canSelect}
+          canWrite={perms.canWrite}
+          bulkFormId={BULK_FORM}
+          selected={selected}
+          onToggle={(id, on) =>
+            setSelected((prev) => {
+              const next = new Set(prev);
+              if (on) next.add(id);
+              else next.delete(id);
+              return next;
+            })
+          }
+          onToggleAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
+        />
+      )}
+
+      {list && list.pageCount > 1 ? (
+        <nav aria-label="Pagination" className="flex items-center justify-between text-sm">
+          {list.page > 1 ? (
+            <Link to={`/cis/invoices${invoiceListSearch(query, list.page - 1)}`} rel="prev" className={buttonClass("secondary")}>
+              Previous
+            </Link>
+          ) : (
+            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
+              Previous
+            </span>
+          )}
+          <span>{`Page ${list.page} of ${list.pageCount}`}</span>
+          {list.page < list.pageCount ? (
+            <Link to={`/cis/invoices${invoiceListSearch(query, list.page + 1)}`} rel="next" className={buttonClass("secondary")}>
+              Next
+            </Link>
+          ) : (
+            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
+              Next
+            </span>
+          )}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Invoices · CIS" }];
+}

@@ -418,6 +418,18 @@ describe("invoice list x roles", () => {
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.export.invoices'", t.id)).toBe(0);
   });
 
+  it("offers the Invoices link in the CIS navigation to holders of cis.inv.read only", async () => {
+    const navLinks = async (scopes: string[]) => {
+      const t = await createTenant({ modules: ["cis"], bundles: { standard: scopes } });
+      const { b } = await cisStaff("standard", { tenant: t });
+      const doc = await page(await b.get(`${t.origin}/cis/subcontractors`));
+      return all(doc, 'nav a[href="/cis/invoices"]').map((a) => a.textContent?.trim());
+    };
+    expect(await navLinks(["cis.sub.read", "cis.inv.read"])).toEqual(["Invoices"]);
+    expect(await navLinks(["cis.sub.read", "cis.read"])).toEqual(["Invoices"]);
+    expect(await navLinks(["cis.sub.read", "cis.inv.write", "cis.inv.approve"])).toEqual([]);
+  });
+
   it("sends a signed-out visitor to sign in, for the page, a bulk post and the export", async () => {
     const t = await createTenant({ modules: ["cis"] });
     const anon = new Browser();

@@ -30,6 +30,7 @@ export default [
       route("subcontractors/:id", "features/cis/routes/subcontractor-detail.tsx"),
       route("subcontractors/:id/edit", "features/cis/routes/subcontractor-form.tsx", { id: "cis-subcontractor-edit" }),
       route("subcontractors/:id/invite", "features/cis/routes/portal-invite.tsx", { id: "cis-portal-invite-existing" }),
+      route("invoices/import", "features/cis/invoices/routes/import.tsx"),
     ]),
   ]),
 

@@ -5,7 +5,7 @@ import { formatInTimeZone } from "date-fns-tz";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisSubcontractors, type InvoiceSource } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { newId } from "~/utils/ids";
 import {
@@ -262,8 +262,11 @@ async function numberTaken(env: Env, tenantId: string, subcontractorId: string, 
   return Boolean(row);
 }
 
+/** What an invoice copies from its subcontractor when it is saved. */
+export type InvoiceSubcontractor = Pick<typeof cisSubcontractors.$inferSelect, "id" | "name" | "utrMasked" | "ninoMasked" | "verificationRate">;
+
 /** The stored fields of an input: amounts always computed here, at the subcontractor's current rate. */
-function savedFields(input: InvoiceInput, sub: typeof cisSubcontractors.$inferSelect) {
+function savedFields(input: InvoiceInput, sub: InvoiceSubcontractor) {
   const amounts = invoiceAmounts({
     grossP: input.grossP,
     materialsP: input.materialsP,
@@ -301,6 +304,51 @@ async function runSave(db: Db, statements: BatchItem<"sqlite">[]): Promise<SaveI
   }
 }
 
+/**
+ * A new invoice's row and its 'cis.invoice.created' audit entry, not yet written: a draft (or,
+ * from the portal, a portal_draft) with its amounts computed here by the rules engine at the
+ * subcontractor's current rate. The form (createInvoice) and the CSV import both build their
+ * rows with it, so an imported invoice is exactly what the form would have saved.
+ */
+export function newInvoiceRecords(
+  tenantId: string,
+  input: InvoiceInput,
+  sub: InvoiceSubcontractor,
+  actor: Actor,
+  opts: { source?: InvoiceSource; via?: "form" | "import"; now?: number } = {},
+) {
+  const source = opts.source ?? "staff";
+  const now = opts.now ?? Date.now();
+  const id = newId();
+  const fields = savedFields(input, sub);
+  const row = {
+    id,
+    tenantId,
+    ...fields,
+    status: source === "portal" ? "portal_draft" : "draft",
+    source,
+    createdAt: now,
+    createdBy: actor.id,
+    updatedAt: now,
+    updatedBy: actor.id,
+  } satisfies typeof cisInvoices.$inferInsert;
+  const audit = {
+    tenantId,
+    action: "cis.invoice.created",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "invoice",
+    targetId: id,
+    payload: {
+      source: opts.via === "import" ? "import" : source,
+      subcontractorId: fields.subcontractorId,
+      grossP: fields.grossP,
+      cisDeductionP: fields.cisDeductionP,
+    },
+  } satisfies AuditEntry;
+  return { id, row, audit };
+}
+
 /** Creates a draft (or, from the portal, a portal_draft) with its audit and activity entries in one batch. */
 export async function createInvoice(
   env: Env,
@@ -312,42 +360,26 @@ export async function createInvoice(
   const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
   if (!found.ok) return found;
   if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber)) return DUPLICATE;
-  const source = opts.source ?? "staff";
   const db = getDb(env);
-  const id = newId();
   const now = Date.now();
-  const fields = savedFields(input, found.sub);
+  const { id, row, audit } = newInvoiceRecords(tenantId, input, found.sub, actor, { source: opts.source, now });
   const failed = await runSave(db, [
-    db.insert(cisInvoices).values({
-      id,
-      tenantId,
-      ...fields,
-      status: source === "portal" ? "portal_draft" : "draft",
-      source,
-      createdAt: now,
-      createdBy: actor.id,
-      updatedAt: now,
-      updatedBy: actor.id,
-    }),
-    auditInsert(db, {
-      tenantId,
-      action: "cis.invoice.created",
-      actorId: actor.id,
-      actorEmail: actor.email,
-      targetType: "invoice",
-      targetId: id,
-      payload: { source, subcontractorId: fields.subcontractorId, grossP: fields.grossP, cisDeductionP: fields.cisDeductionP },
-    }),
-    activityInsert(db, {
-      tenantId,
-      module: "cis",
-      action: "invoice.created",
-      entityType: "invoice",
-      entityId: id,
-      performedBy: actor.id,
-      performedByName: actor.name,
-      details: { invoiceNumber: fields.invoiceNumber, subcontractorName: fields.subcontractorName },
-    }),
+    db.insert(cisInvoices).values(row),
+    auditInsert(db, audit, now),
+    activityInsert(
+      db,
+      {
+        tenantId,
+        module: "cis",
+        action: "invoice.created",
+        entityType: "invoice",
+        entityId: id,
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: { invoiceNumber: row.invoiceNumber, subcontractorName: row.subcontractorName },
+      },
+      now,
+    ),
   ]);
   return failed ?? { ok: true, id };
 }

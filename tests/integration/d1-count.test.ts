@@ -61,3 +61,14 @@ describe("D1 round trips: invoice import", () => {
     expect(d1Queries(res)).toBe(1);
   });
 });
+
+describe("D1 round trips: CIS dashboard", () => {
+  it("serves the CIS dashboard (settings, subcontractor and invoice figures, activity) in two round trips", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    await seedSub(t, { name: "Dashboard Count Builder" });
+    const res = await b.get(`${t.origin}/cis`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Current Month CIS");
+    expect(d1Queries(res)).toBe(2);
+  });
+});

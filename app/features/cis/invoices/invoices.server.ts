@@ -179,16 +179,40 @@ export type InvoiceListItem = ReturnType<typeof invoiceListItem>;
 export type InvoiceStats = { total: number; draft: number; approved: number; thisMonthCisP: number; pendingStatements: number };
 
 /**
- * One page, the total for the pager and the five stat cards, in a single D1 round trip. The
- * cards describe the whole tenant (not the filtered view): Draft counts drafts and portal
- * submissions awaiting approval; This Month CIS sums the deductions of approved and paid
- * invoices in the current London tax month; Pending Statements counts approved or paid invoices
- * that need a statement not yet issued.
+ * The stat cards as one aggregate over the tenant's visible invoices (not the filtered view):
+ * Draft counts drafts and portal submissions awaiting approval; This Month CIS sums the
+ * deductions of approved and paid invoices in the current London tax month; Pending Statements
+ * counts approved or paid invoices that need a statement not yet issued. The invoice list and
+ * the CIS dashboard both put this query in their own D1 batch, so their figures cannot differ.
  */
+export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date()) {
+  const month = currentTaxMonth(now).label;
+  return db
+    .select({
+      total: count(),
+      draft: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('draft', 'portal_draft') then 1 else 0 end), 0)`,
+      approved: sql<number>`coalesce(sum(case when ${cisInvoices.status} = 'approved' then 1 else 0 end), 0)`,
+      thisMonthCisP: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('approved', 'paid') and ${cisInvoices.taxMonth} = ${month} then ${cisInvoices.cisDeductionP} else 0 end), 0)`,
+      pendingStatements: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('approved', 'paid') and ${cisInvoices.statementRequired} = 1 and ${cisInvoices.statementIssuedAt} is null then 1 else 0 end), 0)`,
+    })
+    .from(cisInvoices)
+    .where(visible(tenantId));
+}
+
+export function toInvoiceStats(row: { total: number; draft: number; approved: number; thisMonthCisP: number; pendingStatements: number }): InvoiceStats {
+  return {
+    total: row.total,
+    draft: Number(row.draft),
+    approved: Number(row.approved),
+    thisMonthCisP: Number(row.thisMonthCisP),
+    pendingStatements: Number(row.pendingStatements),
+  };
+}
+
+/** One page, the total for the pager and the five stat cards (invoiceStatsQuery), in a single D1 round trip. */
 export async function listInvoices(env: Env, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
   const db = getDb(env);
   const where = invoiceFilter(tenantId, query, now);
-  const month = currentTaxMonth(now).label;
   const [rows, [{ total }], [stats]] = await db.batch([
     db
       .select()
@@ -198,25 +222,15 @@ export async function listInvoices(env: Env, tenantId: string, query: InvoiceLis
       .limit(INVOICE_PAGE_SIZE)
       .offset((query.page - 1) * INVOICE_PAGE_SIZE),
     db.select({ total: count() }).from(cisInvoices).where(where),
-    db
-      .select({
-        total: count(),
-        draft: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('draft', 'portal_draft') then 1 else 0 end), 0)`,
-        approved: sql<number>`coalesce(sum(case when ${cisInvoices.status} = 'approved' then 1 else 0 end), 0)`,
-        thisMonthCisP: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('approved', 'paid') and ${cisInvoices.taxMonth} = ${month} then ${cisInvoices.cisDeductionP} else 0 end), 0)`,
-        pendingStatements: sql<number>`coalesce(sum(case when ${cisInvoices.status} in ('approved', 'paid') and ${cisInvoices.statementRequired} = 1 and ${cisInvoices.statementIssuedAt} is null then 1 else 0 end), 0)`,
-      })
-      .from(cisInvoices)
-      .where(visible(tenantId)),
+    invoiceStatsQuery(db, tenantId, now),
   ]);
-  const cards: InvoiceStats = {
-    total: stats.total,
-    draft: Number(stats.draft),
-    approved: Number(stats.approved),
-    thisMonthCisP: Number(stats.thisMonthCisP),
-    pendingStatements: Number(stats.pendingStatements),
+  return {
+    rows: rows.map(invoiceListItem),
+    total,
+    page: query.page,
+    pageCount: Math.max(1, Math.ceil(total / INVOICE_PAGE_SIZE)),
+    stats: toInvoiceStats(stats),
   };
-  return { rows: rows.map(invoiceListItem), total, page: query.page, pageCount: Math.max(1, Math.ceil(total / INVOICE_PAGE_SIZE)), stats: cards };
 }
 
 // ---------------------------------------------------------------------------

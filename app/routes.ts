@@ -30,7 +30,10 @@ export default [
       route("subcontractors/:id", "features/cis/routes/subcontractor-detail.tsx"),
       route("subcontractors/:id/edit", "features/cis/routes/subcontractor-form.tsx", { id: "cis-subcontractor-edit" }),
       route("subcontractors/:id/invite", "features/cis/routes/portal-invite.tsx", { id: "cis-portal-invite-existing" }),
+      route("invoices/new", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-new" }),
       route("invoices/import", "features/cis/invoices/routes/import.tsx"),
+      route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
+      route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),
     ]),
   ]),
 

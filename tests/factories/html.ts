@@ -121,6 +121,12 @@ export function describedBy(doc: Doc, name: string, value?: string): string {
     .join(" ");
 }
 
+/** Text of the first element a field's aria-describedby names: its error (or warning), which comes before its hint. */
+export function fieldMessage(doc: Doc, name: string, value?: string): string {
+  const [first] = (field(doc, name, value).getAttribute("aria-describedby") ?? "").split(/\s+/).filter(Boolean);
+  return first ? squash(doc.getElementById(first)?.textContent) : "";
+}
+
 /** Whether the field is flagged invalid for assistive technology. */
 export function isInvalid(doc: Doc, name: string): boolean {
   return field(doc, name).getAttribute("aria-invalid") === "true";

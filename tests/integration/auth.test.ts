@@ -321,6 +321,13 @@ describe("two-factor code", () => {
     expect(res.status).toBe(400);
     expect(await shownText(res)).toContain("Failed to send verification code. Please try again.");
     expect(await count("audit_events", "tenant_id = ? AND action = 'auth.code.failed'", t.id)).toBe(1);
+    // Tenant admins read the audit log: it names a reference, never the infrastructure's error text.
+    const { payload } = await env.DB.prepare("SELECT payload FROM audit_events WHERE tenant_id = ? AND action = 'auth.code.failed'")
+      .bind(t.id)
+      .first<{ payload: string }>()
+      .then((r) => r!);
+    expect(payload).not.toContain("queue down");
+    expect(JSON.parse(payload)).toEqual({ reason: "send_failed", reference: expect.stringMatching(/^[A-Z2-9]{8}$/) });
     expect(await count("login_challenges", "tenant_id = ?", t.id)).toBe(0);
   });
 });

@@ -241,6 +241,13 @@ describe("the subcontractor form", () => {
     }
   });
 
+  // The hints the create form shows under these fields.
+  const HINTS: Record<string, string> = {
+    utr: "10 digits",
+    nino: "Individuals only.",
+    companyNumber: "Companies and partnerships only: 8 letters or digits.",
+  };
+
   it("shows each validation message next to its field and keeps the input", async () => {
     const { t, b } = await setup("lead");
     const url = `${t.origin}/cis/subcontractors/new`;
@@ -260,9 +267,10 @@ describe("the subcontractor form", () => {
       const res = await b.post(url, form);
       expect(res.status, message).toBe(400);
       const doc = await page(res);
-      // The message is the one the failing field points at, announced as an alert, and the user's input comes back.
+      // The message is the first thing the failing field points at (then its hint, if any), announced as an alert,
+      // and the user's input comes back.
       const failed = Object.keys(fields).find((k) => k !== "type") ?? "name";
-      expect(describedBy(doc, failed), message).toBe(message);
+      expect(describedBy(doc, failed), message).toBe([message, HINTS[failed]].filter(Boolean).join(" "));
       expect(alerts(doc), message).toContain(message);
       for (const [k, v] of Object.entries(fields)) if (v && k !== "type") expect(valueOf(doc, k), `${k} kept`).toBe(v);
     }
@@ -304,7 +312,14 @@ describe("the subcontractor form", () => {
     // On create a blank UTR is refused.
     const create = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ utr: "" }));
     expect(create.status).toBe(400);
-    expect(describedBy(await page(create), "utr")).toBe("Valid UTR required (10 digits)");
+    expect(describedBy(await page(create), "utr")).toBe("Valid UTR required (10 digits) 10 digits");
+  });
+
+  it("ties each field's hint to its input, so a screen reader hears it", async () => {
+    const { t, b } = await setup("lead");
+    const doc = await page(await b.get(`${t.origin}/cis/subcontractors/new`));
+    for (const [name, hint] of Object.entries(HINTS)) expect(describedBy(doc, name), name).toBe(hint);
+    expect(describedBy(doc, "name")).toBe("");
   });
 
   it("keeps the NINO when left blank on edit and clears it only when Remove is ticked", async () => {

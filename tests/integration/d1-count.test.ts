@@ -1,6 +1,8 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
+import { invoiceSchema } from "~/features/cis/domain";
+import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { signIn } from "./auth-helpers";
 
@@ -48,6 +50,49 @@ describe("D1 query count header", () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Role Permissions");
     expect(d1Queries(res)).toBe(2);
+  });
+
+  it("serves the invoice form in two round trips, new and edit (the middleware's batch, then subcontractors and invoice in one)", async () => {
+    const { t, u, b } = await cisStaff("admin");
+    for (let i = 0; i < 5; i++) await seedSub(t, { name: `Form Builder ${i}` });
+    const sub = await seedSub(t, { name: "Form Builder Edit" });
+    const created = await createInvoice(
+      env,
+      t.id,
+      invoiceSchema.parse({ subcontractorId: sub.id, invoiceNumber: "D1-1", invoiceDate: "2026-05-10", grossP: 1000, materialsP: 0, vatRate: 20 }),
+      { id: u.id, email: u.email, name: "Admin" },
+    );
+    if (!created.ok) throw new Error(created.code);
+    const fresh = await b.get(`${t.origin}/cis/invoices/new?subcontractorId=${sub.id}`);
+    expect(fresh.status).toBe(200);
+    expect(d1Queries(fresh)).toBe(2);
+    const edit = await b.get(`${t.origin}/cis/invoices/${created.id}/edit`);
+    expect(edit.status).toBe(200);
+    expect(d1Queries(edit)).toBe(2);
+  });
+
+  it("serves an invoice's detail page in two round trips (the middleware's batch; the invoice, its subcontractor and the names of who acted, in one)", async () => {
+    const { t, b, u } = await cisStaff("admin");
+    const sub = await seedSub(t, { name: "Count Invoice Builder", email: "count-invoice@example.test" });
+    const actor = { id: u.id, email: u.email, name: "Counter" };
+    const input = invoiceSchema.parse({
+      subcontractorId: sub.id,
+      invoiceNumber: "COUNT-1",
+      invoiceDate: "2026-03-10",
+      grossP: 10_000,
+      materialsP: 0,
+      vatRate: 20,
+    });
+    const created = await createInvoice(env, t.id, input, actor);
+    if (!created.ok) throw new Error(created.code);
+    const draft = await b.get(`${t.origin}/cis/invoices/${created.id}`);
+    expect(draft.status).toBe(200);
+    expect(d1Queries(draft)).toBe(2);
+    expect((await approveInvoice(env, t.id, created.id, actor)).ok).toBe(true);
+    expect((await requestInvoiceStatement(env, t.id, created.id, actor)).ok).toBe(true);
+    const approved = await b.get(`${t.origin}/cis/invoices/${created.id}`);
+    expect(approved.status).toBe(200);
+    expect(d1Queries(approved)).toBe(2);
   });
 });
 

@@ -493,6 +493,47 @@ describe("dead letters", () => {
     expect(JSON.parse(byId[exhaustedId].body)).toEqual(exhausted);
   });
 
+  it("closes a job the platform dead-lettered after its retries, so a stray later delivery does not run it again", async () => {
+    const t = await createTenant();
+    let runs = 0;
+    const def = registerJob(
+      defineJob({
+        type: `test.always-fails.${messageId()}`,
+        input: z.object({}),
+        async run() {
+          runs += 1;
+          throw new Error("provider down");
+        },
+      }),
+    );
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
+    const id = messageId("exhausted");
+    const failed = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 6 }]);
+    expect(failed.result.retryMessages).toHaveLength(1);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "failed", finishedAt: null });
+
+    // The platform gives up and moves the message to the DLQ as it was.
+    await deliverMessages(DLQ, [{ id, body: sent[0] }]);
+    const closed = await getJob(env, t.id, jobId);
+    expect(closed).toMatchObject({ status: "failed", error: "provider down" });
+    expect(closed?.finishedAt).toEqual(expect.any(Number));
+
+    const stray = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0], attempts: 1 }]);
+    expect(stray.result.explicitAcks).toEqual([id]);
+    expect(runs).toBe(1);
+  });
+
+  it("leaves a job that finished before its dead letter arrived as it was", async () => {
+    const t = await createTenant();
+    const def = registerJob(defineJob({ type: `test.ok.${messageId()}`, input: z.object({}), async run() {} }));
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: {}, performedBy: null });
+    await deliverMessages(JOBS_QUEUE, [{ body: sent[0], attempts: 1 }]);
+    const done = await getJob(env, t.id, jobId);
+    expect(done).toMatchObject({ status: "done" });
+    await deliverMessages(DLQ, [{ id: messageId(), body: sent[0] }]);
+    expect(await getJob(env, t.id, jobId)).toEqual(done);
+  });
+
   it("dead-letters a message whose job row does not exist", async () => {
     const id = messageId("gone");
     const body = { jobId: "no-such-job", tenantId: "no-such-tenant", type: "notifications.send", idempotencyKey: "k" };

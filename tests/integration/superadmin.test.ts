@@ -5,6 +5,7 @@ import { platformAdmins } from "~/db/schema";
 import { hashPassword } from "~/features/auth/password.server";
 import type { Scope } from "~/features/auth/scopes";
 import { newId } from "~/utils/ids";
+import { createTenant as createTenantAsAdmin } from "~/features/auth/superadmin.server";
 import { createTenant, ensureCatalogue } from "../factories";
 import { shownText } from "../factories/html";
 import { count, signInPlatform } from "./auth-helpers";
@@ -135,5 +136,21 @@ describe("/superadmin: the console itself", () => {
   it("answers an unknown intent with 400", async () => {
     const { b } = await platformAdmin(ALL);
     expect((await b.post(CONSOLE, { intent: "delete-everything" })).status).toBe(400);
+  });
+});
+
+describe("creating tenants at the same time", () => {
+  it("gives one of two simultaneous creations with the same slug the tenant and the other 'slug_taken', and writes nothing for the loser", async () => {
+    await ensureCatalogue();
+    const slug = `race${newId().slice(0, 8).toLowerCase()}`;
+    const actor = { id: "platform-admin", email: "ops@example.com", ip: null };
+    const results = await Promise.all([
+      createTenantAsAdmin(env, { slug, name: "First Race Ltd" }, actor),
+      createTenantAsAdmin(env, { slug, name: "Second Race Ltd" }, actor),
+    ]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, code: "slug_taken" }]);
+    expect(await count("tenants", "slug = ?", slug)).toBe(1);
+    expect(await count("audit_events", "action = 'superadmin.tenant.created' AND payload LIKE ?", `%${slug}%`)).toBe(1);
   });
 });

@@ -1,6 +1,5 @@
 import { handleEmailBatch, handleEmailDeadLetters } from "../../app/features/platform/email/consumer.server";
-import { handleJobsBatch } from "../../app/features/platform/jobs/consumer.server";
-import { recordDeadLetters } from "../../app/features/platform/jobs/queue-helpers.server";
+import { handleJobDeadLetters, handleJobsBatch } from "../../app/features/platform/jobs/consumer.server";
 
 /** Queue name -> consumer. Names match wrangler.toml. */
 export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -10,7 +9,7 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): 
     case "cis-workspace-email":
       return handleEmailBatch(batch, env);
     case "cis-workspace-jobs-dlq":
-      return recordDeadLetters(env, batch);
+      return handleJobDeadLetters(batch, env);
     case "cis-workspace-email-dlq":
       return handleEmailDeadLetters(batch, env);
     default:

@@ -1,6 +1,10 @@
 import type { ReactNode } from "react";
 
-/** Label, control and the error message tied to it with aria-describedby. */
+/**
+ * Label, control, hint and error message. The hint's id is `{id}-description` and the error's
+ * `{id}-error`, the ids conform gives a field: getInputProps(field, { ariaDescribedBy: field.descriptionId }) ties both
+ * to the control with aria-describedby.
+ */
 export function Field({
   id,
   label,
@@ -24,7 +28,11 @@ export function Field({
         {label}
       </label>
       {children}
-      {hint ? <p className="text-xs opacity-70">{hint}</p> : null}
+      {hint ? (
+        <p id={`${id}-description`} className="text-xs opacity-70">
+          {hint}
+        </p>
+      ) : null}
       {message ? (
         <p id={`${id}-error`} className="text-sm text-danger" role="alert">
           {message}

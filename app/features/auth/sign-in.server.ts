@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { loginChallenges, platformAdmins, tenants, users } from "~/db/schema";
 import { queueEmail } from "~/features/platform/email/send.server";
 import { writeAudit } from "~/features/platform/audit.server";
+import { errorReference } from "~/features/platform/error-reference";
 import { newId, sha256Hex, timingSafeEqual } from "~/utils/ids";
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from "./password.server";
 import { clearThrottle, codeFailureKey, codesSentKey, countAttempt, lockedFor, refundAttempt, type CodeSubject } from "./throttle.server";
@@ -155,6 +156,9 @@ export async function startChallenge(
       idempotencyKey: `login-code:${id}`,
     });
   } catch (err) {
+    // Tenant admins read the audit log: it gets the reference, the log gets the detail.
+    const reference = errorReference();
+    console.error(`[ref ${reference}] Login code could not be queued`, err);
     await db.delete(loginChallenges).where(eq(loginChallenges.id, id));
     await refundAttempt(env, [codesSentKey(subject)]);
     await writeAudit(env, {
@@ -162,7 +166,7 @@ export async function startChallenge(
       action: "auth.code.failed",
       actorId,
       actorEmail: opts.email,
-      payload: { reason: err instanceof Error ? err.message.slice(0, 200) : "unknown" },
+      payload: { reason: "send_failed", reference },
       ip: opts.ip,
     });
     return { ok: false, code: "send_failed" };

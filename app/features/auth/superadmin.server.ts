@@ -12,6 +12,11 @@ type Actor = { id: string; email: string; ip: string | null };
 export type CreateTenantError = "slug_taken";
 export type SetTenantModuleError = "tenant_not_found" | "module_not_found" | "module_unavailable";
 
+function isSlugViolation(err: unknown): boolean {
+  const text = `${err instanceof Error ? err.message : String(err)} ${err instanceof Error && err.cause instanceof Error ? err.cause.message : ""}`;
+  return /UNIQUE constraint failed/i.test(text) && /tenants\.slug|tenants_slug_unique/i.test(text);
+}
+
 export async function createTenant(
   env: Env,
   input: z.infer<typeof createTenantSchema>,
@@ -24,21 +29,27 @@ export async function createTenant(
   const now = Date.now();
   const catalogue = await db.select({ id: modules.id }).from(modules);
   // Tenant, its module rows, role bundles and the audit entry land together or not at all.
-  await db.batch([
-    db.insert(tenants).values({ id, slug: input.slug, name: input.name, branding: {}, availableModules: null, createdAt: now, updatedAt: now }),
-    ...catalogue.map((m) => db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: false, config: {}, updatedAt: now })),
-    ...Object.entries(DEFAULT_ROLE_BUNDLES).map(([name, scopes]) => db.insert(roleBundles).values({ tenantId: id, name, scopes, updatedAt: now })),
-    auditInsert(db, {
-      tenantId: null,
-      action: "superadmin.tenant.created",
-      actorId: actor.id,
-      actorEmail: actor.email,
-      targetType: "tenant",
-      targetId: id,
-      payload: { slug: input.slug, name: input.name },
-      ip: actor.ip,
-    }),
-  ]);
+  try {
+    await db.batch([
+      db.insert(tenants).values({ id, slug: input.slug, name: input.name, branding: {}, availableModules: null, createdAt: now, updatedAt: now }),
+      ...catalogue.map((m) => db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: false, config: {}, updatedAt: now })),
+      ...Object.entries(DEFAULT_ROLE_BUNDLES).map(([name, scopes]) => db.insert(roleBundles).values({ tenantId: id, name, scopes, updatedAt: now })),
+      auditInsert(db, {
+        tenantId: null,
+        action: "superadmin.tenant.created",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "tenant",
+        targetId: id,
+        payload: { slug: input.slug, name: input.name },
+        ip: actor.ip,
+      }),
+    ]);
+  } catch (err) {
+    // Two creations racing past the check above meet the unique index; the loser's batch is refused whole.
+    if (isSlugViolation(err)) return { ok: false, code: "slug_taken" };
+    throw err;
+  }
   return { ok: true, id };
 }
 

@@ -223,7 +223,7 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
         </Field>
         <Field id={fields.utr.id} label="UTR" error={fields.utr.errors} hint="10 digits">
           <input
-            {...getInputProps(fields.utr, { type: "text" })}
+            {...getInputProps(fields.utr, { type: "text", ariaDescribedBy: fields.utr.descriptionId })}
             key={fields.utr.key}
             className={inputClass}
             inputMode="numeric"
@@ -234,7 +234,13 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
         </Field>
         {showNino ? (
           <Field id={fields.nino.id} label="National Insurance Number" error={fields.nino.errors} hint={hydrated ? undefined : "Individuals only"}>
-            <input {...getInputProps(fields.nino, { type: "text" })} key={fields.nino.key} className={inputClass} autoComplete="off" maxLength={13} />
+            <input
+              {...getInputProps(fields.nino, { type: "text", ariaDescribedBy: hydrated ? undefined : fields.nino.descriptionId })}
+              key={fields.nino.key}
+              className={inputClass}
+              autoComplete="off"
+              maxLength={13}
+            />
           </Field>
         ) : null}
         {showCompany ? (
@@ -245,7 +251,7 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
             hint={hydrated ? undefined : "Companies and partnerships only"}
           >
             <input
-              {...getInputProps(fields.companyNumber, { type: "text" })}
+              {...getInputProps(fields.companyNumber, { type: "text", ariaDescribedBy: hydrated ? undefined : fields.companyNumber.descriptionId })}
               key={fields.companyNumber.key}
               className={inputClass}
               autoComplete="off"

@@ -74,7 +74,7 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
             hint={settings.hasUtr ? `Stored: ${settings.utrMasked ?? "****"}. Leave blank to keep it.` : "10 digits. Required to activate the module."}
           >
             <input
-              {...getInputProps(fields.utr, { type: "text" })}
+              {...getInputProps(fields.utr, { type: "text", ariaDescribedBy: fields.utr.descriptionId })}
               key={fields.utr.key}
               className={inputClass}
               inputMode="numeric"
@@ -84,11 +84,16 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
             />
           </Field>
           <Field id={fields.employerRef.id} label="Employer Reference (PAYE) *" error={fields.employerRef.errors} hint="e.g. 123/AB12345">
-            <input {...getInputProps(fields.employerRef, { type: "text" })} key={fields.employerRef.key} className={inputClass} autoComplete="off" />
+            <input
+              {...getInputProps(fields.employerRef, { type: "text", ariaDescribedBy: fields.employerRef.descriptionId })}
+              key={fields.employerRef.key}
+              className={inputClass}
+              autoComplete="off"
+            />
           </Field>
           <Field id={fields.accountsOfficeRef.id} label="Accounts Office Reference *" error={fields.accountsOfficeRef.errors} hint="e.g. 123PA00012345">
             <input
-              {...getInputProps(fields.accountsOfficeRef, { type: "text" })}
+              {...getInputProps(fields.accountsOfficeRef, { type: "text", ariaDescribedBy: fields.accountsOfficeRef.descriptionId })}
               key={fields.accountsOfficeRef.key}
               className={inputClass}
               autoComplete="off"
@@ -123,11 +128,18 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
             error={fields.warningDays.errors}
             hint="Alerts appear this many days before a deadline (0 to 30)."
           >
-            <input {...getInputProps(fields.warningDays, { type: "number" })} key={fields.warningDays.key} className={inputClass} min={0} max={30} step={1} />
+            <input
+              {...getInputProps(fields.warningDays, { type: "number", ariaDescribedBy: fields.warningDays.descriptionId })}
+              key={fields.warningDays.key}
+              className={inputClass}
+              min={0}
+              max={30}
+              step={1}
+            />
           </Field>
           <Field id={fields.statementDeadlineDays.id} label="Statement deadline (days)" error={fields.statementDeadlineDays.errors} hint="1 to 30 days.">
             <input
-              {...getInputProps(fields.statementDeadlineDays, { type: "number" })}
+              {...getInputProps(fields.statementDeadlineDays, { type: "number", ariaDescribedBy: fields.statementDeadlineDays.descriptionId })}
               key={fields.statementDeadlineDays.key}
               className={inputClass}
               min={1}

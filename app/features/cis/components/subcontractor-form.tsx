@@ -136,7 +136,7 @@ export function SubcontractorForm({
           hint={mode === "create" ? "10 digits" : `Leave blank to keep the current UTR${utrMasked ? ` (${utrMasked})` : ""}.`}
         >
           <input
-            {...getInputProps(fields.utr, { type: "text" })}
+            {...getInputProps(fields.utr, { type: "text", ariaDescribedBy: fields.utr.descriptionId })}
             key={fields.utr.key}
             className={`${inputClass} font-mono`}
             maxLength={10}
@@ -174,7 +174,7 @@ export function SubcontractorForm({
             }
           >
             <input
-              {...getInputProps(fields.nino, { type: "text" })}
+              {...getInputProps(fields.nino, { type: "text", ariaDescribedBy: fields.nino.descriptionId })}
               key={fields.nino.key}
               className={`${inputClass} font-mono uppercase`}
               maxLength={13}
@@ -190,7 +190,7 @@ export function SubcontractorForm({
             hint="Companies and partnerships only: 8 letters or digits."
           >
             <input
-              {...getInputProps(fields.companyNumber, { type: "text" })}
+              {...getInputProps(fields.companyNumber, { type: "text", ariaDescribedBy: fields.companyNumber.descriptionId })}
               key={fields.companyNumber.key}
               className={`${inputClass} uppercase`}
               maxLength={10}

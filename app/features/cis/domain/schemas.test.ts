@@ -5,6 +5,7 @@ import {
   DEFAULT_CIS_SETTINGS,
   MATERIALS_JUSTIFICATION_PERCENT,
   MATERIALS_WARNING_PERCENT,
+  invoiceFormAmountsSchema,
   invoiceFormSchema,
   invoiceSchema,
   makeSettingsSchema,
@@ -213,6 +214,27 @@ describe("invoice", () => {
     expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).gross).toEqual(["Amounts cannot be negative"]);
     fd.set("gross", "12.345");
     expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).gross).toEqual(["Enter an amount in pounds, e.g. 1234.56"]);
+  });
+
+  it("the amounts part reads on its own while other fields are still wrong", () => {
+    const fd = new FormData();
+    fd.set("subcontractorId", "sub_1");
+    fd.set("invoiceNumber", "");
+    fd.set("gross", "1,000");
+    fd.set("materials", "900");
+    fd.set("vatRate", "5");
+    fd.set("reverseCharge", "on");
+    expect(parseWithZod(fd, { schema: invoiceFormSchema }).status).toBe("error");
+    const amounts = parseWithZod(fd, { schema: invoiceFormAmountsSchema });
+    expect(amounts.status === "success" && amounts.value).toEqual({
+      subcontractorId: "sub_1",
+      grossP: 100000,
+      materialsP: 90000,
+      vatRate: 5,
+      reverseCharge: true,
+    });
+    fd.set("materials", "1000.01");
+    expect(formErrors(parseWithZod(fd, { schema: invoiceFormAmountsSchema })).materials).toEqual(["Materials cannot exceed gross amount"]);
   });
 });
 

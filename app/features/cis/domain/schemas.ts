@@ -315,9 +315,19 @@ export const invoiceSchema = z
  * Same rules for a form where people type pounds into `gross` and `materials`
  * (blank materials = none); the output carries grossP/materialsP like invoiceSchema.
  */
-export const invoiceFormSchema = z
-  .object({ ...invoiceCommon, gross: poundsAmount, materials: poundsAmount.optional() })
+const invoiceFormFields = z.object({ ...invoiceCommon, gross: poundsAmount, materials: poundsAmount.optional() });
+
+export const invoiceFormSchema = invoiceFormFields
   .superRefine(invoiceCrossChecks("gross", "materials"), { when: amountsReady("gross", "materials") })
+  .transform(({ gross, materials, ...rest }) => ({ ...rest, grossP: gross, materialsP: materials ?? 0 }));
+
+/**
+ * Only what the calculation needs from the same form (subcontractor, amounts, VAT), so figures
+ * can be shown while other fields (number, dates, the justification note) still have errors.
+ */
+export const invoiceFormAmountsSchema = invoiceFormFields
+  .pick({ subcontractorId: true, gross: true, materials: true, vatRate: true, reverseCharge: true })
+  .refine((v) => (v.materials ?? 0) <= v.gross, { message: INVOICE_MESSAGES.materialsExceedGross, path: ["materials"] })
   .transform(({ gross, materials, ...rest }) => ({ ...rest, grossP: gross, materialsP: materials ?? 0 }));
 
 export type InvoiceInput = z.output<typeof invoiceSchema>;

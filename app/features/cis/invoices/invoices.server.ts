@@ -4,24 +4,30 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisSubcontractors, type InvoiceSource } from "~/db/schema";
+import { auditEvents, cisInvoices, cisSubcontractors, users, type InvoiceSource } from "~/db/schema";
 import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
+import { queueEmail } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { newId } from "~/utils/ids";
 import {
   currentTaxMonth,
+  formatPence,
   INVOICE_STATUSES,
   invoiceAmounts,
   isCalendarDate,
   LONDON_TZ,
   MATERIALS_WARNING_PERCENT,
   previousTaxMonth,
+  taxMonthFromLabel,
   taxMonthOfDate,
   type InvoiceInput,
   type InvoiceStatus,
 } from "../domain";
+import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { statementJobKey } from "./jobs.server";
 import type { Actor } from "../module.server";
+import { maskEmail } from "../pii.server";
+import { contractorDetails } from "../portal-invites.server";
 
 export type InvoiceRow = typeof cisInvoices.$inferSelect;
 
@@ -271,6 +277,62 @@ async function usableSubcontractor(env: Env, tenantId: string, id: string) {
   return { ok: true, sub } as const;
 }
 
+/** A subcontractor as the invoice form offers it: name, current CIS rate, and whether it is active. */
+export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean };
+
+/**
+ * What the invoice form needs, in one D1 round trip: this tenant's active subcontractors by name
+ * and, for an edit, the invoice (null when unknown, deleted or another tenant's). An edited
+ * invoice's own subcontractor is listed even if archived since, so the form shows who it is
+ * rather than silently offering someone else; saving against it is still refused.
+ */
+export async function invoiceFormData(
+  env: Env,
+  tenantId: string,
+  invoiceId?: string,
+): Promise<{ subcontractors: InvoiceFormSubcontractor[]; invoice: InvoiceRow | null }> {
+  const db = getDb(env);
+  const usable = eq(cisSubcontractors.active, true);
+  const ownSub = invoiceId
+    ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
+    : undefined;
+  const subs = db
+    .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, rate: cisSubcontractors.verificationRate, active: cisSubcontractors.active })
+    .from(cisSubcontractors)
+    .where(and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), ownSub ? or(usable, ownSub) : usable))
+    .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id));
+  if (!invoiceId) return { subcontractors: await subs, invoice: null };
+  const [subcontractors, rows] = await db.batch([
+    subs,
+    db
+      .select()
+      .from(cisInvoices)
+      .where(and(visible(tenantId), eq(cisInvoices.id, invoiceId)))
+      .limit(1),
+  ]);
+  return { subcontractors, invoice: rows[0] ?? null };
+}
+
+export type InvoicePreviewInput = Pick<InvoiceInput, "subcontractorId" | "grossP" | "materialsP" | "vatRate" | "reverseCharge">;
+export type InvoicePreview =
+  | { ok: true; cisRate: number; amounts: ReturnType<typeof invoiceAmounts> }
+  | { ok: false; code: "subcontractor_not_found" | "subcontractor_archived"; field: "subcontractorId" };
+
+/** The amounts a save would store now (same subcontractor check, same rate, same maths), writing nothing. */
+export async function previewInvoiceAmounts(env: Env, tenantId: string, input: InvoicePreviewInput): Promise<InvoicePreview> {
+  const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
+  if (!found.ok) return found;
+  const { cisRate, ...amounts } = amountsAt(input, found.sub.verificationRate);
+  return { ok: true, cisRate, amounts };
+}
+
+function amountsAt(input: InvoicePreviewInput, cisRate: number) {
+  return {
+    cisRate,
+    ...invoiceAmounts({ grossP: input.grossP, materialsP: input.materialsP, cisRate, vatRate: input.vatRate, reverseCharge: input.reverseCharge }),
+  };
+}
+
 async function numberTaken(env: Env, tenantId: string, subcontractorId: string, invoiceNumber: string, exceptId?: string): Promise<boolean> {
   const [row] = await getDb(env)
     .select({ id: cisInvoices.id })
@@ -292,13 +354,7 @@ export type InvoiceSubcontractor = Pick<typeof cisSubcontractors.$inferSelect, "
 
 /** The stored fields of an input: amounts always computed here, at the subcontractor's current rate. */
 function savedFields(input: InvoiceInput, sub: InvoiceSubcontractor) {
-  const amounts = invoiceAmounts({
-    grossP: input.grossP,
-    materialsP: input.materialsP,
-    cisRate: sub.verificationRate,
-    vatRate: input.vatRate,
-    reverseCharge: input.reverseCharge,
-  });
+  const { cisRate, ...amounts } = amountsAt(input, sub.verificationRate);
   return {
     invoiceNumber: input.invoiceNumber,
     subcontractorId: sub.id,
@@ -311,7 +367,7 @@ function savedFields(input: InvoiceInput, sub: InvoiceSubcontractor) {
     description: input.description ?? null,
     taxMonth: taxMonthOfDate(input.invoiceDate).label,
     ...amounts,
-    cisRate: sub.verificationRate,
+    cisRate,
     vatRate: input.vatRate,
     reverseCharge: input.reverseCharge,
     materialsJustification: input.materialsJustification ?? null,
@@ -710,4 +766,124 @@ export async function invoiceNumbers(env: Env, tenantId: string, ids: string[]):
     .where(and(visible(tenantId), inArray(cisInvoices.id, unique)))
     .orderBy(asc(cisInvoices.invoiceNumber));
   return Object.fromEntries(rows.map((r) => [r.id, r.invoiceNumber]));
+}
+
+// ---------------------------------------------------------------------------
+// Detail page and e-mailed copy
+
+export type InvoiceDetailSub = { id: string; name: string; email: string | null; active: boolean };
+
+/**
+ * The detail page's data in one D1 round trip: the invoice, its subcontractor (for the link and
+ * whether it has an e-mail address) and the display names of the people who acted on it. Each
+ * statement filters by tenant; null when the invoice is not this tenant's or is deleted.
+ */
+export async function getInvoiceDetail(env: Env, tenantId: string, id: string) {
+  const db = getDb(env);
+  const thisInvoice = and(visible(tenantId), eq(cisInvoices.id, id));
+  const [rows, subs, people] = await db.batch([
+    db.select().from(cisInvoices).where(thisInvoice).limit(1),
+    db
+      .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, email: cisSubcontractors.email, active: cisSubcontractors.active })
+      .from(cisSubcontractors)
+      .where(
+        and(
+          eq(cisSubcontractors.tenantId, tenantId),
+          isNull(cisSubcontractors.deletedAt),
+          inArray(cisSubcontractors.id, db.select({ id: cisInvoices.subcontractorId }).from(cisInvoices).where(thisInvoice)),
+        ),
+      )
+      .limit(1),
+    db
+      .select({ id: users.id, name: users.displayName })
+      .from(users)
+      .where(
+        and(
+          eq(users.tenantId, tenantId),
+          sql`${users.id} IN (SELECT value FROM ${cisInvoices}, json_each(json_array(${cisInvoices.createdBy}, ${cisInvoices.approvedBy}, ${cisInvoices.paidBy}, ${cisInvoices.cancelledBy}, ${cisInvoices.statementRequestedBy})) WHERE ${thisInvoice})`,
+        ),
+      ),
+  ]);
+  const invoice = rows[0];
+  if (!invoice) return null;
+  const sub: InvoiceDetailSub | null = subs[0] ?? null;
+  return { invoice, sub, names: Object.fromEntries(people.map((p) => [p.id, p.name])) as Record<string, string> };
+}
+
+export type InvoiceEmailErrorCode = "not_found" | "no_email";
+export const INVOICE_EMAIL_ERROR_MESSAGES: Readonly<Record<InvoiceEmailErrorCode, string>> = {
+  not_found: "Invoice not found",
+  no_email: "This subcontractor has no email address",
+};
+export type EmailInvoiceResult = { ok: true; to: string; outboxId: string } | { ok: false; code: InvoiceEmailErrorCode };
+
+/** A stored calendar date 'YYYY-MM-DD' as en-GB, 'N/A' when missing. */
+function gbDate(iso: string | null): string {
+  const m = iso ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso) : null;
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : "N/A";
+}
+
+/** What the e-mailed copy says: formatted here, where the CIS rules live. No tax identifier goes in. */
+export function invoiceCopyData(row: InvoiceRow, contractorName: string) {
+  let taxMonth = row.taxMonth;
+  try {
+    taxMonth = `${row.taxMonth} (${taxMonthFromLabel(row.taxMonth).displayLabel})`;
+  } catch {
+    // A malformed stored label is shown as it is.
+  }
+  return {
+    contractorName,
+    subcontractorName: row.subcontractorName,
+    invoiceNumber: row.invoiceNumber,
+    status: INVOICE_STATUS_LABELS[row.status],
+    invoiceDate: gbDate(row.invoiceDate),
+    paymentDate: gbDate(row.paymentDate),
+    taxMonth,
+    gross: formatPence(row.grossP),
+    materials: formatPence(row.materialsP),
+    labour: formatPence(row.labourP),
+    cisDeduction: `${formatPence(row.cisDeductionP)} at ${row.cisRate}%`,
+    vat: row.reverseCharge ? "Reverse charge" : `${formatPence(row.vatAmountP)} at ${row.vatRate}%`,
+    grossTotal: formatPence(row.grossTotalP),
+    netPayment: formatPence(row.netPaymentP),
+  };
+}
+
+/**
+ * Sends the subcontractor a copy of the invoice through the e-mail queue, to the address on the
+ * subcontractor now. The outbox row and the cis.invoice.emailed audit entry (address masked)
+ * land in one batch.
+ */
+export async function emailInvoiceCopy(
+  env: Env,
+  tenant: { id: string; name: string },
+  id: string,
+  actor: Actor,
+  opts: { ip?: string | null } = {},
+): Promise<EmailInvoiceResult> {
+  const found = await getInvoiceDetail(env, tenant.id, id);
+  if (!found) return { ok: false, code: "not_found" };
+  const to = found.sub?.email?.trim();
+  if (!to) return { ok: false, code: "no_email" };
+  const { contractorName } = await contractorDetails(env, tenant);
+  const row = found.invoice;
+  const { outboxId } = await queueEmail(env, {
+    tenantId: tenant.id,
+    to,
+    template: "cis.invoice-copy",
+    data: invoiceCopyData(row, contractorName),
+    alongside: (db, outboxId) => [
+      auditInsert(db, {
+        tenantId: tenant.id,
+        action: "cis.invoice.emailed",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "invoice",
+        targetId: row.id,
+        payload: { invoiceId: row.id, to: maskEmail(to), outboxId },
+        ip: opts.ip ?? null,
+      }),
+    ],
+  });
+  return { ok: true, to, outboxId };
 }

@@ -35,7 +35,7 @@ export default function CisLayout({ loaderData }: Route.ComponentProps) {
   const { pathname } = useLocation();
   return (
     <AppShell>
-      <div className="border-b border-line bg-elevated">
+      <div className="border-b border-line bg-elevated print:hidden">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
           <h1 className="text-lg font-semibold">
             <span className="opacity-60">CIS · </span>

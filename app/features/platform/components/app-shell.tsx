@@ -33,7 +33,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       <a href="#main" className="sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent px-3 py-2 text-accent-foreground">
         Skip to content
       </a>
-      <header className="border-b border-line bg-elevated">
+      <header className="border-b border-line bg-elevated print:hidden">
         <div className="mx-auto flex max-w-7xl items-center gap-6 px-4 py-3">
           <Link to="/" className="flex items-center gap-2 font-bold">
             <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import type { BatchItem } from "drizzle-orm/batch";
+import { getDb, type Db } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { isTemplateName, TEMPLATES, type TemplateData, type TemplateName } from "./templates";
@@ -15,10 +16,21 @@ const QUEUE_REFUSED = "queue refused the message";
  * the tenant), same e-mail: a retried request does not send twice. Throws if the queue refuses,
  * so the caller can tell the user ('Failed to send verification code...'); the row is then
  * 'failed', and a retry with the same key queues it again.
+ *
+ * `alongside` gives statements (an audit entry) that land in the same D1 batch as the outbox
+ * row. When an idempotency key matches an earlier row the insert is a no-op but the batch still
+ * runs: make such statements conditional on the row with `outboxId` existing.
  */
 export async function queueEmail<T extends TemplateName>(
   env: Env,
-  opts: { tenantId: string | null; to: string; template: T; data: TemplateData<T>; idempotencyKey?: string },
+  opts: {
+    tenantId: string | null;
+    to: string;
+    template: T;
+    data: TemplateData<T>;
+    idempotencyKey?: string;
+    alongside?: (db: Db, outboxId: string) => BatchItem<"sqlite">[];
+  },
 ): Promise<{ outboxId: string }> {
   if (!isTemplateName(opts.template)) throw new Error(`Unknown e-mail template ${opts.template}`);
   TEMPLATES[opts.template].schema.parse(opts.data);
@@ -27,7 +39,7 @@ export async function queueEmail<T extends TemplateName>(
   // key (say `welcome:${email}`) do not swallow each other's mail.
   const key = opts.idempotencyKey ? `${opts.tenantId ?? "platform"}:${opts.idempotencyKey}` : id;
   const db = getDb(env);
-  const inserted = await db
+  const insert = db
     .insert(emailOutbox)
     .values({
       id,
@@ -41,6 +53,8 @@ export async function queueEmail<T extends TemplateName>(
     })
     .onConflictDoNothing()
     .returning({ id: emailOutbox.id });
+  const extra = opts.alongside?.(db, id) ?? [];
+  const inserted = extra.length > 0 ? (await db.batch([insert, ...extra]))[0] : await insert;
   if (inserted.length > 0) {
     await sendToQueue(env, id);
     return { outboxId: id };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderTemplate } from "./templates";
+import { renderTemplate, SENSITIVE_TEMPLATES } from "./templates";
 
 describe("e-mail templates", () => {
   it("renders a text and an HTML body, escaping data in HTML", () => {
@@ -18,5 +18,33 @@ describe("e-mail templates", () => {
   it("refuses bad data and unknown templates", () => {
     expect(() => renderTemplate("auth.login-code", { code: "12", tenantName: "A", expiresInMinutes: 10 })).toThrow();
     expect(() => renderTemplate("nope", {})).toThrow(/Unknown/);
+  });
+  it("cis.invoice-copy: the invoice's figures in text and escaped HTML, and no secret to scrub", () => {
+    const data = {
+      contractorName: "Acme & Sons",
+      subcontractorName: "Sam <b>",
+      invoiceNumber: "INV-7",
+      status: "Approved",
+      invoiceDate: "10/03/2026",
+      paymentDate: "N/A",
+      taxMonth: "2026-03 (6 March to 5 April 2026)",
+      gross: "£1,000.00",
+      materials: "£300.00",
+      labour: "£700.00",
+      cisDeduction: "£140.00 at 20%",
+      vat: "Reverse charge",
+      grossTotal: "£1,000.00",
+      netPayment: "£860.00",
+    };
+    const m = renderTemplate("cis.invoice-copy", data);
+    expect(m.subject).toBe("Invoice INV-7 from Acme & Sons");
+    expect(m.text).toContain("CIS deduction: £140.00 at 20%");
+    expect(m.text).toContain("VAT: Reverse charge");
+    expect(m.text).toContain("Net payment: £860.00");
+    expect(m.html).toContain("Acme &amp; Sons");
+    expect(m.html).toContain("Sam &lt;b&gt;");
+    expect(m.html).not.toContain("<b>");
+    expect(SENSITIVE_TEMPLATES.map((t) => t.name)).not.toContain("cis.invoice-copy");
+    expect(() => renderTemplate("cis.invoice-copy", { ...data, gross: undefined })).toThrow();
   });
 });

@@ -48,6 +48,71 @@ export const TEMPLATES = {
       ),
     }),
   },
+  // A copy of an invoice for the subcontractor who issued it. Amounts and dates come formatted
+  // (this layer knows no CIS rules); tax identifiers are never part of it.
+  "cis.invoice-copy": {
+    secretLifetimeMs: null,
+    schema: z.object({
+      contractorName: z.string().max(200),
+      subcontractorName: z.string().max(200),
+      invoiceNumber: z.string().max(50),
+      status: z.string().max(50),
+      invoiceDate: z.string().max(20),
+      paymentDate: z.string().max(20),
+      taxMonth: z.string().max(60),
+      gross: z.string().max(30),
+      materials: z.string().max(30),
+      labour: z.string().max(30),
+      cisDeduction: z.string().max(60),
+      vat: z.string().max(60),
+      grossTotal: z.string().max(30),
+      netPayment: z.string().max(30),
+    }),
+    render: (d: {
+      contractorName: string;
+      subcontractorName: string;
+      invoiceNumber: string;
+      status: string;
+      invoiceDate: string;
+      paymentDate: string;
+      taxMonth: string;
+      gross: string;
+      materials: string;
+      labour: string;
+      cisDeduction: string;
+      vat: string;
+      grossTotal: string;
+      netPayment: string;
+    }) => {
+      const rows: [string, string][] = [
+        ["Invoice number", d.invoiceNumber],
+        ["Status", d.status],
+        ["Invoice date", d.invoiceDate],
+        ["Payment date", d.paymentDate],
+        ["Tax month", d.taxMonth],
+        ["Gross", d.gross],
+        ["Materials", d.materials],
+        ["Labour", d.labour],
+        ["CIS deduction", d.cisDeduction],
+        ["VAT", d.vat],
+        ["Gross total", d.grossTotal],
+        ["Net payment", d.netPayment],
+      ];
+      return {
+        subject: `Invoice ${d.invoiceNumber} from ${d.contractorName}`,
+        text: `Hello ${d.subcontractorName},\n\n${d.contractorName} sends you a copy of invoice ${d.invoiceNumber} as they have recorded it.\n\n${rows.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\nIf anything here is wrong, contact ${d.contractorName}.`,
+        html: layout(
+          `Invoice ${d.invoiceNumber}`,
+          `<p>Hello ${escape(d.subcontractorName)},</p><p>${escape(d.contractorName)} sends you a copy of invoice <strong>${escape(d.invoiceNumber)}</strong> as they have recorded it.</p><table style="border-collapse:collapse;width:100%">${rows
+            .map(
+              ([k, v]) =>
+                `<tr><th scope="row" style="text-align:left;padding:4px 8px;border-bottom:1px solid #ddd">${escape(k)}</th><td style="text-align:right;padding:4px 8px;border-bottom:1px solid #ddd">${escape(v)}</td></tr>`,
+            )
+            .join("")}</table><p>If anything here is wrong, contact ${escape(d.contractorName)}.</p>`,
+        ),
+      };
+    },
+  },
   "platform.notice": {
     secretLifetimeMs: null,
     schema: z.object({ subject: z.string().max(200), message: z.string().max(5000) }),

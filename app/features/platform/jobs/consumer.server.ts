@@ -1,10 +1,11 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { jobs } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { JOB_DEFINITIONS } from "./definitions.server";
 import { jobMessageSchema } from "./enqueue.server";
-import { deadLetter, retryDelaySeconds } from "./queue-helpers.server";
+import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } from "./queue-helpers.server";
 import { PermanentJobError } from "./registry.server";
 
 /** A 'running' job older than this is taken to have crashed and may be claimed again. */
@@ -144,4 +145,27 @@ export async function purgeFinishedJobs(env: Env, olderThan: number): Promise<nu
     .delete(jobs)
     .where(and(eq(jobs.status, "done"), lt(jobs.finishedAt, olderThan)));
   return res.meta.changes ?? 0;
+}
+
+const jobDeadLetterSchema = z.object({ jobId: z.string().min(1), tenantId: z.string().min(1) });
+
+/**
+ * JOBS dead-letter consumer: records every dead letter and closes the job it names. A job the
+ * platform gave up on after its retries is still 'failed' with no finish time, which would let a
+ * stray later delivery claim and run it again; setting finishedAt makes the failure final, as it
+ * is for failures we dead-letter ourselves. A job that finished meanwhile is left as it is.
+ */
+export async function handleJobDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const db = getDb(env);
+  for (const msg of batch.messages) {
+    const letter = unwrapDeadLetter(msg, batch.queue);
+    const parsed = jobDeadLetterSchema.safeParse(letter.body);
+    if (!parsed.success) continue;
+    const now = Date.now();
+    await db
+      .update(jobs)
+      .set({ status: "failed", error: sql`coalesce(${jobs.error}, ${letter.reason})`, finishedAt: now, updatedAt: now })
+      .where(and(eq(jobs.id, parsed.data.jobId), eq(jobs.tenantId, parsed.data.tenantId), isNull(jobs.finishedAt), ne(jobs.status, "done")));
+  }
+  await recordDeadLetters(env, batch);
 }

@@ -1,0 +1,257 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { useHydrated } from "~/utils/use-hydrated";
+import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning, VAT_RATES } from "../../domain";
+import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
+
+/** The form's fields as text, the way a browser posts them (pounds, not pence). */
+export type InvoiceFormDefaults = {
+  subcontractorId: string;
+  invoiceNumber: string;
+  invoiceDate: string;
+  receivedDate: string;
+  description: string;
+  gross: string;
+  materials: string;
+  vatRate: string;
+  reverseCharge: boolean;
+  materialsJustification: string;
+};
+
+export type InvoiceSubcontractorOption = { id: string; name: string; rate: number; active: boolean };
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-brand border border-line bg-elevated p-4">
+      <h3 id={id} className="mb-4 font-semibold">
+        {title}
+      </h3>
+      <div className="grid gap-4 md:grid-cols-2">{children}</div>
+    </section>
+  );
+}
+
+/**
+ * Create and edit share this form. Every figure it shows is worked out again on the server when
+ * saving; the panel is a preview. With JavaScript the panel follows the typing; without it the
+ * 'Calculate' button posts the form and the server answers with the same figures.
+ */
+export function InvoiceForm({
+  mode,
+  subcontractors,
+  defaultValue,
+  lastResult,
+  serverFigures,
+  cancelTo,
+}: {
+  mode: "create" | "edit";
+  subcontractors: InvoiceSubcontractorOption[];
+  defaultValue: InvoiceFormDefaults;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+  /** Figures from the server: the answer to 'Calculate', or the edited invoice's as it stands. */
+  serverFigures: InvoiceFigures | null;
+  cancelTo: string;
+}) {
+  const hydrated = useHydrated();
+  const [form, fields] = useForm({
+    id: `invoice-${mode}`,
+    lastResult,
+    defaultValue,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: invoiceFormSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  const chosen = subcontractors.find((s) => s.id === fields.subcontractorId.value);
+  const figures = hydrated
+    ? figuresFor({
+        gross: fields.gross.value,
+        materials: fields.materials.value,
+        vatRate: fields.vatRate.value,
+        reverseCharge: fields.reverseCharge.value === "on",
+        cisRate: chosen?.rate ?? null,
+      })
+    : serverFigures;
+  const warning = figures ? materialsWarning(figures.grossP, figures.materialsP) : null;
+  const warningId = `${fields.materials.id}-warning`;
+  const materialsDescribedBy = [fields.materials.errors ? fields.materials.errorId : null, warning ? warningId : null, fields.materials.descriptionId]
+    .filter(Boolean)
+    .join(" ");
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid gap-6 lg:grid-cols-3">
+      <div className="space-y-6 lg:col-span-2">
+        {form.errors?.length ? (
+          <div id={form.errorId} role="alert" className="rounded-brand border border-danger bg-danger/10 p-4 text-danger" data-form-error>
+            {form.errors.map((e) => (
+              <p key={e}>{e}</p>
+            ))}
+          </div>
+        ) : null}
+
+        <Section id="invoice-details-heading" title="Invoice Details">
+          <div className="md:col-span-2">
+            <Field
+              id={fields.subcontractorId.id}
+              label="Subcontractor *"
+              error={fields.subcontractorId.errors}
+              hint={
+                subcontractors.some((s) => s.active) ? (
+                  "Active subcontractors, with their CIS rate."
+                ) : (
+                  <>
+                    No active subcontractors yet. <Link to="/cis/subcontractors/new">Add a subcontractor</Link> first.
+                  </>
+                )
+              }
+            >
+              <select
+                {...getSelectProps(fields.subcontractorId, { ariaDescribedBy: fields.subcontractorId.descriptionId })}
+                key={fields.subcontractorId.key}
+                className={inputClass}
+              >
+                <option value="">Select a subcontractor</option>
+                {subcontractors.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {`${s.name} (CIS ${s.rate}%)${s.active ? "" : " - archived"}`}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          <Field id={fields.invoiceNumber.id} label="Invoice Number *" error={fields.invoiceNumber.errors}>
+            <input
+              {...getInputProps(fields.invoiceNumber, { type: "text" })}
+              key={fields.invoiceNumber.key}
+              className={inputClass}
+              maxLength={50}
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={fields.invoiceDate.id} label="Invoice Date *" error={fields.invoiceDate.errors}>
+            <input {...getInputProps(fields.invoiceDate, { type: "date" })} key={fields.invoiceDate.key} className={inputClass} />
+          </Field>
+          <Field id={fields.receivedDate.id} label="Received Date" error={fields.receivedDate.errors}>
+            <input {...getInputProps(fields.receivedDate, { type: "date" })} key={fields.receivedDate.key} className={inputClass} />
+          </Field>
+          <div className="md:col-span-2">
+            <Field id={fields.description.id} label="Description" error={fields.description.errors}>
+              <textarea {...getTextareaProps(fields.description)} key={fields.description.key} className={inputClass} rows={2} maxLength={1000} />
+            </Field>
+          </div>
+        </Section>
+
+        <Section id="invoice-amounts-heading" title="Amounts">
+          <Field id={fields.gross.id} label="Gross Amount (£) *" error={fields.gross.errors} hint="Pounds and pence, e.g. 1,250.00">
+            <input
+              {...getInputProps(fields.gross, { type: "text", ariaDescribedBy: fields.gross.descriptionId })}
+              key={fields.gross.key}
+              className={`${inputClass} font-mono`}
+              inputMode="decimal"
+              autoComplete="off"
+            />
+          </Field>
+          <Field
+            id={fields.materials.id}
+            label="Materials (£)"
+            error={fields.materials.errors}
+            hint="Not subject to the CIS deduction. Leave blank for none."
+            after={
+              warning ? (
+                <p id={warningId} role="status" className="rounded-brand border border-danger/40 bg-danger/5 px-3 py-2 text-sm" data-materials-warning>
+                  {warning}
+                </p>
+              ) : null
+            }
+          >
+            <input
+              {...getInputProps(fields.materials, { type: "text" })}
+              key={fields.materials.key}
+              aria-describedby={materialsDescribedBy || undefined}
+              className={`${inputClass} font-mono`}
+              inputMode="decimal"
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={fields.vatRate.id} label="VAT Rate" error={fields.vatRate.errors}>
+            <select {...getSelectProps(fields.vatRate)} key={fields.vatRate.key} className={inputClass}>
+              {VAT_RATES.map((r) => (
+                <option key={r} value={String(r)}>{`${r}%`}</option>
+              ))}
+            </select>
+          </Field>
+          <div className="flex items-center gap-3 self-end pb-2">
+            <input
+              {...getInputProps(fields.reverseCharge, { type: "checkbox" })}
+              key={fields.reverseCharge.key}
+              className="h-4 w-4 accent-[var(--color-accent)]"
+            />
+            <label htmlFor={fields.reverseCharge.id} className="text-sm font-medium">
+              Reverse charge
+            </label>
+            <span className="text-xs opacity-70">The contractor accounts for the VAT.</span>
+          </div>
+          <div className="md:col-span-2">
+            <Field
+              id={fields.materialsJustification.id}
+              label="Materials Justification"
+              error={fields.materialsJustification.errors}
+              hint={`Required when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of gross (at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters).`}
+            >
+              <textarea
+                {...getTextareaProps(fields.materialsJustification, { ariaDescribedBy: fields.materialsJustification.descriptionId })}
+                key={fields.materialsJustification.key}
+                className={inputClass}
+                rows={2}
+                maxLength={1000}
+              />
+            </Field>
+          </div>
+        </Section>
+
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to={cancelTo} className={buttonClass("secondary")}>
+            Cancel
+          </Link>
+          {mode === "create" ? (
+            <>
+              <SubmitButton name="intent" value="save" pendingText="Saving...">
+                Create Invoice
+              </SubmitButton>
+              <SubmitButton name="intent" value="save-new" variant="secondary" pendingText="Saving...">
+                Save &amp; New
+              </SubmitButton>
+            </>
+          ) : (
+            <SubmitButton name="intent" value="save" pendingText="Saving...">
+              Save
+            </SubmitButton>
+          )}
+        </div>
+      </div>
+
+      <div className="lg:col-span-1">
+        <CalculationPanel
+          figures={figures}
+          live={hydrated}
+          emptyMessage={
+            hydrated
+              ? "Choose a subcontractor and enter the gross amount to see the figures."
+              : "Choose a subcontractor, enter the amounts and press Calculate to see the figures."
+          }
+        >
+          {hydrated ? null : (
+            // Without JavaScript the server works the figures out; nothing is saved.
+            <SubmitButton name="intent" value="calculate" variant="secondary" pendingText="Calculating..." formNoValidate>
+              Calculate
+            </SubmitButton>
+          )}
+        </CalculationPanel>
+      </div>
+    </Form>
+  );
+}

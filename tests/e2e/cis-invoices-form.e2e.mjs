@@ -1,0 +1,123 @@
+// The invoice form (issue 10), signed in as admin@acme.test: with JavaScript the calculation
+// panel follows the typing; without it 'Calculate' asks the server for the same figures before
+// 'Create Invoice'. Each scenario makes its own subcontractor (standard, 20%), unique per run
+// and mode.
+import { createSubcontractor, expect, expectToast, RUN, scenario, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
+
+const mode = (js) => (js ? "js" : "nojs");
+
+/** The figure the panel shows for `name` (gross, materials, labour, cis, vat, net). */
+const figure = (page, name) => page.locator(`[data-figure="${name}"] dd`);
+const figureLabel = (page, name) => page.locator(`[data-figure="${name}"] dt`);
+
+/** Waits until the panel shows `text` for `name` (with JavaScript it changes as the user types). */
+async function expectFigure(page, name, text) {
+  await page.locator(`[data-figure="${name}"] dd`, { hasText: text }).waitFor({ timeout: 5_000 });
+  expect(await figure(page, name).innerText(), `${name} figure`).toBe(text);
+}
+
+async function openNewInvoice(page, js) {
+  await page.goto(tenantUrl("acme", "/cis/invoices/new"));
+  await page.getByRole("heading", { name: "New Invoice", exact: true }).waitFor();
+  await waitForHydration(page, js);
+}
+
+/** Fills the form's required fields for `subName` (standard rate). */
+async function fillInvoice(page, { subName, number, gross, materials = "", vat = "20%" }) {
+  await page.getByLabel("Subcontractor *", { exact: true }).selectOption({ label: `${subName} (CIS 20%)` });
+  await page.getByLabel("Invoice Number *", { exact: true }).fill(number);
+  await page.getByLabel("Gross Amount (£) *", { exact: true }).fill(gross);
+  await page.getByLabel("Materials (£)", { exact: true }).fill(materials);
+  await page.getByLabel("VAT Rate", { exact: true }).selectOption({ label: vat });
+}
+
+/** After 'Create Invoice': the invoice's own page, with the 'Invoice created' toast. */
+async function expectCreated(page, number) {
+  await page.waitForURL((u) => /^\/cis\/invoices\/[^/]+$/.test(u.pathname) && u.pathname !== "/cis/invoices/new", { timeout: 15_000 });
+  const toast = await expectToast(page, "Invoice created");
+  expect(await toast.innerText(), "create toast").toContain(`Invoice ${number} has been created.`);
+}
+
+scenario(
+  "New invoice with JavaScript: the calculation panel follows the typing, then Create Invoice",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    const subName = `E2E Invoice Sub ${RUN} ${mode(js)}`;
+    await createSubcontractor(page, { name: subName, js });
+    await openNewInvoice(page, js);
+    // The live panel replaces the server round trip.
+    expect(await page.getByRole("button", { name: "Calculate", exact: true }).count(), "no Calculate button with JavaScript").toBe(0);
+
+    const number = `E2E-${RUN}-${mode(js)}`;
+    await fillInvoice(page, { subName, number, gross: "1,000.00", materials: "300" });
+    await expectFigure(page, "labour", "£700.00");
+    expect(await figureLabel(page, "cis").innerText(), "rate shown").toBe("CIS Deduction at 20%");
+    await expectFigure(page, "cis", "£140.00");
+    await expectFigure(page, "vat", "£200.00");
+    await expectFigure(page, "net", "£1,060.00");
+
+    // 65% materials: the warning appears and the figures move with it.
+    await page.getByLabel("Materials (£)", { exact: true }).fill("650");
+    await page.getByText("High materials percentage (65%) - please verify this is correct", { exact: true }).waitFor();
+    await expectFigure(page, "labour", "£350.00");
+    await expectFigure(page, "net", "£1,130.00");
+
+    // Reverse charge: no VAT on the invoice.
+    await page.getByLabel("Reverse charge", { exact: true }).check();
+    await expectFigure(page, "vat", "£0.00");
+    expect(await figureLabel(page, "vat").innerText(), "VAT label").toBe("VAT (reverse charge)");
+    await expectFigure(page, "net", "£930.00");
+
+    await page.getByRole("button", { name: "Create Invoice", exact: true }).click();
+    await expectCreated(page, number);
+  },
+  { modes: [true] },
+);
+
+scenario(
+  "New invoice without JavaScript: Calculate shows the server's figures and keeps the form, then Create Invoice",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    const subName = `E2E Invoice Sub ${RUN} ${mode(js)}`;
+    await createSubcontractor(page, { name: subName, js });
+    await openNewInvoice(page, js);
+    await page.getByText("press Calculate to see the figures", { exact: false }).waitFor();
+
+    const number = `E2E-${RUN}-${mode(js)}`;
+    await fillInvoice(page, { subName, number, gross: "2000", materials: "500", vat: "5%" });
+    await page.getByRole("button", { name: "Calculate", exact: true }).click();
+    await page.locator('[data-figure="net"]').waitFor();
+    expect(new URL(page.url()).pathname, "still on the form").toBe("/cis/invoices/new");
+    await expectFigure(page, "labour", "£1,500.00");
+    expect(await figureLabel(page, "cis").innerText(), "rate shown").toBe("CIS Deduction at 20%");
+    await expectFigure(page, "cis", "£300.00");
+    expect(await figureLabel(page, "vat").innerText(), "VAT label").toBe("VAT at 5%");
+    await expectFigure(page, "vat", "£100.00");
+    await expectFigure(page, "net", "£1,800.00");
+    // What was typed is still there.
+    expect(await page.getByLabel("Invoice Number *", { exact: true }).inputValue(), "number kept").toBe(number);
+    expect(await page.getByLabel("Gross Amount (£) *", { exact: true }).inputValue(), "gross kept").toBe("2000");
+    expect(await page.getByLabel("VAT Rate", { exact: true }).inputValue(), "VAT kept").toBe("5");
+
+    await page.getByRole("button", { name: "Create Invoice", exact: true }).click();
+    await expectCreated(page, number);
+  },
+  { modes: [false] },
+);
+
+scenario("Materials of 80% or more are refused without a justification note of 10 characters", async ({ page, js }) => {
+  await signIn(page, { js });
+  const subName = `E2E Invoice Note ${RUN} ${mode(js)}`;
+  await createSubcontractor(page, { name: subName, js });
+  await openNewInvoice(page, js);
+  const number = `E2E-NOTE-${RUN}-${mode(js)}`;
+  await fillInvoice(page, { subName, number, gross: "100", materials: "85" });
+  await page.getByRole("button", { name: "Create Invoice", exact: true }).click();
+  await page.getByText("Materials ≥80% require a justification note (min 10 characters)", { exact: true }).waitFor();
+  expect(new URL(page.url()).pathname, "still on the form").toBe("/cis/invoices/new");
+  expect(await page.getByLabel("Gross Amount (£) *", { exact: true }).inputValue(), "gross kept").toBe("100");
+
+  await page.getByLabel("Materials Justification", { exact: true }).fill("Steel frame supplied");
+  await page.getByRole("button", { name: "Create Invoice", exact: true }).click();
+  await expectCreated(page, number);
+});

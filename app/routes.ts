@@ -33,6 +33,7 @@ export default [
       route("invoices", "features/cis/invoices/routes/list.tsx"),
       route("invoices/export", "features/cis/invoices/routes/export.tsx"),
       route("invoices/new", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-new" }),
+      route("invoices/import", "features/cis/invoices/routes/import.tsx"),
       route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
       route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),
     ]),

@@ -1,4 +1,4 @@
-// `npm run bench [-- --duration 10 --threads 2 --connections 50 --warmup 2 --no-build --rows 5000]`
+// `npm run bench [-- --duration 10 --threads 2 --connections 50 --warmup 2 --no-build --rows 5000 --invoices 50000]`
 //
 // Builds the app, serves the built worker with `wrangler dev` (port 8788, or BENCH_PORT) against
 // its own migrated and seeded state (.wrangler/bench-state, never the developer's .wrangler/state),
@@ -12,6 +12,13 @@
 // list response is checked: at most one page (25) of rows in the HTML, loader data included, and
 // the D1 queries per request (Server-Timing) must be the same as with only the 25 seeded rows,
 // which the bench measures first, before loading the bench rows.
+//
+// The invoice-list cases (/cis/invoices: unfiltered, paid + a search term, page 100) run against the
+// same tenant holding --invoices bench invoices (50,000 by default, scripts/bench-data.ts, spread
+// over the bench subcontractors and three years), checked the same way: at most one page (25) of
+// invoice ids anywhere in the HTML, and D1 queries per request the same as with the seed's 120.
+// `npx tsx bench/explain-invoices.ts` then prints the query plans and SQLite timings of the list's
+// three statements against the state the bench leaves behind.
 //
 // Also samples the machine's CPU (/proc) during each case, split into this bench's server, the load
 // generator (wrk, or this script when autocannon runs in it) and everything else, because the
@@ -78,35 +85,49 @@ async function adminCookie() {
  * anywhere in the HTML (the hydration data included, so a loader returning every row would show),
  * and the total the page reports.
  */
-function listPageFacts(body) {
+const SUB_IDS = /\bsub_(?:acme|bench)_\d+/g;
+const INVOICE_IDS = /\binv_(?:acme|bench)_\d+/g;
+
+function listPageFacts(body, idPattern = SUB_IDS) {
   const rows = (body.match(/\bdata-row="/g) ?? []).length;
-  const ids = new Set(body.match(/\bsub_(?:acme|bench)_\d+/g) ?? []).size;
+  const ids = new Set(body.match(idPattern) ?? []).size;
   const m = /data-item-count[^>]*>([\d,]+) items?</.exec(body);
   return { rows, ids, total: m ? Number(m[1].replace(/,/g, "")) : null };
 }
 
-function listCase(name, search, { minTotal = 1 } = {}) {
+/**
+ * A list page to measure. `kind` "subcontractors" (the rows counted against --rows) or "invoices"
+ * (against --invoices); the invoice list's item count is optional (its page is another change's),
+ * so there the distinct invoice ids in the HTML are what is checked.
+ */
+function listCase(name, search, { minTotal = 1, kind = "subcontractors" } = {}) {
+  const invoices = kind === "invoices";
   return {
     name,
     list: true,
+    kind,
     async target() {
       return {
-        url: tenant("acme", `/cis/subcontractors${search}`),
+        url: tenant("acme", `/cis/${kind}${search}`),
         headers: { Cookie: await adminCookie() },
         expectStatus: 200,
         note: "signed in as admin@acme.test",
       };
     },
-    /** Throws unless the page holds at most one page of rows; `big` (the bench rows' count) once they are in. */
-    check(body, { big }) {
-      const f = listPageFacts(body);
-      if (f.total == null) throw new Error(`${name}: no item count on the page (an error page?)`);
+    /** Throws unless the page holds at most one page of rows; `big` (the bench rows' count of this kind) once they are in. */
+    check(body, sizes) {
+      const big = invoices ? sizes.invoices : sizes.big;
+      const f = listPageFacts(body, invoices ? INVOICE_IDS : SUB_IDS);
+      if (f.total == null && !invoices) throw new Error(`${name}: no item count on the page (an error page?)`);
       if (f.rows > PAGE_SIZE || f.ids > PAGE_SIZE)
-        throw new Error(`${name}: the page holds ${f.rows} rows and ${f.ids} distinct subcontractor ids: more than one page (${PAGE_SIZE})`);
+        throw new Error(`${name}: the page holds ${f.rows} rows and ${f.ids} distinct ${kind} ids: more than one page (${PAGE_SIZE})`);
       const min = typeof minTotal === "function" ? minTotal(big) : minTotal;
-      if (big >= 1000 && f.total < min) throw new Error(`${name}: the page reports ${f.total} items, expected at least ${min}: are the bench rows loaded?`);
-      if (big && f.rows !== Math.min(PAGE_SIZE, Math.max(0, f.total - PAGE_SIZE * (pageOf(search) - 1))))
-        throw new Error(`${name}: ${f.rows} rows rendered for ${f.total} items`);
+      if (f.total != null && big >= 1000 && f.total < min)
+        throw new Error(`${name}: the page reports ${f.total} items, expected at least ${min}: are the bench rows loaded?`);
+      const shown = invoices ? f.ids : f.rows;
+      if (invoices && big >= 1000 && shown === 0) throw new Error(`${name}: no invoice on the page: are the bench invoices loaded?`);
+      if (big && f.total != null && shown !== Math.min(PAGE_SIZE, Math.max(0, f.total - PAGE_SIZE * (pageOf(search) - 1))))
+        throw new Error(`${name}: ${shown} rows rendered for ${f.total} items`);
       return f;
     },
   };
@@ -138,10 +159,14 @@ const CASES = [
   listCase("list filtered p3", "?status=active&type=company&page=3", { minTotal: 3 * PAGE_SIZE }),
   // A trade in company and partnership names (and their e-mail domains): a few hundred matches, a LIKE '%...%' scan.
   listCase("list search", "?q=roofing", { minTotal: PAGE_SIZE + 1 }),
+  // The invoice list: newest first; ~60% of the bench invoices are paid, ~2% are for "roofing" firms.
+  listCase("invoice list", "", { kind: "invoices", minTotal: (n) => Math.floor(n * 0.95) }),
+  listCase("invoices paid + search", "?status=paid&q=roofing", { kind: "invoices", minTotal: PAGE_SIZE + 1 }),
+  listCase("invoices page 100", "?page=100", { kind: "invoices", minTotal: 100 * PAGE_SIZE }),
 ];
 
 function parseArgs(argv) {
-  const opts = { duration: 10, threads: 2, connections: 50, warmup: 2, build: true, rows: 5000 };
+  const opts = { duration: 10, threads: 2, connections: 50, warmup: 2, build: true, rows: 5000, invoices: 50_000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -155,6 +180,7 @@ function parseArgs(argv) {
     else if (a === "--warmup") opts.warmup = num();
     else if (a === "--no-build") opts.build = false;
     else if (a === "--rows") opts.rows = num();
+    else if (a === "--invoices") opts.invoices = num();
     else throw new Error(`Unknown option ${a}`);
   }
   return opts;
@@ -491,14 +517,15 @@ async function main() {
   let data = null;
   try {
     const t0 = Date.now();
-    const renderData = run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL], { label: "scripts/bench-data.ts" }).then(
-      (out) => {
-        const line = out.split("\n").find((l) => l.startsWith("BENCH_DATA "));
-        data = JSON.parse(line.slice("BENCH_DATA ".length));
-      },
-    );
+    const dataArgs = ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--invoices", String(opts.invoices), "--out", BENCH_SQL];
+    const renderData = run("npx", dataArgs, { label: "scripts/bench-data.ts" }).then((out) => {
+      const line = out.split("\n").find((l) => l.startsWith("BENCH_DATA "));
+      data = JSON.parse(line.slice("BENCH_DATA ".length));
+    });
     await settleAll([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO), renderData]);
-    console.log(`[bench] ${opts.build ? "built, " : ""}migrated + seeded ${PERSIST_TO} and rendered ${data.rows} bench subcontractors in ${since(t0)}`);
+    console.log(
+      `[bench] ${opts.build ? "built, " : ""}migrated + seeded ${PERSIST_TO} and rendered ${data.rows} bench subcontractors and ${data.invoices} invoices in ${since(t0)}`,
+    );
 
     // First with only the seed's subcontractors: the D1 queries of each list page at that size.
     const t1 = Date.now();
@@ -508,15 +535,17 @@ async function main() {
       const res = await httpRequest(target.url, { headers: target.headers });
       if (res.status !== target.expectStatus)
         throw new Error(`${c.name} (seed rows only): ${target.url} answered ${res.status}, expected ${target.expectStatus}`);
-      small[c.name] = { d1Queries: d1QueriesOf(res), ...c.check(res.body, { big: false }), serial: await serialLatency(target) };
+      small[c.name] = { d1Queries: d1QueriesOf(res), ...c.check(res.body, { big: false, invoices: false }), serial: await serialLatency(target) };
     }
     await server.stop();
     server = null;
     const t2 = Date.now();
-    await run("npx", ["tsx", "scripts/bench-data.ts", "--count", String(opts.rows), "--out", BENCH_SQL, "--persist-to", PERSIST_TO], {
+    await run("npx", [...dataArgs, "--persist-to", PERSIST_TO], {
       label: "bench-data apply",
     });
-    console.log(`[bench] list pages probed with the seed's rows (${since(t1)}); ${data.rows} bench subcontractors applied in ${since(t2)}`);
+    console.log(
+      `[bench] list pages probed with the seed's rows (${since(t1)}); ${data.rows} bench subcontractors and ${data.invoices} invoices applied in ${since(t2)}`,
+    );
 
     server = await startServer();
     const serverPgid = serverGroup(PORT);
@@ -527,7 +556,7 @@ async function main() {
       const [load] = os.loadavg();
       const probe = await httpRequest(target.url, { headers: target.headers });
       if (probe.status !== target.expectStatus) throw new Error(`${c.name}: ${target.url} answered ${probe.status}, expected ${target.expectStatus}`);
-      const page = c.check ? c.check(probe.body, { big: opts.rows }) : null;
+      const page = c.check ? c.check(probe.body, { big: opts.rows, invoices: opts.invoices }) : null;
       if (opts.warmup > 0) await gen.run(target, { ...opts, seconds: opts.warmup });
       const serial = await serialLatency(target);
       const activity = otherActivity(serverPgid);
@@ -621,13 +650,13 @@ async function main() {
   const cmd = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   const lines = [
     `**\`${cmd}\`** (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; built worker under \`wrangler dev\` on :${PORT}; \`${gen.describe}\` per case after ${opts.warmup}s warm-up; ${cpus} CPUs shared with ${gen.name})`,
-    `acme holds ${data.rows} bench subcontractors + 25 seeded (${data.archived} bench rows archived, ${data.deleted} soft-deleted; ${data.individual} individual / ${data.company} company / ${data.partnership} partnership)`,
+    `acme holds ${data.rows} bench subcontractors + 25 seeded (${data.archived} bench rows archived, ${data.deleted} soft-deleted; ${data.individual} individual / ${data.company} company / ${data.partnership} partnership) and ${data.invoices} bench invoices + 120 seeded (${data.paid} paid, ${data.deletedInvoices} soft-deleted)`,
     "",
-    `| case | req/s | p50 ms | p95 ms | p95 × healthz | serial ms (25 rows → 5k) | D1 q/req (25 rows → 5k) | rows in HTML / items | CPU: server · ${gen.name} · others | ${gen.name} errors |`,
+    `| case | req/s | p50 ms | p95 ms | p95 × healthz | serial ms (seed rows → bench rows) | D1 q/req (seed rows → bench rows) | rows in HTML / items | CPU: server · ${gen.name} · others | ${gen.name} errors |`,
     "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ...results.map((r) => {
       const d1 = r.seedOnly ? `${r.seedOnly.d1Queries} → ${r.d1Queries}` : String(r.d1Queries ?? "–");
-      const rows = r.page ? `${r.page.rows} / ${r.page.total}` : "–";
+      const rows = r.page ? `${r.page.rows || r.page.ids} / ${r.page.total ?? "n/a"}` : "–";
       const cpu = r.cpu ? `${cores(r.cpu.serverCores)} · ${cores(r.cpu.wrkCores)} · ${cores(r.cpu.othersCores)}` : "n/a";
       const serial = r.seedOnly ? `${r.seedOnly.serial.medianMs.toFixed(1)} → ${r.serial.medianMs.toFixed(1)}` : r.serial.medianMs.toFixed(1);
       const errs =

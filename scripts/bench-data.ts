@@ -15,11 +15,19 @@
  * ~33% companies, ~12% partnerships; ~20% gross, ~68% standard, ~12% higher; ~10% archived;
  * ~1% soft-deleted (never listed); names spread over the alphabet. Ids are sub_bench_NNNNN and
  * the file first deletes earlier sub_bench_ rows, so applying it twice leaves N rows, not 2N.
+ *
+ * With --invoices M (0 by default) the same file also holds M invoices for the tenant, spread
+ * over the bench subcontractors and the last three years: ~60% paid, ~15% approved, ~10% drafts,
+ * ~5% portal submissions, ~10% cancelled, ~1% soft-deleted; amounts from the rules engine at each
+ * subcontractor's rate. Ids are inv_bench_NNNNNN (earlier ones deleted first). Every INSERT is a
+ * multi-row statement of literals (no bound parameters), 100 rows and well under D1's 100 KB
+ * statement size, so 50,000 invoices render in about a second.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { invoiceAmounts, RATE_FOR_VERIFICATION_STATUS, taxMonthOfDate } from "../app/features/cis/domain";
 import { encryptPii, maskNino, maskUtr, piiSearchHash } from "../app/features/cis/pii.server";
 import { readDevVars, sqlLiteral } from "./seed";
 
@@ -339,8 +347,11 @@ const COLUMNS = [
   "deleted_by",
 ] as const;
 
-/** The rows as SQL: one DELETE of earlier bench rows, then multi-row INSERTs. Returns the SQL and a tally. */
-export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: string; tally: Record<string, number> }> {
+/** What an invoice copies from its subcontractor. */
+export type BenchSub = { id: string; name: string; utrMasked: string; ninoMasked: string | null; status: Status; deleted: boolean };
+
+/** The rows as SQL: one DELETE of earlier bench rows, then multi-row INSERTs. Returns the SQL, a tally and the subcontractors. */
+export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: string; tally: Record<string, number>; subs: BenchSub[] }> {
   const { count, tenantId, keys } = opts;
   const now = opts.now ?? Date.now();
   const per = opts.rowsPerInsert ?? 100;
@@ -359,6 +370,7 @@ export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: str
     listed: 0,
   };
   const rows: string[] = [];
+  const subs: BenchSub[] = [];
   for (let i = 0; i < count; i++) {
     const id = `sub_bench_${String(i + 1).padStart(5, "0")}`;
     const roll = r.next();
@@ -411,6 +423,7 @@ export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: str
       deleted ? "usr_acme_admin" : null,
     ];
     rows.push(`(${values.map(sqlLiteral).join(",")})`);
+    subs.push({ id, name, utrMasked: maskUtr(utr), ninoMasked: nino ? maskNino(nino) : null, status, deleted });
     tally.rows++;
     tally[kind]++;
     tally[status]++;
@@ -423,11 +436,165 @@ export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: str
     `DELETE FROM ${TABLE} WHERE tenant_id = ${sqlLiteral(tenantId)} AND id LIKE 'sub\\_bench\\_%' ESCAPE '\\';`,
   ];
   for (let i = 0; i < rows.length; i += per) out.push(`INSERT INTO ${TABLE} (${COLUMNS.join(", ")}) VALUES\n${rows.slice(i, i + per).join(",\n")};`);
+  return { sql: `${out.join("\n")}\n`, tally, subs };
+}
+
+const INVOICE_COLUMNS = [
+  "id",
+  "tenant_id",
+  "invoice_number",
+  "subcontractor_id",
+  "subcontractor_name",
+  "subcontractor_name_lower",
+  "utr_masked",
+  "nino_masked",
+  "status",
+  "source",
+  "invoice_date",
+  "received_date",
+  "payment_date",
+  "description",
+  "tax_month",
+  "gross_p",
+  "materials_p",
+  "labour_p",
+  "cis_rate",
+  "cis_deduction_p",
+  "vat_rate",
+  "vat_base_p",
+  "vat_amount_p",
+  "gross_total_p",
+  "net_payment_p",
+  "materials_percentage",
+  "reverse_charge",
+  "materials_justification",
+  "verification_status",
+  "verification_rate",
+  "approved_at",
+  "approved_by",
+  "locked_at",
+  "paid_at",
+  "paid_by",
+  "cancelled_at",
+  "cancelled_by",
+  "statement_required",
+  "statement_issued_at",
+  "statement_issued_method",
+  "created_at",
+  "created_by",
+  "updated_at",
+  "updated_by",
+  "deleted_at",
+  "deleted_by",
+] as const;
+
+const WORKS = [
+  "Groundworks",
+  "First fix electrics",
+  "Roof repairs",
+  "Scaffold hire",
+  "Plastering",
+  "Joinery",
+  "Drainage",
+  "Steel erection",
+  "Glazing",
+  "Plumbing",
+];
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * `count` invoices for the tenant as SQL (a DELETE of earlier bench invoices, then multi-row
+ * INSERTs of literals), against the live (not soft-deleted) bench subcontractors.
+ */
+export function renderBenchInvoicesSql(opts: { count: number; tenantId: string; subs: BenchSub[]; now?: number; seed?: number; rowsPerInsert?: number }) {
+  const { count, tenantId } = opts;
+  const now = opts.now ?? Date.now();
+  const per = opts.rowsPerInsert ?? 100;
+  const r = prng(opts.seed ?? 0x1_2026);
+  const subs = opts.subs.filter((s) => !s.deleted);
+  if (count > 0 && subs.length === 0) throw new Error("bench invoices need bench subcontractors (--count > 0)");
+  const tally: Record<string, number> = { invoices: 0, draft: 0, portal_draft: 0, approved: 0, paid: 0, cancelled: 0, deletedInvoices: 0 };
+  const rows: string[] = [];
+  const today = isoDay(now);
+  for (let i = 0; i < count; i++) {
+    const sub = subs[r.int(subs.length)];
+    const roll = r.next();
+    const status = roll < 0.6 ? "paid" : roll < 0.75 ? "approved" : roll < 0.85 ? "draft" : roll < 0.9 ? "portal_draft" : "cancelled";
+    const invoiceDate = isoDay(now - r.int(3 * 365) * 86_400_000);
+    const paymentDate = status === "paid" ? [isoDay(Date.parse(invoiceDate) + (7 + r.int(24)) * 86_400_000), today].sort()[0] : null;
+    const grossP = 10_000 + r.int(2_000_000);
+    const materialsP = Math.round(grossP * r.pick([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.85]));
+    const vatRate = r.pick([0, 20, 20, 5] as const);
+    const reverseCharge = vatRate === 20 && r.chance(0.3);
+    const rate = RATE_FOR_VERIFICATION_STATUS[sub.status];
+    const amounts = invoiceAmounts({ grossP, materialsP, cisRate: rate, vatRate, reverseCharge });
+    const created = Date.parse(`${invoiceDate}T10:00:00Z`);
+    const settled = status === "approved" || status === "paid";
+    const statementRequired = settled && r.chance(0.5);
+    const issued = statementRequired && status === "paid" && r.chance(0.7);
+    const deleted = (status === "draft" || status === "cancelled") && r.chance(0.1);
+    const values = [
+      `inv_bench_${String(i + 1).padStart(6, "0")}`,
+      tenantId,
+      `B-${String(i + 1).padStart(6, "0")}`,
+      sub.id,
+      sub.name,
+      sub.name.toLowerCase(),
+      sub.utrMasked,
+      sub.ninoMasked,
+      status,
+      status === "portal_draft" ? "portal" : "staff",
+      invoiceDate,
+      invoiceDate,
+      paymentDate,
+      r.pick(WORKS),
+      taxMonthOfDate(paymentDate ?? invoiceDate).label,
+      amounts.grossP,
+      amounts.materialsP,
+      amounts.labourP,
+      rate,
+      amounts.cisDeductionP,
+      vatRate,
+      amounts.vatBaseP,
+      amounts.vatAmountP,
+      amounts.grossTotalP,
+      amounts.netPaymentP,
+      amounts.materialsPercentage,
+      reverseCharge,
+      amounts.materialsPercentage >= 80 ? "Materials supplied by the subcontractor at cost" : null,
+      settled ? sub.status : null,
+      settled ? rate : null,
+      settled ? created + 86_400_000 : null,
+      settled ? "usr_acme_manager" : null,
+      settled ? created + 86_400_000 : null,
+      paymentDate ? Date.parse(`${paymentDate}T15:00:00Z`) : null,
+      paymentDate ? "usr_acme_admin" : null,
+      status === "cancelled" ? created + 86_400_000 : null,
+      status === "cancelled" ? "usr_acme_manager" : null,
+      statementRequired,
+      issued && paymentDate ? Date.parse(`${paymentDate}T16:00:00Z`) : null,
+      issued ? "email" : null,
+      created,
+      "usr_acme_lead",
+      created,
+      "usr_acme_lead",
+      deleted ? created + 2 * 86_400_000 : null,
+      deleted ? "usr_acme_admin" : null,
+    ];
+    rows.push(`(${values.map(sqlLiteral).join(",")})`);
+    tally.invoices++;
+    tally[status]++;
+    if (deleted) tally.deletedInvoices++;
+  }
+  const out = [`DELETE FROM cis_invoices WHERE tenant_id = ${sqlLiteral(tenantId)} AND id LIKE 'inv\\_bench\\_%' ESCAPE '\\';`];
+  for (let i = 0; i < rows.length; i += per)
+    out.push(`INSERT INTO cis_invoices (${INVOICE_COLUMNS.join(", ")}) VALUES\n${rows.slice(i, i + per).join(",\n")};`);
   return { sql: `${out.join("\n")}\n`, tally };
 }
 
 function parseArgs(argv: string[]) {
-  const opts = { count: 5000, tenantId: "tnt_acme", out: path.join(".wrangler", "bench-subcontractors.sql"), persistTo: null as string | null };
+  const opts = { count: 5000, invoices: 0, tenantId: "tnt_acme", out: path.join(".wrangler", "bench-subcontractors.sql"), persistTo: null as string | null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -438,6 +605,9 @@ function parseArgs(argv: string[]) {
     if (a === "--count") {
       opts.count = Number(value());
       if (!Number.isInteger(opts.count) || opts.count < 0 || opts.count > 99_999) throw new Error("--count needs a whole number up to 99999");
+    } else if (a === "--invoices") {
+      opts.invoices = Number(value());
+      if (!Number.isInteger(opts.invoices) || opts.invoices < 0 || opts.invoices > 999_999) throw new Error("--invoices needs a whole number up to 999999");
     } else if (a === "--tenant") opts.tenantId = value();
     else if (a === "--out") opts.out = value();
     else if (a === "--persist-to") opts.persistTo = value();
@@ -457,12 +627,15 @@ async function main() {
       throw new Error(`Refusing to write bench data to the developer's local state (${opts.persistTo})`);
   }
   const t0 = Date.now();
-  const { sql, tally } = await renderBenchSql({ count: opts.count, tenantId: opts.tenantId, keys: { piiKeys: vars.PII_KEYS, hmacKey: vars.PII_HMAC_KEY } });
+  const subs = await renderBenchSql({ count: opts.count, tenantId: opts.tenantId, keys: { piiKeys: vars.PII_KEYS, hmacKey: vars.PII_HMAC_KEY } });
+  const invoices = renderBenchInvoicesSql({ count: opts.invoices, tenantId: opts.tenantId, subs: subs.subs });
+  const sql = subs.sql + invoices.sql;
+  const tally = { ...subs.tally, ...invoices.tally };
   mkdirSync(path.dirname(opts.out), { recursive: true });
   writeFileSync(opts.out, sql);
   const mix = ["individual", "company", "partnership", "gross", "standard", "higher", "archived", "deleted"].map((k) => `${k} ${tally[k]}`).join(", ");
   console.log(
-    `[bench-data] ${tally.rows} subcontractors for ${opts.tenantId} (${mix}; ${tally.listed} not deleted) -> ${opts.out} (${(sql.length / 1e6).toFixed(1)} MB, ${Date.now() - t0} ms)`,
+    `[bench-data] ${tally.rows} subcontractors for ${opts.tenantId} (${mix}; ${tally.listed} not deleted) and ${tally.invoices} invoices (${tally.paid} paid, ${tally.deletedInvoices} deleted) -> ${opts.out} (${(sql.length / 1e6).toFixed(1)} MB, ${Date.now() - t0} ms)`,
   );
   // One machine-readable line for bench/run.mjs.
   console.log(`BENCH_DATA ${JSON.stringify(tally)}`);

@@ -38,6 +38,8 @@ export const SEEDS: { name: string; run: SeedFn }[] = [
   { name: "seedPlatform", run: (db, env) => seedModule.seedPlatform(db, { pepper: requireVar(env, "PASSWORD_PEPPER") }) },
   // PII is encrypted with the same keys the local server reads, or it could not decrypt it.
   { name: "seedCis", run: (db, env) => seedModule.seedCis(db, { piiKeys: requireVar(env, "PII_KEYS"), hmacKey: requireVar(env, "PII_HMAC_KEY") }) },
+  // Dates are relative to the day the seed runs; fixed ids keep a later run from adding more.
+  { name: "seedCisInvoices", run: (db) => seedModule.seedCisInvoices(db) },
 ];
 
 /** KEY=VALUE lines of a .dev.vars file (quotes around a value are removed). */

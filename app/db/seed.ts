@@ -235,3 +235,142 @@ export async function seedCis(db: AnyDb, secrets: SeedSecrets, now = Date.now())
       .onConflictDoNothing();
   }
 }
+
+// ---------------------------------------------------------------------------
+// CIS demo invoices: about 120 for acme over the last four tax months, in every status.
+
+const INVOICE_WORKS = [
+  "Groundworks and foundations, plot 4",
+  "First fix electrics, units 1-3",
+  "Roof strip and re-tile",
+  "Scaffold hire and erection, east elevation",
+  "Plastering and skim, ground floor",
+  "Second fix joinery: doors and skirting",
+  "Drainage run and inspection chambers",
+  "Steel frame erection, bay 2",
+  "Glazing: curtain wall panels",
+  "Bathroom plumbing and testing",
+  "Brickwork to damp-proof course",
+  "Demolition of rear extension",
+] as const;
+const JUSTIFICATIONS = [
+  "Structural steel supplied by the subcontractor at cost",
+  "Glazing units bought in by the subcontractor for this job",
+  "Roof tiles and membranes supplied, invoices attached",
+] as const;
+
+/** 'YYYY-MM-DD' plus `days`, on the calendar (no time zone involved). */
+function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+const minDate = (a: string, b: string) => (a < b ? a : b);
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * About 120 invoices for acme spread over the current tax month and the three before it
+ * (relative to `now`, the day the seed runs), in every status: drafts, portal submissions,
+ * approved, paid (with payment dates), cancelled, and a few soft-deleted; varied subcontractors,
+ * materials shares (some at 60% or more, a few at 80% or more with a justification), VAT rates
+ * and reverse charge. Every amount comes from the rules engine at the subcontractor's rate; some
+ * approved and paid invoices carry statement flags. Fixed ids and INSERT OR IGNORE: running it
+ * again, on any later day, changes nothing.
+ */
+export async function seedCisInvoices(db: AnyDb, now = Date.now()): Promise<void> {
+  const { cisInvoices } = await import("./schema");
+  const { maskNino, maskUtr } = await import("../features/cis/pii.server");
+  const { currentTaxMonth, invoiceAmounts, londonDateParts, previousTaxMonth, RATE_FOR_VERIFICATION_STATUS, taxMonthOfDate } =
+    await import("../features/cis/domain");
+  const tenantId = "tnt_acme";
+  const p = londonDateParts(new Date(now));
+  const today = `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+  const months = [currentTaxMonth(new Date(now)).label];
+  for (let k = 1; k < 4; k++) months.push(previousTaxMonth(months[k - 1]).label);
+  const subs = DEMO_SUBCONTRACTORS.map((s, i) => ({ ...s, id: `sub_acme_${String(i + 1).padStart(2, "0")}`, i }));
+  const active = subs.filter((s) => !s.archived);
+  // Status patterns per month: the current month holds most of the work in progress, older months are mostly paid.
+  const PATTERNS = [
+    ["draft", "portal_draft", "approved", "draft", "paid", "approved", "draft", "cancelled", "portal_draft", "approved"],
+    ["paid", "approved", "paid", "paid", "cancelled", "approved", "draft", "paid", "paid", "portal_draft"],
+    ["paid", "paid", "paid", "cancelled", "paid", "approved", "paid", "paid", "paid", "paid"],
+    ["paid", "paid", "cancelled", "paid", "paid", "paid", "paid", "approved", "paid", "paid"],
+  ] as const;
+  const COUNT = 120;
+  for (let i = 0; i < COUNT; i++) {
+    const k = i % 4;
+    const n = Math.floor(i / 4);
+    const status = PATTERNS[k][n % PATTERNS[k].length];
+    // Archived subcontractors only appear on older, settled invoices (they worked before leaving).
+    const sub = k >= 2 && status === "paid" && n % 7 === 3 ? subs.filter((s) => s.archived)[n % 3] : active[(i * 7) % active.length];
+    const rate = RATE_FOR_VERIFICATION_STATUS[sub.status];
+    const start = `${months[k]}-06`;
+    const span = k === 0 ? daysBetween(start, today) : 27;
+    const invoiceDate = addDays(start, (n * 5 + i) % (span + 1));
+    const receivedDate = minDate(addDays(invoiceDate, i % 4), today);
+    // Gross from £250 to about £12,000, in whole pounds and pence.
+    const grossP = 25_000 + ((i * 7_919 + 1_234) % 1_175_000);
+    const share = [0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.55, 0.62, 0.7, 0.85][i % 10];
+    const materialsP = Math.round(grossP * share);
+    const vatRate = ([20, 20, 0, 5, 20, 0] as const)[i % 6];
+    const reverseCharge = vatRate === 20 && sub.type !== "individual" && i % 4 === 1;
+    const amounts = invoiceAmounts({ grossP, materialsP, cisRate: rate, vatRate, reverseCharge });
+    const created = Date.parse(`${invoiceDate}T10:00:00Z`);
+    const settled = status === "approved" || status === "paid";
+    const paymentDate = status === "paid" ? minDate(addDays(invoiceDate, 7 + (i % 14)), today) : null;
+    const utr = demoUtr(sub.i);
+    const statementRequired = settled && i % 3 !== 2;
+    const statementIssued = statementRequired && status === "paid" && k >= 2;
+    const deleted = (status === "draft" || status === "cancelled") && n % 9 === 4;
+    const seq = String(i + 1).padStart(3, "0");
+    await db
+      .insert(cisInvoices)
+      .values({
+        id: `inv_acme_${seq}`,
+        tenantId,
+        invoiceNumber: `${sub.name
+          .replace(/[^A-Za-z]/g, "")
+          .slice(0, 3)
+          .toUpperCase()}-${months[k].replace("-", "")}-${seq}`,
+        subcontractorId: sub.id,
+        subcontractorName: sub.name,
+        subcontractorNameLower: sub.name.toLowerCase(),
+        utrMasked: maskUtr(utr),
+        ninoMasked: sub.nino ? maskNino(sub.nino) : null,
+        status,
+        source: status === "portal_draft" ? "portal" : "staff",
+        invoiceDate,
+        receivedDate,
+        paymentDate,
+        description: INVOICE_WORKS[i % INVOICE_WORKS.length],
+        // The tax month of the invoice date until paid, then of the payment date.
+        taxMonth: taxMonthOfDate(paymentDate ?? invoiceDate).label,
+        ...amounts,
+        cisRate: rate,
+        vatRate,
+        reverseCharge,
+        materialsJustification: share >= 0.8 ? JUSTIFICATIONS[i % JUSTIFICATIONS.length] : null,
+        verificationStatus: settled ? sub.status : null,
+        verificationRate: settled ? rate : null,
+        verificationReference: settled && sub.method ? `V${String(1_000_000_000 + sub.i * 37).slice(0, 10)}${sub.status === "higher" ? "A" : ""}` : null,
+        approvedAt: settled ? created + 86_400_000 : null,
+        approvedBy: settled ? "usr_acme_manager" : null,
+        lockedAt: settled ? created + 86_400_000 : null,
+        paidAt: paymentDate ? Date.parse(`${paymentDate}T15:00:00Z`) : null,
+        paidBy: paymentDate ? "usr_acme_admin" : null,
+        cancelledAt: status === "cancelled" ? created + 2 * 86_400_000 : null,
+        cancelledBy: status === "cancelled" ? "usr_acme_manager" : null,
+        statementRequired,
+        statementRequestedAt: statementRequired ? created + 86_400_000 : null,
+        statementRequestedBy: statementRequired ? "usr_acme_manager" : null,
+        statementIssuedAt: statementIssued && paymentDate ? Date.parse(`${paymentDate}T16:00:00Z`) : null,
+        statementIssuedMethod: statementIssued ? "email" : null,
+        createdAt: created,
+        createdBy: status === "portal_draft" ? null : "usr_acme_lead",
+        updatedAt: created + 2 * 86_400_000,
+        updatedBy: status === "portal_draft" ? null : "usr_acme_lead",
+        deletedAt: deleted ? created + 3 * 86_400_000 : null,
+        deletedBy: deleted ? "usr_acme_admin" : null,
+      })
+      .onConflictDoNothing();
+  }
+}

@@ -115,3 +115,25 @@ describe("D1 query count header", () => {
     expect(d1Queries(full)).toBe(2);
   });
 });
+
+describe("D1 round trips: invoice import", () => {
+  it("serves GET /cis/invoices/import in one round trip (the middleware's batch; the page itself reads nothing)", async () => {
+    const { t, b } = await cisStaff("admin");
+    await seedSub(t, { name: "Import Count Builder" });
+    const res = await b.get(`${t.origin}/cis/invoices/import`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Import invoices");
+    expect(d1Queries(res)).toBe(1);
+  });
+});
+
+describe("D1 round trips: CIS dashboard", () => {
+  it("serves the CIS dashboard (settings, subcontractor and invoice figures, activity) in two round trips", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    await seedSub(t, { name: "Dashboard Count Builder" });
+    const res = await b.get(`${t.origin}/cis`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Current Month CIS");
+    expect(d1Queries(res)).toBe(2);
+  });
+});

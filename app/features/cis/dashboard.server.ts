@@ -1,8 +1,20 @@
+import { eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { cisSettings } from "~/db/schema";
 import { can, type ScopeHolder } from "~/features/auth/scopes";
-import { listRecentActivity } from "~/features/platform/audit.server";
+import { recentActivityQuery } from "~/features/platform/audit.server";
 import { formatLongDate, formatRelative } from "~/utils/dates";
-import { currentTaxMonth, deadlineIndicator, nextDeadlines, type DeadlineKind, type DeadlineSeverity, type DeadlineState } from "./domain";
-import { subcontractorSummary } from "./subcontractors.server";
+import {
+  currentTaxMonth,
+  deadlineIndicator,
+  DEFAULT_CIS_SETTINGS,
+  nextDeadlines,
+  type DeadlineKind,
+  type DeadlineSeverity,
+  type DeadlineState,
+} from "./domain";
+import { invoiceStatsQuery, toInvoiceStats } from "./invoices/invoices.server";
+import { summaryQuery, toSummary } from "./subcontractors.server";
 
 export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
   statements: "Statements deadline",
@@ -16,11 +28,12 @@ export type DashboardActivity = { id: string; summary: string; by: string | null
 
 export type DashboardStats = {
   activeSubcontractors: number;
+  /** Drafts and portal submissions awaiting approval. */
   draftInvoices: number;
+  /** Approved or paid invoices that need a statement not yet issued. */
   pendingStatements: number;
+  /** Deductions of approved and paid invoices in the current London tax month. */
   currentMonthCisP: number;
-  /** False while the codebase has no invoices or statements: the three invoice figures are 0 by construction. */
-  invoicesAvailable: boolean;
 };
 
 export type DashboardData = {
@@ -55,16 +68,35 @@ function activitySummary(action: string, details: Record<string, unknown>): stri
 }
 
 /**
- * Everything the active dashboard shows, from the tenant's real data. Invoices, statements and
- * returns do not exist in this release, so their figures are 0 and the return is 'Not compiled'.
+ * Everything the dashboard shows, from the tenant's real data, in ONE D1 round trip: whether the
+ * settings are active (and their warningDays), the active subcontractors, the invoice figures
+ * (the invoice list's own stats query, so Draft Invoices, Pending Statements and Current Month CIS
+ * are the list's Draft, Pending Statements and This Month CIS) and the recent activity. Returns
+ * { active: false } while the settings are missing or not saved as active. Returns are not
+ * compiled in this release, so the return status is 'Not compiled'.
  */
-export async function getDashboardData(env: Env, tenantId: string, opts: { now: Date; warningDays: number }): Promise<DashboardData> {
-  const { now, warningDays } = opts;
-  const [summary, activity] = await Promise.all([subcontractorSummary(env, tenantId), listRecentActivity(env, tenantId, "cis", 10)]);
+export async function getDashboardData(env: Env, tenantId: string, opts: { now: Date }): Promise<({ active: true } & DashboardData) | { active: false }> {
+  const { now } = opts;
+  const db = getDb(env);
+  const [[settings], [summary], [invoices], activity] = await db.batch([
+    db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
+    summaryQuery(db, tenantId),
+    invoiceStatsQuery(db, tenantId, now),
+    recentActivityQuery(db, tenantId, "cis", 10),
+  ]);
+  if (!settings?.active) return { active: false };
+  const warningDays = settings.warningDays ?? DEFAULT_CIS_SETTINGS.warningDays;
+  const stats = toInvoiceStats(invoices);
   const tm = currentTaxMonth(now);
   return {
+    active: true,
     alerts: dashboardAlerts(now, warningDays),
-    stats: { activeSubcontractors: summary.active, draftInvoices: 0, pendingStatements: 0, currentMonthCisP: 0, invoicesAvailable: false },
+    stats: {
+      activeSubcontractors: toSummary(summary).active,
+      draftInvoices: stats.draft,
+      pendingStatements: stats.pendingStatements,
+      currentMonthCisP: stats.thisMonthCisP,
+    },
     taxMonth: {
       label: tm.label,
       displayLabel: tm.displayLabel,
@@ -92,7 +124,7 @@ export type QuickAction = { key: string; label: string; to: string | null };
  */
 export function quickActionsFor(user: ScopeHolder): QuickAction[] {
   const all: (QuickAction & { allowed: boolean })[] = [
-    { key: "new-invoice", label: "New Invoice", to: null, allowed: can(user, "cis.inv.write") },
+    { key: "new-invoice", label: "New Invoice", to: "/cis/invoices/new", allowed: can(user, "cis.inv.write") },
     { key: "add-subcontractor", label: "Add Subcontractor", to: "/cis/subcontractors/new", allowed: can(user, "cis.sub.write") },
     { key: "generate-statements", label: "Generate Statements", to: null, allowed: can(user, "cis.inv.approve") },
     { key: "compile-return", label: "Compile Return", to: null, allowed: can(user, "cis.ret.submit") },

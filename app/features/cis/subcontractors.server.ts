@@ -103,7 +103,8 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
   return { rows, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)), summary: toSummary(summary) };
 }
 
-function summaryQuery(db: ReturnType<typeof getDb>, tenantId: string) {
+/** The summary cards as one aggregate, for a page that reads it in its own D1 batch. */
+export function summaryQuery(db: ReturnType<typeof getDb>, tenantId: string) {
   return db
     .select({
       total: count(),
@@ -115,7 +116,7 @@ function summaryQuery(db: ReturnType<typeof getDb>, tenantId: string) {
     .where(visible(tenantId));
 }
 
-function toSummary(row: { total: number; active: number; gross: number; standard: number }) {
+export function toSummary(row: { total: number; active: number; gross: number; standard: number }) {
   return { total: row.total, active: Number(row.active), gross: Number(row.gross), standard: Number(row.standard) };
 }
 

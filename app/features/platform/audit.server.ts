@@ -66,7 +66,12 @@ export function activityInsert(db: Db, e: ActivityEntry, now = Date.now()) {
 }
 
 export async function listRecentActivity(env: Env, tenantId: string, module: string, limit = 10) {
-  return getDb(env)
+  return recentActivityQuery(getDb(env), tenantId, module, limit);
+}
+
+/** The query alone, for a page that reads it in its own D1 batch. */
+export function recentActivityQuery(db: Db, tenantId: string, module: string, limit = 10) {
+  return db
     .select()
     .from(activityLog)
     .where(and(eq(activityLog.tenantId, tenantId), eq(activityLog.module, module)))

@@ -48,26 +48,24 @@ export function SetupRequired({ canManage }: { canManage: boolean }) {
   );
 }
 
-type StatsView = { activeSubcontractors: number; draftInvoices: number; pendingStatements: number; currentMonthCis: string; invoicesAvailable: boolean };
+type StatsView = { activeSubcontractors: number; draftInvoices: number; pendingStatements: number; currentMonthCis: string };
 
-function StatCard({ label, value, note, testId }: { label: string; value: string | number; note?: string; testId: string }) {
+function StatCard({ label, value, testId }: { label: string; value: string | number; testId: string }) {
   return (
     <div className={panelClass} data-testid={testId}>
       <dt className="text-sm opacity-70">{label}</dt>
       <dd className="mt-1 text-2xl font-bold">{value}</dd>
-      {note ? <dd className="mt-1 text-xs opacity-60">{note}</dd> : null}
     </div>
   );
 }
 
 export function StatCards({ stats }: { stats: StatsView }) {
-  const note = stats.invoicesAvailable ? undefined : "Invoices arrive in a later release";
   return (
     <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="CIS figures">
       <StatCard label="Active Subcontractors" value={stats.activeSubcontractors} testId="stat-active-subcontractors" />
-      <StatCard label="Draft Invoices" value={stats.draftInvoices} note={note} testId="stat-draft-invoices" />
-      <StatCard label="Pending Statements" value={stats.pendingStatements} note={note} testId="stat-pending-statements" />
-      <StatCard label="Current Month CIS" value={stats.currentMonthCis} note={note} testId="stat-current-month-cis" />
+      <StatCard label="Draft Invoices" value={stats.draftInvoices} testId="stat-draft-invoices" />
+      <StatCard label="Pending Statements" value={stats.pendingStatements} testId="stat-pending-statements" />
+      <StatCard label="Current Month CIS" value={stats.currentMonthCis} testId="stat-current-month-cis" />
     </dl>
   );
 }

@@ -4,14 +4,12 @@ import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards,
 import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard.server";
 import { formatPence } from "../domain";
 import { requireCis } from "../module.server";
-import { getCisSettings } from "../settings.server";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.read");
-  const settings = await getCisSettings(env, tenant.id);
-  if (!settings.active) return { active: false as const, canManage: canManageSettings(user) };
-  const dash = await getDashboardData(env, tenant.id, { now: new Date(), warningDays: settings.warningDays });
+  const dash = await getDashboardData(env, tenant.id, { now: new Date() });
+  if (!dash.active) return { active: false as const, canManage: canManageSettings(user) };
   return {
     active: true as const,
     alerts: dash.alerts,

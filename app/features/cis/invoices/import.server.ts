@@ -1,0 +1,455 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { getDb } from "~/db/client.server";
+import { auditEvents, cisInvoices, cisSubcontractors } from "~/db/schema";
+import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { CsvParseError, csvRow, CSV_BOM, isBlankRecord, parseCsv, unneutraliseCell } from "~/utils/csv";
+import { newId } from "~/utils/ids";
+import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, parseMoney, UTR_RE, type InvoiceInput } from "../domain";
+import type { Actor } from "../module.server";
+import { maskUtr, piiSearchHash } from "../pii.server";
+import { INVOICE_IMPORT_COLUMNS, INVOICE_IMPORT_MAX_ROWS, type InvoiceImportColumnKey } from "./import-columns";
+import { INVOICE_ERROR_MESSAGES, isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./invoices.server";
+
+// The uploaded file waits in R2 between preview and commit exactly as a subcontractor file does
+// (encrypted, under the tenant's prefix, bound to its uploader, purged by the hourly cron).
+export { decodeCsvBytes, deleteUpload, loadUpload, storeUpload } from "../import.server";
+export { INVOICE_IMPORT_COLUMNS, INVOICE_IMPORT_MAX_BYTES, INVOICE_IMPORT_MAX_ROWS, INVOICE_IMPORT_TEMPLATE_FILE } from "./import-columns";
+
+/** Header only: a template with sample rows invites importing the samples. */
+export function invoiceImportTemplateCsv(): string {
+  return CSV_BOM + csvRow(INVOICE_IMPORT_COLUMNS.map((c) => c.header));
+}
+
+export type InvoiceImportRowStatus = "valid" | "invalid" | "duplicate";
+
+/**
+ * One data row as the preview shows it. `row` counts data rows from 1 (the first row under the
+ * header); `line` is the spreadsheet line (the header is line 1). Amounts are the server's own
+ * calculation at the matched subcontractor's rate, or null while the row cannot be calculated.
+ */
+export type InvoiceImportRowResult = {
+  row: number;
+  line: number;
+  invoiceNumber: string;
+  subcontractor: string;
+  invoiceDate: string;
+  grossP: number | null;
+  materialsP: number | null;
+  cisRate: number | null;
+  cisDeductionP: number | null;
+  netPaymentP: number | null;
+  status: InvoiceImportRowStatus;
+  messages: string[];
+  warnings: string[];
+};
+
+/** A row ready to be written: the validated input and the subcontractor it was matched to. */
+export type InvoiceImportItem = { input: InvoiceInput; sub: InvoiceSubcontractor };
+
+/** Why a whole file was refused before any row was judged. */
+export type InvoiceImportProblem =
+  | { code: "not_csv"; detail: string }
+  | { code: "empty" }
+  | { code: "duplicate_column"; column: string }
+  | { code: "missing_columns"; columns: string[] }
+  | { code: "no_rows" }
+  | { code: "too_many_rows"; rows: number };
+
+export type InvoiceImportAnalysis =
+  | {
+      ok: true;
+      rows: InvoiceImportRowResult[];
+      /** Every row, in file order, when all of them are valid; otherwise empty (an import is all or nothing). */
+      items: InvoiceImportItem[];
+      ignoredColumns: string[];
+      counts: Record<InvoiceImportRowStatus, number>;
+    }
+  | ({ ok: false } & InvoiceImportProblem);
+
+export const IMPORT_ROW_MESSAGES = {
+  ambiguous: (name: string) => `More than one active subcontractor is named '${name}': put their UTR in the Subcontractor column instead`,
+  notFound: (value: string, byUtr: boolean) =>
+    byUtr
+      ? `${INVOICE_ERROR_MESSAGES.subcontractor_not_found}: no subcontractor has this UTR`
+      : `${INVOICE_ERROR_MESSAGES.subcontractor_not_found}: '${value}'`,
+  archived: INVOICE_ERROR_MESSAGES.subcontractor_archived,
+  duplicateInFile: (firstRow: number) => `Duplicate invoice number: row ${firstRow} in this file has the same subcontractor and number`,
+  duplicateExisting: INVOICE_ERROR_MESSAGES.duplicate_number,
+  notDraft: "Imported invoices are always drafts: leave Status blank or write draft",
+  reverseCharge: "Reverse Charge must be yes or no",
+} as const;
+
+const headerKey = (h: string) =>
+  h
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ");
+const COLUMN_BY_HEADER = new Map(INVOICE_IMPORT_COLUMNS.flatMap((c) => [c.header, ...(c.aliases ?? [])].map((h) => [headerKey(h), c] as const)));
+const HEADER_OF: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(INVOICE_IMPORT_COLUMNS.map((c) => [c.key, c.header])),
+  gross: "Gross",
+  materials: "Materials",
+};
+
+/** DD/MM/YYYY (a UK spreadsheet's own format) to ISO; anything else is passed on for the schema to judge. */
+function isoDate(value: string): string {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+  return m ? `${m[3]}-${m[2].padStart(2, "0")}-${m[1].padStart(2, "0")}` : value;
+}
+
+const YES = new Set(["yes", "y", "true", "1"]);
+const NO = new Set(["no", "n", "false", "0", ""]);
+
+/** The form schema's input for a row; the subcontractor id is filled in once the name or UTR is matched. */
+function rowInput(cells: Partial<Record<InvoiceImportColumnKey, string>>, subcontractorId: string) {
+  const text = (k: InvoiceImportColumnKey) => {
+    const v = cells[k]?.trim();
+    return v ? v : undefined;
+  };
+  const vat = (text("vatRate") ?? "0").replace(/%$/, "").trim();
+  const reverse = (text("reverseCharge") ?? "").toLowerCase();
+  return {
+    value: {
+      subcontractorId,
+      invoiceNumber: cells.invoiceNumber ?? "",
+      invoiceDate: isoDate(text("invoiceDate") ?? ""),
+      receivedDate: text("receivedDate") ? isoDate(text("receivedDate") as string) : undefined,
+      description: text("description"),
+      gross: text("gross"),
+      materials: text("materials"),
+      vatRate: /^\d+(\.0+)?$/.test(vat) ? Number(vat) : Number.NaN,
+      reverseCharge: YES.has(reverse),
+      materialsJustification: text("materialsJustification"),
+    },
+    reverseChargeValid: YES.has(reverse) || NO.has(reverse),
+  };
+}
+
+type SubMatch = { ok: true; sub: InvoiceSubcontractor } | { ok: false; message: string };
+
+/**
+ * Matches the Subcontractor cells to this tenant's subcontractors (never another tenant's): a
+ * 10-digit value by its UTR's keyed hash, anything else by name, case-insensitively. A name held
+ * by two active subcontractors is ambiguous; a match that is archived cannot take new invoices.
+ * All lookups go to D1 in one batch, each statement within D1's 100 bound parameters.
+ */
+async function matchSubcontractors(env: Env, tenantId: string, values: string[]): Promise<Map<string, SubMatch>> {
+  const utrs = new Map<string, string>();
+  const names = new Set<string>();
+  for (const v of new Set(values)) {
+    const utr = normalizeUtr(v);
+    if (UTR_RE.test(utr)) utrs.set(v, await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", utr));
+    else if (v.trim()) names.add(v.trim().toLowerCase());
+  }
+  const db = getDb(env);
+  const columns = {
+    id: cisSubcontractors.id,
+    name: cisSubcontractors.name,
+    nameLower: cisSubcontractors.nameLower,
+    utrMasked: cisSubcontractors.utrMasked,
+    ninoMasked: cisSubcontractors.ninoMasked,
+    verificationRate: cisSubcontractors.verificationRate,
+    active: cisSubcontractors.active,
+    utrHash: cisSubcontractors.utrHash,
+  };
+  const live = and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt));
+  const queries = [];
+  const nameList = [...names];
+  const hashList = [...new Set(utrs.values())];
+  for (let i = 0; i < nameList.length; i += 90)
+    queries.push(
+      db
+        .select(columns)
+        .from(cisSubcontractors)
+        .where(and(live, inArray(cisSubcontractors.nameLower, nameList.slice(i, i + 90)))),
+    );
+  for (let i = 0; i < hashList.length; i += 90)
+    queries.push(
+      db
+        .select(columns)
+        .from(cisSubcontractors)
+        .where(and(live, inArray(cisSubcontractors.utrHash, hashList.slice(i, i + 90)))),
+    );
+  const found = queries.length ? (await db.batch(queries as [(typeof queries)[0], ...typeof queries])).flat() : [];
+  const byName = new Map<string, typeof found>();
+  const byHash = new Map<string, (typeof found)[0]>();
+  for (const s of found) {
+    if (names.has(s.nameLower)) byName.set(s.nameLower, [...(byName.get(s.nameLower) ?? []).filter((x) => x.id !== s.id), s]);
+    if (s.utrHash) byHash.set(s.utrHash, s);
+  }
+  const pick = ({ active: _a, utrHash: _h, nameLower: _n, ...sub }: (typeof found)[0]): InvoiceSubcontractor => sub;
+  const result = new Map<string, SubMatch>();
+  for (const v of new Set(values)) {
+    const hash = utrs.get(v);
+    if (hash) {
+      const s = byHash.get(hash);
+      result.set(
+        v,
+        !s
+          ? { ok: false, message: IMPORT_ROW_MESSAGES.notFound(v, true) }
+          : s.active
+            ? { ok: true, sub: pick(s) }
+            : { ok: false, message: IMPORT_ROW_MESSAGES.archived },
+      );
+      continue;
+    }
+    const candidates = byName.get(v.trim().toLowerCase()) ?? [];
+    const active = candidates.filter((s) => s.active);
+    if (active.length === 1) result.set(v, { ok: true, sub: pick(active[0]) });
+    else if (active.length > 1) result.set(v, { ok: false, message: IMPORT_ROW_MESSAGES.ambiguous(v.trim()) });
+    else if (candidates.length > 0) result.set(v, { ok: false, message: IMPORT_ROW_MESSAGES.archived });
+    else result.set(v, { ok: false, message: IMPORT_ROW_MESSAGES.notFound(v.trim(), false) });
+  }
+  return result;
+}
+
+const pairKey = (subcontractorId: string, invoiceNumber: string) => `${subcontractorId}\u0000${invoiceNumber}`;
+
+/** Which (subcontractor, number) pairs already belong to a live invoice of this tenant; one D1 batch. */
+async function existingNumbers(env: Env, tenantId: string, pairs: { subcontractorId: string; invoiceNumber: string }[]): Promise<Set<string>> {
+  const numbers = [...new Set(pairs.map((p) => p.invoiceNumber))];
+  if (numbers.length === 0) return new Set();
+  const db = getDb(env);
+  const queries = [];
+  for (let i = 0; i < numbers.length; i += 90)
+    queries.push(
+      db
+        .select({ subcontractorId: cisInvoices.subcontractorId, invoiceNumber: cisInvoices.invoiceNumber })
+        .from(cisInvoices)
+        .where(and(eq(cisInvoices.tenantId, tenantId), isNull(cisInvoices.deletedAt), inArray(cisInvoices.invoiceNumber, numbers.slice(i, i + 90)))),
+    );
+  const rows = (await db.batch(queries as [(typeof queries)[0], ...typeof queries])).flat();
+  return new Set(rows.map((r) => pairKey(r.subcontractorId, r.invoiceNumber)));
+}
+
+/**
+ * Parses and validates a whole file: the header, the row limit, every row against the invoice
+ * form's own schema (amounts, materials against gross, the 80% justification note, dates,
+ * number length, VAT rate), the subcontractor match, and duplicate numbers within the file and
+ * against the tenant's live invoices. Writes nothing. `items` holds the rows to create only when
+ * every row is valid: an invoice import is all or nothing.
+ */
+export async function analyseInvoiceImport(env: Env, tenantId: string, text: string): Promise<InvoiceImportAnalysis> {
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (err) {
+    if (err instanceof CsvParseError) return { ok: false, code: "not_csv", detail: err.message };
+    throw err;
+  }
+  const [header, ...rest] = records;
+  if (!header || isBlankRecord(header)) return { ok: false, code: "empty" };
+  const columnAt = new Map<number, InvoiceImportColumnKey>();
+  const seen = new Set<InvoiceImportColumnKey>();
+  const ignoredColumns: string[] = [];
+  for (const [i, raw] of header.cells.entries()) {
+    const col = COLUMN_BY_HEADER.get(headerKey(raw));
+    if (!col) {
+      if (raw.trim()) ignoredColumns.push(raw.trim());
+      continue;
+    }
+    if (seen.has(col.key)) return { ok: false, code: "duplicate_column", column: col.header };
+    seen.add(col.key);
+    columnAt.set(i, col.key);
+  }
+  const missing = INVOICE_IMPORT_COLUMNS.filter((c) => c.required && !seen.has(c.key)).map((c) => c.header);
+  if (missing.length) return { ok: false, code: "missing_columns", columns: missing };
+
+  const data = rest.map((r, i) => ({ record: r, row: i + 1 })).filter((d) => !isBlankRecord(d.record));
+  if (data.length === 0) return { ok: false, code: "no_rows" };
+  if (data.length > INVOICE_IMPORT_MAX_ROWS) return { ok: false, code: "too_many_rows", rows: data.length };
+
+  const parsedRows = data.map(({ record, row }) => {
+    const cells: Partial<Record<InvoiceImportColumnKey, string>> = {};
+    // A cell the export prefixed against formula injection comes back as typed; any other
+    // formula-looking text is kept as plain text (it is only ever shown escaped, and exported neutralised).
+    for (const [i, key] of columnAt) cells[key] = unneutraliseCell(record.cells[i] ?? "");
+    return { row, line: record.line, cells };
+  });
+  const subs = await matchSubcontractors(
+    env,
+    tenantId,
+    parsedRows.map((r) => (r.cells.subcontractor ?? "").trim()),
+  );
+
+  type Work = { result: InvoiceImportRowResult; item: InvoiceImportItem | null };
+  const work: Work[] = [];
+  const firstRowFor = new Map<string, number>();
+  for (const { row, line, cells } of parsedRows) {
+    const subCell = (cells.subcontractor ?? "").trim();
+    const match = subCell ? subs.get(subCell) : undefined;
+    const messages: string[] = [];
+    if (!subCell) messages.push("Subcontractor: Subcontractor is required");
+    else if (match && !match.ok) messages.push(`Subcontractor: ${match.message}`);
+    const sub = match?.ok ? match.sub : null;
+    const { value, reverseChargeValid } = rowInput(cells, sub?.id ?? "unmatched");
+    const parsed = invoiceFormSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? "");
+        const text = HEADER_OF[key] ? `${HEADER_OF[key]}: ${issue.message}` : issue.message;
+        if (!messages.includes(text)) messages.push(text);
+      }
+    }
+    if (!reverseChargeValid) messages.push(`Reverse Charge: ${IMPORT_ROW_MESSAGES.reverseCharge}`);
+    const status = (cells.status ?? "").trim().toLowerCase();
+    if (status !== "" && status !== "draft") messages.push(`Status: ${IMPORT_ROW_MESSAGES.notDraft}`);
+
+    const input = parsed.success ? parsed.data : null;
+    const amounts = input && sub ? invoiceAmounts({ ...input, cisRate: sub.verificationRate }) : null;
+    // The 60% warning is shown whenever both amounts read, even on a row refused for another reason.
+    const grossP = input?.grossP ?? (value.gross === undefined ? null : parseMoney(value.gross));
+    const materialsP = input?.materialsP ?? (value.materials === undefined ? 0 : parseMoney(value.materials));
+    const warning = grossP !== null && materialsP !== null && materialsP <= grossP ? materialsWarning(grossP, materialsP) : null;
+    let rowStatus: InvoiceImportRowStatus = messages.length === 0 && input && sub ? "valid" : "invalid";
+    const invoiceNumber = (cells.invoiceNumber ?? "").trim();
+    if (sub && invoiceNumber) {
+      const key = pairKey(sub.id, invoiceNumber);
+      const first = firstRowFor.get(key);
+      if (first === undefined) firstRowFor.set(key, row);
+      else {
+        messages.push(IMPORT_ROW_MESSAGES.duplicateInFile(first));
+        if (rowStatus === "valid") rowStatus = "duplicate";
+      }
+    }
+    work.push({
+      result: {
+        row,
+        line,
+        invoiceNumber: invoiceNumber.slice(0, 60),
+        // A UTR typed in the file goes back to the page masked, like every identifier.
+        subcontractor: sub ? sub.name : UTR_RE.test(normalizeUtr(subCell)) ? maskUtr(normalizeUtr(subCell)) : subCell.slice(0, 100),
+        invoiceDate: value.invoiceDate.slice(0, 20),
+        grossP: input?.grossP ?? null,
+        materialsP: input?.materialsP ?? null,
+        cisRate: sub?.verificationRate ?? null,
+        cisDeductionP: amounts?.cisDeductionP ?? null,
+        netPaymentP: amounts?.netPaymentP ?? null,
+        status: rowStatus,
+        messages,
+        warnings: warning ? [warning] : [],
+      },
+      item: input && sub ? { input: { ...input, subcontractorId: sub.id }, sub } : null,
+    });
+  }
+
+  const taken = await existingNumbers(
+    env,
+    tenantId,
+    work.flatMap((w) => (w.item ? [{ subcontractorId: w.item.sub.id, invoiceNumber: w.item.input.invoiceNumber }] : [])),
+  );
+  for (const w of work) {
+    if (w.item && taken.has(pairKey(w.item.sub.id, w.item.input.invoiceNumber))) {
+      w.result.messages.push(IMPORT_ROW_MESSAGES.duplicateExisting);
+      if (w.result.status === "valid") w.result.status = "duplicate";
+    }
+  }
+
+  const counts: Record<InvoiceImportRowStatus, number> = { valid: 0, invalid: 0, duplicate: 0 };
+  for (const w of work) counts[w.result.status] += 1;
+  const allValid = counts.invalid === 0 && counts.duplicate === 0;
+  return {
+    ok: true,
+    rows: work.map((w) => w.result),
+    items: allValid ? work.map((w) => w.item as InvoiceImportItem) : [],
+    ignoredColumns,
+    counts,
+  };
+}
+
+/** Why a commit wrote nothing: the rows no longer hold (a number taken meanwhile, a repeat, too many). */
+export type InvoiceImportCommitResult = { ok: true; ids: string[] } | { ok: false; code: "conflict" };
+
+/**
+ * An invoice row binds 32 parameters (the columns a draft fills; the others are literal NULLs),
+ * an audit row 10: 3 and 9 rows per INSERT stay within D1's 100 bound parameters per statement.
+ */
+export const INVOICE_ROWS_PER_INSERT = 3;
+const AUDIT_ROWS_PER_INSERT = 9;
+
+/** Null fields left out, so drizzle writes a literal NULL instead of binding a parameter. */
+function withoutNulls<T extends Record<string, unknown>>(row: T): T {
+  return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)) as T;
+}
+
+/**
+ * Creates every row as a draft in ONE D1 batch, all or nothing: each invoice (built by
+ * newInvoiceRecords, as the form builds it: amounts computed at the subcontractor's rate) with
+ * its 'cis.invoice.created' audit entry, one 'cis.import.invoices' audit entry with the kind and
+ * count, and one activity entry. Refuses ({ code: "conflict" }, nothing written) a number repeated
+ * for one subcontractor in `items` or already on file, including one taken between the check and
+ * the batch (the unique index then fails the whole batch).
+ */
+export async function importInvoices(
+  env: Env,
+  tenantId: string,
+  items: InvoiceImportItem[],
+  actor: Actor,
+  opts: { ip?: string | null } = {},
+): Promise<InvoiceImportCommitResult> {
+  if (items.length === 0) return { ok: true, ids: [] };
+  const conflict = { ok: false, code: "conflict" } as const;
+  if (items.length > INVOICE_IMPORT_MAX_ROWS) return conflict;
+  const keys = items.map((i) => pairKey(i.sub.id, i.input.invoiceNumber));
+  if (new Set(keys).size !== keys.length) return conflict;
+  const taken = await existingNumbers(
+    env,
+    tenantId,
+    items.map((i) => ({ subcontractorId: i.sub.id, invoiceNumber: i.input.invoiceNumber })),
+  );
+  if (keys.some((k) => taken.has(k))) return conflict;
+
+  const db = getDb(env);
+  const now = Date.now();
+  const ids: string[] = [];
+  const invoiceRows: (typeof cisInvoices.$inferInsert)[] = [];
+  const auditRows: (typeof auditEvents.$inferInsert)[] = [];
+  for (const { input, sub } of items) {
+    const { id, row, audit } = newInvoiceRecords(tenantId, input, sub, actor, { via: "import", now });
+    ids.push(id);
+    invoiceRows.push(withoutNulls(row));
+    auditRows.push({ ...audit, id: newId(), ip: opts.ip ?? null, createdAt: now });
+  }
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < invoiceRows.length; i += INVOICE_ROWS_PER_INSERT)
+    statements.push(db.insert(cisInvoices).values(invoiceRows.slice(i, i + INVOICE_ROWS_PER_INSERT)));
+  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT)
+    statements.push(db.insert(auditEvents).values(auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT)));
+  statements.push(
+    auditInsert(
+      db,
+      {
+        tenantId,
+        action: "cis.import.invoices",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "invoice",
+        payload: { entity: "invoices", format: "csv", count: items.length },
+        ip: opts.ip ?? null,
+      },
+      now,
+    ),
+    activityInsert(
+      db,
+      {
+        tenantId,
+        module: "cis",
+        action: "invoices.imported",
+        entityType: "invoice",
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: { count: items.length },
+      },
+      now,
+    ),
+  );
+  try {
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    if (isUniqueNumberViolation(err)) return conflict;
+    throw err;
+  }
+  return { ok: true, ids };
+}

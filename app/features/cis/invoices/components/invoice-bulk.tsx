@@ -3,7 +3,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
 import { confirmThenSubmit } from "../../components/subcontractor-confirm";
-import type { BulkInvoiceAction } from "../invoices.server";
+import type { BulkInvoiceAction } from "../invoice-codes";
 
 /** The toolbar buttons' words; the server's result and confirmation texts follow the same actions. */
 export const BULK_ACTION_LABELS: Readonly<Record<BulkInvoiceAction, string>> = {

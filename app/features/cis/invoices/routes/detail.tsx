@@ -23,16 +23,14 @@ import {
   emailInvoiceCopy,
   getInvoice,
   getInvoiceDetail,
-  INVOICE_EMAIL_ERROR_MESSAGES,
-  INVOICE_ERROR_MESSAGES,
   INVOICE_TRANSITIONS,
   londonToday,
   markInvoicePaid,
   rejectInvoice,
   requestInvoiceStatement,
   type InvoiceAction,
-  type InvoiceErrorCode,
 } from "../invoices.server";
+import { INVOICE_EMAIL_ERROR_MESSAGES, INVOICE_ERROR_MESSAGES, type InvoiceErrorCode } from "../invoice-codes";
 import type { Route } from "./+types/detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });

@@ -13,7 +13,6 @@ import { InvoiceForm, type InvoiceFormDefaults } from "../components/invoice-for
 import {
   createInvoice,
   getInvoice,
-  INVOICE_ERROR_MESSAGES,
   invoiceFormData,
   londonToday,
   previewInvoiceAmounts,
@@ -22,6 +21,7 @@ import {
   type InvoiceRow,
   type SaveInvoiceResult,
 } from "../invoices.server";
+import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";
 import type { Route } from "./+types/form";
 
 // One module for /cis/invoices/new and /cis/invoices/:id/edit: the id decides.

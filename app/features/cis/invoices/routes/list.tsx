@@ -13,19 +13,15 @@ import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutc
 import { InvoiceStatCards } from "../components/invoice-stats";
 import { INVOICE_STATUS_LABELS } from "../components/invoice-status";
 import { InvoiceTable } from "../components/invoice-table";
+import { bulkInvoiceAction, invoiceNumbers, listInvoices, londonToday, parseInvoiceListQuery } from "../invoices.server";
 import {
   BULK_INVOICE_ACTIONS,
-  bulkInvoiceAction,
   INVOICE_BULK_LIMIT,
   INVOICE_ERROR_MESSAGES,
   INVOICE_STATUS_FILTERS,
-  invoiceNumbers,
-  listInvoices,
-  londonToday,
-  parseInvoiceListQuery,
   type BulkInvoiceAction,
   type InvoicePeriod,
-} from "../invoices.server";
+} from "../invoice-codes";
 import { invoiceListSearch, isFiltered } from "../list-query";
 import type { Route } from "./+types/list";
 

@@ -1,5 +1,4 @@
 import { pageUrl } from "~/utils/request-url";
-import { useState } from "react";
 import { data, Form, Link, useLocation } from "react-router";
 import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
@@ -8,6 +7,8 @@ import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { InviteToPortalButton } from "../components/invite-to-portal";
 import { useHydrated } from "~/utils/use-hydrated";
+import { useSelection } from "~/utils/use-selection";
+import { Pager } from "~/components/ui/pager";
 import {
   BulkResults,
   bulkConfirmText,
@@ -126,17 +127,14 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
   const { query, perms, list, summary, error } = loaderData;
   const location = useLocation();
   const hydrated = useHydrated();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const result = actionData;
   const rows = list?.rows ?? [];
 
-  // A finished action or a new page starts with nothing selected (reset while rendering, so the
-  // old selection is never shown against the new rows).
-  const [selectionFor, setSelectionFor] = useState({ result, search: location.search });
-  if (selectionFor.result !== result || selectionFor.search !== location.search) {
-    setSelectionFor({ result, search: location.search });
-    setSelected(new Set());
-  }
+  // A finished action or a new page starts with nothing selected.
+  const { selected, toggle, toggleAll } = useSelection(
+    rows.map((r) => r.id),
+    [result, location.search],
+  );
 
   const filtered = Boolean(query.q) || query.status !== "all" || query.type !== "all";
   const total = list?.total ?? 0;
@@ -253,46 +251,10 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
           <p className="mt-1 text-sm opacity-70">{filtered ? "Try adjusting your filters" : "Get started by adding a new subcontractor"}</p>
         </div>
       ) : (
-        <SubcontractorTable
-          rows={rows}
-          perms={perms}
-          bulkFormId={BULK_FORM}
-          selected={selected}
-          onToggle={(id, on) =>
-            setSelected((prev) => {
-              const next = new Set(prev);
-              if (on) next.add(id);
-              else next.delete(id);
-              return next;
-            })
-          }
-          onToggleAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
-        />
+        <SubcontractorTable rows={rows} perms={perms} bulkFormId={BULK_FORM} selected={selected} onToggle={toggle} onToggleAll={toggleAll} />
       )}
 
-      {list && list.pageCount > 1 ? (
-        <nav aria-label="Pagination" className="flex items-center justify-between text-sm">
-          {list.page > 1 ? (
-            <Link to={`/cis/subcontractors${queryString(query, list.page - 1)}`} rel="prev" className={buttonClass("secondary")}>
-              Previous
-            </Link>
-          ) : (
-            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
-              Previous
-            </span>
-          )}
-          <span>{`Page ${list.page} of ${list.pageCount}`}</span>
-          {list.page < list.pageCount ? (
-            <Link to={`/cis/subcontractors${queryString(query, list.page + 1)}`} rel="next" className={buttonClass("secondary")}>
-              Next
-            </Link>
-          ) : (
-            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
-              Next
-            </span>
-          )}
-        </nav>
-      ) : null}
+      {list ? <Pager page={list.page} pageCount={list.pageCount} href={(page) => `/cis/subcontractors${queryString(query, page)}`} /> : null}
     </div>
   );
 }

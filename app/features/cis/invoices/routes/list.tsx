@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent } from "react";
+import type { ChangeEvent } from "react";
 import { data, Form, Link, useLocation } from "react-router";
 import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
@@ -7,6 +7,8 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { useHydrated } from "~/utils/use-hydrated";
+import { useSelection } from "~/utils/use-selection";
+import { Pager } from "~/components/ui/pager";
 import { isIsoDate, type CisScope } from "../../domain";
 import { actorOf, requireCis } from "../../module.server";
 import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutcome, type BulkPerms, type ConfirmItem } from "../components/invoice-bulk";
@@ -141,18 +143,15 @@ export default function InvoiceList({ loaderData, actionData }: Route.ComponentP
   const { query, perms, today, list, error } = loaderData;
   const location = useLocation();
   const hydrated = useHydrated();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const result = actionData;
   const rows = list?.rows ?? [];
   const canSelect = Object.values(perms.bulk).some(Boolean);
 
-  // A finished action or a new page starts with nothing selected (reset while rendering, so the
-  // old selection is never shown against the new rows).
-  const [selectionFor, setSelectionFor] = useState({ result, search: location.search });
-  if (selectionFor.result !== result || selectionFor.search !== location.search) {
-    setSelectionFor({ result, search: location.search });
-    setSelected(new Set());
-  }
+  // A finished action or a new page starts with nothing selected.
+  const { selected, toggle, toggleAll } = useSelection(
+    rows.map((r) => r.id),
+    [result, location.search],
+  );
 
   const total = list?.total ?? 0;
   const cancelTo = location.pathname + location.search;
@@ -259,41 +258,12 @@ export default function InvoiceList({ loaderData, actionData }: Route.ComponentP
           canWrite={perms.canWrite}
           bulkFormId={BULK_FORM}
           selected={selected}
-          onToggle={(id, on) =>
-            setSelected((prev) => {
-              const next = new Set(prev);
-              if (on) next.add(id);
-              else next.delete(id);
-              return next;
-            })
-          }
-          onToggleAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
+          onToggle={toggle}
+          onToggleAll={toggleAll}
         />
       )}
 
-      {list && list.pageCount > 1 ? (
-        <nav aria-label="Pagination" className="flex items-center justify-between text-sm">
-          {list.page > 1 ? (
-            <Link to={`/cis/invoices${invoiceListSearch(query, list.page - 1)}`} rel="prev" className={buttonClass("secondary")}>
-              Previous
-            </Link>
-          ) : (
-            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
-              Previous
-            </span>
-          )}
-          <span>{`Page ${list.page} of ${list.pageCount}`}</span>
-          {list.page < list.pageCount ? (
-            <Link to={`/cis/invoices${invoiceListSearch(query, list.page + 1)}`} rel="next" className={buttonClass("secondary")}>
-              Next
-            </Link>
-          ) : (
-            <span aria-disabled="true" className={buttonClass("secondary", "opacity-50")}>
-              Next
-            </span>
-          )}
-        </nav>
-      ) : null}
+      {list ? <Pager page={list.page} pageCount={list.pageCount} href={(page) => `/cis/invoices${invoiceListSearch(query, page)}`} /> : null}
     </div>
   );
 }

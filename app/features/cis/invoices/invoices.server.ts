@@ -12,7 +12,6 @@ import { newId } from "~/utils/ids";
 import {
   currentTaxMonth,
   formatPence,
-  INVOICE_STATUSES,
   invoiceAmounts,
   isCalendarDate,
   LONDON_TZ,
@@ -27,9 +26,7 @@ import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { statementJobKey } from "./jobs.server";
 import type { Actor } from "../module.server";
 import {
-  BULK_INVOICE_ACTIONS,
   INVOICE_BULK_LIMIT,
-  INVOICE_ERROR_MESSAGES,
   INVOICE_PAGE_SIZE,
   INVOICE_PERIODS,
   INVOICE_STATUS_FILTERS,

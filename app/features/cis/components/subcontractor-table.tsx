@@ -1,4 +1,5 @@
-import { useEffect, useRef } from "react";
+import { StatCards } from "~/components/ui/stat-cards";
+import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
 import { Form, Link } from "react-router";
 import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import type { SubcontractorListItem } from "../subcontractors.server";
@@ -16,18 +17,7 @@ export function SummaryCards({ summary }: { summary: { total: number; active: nu
     { label: "Gross (0%)", value: summary.gross },
     { label: "Standard (20%)", value: summary.standard },
   ];
-  return (
-    <dl className="grid grid-cols-2 gap-4 md:grid-cols-4">
-      {cards.map((c) => (
-        <div key={c.label} className="rounded-brand border border-line bg-elevated p-4">
-          <dt className="text-sm opacity-70">{c.label}</dt>
-          <dd className="mt-1 text-2xl font-semibold" data-card={c.label}>
-            {c.value}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <StatCards cards={cards} />;
 }
 
 export function StatusBadge({ active }: { active: boolean }) {
@@ -60,28 +50,17 @@ export function SubcontractorTable({
   onToggle: (id: string, on: boolean) => void;
   onToggleAll: (on: boolean) => void;
 }) {
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-  const someSelected = !allSelected && rows.some((r) => selected.has(r.id));
-  const selectAllRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
-  }, [someSelected]);
   return (
     <Table caption="Subcontractors" scrollClassName="overflow-x-auto rounded-brand border border-line">
       <THead className="bg-surface">
         {perms.canWrite ? (
-          <TH className="w-10">
-            <input
-              ref={selectAllRef}
-              type="checkbox"
-              name="selectAll"
-              value="page"
-              form={bulkFormId}
-              aria-label="Select all subcontractors on this page"
-              checked={allSelected}
-              onChange={(e) => onToggleAll(e.currentTarget.checked)}
-            />
-          </TH>
+          <SelectAllHeader
+            rowIds={rows.map((r) => r.id)}
+            selected={selected}
+            onToggleAll={onToggleAll}
+            formId={bulkFormId}
+            label="Select all subcontractors on this page"
+          />
         ) : null}
         <TH>Subcontractor</TH>
         <TH>Type</TH>
@@ -95,19 +74,7 @@ export function SubcontractorTable({
         {rows.map((r) => (
           <TR key={r.id} data-row={r.id}>
             {perms.canWrite ? (
-              <TD>
-                {/* Every id on the page travels with the bulk form for 'select all'. */}
-                <input type="hidden" name="pageIds" value={r.id} form={bulkFormId} />
-                <input
-                  type="checkbox"
-                  name="ids"
-                  value={r.id}
-                  form={bulkFormId}
-                  aria-label={`Select ${r.name}`}
-                  checked={selected.has(r.id)}
-                  onChange={(e) => onToggle(r.id, e.currentTarget.checked)}
-                />
-              </TD>
+              <SelectRowCell id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select ${r.name}`} />
             ) : null}
             <TH scope="row">
               <Link to={`/cis/subcontractors/${r.id}`} className="text-accent underline-offset-2 hover:underline">

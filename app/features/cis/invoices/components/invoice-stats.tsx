@@ -1,3 +1,4 @@
+import { StatCards } from "~/components/ui/stat-cards";
 import { formatPence } from "../../domain";
 import type { InvoiceStats } from "../invoices.server";
 
@@ -10,16 +11,5 @@ export function InvoiceStatCards({ stats }: { stats: InvoiceStats }) {
     { label: "This Month CIS", value: formatPence(stats.thisMonthCisP) },
     { label: "Pending Statements", value: String(stats.pendingStatements) },
   ];
-  return (
-    <dl className="grid grid-cols-2 gap-4 md:grid-cols-5">
-      {cards.map((c) => (
-        <div key={c.label} className="rounded-brand border border-line bg-elevated p-4">
-          <dt className="text-sm opacity-70">{c.label}</dt>
-          <dd className="mt-1 text-2xl font-semibold" data-card={c.label}>
-            {c.value}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <StatCards cards={cards} />;
 }

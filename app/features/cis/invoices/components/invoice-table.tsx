@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
 import { Link } from "react-router";
 import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
@@ -44,28 +44,17 @@ export function InvoiceTable({
   onToggle: (id: string, on: boolean) => void;
   onToggleAll: (on: boolean) => void;
 }) {
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-  const someSelected = !allSelected && rows.some((r) => selected.has(r.id));
-  const selectAllRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
-  }, [someSelected]);
   return (
     <Table caption="Invoices" scrollClassName="overflow-x-auto rounded-brand border border-line">
       <THead className="bg-surface">
         {canSelect ? (
-          <TH className="w-10">
-            <input
-              ref={selectAllRef}
-              type="checkbox"
-              name="selectAll"
-              value="page"
-              form={bulkFormId}
-              aria-label="Select all invoices on this page"
-              checked={allSelected}
-              onChange={(e) => onToggleAll(e.currentTarget.checked)}
-            />
-          </TH>
+          <SelectAllHeader
+            rowIds={rows.map((r) => r.id)}
+            selected={selected}
+            onToggleAll={onToggleAll}
+            formId={bulkFormId}
+            label="Select all invoices on this page"
+          />
         ) : null}
         <TH>Invoice</TH>
         <TH>Subcontractor</TH>
@@ -79,19 +68,7 @@ export function InvoiceTable({
         {rows.map((r) => (
           <TR key={r.id} data-row={r.id}>
             {canSelect ? (
-              <TD>
-                {/* Every id on the page travels with the bulk form for 'select all'. */}
-                <input type="hidden" name="pageIds" value={r.id} form={bulkFormId} />
-                <input
-                  type="checkbox"
-                  name="ids"
-                  value={r.id}
-                  form={bulkFormId}
-                  aria-label={`Select invoice ${r.invoiceNumber}`}
-                  checked={selected.has(r.id)}
-                  onChange={(e) => onToggle(r.id, e.currentTarget.checked)}
-                />
-              </TD>
+              <SelectRowCell id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select invoice ${r.invoiceNumber}`} />
             ) : null}
             <TH scope="row">
               <Link to={`/cis/invoices/${r.id}`} className="text-accent underline-offset-2 hover:underline">

@@ -41,20 +41,8 @@ import { contractorDetails } from "../portal-invites.server";
 
 export type InvoiceRow = typeof cisInvoices.$inferSelect;
 
-export {
-  BULK_INVOICE_ACTIONS,
-  INVOICE_BULK_LIMIT,
-  INVOICE_EMAIL_ERROR_MESSAGES,
-  INVOICE_ERROR_MESSAGES,
-  INVOICE_PAGE_SIZE,
-  INVOICE_PERIODS,
-  INVOICE_STATUS_FILTERS,
-  type BulkInvoiceAction,
-  type InvoiceEmailErrorCode,
-  type InvoiceErrorCode,
-  type InvoicePeriod,
-  type InvoiceStatusFilter,
-} from "./invoice-codes";
+// The shared constants and codes, for callers that import everything about invoices from here.
+export * from "./invoice-codes";
 
 export type SaveInvoiceError =
   | { ok: false; code: "not_found" | "not_editable" }

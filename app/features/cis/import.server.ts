@@ -12,8 +12,8 @@ import type { Actor } from "./module.server";
 import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 import { IMPORT_COLUMNS, type ImportColumnKey } from "./import-columns";
 
-// The uploaded file waits in R2 between preview and commit, and stale uploads are purged by the
-// hourly cron, as for every CIS import.
+// The stored upload and its hourly purge live in the shared import kit; the cron and existing
+// callers still reach them here.
 export { runCisImportCleanup, storeUpload } from "./csv-import/import-kit.server";
 
 /**

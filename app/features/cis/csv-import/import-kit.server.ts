@@ -22,7 +22,7 @@ const SIZE_MESSAGE = `The file is larger than 1 MB. Split it into files of at mo
 const EXPIRED_MESSAGE = "This upload has expired or was not found. Please upload the file again.";
 
 /** Header only: a template with sample rows invites importing the samples. */
-export function importTemplateCsv(columns: readonly ImportColumn<string>[]): string {
+function importTemplateCsv(columns: readonly ImportColumn<string>[]): string {
   return CSV_BOM + csvRow(columns.map((c) => c.header));
 }
 
@@ -51,7 +51,7 @@ export function templateDownload(
 }
 
 /** Excel's plain "CSV" is Windows-1252; "CSV UTF-8" (and everything else) is UTF-8. */
-export function decodeCsvBytes(bytes: ArrayBuffer): string {
+function decodeCsvBytes(bytes: ArrayBuffer): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

@@ -1,8 +1,5 @@
-/** The import file's shape and limits: shared by the page (client) and the server. */
-export const IMPORT_MAX_BYTES = 1024 * 1024;
-export const IMPORT_MAX_ROWS = 1000;
-/** An uploaded file waits this long for its 'Import' click; after that it must be uploaded again. */
-export const IMPORT_UPLOAD_TTL_MS = 60 * 60 * 1000;
+/** The subcontractor import file's shape: shared by the page (client) and the server. */
+import type { ImportColumn } from "./csv-import/import-kit";
 
 export type ImportColumnKey =
   | "name"
@@ -19,7 +16,7 @@ export type ImportColumnKey =
   | "verifiedDate";
 
 /** The columns an import reads, matched by header name (case and spacing ignored), in template order. */
-export const IMPORT_COLUMNS: readonly { header: string; key: ImportColumnKey; required: boolean; format: string }[] = [
+export const IMPORT_COLUMNS: readonly ImportColumn<ImportColumnKey>[] = [
   { header: "Name", key: "name", required: true, format: "2 to 100 characters" },
   { header: "Type", key: "type", required: true, format: "individual, company or partnership" },
   { header: "UTR", key: "utr", required: true, format: "10 digits (spaces ignored)" },

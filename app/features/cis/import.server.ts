@@ -1,25 +1,20 @@
 import { and, inArray, isNull, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisSubcontractors, tenants } from "~/db/schema";
+import { auditEvents, cisSubcontractors } from "~/db/schema";
 import { isUniqueUtrViolation } from "./subcontractors.server";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
-import { CsvParseError, csvRow, CSV_BOM, isBlankRecord, parseCsv, unneutraliseCell } from "~/utils/csv";
 import { newId } from "~/utils/ids";
+import { countStatuses, readImportTable } from "./csv-import/import-kit.server";
+import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "./csv-import/import-kit";
 import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "./domain";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "./module.server";
-import { decryptPii, encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
+import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
+import { IMPORT_COLUMNS, type ImportColumnKey } from "./import-columns";
 
-/** The product's limits for one import (shown on the page). */
-export { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TEMPLATE_FILE, IMPORT_UPLOAD_TTL_MS, type ImportColumnKey } from "./import-columns";
-import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, IMPORT_UPLOAD_TTL_MS, type ImportColumnKey } from "./import-columns";
-
-/** Header only: a template with sample rows invites importing the samples. */
-export function importTemplateCsv(): string {
-  return CSV_BOM + csvRow(IMPORT_COLUMNS.map((c) => c.header));
-}
-
-export type ImportRowStatus = "valid" | "invalid" | "duplicate";
+// The stored upload and its hourly purge live in the shared import kit; the cron and existing
+// callers still reach them here.
+export { runCisImportCleanup, storeUpload } from "./csv-import/import-kit.server";
 
 /**
  * One data row as the preview shows it. `row` counts data rows from 1 (the first row under the
@@ -28,35 +23,9 @@ export type ImportRowStatus = "valid" | "invalid" | "duplicate";
  */
 export type ImportRowResult = { row: number; line: number; name: string; type: string; utrMasked: string; status: ImportRowStatus; messages: string[] };
 
-/** Why a whole file was refused before any row was judged. */
-export type ImportProblem =
-  | { code: "not_csv"; detail: string }
-  | { code: "empty" }
-  | { code: "duplicate_column"; column: string }
-  | { code: "missing_columns"; columns: string[] }
-  | { code: "no_rows" }
-  | { code: "too_many_rows"; rows: number };
-
 export type ImportAnalysis =
   | { ok: true; rows: ImportRowResult[]; valid: SubcontractorCreate[]; ignoredColumns: string[]; counts: Record<ImportRowStatus, number> }
   | ({ ok: false } & ImportProblem);
-
-/** Excel's plain "CSV" is Windows-1252; "CSV UTF-8" (and everything else) is UTF-8. */
-export function decodeCsvBytes(bytes: ArrayBuffer): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder("windows-1252").decode(bytes);
-  }
-}
-
-const headerKey = (h: string) =>
-  h
-    .replace(/^\uFEFF/, "")
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, " ");
-const COLUMN_BY_HEADER = new Map(IMPORT_COLUMNS.map((c) => [headerKey(c.header), c]));
 
 /** DD/MM/YYYY (a UK spreadsheet's own format) to ISO; anything else is passed on for the schema to judge. */
 function isoDate(value: string): string {
@@ -117,41 +86,13 @@ async function existingUtrHashes(env: Env, tenantId: string, hashes: string[]): 
  * verification column is invalid: importing is no way round the verify permission. Writes nothing.
  */
 export async function analyseImport(env: Env, tenantId: string, text: string, opts: { canVerify: boolean }): Promise<ImportAnalysis> {
-  let records;
-  try {
-    records = parseCsv(text);
-  } catch (err) {
-    if (err instanceof CsvParseError) return { ok: false, code: "not_csv", detail: err.message };
-    throw err;
-  }
-  const [header, ...rest] = records;
-  if (!header || isBlankRecord(header)) return { ok: false, code: "empty" };
-  const columnAt = new Map<number, ImportColumnKey>();
-  const seen = new Set<ImportColumnKey>();
-  const ignoredColumns: string[] = [];
-  for (const [i, raw] of header.cells.entries()) {
-    const col = COLUMN_BY_HEADER.get(headerKey(raw));
-    if (!col) {
-      if (raw.trim()) ignoredColumns.push(raw.trim());
-      continue;
-    }
-    if (seen.has(col.key)) return { ok: false, code: "duplicate_column", column: col.header };
-    seen.add(col.key);
-    columnAt.set(i, col.key);
-  }
-  const missing = IMPORT_COLUMNS.filter((c) => c.required && !seen.has(c.key)).map((c) => c.header);
-  if (missing.length) return { ok: false, code: "missing_columns", columns: missing };
-
-  const data = rest.map((r, i) => ({ record: r, row: i + 1 })).filter((d) => !isBlankRecord(d.record));
-  if (data.length === 0) return { ok: false, code: "no_rows" };
-  if (data.length > IMPORT_MAX_ROWS) return { ok: false, code: "too_many_rows", rows: data.length };
+  const table = readImportTable(text, IMPORT_COLUMNS);
+  if (!table.ok) return table;
 
   type Work = { result: ImportRowResult; value: SubcontractorCreate | null; utr: string | null };
   const work: Work[] = [];
   const firstRowForUtr = new Map<string, number>();
-  for (const { record, row } of data) {
-    const cells: Partial<Record<ImportColumnKey, string>> = {};
-    for (const [i, key] of columnAt) cells[key] = unneutraliseCell(record.cells[i] ?? "");
+  for (const { row, line, cells } of table.rows) {
     const parsed = subcontractorCreateSchema.safeParse(rowInput(cells));
     const messages = parsed.success ? [] : [...new Set(parsed.error.issues.map((i) => i.message))];
     const claimsVerification = VERIFICATION_COLUMNS.some((k) => (cells[k] ?? "").trim() !== "");
@@ -172,7 +113,7 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
     work.push({
       result: {
         row,
-        line: record.line,
+        line,
         name: (cells.name ?? "").trim().slice(0, 100),
         type: (cells.type ?? "").trim().toLowerCase().slice(0, 20),
         utrMasked: utr ? maskUtr(utr) : "",
@@ -194,67 +135,15 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
     }
   }
 
-  const counts: Record<ImportRowStatus, number> = { valid: 0, invalid: 0, duplicate: 0 };
-  for (const w of work) counts[w.result.status] += 1;
+  const rows = work.map((w) => w.result);
   return {
     ok: true,
-    rows: work.map((w) => w.result),
+    rows,
     valid: work.filter((w) => w.result.status === "valid").map((w) => w.value as SubcontractorCreate),
-    ignoredColumns,
-    counts,
+    ignoredColumns: table.ignoredColumns,
+    counts: countStatuses(rows),
   };
 }
-
-// ---------------------------------------------------------------------------
-// The uploaded file between preview and commit: in R2 under the tenant's prefix, encrypted
-// with the PII key (it holds plaintext UTRs and NINOs) and bound to tenant + upload id.
-
-const UPLOAD_ID_RE = /^[A-Za-z0-9_-]{16,64}$/;
-
-function uploadKey(tenantId: string, id: string): string {
-  return `tenants/${tenantId}/imports/${id}.csv`;
-}
-
-function uploadCtx(tenantId: string, id: string): PiiContext {
-  return { tenantId, table: "cis_imports", recordId: id, field: "csv" };
-}
-
-export async function storeUpload(env: Env, tenantId: string, userId: string, text: string, fileName: string, now = Date.now()): Promise<string> {
-  const id = newId();
-  const sealed = await encryptPii(env.PII_KEYS, text, uploadCtx(tenantId, id));
-  await env.FILES.put(uploadKey(tenantId, id), sealed, {
-    httpMetadata: { contentType: "application/octet-stream" },
-    customMetadata: { tenantId, uploadedBy: userId, uploadedAt: String(now), fileName: fileName.slice(0, 200) },
-  });
-  return id;
-}
-
-/**
- * The stored upload for this tenant and uploader, or null when the id is malformed, unknown
- * under this tenant's prefix, someone else's, expired, or does not decrypt.
- */
-export async function loadUpload(env: Env, tenantId: string, userId: string, id: string, now = Date.now()): Promise<{ text: string; fileName: string } | null> {
-  if (!UPLOAD_ID_RE.test(id)) return null;
-  const object = await env.FILES.get(uploadKey(tenantId, id));
-  if (!object) return null;
-  const meta = object.customMetadata ?? {};
-  const uploadedAt = Number(meta.uploadedAt);
-  if (meta.tenantId !== tenantId || meta.uploadedBy !== userId || !Number.isFinite(uploadedAt) || now - uploadedAt > IMPORT_UPLOAD_TTL_MS) {
-    await object.body.cancel();
-    return null;
-  }
-  try {
-    return { text: await decryptPii(env.PII_KEYS, await object.text(), uploadCtx(tenantId, id)), fileName: meta.fileName ?? "" };
-  } catch {
-    return null;
-  }
-}
-
-export async function deleteUpload(env: Env, tenantId: string, id: string): Promise<void> {
-  if (UPLOAD_ID_RE.test(id)) await env.FILES.delete(uploadKey(tenantId, id));
-}
-
-// ---------------------------------------------------------------------------
 
 /** Why a commit wrote nothing: the rows no longer match what was checked (a UTR taken meanwhile, a repeat, too many). */
 export type ImportCommitResult = { ok: true; ids: string[] } | { ok: false; code: "conflict" };
@@ -376,37 +265,4 @@ export async function importSubcontractors(
     throw err;
   }
   return { ok: true, ids };
-}
-
-/**
- * Housekeeping: uploads whose 'Import' click never came are unusable after the TTL; delete
- * them so no encrypted copy of a subcontractor file lingers in R2.
- */
-export async function purgeStaleImports(env: Env, tenantIds: string[], now = Date.now()): Promise<number> {
-  let deleted = 0;
-  for (const tenantId of tenantIds) {
-    let cursor: string | undefined;
-    do {
-      const page = await env.FILES.list({ prefix: `tenants/${tenantId}/imports/`, cursor, limit: 500 });
-      const stale = page.objects.filter((o) => now - o.uploaded.getTime() > IMPORT_UPLOAD_TTL_MS).map((o) => o.key);
-      if (stale.length) {
-        await env.FILES.delete(stale);
-        deleted += stale.length;
-      }
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
-  }
-  return deleted;
-}
-
-/** The hourly cron's entry point: every tenant's stale uploads. */
-export async function runCisImportCleanup(env: Env, now = Date.now()): Promise<{ deleted: number }> {
-  const rows = await getDb(env).select({ id: tenants.id }).from(tenants);
-  return {
-    deleted: await purgeStaleImports(
-      env,
-      rows.map((r) => r.id),
-      now,
-    ),
-  };
 }

@@ -1,5 +1,5 @@
-/** The invoice import file's shape and limits: shared by the page (client) and the server. */
-export { IMPORT_MAX_BYTES as INVOICE_IMPORT_MAX_BYTES, IMPORT_MAX_ROWS as INVOICE_IMPORT_MAX_ROWS } from "../import-columns";
+/** The invoice import file's shape: shared by the page (client) and the server. */
+import type { ImportColumn } from "../csv-import/import-kit";
 
 export type InvoiceImportColumnKey =
   | "invoiceNumber"
@@ -19,13 +19,7 @@ export type InvoiceImportColumnKey =
  * order. `aliases` are the invoice export's own headers, so an exported file can be edited and
  * imported again; the export's CIS and Net columns are ignored (amounts are always computed).
  */
-export const INVOICE_IMPORT_COLUMNS: readonly {
-  header: string;
-  key: InvoiceImportColumnKey;
-  required: boolean;
-  format: string;
-  aliases?: readonly string[];
-}[] = [
+export const INVOICE_IMPORT_COLUMNS: readonly ImportColumn<InvoiceImportColumnKey>[] = [
   { header: "Invoice Number", key: "invoiceNumber", required: true, format: "1 to 50 characters; unique per subcontractor" },
   {
     header: "Subcontractor",

@@ -3,25 +3,14 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
-import { CsvParseError, csvRow, CSV_BOM, isBlankRecord, parseCsv, unneutraliseCell } from "~/utils/csv";
 import { newId } from "~/utils/ids";
+import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
+import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
 import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, parseMoney, UTR_RE, type InvoiceInput } from "../domain";
 import type { Actor } from "../module.server";
 import { maskUtr, piiSearchHash } from "../pii.server";
-import { INVOICE_IMPORT_COLUMNS, INVOICE_IMPORT_MAX_ROWS, type InvoiceImportColumnKey } from "./import-columns";
+import { INVOICE_IMPORT_COLUMNS, type InvoiceImportColumnKey } from "./import-columns";
 import { INVOICE_ERROR_MESSAGES, isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./invoices.server";
-
-// The uploaded file waits in R2 between preview and commit exactly as a subcontractor file does
-// (encrypted, under the tenant's prefix, bound to its uploader, purged by the hourly cron).
-export { decodeCsvBytes, deleteUpload, loadUpload, storeUpload } from "../import.server";
-export { INVOICE_IMPORT_COLUMNS, INVOICE_IMPORT_MAX_BYTES, INVOICE_IMPORT_MAX_ROWS, INVOICE_IMPORT_TEMPLATE_FILE } from "./import-columns";
-
-/** Header only: a template with sample rows invites importing the samples. */
-export function invoiceImportTemplateCsv(): string {
-  return CSV_BOM + csvRow(INVOICE_IMPORT_COLUMNS.map((c) => c.header));
-}
-
-export type InvoiceImportRowStatus = "valid" | "invalid" | "duplicate";
 
 /**
  * One data row as the preview shows it. `row` counts data rows from 1 (the first row under the
@@ -39,22 +28,13 @@ export type InvoiceImportRowResult = {
   cisRate: number | null;
   cisDeductionP: number | null;
   netPaymentP: number | null;
-  status: InvoiceImportRowStatus;
+  status: ImportRowStatus;
   messages: string[];
   warnings: string[];
 };
 
 /** A row ready to be written: the validated input and the subcontractor it was matched to. */
 export type InvoiceImportItem = { input: InvoiceInput; sub: InvoiceSubcontractor };
-
-/** Why a whole file was refused before any row was judged. */
-export type InvoiceImportProblem =
-  | { code: "not_csv"; detail: string }
-  | { code: "empty" }
-  | { code: "duplicate_column"; column: string }
-  | { code: "missing_columns"; columns: string[] }
-  | { code: "no_rows" }
-  | { code: "too_many_rows"; rows: number };
 
 export type InvoiceImportAnalysis =
   | {
@@ -63,9 +43,9 @@ export type InvoiceImportAnalysis =
       /** Every row, in file order, when all of them are valid; otherwise empty (an import is all or nothing). */
       items: InvoiceImportItem[];
       ignoredColumns: string[];
-      counts: Record<InvoiceImportRowStatus, number>;
+      counts: Record<ImportRowStatus, number>;
     }
-  | ({ ok: false } & InvoiceImportProblem);
+  | ({ ok: false } & ImportProblem);
 
 export const IMPORT_ROW_MESSAGES = {
   ambiguous: (name: string) => `More than one active subcontractor is named '${name}': put their UTR in the Subcontractor column instead`,
@@ -80,13 +60,6 @@ export const IMPORT_ROW_MESSAGES = {
   reverseCharge: "Reverse Charge must be yes or no",
 } as const;
 
-const headerKey = (h: string) =>
-  h
-    .replace(/^\uFEFF/, "")
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, " ");
-const COLUMN_BY_HEADER = new Map(INVOICE_IMPORT_COLUMNS.flatMap((c) => [c.header, ...(c.aliases ?? [])].map((h) => [headerKey(h), c] as const)));
 const HEADER_OF: Readonly<Record<string, string>> = {
   ...Object.fromEntries(INVOICE_IMPORT_COLUMNS.map((c) => [c.key, c.header])),
   gross: "Gross",
@@ -232,52 +205,18 @@ async function existingNumbers(env: Env, tenantId: string, pairs: { subcontracto
  * every row is valid: an invoice import is all or nothing.
  */
 export async function analyseInvoiceImport(env: Env, tenantId: string, text: string): Promise<InvoiceImportAnalysis> {
-  let records;
-  try {
-    records = parseCsv(text);
-  } catch (err) {
-    if (err instanceof CsvParseError) return { ok: false, code: "not_csv", detail: err.message };
-    throw err;
-  }
-  const [header, ...rest] = records;
-  if (!header || isBlankRecord(header)) return { ok: false, code: "empty" };
-  const columnAt = new Map<number, InvoiceImportColumnKey>();
-  const seen = new Set<InvoiceImportColumnKey>();
-  const ignoredColumns: string[] = [];
-  for (const [i, raw] of header.cells.entries()) {
-    const col = COLUMN_BY_HEADER.get(headerKey(raw));
-    if (!col) {
-      if (raw.trim()) ignoredColumns.push(raw.trim());
-      continue;
-    }
-    if (seen.has(col.key)) return { ok: false, code: "duplicate_column", column: col.header };
-    seen.add(col.key);
-    columnAt.set(i, col.key);
-  }
-  const missing = INVOICE_IMPORT_COLUMNS.filter((c) => c.required && !seen.has(c.key)).map((c) => c.header);
-  if (missing.length) return { ok: false, code: "missing_columns", columns: missing };
-
-  const data = rest.map((r, i) => ({ record: r, row: i + 1 })).filter((d) => !isBlankRecord(d.record));
-  if (data.length === 0) return { ok: false, code: "no_rows" };
-  if (data.length > INVOICE_IMPORT_MAX_ROWS) return { ok: false, code: "too_many_rows", rows: data.length };
-
-  const parsedRows = data.map(({ record, row }) => {
-    const cells: Partial<Record<InvoiceImportColumnKey, string>> = {};
-    // A cell the export prefixed against formula injection comes back as typed; any other
-    // formula-looking text is kept as plain text (it is only ever shown escaped, and exported neutralised).
-    for (const [i, key] of columnAt) cells[key] = unneutraliseCell(record.cells[i] ?? "");
-    return { row, line: record.line, cells };
-  });
+  const table = readImportTable(text, INVOICE_IMPORT_COLUMNS);
+  if (!table.ok) return table;
   const subs = await matchSubcontractors(
     env,
     tenantId,
-    parsedRows.map((r) => (r.cells.subcontractor ?? "").trim()),
+    table.rows.map((r) => (r.cells.subcontractor ?? "").trim()),
   );
 
   type Work = { result: InvoiceImportRowResult; item: InvoiceImportItem | null };
   const work: Work[] = [];
   const firstRowFor = new Map<string, number>();
-  for (const { row, line, cells } of parsedRows) {
+  for (const { row, line, cells } of table.rows) {
     const subCell = (cells.subcontractor ?? "").trim();
     const match = subCell ? subs.get(subCell) : undefined;
     const messages: string[] = [];
@@ -303,7 +242,7 @@ export async function analyseInvoiceImport(env: Env, tenantId: string, text: str
     const grossP = input?.grossP ?? (value.gross === undefined ? null : parseMoney(value.gross));
     const materialsP = input?.materialsP ?? (value.materials === undefined ? 0 : parseMoney(value.materials));
     const warning = grossP !== null && materialsP !== null && materialsP <= grossP ? materialsWarning(grossP, materialsP) : null;
-    let rowStatus: InvoiceImportRowStatus = messages.length === 0 && input && sub ? "valid" : "invalid";
+    let rowStatus: ImportRowStatus = messages.length === 0 && input && sub ? "valid" : "invalid";
     const invoiceNumber = (cells.invoiceNumber ?? "").trim();
     if (sub && invoiceNumber) {
       const key = pairKey(sub.id, invoiceNumber);
@@ -347,14 +286,14 @@ export async function analyseInvoiceImport(env: Env, tenantId: string, text: str
     }
   }
 
-  const counts: Record<InvoiceImportRowStatus, number> = { valid: 0, invalid: 0, duplicate: 0 };
-  for (const w of work) counts[w.result.status] += 1;
+  const rows = work.map((w) => w.result);
+  const counts = countStatuses(rows);
   const allValid = counts.invalid === 0 && counts.duplicate === 0;
   return {
     ok: true,
-    rows: work.map((w) => w.result),
+    rows,
     items: allValid ? work.map((w) => w.item as InvoiceImportItem) : [],
-    ignoredColumns,
+    ignoredColumns: table.ignoredColumns,
     counts,
   };
 }
@@ -391,7 +330,7 @@ export async function importInvoices(
 ): Promise<InvoiceImportCommitResult> {
   if (items.length === 0) return { ok: true, ids: [] };
   const conflict = { ok: false, code: "conflict" } as const;
-  if (items.length > INVOICE_IMPORT_MAX_ROWS) return conflict;
+  if (items.length > IMPORT_MAX_ROWS) return conflict;
   const keys = items.map((i) => pairKey(i.sub.id, i.input.invoiceNumber));
   if (new Set(keys).size !== keys.length) return conflict;
   const taken = await existingNumbers(

@@ -1,49 +1,19 @@
-import { data, Form, Link, type RouterContextProvider } from "react-router";
-import { z } from "zod";
-import { buttonClass, SubmitButton } from "~/components/ui/button";
-import { inputClass } from "~/components/ui/field";
-import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
+import { type RouterContextProvider } from "react-router";
+import { TD } from "~/components/ui/table";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
-import { CSV_CONTENT_TYPE } from "~/utils/csv";
-import {
-  analyseImport,
-  decodeCsvBytes,
-  deleteUpload,
-  importSubcontractors,
-  importTemplateCsv,
-  loadUpload,
-  storeUpload,
-  type ImportProblem,
-  type ImportRowResult,
-} from "../import.server";
-import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_TEMPLATE_FILE } from "../import-columns";
+import { IMPORT_MAX_ROWS, type ImportPreview } from "../csv-import/import-kit";
+import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownload } from "../csv-import/import-kit.server";
+import { ImportPage, ImportPreviewPanel } from "../csv-import/import-page";
+import { analyseImport, importSubcontractors, type ImportRowResult } from "../import.server";
+import { IMPORT_COLUMNS, IMPORT_TEMPLATE_FILE } from "../import-columns";
 import { actorOf, requireCis } from "../module.server";
 import type { Route } from "./+types/subcontractors-import";
 
-const TEMPLATE_QUERY = "template";
-const SIZE_MESSAGE = `The file is larger than 1 MB. Split it into files of at most 1 MB and ${IMPORT_MAX_ROWS.toLocaleString("en-GB")} rows.`;
-const EXPIRED_MESSAGE = "This upload has expired or was not found. Please upload the file again.";
 const CHANGED_MESSAGE = "The data changed since your preview. Check the rows again before importing.";
-
-function problemMessage(problem: ImportProblem): string {
-  switch (problem.code) {
-    case "not_csv":
-      return `The file is not valid CSV: ${problem.detail}.`;
-    case "empty":
-      return "The file is empty. The first line must be the header row.";
-    case "duplicate_column":
-      return `The column '${problem.column}' appears more than once in the header.`;
-    case "missing_columns":
-      return `Missing required column${problem.columns.length > 1 ? "s" : ""}: ${problem.columns.join(", ")}. The header row must name the columns (see the expected header below).`;
-    case "no_rows":
-      return "The file has a header but no data rows.";
-    case "too_many_rows":
-      return `The file has ${problem.rows.toLocaleString("en-GB")} data rows; the limit is ${IMPORT_MAX_ROWS.toLocaleString("en-GB")} rows per import. Split it into smaller files.`;
-  }
-}
+const NO_VALID_ROWS = "No valid rows to import. Correct the file and upload it again.";
 
 /** An import creates subcontractors: it needs cis.io.import and cis.sub.write, on every request. */
 async function requireImport(request: Request, context: Readonly<RouterContextProvider>) {
@@ -52,111 +22,31 @@ async function requireImport(request: Request, context: Readonly<RouterContextPr
   return cis;
 }
 
-/** The preview's file upload, and the two buttons under a preview. */
-const importForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("preview"), file: z.instanceof(File).optional().catch(undefined) }),
-  z.object({ intent: z.literal("cancel"), importId: z.string().max(100).catch("") }),
-  z.object({ intent: z.literal("commit"), importId: z.string().max(100).catch(""), expected: z.coerce.number().int().nonnegative().catch(-1) }),
-]);
-
-/**
- * GET ?template=csv downloads the header-only template. It is answered here, before the page
- * renders, because a page loader cannot answer with a file; it reads and writes nothing.
- */
-const templateDownload: Route.MiddlewareFunction = async ({ request, context }) => {
-  const url = new URL(request.url);
-  if (request.method !== "GET" || url.searchParams.get(TEMPLATE_QUERY) !== "csv") return undefined;
-  await requireImport(request, context);
-  return new Response(importTemplateCsv(), {
-    headers: { "Content-Type": CSV_CONTENT_TYPE, "Content-Disposition": `attachment; filename="${IMPORT_TEMPLATE_FILE}"`, "Cache-Control": "no-store" },
-  });
-};
-export const middleware: Route.MiddlewareFunction[] = [templateDownload];
+export const middleware: Route.MiddlewareFunction[] = [templateDownload(requireImport, IMPORT_COLUMNS, IMPORT_TEMPLATE_FILE)];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireImport(request, context);
-  return { columns: IMPORT_COLUMNS, maxRows: IMPORT_MAX_ROWS, templateHref: `?${TEMPLATE_QUERY}=csv` };
-}
-
-type Preview = {
-  kind: "preview";
-  importId: string | null;
-  fileName: string;
-  rows: ImportRowResult[];
-  counts: { valid: number; invalid: number; duplicate: number };
-  ignoredColumns: string[];
-  notice: string | null;
-};
-type ActionResult = { kind: "error"; error: string } | Preview;
-
-function fail(error: string, status = 400) {
-  return data<ActionResult>({ kind: "error", error }, { status });
+  return { columns: IMPORT_COLUMNS, maxRows: IMPORT_MAX_ROWS, templateHref: TEMPLATE_HREF };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user } = await requireImport(request, context);
-  // Refuse an oversized upload before reading its body (multipart overhead allowed for).
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > IMPORT_MAX_BYTES + 64 * 1024) return fail(SIZE_MESSAGE, 413);
-
-  const form = await request.formData();
-  const parsed = importForm.safeParse({
-    intent: form.get("intent"),
-    file: form.get("file") ?? undefined,
-    importId: form.get("importId") ?? "",
-    expected: form.get("expected") ?? "",
-  });
-  if (!parsed.success) return fail("Unknown action.");
-  const posted = parsed.data;
   // Rows that record verification need cis.sub.verify too.
   const canVerify = can(user, "cis.sub.verify");
-
-  if (posted.intent === "preview") {
-    const { file } = posted;
-    if (!file || file.size === 0) return fail("Choose a CSV file to upload.");
-    if (file.size > IMPORT_MAX_BYTES) return fail(SIZE_MESSAGE, 413);
-    if (!/\.(csv|txt)$/i.test(file.name) && !/csv|text\/plain/i.test(file.type)) return fail("The file must be a CSV file (.csv).");
-    const text = decodeCsvBytes(await file.arrayBuffer());
-    const analysis = await analyseImport(env, tenant.id, text, { canVerify });
-    if (!analysis.ok) return fail(problemMessage(analysis));
-    const importId = analysis.counts.valid > 0 ? await storeUpload(env, tenant.id, user.id, text, file.name) : null;
-    return data<ActionResult>({
-      kind: "preview",
-      importId,
-      fileName: file.name,
-      rows: analysis.rows,
-      counts: analysis.counts,
-      ignoredColumns: analysis.ignoredColumns,
-      notice: null,
-    });
-  }
-
-  if (posted.intent === "cancel") {
-    await deleteUpload(env, tenant.id, posted.importId);
-    return redirectWithToast(env, "/cis/subcontractors/import", { type: "info", title: "Import cancelled", message: "Nothing was imported." });
-  }
-
-  const { importId, expected } = posted;
-  // The id only ever names an object under this tenant's own prefix, uploaded by this user.
-  const upload = await loadUpload(env, tenant.id, user.id, importId);
-  if (!upload) return fail(EXPIRED_MESSAGE, 404);
-  // Everything is checked again: rows may have been added, or permissions changed, since the preview.
-  const analysis = await analyseImport(env, tenant.id, upload.text, { canVerify });
-  if (!analysis.ok) return fail(problemMessage(analysis));
+  const step = await importStep(request, {
+    env,
+    tenantId: tenant.id,
+    userId: user.id,
+    page: "/cis/subcontractors/import",
+    analyse: (text) => analyseImport(env, tenant.id, text, { canVerify }),
+    importable: (analysis) => analysis.counts.valid > 0,
+    notImportable: null,
+  });
+  if (step.done) return step.done;
+  const { importId, expected, fileName, analysis } = step;
   const preview = (notice: string, status: number) =>
-    data<ActionResult>(
-      {
-        kind: "preview",
-        importId: analysis.counts.valid > 0 ? importId : null,
-        fileName: upload.fileName,
-        rows: analysis.rows,
-        counts: analysis.counts,
-        ignoredColumns: analysis.ignoredColumns,
-        notice,
-      },
-      { status },
-    );
-  if (analysis.counts.valid === 0) return preview("No valid rows to import. Correct the file and upload it again.", 400);
+    importPreview(analysis, { importId: analysis.counts.valid > 0 ? importId : null, fileName, notice }, status);
+  if (analysis.counts.valid === 0) return preview(NO_VALID_ROWS, 400);
   if (analysis.counts.valid !== expected) return preview(CHANGED_MESSAGE, 409);
   const imported = await importSubcontractors(env, tenant.id, analysis.valid, actorOf(user), { ip: clientIp(request) });
   if (!imported.ok) return preview(CHANGED_MESSAGE, 409);
@@ -169,163 +59,49 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-const STATUS_LABELS = { valid: "Valid", invalid: "Invalid", duplicate: "Duplicate" } as const;
-
 export default function SubcontractorsImport({ loaderData, actionData }: Route.ComponentProps) {
   const preview = actionData?.kind === "preview" ? actionData : null;
   const error = actionData?.kind === "error" ? actionData.error : null;
 
   return (
-    <div className="space-y-8">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h2 className="text-xl font-semibold">Import subcontractors</h2>
-          <p className="mt-1 max-w-2xl text-sm opacity-80">
-            Upload a CSV file (UTF-8 or Excel's CSV) of at most 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} data rows. You will see every row checked
-            before anything is created; rows with errors or a UTR that is already on file are never imported.
-          </p>
-        </div>
-        <Link to="/cis/subcontractors" className={buttonClass("secondary")}>
-          Back to subcontractors
-        </Link>
-      </div>
-
-      {error ? (
-        <div role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm text-danger">
-          {error}
-        </div>
-      ) : null}
-
-      {preview ? <PreviewPanel preview={preview} /> : null}
-
-      <section aria-labelledby="upload-heading" className="rounded-brand border border-line bg-elevated p-4">
-        <h3 id="upload-heading" className="font-semibold">
-          {preview ? "Upload a corrected file" : "Upload a file"}
-        </h3>
-        <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
-          <input type="hidden" name="intent" value="preview" />
-          <div className="space-y-1">
-            <label htmlFor="import-file" className="block text-sm font-medium">
-              CSV file
-            </label>
-            <input id="import-file" name="file" type="file" accept=".csv,text/csv" required className={inputClass} aria-describedby="import-file-hint" />
-            <p id="import-file-hint" className="text-xs opacity-70">
-              Maximum 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} rows.
-            </p>
-          </div>
-          <SubmitButton pendingText="Checking..." match={{ intent: "preview" }}>
-            Check file
-          </SubmitButton>
-        </Form>
-      </section>
-
-      <section aria-labelledby="format-heading" className="space-y-3">
-        <h3 id="format-heading" className="font-semibold">
-          Expected columns
-        </h3>
-        <p className="text-sm opacity-80">
-          The first line is the header. Columns are matched by name (upper or lower case, in any order); other columns are ignored. Blank lines are skipped.{" "}
-          {/* A plain link: the file is a download, not a page. */}
-          <a href={loaderData.templateHref} download={IMPORT_TEMPLATE_FILE} className="font-medium underline">
-            Download the template CSV
-          </a>
-          .
-        </p>
-        <pre className="overflow-x-auto rounded-brand border border-line bg-surface p-3 text-xs">{loaderData.columns.map((c) => c.header).join(",")}</pre>
-        <Table caption="Expected columns">
-          <THead>
-            <TH>Column</TH>
-            <TH>Required</TH>
-            <TH>Format</TH>
-          </THead>
-          <TBody>
-            {loaderData.columns.map((c) => (
-              <TR key={c.key}>
-                <TH scope="row">{c.header}</TH>
-                <TD>{c.required ? "Yes" : "No"}</TD>
-                <TD>{c.format}</TD>
-              </TR>
-            ))}
-          </TBody>
-        </Table>
-      </section>
-    </div>
+    <ImportPage
+      title="Import subcontractors"
+      intro={
+        <>
+          Upload a CSV file (UTF-8 or Excel's CSV) of at most 1 MB and {loaderData.maxRows.toLocaleString("en-GB")} data rows. You will see every row checked
+          before anything is created; rows with errors or a UTR that is already on file are never imported.
+        </>
+      }
+      back={{ to: "/cis/subcontractors", label: "Back to subcontractors" }}
+      error={error}
+      preview={preview ? <PreviewPanel preview={preview} /> : null}
+      maxRows={loaderData.maxRows}
+      columns={loaderData.columns}
+      columnsIntro="The first line is the header. Columns are matched by name (upper or lower case, in any order); other columns are ignored. Blank lines are skipped. "
+      templateHref={loaderData.templateHref}
+      templateFile={IMPORT_TEMPLATE_FILE}
+    />
   );
 }
 
-function PreviewPanel({ preview }: { preview: Preview }) {
-  const { counts } = preview;
-  const total = counts.valid + counts.invalid + counts.duplicate;
+function PreviewPanel({ preview }: { preview: ImportPreview<ImportRowResult> }) {
+  const { valid } = preview.counts;
   return (
-    <section aria-labelledby="preview-heading" className="space-y-4 rounded-brand border border-line bg-elevated p-4">
-      <h3 id="preview-heading" className="font-semibold">
-        Preview of {preview.fileName || "the file"}
-      </h3>
-      <p aria-live="polite" className="text-sm">
-        {total} row{total === 1 ? "" : "s"}: <strong>{counts.valid} valid</strong>, {counts.invalid} invalid, {counts.duplicate} duplicate
-        {counts.duplicate === 1 ? "" : "s"}.
-      </p>
-      {preview.notice ? (
-        <p role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm">
-          {preview.notice}
-        </p>
-      ) : null}
-      {preview.ignoredColumns.length ? <p className="text-sm opacity-80">{`Ignored columns: ${preview.ignoredColumns.join(", ")}.`}</p> : null}
-      <p className="text-xs opacity-70">
-        Row is the data row (1 = the first row under the header); Line is the line number in the spreadsheet, counting the header as line 1.
-      </p>
-      <Table caption={`Checked rows of ${preview.fileName || "the file"}`} scrollClassName="max-h-[28rem] overflow-auto">
-        <THead>
-          <TH>Row</TH>
-          <TH>Line</TH>
-          <TH>Name</TH>
-          <TH>Type</TH>
-          <TH>UTR</TH>
-          <TH>Result</TH>
-          <TH>Messages</TH>
-        </THead>
-        <TBody>
-          {preview.rows.map((r) => (
-            <TR key={r.row} data-row={r.row} data-status={r.status}>
-              <TD>{r.row}</TD>
-              <TD>{r.line}</TD>
-              <TD>{r.name}</TD>
-              <TD>{r.type}</TD>
-              <TD className="font-mono text-xs">{r.utrMasked}</TD>
-              <TD className={`font-medium ${r.status === "valid" ? "text-success" : "text-danger"}`}>{STATUS_LABELS[r.status]}</TD>
-              <TD>
-                {r.messages.length ? (
-                  <ul className="list-disc pl-4">
-                    {r.messages.map((m) => (
-                      <li key={m}>{m}</li>
-                    ))}
-                  </ul>
-                ) : null}
-              </TD>
-            </TR>
-          ))}
-        </TBody>
-      </Table>
-      {preview.importId && counts.valid > 0 ? (
-        <div className="flex flex-wrap gap-3">
-          <Form method="post">
-            <input type="hidden" name="importId" value={preview.importId} />
-            <input type="hidden" name="expected" value={counts.valid} />
-            <SubmitButton name="intent" value="commit" pendingText="Importing...">
-              {`Import ${counts.valid} valid row${counts.valid === 1 ? "" : "s"}`}
-            </SubmitButton>
-          </Form>
-          <Form method="post">
-            <input type="hidden" name="importId" value={preview.importId} />
-            <button type="submit" name="intent" value="cancel" className={buttonClass("secondary")}>
-              Cancel
-            </button>
-          </Form>
-        </div>
-      ) : (
-        <p className="text-sm">No valid rows to import. Correct the file and upload it again.</p>
+    <ImportPreviewPanel
+      preview={preview}
+      note="Row is the data row (1 = the first row under the header); Line is the line number in the spreadsheet, counting the header as line 1."
+      headers={["Name", "Type", "UTR"]}
+      cells={(r) => (
+        <>
+          <TD>{r.name}</TD>
+          <TD>{r.type}</TD>
+          <TD className="font-mono text-xs">{r.utrMasked}</TD>
+        </>
       )}
-    </section>
+      canCommit={valid > 0}
+      commitLabel={`Import ${valid} valid row${valid === 1 ? "" : "s"}`}
+      cannotCommit={NO_VALID_ROWS}
+    />
   );
 }
 

@@ -157,6 +157,8 @@ export const cisInvoices = sqliteTable(
     statementRequestedBy: text("statement_requested_by"),
     statementIssuedAt: integer("statement_issued_at"),
     statementIssuedMethod: text("statement_issued_method", { enum: STATEMENT_ISSUE_METHODS }),
+    // The statement this invoice is on; set once, only while null, so an invoice is never on two.
+    statementId: text("statement_id"),
     // A fresh id written by every transition: the audit entry of the same batch lands only on the
     // row this very transition changed, so a transition that lost a race records nothing.
     transitionId: text("transition_id"),
@@ -179,9 +181,55 @@ export const cisInvoices = sqliteTable(
     // The Pending Statements card: only the invoices that still need a statement.
     index("cis_invoices_tenant_statements").on(t.tenantId, t.statementRequired, t.statementIssuedAt, t.deletedAt, t.status),
     index("cis_invoices_tenant_subcontractor").on(t.tenantId, t.subcontractorId),
+    index("cis_invoices_tenant_statement_id").on(t.tenantId, t.statementId),
     // One live invoice per number and subcontractor; a soft-deleted one frees the number.
     uniqueIndex("cis_invoices_number_unique")
       .on(t.tenantId, t.subcontractorId, t.invoiceNumber)
       .where(sql`${t.deletedAt} IS NULL`),
+  ],
+);
+
+export const STATEMENT_STATUSES = ["generated", "issued"] as const;
+export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+
+/**
+ * Payment and deduction statements: one per subcontractor and tax month. Totals are the sums of
+ * the linked invoices' stored pence, fixed when the statement is generated; the invoices point
+ * back through cis_invoices.statement_id.
+ */
+export const cisStatements = sqliteTable(
+  "cis_statements",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    id: text("id").primaryKey(),
+    subcontractorId: text("subcontractor_id").notNull(),
+    // Copied at generation: the statement shows who it was for even after a rename.
+    subcontractorName: text("subcontractor_name").notNull(),
+    utrMasked: text("utr_masked"),
+    /** 'YYYY-MM' tax month label. */
+    taxMonth: text("tax_month").notNull(),
+    /** JSON array of invoice ids, in invoice date order. */
+    invoiceIds: text("invoice_ids").notNull(),
+    invoiceCount: integer("invoice_count").notNull(),
+    grossP: integer("gross_p").notNull(),
+    materialsP: integer("materials_p").notNull(),
+    labourP: integer("labour_p").notNull(),
+    cisDeductionP: integer("cis_deduction_p").notNull(),
+    status: text("status", { enum: STATEMENT_STATUSES }).notNull().default("generated"),
+    generatedAt: integer("generated_at").notNull(),
+    generatedBy: text("generated_by"),
+    issuedAt: integer("issued_at"),
+    issuedMethod: text("issued_method", { enum: STATEMENT_ISSUE_METHODS }),
+    // R2 key of the rendered PDF, written once it exists so an issued statement never changes.
+    pdfKey: text("pdf_key"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    // The database refuses a second statement for the same subcontractor and month, even in a race.
+    uniqueIndex("cis_statements_tenant_sub_month_unique").on(t.tenantId, t.subcontractorId, t.taxMonth),
+    index("cis_statements_tenant_month").on(t.tenantId, t.taxMonth, t.subcontractorName),
   ],
 );

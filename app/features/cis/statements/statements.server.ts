@@ -1,0 +1,192 @@
+import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
+import { newId } from "~/utils/ids";
+import type { Actor } from "../module.server";
+
+/**
+ * Statement data: which invoices still need one, generating one per subcontractor and tax month,
+ * and reading them back. An invoice is "in a statement" when its statement_id is set; it is set
+ * only while null, in the same batch as the statement's insert, so an invoice is never on two.
+ */
+
+export type StatementErrorCode = "already_exists" | "no_pending" | "not_found";
+export type GenerateStatementResult = { ok: true; id: string } | { ok: false; code: StatementErrorCode };
+
+/** The toast each code shows: a title and, where there is one, the message under it. */
+export const STATEMENT_ERROR_MESSAGES: Readonly<Record<StatementErrorCode, { title: string; message?: string }>> = {
+  already_exists: { title: "Statement Already Exists" },
+  no_pending: { title: "No Pending Statements", message: "All subcontractors already have statements for this tax month." },
+  not_found: { title: "Generation Failed", message: "Failed to generate statement" },
+};
+/** What a missing (unknown, or another tenant's) statement shows. */
+export const STATEMENT_NOT_FOUND = "Statement not found";
+
+const TAX_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/**
+ * The invoices that still need a statement: approved or paid, not deleted, flagged as statement
+ * required, not yet issued and not yet on a statement. One condition, used by the pending list,
+ * the statement's insert and the linking update alike, so all three see the same invoices.
+ */
+function pendingInvoices(tenantId: string, taxMonth: string, subcontractorId?: string): SQL {
+  return sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.deletedAt} IS NULL AND ${cisInvoices.status} IN ('approved', 'paid')
+    AND ${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.statementId} IS NULL
+    AND ${cisInvoices.taxMonth} = ${taxMonth}${subcontractorId === undefined ? sql`` : sql` AND ${cisInvoices.subcontractorId} = ${subcontractorId}`}`;
+}
+
+export type PendingStatementGroup = {
+  subcontractorId: string;
+  subcontractorName: string;
+  utrMasked: string | null;
+  invoiceIds: string[];
+  invoiceCount: number;
+  grossP: number;
+  materialsP: number;
+  labourP: number;
+  cisDeductionP: number;
+};
+
+const idList = z.array(z.string());
+
+function parseIds(json: string): string[] {
+  const parsed = idList.safeParse(JSON.parse(json));
+  return parsed.success ? parsed.data : [];
+}
+
+/** Per subcontractor, the invoices of the tax month a statement would cover now, with their totals; by name. */
+export async function pendingStatementGroups(env: Env, tenantId: string, taxMonth: string): Promise<PendingStatementGroup[]> {
+  if (!TAX_MONTH.test(taxMonth)) return [];
+  const rows = await getDb(env)
+    .select({
+      subcontractorId: cisInvoices.subcontractorId,
+      subcontractorName: sql<string>`max(${cisInvoices.subcontractorName})`,
+      utrMasked: sql<string | null>`max(${cisInvoices.utrMasked})`,
+      invoiceIds: sql<string>`json_group_array(${cisInvoices.id})`,
+      invoiceCount: sql<number>`count(*)`,
+      grossP: sql<number>`sum(${cisInvoices.grossP})`,
+      materialsP: sql<number>`sum(${cisInvoices.materialsP})`,
+      labourP: sql<number>`sum(${cisInvoices.labourP})`,
+      cisDeductionP: sql<number>`sum(${cisInvoices.cisDeductionP})`,
+    })
+    .from(cisInvoices)
+    .where(pendingInvoices(tenantId, taxMonth))
+    .groupBy(cisInvoices.subcontractorId)
+    .orderBy(sql`lower(max(${cisInvoices.subcontractorName}))`, cisInvoices.subcontractorId);
+  return rows.map((r) => ({
+    ...r,
+    invoiceIds: parseIds(r.invoiceIds),
+    invoiceCount: Number(r.invoiceCount),
+    grossP: Number(r.grossP),
+    materialsP: Number(r.materialsP),
+    labourP: Number(r.labourP),
+    cisDeductionP: Number(r.cisDeductionP),
+  }));
+}
+
+export function isStatementUniqueViolation(err: unknown): boolean {
+  const cause = err instanceof Error && err.cause ? String((err.cause as Error).message ?? err.cause) : "";
+  const text = `${err instanceof Error ? err.message : String(err)} ${cause}`;
+  return /UNIQUE constraint failed/i.test(text) && /cis_statements/i.test(text);
+}
+
+/**
+ * Generates the statement of one subcontractor's tax month from its pending invoices, in one D1
+ * batch (one transaction): the statement with its totals summed in SQL from the invoices' stored
+ * pence, the invoices linked to it (only those not yet on a statement), and the
+ * cis.statement.generated audit entry, written only if the statement row exists. The unique
+ * index on (tenant, subcontractor, month) refuses a second statement, so of two racing
+ * generations exactly one lands and the other rolls back whole, audit entry included.
+ */
+export async function generateStatement(
+  env: Env,
+  tenantId: string,
+  subcontractorId: string,
+  taxMonth: string,
+  actor: Pick<Actor, "id" | "email">,
+  opts: { now?: number } = {},
+): Promise<GenerateStatementResult> {
+  const db = getDb(env);
+  const [sub] = await db
+    .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, utrMasked: cisSubcontractors.utrMasked })
+    .from(cisSubcontractors)
+    .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt)))
+    .limit(1);
+  if (!sub) return { ok: false, code: "not_found" };
+  if (!TAX_MONTH.test(taxMonth)) return { ok: false, code: "no_pending" };
+
+  const id = newId();
+  const now = opts.now ?? Date.now();
+  const pending = pendingInvoices(tenantId, taxMonth, sub.id);
+  let results: unknown[];
+  try {
+    results = await db.batch([
+      // Aggregate over no rows still yields one row; HAVING keeps the insert away when nothing is pending.
+      db.insert(cisStatements).select(
+        sql`SELECT ${tenantId}, ${id}, ${sub.id}, ${sub.name}, ${sub.utrMasked}, ${taxMonth},
+          json_group_array(i.id), count(*), sum(i.gross_p), sum(i.materials_p), sum(i.labour_p), sum(i.cis_deduction_p),
+          'generated', ${now}, ${actor.id}, NULL, NULL, NULL, ${now}, ${now}
+        FROM (SELECT ${cisInvoices.id} AS id, ${cisInvoices.grossP} AS gross_p, ${cisInvoices.materialsP} AS materials_p,
+            ${cisInvoices.labourP} AS labour_p, ${cisInvoices.cisDeductionP} AS cis_deduction_p
+          FROM ${cisInvoices} WHERE ${pending} ORDER BY ${cisInvoices.invoiceDate}, ${cisInvoices.id}) AS i
+        HAVING count(*) > 0`,
+      ),
+      db
+        .update(cisInvoices)
+        .set({ statementId: id, updatedAt: now, updatedBy: actor.id })
+        .where(and(pending, sql`EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id})`)),
+      db.insert(auditEvents).select(
+        sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.statement.generated', 'statement', ${id},
+          json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
+            'invoiceCount', ${cisStatements.invoiceCount}, 'grossP', ${cisStatements.grossP}, 'cisDeductionP', ${cisStatements.cisDeductionP}),
+          NULL, ${now}
+        FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id}`,
+      ),
+      db
+        .select({ id: cisStatements.id })
+        .from(cisStatements)
+        .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id))),
+    ]);
+  } catch (err) {
+    if (isStatementUniqueViolation(err)) return { ok: false, code: "already_exists" };
+    throw err;
+  }
+  const created = results[3] as { id: string }[];
+  if (created.length > 0) return { ok: true, id };
+
+  // Nothing was pending: say so, unless that is because the month already has its statement.
+  const [existing] = await db
+    .select({ id: cisStatements.id })
+    .from(cisStatements)
+    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.subcontractorId, sub.id), eq(cisStatements.taxMonth, taxMonth)))
+    .limit(1);
+  return { ok: false, code: existing ? "already_exists" : "no_pending" };
+}
+
+export type StatementRow = typeof cisStatements.$inferSelect;
+export type Statement = Omit<StatementRow, "invoiceIds"> & { invoiceIds: string[] };
+
+function toStatement(row: StatementRow): Statement {
+  return { ...row, invoiceIds: parseIds(row.invoiceIds) };
+}
+
+/** The tenant's statements of one tax month, by subcontractor name. */
+export async function listStatements(env: Env, tenantId: string, taxMonth: string): Promise<Statement[]> {
+  const rows = await getDb(env)
+    .select()
+    .from(cisStatements)
+    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, taxMonth)))
+    .orderBy(asc(cisStatements.subcontractorName), asc(cisStatements.id));
+  return rows.map(toStatement);
+}
+
+/** Null for an unknown id or another tenant's statement: callers answer 404. */
+export async function getStatement(env: Env, tenantId: string, id: string): Promise<Statement | null> {
+  const [row] = await getDb(env)
+    .select()
+    .from(cisStatements)
+    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id)))
+    .limit(1);
+  return row ? toStatement(row) : null;
+}

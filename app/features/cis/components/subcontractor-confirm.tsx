@@ -1,4 +1,3 @@
-import type { FormEvent } from "react";
 import { Form, Link } from "react-router";
 import { Button } from "~/components/ui/button";
 
@@ -7,26 +6,6 @@ export type BulkKind = "archive" | "delete";
 /** Bulk actions ask before they change anything, naming the count. */
 export function bulkConfirmText(kind: BulkKind, n: number): string {
   return `Are you sure you want to ${kind} ${n} selected items?`;
-}
-
-/**
- * With JavaScript, ask in a dialog and mark the submission confirmed so the server acts at once.
- * Without it the handler never runs, the post arrives unconfirmed and the server renders its
- * confirmation step instead. `message` may depend on the button that submitted.
- */
-export function confirmThenSubmit(message: (submitter: HTMLButtonElement | null) => string | null) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    const native = event.nativeEvent;
-    const submitter = "submitter" in native && native.submitter instanceof HTMLButtonElement ? native.submitter : null;
-    const text = message(submitter);
-    if (!text) return;
-    if (!window.confirm(text)) {
-      event.preventDefault();
-      return;
-    }
-    const confirmed = event.currentTarget.elements.namedItem("confirmed");
-    if (confirmed instanceof HTMLInputElement) confirmed.value = "yes";
-  };
 }
 
 export type ConfirmItem = { id: string; name: string | null };

@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import type { SubcontractorListItem } from "../subcontractors.server";
 import { InviteToPortalButton } from "./invite-to-portal";
-import { confirmThenSubmit } from "./subcontractor-confirm";
+import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 
 export const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
 export const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" } as const;

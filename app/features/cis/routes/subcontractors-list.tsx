@@ -9,15 +9,8 @@ import { InviteToPortalButton } from "../components/invite-to-portal";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";
-import {
-  BulkResults,
-  bulkConfirmText,
-  ConfirmPanel,
-  confirmThenSubmit,
-  type BulkKind,
-  type BulkOutcome,
-  type ConfirmItem,
-} from "../components/subcontractor-confirm";
+import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
+import { BulkResults, bulkConfirmText, ConfirmPanel, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
 import { SubcontractorTable, SummaryCards } from "../components/subcontractor-table";
 import { actorOf, requireCis } from "../module.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";

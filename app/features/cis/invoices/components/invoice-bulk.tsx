@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
-import { confirmThenSubmit } from "../../components/subcontractor-confirm";
+import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import type { BulkInvoiceAction } from "../invoice-codes";
 
 /** The toolbar buttons' words; the server's result and confirmation texts follow the same actions. */

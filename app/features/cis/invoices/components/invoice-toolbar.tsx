@@ -5,7 +5,7 @@ import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import type { InvoiceStatus } from "../../domain";
-import { confirmThenSubmit } from "../../components/subcontractor-confirm";
+import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { confirmText, payFormSchema, type ConfirmedIntent } from "../detail-actions";
 import { InvoiceStatusBadge } from "./invoice-status";
 

@@ -16,6 +16,7 @@ import {
   parseInvoiceListQuery,
   requestInvoiceStatement,
 } from "~/features/cis/invoices/invoices.server";
+import { generateStatement } from "~/features/cis/statements/statements.server";
 import { renderTemplate } from "~/features/platform/email/templates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { newEmail, seedCisSettings, seedSub } from "../factories/cis";
@@ -412,6 +413,24 @@ describe("status rules, checked again on the server", () => {
       expect(doc.querySelector("[data-confirm]"), form.intent).toBeNull();
       expect(await snapshot(id), form.intent).toEqual(before);
     }
+  });
+
+  it("an invoice on a statement shows no Cancel, and a posted cancel is refused with its message", async () => {
+    const t = await createTenant({ modules: ["cis"] });
+    const admin = await person(t, "admin");
+    const sub = await seedSub(t);
+    const id = await invoiceIn(t, sub.id, "approved");
+    expect((await requestInvoiceStatement(env, t.id, id, SEEDER)).ok).toBe(true);
+    const [row] = await getDb(env).select({ taxMonth: cisInvoices.taxMonth }).from(cisInvoices).where(eq(cisInvoices.id, id));
+    expect((await generateStatement(env, t.id, sub.id, row.taxMonth, SEEDER)).ok).toBe(true);
+
+    const labels = all((await visit(admin.b, url(t, id))).doc, "[data-toolbar] button").map((b) => (b.textContent ?? "").trim());
+    expect(labels).not.toContain("Cancel");
+    const before = await snapshot(id);
+    const res = await admin.b.post(url(t, id), { intent: "cancel", confirmed: "yes" });
+    expect(res.status).toBe(409);
+    expect(alerts(await page(res))).toContain("This invoice is on a payment and deduction statement and cannot be cancelled");
+    expect(await snapshot(id)).toEqual(before);
   });
 
   it("an unknown intent is a 400", async () => {

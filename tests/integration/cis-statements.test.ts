@@ -220,6 +220,30 @@ describe("statement generation", () => {
   });
 });
 
+describe("invoices on a statement", () => {
+  it("an approved invoice on a statement cannot be cancelled (on_statement, nothing written); one not on it still can", async () => {
+    const e = testEnv();
+    const t = await cisTenant();
+    const sub = await seedSub(t);
+    const onIt = await invoice(e, t, sub.id);
+    const res = await generateStatement(e, t.id, sub.id, MONTH, actor);
+    expect(res.ok).toBe(true);
+    const later = await invoice(e, t, sub.id, { statement: false });
+
+    expect(await cancelInvoice(e, t.id, onIt.id, actor)).toEqual({ ok: false, code: "on_statement" });
+    const row = await invoiceRow(onIt.id);
+    expect(row.status).toBe("approved");
+    expect(row.cancelledAt).toBeNull();
+    const cancelAudits = await getDb(env)
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, t.id), eq(auditEvents.action, "cis.invoice.cancelled")));
+    expect(cancelAudits).toHaveLength(0);
+
+    expect((await cancelInvoice(e, t.id, later.id, actor)).ok).toBe(true);
+  });
+});
+
 describe("statement tenant isolation", () => {
   it("another tenant's statement is null, is never listed, and its subcontractor cannot be used to generate", async () => {
     const e = testEnv();

@@ -17,6 +17,7 @@ export type InvoiceErrorCode =
   | "not_rejectable"
   | "not_payable"
   | "not_cancellable"
+  | "on_statement"
   | "not_deletable"
   | "not_statement_eligible"
   | "subcontractor_not_found"
@@ -33,6 +34,7 @@ export const INVOICE_ERROR_MESSAGES: Readonly<Record<InvoiceErrorCode, string>> 
   not_rejectable: "Only portal-submitted invoices can be rejected",
   not_payable: "Only approved invoices can be marked paid",
   not_cancellable: "Only draft, portal-submitted or approved invoices can be cancelled",
+  on_statement: "This invoice is on a payment and deduction statement and cannot be cancelled",
   not_deletable: "Only draft, portal-submitted or cancelled invoices can be deleted",
   not_statement_eligible: "Statements can only be requested for approved or paid invoices",
   subcontractor_not_found: "Subcontractor not found",

@@ -559,7 +559,9 @@ async function transition(
     for (const r of rows) current.set(r.invoice.id, { row: r.invoice, sub: r.sub });
   }
 
-  const target = (id: string) => and(visible(tenantId), eq(cisInvoices.id, id), inArray(cisInvoices.status, rule.from));
+  // A statement's totals are fixed when it is generated, so an invoice on one is never cancelled.
+  const target = (id: string) =>
+    and(visible(tenantId), eq(cisInvoices.id, id), inArray(cisInvoices.status, rule.from), action === "cancel" ? isNull(cisInvoices.statementId) : undefined);
   const common = { transitionId: token, updatedAt: now, updatedBy: actor.id };
   const statements: BatchItem<"sqlite">[] = [];
   const attempted: string[] = [];
@@ -644,11 +646,15 @@ async function transition(
   const missed = attempted.filter((id) => !deductions.has(id));
   if (missed.length > 0) {
     const states = await db
-      .select({ id: cisInvoices.id })
+      .select({ id: cisInvoices.id, status: cisInvoices.status, statementId: cisInvoices.statementId })
       .from(cisInvoices)
       .where(and(visible(tenantId), inArray(cisInvoices.id, missed)));
-    const present = new Set(states.map((s) => s.id));
-    for (const id of missed) result.failed.push({ id, code: present.has(id) ? rule.refused : "not_found" });
+    const present = new Map(states.map((s) => [s.id, s]));
+    for (const id of missed) {
+      const found = present.get(id);
+      const onStatement = action === "cancel" && found?.statementId != null && rule.from.includes(found.status);
+      result.failed.push({ id, code: !found ? "not_found" : onStatement ? "on_statement" : rule.refused });
+    }
   }
 
   if (action === "approve") {

@@ -68,7 +68,8 @@ function actionsFor(user: SessionUser, { invoice, sub }: Found): InvoiceActions 
     // Only drafts are edited; a portal submission is approved or rejected as it came.
     edit: can(user, "cis.inv.write") && invoice.status === "draft",
     statement: may("statement") && startsFrom("statement", invoice.status),
-    cancel: may("cancel") && startsFrom("cancel", invoice.status),
+    // An invoice on a statement keeps its place in the statement's fixed totals.
+    cancel: may("cancel") && startsFrom("cancel", invoice.status) && invoice.statementId === null,
     delete: may("delete") && startsFrom("delete", invoice.status),
     email: { show: may("email"), reason: sub?.email?.trim() ? null : INVOICE_EMAIL_ERROR_MESSAGES.no_email },
   };

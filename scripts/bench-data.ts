@@ -22,6 +22,10 @@
  * subcontractor's rate. Ids are inv_bench_NNNNNN (earlier ones deleted first). Every INSERT is a
  * multi-row statement of literals (no bound parameters), 100 rows and well under D1's 100 KB
  * statement size, so 50,000 invoices render in about a second.
+ *
+ * With --statement-month YYYY-MM the file also holds, for each of the first --statements (500)
+ * live bench subcontractors, --per-sub (3) paid invoices of that tax month flagged statement
+ * required (inv_stmt_NNNNNN), for the statements bench (bench/statements.mjs).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -593,8 +597,102 @@ export function renderBenchInvoicesSql(opts: { count: number; tenantId: string; 
   return { sql: `${out.join("\n")}\n`, tally };
 }
 
+/**
+ * The statements bench: for each of the first `subCount` live bench subcontractors, `perSub` paid
+ * invoices in `taxMonth`, flagged statement required and on no statement yet, so one Generate All
+ * makes exactly `subCount` statements. Ids are inv_stmt_NNNNNN (earlier ones deleted first).
+ */
+export function renderStatementInvoicesSql(opts: { tenantId: string; subs: BenchSub[]; taxMonth: string; subCount: number; perSub: number; seed?: number }) {
+  const m = /^(\d{4})-(\d{2})$/.exec(opts.taxMonth);
+  if (!m) throw new Error("--statement-month needs YYYY-MM");
+  const live = opts.subs.filter((s) => !s.deleted).slice(0, opts.subCount);
+  if (live.length < opts.subCount) throw new Error(`only ${live.length} live bench subcontractors for ${opts.subCount} statements: raise --count`);
+  const r = prng(opts.seed ?? 0x57a7_2026);
+  const rows: string[] = [];
+  let n = 0;
+  for (const sub of live) {
+    for (let k = 0; k < opts.perSub; k++) {
+      n += 1;
+      // Paid between the 6th and the 25th of the month's first calendar month: inside the tax month.
+      const day = 6 + r.int(20);
+      const paymentDate = `${m[1]}-${m[2]}-${String(day).padStart(2, "0")}`;
+      const invoiceDate = `${m[1]}-${m[2]}-06`;
+      const grossP = 10_000 + r.int(2_000_000);
+      const materialsP = Math.round(grossP * r.pick([0, 0.1, 0.2, 0.3, 0.4]));
+      const rate = RATE_FOR_VERIFICATION_STATUS[sub.status];
+      const amounts = invoiceAmounts({ grossP, materialsP, cisRate: rate, vatRate: 20, reverseCharge: false });
+      const at = Date.parse(`${paymentDate}T12:00:00Z`);
+      const values = [
+        `inv_stmt_${String(n).padStart(6, "0")}`,
+        opts.tenantId,
+        `S-${String(n).padStart(6, "0")}`,
+        sub.id,
+        sub.name,
+        sub.name.toLowerCase(),
+        sub.utrMasked,
+        sub.ninoMasked,
+        "paid",
+        "staff",
+        invoiceDate,
+        invoiceDate,
+        paymentDate,
+        r.pick(WORKS),
+        taxMonthOfDate(paymentDate).label,
+        amounts.grossP,
+        amounts.materialsP,
+        amounts.labourP,
+        rate,
+        amounts.cisDeductionP,
+        20,
+        amounts.vatBaseP,
+        amounts.vatAmountP,
+        amounts.grossTotalP,
+        amounts.netPaymentP,
+        amounts.materialsPercentage,
+        false,
+        null,
+        sub.status,
+        rate,
+        at,
+        "usr_acme_manager",
+        at,
+        at,
+        "usr_acme_admin",
+        null,
+        null,
+        true,
+        null,
+        null,
+        at,
+        "usr_acme_lead",
+        at,
+        "usr_acme_lead",
+        null,
+        null,
+      ];
+      rows.push(`(${values.map(sqlLiteral).join(",")})`);
+    }
+  }
+  const out = [
+    `DELETE FROM cis_statements WHERE tenant_id = ${sqlLiteral(opts.tenantId)} AND tax_month = ${sqlLiteral(opts.taxMonth)};`,
+    `DELETE FROM cis_invoices WHERE tenant_id = ${sqlLiteral(opts.tenantId)} AND id LIKE 'inv\\_stmt\\_%' ESCAPE '\\';`,
+  ];
+  for (let i = 0; i < rows.length; i += 100)
+    out.push(`INSERT INTO cis_invoices (${INVOICE_COLUMNS.join(", ")}) VALUES\n${rows.slice(i, i + 100).join(",\n")};`);
+  return { sql: `${out.join("\n")}\n`, invoices: rows.length, subcontractors: live.length };
+}
+
 function parseArgs(argv: string[]) {
-  const opts = { count: 5000, invoices: 0, tenantId: "tnt_acme", out: path.join(".wrangler", "bench-subcontractors.sql"), persistTo: null as string | null };
+  const opts = {
+    count: 5000,
+    invoices: 0,
+    statementMonth: null as string | null,
+    statements: 500,
+    perSub: 3,
+    tenantId: "tnt_acme",
+    out: path.join(".wrangler", "bench-subcontractors.sql"),
+    persistTo: null as string | null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -608,6 +706,12 @@ function parseArgs(argv: string[]) {
     } else if (a === "--invoices") {
       opts.invoices = Number(value());
       if (!Number.isInteger(opts.invoices) || opts.invoices < 0 || opts.invoices > 999_999) throw new Error("--invoices needs a whole number up to 999999");
+    } else if (a === "--statement-month") opts.statementMonth = value();
+    else if (a === "--statements" || a === "--per-sub") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1 || n > 99_999) throw new Error(`${a} needs a whole number from 1 to 99999`);
+      if (a === "--statements") opts.statements = n;
+      else opts.perSub = n;
     } else if (a === "--tenant") opts.tenantId = value();
     else if (a === "--out") opts.out = value();
     else if (a === "--persist-to") opts.persistTo = value();
@@ -629,8 +733,11 @@ async function main() {
   const t0 = Date.now();
   const subs = await renderBenchSql({ count: opts.count, tenantId: opts.tenantId, keys: { piiKeys: vars.PII_KEYS, hmacKey: vars.PII_HMAC_KEY } });
   const invoices = renderBenchInvoicesSql({ count: opts.invoices, tenantId: opts.tenantId, subs: subs.subs });
-  const sql = subs.sql + invoices.sql;
-  const tally = { ...subs.tally, ...invoices.tally };
+  const forStatements = opts.statementMonth
+    ? renderStatementInvoicesSql({ tenantId: opts.tenantId, subs: subs.subs, taxMonth: opts.statementMonth, subCount: opts.statements, perSub: opts.perSub })
+    : null;
+  const sql = subs.sql + invoices.sql + (forStatements?.sql ?? "");
+  const tally = { ...subs.tally, ...invoices.tally, statementSubs: forStatements?.subcontractors ?? 0, statementInvoices: forStatements?.invoices ?? 0 };
   mkdirSync(path.dirname(opts.out), { recursive: true });
   writeFileSync(opts.out, sql);
   const mix = ["individual", "company", "partnership", "gross", "standard", "higher", "archived", "deleted"].map((k) => `${k} ${tally[k]}`).join(", ");

@@ -737,7 +737,12 @@ async function main() {
     ? renderStatementInvoicesSql({ tenantId: opts.tenantId, subs: subs.subs, taxMonth: opts.statementMonth, subCount: opts.statements, perSub: opts.perSub })
     : null;
   const sql = subs.sql + invoices.sql + (forStatements?.sql ?? "");
-  const tally = { ...subs.tally, ...invoices.tally, statementSubs: forStatements?.subcontractors ?? 0, statementInvoices: forStatements?.invoices ?? 0 };
+  const tally: Record<string, number> = {
+    ...subs.tally,
+    ...invoices.tally,
+    statementSubs: forStatements?.subcontractors ?? 0,
+    statementInvoices: forStatements?.invoices ?? 0,
+  };
   mkdirSync(path.dirname(opts.out), { recursive: true });
   writeFileSync(opts.out, sql);
   const mix = ["individual", "company", "partnership", "gross", "standard", "higher", "archived", "deleted"].map((k) => `${k} ${tally[k]}`).join(", ");

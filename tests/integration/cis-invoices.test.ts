@@ -441,7 +441,10 @@ describe("statements.generate job", () => {
     expect(await raw(id)).toEqual(flagged);
 
     // The effect itself, run again (a crash between the work and 'done'), keeps the first request time.
-    await statementsGenerateJob.run({ invoiceId: id }, { env: e, jobId: res.jobId!, tenantId: t.id, performedBy: "someone-else", progress: async () => {} });
+    await statementsGenerateJob.run(
+      { invoiceId: id },
+      { env: e, jobId: res.jobId!, tenantId: t.id, performedBy: "someone-else", progress: async () => {}, checkpoint: null },
+    );
     expect(await raw(id)).toEqual(flagged);
     expect(await jobRows(t.id)).toHaveLength(1);
   });
@@ -457,7 +460,10 @@ describe("statements.generate job", () => {
     expect(sent).toHaveLength(0);
     expect(await jobRows(t.id)).toHaveLength(0);
 
-    const out = await statementsGenerateJob.run({ invoiceId: id }, { env: e, jobId: "x", tenantId: other.id, performedBy: null, progress: async () => {} });
+    const out = await statementsGenerateJob.run(
+      { invoiceId: id },
+      { env: e, jobId: "x", tenantId: other.id, performedBy: null, progress: async () => {}, checkpoint: null },
+    );
     expect(out).toEqual({ invoiceId: id, flagged: false });
     expect((await raw(id)).statementRequired).toBe(false);
   });

@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { deadLetters, jobs, notifications } from "~/db/schema";
-import { purgeFinishedJobs } from "~/features/platform/jobs/consumer.server";
+import { handleJobsBatch, purgeFinishedJobs } from "~/features/platform/jobs/consumer.server";
 import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { enqueue, getJob, type JobMessage } from "~/features/platform/jobs/enqueue.server";
-import { defineJob, PermanentJobError, type JobDefinition } from "~/features/platform/jobs/registry.server";
+import { continueJob, defineJob, PermanentJobError, type JobDefinition } from "~/features/platform/jobs/registry.server";
 import { createTenant, createUser } from "../factories";
 import { deliverMessages, messageId, poll, recordingQueue } from "./queue-helpers";
 
@@ -419,6 +419,89 @@ describe("JOBS consumer", () => {
         .where(and(eq(deadLetters.messageId, id)))
         .get(),
     );
+  });
+});
+
+describe("jobs in slices", () => {
+  /** Sums 1..5, two numbers per slice, handing the running sum on as its checkpoint. */
+  function summingJob(failOnceAt?: number) {
+    const seen: (Record<string, unknown> | null)[] = [];
+    let failed = false;
+    const def = registerJob(
+      defineJob({
+        type: `test.slices.${messageId()}`,
+        input: z.object({ upTo: z.number() }),
+        async run(input, ctx) {
+          seen.push(ctx.checkpoint);
+          const from = z.object({ next: z.number(), sum: z.number() }).parse(ctx.checkpoint ?? { next: 1, sum: 0 });
+          if (failOnceAt === from.next && !failed) {
+            failed = true;
+            throw new Error("slice failed");
+          }
+          let { next, sum } = from;
+          for (let k = 0; k < 2 && next <= input.upTo; k++) sum += next++;
+          await ctx.progress(((next - 1) / input.upTo) * 100);
+          return next > input.upTo ? { sum } : continueJob({ next, sum });
+        },
+      }),
+    );
+    return { def, seen };
+  }
+
+  it("runs a job in slices: each continuation parks it as pending with its checkpoint and queues it again, until it is done", async () => {
+    const t = await createTenant();
+    const { def, seen } = summingJob();
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: { upTo: 5 }, performedBy: null });
+    const requeued = recordingQueue();
+    const handle = (batch: MessageBatch<unknown>) => handleJobsBatch(batch, { ...env, JOBS: requeued.queue } as Env);
+
+    const id = messageId();
+    const first = await deliverMessages(JOBS_QUEUE, [{ id, body: sent[0] }], handle);
+    expect(first.result.explicitAcks).toEqual([id]);
+    expect(requeued.sent).toEqual([sent[0]]);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "pending", progress: 40, finishedAt: null, claimId: null });
+
+    await deliverMessages(JOBS_QUEUE, [{ body: requeued.sent[0] }], handle);
+    expect(requeued.sent).toHaveLength(2);
+    await deliverMessages(JOBS_QUEUE, [{ body: requeued.sent[1] }], handle);
+    // Done: nothing more is queued.
+    expect(requeued.sent).toHaveLength(2);
+    expect(seen).toEqual([null, { next: 3, sum: 3 }, { next: 5, sum: 10 }]);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "done", progress: 100, result: { sum: 15 }, attempts: 1 });
+
+    // A stray copy of an earlier message finds the job done and does nothing.
+    const stray = await deliverMessages(JOBS_QUEUE, [{ body: sent[0], attempts: 2 }], handle);
+    expect(stray.result.retryMessages).toEqual([]);
+    expect(seen).toHaveLength(3);
+  });
+
+  it("a slice that fails is retried from the last checkpoint, not from the start", async () => {
+    const t = await createTenant();
+    const { def, seen } = summingJob(3);
+    const { jobId, sent } = await enqueueRecorded({ tenantId: t.id, type: def.type, input: { upTo: 5 }, performedBy: null });
+    const requeued = recordingQueue();
+    const handle = (batch: MessageBatch<unknown>) => handleJobsBatch(batch, { ...env, JOBS: requeued.queue } as Env);
+
+    await deliverMessages(JOBS_QUEUE, [{ body: sent[0] }], handle);
+    const failing = await deliverMessages(JOBS_QUEUE, [{ body: requeued.sent[0] }], handle);
+    expect(failing.result.retryMessages).toHaveLength(1);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "failed", error: "slice failed", finishedAt: null });
+
+    await deliverMessages(JOBS_QUEUE, [{ body: requeued.sent[0], attempts: 2 }], handle);
+    await deliverMessages(JOBS_QUEUE, [{ body: requeued.sent[1] }], handle);
+    expect(seen).toEqual([null, { next: 3, sum: 3 }, { next: 3, sum: 3 }, { next: 5, sum: 10 }]);
+    expect(await getJob(env, t.id, jobId)).toMatchObject({ status: "done", result: { sum: 15 } });
+  });
+
+  it("runs a sliced job end to end through the real JOBS queue", async () => {
+    const t = await createTenant();
+    const { def } = summingJob();
+    const { jobId } = await enqueueUntyped(env, { tenantId: t.id, type: def.type, input: { upTo: 5 }, performedBy: null });
+    const job = await poll(async () => {
+      const j = await getJob(env, t.id, jobId);
+      return j?.status === "done" ? j : null;
+    });
+    expect(job.result).toEqual({ sum: 15 });
   });
 });
 

@@ -6,10 +6,24 @@ import { newId } from "~/utils/ids";
 import { JOB_DEFINITIONS } from "./definitions.server";
 import { jobMessageSchema } from "./enqueue.server";
 import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } from "./queue-helpers.server";
-import { PermanentJobError } from "./registry.server";
+import { JobContinuation, PermanentJobError } from "./registry.server";
 
 /** A 'running' job older than this is taken to have crashed and may be claimed again. */
 const RUNNING_LEASE_MS = 10 * 60_000;
+
+/**
+ * A job that continues more often than this is taken to be looping: it is failed for good. At
+ * one slice per invocation this bounds a job's total work.
+ */
+export const MAX_JOB_SLICES = 1000;
+
+/**
+ * While a job continues, its row's result column holds this (status pending, or failed and
+ * retryable): the checkpoint for the next slice and how many slices ran. The final result replaces it.
+ */
+const continuationSchema = z.object({
+  $continuation: z.object({ slices: z.number().int().nonnegative(), checkpoint: z.record(z.string(), z.unknown()) }),
+});
 
 /** A progress write found the row claimed by someone else: stop, the newer run owns the job. */
 class LeaseLostError extends Error {
@@ -97,12 +111,15 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
       await failForGood(`invalid job input: ${input.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
       continue;
     }
+    const continued = continuationSchema.safeParse(job.result);
+    const slices = continued.success ? continued.data.$continuation.slices : 0;
     try {
       const result = await def.run(input.data, {
         env,
         jobId,
         tenantId,
         performedBy: job.performedBy,
+        checkpoint: continued.success ? continued.data.$continuation.checkpoint : null,
         progress: async (pct) => {
           const res = await db
             .update(jobs)
@@ -112,6 +129,31 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
           if (res.length === 0) throw new LeaseLostError(`job ${jobId} was claimed by a newer delivery`);
         },
       });
+      if (result instanceof JobContinuation) {
+        if (slices + 1 >= MAX_JOB_SLICES) {
+          await failForGood(`job continued more than ${MAX_JOB_SLICES} times`);
+          continue;
+        }
+        // Back to pending with the checkpoint, then queued again. Should the send fail, this
+        // message's own retry claims the pending job instead; a spare message finds it running
+        // or done and does nothing, so a job never runs a slice twice at once.
+        const parked = await db
+          .update(jobs)
+          .set({ status: "pending", claimId: null, result: { $continuation: { slices: slices + 1, checkpoint: result.checkpoint } }, updatedAt: Date.now() })
+          .where(fenced)
+          .returning({ id: jobs.id });
+        if (parked.length === 0) {
+          msg.ack();
+          continue;
+        }
+        try {
+          await env.JOBS.send({ jobId, tenantId, type, idempotencyKey: parsed.data.idempotencyKey });
+          msg.ack();
+        } catch {
+          msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+        }
+        continue;
+      }
       // Nothing updated means a newer delivery took the job over: its outcome stands.
       await db
         .update(jobs)

@@ -1,6 +1,7 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisStatements, jobs } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema } from "~/features/cis/domain";
@@ -14,6 +15,7 @@ import { all, alerts, hasField, one, pageText, parseHtml, textOf, textsOf, visit
 import { signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { deliverMessages, poll, recordingQueue } from "./queue-helpers";
+import worker from "../../workers/app";
 
 const JOBS_QUEUE = "cis-workspace-jobs";
 const MONTH = "2026-01"; // 6 January to 5 February 2026; its statements deadline, 19 February 2026, is past
@@ -498,5 +500,47 @@ describe("statements screen: Generate All", () => {
     const { doc } = await visit(b, `${t.origin}${LIST()}`);
     expect(card(doc, "Pending Generation")).toBe("1");
     expect(all(doc, "[data-batch]")).toHaveLength(0);
+  });
+});
+
+describe("statements screen: a failing read", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("shows 'Error loading statements' with a reference, never the error's own text, and keeps the month picker and filter", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const logged: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      logged.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(" "));
+    });
+    // The database answers the session lookup but fails any statement on the statements table.
+    const failingDb = new Proxy(env.DB, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (typeof value !== "function") return value;
+        if (prop === "prepare")
+          return (sql: string) => {
+            if (sql.includes("cis_statements")) throw new Error("D1_ERROR: no such column: secret_column in SELECT cis_statements");
+            return value.call(target, sql);
+          };
+        return value.bind(target);
+      },
+    });
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`${t.origin}${LIST()}`, { headers: { Cookie: b.cookieHeader(t.host) } }) as Parameters<typeof worker.fetch>[0],
+      { ...env, DB: failingDb } as Env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).not.toContain("secret_column");
+    const doc = parseHtml(body);
+    const text = pageText(doc);
+    expect(text).toMatch(/Error loading statements: Something went wrong\. Reference: [A-Z0-9]{6,}/);
+    const ref = /Reference: ([A-Z0-9]{6,})/.exec(text)?.[1] ?? "?";
+    expect(logged.find((l) => l.includes(ref))).toContain("secret_column");
+    expect(hasField(doc, "filter")).toBe(true);
+    expect(all(doc, "[data-card]")).toHaveLength(0);
   });
 });

@@ -6,13 +6,15 @@
  */
 import type { z } from "zod";
 import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
+import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
 import { registerJobs } from "~/features/platform/jobs/definitions.server";
 import type { JobDefinition } from "~/features/platform/jobs/registry.server";
 
 declare module "~/features/platform/jobs/definitions.server" {
   interface RegisteredJobs {
     "statements.generate": z.input<typeof statementsGenerateJob.input>;
+    "statements.generate-all": z.input<typeof statementsGenerateAllJob.input>;
   }
 }
 
-registerJobs(statementsGenerateJob as unknown as JobDefinition);
+registerJobs(statementsGenerateJob as unknown as JobDefinition, statementsGenerateAllJob as unknown as JobDefinition);

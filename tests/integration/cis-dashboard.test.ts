@@ -102,7 +102,8 @@ describe("CIS dashboard: access and set-up", () => {
 describe("CIS dashboard: content", () => {
   const QUICK: Record<Role, string[]> = {
     standard: [],
-    lead: ["new-invoice", "add-subcontractor"],
+    // Generating statements needs cis.stmt.issue, which coarse write grants.
+    lead: ["new-invoice", "add-subcontractor", "generate-statements"],
     manager: ["generate-statements", "compile-return", "configure-settings"],
     admin: ["new-invoice", "add-subcontractor", "generate-statements", "compile-return", "configure-settings"],
   };
@@ -121,7 +122,8 @@ describe("CIS dashboard: content", () => {
         expect(one(doc, '[data-action="add-subcontractor"] > a').getAttribute("href")).toBe("/cis/subcontractors/new");
       if (QUICK[role].includes("configure-settings")) expect(one(doc, '[data-action="configure-settings"] > a').getAttribute("href")).toBe("/cis/settings");
       if (QUICK[role].includes("new-invoice")) expect(one(doc, '[data-action="new-invoice"] > a').getAttribute("href")).toBe("/cis/invoices/new");
-      for (const key of ["generate-statements", "compile-return"]) {
+      if (QUICK[role].includes("generate-statements")) expect(one(doc, '[data-action="generate-statements"] > a').getAttribute("href")).toBe("/cis/statements");
+      for (const key of ["compile-return"]) {
         if (!QUICK[role].includes(key)) continue;
         const button = one(doc, `[data-action="${key}"] > button`);
         expect(isDisabled(button), key).toBe(true);

@@ -5,6 +5,9 @@ import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { signIn } from "./auth-helpers";
+import { batchJobKey } from "~/features/cis/statements/statements-page.server";
+import { generateStatement } from "~/features/cis/statements/statements.server";
+import { enqueue } from "~/features/platform/jobs/enqueue.server";
 
 function d1Queries(res: Response): number {
   const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");
@@ -135,5 +138,38 @@ describe("D1 round trips: CIS dashboard", () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Current Month CIS");
     expect(d1Queries(res)).toBe(2);
+  });
+
+  it("serves the statements screen in two round trips (the middleware's batch; settings, statements, their invoices, pending invoices and the batch job in one)", async () => {
+    const { t, u, b } = await cisStaff("admin");
+    const quiet = { ...env, JOBS: { send: async () => {}, sendBatch: async () => {} } as unknown as Queue };
+    const actor = { id: u.id, email: u.email, name: "Counter" };
+    const empty = await b.get(`${t.origin}/cis/statements?month=2026-04`);
+    expect(empty.status).toBe(200);
+    expect(d1Queries(empty)).toBe(2);
+    for (const [i, name] of ["Count Stmt A", "Count Stmt B", "Count Stmt C"].entries()) {
+      const sub = await seedSub(t, { name });
+      const inv = await createInvoice(
+        quiet,
+        t.id,
+        invoiceSchema.parse({ subcontractorId: sub.id, invoiceNumber: `STC-${i}`, invoiceDate: "2026-04-10", grossP: 10_000, materialsP: 0, vatRate: 20 }),
+        actor,
+      );
+      if (!inv.ok) throw new Error(inv.code);
+      expect((await approveInvoice(quiet, t.id, inv.id, actor)).ok).toBe(true);
+      expect((await requestInvoiceStatement(quiet, t.id, inv.id, actor)).ok).toBe(true);
+      if (i === 0) expect((await generateStatement(env, t.id, sub.id, "2026-04", actor)).ok).toBe(true);
+    }
+    await enqueue(quiet, {
+      tenantId: t.id,
+      type: "statements.generate-all",
+      input: { taxMonth: "2026-04", actorEmail: u.email },
+      performedBy: u.id,
+      idempotencyKey: batchJobKey("2026-04", null),
+    });
+    const full = await b.get(`${t.origin}/cis/statements?month=2026-04`);
+    expect(full.status).toBe(200);
+    expect(await full.text()).toContain("Generating statements");
+    expect(d1Queries(full)).toBe(2);
   });
 });

@@ -119,14 +119,20 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
 export type QuickAction = { key: string; label: string; to: string | null };
 
 /**
- * New Invoice and Add Subcontractor need write, Generate Statements approve, Compile
- * Return submit, Configure Settings manage. Actions whose page does not exist yet have no link.
+ * New Invoice and Add Subcontractor need write, Generate Statements the statement scope (generating
+ * is a statement action) and the invoice read that opens the statements screen, Compile Return
+ * submit, Configure Settings manage. Actions whose page does not exist yet have no link.
  */
 export function quickActionsFor(user: ScopeHolder): QuickAction[] {
   const all: (QuickAction & { allowed: boolean })[] = [
     { key: "new-invoice", label: "New Invoice", to: "/cis/invoices/new", allowed: can(user, "cis.inv.write") },
     { key: "add-subcontractor", label: "Add Subcontractor", to: "/cis/subcontractors/new", allowed: can(user, "cis.sub.write") },
-    { key: "generate-statements", label: "Generate Statements", to: null, allowed: can(user, "cis.inv.approve") },
+    {
+      key: "generate-statements",
+      label: "Generate Statements",
+      to: "/cis/statements",
+      allowed: can(user, "cis.stmt.issue") && can(user, "cis.inv.read"),
+    },
     { key: "compile-return", label: "Compile Return", to: null, allowed: can(user, "cis.ret.submit") },
     { key: "configure-settings", label: "Configure Settings", to: "/cis/settings", allowed: canManageSettings(user) },
   ];

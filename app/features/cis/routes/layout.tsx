@@ -12,6 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { to: "/cis", label: "Dashboard", show: can(user, "cis.read") },
       { to: "/cis/subcontractors", label: "Subcontractors", show: can(user, "cis.sub.read") },
       { to: "/cis/invoices", label: "Invoices", show: can(user, "cis.inv.read") },
+      { to: "/cis/statements", label: "Statements", show: can(user, "cis.inv.read") },
       { to: "/cis/analytics", label: "Analytics", show: can(user, "cis.read") },
       { to: "/cis/settings", label: "Settings", show: can(user, "cis.settings.write") || can(user, "cis.manage") },
     ].filter((n) => n.show),

@@ -30,7 +30,7 @@ const TAX_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
  * required, not yet issued and not yet on a statement. One condition, used by the pending list,
  * the statement's insert and the linking update alike, so all three see the same invoices.
  */
-function pendingInvoices(tenantId: string, taxMonth: string, subcontractorId?: string): SQL {
+export function pendingInvoices(tenantId: string, taxMonth: string, subcontractorId?: string): SQL {
   return sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.deletedAt} IS NULL AND ${cisInvoices.status} IN ('approved', 'paid')
     AND ${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.statementId} IS NULL
     AND ${cisInvoices.taxMonth} = ${taxMonth}${subcontractorId === undefined ? sql`` : sql` AND ${cisInvoices.subcontractorId} = ${subcontractorId}`}`;

@@ -1,0 +1,201 @@
+import { Form } from "react-router";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
+import { formatDate } from "~/utils/dates";
+import { formatPence } from "../../domain";
+import { STATEMENT_ISSUE_METHOD_LABELS, type StatementRowStatus } from "../statement-codes";
+
+type InvoiceView = { id: string; invoiceNumber: string; paymentDate: string | null; grossP: number; cisDeductionP: number };
+type IssueMethod = keyof typeof STATEMENT_ISSUE_METHOD_LABELS;
+
+export type StatementRowView = {
+  subcontractorId: string;
+  name: string;
+  utrMasked: string | null;
+  status: StatementRowStatus;
+  invoiceCount: number;
+  cisDeductionP: number;
+  invoices: InvoiceView[];
+  statement: { id: string; status: "generated" | "issued"; generatedAt: number; issuedAt: number | null; issuedMethod: IssueMethod | null } | null;
+  notOnStatement: InvoiceView[];
+};
+
+export type StatementListPerms = { canIssue: boolean; emailStatements: boolean };
+
+const STATUS_LABELS: Readonly<Record<StatementRowStatus, string>> = { pending: "Pending", generated: "Generated", issued: "Issued" };
+const STATUS_STYLE: Readonly<Record<StatementRowStatus, string>> = {
+  pending: "bg-amber-500/15",
+  generated: "bg-accent/15",
+  issued: "bg-success/15",
+};
+
+export function StatementStatusBadge({ status }: { status: StatementRowStatus }) {
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status]}`} data-status={status}>
+      {STATUS_LABELS[status]}
+    </span>
+  );
+}
+
+function InvoiceTable({ caption, invoices }: { caption: string; invoices: InvoiceView[] }) {
+  return (
+    <Table caption={caption} density="compact">
+      <THead>
+        <TH>Invoice</TH>
+        <TH>Payment date</TH>
+        <TH className="text-right">Gross</TH>
+        <TH className="text-right">CIS</TH>
+      </THead>
+      <TBody>
+        {invoices.map((inv) => (
+          <TR key={inv.id} data-invoice={inv.id}>
+            <TD>
+              <a href={`/cis/invoices/${inv.id}`} className="text-accent underline">
+                {inv.invoiceNumber}
+              </a>
+            </TD>
+            <TD>{formatDate(inv.paymentDate)}</TD>
+            <TD className="text-right tabular-nums">{formatPence(inv.grossP)}</TD>
+            <TD className="text-right tabular-nums">{formatPence(inv.cisDeductionP)}</TD>
+          </TR>
+        ))}
+      </TBody>
+    </Table>
+  );
+}
+
+function GenerateForm({ row, month, filter }: { row: StatementRowView; month: string; filter: string }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="generate" />
+      <input type="hidden" name="subcontractorId" value={row.subcontractorId} />
+      <input type="hidden" name="month" value={month} />
+      <input type="hidden" name="filter" value={filter} />
+      <SubmitButton
+        pendingText="Generating..."
+        match={{ intent: "generate", subcontractorId: row.subcontractorId }}
+        aria-label={`Generate statement for ${row.name}`}
+      >
+        Generate
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function IssueForms({ statementId, name, returnTo, emailStatements }: { statementId: string; name: string; returnTo: string; emailStatements: boolean }) {
+  const action = `/cis/statements/${statementId}/issue`;
+  const methods: IssueMethod[] = emailStatements ? ["email", "portal", "print"] : ["portal", "print"];
+  return (
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label={`Issue statement for ${name}`} data-issue-actions>
+      <span className="text-sm font-medium">Issue:</span>
+      {methods.map((m) => (
+        <Form key={m} method="post" action={action}>
+          <input type="hidden" name="method" value={m} />
+          <input type="hidden" name="returnTo" value={returnTo} />
+          <SubmitButton action={action} match={{ method: m }} pendingText="Issuing..." variant="secondary" aria-label={`Issue statement for ${name} by ${m}`}>
+            {STATEMENT_ISSUE_METHOD_LABELS[m]}
+          </SubmitButton>
+        </Form>
+      ))}
+    </div>
+  );
+}
+
+function StatementActions({
+  row,
+  perms,
+  month,
+  filter,
+  returnTo,
+}: {
+  row: StatementRowView;
+  perms: StatementListPerms;
+  month: string;
+  filter: string;
+  returnTo: string;
+}) {
+  const s = row.statement;
+  if (!s) {
+    return perms.canIssue ? <GenerateForm row={row} month={month} filter={filter} /> : <p className="text-sm opacity-70">No statement generated yet.</p>;
+  }
+  const download = `/cis/statements/${s.id}/download`;
+  return (
+    <div className="space-y-2">
+      <p className="text-sm">
+        {`Generated ${formatDate(s.generatedAt)}`}
+        {s.status === "issued" ? (
+          <span
+            data-issued
+          >{` · Issued by ${s.issuedMethod ? STATEMENT_ISSUE_METHOD_LABELS[s.issuedMethod].toLowerCase() : "N/A"} on ${formatDate(s.issuedAt)}`}</span>
+        ) : null}
+      </p>
+      <div className="flex flex-wrap gap-2" data-downloads>
+        <a href={`${download}?format=html`} className={buttonClass("secondary")} aria-label={`Download HTML statement for ${row.name}`}>
+          Download HTML
+        </a>
+        <a href={`${download}?format=pdf`} className={buttonClass("secondary")} aria-label={`Download PDF statement for ${row.name}`}>
+          Download PDF
+        </a>
+      </div>
+      {s.status === "generated" && perms.canIssue ? (
+        <IssueForms statementId={s.id} name={row.name} returnTo={returnTo} emailStatements={perms.emailStatements} />
+      ) : null}
+    </div>
+  );
+}
+
+/** 'Statements by Subcontractor': one expandable row each (details/summary, so it opens without JavaScript). */
+export function StatementList({
+  rows,
+  perms,
+  month,
+  filter,
+  returnTo,
+}: {
+  rows: StatementRowView[];
+  perms: StatementListPerms;
+  month: string;
+  filter: string;
+  returnTo: string;
+}) {
+  return (
+    <ul className="divide-y divide-line rounded-brand border border-line bg-elevated" data-statement-list>
+      {rows.map((row) => (
+        <li key={row.subcontractorId} data-subcontractor={row.subcontractorId} data-row-status={row.status}>
+          <details className="group">
+            <summary className="flex cursor-pointer flex-wrap items-center gap-x-6 gap-y-1 px-4 py-3 hover:bg-surface">
+              <span className="min-w-48 font-medium" data-name>
+                {row.name}
+              </span>
+              <span className="text-sm opacity-70" data-utr>
+                {`UTR ${row.utrMasked ?? "N/A"}`}
+              </span>
+              <span className="text-sm" data-invoice-count>
+                {row.invoiceCount === 1 ? "1 invoice" : `${row.invoiceCount} invoices`}
+              </span>
+              <span className="text-sm tabular-nums" data-total-cis>
+                {`CIS ${formatPence(row.cisDeductionP)}`}
+              </span>
+              <span className="ml-auto">
+                <StatementStatusBadge status={row.status} />
+              </span>
+            </summary>
+            <div className="space-y-4 border-t border-line px-4 py-3">
+              <InvoiceTable caption={`Invoices of ${row.name}`} invoices={row.invoices} />
+              {row.notOnStatement.length > 0 ? (
+                <div className="space-y-2 rounded-brand border border-amber-500 bg-amber-500/10 p-3" data-not-on-statement>
+                  <p className="text-sm">
+                    {row.notOnStatement.length === 1 ? "1 invoice was" : `${row.notOnStatement.length} invoices were`} approved after this tax month&apos;s
+                    statement was generated and {row.notOnStatement.length === 1 ? "is" : "are"} not on it: a subcontractor has one statement per tax month.
+                  </p>
+                  <InvoiceTable caption={`Invoices of ${row.name} not on the statement`} invoices={row.notOnStatement} />
+                </div>
+              ) : null}
+              <StatementActions row={row} perms={perms} month={month} filter={filter} returnTo={returnTo} />
+            </div>
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,249 @@
+import { useEffect, type ChangeEvent } from "react";
+import { data, Form, Link, redirect, useRevalidator } from "react-router";
+import { z } from "zod";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { inputClass } from "~/components/ui/field";
+import { StatCards } from "~/components/ui/stat-cards";
+import { requireScope } from "~/features/auth/middleware.server";
+import { can } from "~/features/auth/scopes";
+import { reportInternalError } from "~/features/platform/error-reference";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formatLongDate } from "~/utils/dates";
+import { currentTaxMonth, deadlineIndicator, isTaxMonthLabel, nextTaxMonth, previousTaxMonth, taxMonthFromLabel } from "../../domain";
+import { actorOf, requireCis } from "../../module.server";
+import { BatchPanel, StatementDeadlineBanner } from "../components/statement-panels";
+import { StatementList } from "../components/statement-list";
+import { generateSubcontractorStatement } from "../generate.server";
+import { BATCH_MESSAGES, BATCH_REFRESH_SECONDS, STATEMENT_FILTER_LABELS, STATEMENT_FILTERS, type StatementFilter } from "../statement-codes";
+import { loadStatementsPage, startBatchGeneration } from "../statements-page.server";
+import { STATEMENT_ERROR_MESSAGES } from "../statements.server";
+import type { Route } from "./+types/list";
+
+/** Reading the screen needs invoice read (coarse read grants it); every statement action needs cis.stmt.issue (coarse write grants it). */
+const READ_SCOPE = "cis.inv.read";
+const ISSUE_SCOPE = "cis.stmt.issue";
+
+const filterSchema = z.enum(STATEMENT_FILTERS).catch("all");
+
+/** The list's address for a month and filter: where actions return and what Issue's returnTo holds. */
+function listUrl(month: string, filter: StatementFilter, job?: string): string {
+  const params = new URLSearchParams({ month, filter });
+  if (job) params.set("job", job);
+  return `/cis/statements?${params.toString()}`;
+}
+
+/** An unknown or malformed month falls back to the current London tax month. */
+function parseQuery(params: URLSearchParams, now: Date) {
+  const month = params.get("month");
+  const job = params.get("job");
+  return {
+    month: isTaxMonthLabel(month) ? month : currentTaxMonth(now).label,
+    filter: filterSchema.parse(params.get("filter") ?? "all"),
+    job: job && job.length <= 64 ? job : null,
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireCis(request, context, READ_SCOPE);
+  const now = new Date();
+  const query = parseQuery(new URL(request.url).searchParams, now);
+  const tm = taxMonthFromLabel(query.month);
+  const indicator = deadlineIndicator(tm.deadlines.statements, now);
+  const view = {
+    query,
+    period: tm.displayLabel,
+    prevMonth: previousTaxMonth(query.month).label,
+    nextMonth: nextTaxMonth(query.month).label,
+    deadline: { date: formatLongDate(tm.deadlines.statements), state: indicator.state, text: indicator.text },
+    canIssue: can(user, ISSUE_SCOPE),
+    returnTo: listUrl(query.month, query.filter),
+  };
+  try {
+    const page = await loadStatementsPage(env, tenant.id, query.month);
+    const batch = page.batch;
+    return {
+      ...view,
+      error: null,
+      emailStatements: page.emailStatements,
+      counts: page.counts,
+      rows: query.filter === "all" ? page.rows : page.rows.filter((r) => r.status === query.filter),
+      // A finished job's outcome is shown to whoever started it (its id is in the address it was sent
+      // to); a running one to everyone, so nobody starts a second.
+      batch: batch && (batch.state === "running" || batch.id === query.job) ? batch : null,
+    };
+  } catch (err) {
+    return { ...view, error: reportInternalError(context, err, "cis statements list"), emailStatements: true, counts: null, rows: [], batch: null };
+  }
+}
+
+const monthField = z.string().refine(isTaxMonthLabel);
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("generate"), subcontractorId: z.string().min(1).max(64), month: monthField, filter: filterSchema }),
+  z.object({ intent: z.literal("generate-all"), month: monthField, filter: filterSchema }),
+]);
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, READ_SCOPE);
+  await requireScope(request, context, user, ISSUE_SCOPE);
+  const form = await request.formData();
+  const parsed = actionSchema.safeParse({
+    intent: form.get("intent"),
+    subcontractorId: form.get("subcontractorId") ?? undefined,
+    month: form.get("month"),
+    filter: form.get("filter") ?? "all",
+  });
+  if (!parsed.success) throw data("Unknown action", { status: 400 });
+  const { month, filter } = parsed.data;
+  const actor = actorOf(user);
+  const back = listUrl(month, filter);
+
+  if (parsed.data.intent === "generate-all") {
+    let res;
+    try {
+      res = await startBatchGeneration(env, tenant.id, month, actor);
+    } catch (err) {
+      const message = reportInternalError(context, err, "cis statements generate all", `${BATCH_MESSAGES.failed}: Something went wrong.`);
+      return data({ error: message }, { status: 503 });
+    }
+    if (!res.ok) return redirectWithToast(env, back, { type: "info", title: BATCH_MESSAGES.noPendingTitle, message: BATCH_MESSAGES.noPendingMessage });
+    if (!res.created) return redirectWithToast(env, listUrl(month, filter, res.jobId), { type: "info", title: BATCH_MESSAGES.alreadyRunning });
+    return redirect(listUrl(month, filter, res.jobId));
+  }
+
+  let res;
+  try {
+    res = await generateSubcontractorStatement(env, tenant.id, parsed.data.subcontractorId, month, actor);
+  } catch (err) {
+    const message = reportInternalError(
+      context,
+      err,
+      "cis statement generate",
+      `${STATEMENT_ERROR_MESSAGES.not_found.title}: ${STATEMENT_ERROR_MESSAGES.not_found.message}.`,
+    );
+    return data({ error: message }, { status: 503 });
+  }
+  if (res.ok) {
+    return redirectWithToast(env, back, {
+      type: "success",
+      title: "Statement Generated",
+      message: `The statement for ${taxMonthFromLabel(month).displayLabel} is ready.`,
+    });
+  }
+  // Another tenant's or an unknown subcontractor is simply not there.
+  if (res.code === "not_found") throw data("Not found", { status: 404 });
+  const { title, message } = STATEMENT_ERROR_MESSAGES[res.code];
+  return redirectWithToast(env, back, { type: res.code === "already_exists" ? "error" : "info", title, ...(message ? { message } : {}) });
+}
+
+/** With JavaScript a changed filter applies at once; without it, the Apply button does. */
+function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
+  event.currentTarget.form?.requestSubmit();
+}
+
+/** While Generate All runs, the page reloads its data every few seconds (the no-JavaScript page refreshes itself instead). */
+function useRefreshWhile(running: boolean, token: unknown) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(() => void revalidate(), BATCH_REFRESH_SECONDS * 1000);
+    return () => clearTimeout(timer);
+  }, [running, token, revalidate]);
+}
+
+export default function StatementsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { query, period, prevMonth, nextMonth, deadline, canIssue, returnTo, error, emailStatements, counts, rows, batch } = loaderData;
+  useRefreshWhile(batch?.state === "running", loaderData);
+  const running = batch?.state === "running";
+
+  return (
+    <div className="space-y-6">
+      <h2 className="sr-only">Statements</h2>
+      <StatementDeadlineBanner period={period} deadline={deadline} />
+
+      {counts ? (
+        <StatCards
+          cards={[
+            { label: "Total Subcontractors", value: counts.total },
+            { label: "Pending Generation", value: counts.pending },
+            { label: "Generated", value: counts.generated },
+            { label: "Issued", value: counts.issued },
+          ]}
+        />
+      ) : null}
+
+      <div className="flex flex-wrap items-end gap-3" role="toolbar" aria-label="Statement tools">
+        <nav aria-label="Tax month" className="flex items-center gap-2">
+          <Link to={listUrl(prevMonth, query.filter)} className={buttonClass("secondary")} aria-label="Previous tax month" rel="prev">
+            ‹ Previous
+          </Link>
+          <span className="px-2 text-sm font-medium" data-period>
+            {period}
+          </span>
+          <Link to={listUrl(nextMonth, query.filter)} className={buttonClass("secondary")} aria-label="Next tax month" rel="next">
+            Next ›
+          </Link>
+        </nav>
+
+        {/* Keyed by the month and filter so the fields show what is in force after any navigation. */}
+        <Form key={`${query.month}:${query.filter}`} method="get" className="flex flex-wrap items-end gap-2">
+          <label className="text-sm">
+            <span className="block text-xs opacity-70">Tax month</span>
+            <input type="month" name="month" defaultValue={query.month} className={inputClass} />
+          </label>
+          <label className="text-sm">
+            <span className="block text-xs opacity-70">Show</span>
+            <select name="filter" defaultValue={query.filter} className={inputClass} onChange={submitOnChange}>
+              {STATEMENT_FILTERS.map((f) => (
+                <option key={f} value={f}>
+                  {STATEMENT_FILTER_LABELS[f]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className={buttonClass("secondary")}>
+            Apply
+          </button>
+        </Form>
+
+        {canIssue ? (
+          <Form method="post" className="ml-auto">
+            <input type="hidden" name="intent" value="generate-all" />
+            <input type="hidden" name="month" value={query.month} />
+            <input type="hidden" name="filter" value={query.filter} />
+            <SubmitButton pendingText="Starting..." match={{ intent: "generate-all" }} disabled={running}>
+              Generate All
+            </SubmitButton>
+          </Form>
+        ) : null}
+      </div>
+
+      {batch ? <BatchPanel batch={batch} /> : null}
+      {actionData?.error ? (
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">
+          {actionData.error}
+        </p>
+      ) : null}
+
+      <section aria-labelledby="statements-by-sub" className="space-y-3">
+        <h3 id="statements-by-sub" className="text-lg font-semibold">
+          Statements by Subcontractor
+        </h3>
+        {error ? (
+          <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-4">
+            {`Error loading statements: ${error}`}
+          </p>
+        ) : rows.length === 0 ? (
+          <div className="rounded-brand border border-dashed border-line p-10 text-center" data-empty>
+            <p className="font-semibold">No statements to display</p>
+          </div>
+        ) : (
+          <StatementList rows={rows} perms={{ canIssue, emailStatements }} month={query.month} filter={query.filter} returnTo={returnTo} />
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Statements · CIS" }];
+}

@@ -1,0 +1,154 @@
+import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { auditEvents, cisStatements } from "~/db/schema";
+import { invoiceSchema } from "~/features/cis/domain";
+import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
+import { generateStatement } from "~/features/cis/statements/statements.server";
+import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
+import type { JobContext } from "~/features/platform/jobs/registry.server";
+import type { TestTenant } from "../factories";
+import { cisTenant, seedSub } from "../factories/cis";
+import { recordingQueue } from "./queue-helpers";
+
+const MONTH = "2026-03";
+const ACTOR = { id: "user-batch", email: "batch@example.test", name: "Batch" };
+
+function quietEnv(): Env {
+  return { ...env, JOBS: recordingQueue().queue } as Env;
+}
+
+let seq = 0;
+async function pendingInvoice(t: TestTenant, subId: string) {
+  seq += 1;
+  const e = quietEnv();
+  const res = await createInvoice(
+    e,
+    t.id,
+    invoiceSchema.parse({ subcontractorId: subId, invoiceNumber: `BJ-${seq}`, invoiceDate: "2026-03-12", grossP: 50_000, materialsP: 0, vatRate: 20 }),
+    ACTOR,
+  );
+  if (!res.ok) throw new Error(res.code);
+  expect((await approveInvoice(e, t.id, res.id, ACTOR)).ok).toBe(true);
+  expect((await requestInvoiceStatement(e, t.id, res.id, ACTOR)).ok).toBe(true);
+  return res.id;
+}
+
+/** A run of the job as the consumer makes it, recording the progress it reports. */
+function context(tenantId: string, onProgress: (pct: number) => Promise<void> = async () => {}) {
+  const progress: number[] = [];
+  const ctx: JobContext = {
+    env,
+    jobId: `test-${++seq}`,
+    tenantId,
+    performedBy: ACTOR.id,
+    async progress(pct) {
+      progress.push(pct);
+      await onProgress(pct);
+    },
+  };
+  return { ctx, progress };
+}
+
+const input = { taxMonth: MONTH, actorEmail: ACTOR.email };
+
+async function count(table: typeof cisStatements | typeof auditEvents, tenantId: string) {
+  if (table === cisStatements) return (await getDb(env).select().from(cisStatements).where(eq(cisStatements.tenantId, tenantId))).length;
+  return (
+    await getDb(env)
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, "cis.statement.generated")))
+  ).length;
+}
+
+describe("statements.generate-all job", () => {
+  it("is registered with the JOBS consumer and refuses an invalid month", () => {
+    expect(JOB_DEFINITIONS["statements.generate-all"]).toBe(statementsGenerateAllJob);
+    expect(statementsGenerateAllJob.input.safeParse({ taxMonth: "2026-13", actorEmail: ACTOR.email }).success).toBe(false);
+    expect(statementsGenerateAllJob.input.safeParse({ taxMonth: MONTH }).success).toBe(false);
+  });
+
+  it("generates every pending subcontractor's statement, reporting rising progress below 100, and a rerun generates and audits nothing twice", async () => {
+    const t = await cisTenant();
+    for (const name of ["Mike Masonry", "November Nails", "Oscar Oak", "Papa Paving"]) await pendingInvoice(t, (await seedSub(t, { name })).id);
+    const { ctx, progress } = context(t.id);
+    const result = await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), ctx);
+    expect(result).toEqual({ taxMonth: MONTH, total: 4, generated: 4, failed: 0, skipped: 0 });
+    expect(progress).toEqual([25, 50, 75, 99]);
+    expect(await count(cisStatements, t.id)).toBe(4);
+    expect(await count(auditEvents, t.id)).toBe(4);
+
+    // A redelivery (the first run crashed before 'done') finds nothing left to do.
+    const again = context(t.id);
+    expect(await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), again.ctx)).toEqual({
+      taxMonth: MONTH,
+      total: 0,
+      generated: 0,
+      failed: 0,
+      skipped: 0,
+    });
+    expect(again.progress).toEqual([]);
+    expect(await count(cisStatements, t.id)).toBe(4);
+    expect(await count(auditEvents, t.id)).toBe(4);
+  });
+
+  it("a rerun after a crash part-way generates only the rest", async () => {
+    const t = await cisTenant();
+    const subs: { id: string }[] = [];
+    for (const name of ["Quebec Quarry", "Romeo Roofs", "Sierra Steel"]) {
+      const s = await seedSub(t, { name });
+      await pendingInvoice(t, s.id);
+      subs.push(s);
+    }
+    // The crashed run had made the first statement.
+    expect((await generateStatement(env, t.id, subs[0].id, MONTH, ACTOR)).ok).toBe(true);
+    const { ctx } = context(t.id);
+    expect(await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), ctx)).toMatchObject({
+      total: 2,
+      generated: 2,
+      failed: 0,
+      skipped: 0,
+    });
+    expect(await count(cisStatements, t.id)).toBe(3);
+    expect(await count(auditEvents, t.id)).toBe(3);
+  });
+
+  it("a statement someone else generated while the job ran counts as neither generated nor failed", async () => {
+    const t = await cisTenant();
+    const subs: { id: string }[] = [];
+    for (const name of ["Tango Tiles", "Uniform Underpinning", "Victor Ventilation"]) {
+      const s = await seedSub(t, { name });
+      await pendingInvoice(t, s.id);
+      subs.push(s);
+    }
+    // After the first statement, a person generates the last one from the page.
+    let raced = false;
+    const { ctx } = context(t.id, async () => {
+      if (raced) return;
+      raced = true;
+      expect((await generateStatement(env, t.id, subs[2].id, MONTH, ACTOR)).ok).toBe(true);
+    });
+    expect(await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), ctx)).toEqual({
+      taxMonth: MONTH,
+      total: 3,
+      generated: 2,
+      failed: 0,
+      skipped: 1,
+    });
+    expect(await count(cisStatements, t.id)).toBe(3);
+    expect(await count(auditEvents, t.id)).toBe(3);
+  });
+
+  it("works on its own tenant only", async () => {
+    const t = await cisTenant();
+    const other = await cisTenant();
+    await pendingInvoice(t, (await seedSub(t, { name: "Whiskey Walls" })).id);
+    await pendingInvoice(other, (await seedSub(other, { name: "Xray Extensions" })).id);
+    const { ctx } = context(t.id);
+    expect(await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), ctx)).toMatchObject({ total: 1, generated: 1 });
+    expect(await count(cisStatements, other.id)).toBe(0);
+  });
+});

@@ -2,13 +2,13 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisStatements } from "~/db/schema";
+import { auditEvents, cisStatements, cisSubcontractors } from "~/db/schema";
 import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
-import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
+import { GENERATE_ALL_SLICE, statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";
 import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
-import type { JobContext } from "~/features/platform/jobs/registry.server";
+import { JobContinuation, type JobContext } from "~/features/platform/jobs/registry.server";
 import type { TestTenant } from "../factories";
 import { cisTenant, seedSub } from "../factories/cis";
 import { recordingQueue } from "./queue-helpers";
@@ -44,6 +44,7 @@ function context(tenantId: string, onProgress: (pct: number) => Promise<void> = 
     jobId: `test-${++seq}`,
     tenantId,
     performedBy: ACTOR.id,
+    checkpoint: null,
     async progress(pct) {
       progress.push(pct);
       await onProgress(pct);
@@ -140,6 +141,34 @@ describe("statements.generate-all job", () => {
     });
     expect(await count(cisStatements, t.id)).toBe(3);
     expect(await count(auditEvents, t.id)).toBe(3);
+  });
+
+  it("works in slices: a continuation carries the counts and the failures, and the next slice does the rest without retrying a failure", async () => {
+    const t = await cisTenant();
+    // First by name, so it fails in the first slice; it stays pending, so only the checkpoint keeps it from being tried again.
+    const gone = await seedSub(t, { name: "Aaron Absent" });
+    await pendingInvoice(t, gone.id);
+    await getDb(env).update(cisSubcontractors).set({ deletedAt: Date.now() }).where(eq(cisSubcontractors.id, gone.id));
+    for (let i = 0; i < GENERATE_ALL_SLICE + 1; i++) await pendingInvoice(t, (await seedSub(t, { name: `Slice Builder ${String(i).padStart(2, "0")}` })).id);
+
+    const first = context(t.id);
+    const out = await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), first.ctx);
+    expect(out).toBeInstanceOf(JobContinuation);
+    const checkpoint = (out as JobContinuation).checkpoint;
+    expect(checkpoint).toEqual({ total: GENERATE_ALL_SLICE + 2, generated: GENERATE_ALL_SLICE - 1, failed: 1, skipped: 0, failedIds: [gone.id] });
+    expect(first.progress.at(-1)).toBe(Math.floor((GENERATE_ALL_SLICE / (GENERATE_ALL_SLICE + 2)) * 100));
+    expect(await count(cisStatements, t.id)).toBe(GENERATE_ALL_SLICE - 1);
+
+    const second = context(t.id);
+    second.ctx.checkpoint = checkpoint;
+    expect(await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), second.ctx)).toEqual({
+      taxMonth: MONTH,
+      total: GENERATE_ALL_SLICE + 2,
+      generated: GENERATE_ALL_SLICE + 1,
+      failed: 1,
+      skipped: 0,
+    });
+    expect(await count(cisStatements, t.id)).toBe(GENERATE_ALL_SLICE + 1);
   });
 
   it("works on its own tenant only", async () => {

@@ -1,16 +1,34 @@
 import { z } from "zod";
-import { defineJob } from "~/features/platform/jobs/registry.server";
+import { continueJob, defineJob } from "~/features/platform/jobs/registry.server";
 import { isTaxMonthLabel } from "../domain";
 import { generateSubcontractorStatement } from "./generate.server";
 import { BATCH_JOB_TYPE, pendingStatementTargets, type BatchResult } from "./statements-page.server";
 
 /**
+ * Subcontractors per slice. Each costs a few D1 queries and a PDF render; 25 keeps a slice far
+ * under the per-invocation query limit and CPU time, and the page's progress moving.
+ */
+export const GENERATE_ALL_SLICE = 25;
+
+/** What one slice hands the next: the counts so far and who failed, so they are not tried again. */
+const checkpointSchema = z.object({
+  total: z.number().int().min(0),
+  generated: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  failedIds: z.array(z.string()),
+});
+type Checkpoint = z.infer<typeof checkpointSchema>;
+
+/**
  * Generate All for one tax month: a statement for every subcontractor with invoices pending one
- * and no statement for the month yet. Safe to run again: each run asks afresh who still needs a
- * statement, so a redelivery after a crash skips the ones already made, and generation itself
- * refuses a second statement for a subcontractor and month. A refusal (another person generated
- * it meanwhile, or its invoices moved on) counts as neither generated nor failed; only an error
- * or a vanished subcontractor counts as failed, and the run goes on with the rest.
+ * and no statement for the month yet, GENERATE_ALL_SLICE at a time (one queue delivery each; the
+ * counts travel in the job's checkpoint). Safe to run again: each slice asks afresh who still
+ * needs a statement, so a redelivery after a crash skips the ones already made, and generation
+ * itself refuses a second statement for a subcontractor and month. A refusal (another person
+ * generated it meanwhile, or its invoices moved on) counts as neither generated nor failed; only
+ * an error or a vanished subcontractor counts as failed, is remembered so later slices do not
+ * try it again, and the run goes on with the rest.
  */
 export const statementsGenerateAllJob = defineJob({
   type: BATCH_JOB_TYPE,
@@ -19,25 +37,39 @@ export const statementsGenerateAllJob = defineJob({
     // The audit entries name the person who pressed Generate All.
     actorEmail: z.string().min(1).max(320),
   }),
-  async run(input, ctx): Promise<BatchResult> {
-    const targets = await pendingStatementTargets(ctx.env, ctx.tenantId, input.taxMonth);
+  async run(input, ctx) {
+    const previous = checkpointSchema.safeParse(ctx.checkpoint);
+    const failedIds = new Set(previous.success ? previous.data.failedIds : []);
+    const targets = (await pendingStatementTargets(ctx.env, ctx.tenantId, input.taxMonth)).filter((t) => !failedIds.has(t.subcontractorId));
+    const state: Checkpoint = previous.success ? previous.data : { total: targets.length, generated: 0, failed: 0, skipped: 0, failedIds: [] };
     const actor = { id: ctx.performedBy ?? "system", email: input.actorEmail };
-    let generated = 0;
-    let failed = 0;
-    let skipped = 0;
-    for (const [i, target] of targets.entries()) {
+    const slice = targets.slice(0, GENERATE_ALL_SLICE);
+    for (const target of slice) {
       try {
         const res = await generateSubcontractorStatement(ctx.env, ctx.tenantId, target.subcontractorId, input.taxMonth, actor);
-        if (res.ok) generated += 1;
-        else if (res.code === "not_found") failed += 1;
-        else skipped += 1;
+        if (res.ok) state.generated += 1;
+        else if (res.code === "not_found") {
+          state.failed += 1;
+          failedIds.add(target.subcontractorId);
+        } else state.skipped += 1;
       } catch (err) {
-        failed += 1;
+        state.failed += 1;
+        failedIds.add(target.subcontractorId);
         console.error(`statements.generate-all job ${ctx.jobId}: subcontractor ${target.subcontractorId}`, err);
       }
+      const done = state.generated + state.failed + state.skipped;
       // 100 is written when the job is marked done.
-      await ctx.progress(Math.min(99, Math.floor(((i + 1) / targets.length) * 100)));
+      await ctx.progress(Math.min(99, Math.floor((done / Math.max(state.total, done, 1)) * 100)));
     }
-    return { taxMonth: input.taxMonth, total: targets.length, generated, failed, skipped };
+    state.failedIds = [...failedIds];
+    if (targets.length > slice.length) return continueJob(state);
+    const result: BatchResult = {
+      taxMonth: input.taxMonth,
+      total: Math.max(state.total, state.generated + state.failed + state.skipped),
+      generated: state.generated,
+      failed: state.failed,
+      skipped: state.skipped,
+    };
+    return result;
   },
 });

@@ -224,6 +224,10 @@ export const cisStatements = sqliteTable(
     issuedMethod: text("issued_method", { enum: STATEMENT_ISSUE_METHODS }),
     // R2 key of the rendered PDF, written once it exists so an issued statement never changes.
     pdfKey: text("pdf_key"),
+    // The statement document (JSON) as first rendered, set once while null: the PDF and the HTML
+    // download are both rendered from it, so later settings or subcontractor edits never change
+    // an issued statement.
+    document: text("document"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -1,14 +1,14 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { cisInvoices, cisSettings, cisStatements, cisSubcontractors, tenants } from "~/db/schema";
+import { cisInvoices, cisSettings, cisStatementDocuments, cisStatements, cisSubcontractors, tenants } from "~/db/schema";
 import { londonDateParts } from "../domain/tax-month";
 import { assertStatementDocument, statementFileName, statementHtml, statementPdf, type StatementDocument } from "./document";
 
 /**
  * The statement's files. The first rendering freezes the document (the statement's data as it
  * stood then: contractor details from the settings, the subcontractor's verification, the
- * invoices) into cis_statements.document, written only while null; the PDF in R2 and the HTML
+ * invoices) into cis_statement_documents, written once; the PDF in R2 and the HTML
  * download are both rendered from that stored document, so an issued statement never changes
  * when the settings or the subcontractor change afterwards (ADR 0020).
  */
@@ -63,7 +63,10 @@ export function statementVerification(
   if (rated.length === 0) return { cisRate: current.verificationRate, verificationNumber: current.verificationReference };
   const highest = rated.reduce((a, b) => (b.rate > a.rate ? b : a));
   const withReference = rated.find((r) => r.rate === highest.rate && r.reference) ?? highest;
-  return { cisRate: highest.rate, verificationNumber: withReference.reference ?? (highest.rate === current.verificationRate ? current.verificationReference : null) };
+  return {
+    cisRate: highest.rate,
+    verificationNumber: withReference.reference ?? (highest.rate === current.verificationRate ? current.verificationReference : null),
+  };
 }
 
 type Frozen = { ok: true; document: StatementDocument; pdfKey: string | null };
@@ -75,8 +78,10 @@ type Frozen = { ok: true; document: StatementDocument; pdfKey: string | null };
 export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
   const db = getDb(env);
   const ofStatement = and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, statementId));
-  const [statements, settings, tenantRows, invoices, subs] = await db.batch([
+  const ofDocument = and(eq(cisStatementDocuments.tenantId, tenantId), eq(cisStatementDocuments.statementId, statementId));
+  const [statements, documents, settings, tenantRows, invoices, subs] = await db.batch([
     db.select().from(cisStatements).where(ofStatement).limit(1),
+    db.select({ document: cisStatementDocuments.document }).from(cisStatementDocuments).where(ofDocument).limit(1),
     db
       .select({ companyName: cisSettings.companyName, employerRef: cisSettings.employerRef, footer: cisSettings.statementFooter })
       .from(cisSettings)
@@ -111,7 +116,7 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   ]);
   const st = statements[0];
   if (!st) return { ok: false, code: "not_found" };
-  if (st.document) return { ok: true, document: parseDocument(st.document), pdfKey: st.pdfKey };
+  if (documents[0]) return { ok: true, document: parseDocument(documents[0].document), pdfKey: st.pdfKey };
 
   const s = settings[0];
   const employerRef = s?.employerRef.trim() ?? "";
@@ -146,16 +151,17 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   // Refuses totals that are not the invoices' sums before anything is stored.
   assertStatementDocument(document);
 
+  // The first writer wins; whoever lost reads back the winner's document.
   const [, stored] = await db.batch([
     db
-      .update(cisStatements)
-      .set({ document: JSON.stringify(document) })
-      .where(and(ofStatement, isNull(cisStatements.document))),
-    db.select({ document: cisStatements.document, pdfKey: cisStatements.pdfKey }).from(cisStatements).where(ofStatement).limit(1),
+      .insert(cisStatementDocuments)
+      .values({ tenantId, statementId, document: JSON.stringify(document), createdAt: Date.now() })
+      .onConflictDoNothing(),
+    db.select({ document: cisStatementDocuments.document }).from(cisStatementDocuments).where(ofDocument).limit(1),
   ]);
   const row = stored[0];
-  if (!row?.document) return { ok: false, code: "not_found" };
-  return { ok: true, document: parseDocument(row.document), pdfKey: row.pdfKey };
+  if (!row) return { ok: false, code: "not_found" };
+  return { ok: true, document: parseDocument(row.document), pdfKey: st.pdfKey };
 }
 
 export type StatementPdf = { ok: true; key: string; bytes: Uint8Array<ArrayBuffer>; fileName: string };

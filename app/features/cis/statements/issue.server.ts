@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
@@ -114,25 +115,49 @@ function issueStatements(
   details: Record<string, string>,
   ip: string | null,
 ): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
-  const detailPairs = Object.entries(details).flatMap(([k, v]) => [sql`, ${k}, ${v}`]);
+  const detailPairs = Object.entries(details).map(([k, v]) => sql`, ${k}, ${v}`);
+  const generatedRow = sql`${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id} AND ${cisStatements.status} = 'generated'`;
   return [
     db
       .update(cisInvoices)
       .set({ statementIssuedAt: now, statementIssuedMethod: method, updatedAt: now, updatedBy: actor.id })
       .where(and(eq(cisInvoices.tenantId, tenantId), eq(cisInvoices.statementId, id), stillGenerated)),
-    db.run(
-      sql`INSERT INTO ${auditEvents} (id, tenant_id, actor_id, actor_email, action, target_type, target_id, payload, ip, created_at)
-        SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, ${STATEMENT_ISSUED_AUDIT}, 'statement', ${id},
-          json_object('method', ${method}, 'subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
-            'invoiceCount', ${cisStatements.invoiceCount}${sql.join(detailPairs)}),
-          ${ip}, ${now}
-        FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id} AND ${cisStatements.status} = 'generated'`,
+    insertWhere(
+      db,
+      auditEvents,
+      {
+        id: newId(),
+        tenantId,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        action: STATEMENT_ISSUED_AUDIT,
+        targetType: "statement",
+        targetId: id,
+        payload: sql`json_object('method', ${method}, 'subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
+          'invoiceCount', ${cisStatements.invoiceCount}${sql.join(detailPairs)})`,
+        ip,
+        createdAt: now,
+      },
+      generatedRow,
+      { from: cisStatements },
     ),
-    db.run(
-      sql`INSERT INTO ${activityLog} (id, tenant_id, module, action, entity_type, entity_id, performed_by, performed_by_name, details, performed_at)
-        SELECT ${newId()}, ${tenantId}, 'cis', ${STATEMENT_ISSUED_ACTIVITY}, 'statement', ${id}, ${actor.id}, ${actor.name},
-          json_object('method', ${method}, 'subcontractorName', ${cisStatements.subcontractorName}, 'taxMonth', ${cisStatements.taxMonth}), ${now}
-        FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id} AND ${cisStatements.status} = 'generated'`,
+    insertWhere(
+      db,
+      activityLog,
+      {
+        id: newId(),
+        tenantId,
+        module: "cis",
+        action: STATEMENT_ISSUED_ACTIVITY,
+        entityType: "statement",
+        entityId: id,
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: sql`json_object('method', ${method}, 'subcontractorName', ${cisStatements.subcontractorName}, 'taxMonth', ${cisStatements.taxMonth})`,
+        performedAt: now,
+      },
+      generatedRow,
+      { from: cisStatements },
     ),
     db
       .update(cisStatements)

@@ -149,7 +149,8 @@ async function loadAttachments(
 ): Promise<{ ok: true; attachments: EmailAttachment[] } | { ok: false; reason: string }> {
   const out: EmailAttachment[] = [];
   for (const ref of rendered.attachments ?? []) {
-    if (!tenantId || !ref.key.startsWith(`tenants/${tenantId}/`) || ref.key.includes("..")) return { ok: false, reason: "attachment outside the tenant's files" };
+    if (!tenantId || !ref.key.startsWith(`tenants/${tenantId}/`) || ref.key.includes(".."))
+      return { ok: false, reason: "attachment outside the tenant's files" };
     const obj = await env.FILES.get(ref.key);
     if (!obj) return { ok: false, reason: "attachment not found" };
     out.push({ filename: ref.filename, contentType: ref.contentType, content: new Uint8Array(await obj.arrayBuffer()) });

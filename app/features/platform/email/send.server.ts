@@ -1,6 +1,7 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
 import { emailOutbox } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { isTemplateName, TEMPLATES, type TemplateData, type TemplateName } from "./templates";
@@ -56,29 +57,23 @@ async function queue<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T
   const db = getDb(env);
   const toAddress = opts.to.trim().toLowerCase();
   const createdAt = Date.now();
+  const row = {
+    id,
+    tenantId: opts.tenantId,
+    idempotencyKey: key,
+    template: opts.template,
+    toAddress,
+    data: opts.data as Record<string, unknown>,
+    status: "queued" as const,
+    createdAt,
+  };
   const insert = opts.onlyIf
-    ? // The same row as below, inserted only while the condition holds (the WHERE also settles
-      // SQLite's parse of INSERT ... SELECT ... ON CONFLICT).
-      db.all<{ id: string }>(
-        sql`INSERT INTO ${emailOutbox} (id, tenant_id, idempotency_key, template, to_address, data, status, created_at)
-          SELECT ${id}, ${opts.tenantId}, ${key}, ${opts.template}, ${toAddress}, ${JSON.stringify(opts.data)}, 'queued', ${createdAt}
-          WHERE ${opts.onlyIf}
-          ON CONFLICT DO NOTHING RETURNING id`,
-      )
-    : db
-        .insert(emailOutbox)
-        .values({
-          id,
-          tenantId: opts.tenantId,
-          idempotencyKey: key,
-          template: opts.template,
-          toAddress,
-          data: opts.data as Record<string, unknown>,
-          status: "queued",
-          createdAt,
-        })
+    ? // The same row, inserted only while the condition holds (the WHERE also settles SQLite's
+      // parse of INSERT ... SELECT ... ON CONFLICT).
+      insertWhere(db, emailOutbox, { ...row, data: JSON.stringify(row.data) }, opts.onlyIf)
         .onConflictDoNothing()
-        .returning({ id: emailOutbox.id });
+        .returning({ id: emailOutbox.id })
+    : db.insert(emailOutbox).values(row).onConflictDoNothing().returning({ id: emailOutbox.id });
   const extra = opts.alongside?.(db, id) ?? [];
   const inserted = extra.length > 0 ? (await db.batch([insert, ...extra]))[0] : await insert;
   if (inserted.length > 0) {

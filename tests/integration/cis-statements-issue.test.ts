@@ -6,13 +6,15 @@ import { ensureStatementPdf, statementDocument, statementPdfKey, statementVerifi
 import { issueStatement, STATEMENT_ISSUED_AUDIT } from "~/features/cis/statements/issue.server";
 import { pdfText } from "~/features/cis/statements/pdf-text.test-support";
 import { generateStatement, getStatement } from "~/features/cis/statements/statements.server";
-import { base64ToBytes } from "~/utils/base64";
+import { base64ToBytes, bytesToBase64 } from "~/utils/base64";
+import { queueEmail } from "~/features/platform/email/send.server";
+import { buildMime } from "~/features/platform/email/transports.server";
 import type { TestTenant } from "../factories";
 import { cisStaff, cisTenant, newEmail, seedCisSettings, seedSub } from "../factories/cis";
 import { all, attr, page as parsePage, parseHtml, textOf, visit } from "../factories/html";
 import { count, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
-import { recordingQueue } from "./queue-helpers";
+import { deliverMessages, recordingQueue } from "./queue-helpers";
 
 const actor = { id: "user-issue", email: "issue@example.test", name: "Issuer" };
 const MONTH = "2026-01"; // 6 January to 5 February 2026
@@ -541,5 +543,73 @@ describe("statements in the portal", () => {
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/portal/login");
     expect((await getStatement(env, t.id, id))?.status).toBe("issued");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The e-mail's attachment at delivery
+
+describe("statement e-mail delivery", () => {
+  const data = (key: string) => ({
+    contractorName: "Acme",
+    subcontractorName: "Sam",
+    period: "6 January to 5 February 2026",
+    gross: "£1.00",
+    cisDeduction: "£0.20",
+    netPayment: "£0.80",
+    from: null,
+    replyTo: null,
+    attachment: { key, filename: "CIS_Statement_2026-01_Sam.pdf" },
+  });
+
+  async function deliver(tenantId: string, key: string) {
+    const { sent, queue } = recordingQueue();
+    const to = newEmail("deliver");
+    const { outboxId } = await queueEmail({ ...env, EMAIL: queue }, { tenantId, to, template: "cis.statement", data: data(key) });
+    const result = await deliverMessages(
+      "cis-workspace-email",
+      sent.map((body) => ({ body })),
+    );
+    const row = await env.DB.prepare("SELECT status, error FROM email_outbox WHERE id = ?").bind(outboxId).first<{ status: string; error: string | null }>();
+    return { result, row, mails: await count("dev_mailbox", "outbox_id = ?", outboxId) };
+  }
+
+  it("never attaches a file outside the sending tenant's own files, nor one that is gone: the e-mail fails for good", async () => {
+    const t = await cisTenant();
+    await settings(t);
+    const other = await cisTenant();
+    await settings(other);
+    const foreign = await statementFor(other);
+    const pdf = await ensureStatementPdf(env, other.id, foreign.id);
+    expect(pdf.ok).toBe(true);
+
+    const stolen = await deliver(t.id, statementPdfKey(other.id, foreign.id));
+    expect(stolen.row).toEqual({ status: "failed", error: "attachment outside the tenant's files" });
+    expect(stolen.mails).toBe(0);
+    const sneaky = await deliver(t.id, `tenants/${t.id}/../${other.id}/cis/statements/${foreign.id}.pdf`);
+    expect(sneaky.row?.status).toBe("failed");
+    expect(sneaky.mails).toBe(0);
+    const missing = await deliver(t.id, statementPdfKey(t.id, "gone"));
+    expect(missing.row).toEqual({ status: "failed", error: "attachment not found" });
+    expect(missing.mails).toBe(0);
+  });
+
+  it("the MIME message carries Reply-To and the PDF as a base64 attachment", () => {
+    const mime = buildMime({
+      outboxId: "o1",
+      tenantId: "t1",
+      to: "sam@example.test",
+      from: "cis@acme.test",
+      replyTo: "accounts@acme.test\r\nBcc: evil@example.test",
+      subject: "Statement",
+      text: "Hello",
+      html: "<p>Hello</p>",
+      attachments: [{ filename: "CIS_Statement_2026-01_Sam.pdf", contentType: "application/pdf", content: new TextEncoder().encode("%PDF-1.7 test") }],
+    });
+    expect(mime).toMatch(/^Reply-To: accounts@acme\.test Bcc: evil@example\.test\r$/m);
+    expect(mime).not.toMatch(/^Bcc:/m);
+    expect(mime).toContain("Content-Type: multipart/mixed;");
+    expect(mime).toContain('Content-Disposition: attachment; filename="CIS_Statement_2026-01_Sam.pdf"');
+    expect(mime).toContain(bytesToBase64(new TextEncoder().encode("%PDF-1.7 test")));
   });
 });

@@ -37,6 +37,9 @@ export default [
       route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
       route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),
       route("statements", "features/cis/statements/routes/list.tsx"),
+      route("statements/:id/download", "features/cis/statements/routes/download.tsx"),
+      route("statements/:id/issue", "features/cis/statements/routes/issue.tsx"),
+      route("statements/:id/print", "features/cis/statements/routes/print.tsx"),
     ]),
   ]),
 
@@ -46,6 +49,7 @@ export default [
     route("login", "features/portal/routes/login.tsx"),
     route("auth", "features/portal/routes/auth.tsx"),
     route("logout", "features/portal/routes/logout.tsx"),
+    route("statements/:file", "features/portal/routes/statement-pdf.tsx"),
   ]),
 
   route("*", "features/platform/routes/not-found.tsx"),

@@ -171,6 +171,22 @@ describe("statements.generate-all job", () => {
     expect(await count(cisStatements, t.id)).toBe(GENERATE_ALL_SLICE + 1);
   });
 
+  it("stores each new statement's PDF in R2 as it generates it; without the employer reference the statement still stands, its PDF waiting", async () => {
+    const t = await cisTenant({ settings: {} });
+    await pendingInvoice(t, (await seedSub(t, { name: "Yankee Yards" })).id);
+    expect(await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), context(t.id).ctx)).toMatchObject({ generated: 1 });
+    const [made] = await getDb(env).select().from(cisStatements).where(eq(cisStatements.tenantId, t.id));
+    expect(made.pdfKey).toBe(`tenants/${t.id}/cis/statements/${made.id}.pdf`);
+    const pdf = await env.FILES.get(made.pdfKey!);
+    expect(new TextDecoder().decode((await pdf!.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+
+    const bare = await cisTenant();
+    await pendingInvoice(bare, (await seedSub(bare, { name: "Zulu Zinc" })).id);
+    expect(await statementsGenerateAllJob.run(statementsGenerateAllJob.input.parse(input), context(bare.id).ctx)).toMatchObject({ generated: 1, failed: 0 });
+    const [waiting] = await getDb(env).select().from(cisStatements).where(eq(cisStatements.tenantId, bare.id));
+    expect(waiting.pdfKey).toBeNull();
+  });
+
   it("works on its own tenant only", async () => {
     const t = await cisTenant();
     const other = await cisTenant();

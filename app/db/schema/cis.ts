@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { VERIFICATION_STATUSES } from "../../features/cis/domain/calculation";
 import { INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../../features/cis/domain/types";
 import { tenants } from "./platform";
@@ -232,4 +232,23 @@ export const cisStatements = sqliteTable(
     uniqueIndex("cis_statements_tenant_sub_month_unique").on(t.tenantId, t.subcontractorId, t.taxMonth),
     index("cis_statements_tenant_month").on(t.tenantId, t.taxMonth, t.subcontractorName),
   ],
+);
+
+/**
+ * A statement's document (JSON) as first rendered: contractor details, the subcontractor's
+ * verification and the invoices as they stood then. Written once (the primary key turns a second
+ * first rendering into a no-op); the PDF and the HTML download are both rendered from it, so later
+ * settings or subcontractor edits never change an issued statement.
+ */
+export const cisStatementDocuments = sqliteTable(
+  "cis_statement_documents",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    statementId: text("statement_id").notNull(),
+    document: text("document").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.statementId] })],
 );

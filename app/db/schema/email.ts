@@ -33,6 +33,8 @@ export const emailOutbox = sqliteTable(
   (t) => [uniqueIndex("email_outbox_idempotency").on(t.idempotencyKey), index("email_outbox_tenant_created").on(t.tenantId, t.createdAt)],
 );
 
+export type DevMailAttachment = { filename: string; contentType: string; size: number; base64: string };
+
 // Development transport only: what would have been delivered, readable at /dev/mailbox.
 export const devMailbox = sqliteTable(
   "dev_mailbox",
@@ -45,6 +47,12 @@ export const devMailbox = sqliteTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull(),
+    replyTo: text("reply_to"),
+    // Attachments as delivered: [{ filename, contentType, size, base64 }] (development only).
+    attachments: text("attachments", { mode: "json" })
+      .$type<DevMailAttachment[]>()
+      .notNull()
+      .default(sql`'[]'`),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("dev_mailbox_outbox").on(t.outboxId), index("dev_mailbox_created").on(t.createdAt)],

@@ -1,10 +1,15 @@
 import type { Actor } from "../module.server";
+import { ensureStatementPdf } from "./files.server";
 import { generateStatement, type GenerateStatementResult } from "./statements.server";
 
 /**
  * The one place a statement comes into being, for the page's Generate and the Generate All job
- * alike: whatever must follow a new statement (pre-rendering its PDF, say) goes here, once, so
- * neither caller can forget it.
+ * alike: whatever must follow a new statement goes here, once, so neither caller can forget it.
+ *
+ * A new statement's document is frozen and its PDF stored in R2 straight away, so what the
+ * subcontractor later receives is what was generated. The statement stands even when that step
+ * cannot run yet (the contractor's employer reference is not set) or fails: the first download or
+ * issue renders it then, from the same rules.
  */
 export async function generateSubcontractorStatement(
   env: Env,
@@ -14,5 +19,11 @@ export async function generateSubcontractorStatement(
   actor: Pick<Actor, "id" | "email">,
 ): Promise<GenerateStatementResult> {
   const res = await generateStatement(env, tenantId, subcontractorId, taxMonth, actor);
+  if (!res.ok) return res;
+  try {
+    await ensureStatementPdf(env, tenantId, res.id);
+  } catch (err) {
+    console.error(`statement ${res.id}: the PDF was not stored after generation; the first download or issue renders it`, err);
+  }
   return res;
 }

@@ -5,7 +5,7 @@ import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } fr
 import { DEAD_LETTERED, EXPIRED, failEmail, holdsSecret, isScrubbed, SCRUBBED, secretExpired } from "./outbox.server";
 import { emailMessageSchema } from "./send.server";
 import { renderTemplate, type RenderedEmail } from "./templates";
-import { chooseTransport, type EmailTransport } from "./transports.server";
+import { chooseTransport, type EmailAttachment, type EmailTransport } from "./transports.server";
 
 /** How long one delivery attempt holds an e-mail against a simultaneous redelivery. */
 export const EMAIL_CLAIM_SECONDS = 120;
@@ -69,8 +69,35 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.ack();
       continue;
     }
+    let attachments: EmailAttachment[];
     try {
-      await transport.send({ ...rendered, outboxId: row.id, tenantId: row.tenantId, to: row.toAddress, from: env.EMAIL_FROM });
+      const loaded = await loadAttachments(env, row.tenantId, rendered);
+      if (!loaded.ok) {
+        await failEmail(env, row, loaded.reason, { attempts: row.attempts + 1 });
+        await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, loaded.reason);
+        msg.ack();
+        continue;
+      }
+      attachments = loaded.attachments;
+    } catch (err) {
+      // R2 unavailable for a moment: retry like a failed send.
+      await db
+        .update(emailOutbox)
+        .set({ attempts: row.attempts + 1, error: `attachment: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), claimedUntil: null })
+        .where(eq(emailOutbox.id, row.id));
+      msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+      continue;
+    }
+    try {
+      const { attachments: _refs, from, ...content } = rendered;
+      await transport.send({
+        ...content,
+        ...(attachments.length ? { attachments } : {}),
+        outboxId: row.id,
+        tenantId: row.tenantId,
+        to: row.toAddress,
+        from: from ?? env.EMAIL_FROM,
+      });
       await db
         .update(emailOutbox)
         .set({
@@ -109,4 +136,24 @@ export async function handleEmailDeadLetters(batch: MessageBatch<unknown>, env: 
     if (row) await failEmail(env, row, DEAD_LETTERED);
   }
   await recordDeadLetters(env, batch);
+}
+
+/**
+ * Fetches a rendered e-mail's attachments from R2. A key outside the sending tenant's own prefix,
+ * or a file that is gone, can never be sent: the e-mail fails for good instead of retrying.
+ */
+async function loadAttachments(
+  env: Env,
+  tenantId: string | null,
+  rendered: RenderedEmail,
+): Promise<{ ok: true; attachments: EmailAttachment[] } | { ok: false; reason: string }> {
+  const out: EmailAttachment[] = [];
+  for (const ref of rendered.attachments ?? []) {
+    if (!tenantId || !ref.key.startsWith(`tenants/${tenantId}/`) || ref.key.includes(".."))
+      return { ok: false, reason: "attachment outside the tenant's files" };
+    const obj = await env.FILES.get(ref.key);
+    if (!obj) return { ok: false, reason: "attachment not found" };
+    out.push({ filename: ref.filename, contentType: ref.contentType, content: new Uint8Array(await obj.arrayBuffer()) });
+  }
+  return { ok: true, attachments: out };
 }

@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
 import { emailOutbox } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { isTemplateName, TEMPLATES, type TemplateData, type TemplateName } from "./templates";
@@ -21,17 +22,32 @@ const QUEUE_REFUSED = "queue refused the message";
  * row. When an idempotency key matches an earlier row the insert is a no-op but the batch still
  * runs: make such statements conditional on the row with `outboxId` existing.
  */
-export async function queueEmail<T extends TemplateName>(
-  env: Env,
-  opts: {
-    tenantId: string | null;
-    to: string;
-    template: T;
-    data: TemplateData<T>;
-    idempotencyKey?: string;
-    alongside?: (db: Db, outboxId: string) => BatchItem<"sqlite">[];
-  },
-): Promise<{ outboxId: string }> {
+export async function queueEmail<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T>): Promise<{ outboxId: string }> {
+  const res = await queue(env, opts);
+  if (!res.outboxId) throw new Error("E-mail outbox row vanished while queueing");
+  return { outboxId: res.outboxId };
+}
+
+/**
+ * queueEmail whose outbox row is inserted only while `onlyIf` holds, checked inside the same D1
+ * batch as `alongside`: when it does not hold nothing is recorded or sent and `outboxId` is null.
+ * It is how a state change and its e-mail land together or not at all (only the transition that
+ * won sends).
+ */
+export async function queueEmailIf<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T> & { onlyIf: SQL }): Promise<{ outboxId: string | null }> {
+  return queue(env, opts);
+}
+
+type QueueEmailOptions<T extends TemplateName> = {
+  tenantId: string | null;
+  to: string;
+  template: T;
+  data: TemplateData<T>;
+  idempotencyKey?: string;
+  alongside?: (db: Db, outboxId: string) => BatchItem<"sqlite">[];
+};
+
+async function queue<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T> & { onlyIf?: SQL }): Promise<{ outboxId: string | null }> {
   if (!isTemplateName(opts.template)) throw new Error(`Unknown e-mail template ${opts.template}`);
   TEMPLATES[opts.template].schema.parse(opts.data);
   const id = newId();
@@ -39,20 +55,25 @@ export async function queueEmail<T extends TemplateName>(
   // key (say `welcome:${email}`) do not swallow each other's mail.
   const key = opts.idempotencyKey ? `${opts.tenantId ?? "platform"}:${opts.idempotencyKey}` : id;
   const db = getDb(env);
-  const insert = db
-    .insert(emailOutbox)
-    .values({
-      id,
-      tenantId: opts.tenantId,
-      idempotencyKey: key,
-      template: opts.template,
-      toAddress: opts.to.trim().toLowerCase(),
-      data: opts.data as Record<string, unknown>,
-      status: "queued",
-      createdAt: Date.now(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: emailOutbox.id });
+  const toAddress = opts.to.trim().toLowerCase();
+  const createdAt = Date.now();
+  const row = {
+    id,
+    tenantId: opts.tenantId,
+    idempotencyKey: key,
+    template: opts.template,
+    toAddress,
+    data: opts.data as Record<string, unknown>,
+    status: "queued" as const,
+    createdAt,
+  };
+  const insert = opts.onlyIf
+    ? // The same row, inserted only while the condition holds (the WHERE also settles SQLite's
+      // parse of INSERT ... SELECT ... ON CONFLICT).
+      insertWhere(db, emailOutbox, { ...row, data: JSON.stringify(row.data) }, opts.onlyIf)
+        .onConflictDoNothing()
+        .returning({ id: emailOutbox.id })
+    : db.insert(emailOutbox).values(row).onConflictDoNothing().returning({ id: emailOutbox.id });
   const extra = opts.alongside?.(db, id) ?? [];
   const inserted = extra.length > 0 ? (await db.batch([insert, ...extra]))[0] : await insert;
   if (inserted.length > 0) {
@@ -60,7 +81,7 @@ export async function queueEmail<T extends TemplateName>(
     return { outboxId: id };
   }
   const existing = await db.query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.idempotencyKey, key) });
-  if (!existing) throw new Error("E-mail outbox row vanished while queueing");
+  if (!existing) return { outboxId: null };
   // Failed because the queue refused it: it never left, so this retry sends it. (Any other
   // failure is final: an expired secret, a message that cannot render.) The conditional
   // update makes sure two concurrent retries queue it once.

@@ -47,4 +47,30 @@ describe("e-mail templates", () => {
     expect(SENSITIVE_TEMPLATES.map((t) => t.name)).not.toContain("cis.invoice-copy");
     expect(() => renderTemplate("cis.invoice-copy", { ...data, gross: undefined })).toThrow();
   });
+  it("cis.statement: names the attachment by its R2 key, carries the tenant's From and Reply-To, escapes HTML", () => {
+    const data = {
+      contractorName: "Acme & Sons",
+      subcontractorName: "Sam <b>",
+      period: "6 January to 5 February 2026",
+      gross: "£1,000.00",
+      cisDeduction: "£140.00",
+      netPayment: "£860.00",
+      from: "cis@acme.test",
+      replyTo: "accounts@acme.test",
+      attachment: { key: "tenants/t1/cis/statements/s1.pdf", filename: "CIS_Statement_2026-01_Sam.pdf" },
+    };
+    const m = renderTemplate("cis.statement", data);
+    expect(m.subject).toBe("CIS payment and deduction statement for 6 January to 5 February 2026 from Acme & Sons");
+    expect(m.text).toContain("CIS deduction: £140.00");
+    expect(m.text).toContain("at least 6 years");
+    expect(m.html).toContain("Sam &lt;b&gt;");
+    expect(m.from).toBe("cis@acme.test");
+    expect(m.replyTo).toBe("accounts@acme.test");
+    expect(m.attachments).toEqual([{ key: "tenants/t1/cis/statements/s1.pdf", filename: "CIS_Statement_2026-01_Sam.pdf", contentType: "application/pdf" }]);
+    const plain = renderTemplate("cis.statement", { ...data, from: null, replyTo: null });
+    expect(plain.from).toBeUndefined();
+    expect(plain.replyTo).toBeUndefined();
+    expect(() => renderTemplate("cis.statement", { ...data, replyTo: "not an address" })).toThrow();
+    expect(SENSITIVE_TEMPLATES.map((t) => t.name)).not.toContain("cis.statement");
+  });
 });

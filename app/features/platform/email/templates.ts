@@ -113,6 +113,57 @@ export const TEMPLATES = {
       };
     },
   },
+  // A payment and deduction statement, with its PDF attached. The PDF is named by its R2 key (under
+  // the sending tenant, checked at delivery) so the outbox row and the queue message stay small;
+  // the consumer fetches and attaches it. From and Reply-To are the tenant's own addresses.
+  "cis.statement": {
+    secretLifetimeMs: null,
+    schema: z.object({
+      contractorName: z.string().max(200),
+      subcontractorName: z.string().max(200),
+      period: z.string().max(100),
+      gross: z.string().max(30),
+      cisDeduction: z.string().max(30),
+      netPayment: z.string().max(30),
+      from: z.string().email().max(254).nullable(),
+      replyTo: z.string().email().max(254).nullable(),
+      attachment: z.object({ key: z.string().min(1).max(500), filename: z.string().min(1).max(200) }),
+    }),
+    render: (d: {
+      contractorName: string;
+      subcontractorName: string;
+      period: string;
+      gross: string;
+      cisDeduction: string;
+      netPayment: string;
+      from: string | null;
+      replyTo: string | null;
+      attachment: { key: string; filename: string };
+    }) => {
+      const rows: [string, string][] = [
+        ["Tax month", d.period],
+        ["Gross payment", d.gross],
+        ["CIS deduction", d.cisDeduction],
+        ["Net payment", d.netPayment],
+      ];
+      return {
+        subject: `CIS payment and deduction statement for ${d.period} from ${d.contractorName}`,
+        text: `Hello ${d.subcontractorName},\n\n${d.contractorName} sends you your CIS payment and deduction statement for ${d.period}. It is attached as a PDF (${d.attachment.filename}).\n\n${rows.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\nKeep this statement for at least 6 years. If anything here is wrong, contact ${d.contractorName}.`,
+        html: layout(
+          "CIS payment and deduction statement",
+          `<p>Hello ${escape(d.subcontractorName)},</p><p>${escape(d.contractorName)} sends you your CIS payment and deduction statement for <strong>${escape(d.period)}</strong>. It is attached as a PDF (${escape(d.attachment.filename)}).</p><table style="border-collapse:collapse;width:100%">${rows
+            .map(
+              ([k, v]) =>
+                `<tr><th scope="row" style="text-align:left;padding:4px 8px;border-bottom:1px solid #ddd">${escape(k)}</th><td style="text-align:right;padding:4px 8px;border-bottom:1px solid #ddd">${escape(v)}</td></tr>`,
+            )
+            .join("")}</table><p>Keep this statement for at least 6 years. If anything here is wrong, contact ${escape(d.contractorName)}.</p>`,
+        ),
+        ...(d.from ? { from: d.from } : {}),
+        ...(d.replyTo ? { replyTo: d.replyTo } : {}),
+        attachments: [{ key: d.attachment.key, filename: d.attachment.filename, contentType: "application/pdf" }],
+      };
+    },
+  },
   "platform.notice": {
     secretLifetimeMs: null,
     schema: z.object({ subject: z.string().max(200), message: z.string().max(5000) }),
@@ -132,7 +183,10 @@ export const TEMPLATES = {
 
 export type TemplateName = keyof typeof TEMPLATES;
 export type TemplateData<T extends TemplateName> = Parameters<(typeof TEMPLATES)[T]["render"]>[0];
-export type RenderedEmail = { subject: string; text: string; html: string };
+/** A file in R2 to attach, fetched at delivery; the key must lie under the sending tenant's prefix. */
+export type EmailAttachmentRef = { key: string; filename: string; contentType: string };
+/** `from` and `replyTo` replace the platform sender and add a Reply-To when a template sets them. */
+export type RenderedEmail = { subject: string; text: string; html: string; from?: string; replyTo?: string; attachments?: EmailAttachmentRef[] };
 
 /** Templates whose outbox data holds a secret, with the secret's lifetime. */
 export const SENSITIVE_TEMPLATES: readonly { name: TemplateName; secretLifetimeMs: number }[] = Object.entries(TEMPLATES).flatMap(([name, t]) =>

@@ -5,7 +5,14 @@ import type { RenderedEmail } from "./templates";
 import { bytesToBase64 } from "~/utils/base64";
 import { ConfigurationError, devToolsEnabled } from "../environment.server";
 
-export type OutgoingEmail = RenderedEmail & { outboxId: string; tenantId: string | null; to: string; from: string };
+export type EmailAttachment = { filename: string; contentType: string; content: Uint8Array };
+export type OutgoingEmail = Omit<RenderedEmail, "attachments" | "from"> & {
+  outboxId: string;
+  tenantId: string | null;
+  to: string;
+  from: string;
+  attachments?: EmailAttachment[];
+};
 
 export interface EmailTransport {
   readonly name: string;
@@ -36,6 +43,13 @@ export function devTransport(env: Env): EmailTransport {
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          replyTo: mail.replyTo ?? null,
+          attachments: (mail.attachments ?? []).map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            size: a.content.byteLength,
+            base64: bytesToBase64(a.content),
+          })),
           createdAt: Date.now(),
         })
         .onConflictDoNothing();
@@ -44,7 +58,8 @@ export function devTransport(env: Env): EmailTransport {
 }
 
 /**
- * An HTTP e-mail provider: POST JSON {from, to, subject, text, html} with a bearer token.
+ * An HTTP e-mail provider: POST JSON {from, to, subject, text, html, reply_to?, attachments?
+ * [{filename, content_type, content (base64)}]} with a bearer token.
  * URL and token are secrets (EMAIL_HTTP_URL, EMAIL_HTTP_TOKEN).
  */
 export function httpTransport(env: Env): EmailTransport {
@@ -55,7 +70,17 @@ export function httpTransport(env: Env): EmailTransport {
       const res = await fetch(env.EMAIL_HTTP_URL, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.EMAIL_HTTP_TOKEN}`, "Idempotency-Key": mail.outboxId },
-        body: JSON.stringify({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }),
+        body: JSON.stringify({
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          ...(mail.replyTo ? { reply_to: mail.replyTo } : {}),
+          ...(mail.attachments?.length
+            ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, content: bytesToBase64(a.content) })) }
+            : {}),
+        }),
       });
       if (!res.ok) throw new Error(`E-mail provider answered ${res.status}`);
     },
@@ -84,14 +109,48 @@ function b64Lines(s: string): string {
   return (bytesToBase64(new TextEncoder().encode(s)).match(/.{1,76}/g) ?? []).join("\r\n");
 }
 
+/** Header values never carry a line break (header injection). */
+function headerValue(value: string): string {
+  return value.replace(/[\r\n]+/g, " ");
+}
+
+function bytesB64Lines(bytes: Uint8Array): string {
+  return (bytesToBase64(bytes).match(/.{1,76}/g) ?? []).join("\r\n");
+}
+
+/** A file name as a quoted MIME parameter: RFC 2047-encoded when not plain ASCII. */
+function fileNameParam(name: string): string {
+  return encodeHeader(headerValue(name).replace(/["\\]/g, "_"));
+}
+
 export function buildMime(mail: OutgoingEmail): string {
   const boundary = `b_${newId(12)}`;
-  return [
-    `From: ${mail.from}`,
-    `To: ${mail.to}`,
-    `Subject: ${encodeHeader(mail.subject)}`,
+  const attachments = mail.attachments ?? [];
+  const mixed = attachments.length > 0 ? `m_${newId(12)}` : null;
+  const head = [
+    `From: ${headerValue(mail.from)}`,
+    `To: ${headerValue(mail.to)}`,
+    ...(mail.replyTo ? [`Reply-To: ${headerValue(mail.replyTo)}`] : []),
+    `Subject: ${encodeHeader(headerValue(mail.subject))}`,
     `Message-ID: <${mail.outboxId}@workspace>`,
     "MIME-Version: 1.0",
+    ...(mixed ? [`Content-Type: multipart/mixed; boundary="${mixed}"`, "", `--${mixed}`] : []),
+  ];
+  const files = mixed
+    ? [
+        ...attachments.flatMap((a) => [
+          `--${mixed}`,
+          `Content-Type: ${headerValue(a.contentType)}; name="${fileNameParam(a.filename)}"`,
+          `Content-Disposition: attachment; filename="${fileNameParam(a.filename)}"`,
+          "Content-Transfer-Encoding: base64",
+          "",
+          bytesB64Lines(a.content),
+        ]),
+        `--${mixed}--`,
+      ]
+    : [];
+  return [
+    ...head,
     `Content-Type: multipart/alternative; boundary="${boundary}"`,
     "",
     `--${boundary}`,
@@ -105,6 +164,7 @@ export function buildMime(mail: OutgoingEmail): string {
     "",
     b64Lines(mail.html),
     `--${boundary}--`,
+    ...files,
     "",
   ].join("\r\n");
 }

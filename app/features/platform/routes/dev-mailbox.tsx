@@ -53,9 +53,30 @@ export default function DevMailbox({ loaderData }: Route.ComponentProps) {
             <h2 className="mt-1 font-semibold" data-testid="mail-subject">
               {m.subject}
             </h2>
+            <p className="text-xs opacity-70">
+              from <span data-testid="mail-from">{m.fromAddress}</span>
+              {m.replyTo ? (
+                <>
+                  {" · reply to "}
+                  <span data-testid="mail-reply-to">{m.replyTo}</span>
+                </>
+              ) : null}
+            </p>
             <pre className="mt-2 whitespace-pre-wrap text-sm" data-testid="mail-body">
               {m.text}
             </pre>
+            {m.attachments.length > 0 ? (
+              <ul className="mt-2 text-sm" aria-label="Attachments">
+                {m.attachments.map((a, i) => (
+                  <li key={i} data-testid="mail-attachment">
+                    <a href={`data:${a.contentType};base64,${a.base64}`} download={a.filename} className="underline">
+                      {a.filename}
+                    </a>{" "}
+                    <span className="opacity-70">{`(${a.contentType}, ${a.size.toLocaleString("en-GB")} bytes)`}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </li>
         ))}
       </ol>

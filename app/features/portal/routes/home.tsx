@@ -1,5 +1,8 @@
-import { contractorDetails } from "~/features/cis/portal-invites.server";
 import { maskEmail } from "~/features/cis/pii.server";
+import { portalHomeData } from "~/features/cis/statements/portal.server";
+import { formatPence } from "~/features/cis/domain/money";
+import { taxMonthFromLabel } from "~/features/cis/domain/tax-month";
+import { formatDate } from "~/utils/dates";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
@@ -15,7 +18,8 @@ const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" }
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, ctx, tenant } = requirePortalModule(context);
   const { subcontractor: s } = await requirePortalSession(env, ctx, request, tenant.id);
-  const { contractorName } = await contractorDetails(env, tenant);
+  // Contractor name and statements in one D1 round trip.
+  const { contractorName, statements } = await portalHomeData(env, tenant, s.id);
   return {
     contractorName,
     me: {
@@ -27,9 +31,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       verificationRate: s.verificationRate,
       emailMasked: s.email ? maskEmail(s.email) : null,
     },
-    // Portal invoices and statements do not exist yet: these are the real, empty lists.
+    // Portal invoices do not exist yet: this is the real, empty list.
     invoices: [] as { id: string }[],
-    statements: [] as { id: string }[],
+    statements: statements.map((st) => ({
+      id: st.id,
+      period: taxMonthFromLabel(st.taxMonth).displayLabel,
+      invoiceCount: st.invoiceCount,
+      gross: formatPence(st.grossP),
+      materials: formatPence(st.materialsP),
+      cisDeduction: formatPence(st.cisDeductionP),
+      issued: st.issuedAt === null ? "N/A" : formatDate(st.issuedAt),
+    })),
   };
 }
 
@@ -68,7 +80,58 @@ export default function PortalHome({ loaderData }: Route.ComponentProps) {
         <h2 id="statements-heading" className="text-lg font-semibold">
           Statements
         </h2>
-        {loaderData.statements.length === 0 ? <p className="mt-3 text-sm opacity-80">No statements yet</p> : null}
+        {loaderData.statements.length === 0 ? (
+          <p className="mt-3 text-sm opacity-80">No statements yet</p>
+        ) : (
+          <div className="mt-3 overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="portal-statements">
+              <caption className="sr-only">Your CIS payment and deduction statements</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="py-2 pr-4">
+                    Tax month
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Invoices
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Gross
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Materials
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    CIS deducted
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Issued
+                  </th>
+                  <th scope="col" className="py-2">
+                    <span className="sr-only">Download</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {loaderData.statements.map((st) => (
+                  <tr key={st.id} className="border-t border-line" data-statement-id={st.id}>
+                    <td className="py-2 pr-4">{st.period}</td>
+                    <td className="py-2 pr-4 text-right">{st.invoiceCount}</td>
+                    <td className="py-2 pr-4 text-right">{st.gross}</td>
+                    <td className="py-2 pr-4 text-right">{st.materials}</td>
+                    <td className="py-2 pr-4 text-right">{st.cisDeduction}</td>
+                    <td className="py-2 pr-4">{st.issued}</td>
+                    <td className="py-2">
+                      <a href={`/portal/statements/${st.id}.pdf`} download className="underline">
+                        {`Download PDF`}
+                        <span className="sr-only">{` for ${st.period}`}</span>
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </section>
     </PortalShell>
   );

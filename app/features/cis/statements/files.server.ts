@@ -1,0 +1,206 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { cisInvoices, cisSettings, cisStatementDocuments, cisStatements, cisSubcontractors, tenants } from "~/db/schema";
+import { londonDateParts } from "../domain/tax-month";
+import { assertStatementDocument, statementFileName, statementHtml, statementPdf, type StatementDocument } from "./document";
+
+/**
+ * The statement's files. The first rendering freezes the document (the statement's data as it
+ * stood then: contractor details from the settings, the subcontractor's verification, the
+ * invoices) into cis_statement_documents, written once; the PDF in R2 and the HTML
+ * download are both rendered from that stored document, so an issued statement never changes
+ * when the settings or the subcontractor change afterwards (ADR 0020).
+ */
+
+export type StatementFileErrorCode = "not_found" | "settings_incomplete";
+export type StatementFileFailure = { ok: false; code: StatementFileErrorCode };
+
+export const STATEMENT_FILE_ERROR_MESSAGES: Readonly<Record<StatementFileErrorCode, string>> = {
+  not_found: "Statement not found",
+  settings_incomplete: "Set the company name and employer reference in CIS settings before producing statements",
+};
+
+/** Where a statement's PDF lives: one fixed key per statement, under its tenant. */
+export function statementPdfKey(tenantId: string, statementId: string): string {
+  return `tenants/${tenantId}/cis/statements/${statementId}.pdf`;
+}
+
+const documentSchema = z.object({
+  contractor: z.object({ name: z.string(), employerRef: z.string() }),
+  subcontractor: z.object({ name: z.string(), utrMasked: z.string(), verificationNumber: z.string().nullable(), cisRate: z.number().int() }),
+  taxMonth: z.string(),
+  statementDate: z.string(),
+  invoices: z.array(
+    z.object({ invoiceNumber: z.string(), paymentDate: z.string(), grossP: z.number().int(), materialsP: z.number().int(), cisDeductionP: z.number().int() }),
+  ),
+  totals: z.object({ grossP: z.number().int(), materialsP: z.number().int(), labourP: z.number().int(), cisDeductionP: z.number().int() }),
+  footer: z.string().nullable(),
+}) satisfies z.ZodType<StatementDocument>;
+
+function parseDocument(json: string): StatementDocument {
+  return documentSchema.parse(JSON.parse(json));
+}
+
+function londonIsoDate(epochMs: number): string {
+  const { year, month, day } = londonDateParts(new Date(epochMs));
+  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+type InvoiceSnapshot = { verificationRate: number | null; verificationReference: string | null; cisRate: number };
+
+/**
+ * The rate and verification number in force for the statement: those the invoices were approved
+ * under (their verification snapshot). A deduction at the higher rate on any invoice of the month
+ * puts the statement at 30% with that invoice's verification number, which HMRC requires on it.
+ * Invoices approved before snapshots existed fall back to the subcontractor's current verification.
+ */
+export function statementVerification(
+  invoices: readonly InvoiceSnapshot[],
+  current: { verificationRate: number; verificationReference: string | null },
+): { cisRate: number; verificationNumber: string | null } {
+  const rated = invoices.map((i) => ({ rate: i.verificationRate ?? i.cisRate, reference: i.verificationReference }));
+  if (rated.length === 0) return { cisRate: current.verificationRate, verificationNumber: current.verificationReference };
+  const highest = rated.reduce((a, b) => (b.rate > a.rate ? b : a));
+  const withReference = rated.find((r) => r.rate === highest.rate && r.reference) ?? highest;
+  return {
+    cisRate: highest.rate,
+    verificationNumber: withReference.reference ?? (highest.rate === current.verificationRate ? current.verificationReference : null),
+  };
+}
+
+type Frozen = { ok: true; document: StatementDocument; pdfKey: string | null };
+
+/**
+ * The statement's frozen document, building and storing it on the first call. Two first calls at
+ * once both build one; the conditional write keeps the first, and both return the stored one.
+ */
+export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
+  const db = getDb(env);
+  const ofStatement = and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, statementId));
+  const ofDocument = and(eq(cisStatementDocuments.tenantId, tenantId), eq(cisStatementDocuments.statementId, statementId));
+  const [statements, documents, settings, tenantRows, invoices, subs] = await db.batch([
+    db.select().from(cisStatements).where(ofStatement).limit(1),
+    db.select({ document: cisStatementDocuments.document }).from(cisStatementDocuments).where(ofDocument).limit(1),
+    db
+      .select({ companyName: cisSettings.companyName, employerRef: cisSettings.employerRef, footer: cisSettings.statementFooter })
+      .from(cisSettings)
+      .where(eq(cisSettings.tenantId, tenantId))
+      .limit(1),
+    db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+    db
+      .select({
+        invoiceNumber: cisInvoices.invoiceNumber,
+        invoiceDate: cisInvoices.invoiceDate,
+        paymentDate: cisInvoices.paymentDate,
+        grossP: cisInvoices.grossP,
+        materialsP: cisInvoices.materialsP,
+        cisDeductionP: cisInvoices.cisDeductionP,
+        cisRate: cisInvoices.cisRate,
+        verificationRate: cisInvoices.verificationRate,
+        verificationReference: cisInvoices.verificationReference,
+      })
+      .from(cisInvoices)
+      .where(and(eq(cisInvoices.tenantId, tenantId), eq(cisInvoices.statementId, statementId)))
+      .orderBy(asc(cisInvoices.invoiceDate), asc(cisInvoices.id)),
+    db
+      .select({ verificationRate: cisSubcontractors.verificationRate, verificationReference: cisSubcontractors.verificationReference })
+      .from(cisSubcontractors)
+      .where(
+        and(
+          eq(cisSubcontractors.tenantId, tenantId),
+          sql`${cisSubcontractors.id} = (SELECT ${cisStatements.subcontractorId} FROM ${cisStatements} WHERE ${ofStatement})`,
+        ),
+      )
+      .limit(1),
+  ]);
+  const st = statements[0];
+  if (!st) return { ok: false, code: "not_found" };
+  if (documents[0]) return { ok: true, document: parseDocument(documents[0].document), pdfKey: st.pdfKey };
+
+  const s = settings[0];
+  const employerRef = s?.employerRef.trim() ?? "";
+  const companyName = s?.companyName.trim() || tenantRows[0]?.name?.trim() || "";
+  // HMRC requires the contractor's name and employer reference on every statement; a statement
+  // frozen without them could never be corrected.
+  if (!employerRef || !companyName) return { ok: false, code: "settings_incomplete" };
+
+  const sub = subs[0] ?? { verificationRate: 20, verificationReference: null };
+  const verification = statementVerification(invoices, sub);
+  const document: StatementDocument = {
+    contractor: { name: companyName, employerRef },
+    subcontractor: {
+      name: st.subcontractorName,
+      utrMasked: st.utrMasked ?? "N/A",
+      verificationNumber: verification.verificationNumber,
+      cisRate: verification.cisRate,
+    },
+    taxMonth: st.taxMonth,
+    statementDate: londonIsoDate(st.generatedAt),
+    // An approved invoice not yet paid has no payment date: its invoice date stands in.
+    invoices: invoices.map((i) => ({
+      invoiceNumber: i.invoiceNumber,
+      paymentDate: i.paymentDate ?? i.invoiceDate,
+      grossP: i.grossP,
+      materialsP: i.materialsP,
+      cisDeductionP: i.cisDeductionP,
+    })),
+    totals: { grossP: st.grossP, materialsP: st.materialsP, labourP: st.labourP, cisDeductionP: st.cisDeductionP },
+    footer: s?.footer?.trim() ? s.footer : null,
+  };
+  // Refuses totals that are not the invoices' sums before anything is stored.
+  assertStatementDocument(document);
+
+  // The first writer wins; whoever lost reads back the winner's document.
+  const [, stored] = await db.batch([
+    db
+      .insert(cisStatementDocuments)
+      .values({ tenantId, statementId, document: JSON.stringify(document), createdAt: Date.now() })
+      .onConflictDoNothing(),
+    db.select({ document: cisStatementDocuments.document }).from(cisStatementDocuments).where(ofDocument).limit(1),
+  ]);
+  const row = stored[0];
+  if (!row) return { ok: false, code: "not_found" };
+  return { ok: true, document: parseDocument(row.document), pdfKey: st.pdfKey };
+}
+
+export type StatementPdf = { ok: true; key: string; bytes: Uint8Array<ArrayBuffer>; fileName: string };
+
+/**
+ * The statement's PDF, rendered and stored in R2 on the first call and read back afterwards.
+ * Rendering is byte-for-byte repeatable from the frozen document, so two first renders at once
+ * write identical bytes to the same key; pdf_key is set only while null.
+ */
+export async function ensureStatementPdf(env: Env, tenantId: string, statementId: string): Promise<StatementPdf | StatementFileFailure> {
+  const frozen = await statementDocument(env, tenantId, statementId);
+  if (!frozen.ok) return frozen;
+  const key = statementPdfKey(tenantId, statementId);
+  const fileName = statementFileName(frozen.document, "pdf");
+  if (frozen.pdfKey) {
+    const obj = await env.FILES.get(frozen.pdfKey);
+    if (obj) return { ok: true, key: frozen.pdfKey, bytes: new Uint8Array(await obj.arrayBuffer()), fileName };
+  }
+  const bytes = new Uint8Array(await statementPdf(frozen.document));
+  await env.FILES.put(key, bytes, {
+    httpMetadata: { contentType: "application/pdf", contentDisposition: `attachment; filename="${fileName}"` },
+    customMetadata: { tenantId, statementId },
+  });
+  if (!frozen.pdfKey) {
+    await getDb(env)
+      .update(cisStatements)
+      .set({ pdfKey: key })
+      .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, statementId), isNull(cisStatements.pdfKey)));
+  }
+  return { ok: true, key, bytes, fileName };
+}
+
+/** The HTML download, from the same frozen document as the PDF. */
+export async function statementHtmlFile(
+  env: Env,
+  tenantId: string,
+  statementId: string,
+): Promise<{ ok: true; html: string; fileName: string } | StatementFileFailure> {
+  const frozen = await statementDocument(env, tenantId, statementId);
+  if (!frozen.ok) return frozen;
+  return { ok: true, html: statementHtml(frozen.document), fileName: statementFileName(frozen.document, "html") };
+}

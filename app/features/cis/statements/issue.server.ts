@@ -1,0 +1,168 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { getDb, type Db } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
+import { activityLog, auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
+import { queueEmailIf } from "~/features/platform/email/send.server";
+import { newId } from "~/utils/ids";
+import { formatPence } from "../domain/money";
+import { taxMonthFromLabel } from "../domain/tax-month";
+import type { Actor } from "../module.server";
+import { maskEmail } from "../pii.server";
+import { getCisSettings } from "../settings.server";
+import { ensureStatementPdf } from "./files.server";
+import type { IssueErrorCode, IssueMethod } from "./issue-codes";
+import { getStatement } from "./statements.server";
+
+export type IssueResult = { ok: true; method: IssueMethod; to: string | null } | { ok: false; code: IssueErrorCode };
+
+/** The audit action of an issue, whatever the method: the statement was sent to the subcontractor. */
+export const STATEMENT_ISSUED_AUDIT = "cis.statement.sent";
+/** The activity-log action the dashboard's Recent Activity shows. */
+export const STATEMENT_ISSUED_ACTIVITY = "statement.issue";
+
+/**
+ * Issues a generated statement by e-mail, portal or print. Freezes its PDF first (so what is issued
+ * is what is stored), then one D1 batch: the statement's invoices get the issue date and method,
+ * the audit and activity entries are written, and the statement becomes issued. Every statement
+ * of the batch is conditional on the statement still being 'generated', so of two concurrent
+ * issues exactly one lands and the other changes nothing. By e-mail the outbox row joins that
+ * batch under the same condition: the loser sends nothing.
+ */
+export async function issueStatement(
+  env: Env,
+  tenant: { id: string; name: string },
+  id: string,
+  method: IssueMethod,
+  actor: Actor,
+  opts: { ip?: string | null; now?: number } = {},
+): Promise<IssueResult> {
+  const statement = await getStatement(env, tenant.id, id);
+  if (!statement) return { ok: false, code: "not_found" };
+  if (statement.status !== "generated") return { ok: false, code: "already_issued" };
+
+  let to: string | null = null;
+  let settings: Awaited<ReturnType<typeof getCisSettings>> | null = null;
+  if (method === "email") {
+    settings = await getCisSettings(env, tenant.id);
+    // Defaults stand in when the settings cannot be read; never send mail on a guess.
+    if (settings.fellBack) throw new Error("CIS settings could not be read");
+    if (!settings.emailStatements) return { ok: false, code: "email_disabled" };
+    const [sub] = await getDb(env)
+      .select({ email: cisSubcontractors.email })
+      .from(cisSubcontractors)
+      .where(and(eq(cisSubcontractors.tenantId, tenant.id), eq(cisSubcontractors.id, statement.subcontractorId)))
+      .limit(1);
+    to = sub?.email?.trim() || null;
+    if (!to) return { ok: false, code: "no_email" };
+  }
+
+  const pdf = await ensureStatementPdf(env, tenant.id, id);
+  if (!pdf.ok) return { ok: false, code: pdf.code };
+
+  const now = opts.now ?? Date.now();
+  const stillGenerated = sql`EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id} AND ${cisStatements.status} = 'generated')`;
+  const changes = (db: Db, details: Record<string, string>) => issueStatements(db, tenant.id, id, method, actor, now, stillGenerated, details, opts.ip ?? null);
+
+  if (method !== "email" || !to || !settings) {
+    const db = getDb(env);
+    const results = await db.batch(changes(db, {}));
+    const won = results[results.length - 1] as { id: string }[];
+    return won.length > 0 ? { ok: true, method, to: null } : { ok: false, code: "already_issued" };
+  }
+
+  const period = taxMonthFromLabel(statement.taxMonth).displayLabel;
+  const contractorName = settings.companyName.trim() || tenant.name;
+  let outboxId: string | null;
+  try {
+    ({ outboxId } = await queueEmailIf(env, {
+      tenantId: tenant.id,
+      to,
+      template: "cis.statement",
+      data: {
+        contractorName,
+        subcontractorName: statement.subcontractorName,
+        period,
+        gross: formatPence(statement.grossP),
+        cisDeduction: formatPence(statement.cisDeductionP),
+        netPayment: formatPence(statement.grossP - statement.cisDeductionP),
+        from: settings.emailFrom?.trim() || null,
+        replyTo: settings.emailReplyTo?.trim() || null,
+        attachment: { key: pdf.key, filename: pdf.fileName },
+      },
+      onlyIf: stillGenerated,
+      alongside: (db, outboxId) => changes(db, { to: maskEmail(to), outboxId }),
+    }));
+  } catch (err) {
+    // The batch landed but the queue refused the message: the statement is issued and its outbox
+    // row is marked failed. Anything else (the batch itself failed) is unexpected.
+    const after = await getStatement(env, tenant.id, id);
+    if (after?.status === "issued" && after.issuedMethod === "email" && after.issuedAt === now) return { ok: false, code: "email_not_queued" };
+    throw err;
+  }
+  return outboxId ? { ok: true, method, to } : { ok: false, code: "already_issued" };
+}
+
+/** The issue's statements, each conditional on `stillGenerated`; the status change comes last so it can decide the others. */
+function issueStatements(
+  db: Db,
+  tenantId: string,
+  id: string,
+  method: IssueMethod,
+  actor: Actor,
+  now: number,
+  stillGenerated: SQL,
+  details: Record<string, string>,
+  ip: string | null,
+): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
+  const detailPairs = Object.entries(details).map(([k, v]) => sql`, ${k}, ${v}`);
+  const generatedRow = sql`${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id} AND ${cisStatements.status} = 'generated'`;
+  return [
+    db
+      .update(cisInvoices)
+      .set({ statementIssuedAt: now, statementIssuedMethod: method, updatedAt: now, updatedBy: actor.id })
+      .where(and(eq(cisInvoices.tenantId, tenantId), eq(cisInvoices.statementId, id), stillGenerated)),
+    insertWhere(
+      db,
+      auditEvents,
+      {
+        id: newId(),
+        tenantId,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        action: STATEMENT_ISSUED_AUDIT,
+        targetType: "statement",
+        targetId: id,
+        payload: sql`json_object('method', ${method}, 'subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
+          'invoiceCount', ${cisStatements.invoiceCount}${sql.join(detailPairs)})`,
+        ip,
+        createdAt: now,
+      },
+      generatedRow,
+      { from: cisStatements },
+    ),
+    insertWhere(
+      db,
+      activityLog,
+      {
+        id: newId(),
+        tenantId,
+        module: "cis",
+        action: STATEMENT_ISSUED_ACTIVITY,
+        entityType: "statement",
+        entityId: id,
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: sql`json_object('method', ${method}, 'subcontractorName', ${cisStatements.subcontractorName}, 'taxMonth', ${cisStatements.taxMonth})`,
+        performedAt: now,
+      },
+      generatedRow,
+      { from: cisStatements },
+    ),
+    db
+      .update(cisStatements)
+      .set({ status: "issued", issuedMethod: method, issuedAt: now, updatedAt: now })
+      .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id), eq(cisStatements.status, "generated")))
+      .returning({ id: cisStatements.id }),
+  ];
+}

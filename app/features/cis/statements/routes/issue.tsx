@@ -1,0 +1,56 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { safeRedirectPath } from "~/features/auth/middleware.server";
+import { clientIp } from "~/features/platform/audit.server";
+import { reportInternalError } from "~/features/platform/error-reference";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { actorOf, requireCis } from "../../module.server";
+import { issueStatement } from "../issue.server";
+import { ISSUE_ERROR_MESSAGES, ISSUE_SUCCESS_TITLES, issueFailedTitle, STATEMENT_ISSUE_METHODS } from "../issue-codes";
+import { statementIdSchema } from "../statement-params";
+import { getStatement, STATEMENT_NOT_FOUND } from "../statements.server";
+import type { Route } from "./+types/issue";
+
+/**
+ * POST /cis/statements/{id}/issue (method = email | portal | print; optional returnTo, a
+ * same-origin path). Answers with a redirect and a toast; print goes on to the printable view.
+ */
+
+const issueFormSchema = z.object({ method: z.enum(STATEMENT_ISSUE_METHODS), returnTo: z.string().max(2000).optional() });
+
+/** Issuing changes state, so it is never a GET. */
+export function loader() {
+  throw data("Not found", { status: 404 });
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.stmt.issue");
+  const id = statementIdSchema.safeParse(params.id);
+  const statement = id.success ? await getStatement(env, tenant.id, id.data) : null;
+  if (!statement) throw data(STATEMENT_NOT_FOUND, { status: 404 });
+
+  const form = await request.formData();
+  const parsed = issueFormSchema.safeParse({ method: form.get("method"), returnTo: form.get("returnTo") ?? undefined });
+  const back = safeRedirectPath(parsed.success ? parsed.data.returnTo : undefined, `/cis/statements?month=${statement.taxMonth}`);
+  if (!parsed.success) return redirectWithToast(env, back, { type: "error", title: issueFailedTitle("Choose e-mail, portal or print") });
+  const { method } = parsed.data;
+
+  let result;
+  try {
+    result = await issueStatement(env, tenant, statement.id, method, actorOf(user), { ip: clientIp(request) });
+  } catch (err) {
+    const message = reportInternalError(context, err, "cis statement issue", "Something went wrong.");
+    return redirectWithToast(env, back, { type: "error", title: issueFailedTitle(message) });
+  }
+  if (!result.ok) {
+    if (result.code === "not_found") throw data(STATEMENT_NOT_FOUND, { status: 404 });
+    return redirectWithToast(env, back, { type: "error", title: issueFailedTitle(ISSUE_ERROR_MESSAGES[result.code]) });
+  }
+  const name = statement.subcontractorName;
+  if (method === "print") {
+    // The printable view is a plain document that shows no toasts; it says itself that the statement is issued.
+    return redirect(`/cis/statements/${statement.id}/print`);
+  }
+  const message = method === "email" && result.to ? `${name}: sent to ${result.to}` : name;
+  return redirectWithToast(env, back, { type: "success", title: ISSUE_SUCCESS_TITLES[method], message });
+}

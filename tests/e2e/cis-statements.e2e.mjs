@@ -4,7 +4,19 @@
 // 'Batch Generation Complete'. Each scenario makes its own subcontractor and approved invoice dated
 // today, unique per run and mode, so its row is pending in the current tax month. Issuing and the
 // downloads belong to their own routes; here only their links and forms are checked.
-import { createSubcontractor, expect, expectToast, londonDate, RUN, scenario, searchSubcontractors, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
+import {
+  createSubcontractor,
+  expect,
+  expectToast,
+  londonDate,
+  RUN,
+  scenario,
+  searchSubcontractors,
+  signIn,
+  tenantUrl,
+  waitForHydration,
+  waitForMail,
+} from "./helpers.mjs";
 
 const mode = (js) => (js ? "js" : "nojs");
 
@@ -12,9 +24,9 @@ const mode = (js) => (js ? "js" : "nojs");
  * A subcontractor with one approved invoice of today (1,000.00 gross, 300.00 materials: CIS
  * 140.00) flagged as needing a statement, all through the pages. Returns the subcontractor's name.
  */
-async function pendingStatement(page, { js, tag }) {
+async function pendingStatement(page, { js, tag, email = "" }) {
   const name = `E2E Statement ${tag} ${RUN} ${mode(js)}`;
-  await createSubcontractor(page, { name, js });
+  await createSubcontractor(page, { name, email, js });
   await searchSubcontractors(page, { q: name });
   const details = page.locator("tbody tr").filter({ hasText: name }).getByRole("link", { name: "View Details", exact: true });
   const subcontractorId = (await details.getAttribute("href"))?.split("/").pop();
@@ -71,7 +83,7 @@ scenario("statements: Generate makes one subcontractor's statement, with its dow
   expect(await generated.getByRole("link", { name: `Download HTML statement for ${name}` }).count(), "HTML download").toBe(1);
   expect(await generated.getByRole("link", { name: `Download PDF statement for ${name}` }).count(), "PDF download").toBe(1);
   const issue = generated.getByRole("group", { name: `Issue statement for ${name}` });
-  expect(await issue.getByRole("button").allInnerTexts(), "issue buttons").toEqual(["Email", "Portal", "Print"]);
+  expect((await issue.getByRole("button").allInnerTexts()).join(", "), "issue buttons").toBe("Email, Portal, Print");
 });
 
 scenario(
@@ -100,3 +112,36 @@ scenario(
   },
   { timeout: 60_000 },
 );
+
+scenario("statements: issue by e-mail sends the subcontractor the PDF, the row shows it issued, and the PDF downloads", async ({ page, js }) => {
+  await signIn(page, { js });
+  const email = `e2e-statement-${RUN}-${mode(js)}@example.test`.toLowerCase();
+  const { name, subcontractorId } = await pendingStatement(page, { js, tag: "MAIL", email });
+
+  await openStatements(page, js, "?filter=pending");
+  const row = rowOf(page, subcontractorId);
+  await row.locator("summary").click();
+  await row.getByRole("button", { name: `Generate statement for ${name}` }).click();
+  await expectToast(page, "Statement Generated");
+
+  await openStatements(page, js, "?filter=generated");
+  const generated = rowOf(page, subcontractorId);
+  await generated.locator("summary").click();
+  const download = page.waitForEvent("download");
+  await generated.getByRole("link", { name: `Download PDF statement for ${name}` }).click();
+  const file = await download;
+  expect(/^CIS_Statement_\d{4}-\d{2}_.+\.pdf$/.test(file.suggestedFilename()), `file name ${file.suggestedFilename()}`).toBe(true);
+
+  const since = Date.now() - 1_000;
+  await generated
+    .getByRole("group", { name: `Issue statement for ${name}` })
+    .getByRole("button", { name: `Issue statement for ${name} by email`, exact: true })
+    .click();
+  await expectToast(page, "Statement issued by e-mail");
+  const mail = await waitForMail(email, { since });
+  expect(mail.subject, "subject").toContain("CIS payment and deduction statement for");
+  expect(JSON.stringify(mail.attachments ?? []), "PDF attached").toContain(".pdf");
+
+  await openStatements(page, js, "?filter=issued");
+  expect(await rowOf(page, subcontractorId).getAttribute("data-row-status"), "issued after").toBe("issued");
+});

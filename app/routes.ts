@@ -36,6 +36,8 @@ export default [
       route("invoices/import", "features/cis/invoices/routes/import.tsx"),
       route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
       route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),
+      route("returns", "features/cis/returns/routes/returns.tsx"),
+      route("returns/export", "features/cis/returns/routes/export.tsx"),
     ]),
   ]),
 

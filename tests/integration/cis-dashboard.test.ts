@@ -102,7 +102,7 @@ describe("CIS dashboard: access and set-up", () => {
 describe("CIS dashboard: content", () => {
   const QUICK: Record<Role, string[]> = {
     standard: [],
-    lead: ["new-invoice", "add-subcontractor"],
+    lead: ["new-invoice", "add-subcontractor", "compile-return"],
     manager: ["generate-statements", "compile-return", "configure-settings"],
     admin: ["new-invoice", "add-subcontractor", "generate-statements", "compile-return", "configure-settings"],
   };
@@ -121,7 +121,8 @@ describe("CIS dashboard: content", () => {
         expect(one(doc, '[data-action="add-subcontractor"] > a').getAttribute("href")).toBe("/cis/subcontractors/new");
       if (QUICK[role].includes("configure-settings")) expect(one(doc, '[data-action="configure-settings"] > a').getAttribute("href")).toBe("/cis/settings");
       if (QUICK[role].includes("new-invoice")) expect(one(doc, '[data-action="new-invoice"] > a').getAttribute("href")).toBe("/cis/invoices/new");
-      for (const key of ["generate-statements", "compile-return"]) {
+      if (QUICK[role].includes("compile-return")) expect(one(doc, '[data-action="compile-return"] > a').getAttribute("href")).toBe("/cis/returns");
+      for (const key of ["generate-statements"]) {
         if (!QUICK[role].includes(key)) continue;
         const button = one(doc, `[data-action="${key}"] > button`);
         expect(isDisabled(button), key).toBe(true);

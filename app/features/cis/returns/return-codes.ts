@@ -1,9 +1,13 @@
+import type { CisScope } from "../domain/scopes";
 import type { ReturnStatus } from "../domain/types";
 
 /**
  * Constants and error codes of the returns screen, safe to import in the browser bundle
  * (returns.server.ts re-exports them).
  */
+
+/** Anyone who reads CIS data, compiles or submits returns may see them (page, nav link, export). */
+export const RETURNS_READ_SCOPES: readonly CisScope[] = ["cis.read", "cis.ret.compile", "cis.ret.submit"];
 
 /** Historical Returns shows this many of the most recent returns. */
 export const RETURN_HISTORY_LIMIT = 12;

@@ -8,10 +8,10 @@
 // later ones recompile and replace the lines).
 //
 // For each compile it prints the wall time seen by the client, the D1 queries the request made
-// (the Server-Timing header the development and test builds add: middleware, lock-free reads,
-// the one write batch) and the peak resident memory of the workerd process serving it (its
-// VmHWM, reset through /proc/<pid>/clear_refs before each request, so the figure is that
-// request's peak: the isolate with the month's rows, the engine's lines and the JSON of the write).
+// (the Server-Timing header the development and test builds add: the middleware's batch, the
+// compile's read batch and its one write batch) and the peak resident memory of the workerd process serving it (its
+// VmHWM, reset through /proc/<pid>/clear_refs to the resident size before each request, which is
+// printed too; the local D1's SQLite runs in the same process, so its pages count as well).
 // Then it loads /cis/returns for the month (1,000 lines) and prints the same figures.
 /* global performance */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -152,25 +152,28 @@ function resetPeak(pids) {
   }
 }
 
-function peakMiB(pids) {
+/** The largest of the processes' VmHWM (peak resident) or VmRSS (resident now), in MiB. */
+function memMiB(pids, field) {
   let kb = 0;
   for (const pid of pids) {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     if (m) kb = Math.max(kb, Number(m[1]));
   }
   return (kb / 1024).toFixed(1);
 }
+const peakMiB = (pids) => memMiB(pids, "VmHWM");
 
 const d1 = (res) => Number(/d1;desc="D1 queries";dur=(\d+)/.exec(String(res.headers["server-timing"] ?? ""))?.[1] ?? NaN);
 
 async function measure(label, fn, pids) {
   resetPeak(pids);
+  const before = memMiB(pids, "VmRSS");
   const t0 = performance.now();
   const res = await fn();
   const ms = performance.now() - t0;
-  const row = { label, status: res.status, wallMs: Math.round(ms), d1Queries: d1(res), peakRssMiB: peakMiB(pids) };
+  const row = { label, status: res.status, wallMs: Math.round(ms), d1Queries: d1(res), rssBeforeMiB: before, peakRssMiB: peakMiB(pids) };
   console.log(
-    `${label.padEnd(22)} ${String(res.status).padEnd(4)} ${String(row.wallMs).padStart(6)} ms  ${String(row.d1Queries).padStart(3)} D1 queries  peak RSS ${row.peakRssMiB} MiB`,
+    `${label.padEnd(22)} ${String(res.status).padEnd(4)} ${String(row.wallMs).padStart(6)} ms  ${String(row.d1Queries).padStart(3)} D1 queries  RSS before ${before} MiB, peak ${row.peakRssMiB} MiB`,
   );
   return row;
 }

@@ -11,6 +11,8 @@ export const RETURNS_READ_SCOPES: readonly CisScope[] = ["cis.read", "cis.ret.co
 
 /** Historical Returns shows this many of the most recent returns. */
 export const RETURN_HISTORY_LIMIT = 12;
+/** Lines the current return shows on the page (a page of 1,000 table rows renders slowly); Export CSV has them all. */
+export const RETURN_LINES_SHOWN = 200;
 /** Lines shown inside each expanded historical return; Export CSV has them all. */
 export const RETURN_HISTORY_LINES_SHOWN = 50;
 

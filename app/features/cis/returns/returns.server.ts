@@ -21,7 +21,14 @@ import {
   type TaxMonth,
 } from "../domain";
 import type { Actor } from "../module.server";
-import { RETURN_EXPORT_HEADER, RETURN_HISTORY_LIMIT, RETURN_HISTORY_LINES_SHOWN, returnExportFileName, type ReturnErrorCode } from "./return-codes";
+import {
+  RETURN_EXPORT_HEADER,
+  RETURN_HISTORY_LIMIT,
+  RETURN_HISTORY_LINES_SHOWN,
+  RETURN_LINES_SHOWN,
+  returnExportFileName,
+  type ReturnErrorCode,
+} from "./return-codes";
 
 export * from "./return-codes";
 
@@ -438,12 +445,21 @@ function linesQuery(db: Db, tenantId: string, returnId: string) {
     .orderBy(asc(cisReturnLines.position));
 }
 
-/** Whether a stored return may be sent: unlocked, compiled as ready, nil or an amendment, and still valid. */
-export function submissionBlocker(ret: ReturnRow, lines: readonly ReturnLineRow[]): string | null {
+/**
+ * Why a stored return may not be sent yet, or null: it must be unlocked and its last compile must
+ * have validated (issues are stored by the compile; an unlocked-for-testing draft is recompiled
+ * first). The submit page validates the full lines again with `validateStoredReturn`.
+ */
+export function submissionBlocker(ret: Pick<ReturnRow, "locked" | "status" | "issues">): string | null {
   if (ret.locked || ret.status === "submitted") return "Return is already locked";
-  if (ret.status === "draft" && ret.issues.length === 0) return "Recompile the return to validate it before submitting";
-  const validation = validateReturn(asDomainReturn(ret, lines));
-  return validation.valid ? null : validation.message;
+  if (ret.issues.length > 0) return `Return validation failed: ${ret.issues.join("; ")}`;
+  if (ret.status === "draft") return "Recompile the return to validate it before submitting";
+  return null;
+}
+
+/** The rules engine's validation of a stored return and all its lines. */
+export function validateStoredReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) {
+  return validateReturn(asDomainReturn(ret, lines));
 }
 
 export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) {
@@ -481,7 +497,7 @@ export type ReturnsPageData = {
   month: TaxMonth;
   /** The month's returns, oldest first: the original, then its amendments. */
   monthReturns: ReturnRow[];
-  /** Lines of the month's latest return. */
+  /** The first lines of the month's latest return (RETURN_LINES_SHOWN). */
   lines: ReturnLineRow[];
   history: ReturnRow[];
   /** The first lines of each historical return, by return id. */
@@ -510,7 +526,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     db
       .select()
       .from(cisReturnLines)
-      .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, latestOfMonth)))
+      .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), lt(cisReturnLines.position, RETURN_LINES_SHOWN)))
       .orderBy(asc(cisReturnLines.position)),
     db
       .select()

@@ -28,6 +28,7 @@ import {
   NO_TAX_MONTH,
   RETURN_ERROR_MESSAGES,
   RETURN_HISTORY_LINES_SHOWN,
+  RETURN_LINES_SHOWN,
   RETURNS_READ_SCOPES,
   returnsPageData,
   submissionBlocker,
@@ -60,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const current = page.monthReturns.at(-1) ?? null;
   const canCompile = can(user, "cis.ret.compile");
-  const view = current ? returnView(current, page.lines) : null;
+  const view = current ? returnView(current, page.lines, RETURN_LINES_SHOWN) : null;
   const actions: ReturnActionsView = {
     compile: canCompile && !current,
     recompile: canCompile && current !== null && !current.locked,
@@ -70,7 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     submit: {
       show: can(user, "cis.ret.submit"),
       href: `/cis/returns/${month.label}/submit`,
-      reason: current ? submissionBlocker(current, page.lines) : "Compile the return first",
+      reason: current ? submissionBlocker(current) : "Compile the return first",
     },
     exportCsv: can(user, "cis.io.export"),
   };
@@ -192,6 +193,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
           <ReturnTotals ret={current} />
           <ValidationPanel ret={current} />
           {current.lines.length > 0 ? <ReturnLinesTable lines={current.lines} caption={`Lines of return ${current.id}`} /> : null}
+          {current.moreLines > 0 ? <p className="text-sm opacity-80">{`and ${current.moreLines} more in the CSV export`}</p> : null}
         </>
       ) : null}
       <HistoricalReturns items={history} canExport={actions.exportCsv} />

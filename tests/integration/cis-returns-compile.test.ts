@@ -200,6 +200,22 @@ describe("compiling a monthly return", () => {
     expect(await audits(t.id, "cis.return.compiled")).toHaveLength(1);
   });
 
+  it("a submission landing between the compile's read and its write: the guarded batch changes nothing (row, lines, audit)", async () => {
+    const t = await cisTenant();
+    const sub = await seedSub(t);
+    await seedInvoice(t, { subcontractorId: sub.id });
+    await compileMonthlyReturn(env, t.id, MONTH, actor);
+    const before = await returnRow(t.id, MONTH);
+    const linesBefore = await linesOf(t.id, MONTH);
+    await seedInvoice(t, { subcontractorId: sub.id });
+    const res = await compileMonthlyReturn(env, t.id, MONTH, actor, { beforeWrite: () => markSubmitted(t.id, MONTH) });
+    expect(res).toEqual({ ok: false, code: "locked" });
+    const after = await returnRow(t.id, MONTH);
+    expect(after).toMatchObject({ status: "submitted", locked: true, compileId: before!.compileId, invoiceCount: 1, grossP: before!.grossP });
+    expect(await linesOf(t.id, MONTH)).toEqual(linesBefore);
+    expect(await audits(t.id, "cis.return.compiled")).toHaveLength(1);
+  });
+
   it("two compiles at once: exactly one compiles, the other is told one is running and writes nothing", async () => {
     const t = await cisTenant();
     const sub = await seedSub(t);

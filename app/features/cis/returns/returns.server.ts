@@ -102,6 +102,8 @@ export type CompileOptions = {
   /** 'nil': the person declared no payments in the month; refused when the month has any. */
   mode?: "compile" | "nil";
   leaseMs?: number;
+  /** Runs between the read and the write batch: lets tests land a submission in that window. */
+  beforeWrite?: () => Promise<void>;
 };
 
 /**
@@ -250,6 +252,7 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
       })}, NULL, ${now} WHERE EXISTS (${mine})`,
     ),
   ];
+  await opts.beforeWrite?.();
   const results = (await db.batch(statementsOut as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
   const written = results[0] as { id: string }[];
   if (written.length === 0) return { ok: false, code: "locked" };

@@ -1,7 +1,7 @@
 // The monthly returns page (issue 12, without the HMRC transport), signed in as admin@acme.test,
 // with and without JavaScript: a nil return for a month without payments (the confirmation is a
-// dialog with JavaScript and a server-rendered step without), and compiling a seeded month with
-// paid invoices, then its CSV download. Each mode works on its own tax month, so the two runs
+// dialog with JavaScript and a server-rendered step without), and compiling one of the seed's
+// previous tax months (paid invoices), then its CSV download. Each mode works on its own tax month, so the two runs
 // never meet on one return.
 import { readFile } from "node:fs/promises";
 import { expect, expectToast, londonDate, parseCsv, scenario, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
@@ -11,6 +11,13 @@ function taxMonthOf(isoDate) {
   const [y, m, d] = isoDate.split("-").map(Number);
   if (d >= 6) return `${y}-${String(m).padStart(2, "0")}`;
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
+}
+
+/** The label `n` tax months before `label`. */
+function monthsBack(label, n) {
+  const [y, m] = label.split("-").map(Number);
+  const total = y * 12 + (m - 1) - n;
+  return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, "0")}`;
 }
 
 const statusText = (page) => page.locator('[data-field="status"]').innerText();
@@ -50,9 +57,8 @@ scenario("Returns: a nil return for a month without payments, which has nothing 
 
 scenario("Returns: compile a month with paid invoices, then download CIS_Return_{month}.csv", async ({ page, js }) => {
   await signIn(page, { js });
-  // Three and four months back: the seed's older months are mostly paid invoices.
-  const daysBack = js ? 95 : 126;
-  const month = taxMonthOf(londonDate(new Date(Date.now() - daysBack * 86_400_000)));
+  // The seed's previous two tax months hold paid invoices (payments of the month before spill into them).
+  const month = monthsBack(taxMonthOf(londonDate()), js ? 1 : 2);
   await page.goto(tenantUrl("acme", `/cis/returns?month=${month}`));
   await waitForHydration(page, js);
   const compile = actions(page).getByRole("button", { name: /^(Compile Return|Recompile)$/ });

@@ -40,6 +40,8 @@ export default [
       route("statements/:id/download", "features/cis/statements/routes/download.tsx"),
       route("statements/:id/issue", "features/cis/statements/routes/issue.tsx"),
       route("statements/:id/print", "features/cis/statements/routes/print.tsx"),
+      route("returns", "features/cis/returns/routes/returns.tsx"),
+      route("returns/export", "features/cis/returns/routes/export.tsx"),
     ]),
   ]),
 

@@ -8,6 +8,8 @@ import { signIn } from "./auth-helpers";
 import { batchJobKey } from "~/features/cis/statements/statements-page.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
+import { seedInvoice } from "../factories/returns";
 
 function d1Queries(res: Response): number {
   const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");
@@ -170,6 +172,25 @@ describe("D1 round trips: CIS dashboard", () => {
     const full = await b.get(`${t.origin}/cis/statements?month=2026-04`);
     expect(full.status).toBe(200);
     expect(await full.text()).toContain("Generating statements");
+    expect(d1Queries(full)).toBe(2);
+  });
+});
+
+describe("D1 round trips: CIS returns", () => {
+  it("serves /cis/returns (the month's returns and lines, history and its lines, the month's payments) in two round trips, whatever the history", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const empty = await b.get(`${t.origin}/cis/returns?month=2026-01`);
+    expect(empty.status).toBe(200);
+    expect(d1Queries(empty)).toBe(2);
+    const sub = await seedSub(t, { name: "Returns Count Builder" });
+    const actor = { id: "seed", email: "seed@example.test", name: "Seeder" };
+    for (const month of ["2025-11", "2025-12", "2026-01"]) {
+      await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: sub.name, paymentDate: `${month}-10` });
+      await compileMonthlyReturn(env, t.id, month, actor);
+    }
+    const full = await b.get(`${t.origin}/cis/returns?month=2026-01`);
+    expect(full.status).toBe(200);
+    expect(await full.text()).toContain("Returns Count Builder");
     expect(d1Queries(full)).toBe(2);
   });
 });

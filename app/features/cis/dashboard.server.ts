@@ -14,6 +14,7 @@ import {
   type DeadlineState,
 } from "./domain";
 import { invoiceStatsQuery, toInvoiceStats } from "./invoices/invoices.server";
+import { latestReturnStatusQuery, NOT_COMPILED, RETURN_STATUS_LABELS } from "./returns/returns.server";
 import { summaryQuery, toSummary } from "./subcontractors.server";
 
 export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
@@ -72,22 +73,23 @@ function activitySummary(action: string, details: Record<string, unknown>): stri
  * settings are active (and their warningDays), the active subcontractors, the invoice figures
  * (the invoice list's own stats query, so Draft Invoices, Pending Statements and Current Month CIS
  * are the list's Draft, Pending Statements and This Month CIS) and the recent activity. Returns
- * { active: false } while the settings are missing or not saved as active. Returns are not
- * compiled in this release, so the return status is 'Not compiled'.
+ * { active: false } while the settings are missing or not saved as active. The return status is
+ * the current tax month's latest return, or 'Not compiled'.
  */
 export async function getDashboardData(env: Env, tenantId: string, opts: { now: Date }): Promise<({ active: true } & DashboardData) | { active: false }> {
   const { now } = opts;
   const db = getDb(env);
-  const [[settings], [summary], [invoices], activity] = await db.batch([
+  const tm = currentTaxMonth(now);
+  const [[settings], [summary], [invoices], activity, [currentReturn]] = await db.batch([
     db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
     summaryQuery(db, tenantId),
     invoiceStatsQuery(db, tenantId, now),
     recentActivityQuery(db, tenantId, "cis", 10),
+    latestReturnStatusQuery(db, tenantId, tm.label),
   ]);
   if (!settings?.active) return { active: false };
   const warningDays = settings.warningDays ?? DEFAULT_CIS_SETTINGS.warningDays;
   const stats = toInvoiceStats(invoices);
-  const tm = currentTaxMonth(now);
   return {
     active: true,
     alerts: dashboardAlerts(now, warningDays),
@@ -104,7 +106,7 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
         const ind = deadlineIndicator(tm.deadlines[kind], now);
         return { kind, label: DEADLINE_LABELS[kind], date: formatLongDate(tm.deadlines[kind]), state: ind.state, indicator: ind.text };
       }),
-      returnStatus: "Not compiled",
+      returnStatus: currentReturn ? RETURN_STATUS_LABELS[currentReturn.status] : NOT_COMPILED,
     },
     activity: activity.map((a) => ({
       id: a.id,
@@ -121,7 +123,7 @@ export type QuickAction = { key: string; label: string; to: string | null };
 /**
  * New Invoice and Add Subcontractor need write, Generate Statements the statement scope (generating
  * is a statement action) and the invoice read that opens the statements screen, Compile Return
- * submit, Configure Settings manage. Actions whose page does not exist yet have no link.
+ * the compile scope, Configure Settings manage. Actions whose page does not exist yet have no link.
  */
 export function quickActionsFor(user: ScopeHolder): QuickAction[] {
   const all: (QuickAction & { allowed: boolean })[] = [
@@ -133,7 +135,7 @@ export function quickActionsFor(user: ScopeHolder): QuickAction[] {
       to: "/cis/statements",
       allowed: can(user, "cis.stmt.issue") && can(user, "cis.inv.read"),
     },
-    { key: "compile-return", label: "Compile Return", to: null, allowed: can(user, "cis.ret.submit") },
+    { key: "compile-return", label: "Compile Return", to: "/cis/returns", allowed: can(user, "cis.ret.compile") },
     { key: "configure-settings", label: "Configure Settings", to: "/cis/settings", allowed: canManageSettings(user) },
   ];
   return all.filter((a) => a.allowed).map(({ allowed: _allowed, ...a }) => a);

@@ -97,7 +97,7 @@ describe("compileReturn", () => {
     expect(r.issues).toEqual(["Line 1: Statement not issued for Zed Builders"]);
   });
 
-  it("an issued statement record for the subcontractor and month counts", () => {
+  it("an issued statement record for the month dates the line but does not cover an invoice still needing its own statement", () => {
     const statements: StatementRecord[] = [
       { subcontractorId: "s1", taxMonth: "2026-04", status: "issued", issuedAt: new Date("2026-05-03T09:00:00Z") },
       { subcontractorId: "s1", taxMonth: "2026-03", status: "issued", issuedAt: "2026-06-01T09:00:00Z" }, // other month
@@ -110,9 +110,18 @@ describe("compileReturn", () => {
       invoices: [inv({ statement: { required: true } }), inv({ subcontractorId: "s2", statement: { required: true } })],
     });
     const [ann, zed] = r.lines;
-    expect(zed!.statementsIssued).toBe(true);
+    expect(zed!.statementsIssued).toBe(false);
     expect(zed!.lastStatementDate).toBe("2026-05-03T09:00:00.000Z");
     expect(ann!.statementsIssued).toBe(false);
+
+    // Once the invoice itself records its statement as issued, the line counts as issued.
+    const issued = compileReturn({
+      taxMonth: "2026-04",
+      subcontractors: subs,
+      statements,
+      invoices: [inv({ statement: { required: true, issuedAt: "2026-05-03T09:00:00Z" } }), inv({ statement: { required: false } })],
+    });
+    expect(issued.lines[0]!.statementsIssued).toBe(true);
   });
 
   it("falls back to the invoice's own name and snapshot for an unknown subcontractor", () => {

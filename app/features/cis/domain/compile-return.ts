@@ -69,9 +69,9 @@ export function compileReturn(input: CompileReturnInput): CompiledReturn {
     // The latest payment decides the rate and reference shown on the line.
     const latest = [...invoices].sort((a, b) => sortKey(b) - sortKey(a))[0]!;
     const subStatements = issuedStatements.filter((s) => s.subcontractorId === subId);
-    const hasIssuedRecord = subStatements.length > 0;
-
-    const statementsIssued = invoices.every((inv) => !inv.statement?.required || Boolean(inv.statement.issuedAt) || hasIssuedRecord);
+    // Judged per invoice: an issued statement for the month does not cover an invoice that still
+    // needs one of its own (paid after that statement was issued, or never put on it).
+    const statementsIssued = invoices.every((inv) => !inv.statement?.required || Boolean(toInstant(inv.statement.issuedAt)));
 
     const issuedTimes = [...subStatements.map((s) => toInstant(s.issuedAt)), ...invoices.map((inv) => toInstant(inv.statement?.issuedAt))].filter(
       (d): d is Date => d !== null,

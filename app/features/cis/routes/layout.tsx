@@ -2,6 +2,7 @@ import { NavLink, Outlet, useLocation } from "react-router";
 import { can } from "~/features/auth/scopes";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { requireCis } from "../module.server";
+import { RETURNS_READ_SCOPES } from "../returns/return-codes";
 import type { Route } from "./+types/layout";
 
 /** The CIS area: module switched on and a signed-in staff member; each page checks its own scope. */
@@ -13,6 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { to: "/cis/subcontractors", label: "Subcontractors", show: can(user, "cis.sub.read") },
       { to: "/cis/invoices", label: "Invoices", show: can(user, "cis.inv.read") },
       { to: "/cis/statements", label: "Statements", show: can(user, "cis.inv.read") },
+      { to: "/cis/returns", label: "Returns", show: RETURNS_READ_SCOPES.some((s) => can(user, s)) },
       { to: "/cis/analytics", label: "Analytics", show: can(user, "cis.read") },
       { to: "/cis/settings", label: "Settings", show: can(user, "cis.settings.write") || can(user, "cis.manage") },
     ].filter((n) => n.show),

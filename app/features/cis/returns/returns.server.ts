@@ -1,0 +1,606 @@
+import { and, asc, between, count, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { getDb, type Db } from "~/db/client.server";
+import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisStatements, cisSubcontractors } from "~/db/schema";
+import { auditInsert } from "~/features/platform/audit.server";
+import { toCsv } from "~/utils/csv";
+import { newId } from "~/utils/ids";
+import { returnLockStub } from "../../../../workers/durable-objects/return-lock";
+import {
+  compileReturn,
+  isCisRate,
+  penceToPoundsString,
+  taxMonthFromLabel,
+  validateReturn,
+  type CisRate,
+  type InvoiceRecord,
+  type ReturnLine,
+  type ReturnStatus,
+  type StatementRecord,
+  type SubcontractorRecord,
+  type TaxMonth,
+} from "../domain";
+import type { Actor } from "../module.server";
+import {
+  RETURN_EXPORT_HEADER,
+  RETURN_HISTORY_LIMIT,
+  RETURN_HISTORY_LINES_SHOWN,
+  RETURN_LINES_SHOWN,
+  returnExportFileName,
+  type ReturnErrorCode,
+} from "./return-codes";
+
+export * from "./return-codes";
+
+export type ReturnRow = typeof cisReturns.$inferSelect;
+export type ReturnLineRow = typeof cisReturnLines.$inferSelect;
+
+/** How long a compile may hold the month's lock before another may take it (a crashed holder frees it then). */
+export const COMPILE_LEASE_MS = 2 * 60_000;
+
+/**
+ * Lines are written as one JSON array per statement (a single bound parameter: D1 allows 100
+ * parameters per statement but strings up to 2 MB), this many lines per array. A line is about
+ * 250 bytes, so a chunk stays near 250 kB and 1,000 subcontractors take one statement.
+ */
+export const RETURN_LINES_PER_STATEMENT = 1_000;
+
+/** Pounds with two decimals as a number, for audit payloads. */
+function pounds(pence: number): number {
+  return Number(penceToPoundsString(pence));
+}
+
+function parseMonth(label: string): TaxMonth | null {
+  try {
+    return taxMonthFromLabel(label);
+  } catch {
+    return null;
+  }
+}
+
+/** 'YYYY-MM-DD' London calendar dates of the month's first and last day (6th to 5th). */
+function calendarRange(tm: TaxMonth): { from: string; to: string } {
+  const [y, m] = tm.label.split("-").map(Number) as [number, number];
+  const next = m === 12 ? { y: y + 1, m: 1 } : { y, m: m + 1 };
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return { from: `${y}-${pad(m)}-06`, to: `${next.y}-${pad(next.m)}-05` };
+}
+
+/** Paid, live invoices of the month: labelled with it, or paid on a date inside it. */
+function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
+  const { from, to } = calendarRange(tm);
+  return and(
+    eq(cisInvoices.tenantId, tenantId),
+    isNull(cisInvoices.deletedAt),
+    eq(cisInvoices.status, "paid"),
+    ne(cisInvoices.subcontractorId, ""),
+    or(eq(cisInvoices.taxMonth, tm.label), between(cisInvoices.paymentDate, from, to)),
+  )!;
+}
+
+function monthReturnsQuery(db: Db, tenantId: string, taxMonth: string) {
+  return db
+    .select()
+    .from(cisReturns)
+    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.taxMonth, taxMonth)))
+    .orderBy(asc(cisReturns.createdAt), asc(cisReturns.id));
+}
+
+/** The return a compile writes to: the month's open amendment if there is one, else the original. */
+function compileTarget(rows: ReturnRow[]): { kind: "original"; row: ReturnRow | null } | { kind: "amendment"; row: ReturnRow } {
+  const open = rows.filter((r) => r.amendmentOf !== null && !r.locked).at(-1);
+  if (open) return { kind: "amendment", row: open };
+  return { kind: "original", row: rows.find((r) => r.amendmentOf === null) ?? null };
+}
+
+export type CompileResult =
+  | { ok: true; id: string; status: ReturnStatus; issues: string[]; lines: number }
+  | { ok: false; code: Extract<ReturnErrorCode, "invalid_month" | "compile_running" | "locked" | "has_payments"> };
+
+export type CompileOptions = {
+  now?: Date;
+  /** 'nil': the person declared no payments in the month; refused when the month has any. */
+  mode?: "compile" | "nil";
+  leaseMs?: number;
+  /** Runs between the read and the write batch: lets tests land a submission in that window. */
+  beforeWrite?: () => Promise<void>;
+};
+
+/**
+ * Compiles the month's return under the month's ReturnLock: a second compile while one runs is
+ * refused at once and writes nothing. Reads the month's paid invoices, runs the rules engine,
+ * then writes the return, its lines (replacing the previous ones) and the audit entry in one D1
+ * batch. The return row is only overwritten while unlocked, and the lines and audit entry land
+ * only when this compile's row write did, so a return locked (submitted) meanwhile is untouched.
+ */
+export async function compileMonthlyReturn(env: Env, tenantId: string, taxMonth: string, actor: Actor, opts: CompileOptions = {}): Promise<CompileResult> {
+  const tm = parseMonth(taxMonth);
+  if (!tm) return { ok: false, code: "invalid_month" };
+  const lock = returnLockStub(env, tenantId, tm.label);
+  const holder = newId();
+  const lease = await lock.acquire(holder, opts.leaseMs ?? COMPILE_LEASE_MS);
+  if (!lease.acquired) return { ok: false, code: "compile_running" };
+  try {
+    return await compileHeld(env, tenantId, tm, actor, opts);
+  } finally {
+    await lock.release(holder);
+  }
+}
+
+async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Actor, opts: CompileOptions): Promise<CompileResult> {
+  const db = getDb(env);
+  const now = (opts.now ?? new Date()).getTime();
+  const where = paidInMonth(tenantId, tm);
+  const [existing, invoiceRows, subRows, statementRows] = await db.batch([
+    monthReturnsQuery(db, tenantId, tm.label),
+    db
+      .select({
+        id: cisInvoices.id,
+        subcontractorId: cisInvoices.subcontractorId,
+        subcontractorName: cisInvoices.subcontractorName,
+        utrMasked: cisInvoices.utrMasked,
+        ninoMasked: cisInvoices.ninoMasked,
+        paymentDate: cisInvoices.paymentDate,
+        taxMonth: cisInvoices.taxMonth,
+        grossP: cisInvoices.grossP,
+        materialsP: cisInvoices.materialsP,
+        labourP: cisInvoices.labourP,
+        cisDeductionP: cisInvoices.cisDeductionP,
+        verificationRate: cisInvoices.verificationRate,
+        verificationReference: cisInvoices.verificationReference,
+        statementRequired: cisInvoices.statementRequired,
+        statementIssuedAt: cisInvoices.statementIssuedAt,
+      })
+      .from(cisInvoices)
+      .where(where),
+    db
+      .select({
+        id: cisSubcontractors.id,
+        name: cisSubcontractors.name,
+        utrMasked: cisSubcontractors.utrMasked,
+        ninoMasked: cisSubcontractors.ninoMasked,
+        verificationStatus: cisSubcontractors.verificationStatus,
+        verificationRate: cisSubcontractors.verificationRate,
+        verificationReference: cisSubcontractors.verificationReference,
+      })
+      .from(cisSubcontractors)
+      .where(
+        and(
+          eq(cisSubcontractors.tenantId, tenantId),
+          inArray(cisSubcontractors.id, db.select({ id: cisInvoices.subcontractorId }).from(cisInvoices).where(where)),
+        ),
+      ),
+    db
+      .select({ subcontractorId: cisStatements.subcontractorId, taxMonth: cisStatements.taxMonth, issuedAt: cisStatements.issuedAt })
+      .from(cisStatements)
+      .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, tm.label), eq(cisStatements.status, "issued"))),
+  ]);
+
+  const target = compileTarget(existing);
+  if (target.row?.locked) return { ok: false, code: "locked" };
+
+  const invoices: InvoiceRecord[] = invoiceRows.map((r) => ({
+    id: r.id,
+    subcontractorId: r.subcontractorId,
+    subcontractorName: r.subcontractorName,
+    status: "paid",
+    paymentDate: r.paymentDate,
+    taxMonth: r.taxMonth,
+    amounts: { grossP: r.grossP, materialsP: r.materialsP, labourP: r.labourP, cisDeductionP: r.cisDeductionP },
+    piiMasked: { utrMasked: r.utrMasked, ninoMasked: r.ninoMasked },
+    verificationSnapshot: { rate: isCisRate(r.verificationRate) ? r.verificationRate : null, reference: r.verificationReference },
+    statement: { required: r.statementRequired, issuedAt: r.statementIssuedAt === null ? null : new Date(r.statementIssuedAt) },
+  }));
+  const subcontractors: SubcontractorRecord[] = subRows.map((s) => ({
+    id: s.id,
+    name: s.name,
+    utrMasked: s.utrMasked,
+    ninoMasked: s.ninoMasked,
+    verification: {
+      status: s.verificationStatus,
+      rate: (isCisRate(s.verificationRate) ? s.verificationRate : 20) as CisRate,
+      reference: s.verificationReference,
+    },
+  }));
+  const statements: StatementRecord[] = statementRows.map((s) => ({
+    subcontractorId: s.subcontractorId,
+    taxMonth: s.taxMonth,
+    status: "issued",
+    issuedAt: s.issuedAt === null ? null : new Date(s.issuedAt),
+  }));
+  const compiled = compileReturn({ taxMonth: tm, invoices, subcontractors, statements });
+  if (opts.mode === "nil" && compiled.lines.length > 0) return { ok: false, code: "has_payments" };
+
+  const id = target.kind === "amendment" ? target.row.id : tm.label;
+  const status: ReturnStatus = target.kind === "amendment" ? "amended" : compiled.status;
+  const token = newId();
+  const fields = {
+    status,
+    subcontractorCount: compiled.totals.subcontractors,
+    invoiceCount: compiled.totals.invoices,
+    grossP: compiled.totals.grossP,
+    materialsP: compiled.totals.materialsP,
+    cisDeductedP: compiled.totals.cisDeductedP,
+    filingDeadline: tm.deadlines.filing.getTime(),
+    paymentDeadline: tm.deadlines.payment.getTime(),
+    statementsDeadline: tm.deadlines.statements.getTime(),
+    issues: compiled.issues,
+    compiledBy: actor.id,
+    compiledAt: now,
+    compileId: token,
+    updatedAt: now,
+    updatedBy: actor.id,
+  };
+  const mine = writtenBy(tenantId, id, token);
+  const statementsOut: BatchItem<"sqlite">[] = [
+    db
+      .insert(cisReturns)
+      .values({ tenantId, id, taxMonth: tm.label, amendmentOf: target.kind === "amendment" ? target.row.amendmentOf : null, ...fields, createdAt: now })
+      .onConflictDoUpdate({ target: [cisReturns.tenantId, cisReturns.id], set: fields, setWhere: eq(cisReturns.locked, false) })
+      .returning({ id: cisReturns.id }),
+    db.delete(cisReturnLines).where(and(eq(cisReturnLines.tenantId, tenantId), eq(cisReturnLines.returnId, id), sql`EXISTS (${mine})`)),
+    ...lineInserts(db, tenantId, id, compiled.lines, mine),
+    db.insert(auditEvents).select(
+      sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.return.compiled', 'return', ${id}, ${JSON.stringify({
+        taxMonth: tm.label,
+        status,
+        subcontractors: compiled.totals.subcontractors,
+        invoices: compiled.totals.invoices,
+        gross: pounds(compiled.totals.grossP),
+        cis: pounds(compiled.totals.cisDeductedP),
+        issues: compiled.issues.length,
+      })}, NULL, ${now} WHERE EXISTS (${mine})`,
+    ),
+  ];
+  await opts.beforeWrite?.();
+  const results = (await db.batch(statementsOut as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+  const written = results[0] as { id: string }[];
+  if (written.length === 0) return { ok: false, code: "locked" };
+  return { ok: true, id, status, issues: compiled.issues, lines: compiled.lines.length };
+}
+
+/** A subquery that finds the return only while it still carries this write's token. */
+function writtenBy(tenantId: string, id: string, token: string): SQL {
+  return sql`SELECT 1 FROM ${cisReturns} WHERE ${cisReturns.tenantId} = ${tenantId} AND ${cisReturns.id} = ${id} AND ${cisReturns.compileId} = ${token}`;
+}
+
+/**
+ * The lines as INSERT ... SELECT over json_each of one JSON parameter per chunk, in the column
+ * order of cis_return_lines, guarded like the rest of the write.
+ */
+function lineInserts(db: Db, tenantId: string, returnId: string, lines: readonly ReturnLine[], guard: SQL) {
+  const out = [];
+  for (let start = 0; start < lines.length; start += RETURN_LINES_PER_STATEMENT) {
+    const chunk = lines
+      .slice(start, start + RETURN_LINES_PER_STATEMENT)
+      .map((l, i) => [
+        start + i,
+        l.subcontractorId,
+        l.name,
+        l.utrMasked,
+        l.ninoMasked,
+        l.grossP,
+        l.materialsP,
+        l.cisDeductedP,
+        l.cisRate,
+        l.invoiceCount,
+        l.verificationRef,
+        l.statementsIssued ? 1 : 0,
+        l.lastStatementDate ? Date.parse(l.lastStatementDate) : null,
+      ]);
+    const v = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+    out.push(
+      db.insert(cisReturnLines).select(
+        sql`SELECT ${tenantId}, ${returnId}, ${v(0)}, ${v(1)}, ${v(2)}, ${v(3)}, ${v(4)}, ${v(5)}, ${v(6)}, ${v(7)}, ${v(8)}, ${v(9)}, ${v(10)}, ${v(11)}, ${v(12)}
+            FROM json_each(${JSON.stringify(chunk)}) AS j WHERE EXISTS (${guard})`,
+      ),
+    );
+  }
+  return out;
+}
+
+export type AmendResult =
+  { ok: true; id: string } | { ok: false; code: Extract<ReturnErrorCode, "invalid_month" | "not_found" | "not_submitted" | "amendment_open"> };
+
+/**
+ * Starts an amendment of the month's latest submitted (locked) return: a new row
+ * '{taxMonth}-AMD-{epoch ms}' with status amended, pointing at the return it amends, holding that
+ * return's figures and lines until it is recompiled. The submitted return is never changed. The
+ * database allows one open amendment per month.
+ */
+export async function amendReturn(env: Env, tenantId: string, taxMonth: string, actor: Actor, opts: { now?: Date } = {}): Promise<AmendResult> {
+  const tm = parseMonth(taxMonth);
+  if (!tm) return { ok: false, code: "invalid_month" };
+  const db = getDb(env);
+  const now = (opts.now ?? new Date()).getTime();
+  const rows = await monthReturnsQuery(db, tenantId, tm.label);
+  if (rows.length === 0) return { ok: false, code: "not_found" };
+  if (rows.some((r) => r.amendmentOf !== null && !r.locked)) return { ok: false, code: "amendment_open" };
+  const source = rows.filter((r) => r.locked).at(-1);
+  if (!source) return { ok: false, code: "not_submitted" };
+  const id = `${tm.label}-AMD-${now}`;
+  const token = newId();
+  const mine = writtenBy(tenantId, id, token);
+  try {
+    await db.batch([
+      db.insert(cisReturns).values({
+        tenantId,
+        id,
+        taxMonth: tm.label,
+        amendmentOf: source.id,
+        status: "amended",
+        subcontractorCount: source.subcontractorCount,
+        invoiceCount: source.invoiceCount,
+        grossP: source.grossP,
+        materialsP: source.materialsP,
+        cisDeductedP: source.cisDeductedP,
+        filingDeadline: source.filingDeadline,
+        paymentDeadline: source.paymentDeadline,
+        statementsDeadline: source.statementsDeadline,
+        issues: source.issues,
+        locked: false,
+        compiledBy: source.compiledBy,
+        compiledAt: source.compiledAt,
+        compileId: token,
+        createdAt: now,
+        updatedAt: now,
+        updatedBy: actor.id,
+      }),
+      db.insert(cisReturnLines).select(
+        sql`SELECT ${cisReturnLines.tenantId}, ${id}, ${cisReturnLines.position}, ${cisReturnLines.subcontractorId}, ${cisReturnLines.name}, ${cisReturnLines.utrMasked},
+          ${cisReturnLines.ninoMasked}, ${cisReturnLines.grossP}, ${cisReturnLines.materialsP}, ${cisReturnLines.cisDeductedP}, ${cisReturnLines.cisRate},
+          ${cisReturnLines.invoiceCount}, ${cisReturnLines.verificationRef}, ${cisReturnLines.statementsIssued}, ${cisReturnLines.lastStatementDate}
+          FROM ${cisReturnLines} WHERE ${cisReturnLines.tenantId} = ${tenantId} AND ${cisReturnLines.returnId} = ${source.id} AND EXISTS (${mine})`,
+      ),
+      auditInsert(
+        db,
+        {
+          tenantId,
+          action: "cis.return.amended",
+          actorId: actor.id,
+          actorEmail: actor.email,
+          targetType: "return",
+          targetId: id,
+          payload: { taxMonth: tm.label, amendmentOf: source.id, gross: pounds(source.grossP), cis: pounds(source.cisDeductedP) },
+        },
+        now,
+      ),
+    ]);
+  } catch (err) {
+    // Two amends at once: the unique index on the month's open amendment lets one through.
+    if (isConstraintViolation(err)) return { ok: false, code: "amendment_open" };
+    throw err;
+  }
+  return { ok: true, id };
+}
+
+function isConstraintViolation(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}` : String(err);
+  return /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(text);
+}
+
+export type UnlockResult = { ok: true } | { ok: false; code: Extract<ReturnErrorCode, "not_found" | "not_locked" | "amendment_open"> };
+
+/**
+ * Testing only (the route offers it behind the development flag and cis.manage): a locked return
+ * goes back to draft, unlocked, with its submission fields cleared. One conditional UPDATE and its
+ * audit entry in one batch.
+ */
+export async function unlockReturn(env: Env, tenantId: string, id: string, actor: Actor, opts: { now?: Date } = {}): Promise<UnlockResult> {
+  const db = getDb(env);
+  const now = (opts.now ?? new Date()).getTime();
+  const token = newId();
+  let changed: { id: string }[];
+  try {
+    [changed] = await db.batch([
+      db
+        .update(cisReturns)
+        .set({
+          status: "draft",
+          locked: false,
+          lockedAt: null,
+          submittedAt: null,
+          submittedBy: null,
+          submissionRef: null,
+          irmark: null,
+          compileId: token,
+          updatedAt: now,
+          updatedBy: actor.id,
+        })
+        .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id), eq(cisReturns.locked, true)))
+        .returning({ id: cisReturns.id }),
+      db
+        .insert(auditEvents)
+        .select(
+          sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.return.unlocked', 'return', ${id}, ${JSON.stringify({ testing: true })}, NULL, ${now} WHERE EXISTS (${writtenBy(tenantId, id, token)})`,
+        ),
+    ]);
+  } catch (err) {
+    if (isConstraintViolation(err)) return { ok: false, code: "amendment_open" };
+    throw err;
+  }
+  if (changed.length > 0) return { ok: true };
+  const [row] = await db
+    .select({ id: cisReturns.id })
+    .from(cisReturns)
+    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id)));
+  return { ok: false, code: row ? "not_locked" : "not_found" };
+}
+
+/**
+ * The month's one return that may still be submitted (its open amendment, else the unlocked
+ * original), or null: what /cis/returns/{taxMonth}/submit acts on.
+ */
+export async function openReturnForMonth(env: Env, tenantId: string, taxMonth: string): Promise<{ ret: ReturnRow; lines: ReturnLineRow[] } | null> {
+  const db = getDb(env);
+  const rows = await monthReturnsQuery(db, tenantId, taxMonth);
+  const target = compileTarget(rows);
+  if (!target.row || target.row.locked) return null;
+  const lines = await linesQuery(db, tenantId, target.row.id);
+  return { ret: target.row, lines };
+}
+
+function linesQuery(db: Db, tenantId: string, returnId: string) {
+  return db
+    .select()
+    .from(cisReturnLines)
+    .where(and(eq(cisReturnLines.tenantId, tenantId), eq(cisReturnLines.returnId, returnId)))
+    .orderBy(asc(cisReturnLines.position));
+}
+
+/**
+ * Why a stored return may not be sent yet, or null: it must be unlocked and its last compile must
+ * have validated (issues are stored by the compile; an unlocked-for-testing draft is recompiled
+ * first). The submit page validates the full lines again with `validateStoredReturn`.
+ */
+export function submissionBlocker(ret: Pick<ReturnRow, "locked" | "status" | "issues">): string | null {
+  if (ret.locked || ret.status === "submitted") return "Return is already locked";
+  if (ret.issues.length > 0) return `Return validation failed: ${ret.issues.join("; ")}`;
+  if (ret.status === "draft") return "Recompile the return to validate it before submitting";
+  return null;
+}
+
+/** The rules engine's validation of a stored return and all its lines. */
+export function validateStoredReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) {
+  return validateReturn(asDomainReturn(ret, lines));
+}
+
+export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) {
+  return {
+    id: ret.id,
+    taxMonth: ret.taxMonth,
+    status: ret.status,
+    locked: ret.locked,
+    amendmentOf: ret.amendmentOf,
+    totals: {
+      subcontractors: ret.subcontractorCount,
+      invoices: ret.invoiceCount,
+      grossP: ret.grossP,
+      materialsP: ret.materialsP,
+      cisDeductedP: ret.cisDeductedP,
+    },
+    lines: lines.map((l): ReturnLine => ({
+      subcontractorId: l.subcontractorId,
+      name: l.name,
+      utrMasked: l.utrMasked,
+      ninoMasked: l.ninoMasked,
+      grossP: l.grossP,
+      materialsP: l.materialsP,
+      cisDeductedP: l.cisDeductedP,
+      cisRate: (isCisRate(l.cisRate) ? l.cisRate : 20) as CisRate,
+      invoiceCount: l.invoiceCount,
+      verificationRef: l.verificationRef,
+      statementsIssued: l.statementsIssued,
+      lastStatementDate: l.lastStatementDate === null ? null : new Date(l.lastStatementDate).toISOString(),
+    })),
+  };
+}
+
+export type ReturnsPageData = {
+  month: TaxMonth;
+  /** The month's returns, oldest first: the original, then its amendments. */
+  monthReturns: ReturnRow[];
+  /** The first lines of the month's latest return (RETURN_LINES_SHOWN). */
+  lines: ReturnLineRow[];
+  history: ReturnRow[];
+  /** The first lines of each historical return, by return id. */
+  historyLines: Record<string, ReturnLineRow[]>;
+  /** Paid invoices in the month: none means a nil return is what to file. */
+  paymentsInMonth: number;
+};
+
+/** Everything /cis/returns shows for a month, in ONE D1 round trip. */
+export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth): Promise<ReturnsPageData> {
+  const db = getDb(env);
+  const latestOfMonth = db
+    .select({ id: cisReturns.id })
+    .from(cisReturns)
+    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.taxMonth, month.label)))
+    .orderBy(desc(cisReturns.createdAt), desc(cisReturns.id))
+    .limit(1);
+  const recent = db
+    .select({ id: cisReturns.id })
+    .from(cisReturns)
+    .where(eq(cisReturns.tenantId, tenantId))
+    .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
+    .limit(RETURN_HISTORY_LIMIT);
+  const [monthReturns, lines, history, historyLineRows, [payments]] = await db.batch([
+    monthReturnsQuery(db, tenantId, month.label),
+    db
+      .select()
+      .from(cisReturnLines)
+      .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), lt(cisReturnLines.position, RETURN_LINES_SHOWN)))
+      .orderBy(asc(cisReturnLines.position)),
+    db
+      .select()
+      .from(cisReturns)
+      .where(eq(cisReturns.tenantId, tenantId))
+      .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
+      .limit(RETURN_HISTORY_LIMIT),
+    db
+      .select()
+      .from(cisReturnLines)
+      .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
+      .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position)),
+    db.select({ n: count() }).from(cisInvoices).where(paidInMonth(tenantId, month)),
+  ]);
+  const historyLines: Record<string, ReturnLineRow[]> = {};
+  for (const l of historyLineRows) (historyLines[l.returnId] ??= []).push(l);
+  return { month, monthReturns, lines, history, historyLines, paymentsInMonth: payments?.n ?? 0 };
+}
+
+/** The return the month's status badge reports on, for the dashboard: its latest return's status, or null. */
+export function latestReturnStatusQuery(db: Db, tenantId: string, taxMonth: string) {
+  return db
+    .select({ status: cisReturns.status, locked: cisReturns.locked })
+    .from(cisReturns)
+    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.taxMonth, taxMonth)))
+    .orderBy(desc(cisReturns.createdAt), desc(cisReturns.id))
+    .limit(1);
+}
+
+export type ExportReturnResult =
+  { ok: true; fileName: string; body: string; rows: number } | { ok: false; code: Extract<ReturnErrorCode, "not_found" | "empty"> };
+
+/**
+ * CIS_Return_{id}.csv: one row per line, amounts in pounds with two decimals, identifiers masked,
+ * every cell neutralised against formula injection. The audit entry (gross and CIS in pounds, the
+ * row count) is written before any data leaves.
+ */
+export async function exportReturnCsv(env: Env, tenantId: string, id: string, actor: Actor, opts: { ip?: string | null } = {}): Promise<ExportReturnResult> {
+  const db = getDb(env);
+  const [[ret], lines] = await db.batch([
+    db
+      .select()
+      .from(cisReturns)
+      .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id)))
+      .limit(1),
+    linesQuery(db, tenantId, id),
+  ]);
+  if (!ret) return { ok: false, code: "not_found" };
+  if (lines.length === 0) return { ok: false, code: "empty" };
+  const body = toCsv(
+    RETURN_EXPORT_HEADER,
+    lines.map((l) => [
+      l.name,
+      l.utrMasked ?? "",
+      l.ninoMasked ?? "",
+      penceToPoundsString(l.grossP),
+      penceToPoundsString(l.materialsP),
+      penceToPoundsString(l.cisDeductedP),
+      l.cisRate,
+      l.invoiceCount,
+    ]),
+  );
+  await auditInsert(db, {
+    tenantId,
+    action: "cis.return.exported",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "return",
+    targetId: ret.id,
+    payload: { taxMonth: ret.taxMonth, format: "csv", rows: lines.length, gross: pounds(ret.grossP), cis: pounds(ret.cisDeductedP) },
+    ip: opts.ip ?? null,
+  });
+  return { ok: true, fileName: returnExportFileName(ret.id), body, rows: lines.length };
+}

@@ -1,0 +1,39 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { requireScope } from "~/features/auth/middleware.server";
+import { clientIp } from "~/features/platform/audit.server";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { CSV_CONTENT_TYPE } from "~/utils/csv";
+import { actorOf, requireCis } from "../../module.server";
+import { exportReturnCsv, RETURN_ERROR_MESSAGES, RETURNS_READ_SCOPES } from "../returns.server";
+import type { Route } from "./+types/export";
+
+/** A resource route (no component): POST answers with CIS_Return_{id}.csv. An export is audited, so it is never a GET. */
+export function loader() {
+  throw data("Not found", { status: 404 });
+}
+
+const formSchema = z.object({ id: z.string().min(1).max(64) });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, "cis.io.export");
+  // Exporting a return is reading it: both, each checked on its own.
+  await requireScope(request, context, user, RETURNS_READ_SCOPES);
+  const form = await request.formData();
+  const parsed = formSchema.safeParse({ id: form.get("id") });
+  if (!parsed.success) throw data("Not found", { status: 404 });
+  const result = await exportReturnCsv(env, tenant.id, parsed.data.id, actorOf(user), { ip: clientIp(request) });
+  if (!result.ok) {
+    if (result.code === "not_found") throw data("Not found", { status: 404 });
+    const month = parsed.data.id.slice(0, 7);
+    const { title, message } = RETURN_ERROR_MESSAGES.empty;
+    return redirectWithToast(env, `/cis/returns?month=${encodeURIComponent(month)}`, { type: "error", title, message });
+  }
+  return new Response(result.body, {
+    headers: {
+      "Content-Type": CSV_CONTENT_TYPE,
+      "Content-Disposition": `attachment; filename="${result.fileName}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

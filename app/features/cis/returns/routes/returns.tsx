@@ -1,0 +1,206 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { requireScope } from "~/features/auth/middleware.server";
+import { can } from "~/features/auth/scopes";
+import { devToolsEnabled } from "~/features/platform/environment.server";
+import { reportInternalError } from "~/features/platform/error-reference";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formatLongDate } from "~/utils/dates";
+import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain";
+import { actorOf, requireCis, type Actor } from "../../module.server";
+import {
+  ActionError,
+  ConfirmStep,
+  CurrentMonthCard,
+  HistoricalReturns,
+  ReturnActions,
+  ReturnLinesTable,
+  ReturnTotals,
+  ValidationIssuesDialog,
+  ValidationPanel,
+  type ReturnActionsView,
+} from "../components/returns-page";
+import {
+  amendConfirmText,
+  amendReturn,
+  compileMonthlyReturn,
+  nilConfirmText,
+  NO_TAX_MONTH,
+  RETURN_ERROR_MESSAGES,
+  RETURN_HISTORY_LINES_SHOWN,
+  RETURN_LINES_SHOWN,
+  RETURNS_READ_SCOPES,
+  returnsPageData,
+  submissionBlocker,
+  UNLOCK_CONFIRM_TEXT,
+  unlockReturn,
+  type ReturnErrorCode,
+} from "../returns.server";
+import { returnView } from "../view.server";
+import type { Route } from "./+types/returns";
+
+function parseMonth(raw: string | null, now: Date): TaxMonth | null {
+  if (raw === null || raw.trim() === "") return currentTaxMonth(now);
+  try {
+    return taxMonthFromLabel(raw.trim());
+  } catch {
+    return null;
+  }
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireCis(request, context, RETURNS_READ_SCOPES);
+  const month = parseMonth(new URL(request.url).searchParams.get("month"), new Date());
+  if (!month) return data({ kind: "no-month" as const, message: NO_TAX_MONTH }, { status: 400 });
+  let page;
+  try {
+    page = await returnsPageData(env, tenant.id, month);
+  } catch (err) {
+    const message = reportInternalError(context, err, "cis returns page");
+    return data({ kind: "error" as const, message: `Error loading returns: ${message}` }, { status: 500 });
+  }
+  const current = page.monthReturns.at(-1) ?? null;
+  const canCompile = can(user, "cis.ret.compile");
+  const view = current ? returnView(current, page.lines, RETURN_LINES_SHOWN) : null;
+  const actions: ReturnActionsView = {
+    compile: canCompile && !current,
+    recompile: canCompile && current !== null && !current.locked,
+    nil: { show: canCompile && !current && page.paymentsInMonth === 0, confirm: nilConfirmText(month.displayLabel) },
+    amend: { show: canCompile && current !== null && current.locked, confirm: amendConfirmText(current?.id ?? month.label) },
+    unlock: { show: devToolsEnabled(env, request) && can(user, "cis.manage") && current !== null && current.locked, confirm: UNLOCK_CONFIRM_TEXT },
+    submit: {
+      show: can(user, "cis.ret.submit"),
+      href: `/cis/returns/${month.label}/submit`,
+      reason: current ? submissionBlocker(current) : "Compile the return first",
+    },
+    exportCsv: can(user, "cis.io.export"),
+  };
+  return {
+    kind: "page" as const,
+    month: {
+      label: month.label,
+      displayLabel: month.displayLabel,
+      filingDeadline: formatLongDate(month.deadlines.filing),
+      paymentDeadline: formatLongDate(month.deadlines.payment),
+      previous: previousTaxMonth(month.label).label,
+      next: nextTaxMonth(month.label).label,
+    },
+    current: view,
+    actions,
+    history: page.history.map((r) => returnView(r, page.historyLines[r.id] ?? [], RETURN_HISTORY_LINES_SHOWN)),
+  };
+}
+
+const actionSchema = z.object({
+  intent: z.enum(["compile", "nil", "amend", "unlock"]),
+  month: z.string().max(20).default(""),
+  id: z.string().max(64).optional(),
+  confirmed: z.literal("yes").optional().catch(undefined),
+});
+
+type ActionData =
+  | { kind: "error"; title: string; message: string }
+  | { kind: "issues"; issues: string[] }
+  | { kind: "confirm"; intent: "nil" | "amend" | "unlock"; text: string; month: string; id?: string };
+
+function refused(code: ReturnErrorCode) {
+  if (code === "not_found") throw data("Not found", { status: 404 });
+  const { title, message } = RETURN_ERROR_MESSAGES[code];
+  return data<ActionData>({ kind: "error", title, message }, { status: code === "invalid_month" ? 400 : 409 });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireCis(request, context, RETURNS_READ_SCOPES);
+  const form = await request.formData();
+  const parsed = actionSchema.safeParse({
+    intent: form.get("intent"),
+    month: form.get("month") ?? undefined,
+    id: form.get("id") ?? undefined,
+    confirmed: form.get("confirmed") ?? undefined,
+  });
+  if (!parsed.success) throw data("Unknown action", { status: 400 });
+  const { intent, confirmed } = parsed.data;
+  if (intent === "unlock") {
+    // Outside development and the tests the action does not exist at all.
+    if (!devToolsEnabled(env, request)) throw data("Not found", { status: 404 });
+    await requireScope(request, context, user, "cis.manage");
+  } else {
+    await requireScope(request, context, user, "cis.ret.compile");
+  }
+  const month = parseMonth(parsed.data.month, new Date());
+  if (!month || parsed.data.month.trim() === "") return refused("invalid_month");
+  const actor = actorOf(user);
+  const here = `/cis/returns?month=${month.label}`;
+
+  if (intent !== "compile" && confirmed !== "yes") {
+    const text =
+      intent === "nil" ? nilConfirmText(month.displayLabel) : intent === "amend" ? amendConfirmText(parsed.data.id ?? month.label) : UNLOCK_CONFIRM_TEXT;
+    return data<ActionData>({ kind: "confirm", intent, text, month: month.label, id: parsed.data.id });
+  }
+
+  let outcome: { ok: false; code: ReturnErrorCode } | { ok: true; issues: string[]; toast: { title: string; message: string } };
+  try {
+    outcome = await run(env, tenant.id, intent, month.label, parsed.data.id ?? "", actor);
+  } catch (err) {
+    const title = intent === "unlock" ? "Unlock Failed" : "Compilation Failed";
+    const message = reportInternalError(context, err, `cis return ${intent}`, intent === "unlock" ? "Failed to unlock return" : "Unknown error occurred");
+    return data<ActionData>({ kind: "error", title, message }, { status: 500 });
+  }
+  if (!outcome.ok) return refused(outcome.code);
+  if (outcome.issues.length > 0) return data<ActionData>({ kind: "issues", issues: outcome.issues });
+  return redirectWithToast(env, here, { type: "success", ...outcome.toast });
+}
+
+async function run(env: Env, tenantId: string, intent: "compile" | "nil" | "amend" | "unlock", month: string, id: string, actor: Actor) {
+  if (intent === "compile" || intent === "nil") {
+    const res = await compileMonthlyReturn(env, tenantId, month, actor, { mode: intent });
+    if (!res.ok) return res;
+    const title = res.status === "nil" ? "Nil Return Created" : "Return Compiled";
+    return { ok: true as const, issues: res.issues, toast: { title, message: "Return validated successfully" } };
+  }
+  if (intent === "amend") {
+    const res = await amendReturn(env, tenantId, month, actor);
+    if (!res.ok) return res;
+    return { ok: true as const, issues: [], toast: { title: "Amendment Created", message: `Return ${res.id}` } };
+  }
+  const res = await unlockReturn(env, tenantId, id, actor);
+  if (!res.ok) return res;
+  return { ok: true as const, issues: [], toast: { title: "Return Unlocked", message: `Return ${id} is a draft again.` } };
+}
+
+export default function ReturnsPage({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.kind !== "page") {
+    return (
+      <div className="space-y-6">
+        <h2 className="text-2xl font-bold">CIS Returns</h2>
+        <p role={loaderData.kind === "error" ? "alert" : undefined} data-empty="month">
+          {loaderData.message}
+        </p>
+      </div>
+    );
+  }
+  const { month, current, actions, history } = loaderData;
+  return (
+    <div className="space-y-6">
+      <h2 className="text-2xl font-bold">CIS Returns</h2>
+      {actionData?.kind === "error" ? <ActionError title={actionData.title} message={actionData.message} /> : null}
+      {actionData?.kind === "issues" ? <ValidationIssuesDialog issues={actionData.issues} /> : null}
+      {actionData?.kind === "confirm" ? <ConfirmStep intent={actionData.intent} text={actionData.text} month={actionData.month} id={actionData.id} /> : null}
+      <CurrentMonthCard month={month} ret={current} />
+      <ReturnActions month={month.label} ret={current} actions={actions} />
+      {current ? (
+        <>
+          <ReturnTotals ret={current} />
+          <ValidationPanel ret={current} />
+          {current.lines.length > 0 ? <ReturnLinesTable lines={current.lines} caption={`Lines of return ${current.id}`} /> : null}
+          {current.moreLines > 0 ? <p className="text-sm opacity-80">{`and ${current.moreLines} more in the CSV export`}</p> : null}
+        </>
+      ) : null}
+      <HistoricalReturns items={history} canExport={actions.exportCsv} />
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Returns · CIS" }];
+}

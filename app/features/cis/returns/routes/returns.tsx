@@ -192,7 +192,11 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
         <>
           <ReturnTotals ret={current} />
           <ValidationPanel ret={current} />
-          {current.lines.length > 0 ? <ReturnLinesTable lines={current.lines} caption={`Lines of return ${current.id}`} /> : null}
+          {current.lines.length > 0 ? (
+            <div data-testid="current-lines">
+              <ReturnLinesTable lines={current.lines} caption={`Lines of return ${current.id}`} />
+            </div>
+          ) : null}
           {current.moreLines > 0 ? <p className="text-sm opacity-80">{`and ${current.moreLines} more in the CSV export`}</p> : null}
         </>
       ) : null}

@@ -51,8 +51,11 @@ const CLASSES: Record<string, { namespace: string; element: string }> = {
 
 const xmlResponse = (xml: string, status = 200) => new Response(xml, { status, headers: { "Content-Type": "text/xml; charset=UTF-8" } });
 
-/** The sample with our correlation id (and class) in its MessageDetails. */
-function withDetails(sample: string, opts: { correlationId: string; messageClass?: string | null }): string {
+/**
+ * The sample with our correlation id (and class) in its MessageDetails, and a ResponseEndPoint
+ * that names this fake (the samples name the HMRC test host they were captured on).
+ */
+function withDetails(sample: string, opts: { correlationId: string; messageClass?: string | null; origin?: string }): string {
   let xml = sample.replace(/<CorrelationID>[^<]*<\/CorrelationID>/, `<CorrelationID>${escapeXml(opts.correlationId)}</CorrelationID>`);
   if (!/<CorrelationID>/.test(xml)) {
     xml = xml.replace(/(<Qualifier>[^<]*<\/Qualifier>)/, `$1\n      <CorrelationID>${escapeXml(opts.correlationId)}</CorrelationID>`);
@@ -60,6 +63,9 @@ function withDetails(sample: string, opts: { correlationId: string; messageClass
   if (opts.messageClass) {
     if (/<Class>[^<]*<\/Class>/.test(xml)) xml = xml.replace(/<Class>[^<]*<\/Class>/, `<Class>${escapeXml(opts.messageClass)}</Class>`);
     else xml = xml.replace(/(<MessageDetails>)/, `$1\n      <Class>${escapeXml(opts.messageClass)}</Class>`);
+  }
+  if (opts.origin) {
+    xml = xml.replace(/(<ResponseEndPoint\b[^>]*>)https?:\/\/[^<]*(<\/ResponseEndPoint>)/, `$1${opts.origin}/dev/hmrc/submission$2`);
   }
   return xml;
 }
@@ -202,10 +208,10 @@ async function receiveSubmission(env: Env, origin: string, xml: string, facts: M
     facts.govTalkKeys.TaxOfficeNumber === facts.irHeaderKeys.TaxOfficeNumber && facts.govTalkKeys.TaxOfficeReference === facts.irHeaderKeys.TaxOfficeReference;
   const mode = await devHmrcMode(env, employerRef);
   if (!(await verifyIRmark(xml))) {
-    finalXml = withDetails(irmarkMismatchSample, { correlationId, messageClass: facts.messageClass });
+    finalXml = withDetails(irmarkMismatchSample, { correlationId, messageClass: facts.messageClass, origin });
     outcome = "irmark_mismatch";
   } else if (!keysMatch || mode === "business_error") {
-    finalXml = withDetails(businessErrorSample, { correlationId, messageClass: facts.messageClass });
+    finalXml = withDetails(businessErrorSample, { correlationId, messageClass: facts.messageClass, origin });
     outcome = "business_error";
   } else if (facts.messageClass === "IR-CIS-VERIFY") {
     finalXml = verificationAnswer(await successAnswer(verifySample, xml, facts, correlationId), xml);

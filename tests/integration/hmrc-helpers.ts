@@ -29,7 +29,8 @@ export function jobsRecorder() {
   /** Messages of one job type, oldest first. */
   const of = (type: string) => sent.filter((m) => m.body.type === type);
   /** Delivers the message to the JOBS consumer with this env, as the runtime would (again, if asked). */
-  const deliver = async (msg: { body: JobMessage }, attempts = 1) => deliverMessages(JOBS_QUEUE, [{ body: msg.body, attempts }], (batch) => handleJobsBatch(batch, e));
+  const deliver = async (msg: { body: JobMessage }, attempts = 1) =>
+    deliverMessages(JOBS_QUEUE, [{ body: msg.body, attempts }], (batch) => handleJobsBatch(batch, e));
   return { sent, env: e, of, deliver };
 }
 
@@ -67,7 +68,12 @@ export async function cis300Message(employerRef = uniqueEmployerRef()) {
 }
 
 export async function withCredentials(t: TestTenant) {
-  const res = await saveGatewayCredentials(env, t.id, { senderId: GATEWAY_SENDER, password: GATEWAY_PASSWORD }, { id: "setup", email: "setup@example.test", ip: null });
+  const res = await saveGatewayCredentials(
+    env,
+    t.id,
+    { senderId: GATEWAY_SENDER, password: GATEWAY_PASSWORD },
+    { id: "setup", email: "setup@example.test", ip: null },
+  );
   if (!res.ok) throw new Error(res.code);
 }
 

@@ -39,3 +39,25 @@ export const SUBMISSION_STATUS_LABELS = {
 export function isGatewayErrorCode(code: unknown): code is GatewayErrorCode {
   return (GATEWAY_ERROR_CODES as readonly unknown[]).includes(code);
 }
+
+/** Why a verification request could not be sent, in the words a person sees. */
+export const VERIFY_MESSAGES = {
+  not_found: "Subcontractor not found",
+  too_many: "Select at most 100 subcontractors for one verification request",
+  settings_incomplete: "Enter the employer reference, Accounts Office reference and UTR in CIS settings before verifying with HMRC.",
+  ...GATEWAY_MESSAGES,
+} as const;
+
+export type VerifyRefusal = { code: keyof typeof VERIFY_MESSAGES } | { code: "invalid_subcontractor"; message: string };
+
+export function verifyRefusalMessage(refusal: VerifyRefusal): string {
+  return refusal.code === "invalid_subcontractor" ? refusal.message : VERIFY_MESSAGES[refusal.code];
+}
+
+export const VERIFY_SENT_TITLE = "Verification sent to HMRC";
+export function verifySentMessage(count: number, created: boolean): string {
+  if (!created) return "A verification request for this selection is already with HMRC. The result appears here when HMRC answers.";
+  return count === 1
+    ? "HMRC's answer will update the verification status, rate and number."
+    : `HMRC's answer will update the verification of ${count} subcontractors.`;
+}

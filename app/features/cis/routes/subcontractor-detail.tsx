@@ -16,6 +16,8 @@ import { actorOf, requireCis } from "../module.server";
 import { DECRYPT_FAILED, PiiError } from "../pii.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors.server";
+import { VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
+import { startVerification } from "../hmrc/verification.server";
 import type { Route } from "./+types/subcontractor-detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -27,7 +29,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!row) throw data("Not found", { status: 404 });
   return {
     sub: subcontractorView(row),
-    perms: { canWrite: can(user, "cis.sub.write"), canUnmask: can(user, "cis.pii.unmask"), canInvite: can(user, "cis.portal.invite") },
+    perms: {
+      canWrite: can(user, "cis.sub.write"),
+      canUnmask: can(user, "cis.pii.unmask"),
+      canInvite: can(user, "cis.portal.invite"),
+      canVerify: can(user, "cis.sub.verify"),
+    },
   };
 }
 
@@ -36,6 +43,7 @@ type Field = "utr" | "nino";
 const detailForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("reveal"), field: z.enum(["utr", "nino"]) }),
   z.object({ intent: z.literal("archive"), confirmed: z.literal("yes").optional().catch(undefined) }),
+  z.object({ intent: z.literal("verify") }),
 ]);
 
 type ActionData =
@@ -71,6 +79,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const error = reportInternalError(context, err, "cis reveal", `${DECRYPT_FAILED}.`);
       return data<ActionData>({ kind: "reveal", field, value: null, error }, { status: 500, headers });
     }
+  }
+
+  if (posted.intent === "verify") {
+    await requireScope(request, context, user, "cis.sub.verify");
+    const res = await startVerification(env, tenant.id, [row.id], actorOf(user));
+    if (!res.ok) return data<ActionData>({ kind: "error", message: verifyRefusalMessage(res) }, { status: res.code === "not_found" ? 404 : 400 });
+    return redirectWithToast(env, `/cis/subcontractors/${row.id}`, { type: "success", title: VERIFY_SENT_TITLE, message: verifySentMessage(1, res.created) });
   }
 
   await requireScope(request, context, user, "cis.sub.write");
@@ -143,6 +158,14 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
         <StatusBadge active={sub.active} />
         <div className="ml-auto flex flex-wrap gap-2">
           {perms.canInvite && sub.email && sub.active ? <InviteToPortalButton subcontractorId={sub.id} className={buttonClass("secondary")} /> : null}
+          {perms.canVerify && sub.active ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="verify" />
+              <SubmitButton variant="secondary" pendingText="Sending..." match={{ intent: "verify" }}>
+                Verify with HMRC
+              </SubmitButton>
+            </Form>
+          ) : null}
           {perms.canWrite ? (
             <Link to={`/cis/subcontractors/${sub.id}/edit`} className={buttonClass("secondary")}>
               Edit

@@ -161,6 +161,38 @@ describe("the Transaction Engine round trip through the fake", () => {
     expect((await submissionRow(t.id, started.submissionId)).status).toBe("accepted");
   });
 
+  it("a poll that cannot reach the Transaction Engine is asked again later; an endpoint on another host is never followed", async () => {
+    const t = await tenantWithCredentials();
+    const q = jobsRecorder();
+    const msg = await cis300Message();
+    const started = await startSubmission(q.env, t.id, { subject: { kind: "cis300", returnId: "ret-retry" }, message: msg, actor });
+    if (!started.ok) throw new Error("not started");
+    await q.deliver(q.of("hmrc.send")[0]);
+    const acked = await submissionRow(t.id, started.submissionId);
+    await getDb(env)
+      .update(hmrcSubmissions)
+      .set({ responseEndpoint: "https://attacker.example/poll" })
+      .where(and(eq(hmrcSubmissions.tenantId, t.id), eq(hmrcSubmissions.id, started.submissionId)));
+    await q.deliver(q.of("hmrc.poll")[0]);
+    const after = await submissionRow(t.id, started.submissionId);
+    expect(after.status).toBe("acknowledged");
+    expect(after.pollCount).toBe(0);
+    const polls = q.of("hmrc.poll");
+    expect(polls).toHaveLength(2);
+    expect(polls[1].body.idempotencyKey).toBe(`hmrc.poll:${started.submissionId}:1:retry1`);
+    expect(polls[1].delaySeconds).toBe(2);
+    // Nothing was posted anywhere but the fake, which saw the submission only.
+    expect(await fakeMessages(acked.correlationId!)).toHaveLength(1);
+
+    // The endpoint back on the Transaction Engine: the retried poll gets the answer.
+    await getDb(env)
+      .update(hmrcSubmissions)
+      .set({ responseEndpoint: acked.responseEndpoint })
+      .where(and(eq(hmrcSubmissions.tenantId, t.id), eq(hmrcSubmissions.id, started.submissionId)));
+    await q.deliver(polls[1]);
+    expect((await submissionRow(t.id, started.submissionId)).status).toBe("accepted");
+  });
+
   it("a business error is stored in HMRC's words and the submission is not accepted", async () => {
     const t = await tenantWithCredentials();
     const q = jobsRecorder();

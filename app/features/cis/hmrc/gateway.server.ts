@@ -44,6 +44,8 @@ const KEEP_KEY_WHEN_ACCEPTED: Record<HmrcSubmissionKind, boolean> = { cis300: tr
 export const MAX_POLLS = 60;
 /** Sends that found no Transaction Engine before the submission is failed (the job retries with backoff). */
 export const MAX_SEND_ATTEMPTS = 5;
+/** Polls that found no Transaction Engine (after the one successful send) before the submission is failed. */
+export const MAX_POLL_FAILURES = 10;
 
 const IN_FLIGHT: HmrcSubmissionStatus[] = ["queued", "acknowledged", "polling"];
 
@@ -488,6 +490,40 @@ export async function pollSubmission(env: Env, tenantId: string, id: string, pol
     await finalize(env, row, { status: "failed", response: null, errors: [] }, "poll_limit");
     return { status: "failed" };
   }
-  const answer = await transport.post(transport.endpoint(row.responseEndpoint, "poll"), pollRequest(row.messageClass, row.correlationId ?? ""));
+  let answer: string;
+  try {
+    answer = await transport.post(transport.endpoint(row.responseEndpoint, "poll"), pollRequest(row.messageClass, row.correlationId ?? ""));
+  } catch (err) {
+    if (!(err instanceof HmrcTransportError)) throw err;
+    return retryPoll(env, row, pollNumber, err);
+  }
   return handleAnswer(env, row, transport, answer, pollNumber);
+}
+
+/**
+ * A poll that found no Transaction Engine is asked again later under a key of its own (the
+ * job queue's own retries would run out and leave the submission waiting for ever), until
+ * MAX_POLL_FAILURES, when the submission fails and the person is told to check with HMRC.
+ */
+async function retryPoll(env: Env, row: HmrcSubmissionRow, pollNumber: number, err: Error): Promise<StepResult> {
+  const [counted] = await getDb(env)
+    .update(hmrcSubmissions)
+    .set({ attempts: sql`${hmrcSubmissions.attempts} + 1`, updatedAt: Date.now() })
+    .where(and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id)))
+    .returning({ attempts: hmrcSubmissions.attempts });
+  const failures = (counted?.attempts ?? row.attempts + 1) - 1;
+  if (failures >= MAX_POLL_FAILURES) {
+    await finalize(env, row, { status: "failed", response: null, errors: [] }, "transport_error");
+    return { status: "failed", note: err.message };
+  }
+  const delay = Math.min(600, clampPollInterval(row.pollIntervalSeconds) * 2 ** Math.min(failures, 6));
+  await enqueue(env, {
+    tenantId: row.tenantId,
+    type: "hmrc.poll",
+    input: { submissionId: row.id, poll: pollNumber },
+    performedBy: row.createdBy,
+    idempotencyKey: `hmrc.poll:${row.id}:${pollNumber}:retry${failures}`,
+    delaySeconds: delay,
+  });
+  return { status: row.status, note: `poll failed, asking again in ${delay}s: ${err.message}` };
 }

@@ -39,6 +39,7 @@ export default [
       route("invoices/import", "features/cis/invoices/routes/import.tsx"),
       route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
       route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),
+      route("returns/:taxMonth/submit", "features/cis/hmrc/routes/return-submit.tsx"),
     ]),
   ]),
 

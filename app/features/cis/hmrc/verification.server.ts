@@ -34,7 +34,7 @@ export type StartVerificationResult =
   | { ok: false; code: "invalid_subcontractor"; subcontractorId: string; message: string };
 
 /** The contractor's identifiers from CIS settings, or null when any is missing. */
-async function contractorOf(env: Env, tenantId: string) {
+export async function contractorOf(env: Env, tenantId: string) {
   const [row] = await getDb(env)
     .select({ employerRef: cisSettings.employerRef, aoRef: cisSettings.accountsOfficeRef, utrEnc: cisSettings.utrEnc })
     .from(cisSettings)

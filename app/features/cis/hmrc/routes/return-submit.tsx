@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { formatDateTime } from "~/utils/dates";
+import { requireScope } from "~/features/auth/middleware.server";
 import { actorOf, requireCis } from "../../module.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatPence } from "../../domain/money";
@@ -23,7 +24,8 @@ function taxMonthOf(params: unknown): string {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant } = await requireCis(request, context, "cis.ret.submit");
+  const { env, tenant, user } = await requireCis(request, context);
+  await requireScope(request, context, user, "cis.ret.submit", NO_SUBMIT_PERMISSION);
   const taxMonth = taxMonthOf(params);
   const page = await submitPageData(env, tenant.id, taxMonth);
   if (!page) throw data(RETURN_NOT_FOUND, { status: 404 });
@@ -41,7 +43,8 @@ type FieldErrors = Partial<Record<"employmentStatus" | "verification" | "informa
 type ActionData = { fieldErrors: FieldErrors; formError: string | null; values: Record<string, boolean> };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.ret.submit");
+  const { env, tenant, user } = await requireCis(request, context);
+  await requireScope(request, context, user, "cis.ret.submit", NO_SUBMIT_PERMISSION);
   const taxMonth = taxMonthOf(params);
   const page = await submitPageData(env, tenant.id, taxMonth);
   if (!page) throw data(RETURN_NOT_FOUND, { status: 404 });

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { DEV_HMRC_MODES } from "../../features/cis/hmrc/codes";
 
 export const HMRC_SUBMISSION_KINDS = ["cis300", "verify"] as const;
 export type HmrcSubmissionKind = (typeof HMRC_SUBMISSION_KINDS)[number];
@@ -91,9 +92,6 @@ export const devHmrcMessages = sqliteTable(
   },
   (t) => [index("dev_hmrc_messages_created").on(t.createdAt), index("dev_hmrc_messages_correlation").on(t.correlationId)],
 );
-
-export const DEV_HMRC_MODES = ["accept", "business_error", "slow"] as const;
-export type DevHmrcMode = (typeof DEV_HMRC_MODES)[number];
 
 /** How the development Transaction Engine answers submissions for one employer reference. */
 export const devHmrcModes = sqliteTable("dev_hmrc_modes", {

@@ -61,3 +61,7 @@ export function verifySentMessage(count: number, created: boolean): string {
     ? "HMRC's answer will update the verification status, rate and number."
     : `HMRC's answer will update the verification of ${count} subcontractors.`;
 }
+
+/** How the development Transaction Engine answers submissions for one employer reference. */
+export const DEV_HMRC_MODES = ["accept", "business_error", "slow"] as const;
+export type DevHmrcMode = (typeof DEV_HMRC_MODES)[number];

@@ -25,7 +25,7 @@
  */
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { devHmrcMessages, devHmrcModes, DEV_HMRC_MODES, type DevHmrcMode } from "~/db/schema";
+import { devHmrcMessages, devHmrcModes } from "~/db/schema";
 import { devToolsEnabled } from "~/features/platform/environment.server";
 import { newId } from "~/utils/ids";
 import { CIS_RETURN_NS } from "../domain/xml/cis300";
@@ -42,7 +42,7 @@ import successSample from "../../../../third_party/hmrc/responses/return-success
 import verifySample from "../../../../third_party/hmrc/responses/verify-success.xml?raw";
 
 export const FAKE_POLL_INTERVAL_SECONDS = 1;
-export { DEV_HMRC_MODES, type DevHmrcMode };
+import type { DevHmrcMode } from "./codes";
 
 const CLASSES: Record<string, { namespace: string; element: string }> = {
   "IR-CIS-CIS300MR": { namespace: CIS_RETURN_NS, element: "CISreturn" },

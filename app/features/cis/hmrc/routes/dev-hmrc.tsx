@@ -3,7 +3,8 @@ import { z } from "zod";
 import { cloudflareContext } from "~/context";
 import { devToolsEnabled } from "~/features/platform/environment.server";
 import { formatDateTime } from "~/utils/dates";
-import { DEV_HMRC_MODES, listDevHmrc, setDevHmrcMode } from "../fake-te.server";
+import { DEV_HMRC_MODES } from "../codes";
+import { listDevHmrc, setDevHmrcMode } from "../fake-te.server";
 import type { Route } from "./+types/dev-hmrc";
 
 const MODE_LABELS: Record<(typeof DEV_HMRC_MODES)[number], string> = {

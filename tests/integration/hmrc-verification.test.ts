@@ -6,7 +6,7 @@ import { londonDateParts } from "~/features/cis/domain/tax-month";
 import { startVerification } from "~/features/cis/hmrc/verification.server";
 import { createTenant, type TestTenant } from "../factories";
 import { cisStaff, newUtr, seedSub } from "../factories/cis";
-import { one, page, pageText } from "../factories/html";
+import { one, page, pageText, textOf } from "../factories/html";
 import { count } from "./auth-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
@@ -85,8 +85,8 @@ describe("online verification through the gateway", () => {
     expect(await auditsFor(t.id, "cis.subcontractor.verified")).toHaveLength(3);
   });
 
-  it("a rejected verification changes no subcontractor", async () => {
-    const t = await createTenant({ modules: ["cis"] });
+  it("a rejected verification changes no subcontractor, and its page shows HMRC's words", async () => {
+    const { t, b } = await cisStaff("lead");
     await readyForHmrc(t);
     const sub = await seedSub(t, { name: "Rita Rejected", utr: utrEnding("0"), verificationStatus: "standard" });
     await env.DB.prepare(
@@ -103,6 +103,9 @@ describe("online verification through the gateway", () => {
       expect(await subRow(sub.id)).toMatchObject({ verification_status: "standard", verification_method: null });
       expect(await auditsFor(t.id, "cis.subcontractor.verified")).toHaveLength(0);
       expect(await auditsFor(t.id, "cis.hmrc.rejected")).toHaveLength(1);
+      const doc = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`));
+      expect(textOf(doc, '[data-testid="hmrc-verification-status"]')).toBe("Rejected by HMRC");
+      expect(textOf(doc, '[data-testid="hmrc-verification-errors"]')).toContain("Keys in the GovTalkDetails do not match those in the IRheader.");
     } finally {
       await env.DB.prepare("DELETE FROM dev_hmrc_modes WHERE employer_ref = '123/AB12345'").run();
     }

@@ -4,7 +4,7 @@
  * verification number, method 'online', date and who asked, in the same D1 batch as the
  * submission's final UPDATE, with a cis.subcontractor.verified audit entry for each.
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
@@ -21,7 +21,15 @@ import {
 } from "../domain/xml/verification";
 import { decryptPii } from "../pii.server";
 import { utrPiiContext } from "../settings.server";
-import { onSubmissionResult, startSubmission, type GatewayActor, type ResultHandler, type StartSubmissionResult } from "./gateway.server";
+import {
+  onSubmissionResult,
+  startSubmission,
+  submissionView,
+  type GatewayActor,
+  type ResultHandler,
+  type StartSubmissionResult,
+  type SubmissionView,
+} from "./gateway.server";
 
 /** ChannelRouting: the software that built the message. */
 export const PRODUCT = { name: "CIS Workspace", version: "1.0" } as const;
@@ -167,6 +175,39 @@ const applyVerification: ResultHandler = async ({ env, db, submission, outcome, 
   }
   return statements;
 };
+
+/**
+ * A subcontractor (null when not this tenant's or deleted) and the newest online verification that
+ * included it, in one D1 round trip: the subcontractor's page shows HMRC's progress and errors.
+ */
+export async function subcontractorWithVerification(
+  env: Env,
+  tenantId: string,
+  id: string,
+): Promise<{ row: typeof cisSubcontractors.$inferSelect; verification: SubmissionView | null } | null> {
+  const db = getDb(env);
+  const [[row], [latest]] = await db.batch([
+    db
+      .select()
+      .from(cisSubcontractors)
+      .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
+      .limit(1),
+    db
+      .select()
+      .from(hmrcSubmissions)
+      .where(
+        and(
+          eq(hmrcSubmissions.tenantId, tenantId),
+          eq(hmrcSubmissions.kind, "verify"),
+          sql`EXISTS (SELECT 1 FROM json_each(${hmrcSubmissions.subjectIds}) WHERE value = ${id})`,
+        ),
+      )
+      .orderBy(desc(hmrcSubmissions.createdAt))
+      .limit(1),
+  ]);
+  if (!row) return null;
+  return { row, verification: latest ? submissionView(latest) : null };
+}
 
 let registered = false;
 /** Called once from the server composition root (app/jobs.server.ts). */

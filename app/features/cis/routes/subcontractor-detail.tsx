@@ -16,8 +16,8 @@ import { actorOf, requireCis } from "../module.server";
 import { DECRYPT_FAILED, PiiError } from "../pii.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors.server";
-import { VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
-import { startVerification } from "../hmrc/verification.server";
+import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
+import { startVerification, subcontractorWithVerification } from "../hmrc/verification.server";
 import type { Route } from "./+types/subcontractor-detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -25,10 +25,15 @@ const paramsSchema = z.object({ id: z.string().min(1).max(64) });
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
   const { id } = paramsSchema.parse(params);
-  const row = await getSubcontractor(env, tenant.id, id);
-  if (!row) throw data("Not found", { status: 404 });
+  // The subcontractor and its latest online verification, in one round trip.
+  const found = await subcontractorWithVerification(env, tenant.id, id);
+  if (!found) throw data("Not found", { status: 404 });
+  const { row, verification } = found;
   return {
     sub: subcontractorView(row),
+    hmrc: verification
+      ? { status: verification.status, errors: verification.errors, failureCode: verification.failureCode, createdAt: verification.createdAt }
+      : null,
     perms: {
       canWrite: can(user, "cis.sub.write"),
       canUnmask: can(user, "cis.pii.unmask"),
@@ -145,7 +150,7 @@ function Identifier({
 }
 
 export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { sub, perms } = loaderData;
+  const { sub, perms, hmrc } = loaderData;
   const result = actionData;
   const reveal = result?.kind === "reveal" ? result : null;
   return (
@@ -234,6 +239,20 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
             <Item label="Verification Reference">{sub.verificationReference ?? "N/A"}</Item>
             <Item label="Verified Date">{formatDate(sub.verifiedDate)}</Item>
             <Item label="Notes">{sub.verificationNotes ? <span className="whitespace-pre-wrap">{sub.verificationNotes}</span> : "N/A"}</Item>
+            {hmrc ? (
+              <Item label="Online Verification">
+                <span data-testid="hmrc-verification-status">{SUBMISSION_STATUS_LABELS[hmrc.status]}</span>
+                {` · ${formatDateTime(hmrc.createdAt)}`}
+                {hmrc.errors.length > 0 ? (
+                  <ul className="mt-1 list-disc pl-5" data-testid="hmrc-verification-errors">
+                    {hmrc.errors.map((e, i) => (
+                      <li key={i}>{e.text}</li>
+                    ))}
+                  </ul>
+                ) : null}
+                {hmrc.failureCode ? <span className="block text-danger">{GATEWAY_MESSAGES[hmrc.failureCode]}</span> : null}
+              </Item>
+            ) : null}
           </dl>
         </section>
       </div>

@@ -2,9 +2,12 @@
  * Composition root for background jobs: features' job types are registered with the platform's
  * JOBS consumer here, at run time for enqueue() and the consumer and at type level for JobType.
  * Server only (job code reaches the database), so it is imported by workers/app.ts rather than
- * app/scopes.ts, which the client bundle also loads.
+ * app/scopes.ts, which the client bundle also loads. HMRC gateway result handlers (what a
+ * feature does when its submission ends) are registered here too.
  */
 import type { z } from "zod";
+import { hmrcPollJob, hmrcSendJob } from "~/features/cis/hmrc/jobs.server";
+import { registerHmrcResultHandlers } from "~/features/cis/hmrc/verification.server";
 import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
 import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
 import { registerJobs } from "~/features/platform/jobs/definitions.server";
@@ -14,7 +17,15 @@ declare module "~/features/platform/jobs/definitions.server" {
   interface RegisteredJobs {
     "statements.generate": z.input<typeof statementsGenerateJob.input>;
     "statements.generate-all": z.input<typeof statementsGenerateAllJob.input>;
+    "hmrc.send": z.input<typeof hmrcSendJob.input>;
+    "hmrc.poll": z.input<typeof hmrcPollJob.input>;
   }
 }
 
-registerJobs(statementsGenerateJob as unknown as JobDefinition, statementsGenerateAllJob as unknown as JobDefinition);
+registerJobs(
+  statementsGenerateJob as unknown as JobDefinition,
+  statementsGenerateAllJob as unknown as JobDefinition,
+  hmrcSendJob as unknown as JobDefinition,
+  hmrcPollJob as unknown as JobDefinition,
+);
+registerHmrcResultHandlers();

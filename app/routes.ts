@@ -6,6 +6,9 @@ export default [
   route("welcome", "features/platform/routes/welcome.tsx"),
   route("preferences/theme", "features/platform/routes/theme.tsx"),
   route("dev/mailbox", "features/platform/routes/dev-mailbox.tsx"),
+  route("dev/hmrc", "features/cis/hmrc/routes/dev-hmrc.tsx"),
+  route("dev/hmrc/submission", "features/cis/hmrc/routes/dev-hmrc-endpoint.tsx", { id: "dev-hmrc-submission" }),
+  route("dev/hmrc/poll", "features/cis/hmrc/routes/dev-hmrc-endpoint.tsx", { id: "dev-hmrc-poll" }),
   route("settings/audit", "features/platform/routes/audit-log.tsx"),
 
   // Sign-in and sessions
@@ -42,6 +45,7 @@ export default [
       route("statements/:id/print", "features/cis/statements/routes/print.tsx"),
       route("returns", "features/cis/returns/routes/returns.tsx"),
       route("returns/export", "features/cis/returns/routes/export.tsx"),
+      route("returns/:taxMonth/submit", "features/cis/hmrc/routes/return-submit.tsx"),
     ]),
   ]),
 

@@ -27,6 +27,8 @@ const LOCAL_SECRETS = {
   PII_HMAC_KEY: secret,
   // version:secret; the seeded accounts' hashes depend on it, like real users' do (ADR 0009).
   PASSWORD_PEPPER: () => `1:${secret()}`,
+  // Not a secret: HMRC submissions go to the development Transaction Engine (/dev/hmrc).
+  HMRC_TRANSPORT: () => "fake",
 };
 
 function definedKeys(text) {

@@ -76,6 +76,14 @@ describe("D1 query count header", () => {
     expect(d1Queries(edit)).toBe(2);
   });
 
+  it("serves a subcontractor's page in two round trips (the middleware's batch; the subcontractor and its latest online verification, in one)", async () => {
+    const { t, b } = await cisStaff("admin");
+    const sub = await seedSub(t, { name: "Count Verified Builder" });
+    const res = await b.get(`${t.origin}/cis/subcontractors/${sub.id}`);
+    expect(res.status).toBe(200);
+    expect(d1Queries(res)).toBe(2);
+  });
+
   it("serves an invoice's detail page in two round trips (the middleware's batch; the invoice, its subcontractor and the names of who acted, in one)", async () => {
     const { t, b, u } = await cisStaff("admin");
     const sub = await seedSub(t, { name: "Count Invoice Builder", email: "count-invoice@example.test" });

@@ -22,6 +22,10 @@ export const cisSettings = sqliteTable("cis_settings", {
   emailFrom: text("email_from"),
   emailReplyTo: text("email_reply_to"),
   statementFooter: text("statement_footer"),
+  // Government Gateway sender id and password for HMRC submissions: AES-GCM like the UTR, never shown back.
+  gatewaySenderIdEnc: text("gateway_sender_id_enc"),
+  gatewayPasswordEnc: text("gateway_password_enc"),
+  gatewayCredentialsUpdatedAt: integer("gateway_credentials_updated_at"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
   updatedBy: text("updated_by"),

@@ -4,3 +4,4 @@ export * from "./email";
 export * from "./auth";
 export * from "./cis";
 export * from "./cis-returns";
+export * from "./hmrc";

@@ -21,6 +21,8 @@ export type CisSettingsView = {
   emailFrom: string | null;
   emailReplyTo: string | null;
   statementFooter: string | null;
+  /** Whether Government Gateway credentials are stored (their values never leave the server). */
+  gatewayCredentials: boolean;
   updatedAt: number | null;
   /** True when the stored document could not be read and the defaults are shown. */
   fellBack: boolean;
@@ -41,6 +43,7 @@ export function defaultSettingsView(fellBack = false): CisSettingsView {
     emailFrom: null,
     emailReplyTo: null,
     statementFooter: null,
+    gatewayCredentials: false,
     updatedAt: null,
     fellBack,
   };
@@ -64,6 +67,7 @@ function settingsView(row: SettingsRow | undefined): CisSettingsView {
     emailFrom: row.emailFrom,
     emailReplyTo: row.emailReplyTo,
     statementFooter: row.statementFooter,
+    gatewayCredentials: Boolean(row.gatewaySenderIdEnc && row.gatewayPasswordEnc),
     updatedAt: row.updatedAt,
     fellBack: false,
   };

@@ -7,6 +7,9 @@ import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { SettingsForm } from "../components/settings-form";
+import { GatewayCredentialsPanel } from "../hmrc/components/gateway-credentials";
+import { clearGatewayCredentials, saveGatewayCredentials } from "../hmrc/credentials.server";
+import { gatewayCredentialsSchema, type GatewayFormErrors } from "../hmrc/gateway-credentials-schema";
 import { RolePermissions, ScopeChecklistPanel } from "../components/settings-role-permissions";
 import { CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
 import { requireCis } from "../module.server";
@@ -17,6 +20,7 @@ import type { Route } from "./+types/settings";
 
 export const NO_SETTINGS_PERMISSION = "You don't have permission to manage CIS settings";
 export const NO_BUNDLE_PERMISSION = "You don't have permission to change CIS role permissions (cis.manage is required)";
+export const NO_GATEWAY_PERMISSION = "You don't have permission to change the Government Gateway credentials (cis.manage is required)";
 const SAVE_FAILED = "Failed to save settings";
 const BUNDLE_CHANGED = "This role was changed by someone else since the page was loaded. Review it and try again.";
 const LAST_MANAGER = "At least one role must keep cis.manage, or nobody could change CIS permissions again.";
@@ -31,7 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { settings, bundles, checklist: scopeChecklist(bundles), canEditBundles: can(user, "cis.manage"), allScopes: CIS_SCOPES };
 }
 
-type ActionData = { result?: SubmissionResult<string[]>; bundleError?: { name: string; message: string } };
+type ActionData = {
+  result?: SubmissionResult<string[]>;
+  bundleError?: { name: string; message: string };
+  gatewayErrors?: GatewayFormErrors;
+  gatewaySenderId?: string;
+};
 
 /** The settings document and each role's permissions are separate forms on the page. */
 const settingsIntent = z.discriminatedUnion("intent", [
@@ -50,6 +59,42 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const actor = { id: user.id, email: user.email, name: user.displayName, ip: clientIp(request) };
   const intent = formData.get("intent");
+  if (intent === "gateway" || intent === "gateway-clear") {
+    await requireScope(request, context, user, "cis.manage", NO_GATEWAY_PERMISSION);
+    const gateway = gatewayCredentialsSchema.safeParse({
+      intent,
+      senderId: formData.get("senderId") ?? undefined,
+      password: formData.get("password") ?? undefined,
+    });
+    if (!gateway.success) {
+      const errors: GatewayFormErrors = {};
+      for (const issue of gateway.error.issues) {
+        const field = issue.path[0];
+        if ((field === "senderId" || field === "password") && !errors[field]) errors[field] = issue.message;
+      }
+      const senderId = formData.get("senderId");
+      return data<ActionData>({ gatewayErrors: errors, gatewaySenderId: typeof senderId === "string" ? senderId : "" }, { status: 400 });
+    }
+    const who = { id: user.id, email: user.email, ip: actor.ip };
+    if (gateway.data.intent === "gateway-clear") {
+      await clearGatewayCredentials(env, tenant.id, who);
+      return redirectWithToast(env, "/cis/settings", {
+        type: "success",
+        title: "Credentials Cleared",
+        message: "The Government Gateway credentials have been removed.",
+      });
+    }
+    const saved = await saveGatewayCredentials(env, tenant.id, { senderId: gateway.data.senderId, password: gateway.data.password }, who);
+    if (!saved.ok) {
+      const form = saved.code === "settings_missing" ? "Save your CIS settings first, then add the Government Gateway credentials." : ENCRYPT_FAILED;
+      return data<ActionData>({ gatewayErrors: { form }, gatewaySenderId: gateway.data.senderId }, { status: saved.code === "settings_missing" ? 400 : 500 });
+    }
+    return redirectWithToast(env, "/cis/settings", {
+      type: "success",
+      title: "Credentials Saved",
+      message: "Your Government Gateway credentials have been saved.",
+    });
+  }
   const parsed = settingsIntent.safeParse(
     intent === "bundle"
       ? { intent, bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") }
@@ -102,6 +147,9 @@ export default function CisSettings({ loaderData, actionData }: Route.ComponentP
       ) : null}
       {/* Remount after each save so the form starts from what is stored now. */}
       <SettingsForm key={settings.updatedAt ?? "new"} settings={settings} lastResult={ad?.result ?? null} />
+      {canEditBundles ? (
+        <GatewayCredentialsPanel isSet={settings.gatewayCredentials} errors={ad?.gatewayErrors ?? null} senderId={ad?.gatewaySenderId ?? ""} />
+      ) : null}
       <RolePermissions bundles={bundles} allScopes={allScopes} canEdit={canEditBundles} bundleError={ad?.bundleError ?? null}>
         <ScopeChecklistPanel checklist={checklist} />
       </RolePermissions>

@@ -16,6 +16,8 @@ import { actorOf, requireCis } from "../module.server";
 import { DECRYPT_FAILED, PiiError } from "../pii.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors.server";
+import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
+import { startVerification, subcontractorWithVerification } from "../hmrc/verification.server";
 import type { Route } from "./+types/subcontractor-detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -23,11 +25,21 @@ const paramsSchema = z.object({ id: z.string().min(1).max(64) });
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
   const { id } = paramsSchema.parse(params);
-  const row = await getSubcontractor(env, tenant.id, id);
-  if (!row) throw data("Not found", { status: 404 });
+  // The subcontractor and its latest online verification, in one round trip.
+  const found = await subcontractorWithVerification(env, tenant.id, id);
+  if (!found) throw data("Not found", { status: 404 });
+  const { row, verification } = found;
   return {
     sub: subcontractorView(row),
-    perms: { canWrite: can(user, "cis.sub.write"), canUnmask: can(user, "cis.pii.unmask"), canInvite: can(user, "cis.portal.invite") },
+    hmrc: verification
+      ? { status: verification.status, errors: verification.errors, failureCode: verification.failureCode, createdAt: verification.createdAt }
+      : null,
+    perms: {
+      canWrite: can(user, "cis.sub.write"),
+      canUnmask: can(user, "cis.pii.unmask"),
+      canInvite: can(user, "cis.portal.invite"),
+      canVerify: can(user, "cis.sub.verify"),
+    },
   };
 }
 
@@ -36,6 +48,7 @@ type Field = "utr" | "nino";
 const detailForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("reveal"), field: z.enum(["utr", "nino"]) }),
   z.object({ intent: z.literal("archive"), confirmed: z.literal("yes").optional().catch(undefined) }),
+  z.object({ intent: z.literal("verify") }),
 ]);
 
 type ActionData =
@@ -71,6 +84,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const error = reportInternalError(context, err, "cis reveal", `${DECRYPT_FAILED}.`);
       return data<ActionData>({ kind: "reveal", field, value: null, error }, { status: 500, headers });
     }
+  }
+
+  if (posted.intent === "verify") {
+    await requireScope(request, context, user, "cis.sub.verify");
+    const res = await startVerification(env, tenant.id, [row.id], actorOf(user));
+    if (!res.ok) return data<ActionData>({ kind: "error", message: verifyRefusalMessage(res) }, { status: res.code === "not_found" ? 404 : 400 });
+    return redirectWithToast(env, `/cis/subcontractors/${row.id}`, { type: "success", title: VERIFY_SENT_TITLE, message: verifySentMessage(1, res.created) });
   }
 
   await requireScope(request, context, user, "cis.sub.write");
@@ -130,7 +150,7 @@ function Identifier({
 }
 
 export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { sub, perms } = loaderData;
+  const { sub, perms, hmrc } = loaderData;
   const result = actionData;
   const reveal = result?.kind === "reveal" ? result : null;
   return (
@@ -143,6 +163,14 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
         <StatusBadge active={sub.active} />
         <div className="ml-auto flex flex-wrap gap-2">
           {perms.canInvite && sub.email && sub.active ? <InviteToPortalButton subcontractorId={sub.id} className={buttonClass("secondary")} /> : null}
+          {perms.canVerify && sub.active ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="verify" />
+              <SubmitButton variant="secondary" pendingText="Sending..." match={{ intent: "verify" }}>
+                Verify with HMRC
+              </SubmitButton>
+            </Form>
+          ) : null}
           {perms.canWrite ? (
             <Link to={`/cis/subcontractors/${sub.id}/edit`} className={buttonClass("secondary")}>
               Edit
@@ -211,6 +239,20 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
             <Item label="Verification Reference">{sub.verificationReference ?? "N/A"}</Item>
             <Item label="Verified Date">{formatDate(sub.verifiedDate)}</Item>
             <Item label="Notes">{sub.verificationNotes ? <span className="whitespace-pre-wrap">{sub.verificationNotes}</span> : "N/A"}</Item>
+            {hmrc ? (
+              <Item label="Online Verification">
+                <span data-testid="hmrc-verification-status">{SUBMISSION_STATUS_LABELS[hmrc.status]}</span>
+                {` · ${formatDateTime(hmrc.createdAt)}`}
+                {hmrc.errors.length > 0 ? (
+                  <ul className="mt-1 list-disc pl-5" data-testid="hmrc-verification-errors">
+                    {hmrc.errors.map((e, i) => (
+                      <li key={i}>{e.text}</li>
+                    ))}
+                  </ul>
+                ) : null}
+                {hmrc.failureCode ? <span className="block text-danger">{GATEWAY_MESSAGES[hmrc.failureCode]}</span> : null}
+              </Item>
+            ) : null}
           </dl>
         </section>
       </div>

@@ -26,6 +26,9 @@ import {
 } from "../subcontractors.server";
 import type { Route } from "./+types/subcontractors-list";
 import { reportInternalError } from "~/features/platform/error-reference";
+import { requireScope } from "~/features/auth/middleware.server";
+import { VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
+import { startVerification } from "../hmrc/verification.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
@@ -36,6 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canExport: can(user, "cis.io.export"),
     // An import creates subcontractors: it needs both.
     canImport: can(user, "cis.io.import") && can(user, "cis.sub.write"),
+    canVerify: can(user, "cis.sub.verify"),
   };
   try {
     const { summary, ...list } = await listSubcontractors(env, tenant.id, query);
@@ -48,7 +52,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type ActionData =
-  { step: "confirm"; kind: BulkKind; intent: BulkIntent; items: ConfirmItem[] } | { step: "result"; outcome: BulkOutcome } | { step: "error"; message: string };
+  | { step: "confirm"; kind: BulkKind; intent: Exclude<BulkIntent, "bulk-verify">; items: ConfirmItem[] }
+  | { step: "confirm-verify"; items: ConfirmItem[] }
+  | { step: "result"; outcome: BulkOutcome }
+  | { step: "error"; message: string };
 
 const idList = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
 const common = {
@@ -62,13 +69,17 @@ const bulkForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("archive"), ...common }),
   z.object({ intent: z.literal("bulk-archive"), ...common }),
   z.object({ intent: z.literal("bulk-delete"), ...common }),
+  z.object({ intent: z.literal("bulk-verify"), ...common }),
 ]);
 type BulkIntent = z.output<typeof bulkForm>["intent"];
-const KIND: Record<BulkIntent, BulkKind> = { archive: "archive", "bulk-archive": "archive", "bulk-delete": "delete" };
+const KIND: Record<Exclude<BulkIntent, "bulk-verify">, BulkKind> = { archive: "archive", "bulk-archive": "archive", "bulk-delete": "delete" };
+const verifyConfirmText = (n: number) => `Send ${n === 1 ? "1 subcontractor" : `${n} subcontractors`} to HMRC for verification?`;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.sub.write");
+  const { env, tenant, user } = await requireCis(request, context);
   const form = await request.formData();
+  // Verifying with HMRC needs cis.sub.verify; archiving and deleting need cis.sub.write.
+  await requireScope(request, context, user, form.get("intent") === "bulk-verify" ? "cis.sub.verify" : "cis.sub.write");
   const parsed = bulkForm.safeParse({
     intent: form.get("intent"),
     confirmed: form.get("confirmed") ?? undefined,
@@ -78,7 +89,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!parsed.success) throw data("Unknown action", { status: 400 });
   const { intent } = parsed.data;
-  const kind = KIND[intent];
   // 'Select all' stands for every row of the page the user was looking at.
   const ids = parsed.data.selectAll === "page" ? parsed.data.pageIds : parsed.data.ids;
   if (ids.length === 0) return data<ActionData>({ step: "error", message: "Select at least one subcontractor" }, { status: 400 });
@@ -86,10 +96,23 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (parsed.data.confirmed !== "yes") {
     const names = await subcontractorNames(env, tenant.id, ids);
-    return data<ActionData>({ step: "confirm", kind, intent, items: ids.map((id) => ({ id, name: names[id] ?? null })) });
+    const items = ids.map((id) => ({ id, name: names[id] ?? null }));
+    if (intent === "bulk-verify") return data<ActionData>({ step: "confirm-verify", items });
+    return data<ActionData>({ step: "confirm", kind: KIND[intent], intent, items });
   }
 
   const actor = actorOf(user);
+  if (intent === "bulk-verify") {
+    const res = await startVerification(env, tenant.id, ids, actor);
+    if (!res.ok) return data<ActionData>({ step: "error", message: verifyRefusalMessage(res) }, { status: res.code === "not_found" ? 404 : 400 });
+    const url = pageUrl(request);
+    return redirectWithToast(env, url.pathname + url.search, {
+      type: "success",
+      title: VERIFY_SENT_TITLE,
+      message: verifySentMessage(ids.length, res.created),
+    });
+  }
+  const kind = KIND[intent];
   const res = kind === "archive" ? await archiveSubcontractors(env, tenant.id, ids, actor) : await deleteSubcontractors(env, tenant.id, ids, actor);
   if (intent === "archive" && res.failed.length === 0) {
     const url = pageUrl(request);
@@ -178,10 +201,16 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
               id={BULK_FORM}
               className="flex gap-2"
               onSubmit={confirmThenSubmit((submitter) => {
+                if (submitter?.value === "bulk-verify") return verifyConfirmText(selected.size);
                 const kind = submitter?.value === "bulk-delete" ? "delete" : "archive";
                 return bulkConfirmText(kind, selected.size);
               })}
             >
+              {perms.canVerify ? (
+                <button type="submit" name="intent" value="bulk-verify" className={buttonClass("secondary")} disabled={hydrated && selected.size === 0}>
+                  Verify with HMRC
+                </button>
+              ) : null}
               <input type="hidden" name="confirmed" value="" />
               <button type="submit" name="intent" value="bulk-archive" className={buttonClass("secondary")} disabled={hydrated && selected.size === 0}>
                 Archive selected
@@ -226,6 +255,9 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
           items={result.items}
           cancelTo={cancelTo}
         />
+      ) : null}
+      {result?.step === "confirm-verify" ? (
+        <ConfirmPanel title={verifyConfirmText(result.items.length)} intent="bulk-verify" items={result.items} cancelTo={cancelTo} />
       ) : null}
       {result?.step === "result" ? <BulkResults outcome={result.outcome} /> : null}
       {result?.step === "error" ? (

@@ -15,12 +15,12 @@ export type JobMessage = z.infer<typeof jobMessageSchema>;
 
 /**
  * Validates the input against the job type's schema, records the job (pending, progress 0)
- * and sends it to JOBS. The same idempotency key within a tenant gives the same job and
- * is not queued twice.
+ * and sends it to JOBS, delivered no sooner than `delaySeconds` when given. The same
+ * idempotency key within a tenant gives the same job and is not queued twice.
  */
 export async function enqueue<T extends JobType>(
   env: Env,
-  opts: { tenantId: string; type: T; input: JobInput<T>; performedBy: string | null; idempotencyKey?: string },
+  opts: { tenantId: string; type: T; input: JobInput<T>; performedBy: string | null; idempotencyKey?: string; delaySeconds?: number },
 ): Promise<{ jobId: string; created: boolean }> {
   const def = JOB_DEFINITIONS[opts.type];
   if (!def) throw new Error(`Unknown job type ${opts.type}`);
@@ -55,7 +55,7 @@ export async function enqueue<T extends JobType>(
   }
   const message: JobMessage = { jobId: id, tenantId: opts.tenantId, type: opts.type, idempotencyKey: key };
   try {
-    await env.JOBS.send(message);
+    await env.JOBS.send(message, opts.delaySeconds ? { delaySeconds: opts.delaySeconds } : undefined);
   } catch (err) {
     // A row left behind would make the caller's retry (same key) find the job and skip the
     // send, so it would never run: remove it and let the retry start afresh.

@@ -1,0 +1,95 @@
+/**
+ * Sending a compiled CIS300 return through the gateway, for the submit page. The returns layer
+ * owns the return rows; it plugs in here with a ReturnSubmissionSource (registered from the
+ * server composition root), and registers its `cis300` result handler with onSubmissionResult to
+ * mark the return submitted and locked when HMRC accepts it.
+ */
+import { getDb } from "~/db/client.server";
+import { taxMonthFromLabel } from "../domain/tax-month";
+import { buildCis300Message, type Cis300Line } from "../domain/xml/cis300";
+import { newCorrelationId } from "../domain/xml/govtalk-envelope";
+import { HmrcInputError } from "../domain/xml/hmrc-input";
+import { latestSubmissionQuery, startSubmission, submissionView, type GatewayActor, type StartSubmissionResult, type SubmissionView } from "./gateway.server";
+import { contractorOf, PRODUCT } from "./verification.server";
+
+/** What the submit page needs of a compiled return. */
+export type ReturnForSubmission = {
+  /** The return's id: the tax month label, or '{label}-AMD-{timestamp}' for an amendment. The gateway's subject. */
+  returnId: string;
+  taxMonth: string;
+  nil: boolean;
+  /** The return's lines as the CIS300 carries them (amounts in pence). Empty for a nil return. */
+  lines: Cis300Line[];
+  totals: { subcontractors: number; grossP: number; materialsP: number; cisDeductedP: number };
+  /** Null when the return may be sent; otherwise the reason, in the words the page shows ('Return is already locked', 'Return validation failed: …'). */
+  refusal: string | null;
+};
+
+/** Reads the tenant's return for a tax month (null when none is compiled). */
+export type ReturnSubmissionSource = (env: Env, tenantId: string, taxMonth: string) => Promise<ReturnForSubmission | null>;
+
+let source: ReturnSubmissionSource | null = null;
+
+/** Called once by the returns layer from app/jobs.server.ts. Until then the submit page finds no return. */
+export function registerReturnSubmissionSource(fn: ReturnSubmissionSource | null): void {
+  source = fn;
+}
+
+export type Cis300Declarations = { employmentStatus: boolean; verification: boolean; inactivity: boolean };
+
+export async function returnForSubmission(env: Env, tenantId: string, taxMonth: string): Promise<ReturnForSubmission | null> {
+  return source ? source(env, tenantId, taxMonth) : null;
+}
+
+/** The return and the latest submission of it. */
+export async function submitPageData(
+  env: Env,
+  tenantId: string,
+  taxMonth: string,
+): Promise<{ ret: ReturnForSubmission; submission: SubmissionView | null } | null> {
+  const ret = await returnForSubmission(env, tenantId, taxMonth);
+  if (!ret) return null;
+  const [latest] = await latestSubmissionQuery(getDb(env), tenantId, { kind: "cis300", returnId: ret.returnId });
+  return { ret, submission: latest ? submissionView(latest) : null };
+}
+
+export type SubmitReturnResult =
+  | StartSubmissionResult
+  | { ok: false; code: "not_found" | "settings_incomplete" }
+  | { ok: false; code: "refused"; message: string }
+  | { ok: false; code: "invalid_return"; message: string };
+
+/** Builds the CIS300 (declarations, IRmark, GovTalk envelope) from the return and hands it to the gateway. */
+export async function submitReturn(
+  env: Env,
+  tenantId: string,
+  taxMonth: string,
+  declarations: Cis300Declarations,
+  actor: GatewayActor,
+  now = new Date(),
+): Promise<SubmitReturnResult> {
+  const ret = await returnForSubmission(env, tenantId, taxMonth);
+  if (!ret) return { ok: false, code: "not_found" };
+  if (ret.refusal) return { ok: false, code: "refused", message: ret.refusal };
+  const contractor = await contractorOf(env, tenantId);
+  if (!contractor) return { ok: false, code: "settings_incomplete" };
+  let message: Awaited<ReturnType<typeof buildCis300Message>>;
+  try {
+    message = await buildCis300Message({
+      ...contractor,
+      periodEnd: taxMonthFromLabel(ret.taxMonth).periodEnd,
+      nil: ret.nil,
+      lines: ret.lines,
+      declarations: ret.nil
+        ? { inactivity: declarations.inactivity }
+        : { employmentStatus: declarations.employmentStatus, verification: declarations.verification },
+      correlationId: newCorrelationId(),
+      gatewayTimestamp: now,
+      product: PRODUCT,
+    });
+  } catch (err) {
+    if (err instanceof HmrcInputError) return { ok: false, code: "invalid_return", message: err.message };
+    throw err;
+  }
+  return startSubmission(env, tenantId, { subject: { kind: "cis300", returnId: ret.returnId }, message, actor });
+}

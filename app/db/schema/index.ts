@@ -3,3 +3,4 @@ export * from "./jobs";
 export * from "./email";
 export * from "./auth";
 export * from "./cis";
+export * from "./files";

@@ -135,6 +135,9 @@ export function contentDisposition(kind: "inline" | "attachment", name: string):
 }
 
 const GIB = 1024 ** 3;
+
+/** A Worker accepts request bodies up to 100 MB; larger files need a multipart upload from the browser. */
+export const MAX_UPLOAD_BYTES = 100 * 1000 * 1000;
 /** Quotas in bytes by tier; custom has none of its own (its custom limit decides). */
 export const TIER_LIMITS: Record<StorageTier, number | null> = {
   free: 5 * GIB,
@@ -224,3 +227,19 @@ export function visibilityLabel(visibility: "private" | "shared" | "restricted",
 }
 
 export const FOLDER_COLOURS = ["#64748b", "#ef4444", "#f97316", "#eab308", "#22c55e", "#06b6d4", "#3b82f6", "#8b5cf6", "#ec4899"] as const;
+
+/** What a person sees for each typed failure of the files area, and the HTTP status it answers with. */
+export const FILE_ERRORS = {
+  not_found: { message: "File not found", status: 404 },
+  not_owner: { message: "Only the file's owner or someone who manages all files can do that.", status: 403 },
+  quota_exceeded: { message: FILE_MESSAGES.quotaExceeded, status: 413 },
+  missing_input: { message: FILE_MESSAGES.missingInput, status: 400 },
+  too_large: { message: "This file is larger than 100 MB, the most one upload can carry.", status: 413 },
+  bad_request: { message: "The upload could not be read. Please try again.", status: 400 },
+  storage_failed: { message: "The file could not be stored. Please try again.", status: 502 },
+  duplicate_folder: { message: "A folder with this name already exists here.", status: 400 },
+  folder_not_empty: { message: "Move or delete the folders inside it first.", status: 400 },
+  no_recipients: { message: "Choose at least one person to share with.", status: 400 },
+  cancelled: { message: FILE_MESSAGES.uploadCancelled, status: 400 },
+} as const;
+export type FileErrorKey = keyof typeof FILE_ERRORS;

@@ -827,6 +827,15 @@ export async function shareFile(env: Env, tenantId: string, viewer: Viewer, file
 // ---------------------------------------------------------------------------------------------
 // Folders
 
+export async function folderExists(env: Env, tenantId: string, folderId: string): Promise<boolean> {
+  const row = await getDb(env)
+    .select({ id: fileFolders.id })
+    .from(fileFolders)
+    .where(and(eq(fileFolders.tenantId, tenantId), eq(fileFolders.id, folderId)))
+    .get();
+  return Boolean(row);
+}
+
 export async function createFolder(
   env: Env,
   tenantId: string,
@@ -849,20 +858,18 @@ export async function createFolder(
   const path = `${parentPath}${input.slug}`;
   try {
     await db.batch([
-      db
-        .insert(fileFolders)
-        .values({
-          id,
-          tenantId,
-          name: input.name,
-          color: input.color,
-          parentId: input.parentId,
-          slug: input.slug,
-          path,
-          createdBy: actor.id,
-          createdAt: now,
-          updatedAt: now,
-        }),
+      db.insert(fileFolders).values({
+        id,
+        tenantId,
+        name: input.name,
+        color: input.color,
+        parentId: input.parentId,
+        slug: input.slug,
+        path,
+        createdBy: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      }),
       auditInsert(
         db,
         {
@@ -978,4 +985,23 @@ export async function deleteFolder(
   ]);
   const cut = folder.path.lastIndexOf("/");
   return { ok: true, parentPath: cut >= 0 ? folder.path.slice(0, cut) : null };
+}
+
+/** The upload screen: folders, the people a restricted file can be opened to, the file a new version is for; one round trip. */
+export async function uploadPageData(env: Env, tenantId: string, viewer: Viewer, fileId: string | null) {
+  const db = getDb(env);
+  const [folders, people, target] = await db.batch([
+    foldersQuery(db, tenantId),
+    db
+      .select({ id: users.id, displayName: users.displayName, email: users.email })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), ne(users.id, viewer.id), eq(users.disabled, false)))
+      .orderBy(asc(users.displayName)),
+    db
+      .select({ id: files.id, name: files.name, ownerId: files.ownerId, version: files.version })
+      .from(files)
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId ?? ""), visibleTo(viewer))),
+  ]);
+  const file = target[0];
+  return { folders, people, versionOf: file && mayChange(viewer, file.ownerId) ? { id: file.id, name: file.name, version: file.version } : null };
 }

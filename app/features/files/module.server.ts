@@ -28,7 +28,7 @@ export function hasFilesModule(tenant: Pick<TenantContextValue, "modules">): boo
  * Every files loader and action starts here: a tenant host with the Files module, a signed-in
  * staff member holding files.view (and the given scope, checked on the server).
  */
-export async function requireFiles(request: Request, context: Ctx, scope?: Scope): Promise<FilesRequest> {
+export async function requireFiles(request: Request, context: Ctx, scope?: Scope, message?: string): Promise<FilesRequest> {
   const { env, ctx } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
   if (!hasFilesModule(tenant)) {
@@ -36,7 +36,7 @@ export async function requireFiles(request: Request, context: Ctx, scope?: Scope
     throw data("Page not found", { status: 404 });
   }
   const user = await requireUserWithScope(request, context, FILE_SCOPES.view);
-  if (scope) await requireUserWithScope(request, context, scope);
+  if (scope) await requireUserWithScope(request, context, scope, message);
   return { env, ctx, tenant, user, viewer: viewerOf(user) };
 }
 

@@ -5,7 +5,7 @@ import type { Browser } from "../integration/http";
 import { createTenant, createUser, type TestTenant } from "./index";
 
 /** A tenant with the Files module (unless given) and a signed-in member of the given role. */
-export async function filesStaff(role: Role = "lead", opts: { tenant?: TestTenant; bundles?: Parameters<typeof createTenant>[0]["bundles"] } = {}) {
+export async function filesStaff(role: Role = "lead", opts: { tenant?: TestTenant; bundles?: Partial<Record<Role, string[]>> } = {}) {
   const t = opts.tenant ?? (await createTenant({ modules: ["files"], bundles: opts.bundles }));
   const u = await createUser(t, { role });
   const b = await signIn(t, u);
@@ -15,7 +15,7 @@ export async function filesStaff(role: Role = "lead", opts: { tenant?: TestTenan
 export type UploadFields = Record<string, string | string[]>;
 
 /** The multipart body a browser sends for the upload form, fields first and the file last, with its Content-Length. */
-export async function multipartBody(file: { name: string; type?: string; content: string | Uint8Array } | null, fields: UploadFields = {}) {
+export async function multipartBody(file: { name: string; type?: string; content: string | Uint8Array<ArrayBuffer> } | null, fields: UploadFields = {}) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, item);
   if (file) form.append("file", new File([file.content], file.name, { type: file.type ?? "application/octet-stream" }));
@@ -28,7 +28,7 @@ export async function multipartBody(file: { name: string; type?: string; content
 export async function upload(
   b: Browser,
   t: TestTenant,
-  file: { name: string; type?: string; content: string | Uint8Array } | null,
+  file: { name: string; type?: string; content: string | Uint8Array<ArrayBuffer> } | null,
   fields: UploadFields = {},
   opts: { xhr?: boolean } = {},
 ): Promise<Response> {
@@ -49,7 +49,7 @@ export async function uploadOk(
   b: Browser,
   t: TestTenant,
   name: string,
-  content: string | Uint8Array = "hello",
+  content: string | Uint8Array<ArrayBuffer> = "hello",
   fields: UploadFields = {},
   type = "text/plain",
 ): Promise<string> {

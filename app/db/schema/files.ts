@@ -1,14 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const FILE_VISIBILITIES = ["private", "shared", "restricted"] as const;
-export type FileVisibility = (typeof FILE_VISIBILITIES)[number];
+import { FILE_VISIBILITIES, STORAGE_TIERS, USAGE_CATEGORIES, type UsageCategory } from "~/features/files/file-constants";
 
-export const STORAGE_TIERS = ["free", "starter", "professional", "enterprise", "custom"] as const;
-export type StorageTier = (typeof STORAGE_TIERS)[number];
-
-export const USAGE_CATEGORIES = ["pdf", "images", "video", "audio", "documents", "spreadsheets", "presentations", "archives", "other"] as const;
-export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
+export { FILE_VISIBILITIES, STORAGE_TIERS, USAGE_CATEGORIES };
+export type { FileVisibility, StorageTier, UsageCategory } from "~/features/files/file-constants";
 
 /** Folders form a tree; `path` is the slug path from the root ('reports/2026'), unique per tenant. */
 export const fileFolders = sqliteTable(

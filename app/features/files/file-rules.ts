@@ -2,7 +2,7 @@
  * The files area's pure rules and words, safe for the browser bundle and the server alike:
  * kinds and usage categories, sizes, storage keys, quotas by tier, upload stage texts.
  */
-import type { StorageTier, UsageCategory } from "~/db/schema/files";
+import type { StorageTier, UsageCategory } from "./file-constants";
 
 export const FILE_KINDS = ["image", "video", "audio", "pdf", "document", "spreadsheet", "presentation", "code", "archive", "other"] as const;
 export type FileKind = (typeof FILE_KINDS)[number];

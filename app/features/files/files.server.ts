@@ -521,7 +521,7 @@ export async function overview(env: Env, tenantId: string, viewer: Viewer, now =
 /** A file the viewer may see, its versions and the people it is open to; another tenant's or a hidden one is not_found. */
 export async function getFile(env: Env, tenantId: string, viewer: Viewer, fileId: string) {
   const db = getDb(env);
-  const [rows, versions, access, folders] = await db.batch([
+  const [rows, versions, access, folders, people] = await db.batch([
     db
       .select()
       .from(files)
@@ -537,10 +537,22 @@ export async function getFile(env: Env, tenantId: string, viewer: Viewer, fileId
       .innerJoin(users, and(eq(users.id, fileAccess.userId), eq(users.tenantId, tenantId)))
       .where(and(eq(fileAccess.tenantId, tenantId), eq(fileAccess.fileId, fileId))),
     foldersQuery(db, tenantId),
+    db
+      .select({
+        id: users.id,
+        displayName: users.displayName,
+        email: users.email,
+        username: users.username,
+        firstName: users.firstName,
+        lastName: users.lastName,
+      })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), ne(users.id, viewer.id), eq(users.disabled, false)))
+      .orderBy(asc(users.displayName)),
   ]);
   const file = rows[0];
   if (!file) return { ok: false as const, code: "not_found" as const };
-  return { ok: true as const, file, versions, access, folders, mayChange: mayChange(viewer, file.ownerId) };
+  return { ok: true as const, file, versions, access, folders, people, mayChange: mayChange(viewer, file.ownerId) };
 }
 
 /** The R2 key of a visible file (its current version, or a given one), for download and preview. */

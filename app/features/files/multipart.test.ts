@@ -18,9 +18,10 @@ function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
 }
 
 async function collect(gen: AsyncIterable<Uint8Array>): Promise<string> {
-  const parts: Uint8Array[] = [];
-  for await (const c of gen) parts.push(c);
-  return new TextDecoder().decode(await new Blob(parts).arrayBuffer());
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const c of gen) text += decoder.decode(c, { stream: true });
+  return text + decoder.decode();
 }
 
 describe("readMultipart", () => {

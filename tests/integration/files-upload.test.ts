@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { setStoragePlan } from "~/features/files/files.server";
+import { recordUpload, setStoragePlan, uploadTarget } from "~/features/files/files.server";
 import { FILE_MESSAGES } from "~/features/files/file-rules";
 import { filesStaff, upload, uploadOk } from "../factories/files";
 import { shownText } from "../factories/html";
@@ -123,6 +123,38 @@ describe("upload", () => {
     const { t: t2, b: b2 } = await filesStaff("admin");
     expect((await upload(b2, t2, { name: "x.txt", content: "x" }, { fileId: id }, { xhr: true })).status).toBe(404);
     expect((await fileRow(id))!.version).toBe(1);
+  });
+});
+
+describe("new versions racing", () => {
+  it("records exactly one version 2 when two uploads were numbered after the same version", async () => {
+    const { t, u, b } = await filesStaff("lead");
+    const id = await uploadOk(b, t, "race.txt", "v1");
+    const viewer = { id: u.id, email: u.email, name: "Racer", manageAll: true };
+    // Both uploads read the file before either is recorded: both are numbered version 2.
+    const [first, second] = await Promise.all([uploadTarget(env, t.id, viewer, id), uploadTarget(env, t.id, viewer, id)]);
+    if ("ok" in first || "ok" in second) throw new Error("no target");
+    expect([first.version, second.version]).toEqual([2, 2]);
+    const record = (target: typeof first, key: string) =>
+      recordUpload(env, t.id, viewer, {
+        reservationId: "none",
+        target,
+        name: "race.txt",
+        mimeType: "text/plain",
+        category: "documents",
+        size: 5,
+        storageKey: key,
+        visibility: "private",
+        allowedUserIds: [],
+        folderId: null,
+      });
+    expect(await record(first, `tenants/${t.id}/files/${id}/v2/original-a/race.txt`)).toEqual({ ok: true, fileId: id });
+    expect(await record(second, `tenants/${t.id}/files/${id}/v2/original-b/race.txt`)).toEqual({ ok: false, code: "not_found" });
+    expect(await count("file_versions", "file_id = ?", id)).toBe(2);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_UPLOADED' AND target_id = ?", t.id, id)).toBe(2);
+    expect((await fileRow(id))!.storage_key).toBe(`tenants/${t.id}/files/${id}/v2/original-a/race.txt`);
+    const used = await env.DB.prepare("SELECT used_bytes FROM storage_usage WHERE tenant_id = ?").bind(t.id).first<{ used_bytes: number }>();
+    expect(used!.used_bytes).toBe(2 + 5);
   });
 });
 

@@ -320,6 +320,10 @@ export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u:
     return { ok: true, fileId: target.fileId };
   }
 
+  // The new version counts only if this upload's key is now the file's: a racing upload of the
+  // same version loses the conditional UPDATE, and every row after it is guarded on that key.
+  const current = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${target.fileId} AND ${files.storageKey} = ${u.storageKey})`;
+  const details = JSON.stringify({ name: u.name, size: u.size, version: target.version });
   const [updated] = await db.batch([
     db
       .update(files)
@@ -333,14 +337,29 @@ export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u:
       })
       .where(and(eq(files.tenantId, tenantId), eq(files.id, target.fileId), eq(files.version, target.version - 1)))
       .returning({ id: files.id }),
+    db
+      .insert(fileVersions)
+      .select(
+        sql`SELECT ${newId()}, ${tenantId}, ${target.fileId}, ${target.version}, ${u.storageKey}, ${u.size}, ${u.mimeType}, 'original', ${actor.id}, ${now} WHERE ${current}`,
+      ),
+    usageDelta(db, tenantId, u.category, u.size, 0, now, current),
+    db.insert(storageDaily).select(
+      sql`SELECT ${tenantId}, ${dayOf(now)}, ${u.size}, 0, 1, 0, 0 WHERE ${current}
+        ON CONFLICT (tenant_id, day) DO UPDATE SET bytes_added = bytes_added + excluded.bytes_added, uploads = uploads + 1`,
+    ),
+    db
+      .insert(auditEvents)
+      .select(
+        sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, ${FILE_AUDIT.uploaded}, 'file', ${target.fileId}, ${details}, NULL, ${now} WHERE ${current}`,
+      ),
+    db
+      .insert(activityLog)
+      .select(
+        sql`SELECT ${newId()}, ${tenantId}, 'files', 'file uploaded', 'file', ${target.fileId}, ${actor.id}, ${actor.name}, ${details}, ${now} WHERE ${current}`,
+      ),
     release,
   ]);
   if (updated.length === 0) return { ok: false, code: "not_found" };
-  try {
-    await db.batch([version, ...common]);
-  } catch {
-    return { ok: false, code: "not_found" };
-  }
   return { ok: true, fileId: target.fileId };
 }
 

@@ -5,6 +5,7 @@
  * land in one batch. Any failure after the reservation releases it and removes what was stored.
  */
 import { z } from "zod";
+import { newId } from "~/utils/ids";
 import { FILE_VISIBILITIES } from "~/db/schema/files";
 import { MAX_UPLOAD_BYTES, storageKey, usageCategory } from "./file-rules";
 import { folderExists, recordUpload, releaseReservation, reserveStorage, uploadTarget, type FileErrorCode, type Viewer } from "./files.server";
@@ -59,7 +60,9 @@ export async function handleUpload(request: Request, env: Env, tenantId: string,
 
   const name = target.kind === "version" ? target.name : cleanName(file.filename);
   const mimeType = cleanMime(file.contentType);
-  const key = storageKey(tenantId, target.fileId, target.version, file.filename);
+  // A new file's id is fresh, so its key is its own. Two uploads of the same next version would
+  // share a key (and the loser's clean-up would delete the winner's bytes): those carry a token.
+  const key = storageKey(tenantId, target.fileId, target.version, file.filename, target.kind === "new" ? "original" : `original-${newId(6)}`);
   let size: number;
   try {
     size = await streamToR2(env.FILES, key, file.stream, length, mimeType);

@@ -73,6 +73,14 @@ describe("upload", () => {
     expect(await count("file_access", "file_id = ? AND user_id = ? AND via = 'allowed'", json.fileId, other.id)).toBe(1);
   });
 
+  it("refuses a restricted upload without anyone picked", async () => {
+    const { t, b } = await filesStaff("lead");
+    const res = await upload(b, t, { name: "r.txt", content: "r" }, { visibility: "restricted" }, { xhr: true });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe("Choose at least one person to share with.");
+    expect(await count("files", "tenant_id = ?", t.id)).toBe(0);
+  });
+
   it("forces private visibility without the share scope", async () => {
     const { t, b } = await filesStaff("standard");
     const id = await uploadOk(b, t, "mine.txt", "x", { visibility: "shared" });

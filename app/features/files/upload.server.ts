@@ -50,6 +50,7 @@ export async function handleUpload(request: Request, env: Env, tenantId: string,
   const input = fieldsSchema.safeParse({ ...raw, folderId: raw.folderId || undefined, fileId: raw.fileId || undefined });
   if (!input.success) return { ok: false, code: "bad_request" };
   const visibility = opts.mayShare ? input.data.visibility : "private";
+  if (visibility === "restricted" && input.data.allowedUserIds.length === 0) return { ok: false, code: "no_recipients" };
 
   const target = await uploadTarget(env, tenantId, viewer, input.data.fileId ?? null);
   if ("ok" in target) return target;

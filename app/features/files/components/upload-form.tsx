@@ -151,11 +151,15 @@ export function UploadForm({
           </label>
         </>
       )}
-      <label className="block text-sm">
-        <span className="block font-medium">File</span>
-        <input type="file" name="file" required className="block" />
-        <span className="block text-xs opacity-70">Supported: {SUPPORTED_TYPES}. Up to 100 MB.</span>
-      </label>
+      <div className="text-sm">
+        <label htmlFor="upload-file" className="block font-medium">
+          File
+        </label>
+        <input id="upload-file" type="file" name="file" required className="block" aria-describedby="upload-file-hint" />
+        <p id="upload-file-hint" className="text-xs opacity-70">
+          Supported: {SUPPORTED_TYPES}. Up to 100 MB.
+        </p>
+      </div>
       {progress ? (
         <div aria-live="polite" data-testid="upload-progress">
           <progress max={100} value={progress.percent} className="w-full" aria-label="Upload progress" />

@@ -144,6 +144,24 @@ describe("bulk delete", () => {
   });
 });
 
+describe("delete from the file's page", () => {
+  it("asks first without JavaScript, then deletes the owner's file; another member's delete is refused (403)", async () => {
+    const { t, ab, bb } = await ownersTenant();
+    const id = await uploadOk(ab, t, "page-delete.txt", "x", { visibility: "shared" });
+    expect((await bb.post(`${t.origin}/files/file/${id}`, { intent: "delete", confirmed: "yes" })).status).toBe(403);
+    const ask = await ab.post(`${t.origin}/files/file/${id}`, { intent: "delete", confirmed: "" });
+    expect(ask.status).toBe(200);
+    const { text } = await visit({ get: async () => ask }, "");
+    expect(text).toContain("Delete 1 file(s)?");
+    expect(await count("files", "id = ?", id)).toBe(1);
+    const done = await ab.post(`${t.origin}/files/file/${id}`, { intent: "delete", confirmed: "yes" });
+    expect(location(done)).toBe("/files/all");
+    expect(await count("files", "id = ?", id)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_DELETED' AND target_id = ?", t.id, id)).toBe(1);
+    expect((await ab.get(`${t.origin}/files/file/${id}`)).status).toBe(404);
+  });
+});
+
 describe("move", () => {
   it("moves the owner's files to a folder and back to the root (FILE_MOVED, BULK_FILES_MOVED), never someone else's", async () => {
     const { t, ab, bb } = await ownersTenant();

@@ -6,6 +6,7 @@ import "./scopes";
 import { Toaster } from "./components/ui/toaster";
 import { cloudflareContext, tenantContext } from "./context";
 import { optionalUser } from "./features/auth/middleware.server";
+import { can } from "./features/auth/scopes";
 import { brandingCssVars, effectiveTheme } from "./features/platform/branding";
 import { AppShell } from "./features/platform/components/app-shell";
 import { InternalErrorMessage } from "./features/platform/error-reference";
@@ -33,7 +34,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       themePreference: preference,
       cssVars: brandingCssVars(tenant?.branding),
       tenant: tenant
-        ? { slug: tenant.slug, name: tenant.name, modules: tenant.modules.map(({ id, label, route, icon }) => ({ id, label, route, icon })) }
+        ? {
+            slug: tenant.slug,
+            name: tenant.name,
+            // Files shows only to people who may open it.
+            modules: tenant.modules
+              .filter((m) => m.id !== "files" || can(user, "files.view"))
+              .map(({ id, label, route, icon }) => ({ id, label, route, icon })),
+          }
         : null,
       user: user ? { displayName: user.displayName, email: user.email, role: user.role, userStatus: user.userStatus, kind: user.kind } : null,
     },

@@ -49,6 +49,22 @@ export default [
     ]),
   ]),
 
+  // Files: everything about it lives in app/features/files (/files/signatures is the e-signature issue's)
+  ...prefix("files", [
+    route("upload/xhr", "features/files/routes/upload-xhr.tsx"),
+    route("file/:id/download", "features/files/routes/file-content.tsx", { id: "files-download" }),
+    route("file/:id/content", "features/files/routes/file-content.tsx", { id: "files-content" }),
+    layout("features/files/routes/layout.tsx", [
+      index("features/files/routes/index.tsx"),
+      route("overview", "features/files/routes/overview.tsx"),
+      route("all", "features/files/routes/all.tsx"),
+      route("folders", "features/files/routes/folders.tsx", { id: "files-folders-root" }),
+      route("folders/*", "features/files/routes/folders.tsx", { id: "files-folders-path" }),
+      route("upload", "features/files/routes/upload.tsx"),
+      route("file/:id", "features/files/routes/file.tsx"),
+    ]),
+  ]),
+
   // Subcontractor portal: its own sessions, nothing of the staff workspace
   ...prefix("portal", [
     index("features/portal/routes/home.tsx"),

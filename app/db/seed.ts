@@ -12,7 +12,7 @@ type AnyDb = BaseSQLiteDatabase<"async", unknown, Record<string, unknown>>;
 export const SEED_PASSWORD = "workspace-demo-2026";
 
 export const SEED_TENANTS = [
-  { id: "tnt_acme", slug: "acme", name: "Acme Construction Ltd", modules: ["cis"] as string[], branding: { accentHsl: "145 100% 41%" } },
+  { id: "tnt_acme", slug: "acme", name: "Acme Construction Ltd", modules: ["cis", "files"] as string[], branding: { accentHsl: "145 100% 41%" } },
   { id: "tnt_globex", slug: "globex", name: "Globex Building Services", modules: [] as string[], branding: { accentHsl: "221 83% 53%", radius: "0.75rem" } },
 ];
 

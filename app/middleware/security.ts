@@ -67,10 +67,13 @@ export function applySecurityHeaders(response: Response, opts: { nonce: string; 
   // Responses from fetch() or caches may have immutable headers.
   const res = new Response(response.body, response);
   const h = res.headers;
-  h.set("Content-Security-Policy", contentSecurityPolicy(opts.nonce, opts.appDomain, opts.development));
+  // A stored upload served by the files area carries its own sandboxing policy (an opaque origin,
+  // no scripts) and may be framed by the app's own preview page; everything else gets the app's.
+  const userContent = /^sandbox(;|$)/.test(h.get("Content-Security-Policy") ?? "");
+  if (!userContent) h.set("Content-Security-Policy", contentSecurityPolicy(opts.nonce, opts.appDomain, opts.development));
   h.set("X-Content-Type-Options", "nosniff");
   h.set("Referrer-Policy", "same-origin");
-  h.set("X-Frame-Options", "DENY");
+  h.set("X-Frame-Options", userContent ? "SAMEORIGIN" : "DENY");
   h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   h.set("Cross-Origin-Opener-Policy", "same-origin");
   // Pages show one person's tenant data: no shared cache may keep them, and Back after

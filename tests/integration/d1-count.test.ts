@@ -202,3 +202,26 @@ describe("D1 round trips: CIS returns", () => {
     expect(d1Queries(full)).toBe(2);
   });
 });
+
+describe("D1 round trips: files", () => {
+  it("serves every files page in two round trips (the middleware's batch and the page's)", async () => {
+    const { filesStaff, uploadOk } = await import("../factories/files");
+    const { t, b } = await filesStaff("lead");
+    await b.post(`${t.origin}/files/folders`, { intent: "create-folder", name: "Counted", color: "#64748b" });
+    const id = await uploadOk(b, t, "count.csv", "a,b", {}, "text/csv");
+    for (let i = 0; i < 5; i++) await uploadOk(b, t, `more-${i}.txt`, "x");
+    for (const path of [
+      "/files/overview",
+      "/files/all",
+      "/files/all?view=grid&sort=name&q=more",
+      "/files/folders",
+      "/files/folders/counted",
+      "/files/upload",
+      `/files/file/${id}`,
+    ]) {
+      const res = await b.get(`${t.origin}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(d1Queries(res), path).toBe(2);
+    }
+  });
+});

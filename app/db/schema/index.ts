@@ -5,3 +5,4 @@ export * from "./auth";
 export * from "./cis";
 export * from "./cis-returns";
 export * from "./hmrc";
+export * from "./files";

@@ -1,0 +1,91 @@
+import { data, Link, useLocation } from "react-router";
+import { buttonClass } from "~/components/ui/button";
+import { Pager } from "~/components/ui/pager";
+import { useHydrated } from "~/utils/use-hydrated";
+import { useSelection } from "~/utils/use-selection";
+import { bulkAction } from "../bulk-actions.server";
+import { BulkBar, DeleteConfirm, FileGrid, FileTable, noFilesText, type SortKey } from "../components/file-list";
+import { ListToolbar } from "../components/list-toolbar";
+import { listFiles, PAGE_SIZE } from "../files.server";
+import { parseListQuery, viewChoice } from "../list-query.server";
+import { filePerms, requireFiles } from "../module.server";
+import type { Route } from "./+types/all";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user, viewer } = await requireFiles(request, context);
+  const query = parseListQuery(new URL(request.url).searchParams);
+  const { view, tile, setCookie } = viewChoice(request, "all");
+  const list = await listFiles(env, tenant.id, viewer, query);
+  const headers = new Headers();
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  return data({ query, view, tile, perms: filePerms(user), ...list, pageCount: Math.max(1, Math.ceil(list.total / PAGE_SIZE)) }, { headers });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const req = await requireFiles(request, context);
+  return bulkAction(request, context, req);
+}
+
+export default function AllFiles({ loaderData, actionData }: Route.ComponentProps) {
+  const { query, view, tile, rows, total, folders, perms, pageCount } = loaderData;
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const { selected, toggle, toggleAll } = useSelection(
+    rows.map((r) => r.id),
+    [location.search, rows],
+  );
+  const href = (changes: Record<string, string | null>) => {
+    const params = new URLSearchParams(location.search);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === "") params.delete(k);
+      else params.set(k, v);
+    }
+    const s = params.toString();
+    return s ? `?${s}` : location.pathname;
+  };
+  const sortHref = (key: SortKey) => href({ sort: key, dir: query.sort === key && query.dir === "asc" ? "desc" : "asc", page: null });
+  const filtered = Boolean(query.q) || query.filter !== "all";
+  return (
+    <section>
+      <div className="mb-4 flex items-center justify-between">
+        <h1 className="text-2xl font-semibold">All files</h1>
+        {perms.upload ? (
+          <Link to="/files/upload" className={buttonClass("primary")}>
+            Upload File
+          </Link>
+        ) : null}
+      </div>
+      <ListToolbar q={query.q} filter={query.filter} view={view} tile={tile} href={href} searchLabel="Search files..." />
+      {actionData && "step" in actionData && actionData.step === "confirm-delete" ? (
+        <DeleteConfirm items={actionData.items} cancelTo={location.pathname + location.search} />
+      ) : null}
+      {actionData && "step" in actionData && actionData.step === "error" ? (
+        <p role="alert" className="mb-4 text-danger">
+          {actionData.message}
+        </p>
+      ) : null}
+      <BulkBar selectedCount={selected.size} hydrated={hydrated} folders={folders} perms={perms} />
+      <p className="my-2 text-sm opacity-70">{total} file(s)</p>
+      {view === "grid" ? (
+        <FileGrid rows={rows} tile={tile} selected={selected} onToggle={toggle} emptyText={noFilesText(filtered)} />
+      ) : (
+        <FileTable
+          rows={rows}
+          sort={{ key: query.sort, dir: query.dir }}
+          sortHref={sortHref}
+          selected={selected}
+          onToggle={toggle}
+          onToggleAll={toggleAll}
+          emptyText={noFilesText(filtered)}
+        />
+      )}
+      <div className="mt-4">
+        <Pager page={query.page} pageCount={pageCount} href={(p) => href({ page: String(p) })} />
+      </div>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "All files" }];
+}

@@ -1,0 +1,29 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { auditDownload, fileForDownload } from "../files.server";
+import { requireFiles } from "../module.server";
+import { fileResponseHeaders } from "../serve.server";
+import type { Route } from "./+types/file-content";
+
+const params = z.object({ id: z.string().min(1).max(100) });
+const query = z.object({ v: z.coerce.number().int().min(1).optional() });
+
+/**
+ * GET /files/file/:id/download (attachment, audited) and /files/file/:id/content (inline for the
+ * preview when the type is safe to show). Visibility is checked here as in the list; a file the
+ * person cannot see, or another tenant's, is 404.
+ */
+export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
+  const { env, tenant, viewer } = await requireFiles(request, context);
+  const { id } = params.parse(raw);
+  const url = new URL(request.url);
+  const { v } = query.catch({}).parse(Object.fromEntries(url.searchParams));
+  const found = await fileForDownload(env, tenant.id, viewer, id, v);
+  if (!found.ok) throw data("File not found", { status: 404 });
+  const { file } = found;
+  const object = await env.FILES.get(file.storageKey);
+  if (!object) throw data("Unable to load file", { status: 404 });
+  const download = url.pathname.endsWith("/download");
+  if (download) await auditDownload(env, tenant.id, viewer, file.id, file.name);
+  return new Response(object.body, { headers: fileResponseHeaders({ ...file, size: object.size }, download ? "attachment" : "inline") });
+}

@@ -1,0 +1,237 @@
+import { data, Form, Link } from "react-router";
+import { z } from "zod";
+import { buttonClass } from "~/components/ui/button";
+import { inputClass } from "~/components/ui/field";
+import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
+import { requireScope } from "~/features/auth/middleware.server";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formatDateTime } from "~/utils/dates";
+import { DeleteConfirm } from "../components/file-list";
+import { ShareForm } from "../components/share-form";
+import { deleteDialogTexts, FILE_ERRORS, FILE_MESSAGES, formatBytes, previewMode, visibilityLabel } from "../file-rules";
+import { deleteFiles, getFile, moveFiles, shareFile } from "../files.server";
+import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
+import type { Route } from "./+types/file";
+
+const params = z.object({ id: z.string().min(1).max(100) });
+const TEXT_PREVIEW_BYTES = 256 * 1024;
+
+export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
+  const { env, tenant, user, viewer } = await requireFiles(request, context);
+  const { id } = params.parse(raw);
+  const found = await getFile(env, tenant.id, viewer, id);
+  if (!found.ok) throw data("File not found", { status: 404 });
+  const mode = previewMode(found.file.mimeType, found.file.name);
+  let text: string | null = null;
+  let loadFailed = false;
+  if (mode === "text") {
+    const object = await env.FILES.get(found.file.storageKey, { range: { offset: 0, length: TEXT_PREVIEW_BYTES } });
+    if (object) text = await object.text();
+    else loadFailed = true;
+  }
+  const { file } = found;
+  return {
+    file: {
+      id: file.id,
+      name: file.name,
+      size: file.size,
+      mimeType: file.mimeType,
+      visibility: file.visibility,
+      ownerName: file.ownerName,
+      version: file.version,
+      createdAt: file.createdAt,
+      folderId: file.folderId,
+    },
+    versions: found.versions.map((v) => ({ version: v.version, size: v.size, createdAt: v.createdAt })),
+    access: found.access,
+    folders: found.folders,
+    people: found.people,
+    mayChange: found.mayChange,
+    perms: filePerms(user),
+    preview: { mode, text, truncated: text !== null && found.file.size > TEXT_PREVIEW_BYTES, loadFailed },
+  };
+}
+
+const actionForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("share"), userIds: z.array(z.string().min(1).max(100)).max(500) }),
+  z.object({ intent: z.literal("move"), folderId: z.string().max(100) }),
+  z.object({ intent: z.literal("delete"), confirmed: z.literal("yes").optional().catch(undefined) }),
+]);
+
+type ActionData =
+  { intent: "share" | "move" | "delete"; error: string } | { intent: "confirm-delete"; items: { id: string; name: string; mayChange: boolean }[] };
+
+export async function action({ request, context, params: raw }: Route.ActionArgs) {
+  const req = await requireFiles(request, context);
+  const { env, tenant, user, viewer } = req;
+  const { id } = params.parse(raw);
+  const form = await request.formData();
+  const parsed = actionForm.safeParse({
+    intent: form.get("intent"),
+    userIds: form.getAll("userIds"),
+    folderId: form.get("folderId") ?? "",
+    confirmed: form.get("confirmed") ?? undefined,
+  });
+  if (!parsed.success) throw data("Bad request", { status: 400 });
+  const input = parsed.data;
+  const here = `/files/file/${id}`;
+
+  if (input.intent === "share") {
+    await requireScope(request, context, user, FILE_SCOPES.share, FILE_MESSAGES.noSharePermission);
+    const shared = await shareFile(env, tenant.id, viewer, id, input.userIds);
+    if (!shared.ok) {
+      if (shared.code === "not_found") throw data("File not found", { status: 404 });
+      return data<ActionData>({ intent: "share", error: FILE_ERRORS[shared.code].message }, { status: FILE_ERRORS[shared.code].status });
+    }
+    return redirectWithToast(env, here, { type: "success", title: `Shared with ${shared.recipients} user(s)` });
+  }
+
+  if (input.intent === "move") {
+    const moved = await moveFiles(env, tenant.id, viewer, [id], input.folderId || null);
+    if ("ok" in moved) return data<ActionData>({ intent: "move", error: FILE_ERRORS[moved.code].message }, { status: FILE_ERRORS[moved.code].status });
+    const failure = moved.failed[0];
+    if (failure?.code === "not_found") throw data("File not found", { status: 404 });
+    if (failure) return data<ActionData>({ intent: "move", error: FILE_ERRORS[failure.code].message }, { status: FILE_ERRORS[failure.code].status });
+    return redirectWithToast(env, here, { type: "success", title: "File moved" });
+  }
+
+  await requireScope(request, context, user, FILE_SCOPES.delete);
+  const found = await getFile(env, tenant.id, viewer, id);
+  if (!found.ok) throw data("File not found", { status: 404 });
+  if (!input.confirmed) return data<ActionData>({ intent: "confirm-delete", items: [{ id, name: found.file.name, mayChange: found.mayChange }] });
+  if (!found.mayChange) return data<ActionData>({ intent: "delete", error: FILE_ERRORS.not_owner.message }, { status: 403 });
+  const result = await deleteFiles(env, tenant.id, viewer, [id]);
+  if (result.succeeded.length === 0) return data<ActionData>({ intent: "delete", error: `Could not delete: ${found.file.name}` }, { status: 500 });
+  return redirectWithToast(env, "/files/all", { type: "success", title: `Deleted ${found.file.name}` });
+}
+
+export default function FilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { file, versions, access, folders, people, mayChange, perms, preview } = loaderData;
+  const err = (intent: string) => (actionData && actionData.intent === intent && "error" in actionData ? actionData.error : null);
+  return (
+    <article className="space-y-6">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">{file.name}</h1>
+          <p className="text-sm opacity-70">
+            {formatBytes(file.size)} · {file.ownerName} · {visibilityLabel(file.visibility, access.length)} · version {file.version} ·{" "}
+            {formatDateTime(file.createdAt)}
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <a href={`/files/file/${file.id}/download`} className={buttonClass("primary")}>
+            Download
+          </a>
+          {perms.upload && mayChange ? (
+            <Link to={`/files/upload?fileId=${file.id}`} className={buttonClass("secondary")}>
+              Upload new version
+            </Link>
+          ) : null}
+        </div>
+      </header>
+
+      {actionData?.intent === "confirm-delete" ? <DeleteConfirm items={actionData.items} cancelTo={`/files/file/${file.id}`} /> : null}
+
+      <section aria-label="Preview" className="rounded-brand border border-line p-3">
+        {preview.loadFailed ? (
+          <p role="alert">
+            {FILE_MESSAGES.unableToLoad}{" "}
+            <a href={`/files/file/${file.id}/download`} className="underline">
+              Download File
+            </a>
+          </p>
+        ) : preview.mode === "text" ? (
+          <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap text-sm" data-testid="text-preview">
+            {preview.text}
+            {preview.truncated ? "\n…" : ""}
+          </pre>
+        ) : preview.mode === "image" ? (
+          <img src={`/files/file/${file.id}/content`} alt={file.name} className="max-h-[32rem]" />
+        ) : preview.mode === "pdf" ? (
+          <iframe src={`/files/file/${file.id}/content`} title={file.name} className="h-[40rem] w-full" />
+        ) : (
+          <p>{FILE_MESSAGES.previewUnavailable}</p>
+        )}
+      </section>
+
+      {mayChange ? (
+        <Form method="post" className="flex flex-wrap items-end gap-2" aria-label="Move to Folder">
+          <input type="hidden" name="intent" value="move" />
+          <label className="text-sm">
+            <span className="block font-medium">Move to Folder</span>
+            <select name="folderId" defaultValue={file.folderId ?? ""} className={inputClass} aria-describedby={err("move") ? "move-error" : undefined}>
+              <option value="">Root (No folder)</option>
+              {folders.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.path.replace(/\//g, " / ")}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className={buttonClass("secondary")}>
+            Move
+          </button>
+          {err("move") ? (
+            <p id="move-error" role="alert" className="text-sm text-danger">
+              {err("move")}
+            </p>
+          ) : null}
+        </Form>
+      ) : null}
+
+      {perms.share && mayChange ? <ShareForm people={people} error={err("share")} /> : null}
+
+      {access.length ? (
+        <section>
+          <h2 className="text-lg font-semibold">People with access</h2>
+          <ul className="list-disc pl-6 text-sm">
+            {access.map((a) => (
+              <li key={a.userId}>
+                {a.name} ({a.email})
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section>
+        <h2 className="text-lg font-semibold">Versions</h2>
+        <ul className="text-sm">
+          {versions.map((v) => (
+            <li key={v.version}>
+              <a href={`/files/file/${file.id}/download?v=${v.version}`} className="underline">
+                Version {v.version}
+              </a>{" "}
+              · {formatBytes(v.size)} · {formatDateTime(v.createdAt)}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {perms.delete && mayChange ? (
+        <Form
+          method="post"
+          onSubmit={confirmThenSubmit(() => {
+            const t = deleteDialogTexts(1, 1);
+            return [t.title, ...t.lines].join("\n");
+          })}
+        >
+          <input type="hidden" name="intent" value="delete" />
+          <input type="hidden" name="confirmed" value="" />
+          <button type="submit" className={buttonClass("danger")}>
+            Delete
+          </button>
+          {err("delete") ? (
+            <p role="alert" className="text-sm text-danger">
+              {err("delete")}
+            </p>
+          ) : null}
+        </Form>
+      ) : null}
+    </article>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.file.name ?? "File" }];
+}

@@ -1,0 +1,51 @@
+import { data, redirect } from "react-router";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { UploadForm } from "../components/upload-form";
+import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
+import { uploadPageData } from "../files.server";
+import { filePerms, requireFiles } from "../module.server";
+import { handleUpload } from "../upload.server";
+import type { Route } from "./+types/upload";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
+  const params = new URL(request.url).searchParams;
+  const fileId = params.get("fileId");
+  const page = await uploadPageData(env, tenant.id, viewer, fileId && fileId.length <= 100 ? fileId : null);
+  if (fileId && !page.versionOf) throw data("File not found", { status: 404 });
+  return { ...page, mayShare: filePerms(user).share, folderId: params.get("folderId") };
+}
+
+/** The form without JavaScript: the body streams to R2, then the list. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
+  const result = await handleUpload(request, env, tenant.id, viewer, { mayShare: filePerms(user).share });
+  if (result.ok) {
+    const title = result.version > 1 ? `Uploaded version ${result.version} of ${result.name}` : `Uploaded ${result.name}`;
+    return redirectWithToast(env, "/files/all", { type: "success", title });
+  }
+  if (result.code === "cancelled") return redirect("/files/upload");
+  const err = FILE_ERRORS[result.code];
+  return data({ error: err.message }, { status: err.status });
+}
+
+export default function UploadPage({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <section>
+      <h1 className="mb-4 text-2xl font-semibold">{loaderData.versionOf ? "Upload a new version" : "Upload File"}</h1>
+      <UploadForm
+        key={actionData?.error ?? "form"}
+        people={loaderData.people}
+        folders={loaderData.folders}
+        mayShare={loaderData.mayShare}
+        versionOf={loaderData.versionOf}
+        error={actionData?.error ?? null}
+        defaultFolderId={loaderData.folderId}
+      />
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Upload File" }];
+}

@@ -1,0 +1,239 @@
+// `npm run bench:files [-- --no-build --files 10000 --mb 50]`
+//
+// The files area on the built worker under `wrangler dev` (port 8789, or BENCH_FILES_PORT), with its
+// own migrated and seeded state (.wrangler/bench-files-state):
+//  1. one upload of --mb MB (50 by default) through the no-JavaScript form's endpoint, streamed from
+//     this process with its Content-Length: wall time, throughput, and the resident memory of the
+//     server's processes (workerd) before and at peak during the upload, sampled from /proc every
+//     25 ms. A Worker that buffered the body would grow by at least the file's size.
+//  2. /files/all with --files rows (10,000 by default) for Acme: an admin (manages all files) and a
+//     standard member (the visibility filter's EXISTS on the access list): serial latency over 30
+//     requests, D1 queries per request (Server-Timing), and a check that one page (50) is rendered.
+// Prints the figures and a Markdown summary.
+/* global setInterval, clearInterval */
+import { Buffer } from "node:buffer";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import process from "node:process";
+import { URLSearchParams } from "node:url";
+import { run } from "../scripts/setup-local.mjs";
+import { buildApp, freshState, httpRequest, ROOT, serveBuilt, since } from "../tests/e2e/server.mjs";
+
+const PORT = Number(process.env.BENCH_FILES_PORT ?? 8789);
+const PERSIST_TO = path.join(".wrangler", "bench-files-state");
+const LOG_FILE = path.join(ROOT, ".wrangler", "bench-files-wrangler.log");
+const tenant = (p) => `http://acme.localhost:${PORT}${p}`;
+
+function parseArgs(argv) {
+  const opts = { build: true, files: 10_000, mb: 50 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--no-build") opts.build = false;
+    else if (a === "--files") opts.files = Number(argv[++i]);
+    else if (a === "--mb") opts.mb = Number(argv[++i]);
+    else throw new Error(`Unknown option ${a}`);
+  }
+  return opts;
+}
+
+async function signIn(email) {
+  const res = await httpRequest(tenant("/login"), {
+    method: "POST",
+    headers: { Origin: tenant(""), "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password: "workspace-demo-2026" }).toString(),
+  });
+  const cookie = res.setCookies
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
+  if (!cookie) throw new Error(`cannot sign in as ${email}: ${res.status}`);
+  return cookie;
+}
+
+/** PIDs in the process group of the `wrangler dev` serving PORT (wrangler, workerd). */
+function serverPids() {
+  const r = spawnSync("ps", ["-eo", "pid=,pgid=,args="], { encoding: "utf8" });
+  const rows = (r.stdout ?? "")
+    .split("\n")
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter(Boolean);
+  const leader = rows.find((m) => /wrangler(?:\.js)?\s+dev\b/.test(m[3]) && m[3].includes(`--port ${PORT}`));
+  if (!leader) return [];
+  return rows.filter((m) => m[2] === leader[2] && /workerd/.test(m[3])).map((m) => Number(m[1]));
+}
+
+function rssMb(pids) {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {
+      // Gone.
+    }
+  }
+  return kb / 1024;
+}
+
+/** Streams a multipart body of `bytes` file bytes to /files/upload with its Content-Length. */
+function streamUpload(cookie, bytes) {
+  const boundary = `----bench${Date.now()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="visibility"\r\n\r\nprivate\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench-${bytes}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 7) & 0xff;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path: "/files/upload",
+        method: "POST",
+        timeout: 300_000,
+        headers: {
+          Host: `acme.localhost:${PORT}`,
+          Origin: tenant(""),
+          Cookie: cookie,
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          "Content-Length": String(head.length + bytes + tail.length),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode, location: res.headers.location }));
+      },
+    );
+    req.on("error", reject);
+    req.write(head);
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes) {
+        const n = Math.min(chunk.length, bytes - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return req.once("drain", pump);
+      }
+      req.end(tail);
+    };
+    pump();
+  });
+}
+
+function filesSql(n) {
+  // One INSERT ... SELECT over a recursive counter: a third shared, a third restricted (to the
+  // standard member every 10th), a third private; owners alternate between admin and lead.
+  return `INSERT INTO files (id, tenant_id, name, size, stored_bytes, mime_type, category, storage_key, version, visibility, folder_id, owner_id, owner_email, owner_name, signed, pending_sign, created_at, updated_at)
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})
+SELECT 'bench_file_' || i, 'tnt_acme', 'bench-' || printf('%05d', i) || '.pdf', 1000 + i, 1000 + i, 'application/pdf', 'pdf',
+  'tenants/tnt_acme/files/bench_file_' || i || '/v1/original/bench.pdf', 1,
+  CASE i % 3 WHEN 0 THEN 'shared' WHEN 1 THEN 'restricted' ELSE 'private' END, NULL,
+  CASE i % 2 WHEN 0 THEN 'usr_acme_admin' ELSE 'usr_acme_lead' END, 'bench@acme.test', 'Bench Owner', 0, 0,
+  1700000000000 + i * 1000, 1700000000000 + i * 1000
+FROM n;
+INSERT INTO file_access (tenant_id, file_id, user_id, via, created_at)
+SELECT 'tnt_acme', id, 'usr_acme_staff', 'shared', 0 FROM files WHERE tenant_id = 'tnt_acme' AND visibility = 'restricted' AND CAST(substr(id, 12) AS INTEGER) % 10 = 1;
+`;
+}
+
+async function serial(url, cookie, n = 30) {
+  for (let i = 0; i < 3; i++) await httpRequest(url, { headers: { Cookie: cookie } });
+  const times = [];
+  let last = null;
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    last = await httpRequest(url, { headers: { Cookie: cookie } });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const d1 = /\bd1;[^,]*\bdur=(\d+)/.exec(String(last.headers["server-timing"] ?? ""));
+  const rows = (last.body.match(/\bdata-file-id="/g) ?? []).length;
+  const total = /(\d+)(?:<!-- -->)? file\(s\)/.exec(last.body)?.[1];
+  return {
+    status: last.status,
+    p50: times[Math.floor(n / 2)],
+    p95: times[Math.floor(n * 0.95)],
+    max: times[n - 1],
+    d1: d1 ? Number(d1[1]) : null,
+    rows,
+    total: Number(total ?? 0),
+  };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const t0 = Date.now();
+  await Promise.all([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO)]);
+  const sqlFile = path.join(ROOT, ".wrangler", "bench-files.sql");
+  writeFileSync(sqlFile, filesSql(opts.files));
+  await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", PERSIST_TO, "--file", sqlFile], { label: "bench files rows" });
+  console.log(`[bench:files] ${opts.build ? "built, " : ""}migrated + seeded and wrote ${opts.files} file rows in ${since(t0)}`);
+
+  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+  try {
+    const admin = await signIn("admin@acme.test");
+    const staff = await signIn("staff@acme.test");
+    // Warm the worker (first requests compile it), then the memory baseline.
+    await httpRequest(tenant("/files/all"), { headers: { Cookie: admin } });
+    const pids = serverPids();
+    /** One streamed upload: its time and the server's resident memory before and at peak. */
+    async function measured(mb) {
+      const before = rssMb(pids);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pids))), 25);
+      const t1 = process.hrtime.bigint();
+      const up = await streamUpload(admin, Math.round(mb * 1024 * 1024));
+      const seconds = Number(process.hrtime.bigint() - t1) / 1e9;
+      clearInterval(sampler);
+      if (up.status !== 302 || up.location !== "/files/all") throw new Error(`upload answered ${up.status} ${up.location ?? ""}: see ${LOG_FILE}`);
+      return { mb, seconds, mbPerSecond: mb / seconds, rssBeforeMb: before, rssPeakMb: peak, rssGrowthMb: peak - before };
+    }
+    // A small upload first, so the growth that does not depend on the size (R2 simulator, buffers) shows.
+    const small = await measured(10);
+    const upload = await measured(opts.mb);
+
+    const list = {
+      admin: await serial(tenant("/files/all"), admin),
+      adminSortedByName: await serial(tenant("/files/all?sort=name&dir=asc&page=50"), admin),
+      adminSearch: await serial(tenant("/files/all?q=bench-0999"), admin),
+      staff: await serial(tenant("/files/all"), staff),
+    };
+    for (const [name, r] of Object.entries(list)) {
+      if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
+      if (r.rows > 50) throw new Error(`${name}: ${r.rows} rows rendered, more than one page`);
+    }
+
+    console.log(`\n## Files benchmark (built worker under wrangler dev, loopback)\n`);
+    console.log(
+      `Uploads (multipart form, streamed to R2 in 5 MiB parts); workerd resident memory over ${pids.length} process(es), which include the local R2 simulator:\n`,
+    );
+    console.log(`| upload | seconds | MB/s | RSS before MB | RSS peak MB | growth MB |`);
+    console.log(`|---|---|---|---|---|---|`);
+    for (const u of [small, upload])
+      console.log(
+        `| ${u.mb} MB | ${u.seconds.toFixed(2)} | ${u.mbPerSecond.toFixed(1)} | ${u.rssBeforeMb.toFixed(0)} | ${u.rssPeakMb.toFixed(0)} | ${u.rssGrowthMb.toFixed(0)} |`,
+      );
+    console.log(`\n/files/all with ${opts.files} files (+1 uploaded), 30 serial requests each:\n`);
+    console.log(`| case | listed total | rows | D1 queries | p50 ms | p95 ms | max ms |`);
+    console.log(`|---|---|---|---|---|---|---|`);
+    for (const [name, r] of Object.entries(list))
+      console.log(`| ${name} | ${r.total} | ${r.rows} | ${r.d1} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} |`);
+    const out = path.join(ROOT, "bench-results");
+    try {
+      readdirSync(out);
+    } catch {
+      spawnSync("mkdir", ["-p", out]);
+    }
+    writeFileSync(path.join(out, `files-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), JSON.stringify({ uploads: [small, upload], list }, null, 2));
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

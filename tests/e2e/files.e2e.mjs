@@ -1,0 +1,64 @@
+// Files (issue 14), signed in as admin@acme.test (Acme has the Files module): upload a file, find
+// it in the list, and delete it through the bulk bar, with JavaScript (progress by XMLHttpRequest,
+// a confirm dialog) and without (a plain multipart form, the server's confirmation step).
+import { Buffer } from "node:buffer";
+import { expect, expectToast, scenario, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
+
+scenario("files: upload a file, see it in the list, delete it", async ({ page, js }) => {
+  await signIn(page, { js });
+  const name = `e2e-${js ? "js" : "nojs"}-${Date.now()}.txt`;
+
+  await page.goto(tenantUrl("acme", "/files/upload"));
+  await page.getByRole("heading", { name: "Upload File" }).waitFor();
+  await waitForHydration(page, js);
+  await page.getByLabel("File", { exact: true }).setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from("hello from the browser test\n") });
+  await page.getByRole("button", { name: "Upload File", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/files/all", { timeout: 15_000 });
+  if (!js) await expectToast(page, `Uploaded ${name}`);
+
+  await page.getByRole("table", { name: "Files" }).waitFor();
+  await waitForHydration(page, js);
+  const row = page.locator("tbody tr", { has: page.getByRole("link", { name, exact: true }) });
+  await row.waitFor();
+
+  // The preview shows a text file as text.
+  await row.getByRole("link", { name, exact: true }).click();
+  await page.getByTestId("text-preview").waitFor();
+  expect(await page.getByTestId("text-preview").innerText(), "text preview").toContain("hello from the browser test");
+  await page.goto(tenantUrl("acme", "/files/all"));
+  await page.getByRole("table", { name: "Files" }).waitFor();
+  await waitForHydration(page, js);
+
+  await row.getByRole("checkbox", { name: `Select ${name}` }).check();
+  if (js) await page.getByText("1 item(s) selected").waitFor();
+  let dialogText = null;
+  if (js) {
+    page.once("dialog", (d) => {
+      dialogText = d.message();
+      d.accept();
+    });
+  }
+  await page.getByRole("form", { name: "Bulk actions" }).getByRole("button", { name: "Delete", exact: true }).click();
+  if (!js) {
+    const confirm = page.getByRole("alertdialog");
+    await confirm.getByRole("heading", { name: "Delete 1 file(s)?" }).waitFor();
+    expect(await confirm.innerText(), "confirmation text").toContain("This action cannot be undone.");
+    await confirm.getByRole("button", { name: "Confirm delete", exact: true }).click();
+  }
+  await expectToast(page, "Deleted 1 file(s)");
+  if (js) expect(dialogText, "confirm dialog").toBe("Delete 1 file(s)?\nThis action cannot be undone.");
+  await page.locator("tbody tr", { has: page.getByRole("link", { name, exact: true }) }).waitFor({ state: "detached", timeout: 5_000 });
+});
+
+scenario("files: a folder is created and its breadcrumbs lead back", async ({ page, js }) => {
+  await signIn(page, { js });
+  const folder = `E2E ${js ? "JS" : "No JS"} ${Date.now()}`;
+  await page.goto(tenantUrl("acme", "/files/folders"));
+  await waitForHydration(page, js);
+  const form = page.getByRole("form", { name: "New Folder" });
+  await form.getByLabel("Name").fill(folder);
+  await form.getByRole("button", { name: "New Folder", exact: true }).click();
+  await page.getByRole("heading", { name: folder }).waitFor();
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Folders", exact: true }).click();
+  await page.getByRole("link", { name: folder }).waitFor();
+});

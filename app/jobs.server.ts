@@ -7,8 +7,11 @@
  */
 import type { z } from "zod";
 import { hmrcPollJob, hmrcSendJob } from "~/features/cis/hmrc/jobs.server";
+import { onSubmissionResult } from "~/features/cis/hmrc/gateway.server";
+import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submission.server";
 import { registerHmrcResultHandlers } from "~/features/cis/hmrc/verification.server";
 import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
+import { applyReturnSubmission, returnSubmissionSource } from "~/features/cis/returns/submission.server";
 import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
 import { registerJobs } from "~/features/platform/jobs/definitions.server";
 import type { JobDefinition } from "~/features/platform/jobs/registry.server";
@@ -29,3 +32,6 @@ registerJobs(
   hmrcPollJob as unknown as JobDefinition,
 );
 registerHmrcResultHandlers();
+// The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.
+registerReturnSubmissionSource(returnSubmissionSource);
+onSubmissionResult("cis300", applyReturnSubmission);

@@ -162,10 +162,13 @@ async function main() {
       headers: { Cookie: cookie, Origin: tenant(""), "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ intent: "generate-all", month: opts.month, filter: "all" }).toString(),
     });
-    if (post.status !== 302 && post.status !== 303 && post.status !== 200) throw new Error(`Generate All answered ${post.status}`);
+    // The outcome shows on the address the action redirects to, which names the job.
+    const location = post.headers.location;
+    if ((post.status !== 302 && post.status !== 303) || !location) throw new Error(`Generate All answered ${post.status}, expected a redirect to its job`);
+    const jobPage = new URL(location, tenant("/")).pathname + new URL(location, tenant("/")).search;
     let body = "";
     for (;;) {
-      body = (await httpRequest(tenant(page), { headers: { Cookie: cookie } })).body;
+      body = (await httpRequest(tenant(jobPage), { headers: { Cookie: cookie } })).body;
       if (body.includes("Batch Generation Complete")) break;
       if (Date.now() - start > 600_000) throw new Error("Generate All did not complete within 10 minutes");
       await sleep(250);
@@ -180,7 +183,8 @@ async function main() {
     );
     const [job] = d1(`SELECT result FROM jobs WHERE tenant_id = 'tnt_acme' AND type = 'statements.generate-all' ORDER BY created_at DESC LIMIT 1`);
     console.log(`\n[bench:statements] job result: ${job?.result}`);
-    if (made.n !== opts.statements) throw new Error(`expected ${opts.statements} statements, found ${made.n}`);
+    // The demo seed's own subcontractors with pending invoices are generated too.
+    if (made.n < opts.statements) throw new Error(`expected at least ${opts.statements} statements, found ${made.n}`);
 
     const perStatementMs = (cpu * 1000) / made.n;
     const lines = [

@@ -440,6 +440,17 @@ export async function openReturnForMonth(env: Env, tenantId: string, taxMonth: s
   return { ret: target.row, lines };
 }
 
+/**
+ * The month's return the submit page shows: its open amendment, else the original, locked or not
+ * (a locked one shows its submission and refuses another). Lines only while it can still be sent.
+ */
+export async function returnToSubmit(env: Env, tenantId: string, taxMonth: string): Promise<{ ret: ReturnRow; lines: ReturnLineRow[] } | null> {
+  const db = getDb(env);
+  const target = compileTarget(await monthReturnsQuery(db, tenantId, taxMonth));
+  if (!target.row) return null;
+  return { ret: target.row, lines: target.row.locked ? [] : await linesQuery(db, tenantId, target.row.id) };
+}
+
 function linesQuery(db: Db, tenantId: string, returnId: string) {
   return db
     .select()

@@ -1,0 +1,112 @@
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { auditEvents, cisReturns, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { newId } from "~/utils/ids";
+import type { Cis300Line } from "../domain/xml/cis300";
+import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
+import type { ResultHandler } from "../hmrc/gateway.server";
+import type { ReturnForSubmission } from "../hmrc/return-submission.server";
+import { decryptPii } from "../pii.server";
+import { returnToSubmit, submissionBlocker, validateStoredReturn } from "./returns.server";
+
+/**
+ * The returns layer's side of sending a CIS300: what the submit page sends (the month's open return
+ * as HMRC's lines, with the subcontractors' identifiers decrypted only here, at the moment of
+ * sending) and what HMRC's acceptance does to the return (submitted and locked, audited), in the
+ * same D1 batch as the gateway's final status change so it is applied exactly once.
+ */
+
+const subPii = (tenantId: string, id: string, field: "utr" | "nino") => ({ tenantId, table: "cis_subcontractors", recordId: id, field });
+
+export async function returnSubmissionSource(env: Env, tenantId: string, taxMonth: string): Promise<ReturnForSubmission | null> {
+  const found = await returnToSubmit(env, tenantId, taxMonth);
+  if (!found) return null;
+  const { ret, lines } = found;
+  const base = {
+    returnId: ret.id,
+    taxMonth: ret.taxMonth,
+    nil: ret.status === "nil",
+    totals: { subcontractors: ret.subcontractorCount, grossP: ret.grossP, materialsP: ret.materialsP, cisDeductedP: ret.cisDeductedP },
+  };
+  const blocked = submissionBlocker(ret);
+  if (blocked) return { ...base, lines: [], refusal: blocked };
+  const validation = validateStoredReturn(ret, lines);
+  if (!validation.valid) return { ...base, lines: [], refusal: `Return validation failed: ${validation.issues.join("; ")}` };
+
+  const ids = lines.map((l) => l.subcontractorId);
+  const subs = ids.length
+    ? await getDb(env)
+        .select({
+          id: cisSubcontractors.id,
+          type: cisSubcontractors.type,
+          name: cisSubcontractors.name,
+          utrEnc: cisSubcontractors.utrEnc,
+          ninoEnc: cisSubcontractors.ninoEnc,
+          companyNumber: cisSubcontractors.companyNumber,
+        })
+        .from(cisSubcontractors)
+        // One JSON parameter, whatever the number of lines (D1 binds at most 100 per statement).
+        .where(and(eq(cisSubcontractors.tenantId, tenantId), sql`${cisSubcontractors.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
+    : [];
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  const out: Cis300Line[] = [];
+  for (const line of lines) {
+    const sub = byId.get(line.subcontractorId);
+    if (!sub) return { ...base, lines: [], refusal: `Return validation failed: ${line.name} is no longer a subcontractor of this workspace` };
+    const utr = sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, subPii(tenantId, sub.id, "utr")) : undefined;
+    const nino = sub.ninoEnc ? await decryptPii(env.PII_KEYS, sub.ninoEnc, subPii(tenantId, sub.id, "nino")) : undefined;
+    const personal = sub.type === "individual" ? hmrcNameFromFullName(line.name) : null;
+    const crn = sub.type === "company" && sub.companyNumber && CRN_RE.test(sub.companyNumber) ? sub.companyNumber : undefined;
+    out.push({
+      ...(personal ? { name: personal } : { tradingName: line.name }),
+      ...(utr ? { utr } : {}),
+      ...(sub.type === "individual" && nino ? { nino } : {}),
+      ...(crn ? { crn } : {}),
+      ...(line.verificationRef ? { verificationNumber: line.verificationRef } : {}),
+      ...(line.cisRate === 30 ? { unmatchedRate: true } : {}),
+      totalPaymentsP: line.grossP,
+      costOfMaterialsP: line.materialsP,
+      totalDeductedP: line.cisDeductedP,
+    });
+  }
+  return { ...base, lines: out, refusal: null };
+}
+
+/**
+ * HMRC accepted the return: it becomes submitted (a nil return stays nil and an amendment stays
+ * amended) and locked, with who sent it, when, the IRmark sent and HMRC's receipt; and
+ * cis.return.submitted is audited with gross and CIS in pounds. Only while the return is still
+ * unlocked, and only in the batch whose final UPDATE matched (the guard). A rejection or failure
+ * changes nothing: the return stays unsubmitted and the page shows HMRC's words.
+ */
+export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, guard, token, now }) => {
+  if (outcome.status !== "accepted") return [];
+  const returnId = submission.subjectIds[0];
+  if (!returnId) return [];
+  const tenantId = submission.tenantId;
+  const thisReturn = and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, returnId));
+  return [
+    db.insert(auditEvents).select(
+      sql`SELECT ${newId()}, ${tenantId}, s.created_by, s.created_by_email, 'cis.return.submitted', 'return', r.id,
+          json_object('taxMonth', r.tax_month, 'status', CASE WHEN r.status IN ('nil', 'amended') THEN r.status ELSE 'submitted' END, 'gross', round(r.gross_p / 100.0, 2), 'cis', round(r.cis_deducted_p / 100.0, 2),
+            'subcontractors', r.subcontractor_count, 'correlationId', s.correlation_id, 'irmark', s.irmark, 'receipt', s.receipt_irmark),
+          NULL, ${now}
+        FROM ${hmrcSubmissions} s JOIN ${cisReturns} r ON r.tenant_id = s.tenant_id AND r.id = ${returnId}
+        WHERE s.tenant_id = ${tenantId} AND s.result_token = ${token} AND r.locked = 0`,
+    ),
+    db
+      .update(cisReturns)
+      .set({
+        status: sql`CASE WHEN ${cisReturns.status} IN ('nil', 'amended') THEN ${cisReturns.status} ELSE 'submitted' END`,
+        locked: true,
+        lockedAt: now,
+        submittedAt: now,
+        submittedBy: submission.createdBy,
+        irmark: submission.irmark,
+        submissionRef: outcome.response?.irmarkReceipt?.irmark ?? submission.correlationId,
+        updatedAt: now,
+        updatedBy: submission.createdBy,
+      })
+      .where(and(thisReturn, eq(cisReturns.locked, false), guard)),
+  ];
+};

@@ -1,0 +1,125 @@
+import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { cisReturns, devHmrcMessages, hmrcSubmissions } from "~/db/schema";
+import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submission.server";
+import { encryptPii } from "~/features/cis/pii.server";
+import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
+import { returnSubmissionSource } from "~/features/cis/returns/submission.server";
+import { utrPiiContext } from "~/features/cis/settings.server";
+import type { TestTenant } from "../factories";
+import { cisStaff, seedSub } from "../factories/cis";
+import { page, pageText, textOf } from "../factories/html";
+import { seedInvoice } from "../factories/returns";
+import { count } from "./auth-helpers";
+import { auditsFor, uniqueEmployerRef, withCredentials } from "./hmrc-helpers";
+import { poll } from "./queue-helpers";
+
+const MONTH = "2026-01"; // 6 January to 5 February 2026
+const DECLARED = { employmentStatus: "yes", verification: "yes", informationCorrect: "yes" };
+const actor = { id: "compiler", email: "compiler@example.test", name: "Compiler" };
+
+// Another test file stands a stub in for the returns layer; this one uses the real source.
+beforeAll(() => registerReturnSubmissionSource(returnSubmissionSource));
+
+async function readyForHmrc(t: TestTenant) {
+  const utrEnc = await encryptPii(env.PII_KEYS, "2234567890", utrPiiContext(t.id));
+  await env.DB.prepare("UPDATE cis_settings SET utr_enc = ?, employer_ref = ? WHERE tenant_id = ?").bind(utrEnc, uniqueEmployerRef(), t.id).run();
+  await withCredentials(t);
+}
+
+async function returnRow(tenantId: string, id: string) {
+  const [row] = await getDb(env)
+    .select()
+    .from(cisReturns)
+    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id)));
+  return row;
+}
+
+async function accepted(b: Awaited<ReturnType<typeof cisStaff>>["b"], url: string) {
+  return poll(async () => {
+    const d = await page(await b.get(url));
+    return textOf(d, '[data-testid="hmrc-status"]') === "Accepted by HMRC" ? d : null;
+  }, 40_000);
+}
+
+describe("submitting a compiled return to HMRC", () => {
+  it("sends the compiled lines with the subcontractors' own identifiers; HMRC's acceptance locks the return and audits it in pounds", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    await readyForHmrc(t);
+    const ann = await seedSub(t, { name: "Ann Roofing" });
+    const bob = await seedSub(t, { name: "Bob Smith" });
+    await seedInvoice(t, { subcontractorId: ann.id, subcontractorName: ann.name, grossP: 100_000, materialsP: 20_000, paymentDate: "2026-01-10" });
+    await seedInvoice(t, { subcontractorId: ann.id, subcontractorName: ann.name, grossP: 50_050, materialsP: 50, paymentDate: "2026-01-20" });
+    await seedInvoice(t, { subcontractorId: bob.id, subcontractorName: bob.name, grossP: 200_000, materialsP: 0, paymentDate: "2026-02-01", rate: 30 });
+    const compiled = await compileMonthlyReturn(env, t.id, MONTH, actor);
+    expect(compiled.ok).toBe(true);
+    expect((await returnRow(t.id, MONTH))?.status).toBe("ready");
+
+    const url = `${t.origin}/cis/returns/${MONTH}/submit`;
+    const before = pageText(await page(await b.get(url)));
+    expect(before).toContain("£3,500.50"); // 1,000.00 + 500.50 + 2,000.00
+
+    const sent = await b.post(url, DECLARED);
+    expect(sent.status).toBe(302);
+    const done = await accepted(b, url);
+    expect(done.querySelector('input[name="informationCorrect"]')).toBeNull();
+
+    // What HMRC received: both subcontractors with their real UTRs, decrypted at sending only.
+    const [submission] = await getDb(env)
+      .select()
+      .from(hmrcSubmissions)
+      .where(and(eq(hmrcSubmissions.tenantId, t.id), eq(hmrcSubmissions.kind, "cis300")));
+    const received = await getDb(env).select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, submission!.correlationId!));
+    const xml = received.map((m) => m.requestXml).join("\n");
+    expect(xml).toContain(`<UTR>${ann.utr}</UTR>`);
+    expect(xml).toContain(`<UTR>${bob.utr}</UTR>`);
+    // Payments and materials go in whole pounds, rounded down; deductions to the penny.
+    expect(xml).toContain("<TotalPayments>1500.00</TotalPayments>");
+    expect(xml).toContain("<CostOfMaterials>200.00</CostOfMaterials>");
+    expect(xml).toContain("<TotalDeducted>260.00</TotalDeducted>");
+    expect(xml).toContain("<TotalPayments>2000.00</TotalPayments>");
+    expect(xml).toContain("<UnmatchedRate>yes</UnmatchedRate>");
+
+    const row = await returnRow(t.id, MONTH);
+    expect(row).toMatchObject({ status: "submitted", locked: true, irmark: submission!.irmark });
+    expect(row?.submittedAt).toBeGreaterThan(0);
+    expect(row?.submissionRef).toBeTruthy();
+
+    const audits = await auditsFor(t.id, "cis.return.submitted");
+    expect(audits).toHaveLength(1);
+    expect(audits[0]!.payload).toMatchObject({ taxMonth: MONTH, status: "submitted", gross: 3500.5, cis: 860, subcontractors: 2 });
+
+    // Locked: the page shows the submission and refuses another; compile refuses to touch it.
+    const again = await b.post(url, DECLARED);
+    expect(again.status).toBe(409);
+    expect(await count("hmrc_submissions", "tenant_id = ? AND kind = 'cis300'", t.id)).toBe(1);
+    const recompiled = await compileMonthlyReturn(env, t.id, MONTH, actor);
+    expect(recompiled.ok).toBe(false);
+  }, 60_000);
+
+  it("a nil return stays nil when accepted, and an invalid return is refused before anything is sent", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    await readyForHmrc(t);
+    const nil = await compileMonthlyReturn(env, t.id, MONTH, actor, { mode: "nil" });
+    expect(nil.ok).toBe(true);
+    const url = `${t.origin}/cis/returns/${MONTH}/submit`;
+    expect((await b.post(url, { ...DECLARED, inactivity: "yes" })).status).toBe(302);
+    await accepted(b, url);
+    expect(await returnRow(t.id, MONTH)).toMatchObject({ status: "nil", locked: true });
+    expect((await auditsFor(t.id, "cis.return.submitted"))[0]!.payload).toMatchObject({ status: "nil", gross: 0, cis: 0 });
+
+    // Statements still owed: the return is not valid, so the submit page refuses it.
+    const other = await cisStaff("admin", { settings: {} });
+    await readyForHmrc(other.t);
+    const sub = await seedSub(other.t, { name: "Cy Owed" });
+    await seedInvoice(other.t, { subcontractorId: sub.id, subcontractorName: sub.name, paymentDate: "2026-01-12", statementRequired: true });
+    expect((await compileMonthlyReturn(env, other.t.id, MONTH, actor)).ok).toBe(true);
+    const otherUrl = `${other.t.origin}/cis/returns/${MONTH}/submit`;
+    expect(pageText(await page(await other.b.get(otherUrl)))).toContain("Return validation failed");
+    expect((await other.b.post(otherUrl, DECLARED)).status).toBe(409);
+    expect(await count("hmrc_submissions", "tenant_id = ?", other.t.id)).toBe(0);
+    expect((await returnRow(other.t.id, MONTH))?.locked).toBe(false);
+  }, 60_000);
+});

@@ -8,8 +8,9 @@
 //     from /proc) used during the run, divided by the statements made. Locally this includes the
 //     SQLite work of D1 and R2's storage, which in production runs outside the Worker, so it is
 //     an upper bound of the Worker's own CPU;
-//   - peak memory: workerd's peak resident set (VmHWM) during the run and its growth over the
-//     idle server, against the 128 MB a Worker isolate may use.
+//   - peak memory: the Worker isolate's own V8 heap (sampled through the inspector on port
+//     BENCH_PORT + 1000), against the 128 MB a Worker isolate may use; and workerd's resident set
+//     (VmHWM), which also holds local D1, R2 and the runtime.
 // Then checks the outcome in D1: one statement per subcontractor, each with its PDF key.
 /* global setInterval, clearInterval */
 import { spawnSync } from "node:child_process";
@@ -19,9 +20,11 @@ import path from "node:path";
 import process from "node:process";
 import { URLSearchParams } from "node:url";
 import { ensureDevVars, run } from "../scripts/setup-local.mjs";
+import { sampleIsolateHeap } from "./isolate-heap.mjs";
 import { buildApp, freshState, httpRequest, serveBuilt, since } from "../tests/e2e/server.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8788);
+const INSPECTOR_PORT = PORT + 1000;
 const PERSIST_TO = path.join(".wrangler", "bench-state");
 const DATA_SQL = path.join(".wrangler", "bench-statements.sql");
 const LOG_FILE = path.join(".wrangler", "bench-statements-wrangler.log");
@@ -144,7 +147,7 @@ async function main() {
   await run("npx", dataArgs, { label: "bench-data" });
   console.log(`[bench:statements] ${opts.build ? "built, " : ""}seeded ${opts.statements} subcontractors x ${opts.perSub} invoices in ${since(t0)}`);
 
-  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE, inspectorPort: INSPECTOR_PORT });
   try {
     const cookie = await signIn();
     const page = `/cis/statements?month=${opts.month}`;
@@ -154,6 +157,8 @@ async function main() {
     const idleRssKb = workerdMemoryKb(pids, "VmRSS");
     const cpu0 = cpuSeconds(pids);
     let peakRssKb = idleRssKb;
+    const heap = await sampleIsolateHeap(INSPECTOR_PORT);
+    const idleHeapMb = heap.liveMb();
     const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, workerdMemoryKb(pids, "VmRSS"))), 100);
 
     const start = Date.now();
@@ -175,6 +180,7 @@ async function main() {
     }
     const wallMs = Date.now() - start;
     clearInterval(sampler);
+    await heap.stop();
     const cpu = cpuSeconds(pids) - cpu0;
     const hwmKb = workerdMemoryKb(pids, "VmHWM");
 
@@ -192,6 +198,7 @@ async function main() {
       "",
       `- Wall time: ${(wallMs / 1000).toFixed(1)} s (${(wallMs / made.n).toFixed(1)} ms per statement), from the post to 'Batch Generation Complete'`,
       `- CPU: ${cpu.toFixed(1)} s for the server's processes, ${perStatementMs.toFixed(1)} ms per statement (includes local D1/R2 work)`,
+      `- Worker isolate heap, through the inspector, against the 128 MB limit: live set (after a forced collection, each second) ${idleHeapMb.toFixed(1)} MB idle, peak ${heap.livePeakMb().toFixed(1)} MB, ${heap.liveMb().toFixed(1)} MB after the run; used size including uncollected garbage (every 50 ms) peak ${heap.peakMb().toFixed(1)} MB`,
       `- Memory: workerd resident ${(idleRssKb / 1024).toFixed(0)} MB idle, peak ${(peakRssKb / 1024).toFixed(0)} MB during the run (+${((peakRssKb - idleRssKb) / 1024).toFixed(0)} MB), high-water mark ${(hwmKb / 1024).toFixed(0)} MB`,
       `- Machine: ${os.availableParallelism()} CPUs, load average ${os
         .loadavg()

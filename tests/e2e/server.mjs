@@ -41,20 +41,26 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Starts `wrangler dev` on the built worker (no --config: wrangler follows
  * .wrangler/deploy/config.json, which the build wrote) and waits for /healthz.
  * APP_DOMAIN is overridden so tenant subdomains resolve on this port.
+ * inspectorPort opens the Worker's DevTools inspector there (benchmarks read its heap).
  * Returns { url, stop(), logFile }. stop() is idempotent and also runs on exit and signals.
  */
-export async function serveBuilt({ port = 8787, persistTo, logFile, readyTimeoutMs = 60_000, vars = {} }) {
+export async function serveBuilt({ port = 8787, persistTo, logFile, readyTimeoutMs = 60_000, vars = {}, inspectorPort }) {
   if (await portInUse(port)) throw new Error(`Port ${port} is already in use: stop whatever is listening there (an earlier run?) and try again`);
   mkdirSync(path.dirname(logFile), { recursive: true });
   const fd = openSync(logFile, "w");
   const varArgs = Object.entries({ APP_DOMAIN: `localhost:${port}`, ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const child = spawn("npx", ["wrangler", "dev", "--port", String(port), "--persist-to", persistTo, ...varArgs, "--show-interactive-dev-session=false"], {
-    cwd: ROOT,
-    // Own process group, so stop() takes workerd down with wrangler.
-    detached: true,
-    stdio: ["ignore", fd, fd],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
-  });
+  const inspectorArgs = inspectorPort ? ["--inspector-port", String(inspectorPort)] : [];
+  const child = spawn(
+    "npx",
+    ["wrangler", "dev", "--port", String(port), "--persist-to", persistTo, ...varArgs, ...inspectorArgs, "--show-interactive-dev-session=false"],
+    {
+      cwd: ROOT,
+      // Own process group, so stop() takes workerd down with wrangler.
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+    },
+  );
   closeSync(fd);
   let exited = null;
   const exitedPromise = new Promise((resolve) =>

@@ -201,6 +201,17 @@ describe("D1 round trips: CIS returns", () => {
     expect(await full.text()).toContain("Returns Count Builder");
     expect(d1Queries(full)).toBe(2);
   });
+
+  it("serves a return's submit page in two round trips (the middleware's batch; the month's returns, lines and submissions in one)", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const sub = await seedSub(t, { name: "Submit Count Builder" });
+    await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: sub.name, paymentDate: "2026-01-10" });
+    await compileMonthlyReturn(env, t.id, "2026-01", { id: "seed", email: "seed@example.test", name: "Seeder" });
+    const res = await b.get(`${t.origin}/cis/returns/2026-01/submit`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Submit CIS300 return");
+    expect(d1Queries(res)).toBe(2);
+  });
 });
 
 describe("D1 round trips: files", () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encryptPii } from "~/features/cis/pii.server";
 import { utrPiiContext } from "~/features/cis/settings.server";
 import { registerReturnSubmissionSource, type ReturnForSubmission } from "~/features/cis/hmrc/return-submission.server";
+import { returnSubmissionSource } from "~/features/cis/returns/submission.server";
 import type { TestTenant } from "../factories";
 import { cisStaff } from "../factories/cis";
 import { describedBy, page, pageText, textOf } from "../factories/html";
@@ -21,7 +22,8 @@ beforeAll(() => {
     return ret && ret.taxMonth === taxMonth ? ret : null;
   });
 });
-afterAll(() => registerReturnSubmissionSource(null));
+// Put the returns layer's own source back for whatever runs next in this isolate.
+afterAll(() => registerReturnSubmissionSource(returnSubmissionSource));
 
 function stubReturn(t: TestTenant, over: Partial<ReturnForSubmission> = {}) {
   returns.set(t.id, {

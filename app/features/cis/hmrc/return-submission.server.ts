@@ -9,7 +9,15 @@ import { taxMonthFromLabel } from "../domain/tax-month";
 import { buildCis300Message, type Cis300Line } from "../domain/xml/cis300";
 import { newCorrelationId } from "../domain/xml/govtalk-envelope";
 import { HmrcInputError } from "../domain/xml/hmrc-input";
-import { latestSubmissionQuery, startSubmission, submissionView, type GatewayActor, type StartSubmissionResult, type SubmissionView } from "./gateway.server";
+import {
+  latestSubmissionQuery,
+  startSubmission,
+  submissionView,
+  type GatewayActor,
+  type HmrcSubmissionRow,
+  type StartSubmissionResult,
+  type SubmissionView,
+} from "./gateway.server";
 import { contractorOf, PRODUCT } from "./verification.server";
 
 /** What the submit page needs of a compiled return. */
@@ -25,8 +33,17 @@ export type ReturnForSubmission = {
   refusal: string | null;
 };
 
-/** Reads the tenant's return for a tax month (null when none is compiled). */
-export type ReturnSubmissionSource = (env: Env, tenantId: string, taxMonth: string) => Promise<ReturnForSubmission | null>;
+/**
+ * Reads the tenant's return for a tax month (null when none is compiled). "send" fills the lines
+ * with the subcontractors' identifiers; "view" (the page) leaves them out and may bring the
+ * return's latest submission from the same D1 batch (`latest`; left undefined, it is read here).
+ */
+export type ReturnSubmissionSource = (
+  env: Env,
+  tenantId: string,
+  taxMonth: string,
+  mode: "view" | "send",
+) => Promise<(ReturnForSubmission & { latest?: HmrcSubmissionRow | null }) | null>;
 
 let source: ReturnSubmissionSource | null = null;
 
@@ -38,7 +55,7 @@ export function registerReturnSubmissionSource(fn: ReturnSubmissionSource | null
 export type Cis300Declarations = { employmentStatus: boolean; verification: boolean; inactivity: boolean };
 
 export async function returnForSubmission(env: Env, tenantId: string, taxMonth: string): Promise<ReturnForSubmission | null> {
-  return source ? source(env, tenantId, taxMonth) : null;
+  return source ? source(env, tenantId, taxMonth, "send") : null;
 }
 
 /** The return and the latest submission of it. */
@@ -47,9 +64,10 @@ export async function submitPageData(
   tenantId: string,
   taxMonth: string,
 ): Promise<{ ret: ReturnForSubmission; submission: SubmissionView | null } | null> {
-  const ret = await returnForSubmission(env, tenantId, taxMonth);
-  if (!ret) return null;
-  const [latest] = await latestSubmissionQuery(getDb(env), tenantId, { kind: "cis300", returnId: ret.returnId });
+  const found = source ? await source(env, tenantId, taxMonth, "view") : null;
+  if (!found) return null;
+  const { latest: brought, ...ret } = found;
+  const latest = brought !== undefined ? brought : (await latestSubmissionQuery(getDb(env), tenantId, { kind: "cis300", returnId: ret.returnId }))[0];
   return { ret, submission: latest ? submissionView(latest) : null };
 }
 

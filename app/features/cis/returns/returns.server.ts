@@ -1,7 +1,7 @@
 import { and, asc, between, count, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisStatements, cisSubcontractors } from "~/db/schema";
+import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
@@ -449,6 +449,40 @@ export async function returnToSubmit(env: Env, tenantId: string, taxMonth: strin
   const target = compileTarget(await monthReturnsQuery(db, tenantId, taxMonth));
   if (!target.row) return null;
   return { ret: target.row, lines: target.row.locked ? [] : await linesQuery(db, tenantId, target.row.id) };
+}
+
+/**
+ * The submit page's view of the month in one D1 batch: the month's returns, all their lines and
+ * their CIS300 submissions, newest first; `latest` is the submission of the return shown.
+ */
+export async function returnSubmissionView(
+  env: Env,
+  tenantId: string,
+  taxMonth: string,
+): Promise<{ ret: ReturnRow; lines: ReturnLineRow[]; latest: typeof hmrcSubmissions.$inferSelect | null } | null> {
+  const db = getDb(env);
+  const ofMonth = sql`(SELECT ${cisReturns.id} FROM ${cisReturns} WHERE ${cisReturns.tenantId} = ${tenantId} AND ${cisReturns.taxMonth} = ${taxMonth})`;
+  const [rows, lines, submissions] = await db.batch([
+    monthReturnsQuery(db, tenantId, taxMonth),
+    db
+      .select()
+      .from(cisReturnLines)
+      .where(and(eq(cisReturnLines.tenantId, tenantId), sql`${cisReturnLines.returnId} IN ${ofMonth}`))
+      .orderBy(asc(cisReturnLines.position)),
+    db
+      .select()
+      .from(hmrcSubmissions)
+      .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.kind, "cis300"), sql`substr(${hmrcSubmissions.subjectKey}, 8) IN ${ofMonth}`))
+      .orderBy(desc(hmrcSubmissions.createdAt)),
+  ]);
+  const target = compileTarget(rows);
+  if (!target.row) return null;
+  const id = target.row.id;
+  return {
+    ret: target.row,
+    lines: target.row.locked ? [] : lines.filter((l) => l.returnId === id),
+    latest: submissions.find((s) => s.subjectKey === `cis300:${id}`) ?? null,
+  };
 }
 
 function linesQuery(db: Db, tenantId: string, returnId: string) {

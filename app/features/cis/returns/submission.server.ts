@@ -5,9 +5,9 @@ import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
 import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
 import type { ResultHandler } from "../hmrc/gateway.server";
-import type { ReturnForSubmission } from "../hmrc/return-submission.server";
+import type { ReturnSubmissionSource } from "../hmrc/return-submission.server";
 import { decryptPii } from "../pii.server";
-import { returnToSubmit, submissionBlocker, validateStoredReturn } from "./returns.server";
+import { returnSubmissionView, returnToSubmit, submissionBlocker, validateStoredReturn } from "./returns.server";
 
 /**
  * The returns layer's side of sending a CIS300: what the submit page sends (the month's open return
@@ -18,10 +18,12 @@ import { returnToSubmit, submissionBlocker, validateStoredReturn } from "./retur
 
 const subPii = (tenantId: string, id: string, field: "utr" | "nino") => ({ tenantId, table: "cis_subcontractors", recordId: id, field });
 
-export async function returnSubmissionSource(env: Env, tenantId: string, taxMonth: string): Promise<ReturnForSubmission | null> {
-  const found = await returnToSubmit(env, tenantId, taxMonth);
+export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenantId, taxMonth, mode) => {
+  const view = mode === "view" ? await returnSubmissionView(env, tenantId, taxMonth) : null;
+  const found = view ?? (mode === "send" ? await returnToSubmit(env, tenantId, taxMonth) : null);
   if (!found) return null;
   const { ret, lines } = found;
+  const latest = view ? { latest: view.latest } : {};
   const base = {
     returnId: ret.id,
     taxMonth: ret.taxMonth,
@@ -29,9 +31,11 @@ export async function returnSubmissionSource(env: Env, tenantId: string, taxMont
     totals: { subcontractors: ret.subcontractorCount, grossP: ret.grossP, materialsP: ret.materialsP, cisDeductedP: ret.cisDeductedP },
   };
   const blocked = submissionBlocker(ret);
-  if (blocked) return { ...base, lines: [], refusal: blocked };
+  if (blocked) return { ...base, ...latest, lines: [], refusal: blocked };
   const validation = validateStoredReturn(ret, lines);
-  if (!validation.valid) return { ...base, lines: [], refusal: `Return validation failed: ${validation.issues.join("; ")}` };
+  if (!validation.valid) return { ...base, ...latest, lines: [], refusal: `Return validation failed: ${validation.issues.join("; ")}` };
+  // The page shows totals and the reason it may not be sent: identifiers are read only to send.
+  if (mode === "view") return { ...base, ...latest, lines: [], refusal: null };
 
   const ids = lines.map((l) => l.subcontractorId);
   const subs = ids.length
@@ -70,7 +74,7 @@ export async function returnSubmissionSource(env: Env, tenantId: string, taxMont
     });
   }
   return { ...base, lines: out, refusal: null };
-}
+};
 
 /**
  * HMRC accepted the return: it becomes submitted (a nil return stays nil and an amendment stays

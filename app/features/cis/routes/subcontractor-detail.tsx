@@ -16,11 +16,15 @@ import { actorOf, requireCis } from "../module.server";
 import { DECRYPT_FAILED, PiiError } from "../pii.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors.server";
+import { RefreshWhile } from "~/components/refresh-while";
 import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
 import { startVerification, subcontractorWithVerification } from "../hmrc/verification.server";
 import type { Route } from "./+types/subcontractor-detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });
+
+/** How often the page looks again while HMRC has a verification request. */
+const VERIFY_REFRESH_SECONDS = 3;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
@@ -151,6 +155,7 @@ function Identifier({
 
 export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { sub, perms, hmrc } = loaderData;
+  const verifying = hmrc !== null && hmrc !== undefined && ["queued", "acknowledged", "polling"].includes(hmrc.status);
   const result = actionData;
   const reveal = result?.kind === "reveal" ? result : null;
   return (
@@ -241,6 +246,7 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
             <Item label="Notes">{sub.verificationNotes ? <span className="whitespace-pre-wrap">{sub.verificationNotes}</span> : "N/A"}</Item>
             {hmrc ? (
               <Item label="Online Verification">
+                <RefreshWhile running={verifying} seconds={VERIFY_REFRESH_SECONDS} token={loaderData} />
                 <span data-testid="hmrc-verification-status">{SUBMISSION_STATUS_LABELS[hmrc.status]}</span>
                 {` · ${formatDateTime(hmrc.createdAt)}`}
                 {hmrc.errors.length > 0 ? (

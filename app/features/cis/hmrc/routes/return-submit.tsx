@@ -1,5 +1,6 @@
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
+import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { formatDateTime } from "~/utils/dates";
 import { requireScope } from "~/features/auth/middleware.server";
@@ -13,6 +14,8 @@ import type { Route } from "./+types/return-submit";
 
 const NO_SUBMIT_PERMISSION = "You don't have permission to submit returns (cis.ret.submit)";
 const RETURN_NOT_FOUND = "Return not found";
+/** How often the page looks again while HMRC has the return. */
+const REFRESH_SECONDS = 3;
 const SETTINGS_INCOMPLETE = "Enter the employer reference, Accounts Office reference and UTR in CIS settings before submitting.";
 
 const paramsSchema = z.object({ taxMonth: z.string().refine(isTaxMonthLabel) });
@@ -109,6 +112,7 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
   const inFlight = submission && ["queued", "acknowledged", "polling"].includes(submission.status);
   return (
     <div className="space-y-6">
+      <RefreshWhile running={Boolean(inFlight)} seconds={REFRESH_SECONDS} token={loaderData} />
       <div className="flex flex-wrap items-center gap-3">
         <Link to="/cis/returns" className={buttonClass("ghost")}>
           Back
@@ -146,6 +150,14 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
             HMRC: <span data-testid="hmrc-status">{SUBMISSION_STATUS_LABELS[submission.status]}</span>
           </h3>
           <p className="mt-1 text-xs opacity-70">Sent {formatDateTime(submission.createdAt)}</p>
+          {inFlight ? (
+            <p role="status" className="mt-2 text-sm">
+              Waiting for HMRC&apos;s answer. This page updates by itself.{" "}
+              <Link to="." className="underline">
+                Refresh now
+              </Link>
+            </p>
+          ) : null}
           {submission.receipt ? <p className="mt-2 text-sm">{submission.receipt}</p> : null}
           {submission.errors.length > 0 ? (
             <ul className="mt-2 list-disc pl-6 text-sm" data-testid="hmrc-errors">

@@ -1,4 +1,4 @@
-import { BATCH_MESSAGES, BATCH_REFRESH_SECONDS } from "../statement-codes";
+import { BATCH_MESSAGES } from "../statement-codes";
 
 type DeadlineView = { date: string; state: "overdue" | "urgent" | "pending"; text: string };
 
@@ -40,17 +40,12 @@ export type BatchView =
   | { id: string; state: "failed" };
 
 /**
- * Generate All's progress while it runs, and its outcome once done. Without JavaScript the page
- * reloads itself while the job runs (a refresh inside <noscript>, so it never fires when scripts
- * run: the page then revalidates itself instead).
+ * Generate All's progress while it runs, and its outcome once done.
  */
 export function BatchPanel({ batch }: { batch: BatchView }) {
   if (batch.state === "running") {
     return (
       <section aria-labelledby="batch-heading" className="rounded-brand border border-line bg-elevated p-4" data-batch="running">
-        <noscript>
-          <meta httpEquiv="refresh" content={String(BATCH_REFRESH_SECONDS)} />
-        </noscript>
         <h3 id="batch-heading" className="font-semibold">
           {BATCH_MESSAGES.running}
         </h3>

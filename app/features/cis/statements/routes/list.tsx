@@ -1,6 +1,7 @@
-import { useEffect, type ChangeEvent } from "react";
-import { data, Form, Link, redirect, useRevalidator } from "react-router";
+import type { ChangeEvent } from "react";
+import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
+import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { StatCards } from "~/components/ui/stat-cards";
@@ -140,23 +141,14 @@ function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
   event.currentTarget.form?.requestSubmit();
 }
 
-/** While Generate All runs, the page reloads its data every few seconds (the no-JavaScript page refreshes itself instead). */
-function useRefreshWhile(running: boolean, token: unknown) {
-  const { revalidate } = useRevalidator();
-  useEffect(() => {
-    if (!running) return;
-    const timer = setTimeout(() => void revalidate(), BATCH_REFRESH_SECONDS * 1000);
-    return () => clearTimeout(timer);
-  }, [running, token, revalidate]);
-}
-
 export default function StatementsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { query, period, prevMonth, nextMonth, deadline, canIssue, returnTo, error, emailStatements, counts, rows, batch } = loaderData;
-  useRefreshWhile(batch?.state === "running", loaderData);
   const running = batch?.state === "running";
 
   return (
     <div className="space-y-6">
+      {/* While Generate All runs, the page reloads its data every few seconds. */}
+      <RefreshWhile running={running} seconds={BATCH_REFRESH_SECONDS} token={loaderData} />
       <h2 className="sr-only">Statements</h2>
       <StatementDeadlineBanner period={period} deadline={deadline} />
 

@@ -1,0 +1,99 @@
+/* global document */ // used inside page.waitForFunction callbacks, which run in the browser
+// The HMRC gateway in the browser, against the app's fake Transaction Engine (HMRC_TRANSPORT=fake),
+// signed in as admin@acme.test, with and without JavaScript: Government Gateway credentials saved
+// in CIS settings, a nil return compiled and submitted with its declarations (the submit page
+// follows HMRC's answer by itself), and Verify with HMRC from a subcontractor's page. Each mode
+// works on its own tax month and its own subcontractor.
+import { createSubcontractor, expect, expectToast, RUN, scenario, searchSubcontractors, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
+
+const CREDENTIALS = { senderId: "CISUSER123", password: "gg-Secret-password-4821" };
+
+async function saveGatewayCredentials(page, js) {
+  await page.goto(tenantUrl("acme", "/cis/settings"));
+  await waitForHydration(page, js);
+  await page.getByLabel("Government Gateway user ID", { exact: true }).fill(CREDENTIALS.senderId);
+  await page.getByLabel("Government Gateway password", { exact: true }).fill(CREDENTIALS.password);
+  await page.getByRole("button", { name: /^(Save|Replace) credentials$/ }).click();
+  await page.getByRole("button", { name: "Replace credentials", exact: true }).waitFor();
+  // Never shown back.
+  expect(await page.getByLabel("Government Gateway password", { exact: true }).inputValue(), "password field after saving").toBe("");
+  expect((await page.content()).includes(CREDENTIALS.password), "password in the page").toBe(false);
+}
+
+/** Waits until the page, refreshing itself, shows HMRC's final answer in `selector`. */
+async function waitForHmrc(page, selector) {
+  await page.waitForFunction(
+    (sel) => {
+      const el = document.querySelector(sel);
+      return el && !["Sending", "Waiting for HMRC", ""].includes(el.textContent.trim());
+    },
+    selector,
+    { timeout: 45_000, polling: 250 },
+  );
+  return (await page.locator(selector).innerText()).trim();
+}
+
+scenario(
+  "HMRC: a nil return submitted with its declarations is accepted and locked",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    await saveGatewayCredentials(page, js);
+    const month = js ? "2019-08" : "2019-09";
+    await page.goto(tenantUrl("acme", `/cis/returns?month=${month}`));
+    await waitForHydration(page, js);
+    const actions = page.getByTestId("return-actions");
+    if (js) page.once("dialog", (d) => d.accept());
+    await actions.getByRole("button", { name: "Nil Return", exact: true }).click();
+    if (!js) {
+      await page.getByRole("alertdialog").waitFor();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Confirm", exact: true }).click();
+    }
+    await expectToast(page, "Nil Return Created");
+    await actions.getByRole("link", { name: "Submit Return", exact: true }).click();
+    await page.getByRole("heading", { name: /^Submit CIS300 return/ }).waitFor();
+    await waitForHydration(page, js);
+
+    // The information declaration is required: the page says so next to it and sends nothing.
+    await page.getByRole("button", { name: "Submit Return", exact: true }).click();
+    await page.getByText("Confirm that the information is correct", { exact: true }).waitFor();
+    expect(await page.getByTestId("hmrc-submission").count(), "nothing sent").toBe(0);
+
+    await page.getByLabel(/^No payments to subcontractors are expected/).check();
+    await page.getByLabel(/^The information given on this return is correct/).check();
+    await page.getByRole("button", { name: "Submit Return", exact: true }).click();
+    await expectToast(page, "Return sent to HMRC");
+    const status = await waitForHmrc(page, '[data-testid="hmrc-status"]');
+    expect(status, "HMRC's answer").toBe("Accepted by HMRC");
+    expect(await page.getByText(/HMRC has received the IR-CIS-CIS300MR document/).count(), "receipt").toBeGreaterThan(0);
+    expect(await page.getByRole("button", { name: "Submit Return", exact: true }).count(), "no second submit").toBe(0);
+
+    // The returns page shows the return locked: no Recompile, no Submit.
+    await page.goto(tenantUrl("acme", `/cis/returns?month=${month}`));
+    await page.locator('[data-field="status"][data-status="nil"]').waitFor();
+    expect(await actions.getByRole("button", { name: /^(Compile Return|Recompile)$/ }).count(), "compile buttons on a locked return").toBe(0);
+  },
+  { timeout: 90_000 },
+);
+
+scenario(
+  "HMRC: Verify with HMRC on a subcontractor's page records the online verification",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    await saveGatewayCredentials(page, js);
+    const name = `Verify ${js ? "Js" : "Nojs"} ${RUN}`;
+    await createSubcontractor(page, { name, js });
+    await searchSubcontractors(page, { q: name });
+    await page.getByRole("link", { name, exact: true }).first().click();
+    await page.getByRole("heading", { name, exact: true }).waitFor();
+    await waitForHydration(page, js);
+    await page.getByRole("button", { name: "Verify with HMRC", exact: true }).click();
+    await expectToast(page, "Verification sent to HMRC");
+    const status = await waitForHmrc(page, '[data-testid="hmrc-verification-status"]');
+    expect(status, "HMRC's answer").toBe("Accepted by HMRC");
+    // The page shows the answer it applied (it reloads itself while the request is with HMRC).
+    await page.reload();
+    expect(await page.getByText("Online", { exact: true }).count(), "verification method").toBeGreaterThan(0);
+    expect(await page.getByText(/^V\d{10}$/).count(), "verification number").toBeGreaterThan(0);
+  },
+  { timeout: 90_000 },
+);

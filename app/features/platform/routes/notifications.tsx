@@ -85,7 +85,11 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
               >
                 <div className="min-w-0 flex-1">
                   <h2 className={`text-base ${n.read ? "font-normal" : "font-semibold"}`}>
-                    {n.read ? null : <span className="mr-2 rounded-full bg-accent px-2 py-0.5 text-xs text-accent-foreground">Unread</span>}
+                    {n.read ? null : (
+                      <>
+                        <span className="mr-2 rounded-full bg-accent px-2 py-0.5 text-xs text-accent-foreground">Unread</span>{" "}
+                      </>
+                    )}
                     {n.link ? (
                       <Link to={n.link} className="underline">
                         {n.title}

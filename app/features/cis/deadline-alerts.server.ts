@@ -41,6 +41,7 @@ export type DeadlineAlertRun = {
   /** Deadlines left out because they are already met (return submitted, statements issued, nothing to pay). */
   suppressed: number;
   created: number;
+  /** Digests addressed this run, including those a rerun found already queued today (not sent again). */
   digests: number;
   failures: { tenantId: string; error: string }[];
 };

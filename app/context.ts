@@ -27,6 +27,8 @@ export type SessionUser = {
   themePreference: "system" | "light" | "dark";
   userStatus: "active" | "busy" | "unavailable";
   sessionIdHash: string;
+  /** Unread notifications, read with the session (counting stops at a cap); 0 for platform sessions. */
+  unreadNotifications: number;
 };
 
 // Set by the auth middleware in root.tsx when a valid session cookie is present.

@@ -43,7 +43,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
               .map(({ id, label, route, icon }) => ({ id, label, route, icon })),
           }
         : null,
-      user: user ? { displayName: user.displayName, email: user.email, role: user.role, userStatus: user.userStatus, kind: user.kind } : null,
+      user: user
+        ? {
+            displayName: user.displayName,
+            email: user.email,
+            role: user.role,
+            userStatus: user.userStatus,
+            kind: user.kind,
+            unreadNotifications: user.unreadNotifications,
+          }
+        : null,
     },
     { headers },
   );

@@ -10,6 +10,7 @@ export default [
   route("dev/hmrc/submission", "features/cis/hmrc/routes/dev-hmrc-endpoint.tsx", { id: "dev-hmrc-submission" }),
   route("dev/hmrc/poll", "features/cis/hmrc/routes/dev-hmrc-endpoint.tsx", { id: "dev-hmrc-poll" }),
   route("settings/audit", "features/platform/routes/audit-log.tsx"),
+  route("notifications", "features/platform/routes/notifications.tsx"),
 
   // Sign-in and sessions
   route("login", "features/auth/routes/login.tsx"),

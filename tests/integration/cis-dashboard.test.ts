@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import "~/jobs.server";
 import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
-import { deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/deadline-alerts.server";
+import { deadlineLink, deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/deadline-alerts.server";
 import { currentTaxMonth, deadlineIndicator, formatPence, invoiceSchema, nextDeadlines, previousTaxMonth } from "~/features/cis/domain";
 import {
   approveInvoice,
@@ -23,6 +23,7 @@ import { all, linksTo, one, textOf, textsOf, visit } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import { Browser } from "./http";
 import { recordingQueue } from "./queue-helpers";
+import { seedInvoice } from "../factories/returns";
 
 /** A CIS user signed in; the settings are active (written straight to D1) unless `active` is false, in which case none are stored. */
 async function setup(role: Role, opts: { active?: boolean; warningDays?: number } = {}) {
@@ -284,6 +285,10 @@ describe("CIS deadline alerts (cron job)", () => {
     await activate(moduleOff, { warningDays: 3 });
     await createUser(moduleOff, { role: "admin" });
 
+    // Statements still to issue in both tenants, so the statements deadline is not met yet.
+    for (const tenant of [t, noRead])
+      await seedInvoice(tenant, { subcontractorId: (await seedSub(tenant)).id, status: "approved", taxMonth: "2026-04", statementRequired: true });
+
     const expected = nextDeadlines(NOW, 3);
     // Statements and filing on the 19th (2 days); payment on the 22nd (5 days) is outside 3 days.
     expect(expected.map((a) => a.kind)).toEqual(["statements", "filing"]);
@@ -297,7 +302,7 @@ describe("CIS deadline alerts (cron job)", () => {
         const row = await env.DB.prepare("SELECT * FROM notifications WHERE id = ?")
           .bind(deadlineNotificationId(t.id, a.taxMonth, a.kind, u.id))
           .first<Record<string, unknown>>();
-        expect(row).toMatchObject({ tenant_id: t.id, target_user_id: u.id, link: "/cis", subject_id: "2026-04", message: a.message, read: 0 });
+        expect(row).toMatchObject({ tenant_id: t.id, target_user_id: u.id, link: deadlineLink(a), subject_id: "2026-04", message: a.message, read: 0 });
       }
     }
     expect(await count("notifications", "target_user_id = ?", disabled.id)).toBe(0);

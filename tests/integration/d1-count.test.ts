@@ -236,3 +236,34 @@ describe("D1 round trips: files", () => {
     }
   });
 });
+
+describe("D1 round trips: notifications", () => {
+  it("shows the shell's unread count at no extra round trip, and serves /notifications in two", async () => {
+    const { getDb } = await import("~/db/client.server");
+    const { notifications } = await import("~/db/schema");
+    const t = await createTenant();
+    const u = await createUser(t);
+    const b = await signIn(t, u);
+    const now = Date.now();
+    await getDb(env)
+      .insert(notifications)
+      .values(
+        Array.from({ length: 8 }, (_, i) => ({
+          id: `count-${t.id}-${i}`,
+          tenantId: t.id,
+          targetUserId: u.id,
+          type: "test",
+          title: `N${i}`,
+          createdAt: now - i,
+        })),
+      );
+    const welcome = await b.get(`${t.origin}/welcome`);
+    expect(welcome.status).toBe(200);
+    expect(await welcome.text()).toContain("Notifications, 8 unread");
+    // Still the middleware's one batch: the count rides on the session's statement.
+    expect(d1Queries(welcome)).toBe(1);
+    const inbox = await b.get(`${t.origin}/notifications`);
+    expect(inbox.status).toBe(200);
+    expect(d1Queries(inbox)).toBe(2);
+  });
+});

@@ -6,7 +6,7 @@ type CronJob = { name: string; run(env: Env, scheduledTime: number): Promise<unk
 
 /** Cron expression (as in wrangler.toml) -> the feature jobs it runs. */
 export const CRON_REGISTRY: Record<string, CronJob[]> = {
-  // Daily: CIS deadline alerts (statements, filing, payment) as in-app notifications.
+  // Daily: CIS deadline alerts (statements, filing, payment) still to be met: in-app notifications and a digest e-mail.
   "0 6 * * *": [{ name: "cis-deadline-alerts", run: (env, t) => runCisDeadlineAlerts(env, t) }],
   // Hourly housekeeping.
   "15 * * * *": [

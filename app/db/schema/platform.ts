@@ -128,5 +128,9 @@ export const notifications = sqliteTable(
     read: integer("read", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("notifications_tenant_target_created").on(t.tenantId, t.targetUserId, t.createdAt)],
+  (t) => [
+    index("notifications_tenant_target_created").on(t.tenantId, t.targetUserId, t.createdAt),
+    // The shell's unread count on every page, and Mark all as read, from index entries alone.
+    index("notifications_tenant_target_unread").on(t.tenantId, t.targetUserId, t.read, t.createdAt),
+  ],
 );

@@ -1,9 +1,10 @@
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { getDb } from "~/db/client.server";
-import { platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
+import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
 import { auditInsert, type AuditEntry } from "~/features/platform/audit.server";
+import { UNREAD_COUNT_CAP } from "~/features/platform/notifications/notifications";
 import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
 import { newId, sha256Hex } from "~/utils/ids";
 
@@ -110,6 +111,10 @@ export function staffSessionStatement(db: ReturnType<typeof getDb>, tenantSlug: 
         passwordChangedAt: users.passwordChangedAt,
       },
       scopes: roleBundles.scopes,
+      // The shell's unread count rides on the session's own statement, so it costs no round
+      // trip; counting stops at the cap, so a neglected inbox costs no more than a busy one.
+      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${notifications} WHERE ${notifications.tenantId} = ${sessions.tenantId}
+        AND ${notifications.targetUserId} = ${users.id} AND ${notifications.read} = 0 LIMIT ${UNREAD_COUNT_CAP}))`.as("unread"),
     })
     .from(sessions)
     .innerJoin(tenants, and(eq(tenants.id, sessions.tenantId), eq(tenants.slug, tenantSlug)))
@@ -138,6 +143,7 @@ export async function staffSessionUser(env: Env, ctx: ExecutionContext | null, r
     themePreference: row.u.themePreference,
     userStatus: row.u.userStatus,
     sessionIdHash: idHash,
+    unreadNotifications: Number(row.unread) || 0,
   };
 }
 
@@ -173,6 +179,7 @@ export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null
     themePreference: "system",
     userStatus: "active",
     sessionIdHash: idHash,
+    unreadNotifications: 0,
   };
 }
 

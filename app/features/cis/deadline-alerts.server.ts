@@ -1,10 +1,15 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { cisSettings, notifications, roleBundles, tenantModules, tenants, users } from "~/db/schema";
-import { scopeGrants } from "~/features/auth/scopes";
-import { formatLongDate } from "~/utils/dates";
-import { nextDeadlines, type DeadlineAlert } from "./domain";
+import { cisInvoices, cisReturns, cisSettings, cisStatements, notifications, roleBundles, tenantModules, tenants, users } from "~/db/schema";
+import { scopeGrants, type Scope } from "~/features/auth/scopes";
+import { queueEmail } from "~/features/platform/email/send.server";
+import { devToolsEnabled } from "~/features/platform/environment.server";
+import { tenantOrigin } from "~/features/platform/host";
+import { formatInTimeZone } from "date-fns-tz";
+import { formatLongDate, LONDON } from "~/utils/dates";
+import { nextDeadlines, type DeadlineAlert, type DeadlineKind } from "./domain";
 import { DEADLINE_LABELS } from "./dashboard.server";
+import { pendingInvoices } from "./statements/statements.server";
 
 export const DEADLINE_NOTIFICATION_TYPE = "cis.deadline";
 
@@ -13,12 +18,38 @@ export function deadlineNotificationId(tenantId: string, taxMonth: string, kind:
   return `cis-deadline:${tenantId}:${taxMonth}:${kind}:${userId}`;
 }
 
-export type DeadlineAlertRun = { tenants: number; alerts: number; created: number; failures: { tenantId: string; error: string }[] };
+/** One digest per user and London day: a rerun that day finds the outbox row and sends nothing. */
+export function deadlineDigestKey(londonDay: string, userId: string): string {
+  return `cis-deadline-digest:${londonDay}:${userId}`;
+}
+
+/** Who can do what a deadline asks: file (and pay for) the return, or issue the statements. */
+export const DEADLINE_ACTOR_SCOPE: Readonly<Record<DeadlineKind, Scope>> = {
+  statements: "cis.stmt.issue",
+  filing: "cis.ret.submit",
+  payment: "cis.ret.submit",
+};
+
+/** The page where the deadline is met. */
+export function deadlineLink(alert: Pick<DeadlineAlert, "kind" | "taxMonth">): string {
+  return alert.kind === "statements" ? `/cis/statements?month=${alert.taxMonth}` : `/cis/returns?month=${alert.taxMonth}`;
+}
+
+export type DeadlineAlertRun = {
+  tenants: number;
+  alerts: number;
+  /** Deadlines left out because they are already met (return submitted, statements issued, nothing to pay). */
+  suppressed: number;
+  created: number;
+  /** Digests addressed this run, including those a rerun found already queued today (not sent again). */
+  digests: number;
+  failures: { tenantId: string; error: string }[];
+};
 
 /** Tenants whose CIS module is switched on (and allowed) and whose settings are saved as active. */
 async function activeCisTenants(env: Env) {
   const rows = await getDb(env)
-    .select({ id: tenants.id, availableModules: tenants.availableModules, warningDays: cisSettings.warningDays })
+    .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, availableModules: tenants.availableModules, warningDays: cisSettings.warningDays })
     .from(cisSettings)
     .innerJoin(tenants, eq(tenants.id, cisSettings.tenantId))
     .innerJoin(tenantModules, and(eq(tenantModules.tenantId, cisSettings.tenantId), eq(tenantModules.moduleId, "cis"), eq(tenantModules.enabled, true)))
@@ -26,14 +57,79 @@ async function activeCisTenants(env: Env) {
   return rows.filter((r) => !r.availableModules || r.availableModules.includes("cis"));
 }
 
-/** Enabled users of the tenant whose role bundle, as it stands now, grants cis.read. */
-async function cisReaders(env: Env, tenantId: string): Promise<string[]> {
+type TenantUser = { id: string; email: string; displayName: string; scopes: string[] };
+
+/** Enabled users of the tenant with their role bundle's scopes as they stand now. */
+async function tenantUsers(env: Env, tenantId: string): Promise<TenantUser[]> {
   const rows = await getDb(env)
-    .select({ id: users.id, scopes: roleBundles.scopes })
+    .select({ id: users.id, email: users.email, displayName: users.displayName, scopes: roleBundles.scopes })
     .from(users)
     .innerJoin(roleBundles, and(eq(roleBundles.tenantId, users.tenantId), eq(roleBundles.name, users.role)))
     .where(and(eq(users.tenantId, tenantId), eq(users.disabled, false)));
-  return rows.filter((r) => scopeGrants(r.scopes ?? [], "cis.read")).map((r) => r.id);
+  return rows.map((r) => ({ ...r, scopes: r.scopes ?? [] }));
+}
+
+type MonthState = { returnSubmitted: boolean; nothingToPay: boolean; statementsPending: boolean };
+
+/**
+ * What each tax month of the alerts still needs, in one D1 batch: its returns (a locked one was
+ * accepted by HMRC; an open amendment leaves the original submitted) and whether any statement
+ * is still to be issued (invoices waiting for one, or statements generated but not issued).
+ */
+async function monthStates(env: Env, tenantId: string, taxMonths: string[]): Promise<Map<string, MonthState>> {
+  const db = getDb(env);
+  const returnsQuery = db
+    .select({
+      taxMonth: cisReturns.taxMonth,
+      locked: cisReturns.locked,
+      status: cisReturns.status,
+      cisDeductedP: cisReturns.cisDeductedP,
+      lockedAt: cisReturns.lockedAt,
+    })
+    .from(cisReturns)
+    .where(and(eq(cisReturns.tenantId, tenantId), inArray(cisReturns.taxMonth, taxMonths)));
+  const pendingQueries = taxMonths.map((month) =>
+    db
+      .select({ pending: sql<number>`1` })
+      .from(cisInvoices)
+      .where(pendingInvoices(tenantId, month))
+      .union(
+        db
+          .select({ pending: sql<number>`1` })
+          .from(cisStatements)
+          .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, month), eq(cisStatements.status, "generated"))),
+      )
+      .limit(1),
+  );
+  const [returns, ...pending] = await db.batch([returnsQuery, ...pendingQueries]);
+  const states = new Map<string, MonthState>();
+  taxMonths.forEach((month, i) => {
+    const submitted = returns
+      .filter((r) => r.taxMonth === month && (r.locked || r.status === "submitted"))
+      .sort((a, b) => (a.lockedAt ?? 0) - (b.lockedAt ?? 0));
+    const latest = submitted.at(-1);
+    states.set(month, {
+      returnSubmitted: submitted.length > 0,
+      // What the latest submitted return says was deducted is what HMRC is owed.
+      nothingToPay: latest !== undefined && latest.cisDeductedP === 0,
+      statementsPending: (pending[i]?.length ?? 0) > 0,
+    });
+  });
+  return states;
+}
+
+/** Whether the deadline still asks something of the contractor. */
+export function deadlineStillDue(kind: DeadlineKind, state: MonthState): boolean {
+  switch (kind) {
+    case "filing":
+      return !state.returnSubmitted;
+    case "statements":
+      return state.statementsPending;
+    case "payment":
+      // Nothing in the product records a payment to HMRC, so the reminder stands unless the
+      // return filed for the month deducted nothing.
+      return !state.nothingToPay;
+  }
 }
 
 function titleOf(alert: DeadlineAlert): string {
@@ -44,34 +140,45 @@ const CHUNK = 50;
 
 /**
  * The daily cron job: for every tenant with active CIS settings, the deadlines within its
- * warningDays become in-app notifications for each user who can read CIS. Notification ids are
- * deterministic and inserted with INSERT OR IGNORE, so reruns (or two runs a day) add nothing.
- * A failing tenant does not stop the others; failures are reported at the end.
+ * warningDays that are still to be met become in-app notifications for each user who can read
+ * CIS, and one digest e-mail per user who can act on at least one of them. Notification ids are
+ * deterministic and inserted with INSERT OR IGNORE, and a digest's outbox key names the user and
+ * the London day, so reruns add and send nothing. A failing tenant does not stop the others;
+ * failures are reported at the end.
  */
 export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.now()): Promise<DeadlineAlertRun> {
   const at = now instanceof Date ? now : new Date(now);
   const db = getDb(env);
-  const result: DeadlineAlertRun = { tenants: 0, alerts: 0, created: 0, failures: [] };
+  const londonDay = formatInTimeZone(at, LONDON, "yyyy-MM-dd");
+  const result: DeadlineAlertRun = { tenants: 0, alerts: 0, suppressed: 0, created: 0, digests: 0, failures: [] };
   for (const tenant of await activeCisTenants(env)) {
     result.tenants += 1;
     try {
       const warningDays = Math.min(30, Math.max(0, Math.trunc(tenant.warningDays)));
-      const alerts = nextDeadlines(at, warningDays);
+      const candidates = nextDeadlines(at, warningDays);
+      if (candidates.length === 0) continue;
+      const states = await monthStates(env, tenant.id, [...new Set(candidates.map((a) => a.taxMonth))]);
+      const alerts = candidates.filter((a) => {
+        const state = states.get(a.taxMonth);
+        return state === undefined || deadlineStillDue(a.kind, state);
+      });
+      result.suppressed += candidates.length - alerts.length;
       if (alerts.length === 0) continue;
       result.alerts += alerts.length;
-      const readers = await cisReaders(env, tenant.id);
+      const people = await tenantUsers(env, tenant.id);
+      const readers = people.filter((p) => scopeGrants(p.scopes, "cis.read"));
       const inserts = alerts.flatMap((alert) =>
-        readers.map((userId) =>
+        readers.map((user) =>
           db
             .insert(notifications)
             .values({
-              id: deadlineNotificationId(tenant.id, alert.taxMonth, alert.kind, userId),
+              id: deadlineNotificationId(tenant.id, alert.taxMonth, alert.kind, user.id),
               tenantId: tenant.id,
-              targetUserId: userId,
+              targetUserId: user.id,
               type: DEADLINE_NOTIFICATION_TYPE,
               title: titleOf(alert),
               message: alert.message,
-              link: "/cis",
+              link: deadlineLink(alert),
               subjectType: "cis_tax_month",
               subjectId: alert.taxMonth,
               createdAt: at.getTime(),
@@ -84,6 +191,7 @@ export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.n
         const res = await db.batch(chunk as [(typeof chunk)[0], ...typeof chunk]);
         for (const r of res as unknown as { meta?: { changes?: number } }[]) result.created += r?.meta?.changes ?? 0;
       }
+      result.digests += await sendDigests(env, tenant, alerts, people, londonDay);
     } catch (err) {
       console.error(`CIS deadline alerts failed for tenant ${tenant.id}`, err);
       result.failures.push({ tenantId: tenant.id, error: err instanceof Error ? err.message : String(err) });
@@ -92,4 +200,37 @@ export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.n
   if (result.failures.length)
     throw new Error(`CIS deadline alerts failed for ${result.failures.length} tenant(s): ${result.failures.map((f) => f.tenantId).join(", ")}`);
   return result;
+}
+
+/** One e-mail per person who can act on at least one of the deadlines, listing just those. */
+async function sendDigests(
+  env: Env,
+  tenant: { id: string; slug: string; name: string },
+  alerts: DeadlineAlert[],
+  people: TenantUser[],
+  londonDay: string,
+): Promise<number> {
+  const origin = tenantOrigin(tenant.slug, env.APP_DOMAIN, devToolsEnabled(env) ? "http:" : "https:");
+  let sent = 0;
+  for (const person of people) {
+    const theirs = alerts.filter((a) => scopeGrants(person.scopes, DEADLINE_ACTOR_SCOPE[a.kind]));
+    if (theirs.length === 0) continue;
+    await queueEmail(env, {
+      tenantId: tenant.id,
+      to: person.email,
+      template: "cis.deadline-digest",
+      idempotencyKey: deadlineDigestKey(londonDay, person.id),
+      data: {
+        workspaceName: tenant.name,
+        recipientName: person.displayName,
+        deadlines: theirs.map((a) => ({
+          title: `${DEADLINE_LABELS[a.kind]}: ${formatLongDate(a.deadline)}`,
+          message: a.message,
+          link: `${origin}${deadlineLink(a)}`,
+        })),
+      },
+    });
+    sent += 1;
+  }
+  return sent;
 }

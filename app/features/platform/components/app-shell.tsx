@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import type { RootData } from "~/root";
 import { UserMenu } from "~/features/auth/components/user-menu";
+import { notificationsLabel, unreadBadge } from "../notifications/notifications";
 
 /** The tenant workspace frame: tenant name, module navigation, the user's menu. Public pages render bare. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -65,10 +66,47 @@ export function AppShell({ children }: { children: ReactNode }) {
           ) : (
             <div className="flex-1" />
           )}
+          {root.user ? <NotificationsLink unread={root.user.unreadNotifications} active={location.pathname === "/notifications"} /> : null}
           {root.user ? <UserMenu user={root.user} themePreference={root.themePreference} /> : null}
         </div>
       </header>
       <div id="main">{children}</div>
     </div>
+  );
+}
+
+/** The bell: its accessible name carries the unread count, the badge shows it to the eye. */
+function NotificationsLink({ unread, active }: { unread: number; active: boolean }) {
+  return (
+    <Link
+      to="/notifications"
+      aria-label={notificationsLabel(unread)}
+      aria-current={active ? "page" : undefined}
+      data-testid="notifications-link"
+      className={`relative inline-flex h-9 w-9 items-center justify-center rounded-brand ${active ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`}
+    >
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="h-5 w-5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
+      {unread > 0 ? (
+        <span
+          aria-hidden="true"
+          data-testid="notifications-badge"
+          className="absolute -right-1 -top-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold leading-5 text-white"
+        >
+          {unreadBadge(unread)}
+        </span>
+      ) : null}
+    </Link>
   );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `notifications_tenant_target_unread` ON `notifications` (`tenant_id`,`target_user_id`,`read`,`created_at`);

@@ -6,6 +6,7 @@ import { expireMultipartUploads } from "~/features/files/multipart-upload.server
 import { CRON_REGISTRY } from "../../workers/cron";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { filesStaff, uploadOk } from "../factories/files";
+import { shownText } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import type { Browser } from "./http";
 
@@ -259,6 +260,14 @@ describe("multipart isolation and guards", () => {
     expect((await start(viewer, t2, { name: "a.bin", size: 10 })).res.status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'auth.scope.denied'", t2.id)).toBeGreaterThanOrEqual(1);
     expect(await count("storage_reservations", "tenant_id = ?", t2.id)).toBe(0);
+  });
+});
+
+describe("upload page without JavaScript", () => {
+  it("says that files over 100 MB need JavaScript", async () => {
+    const { t, b } = await filesStaff("lead");
+    const page = await b.get(`${t.origin}/files/upload`);
+    expect(await shownText(page)).toContain("Up to 100 MB without JavaScript; larger files go up in parts and need JavaScript turned on.");
   });
 });
 

@@ -26,7 +26,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return result.ok ? Response.json(result) : fail(result.code);
   }
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "PUT, POST" } });
-
+  const length = Number(request.headers.get("Content-Length") ?? "");
+  if (!Number.isSafeInteger(length) || length <= 0 || length > 1024) return fail("bad_request");
   let raw: unknown;
   try {
     raw = await request.json();

@@ -15,7 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
   const length = Number(request.headers.get("Content-Length") ?? "");
-  if (!Number.isSafeInteger(length) || length > MAX_DECLARATION_BYTES) return fail("bad_request");
+  if (!Number.isSafeInteger(length) || length <= 0 || length > MAX_DECLARATION_BYTES) return fail("bad_request");
   let raw: unknown;
   try {
     raw = await request.json();

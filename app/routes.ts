@@ -53,6 +53,8 @@ export default [
   // Files: everything about it lives in app/features/files (/files/signatures is the e-signature issue's)
   ...prefix("files", [
     route("upload/xhr", "features/files/routes/upload-xhr.tsx"),
+    route("upload/multipart", "features/files/routes/upload-multipart.tsx"),
+    route("upload/multipart/:uploadId", "features/files/routes/upload-multipart-item.tsx"),
     route("file/:id/download", "features/files/routes/file-content.tsx", { id: "files-download" }),
     route("file/:id/content", "features/files/routes/file-content.tsx", { id: "files-content" }),
     layout("features/files/routes/layout.tsx", [

@@ -1,4 +1,4 @@
-// `npm run bench:files [-- --no-build --files 10000 --mb 50]`
+// `npm run bench:files [-- --no-build --files 10000 --mb 50 --multipart-mb 200]`
 //
 // The files area on the built worker under `wrangler dev` (port 8789, or BENCH_FILES_PORT), with its
 // own migrated and seeded state (.wrangler/bench-files-state):
@@ -6,7 +6,10 @@
 //     this process with its Content-Length: wall time, throughput, and the resident memory of the
 //     server's processes (workerd) before and at peak during the upload, sampled from /proc every
 //     25 ms. A Worker that buffered the body would grow by at least the file's size.
-//  2. /files/all with --files rows (10,000 by default) for Acme: an admin (manages all files) and a
+//  2. one upload of --multipart-mb MB (200 by default; 0 skips it) in parts, as the upload screen's
+//     script sends a file above the Worker's body limit: declare, 10 MiB parts by PUT one at a
+//     time, complete; the same wall time, throughput and memory figures.
+//  3. /files/all with --files rows (10,000 by default) for Acme: an admin (manages all files) and a
 //     standard member (the visibility filter's EXISTS on the access list): serial latency over 30
 //     requests, D1 queries per request (Server-Timing), and a check that one page (50) is rendered.
 // Prints the figures and a Markdown summary.
@@ -27,12 +30,13 @@ const LOG_FILE = path.join(ROOT, ".wrangler", "bench-files-wrangler.log");
 const tenant = (p) => `http://acme.localhost:${PORT}${p}`;
 
 function parseArgs(argv) {
-  const opts = { build: true, files: 10_000, mb: 50 };
+  const opts = { build: true, files: 10_000, mb: 50, multipartMb: 200 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--no-build") opts.build = false;
     else if (a === "--files") opts.files = Number(argv[++i]);
     else if (a === "--mb") opts.mb = Number(argv[++i]);
+    else if (a === "--multipart-mb") opts.multipartMb = Number(argv[++i]);
     else throw new Error(`Unknown option ${a}`);
   }
   return opts;
@@ -123,6 +127,56 @@ function streamUpload(cookie, bytes) {
   });
 }
 
+/** One request with a JSON or binary body; answers status and parsed JSON. */
+function send(cookie, method, p, body, contentType) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path: p,
+        method,
+        timeout: 300_000,
+        headers: { Host: `acme.localhost:${PORT}`, Origin: tenant(""), Cookie: cookie, "Content-Type": contentType, "Content-Length": String(body.length) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = { text };
+          }
+          resolve({ status: res.statusCode, json });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A file of `bytes` sent in parts, one part request at a time, as the upload screen's script does. */
+async function partsUpload(cookie, bytes) {
+  const decl = Buffer.from(JSON.stringify({ name: `bench-parts-${bytes}.bin`, size: bytes, type: "application/octet-stream" }));
+  const started = await send(cookie, "POST", "/files/upload/multipart", decl, "application/json");
+  if (started.status !== 200) throw new Error(`multipart start answered ${started.status} ${JSON.stringify(started.json)}`);
+  const { uploadId, partSize, partCount } = started.json;
+  const part = Buffer.alloc(partSize);
+  for (let i = 0; i < part.length; i++) part[i] = (i * 7) & 0xff;
+  for (let n = 1; n <= partCount; n++) {
+    const length = n < partCount ? partSize : bytes - (partCount - 1) * partSize;
+    const r = await send(cookie, "PUT", `/files/upload/multipart/${uploadId}?part=${n}`, part.subarray(0, length), "application/octet-stream");
+    if (r.status !== 200) throw new Error(`part ${n} answered ${r.status} ${JSON.stringify(r.json)}`);
+  }
+  const done = await send(cookie, "POST", `/files/upload/multipart/${uploadId}`, Buffer.from(JSON.stringify({ intent: "complete" })), "application/json");
+  if (done.status !== 200) throw new Error(`complete answered ${done.status} ${JSON.stringify(done.json)}`);
+  return { partSize, partCount };
+}
+
 function filesSql(n) {
   // One INSERT ... SELECT over a recursive counter: a third shared, a third restricted (to the
   // standard member every 10th), a third private; owners alternate between admin and lead.
@@ -180,20 +234,28 @@ async function main() {
     await httpRequest(tenant("/files/all"), { headers: { Cookie: admin } });
     const pids = serverPids();
     /** One streamed upload: its time and the server's resident memory before and at peak. */
-    async function measured(mb) {
+    async function measured(mb, how = "form") {
       const before = rssMb(pids);
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pids))), 25);
       const t1 = process.hrtime.bigint();
-      const up = await streamUpload(admin, Math.round(mb * 1024 * 1024));
+      let parts = null;
+      try {
+        if (how === "parts") parts = await partsUpload(admin, Math.round(mb * 1024 * 1024));
+        else {
+          const up = await streamUpload(admin, Math.round(mb * 1024 * 1024));
+          if (up.status !== 302 || up.location !== "/files/all") throw new Error(`upload answered ${up.status} ${up.location ?? ""}: see ${LOG_FILE}`);
+        }
+      } finally {
+        clearInterval(sampler);
+      }
       const seconds = Number(process.hrtime.bigint() - t1) / 1e9;
-      clearInterval(sampler);
-      if (up.status !== 302 || up.location !== "/files/all") throw new Error(`upload answered ${up.status} ${up.location ?? ""}: see ${LOG_FILE}`);
-      return { mb, seconds, mbPerSecond: mb / seconds, rssBeforeMb: before, rssPeakMb: peak, rssGrowthMb: peak - before };
+      return { how, mb, parts, seconds, mbPerSecond: mb / seconds, rssBeforeMb: before, rssPeakMb: peak, rssGrowthMb: peak - before };
     }
     // A small upload first, so the growth that does not depend on the size (R2 simulator, buffers) shows.
     const small = await measured(10);
     const upload = await measured(opts.mb);
+    const inParts = opts.multipartMb > 0 ? await measured(opts.multipartMb, "parts") : null;
 
     const list = {
       admin: await serial(tenant("/files/all"), admin),
@@ -208,15 +270,15 @@ async function main() {
 
     console.log(`\n## Files benchmark (built worker under wrangler dev, loopback)\n`);
     console.log(
-      `Uploads (multipart form, streamed to R2 in 5 MiB parts); workerd resident memory over ${pids.length} process(es), which include the local R2 simulator:\n`,
+      `Uploads (the form's multipart body streamed to R2 in 5 MiB parts; "in parts": the script's R2 multipart upload, one request per part); workerd resident memory over ${pids.length} process(es), which include the local R2 simulator:\n`,
     );
     console.log(`| upload | seconds | MB/s | RSS before MB | RSS peak MB | growth MB |`);
     console.log(`|---|---|---|---|---|---|`);
-    for (const u of [small, upload])
+    for (const u of [small, upload, inParts].filter(Boolean))
       console.log(
-        `| ${u.mb} MB | ${u.seconds.toFixed(2)} | ${u.mbPerSecond.toFixed(1)} | ${u.rssBeforeMb.toFixed(0)} | ${u.rssPeakMb.toFixed(0)} | ${u.rssGrowthMb.toFixed(0)} |`,
+        `| ${u.mb} MB${u.parts ? ` in parts (${u.parts.partCount} x ${u.parts.partSize / 1024 / 1024} MiB)` : ""} | ${u.seconds.toFixed(2)} | ${u.mbPerSecond.toFixed(1)} | ${u.rssBeforeMb.toFixed(0)} | ${u.rssPeakMb.toFixed(0)} | ${u.rssGrowthMb.toFixed(0)} |`,
       );
-    console.log(`\n/files/all with ${opts.files} files (+1 uploaded), 30 serial requests each:\n`);
+    console.log(`\n/files/all with ${opts.files} files (+${inParts ? 3 : 2} uploaded), 30 serial requests each:\n`);
     console.log(`| case | listed total | rows | D1 queries | p50 ms | p95 ms | max ms |`);
     console.log(`|---|---|---|---|---|---|---|`);
     for (const [name, r] of Object.entries(list))
@@ -227,7 +289,10 @@ async function main() {
     } catch {
       spawnSync("mkdir", ["-p", out]);
     }
-    writeFileSync(path.join(out, `files-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), JSON.stringify({ uploads: [small, upload], list }, null, 2));
+    writeFileSync(
+      path.join(out, `files-${new Date().toISOString().replace(/[:.]/g, "-")}.json`),
+      JSON.stringify({ uploads: [small, upload, inParts].filter(Boolean), list }, null, 2),
+    );
   } finally {
     await server.stop();
   }

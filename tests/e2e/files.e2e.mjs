@@ -50,6 +50,32 @@ scenario("files: upload a file, see it in the list, delete it", async ({ page, j
   await page.locator("tbody tr", { has: page.getByRole("link", { name, exact: true }) }).waitFor({ state: "detached", timeout: 5_000 });
 });
 
+scenario(
+  "files: with JavaScript a file above the multipart threshold goes up in parts and is listed",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    const name = `e2e-parts-${Date.now()}.txt`;
+    // The threshold is lowered (a development-only query parameter) so a small file takes the parts path.
+    await page.goto(tenantUrl("acme", "/files/upload?multipartThreshold=1000"));
+    await page.getByRole("heading", { name: "Upload File" }).waitFor();
+    await waitForHydration(page, js);
+    const parts = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/files/upload/multipart")) parts.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+    });
+    await page.getByLabel("File", { exact: true }).setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from("in parts\n".repeat(400)) });
+    await page.getByRole("button", { name: "Upload File", exact: true }).click();
+    await page.waitForURL((u) => u.pathname === "/files/all", { timeout: 15_000 });
+    expect(
+      parts.some((p) => /^PUT \/files\/upload\/multipart\/[^/?]+\?part=1$/.test(p)),
+      `part request among ${parts.join(", ")}`,
+    ).toBe(true);
+    await page.getByRole("table", { name: "Files" }).waitFor();
+    await page.locator("tbody tr", { has: page.getByRole("link", { name, exact: true }) }).waitFor();
+  },
+  { modes: [true] },
+);
+
 scenario("files: a folder is created and its breadcrumbs lead back", async ({ page, js }) => {
   await signIn(page, { js });
   const folder = `E2E ${js ? "JS" : "No JS"} ${Date.now()}`;

@@ -1,5 +1,6 @@
 import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
 import { runCisImportCleanup } from "../../app/features/cis/import.server";
+import { expireMultipartUploads } from "../../app/features/files/multipart-upload.server";
 import { runHousekeeping } from "../../app/features/platform/housekeeping.server";
 
 type CronJob = { name: string; run(env: Env, scheduledTime: number): Promise<unknown> };
@@ -12,6 +13,7 @@ export const CRON_REGISTRY: Record<string, CronJob[]> = {
   "15 * * * *": [
     { name: "housekeeping", run: (env, t) => runHousekeeping(env, t) },
     { name: "cis-stale-imports", run: (env, t) => runCisImportCleanup(env, t) },
+    { name: "files-stale-multipart-uploads", run: (env, t) => expireMultipartUploads(env, t) },
   ],
 };
 

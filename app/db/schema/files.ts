@@ -139,3 +139,52 @@ export const storageDaily = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
 );
+
+/**
+ * A file going up in parts from the browser (larger than one request may carry). The row binds
+ * the R2 upload to the tenant and the person who started it, holds what the file will be once
+ * complete, and shares its id with the storage reservation of the declared size. `touched_at`
+ * moves with every part; an upload idle for an hour has expired (its reservation no longer
+ * counts) and the hourly housekeeping aborts it.
+ */
+export const fileMultipartUploads = sqliteTable(
+  "file_multipart_uploads",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    userId: text("user_id").notNull(),
+    /** 'open' takes parts; 'completing' is the one complete call that won. */
+    state: text("state", { enum: ["open", "completing"] })
+      .notNull()
+      .default("open"),
+    storageKey: text("storage_key").notNull(),
+    r2UploadId: text("r2_upload_id").notNull(),
+    fileId: text("file_id").notNull(),
+    /** 1 for a new file; otherwise the version this upload will become. */
+    version: integer("version").notNull(),
+    name: text("name").notNull(),
+    mimeType: text("mime_type").notNull(),
+    category: text("category", { enum: USAGE_CATEGORIES }).notNull(),
+    size: integer("size").notNull(),
+    partSize: integer("part_size").notNull(),
+    visibility: text("visibility", { enum: FILE_VISIBILITIES }).notNull(),
+    folderId: text("folder_id"),
+    allowedUserIds: text("allowed_user_ids", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    touchedAt: integer("touched_at").notNull(),
+  },
+  (t) => [index("file_multipart_uploads_tenant_user").on(t.tenantId, t.userId), index("file_multipart_uploads_touched").on(t.touchedAt)],
+);
+
+/** The parts R2 has acknowledged, with their etags for the completion. */
+export const fileMultipartParts = sqliteTable(
+  "file_multipart_parts",
+  {
+    tenantId: text("tenant_id").notNull(),
+    uploadId: text("upload_id").notNull(),
+    partNumber: integer("part_number").notNull(),
+    etag: text("etag").notNull(),
+    size: integer("size").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
+);

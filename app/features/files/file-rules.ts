@@ -138,6 +138,23 @@ const GIB = 1024 ** 3;
 
 /** A Worker accepts request bodies up to 100 MB; larger files need a multipart upload from the browser. */
 export const MAX_UPLOAD_BYTES = 100 * 1000 * 1000;
+
+/**
+ * Above this size the upload screen's script sends the file in parts (an R2 multipart upload
+ * through the Worker), each part well under the body limit.
+ */
+export const MULTIPART_THRESHOLD = 90 * 1000 * 1000;
+/** R2 wants every part but the last the same size, and at least 5 MiB. */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+export const MAX_PART_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_PART_BYTES = 10 * 1024 * 1024;
+/** R2 allows at most 10,000 parts per upload. */
+export const MAX_PARTS = 10_000;
+export const MAX_MULTIPART_BYTES = 50 * GIB;
+
+export function partCount(size: number, partSize: number): number {
+  return Math.max(1, Math.ceil(size / partSize));
+}
 /** Quotas in bytes by tier; custom has none of its own (its custom limit decides). */
 export const TIER_LIMITS: Record<StorageTier, number | null> = {
   free: 5 * GIB,
@@ -234,7 +251,8 @@ export const FILE_ERRORS = {
   not_owner: { message: "Only the file's owner or someone who manages all files can do that.", status: 403 },
   quota_exceeded: { message: FILE_MESSAGES.quotaExceeded, status: 413 },
   missing_input: { message: FILE_MESSAGES.missingInput, status: 400 },
-  too_large: { message: "This file is larger than 100 MB, the most one upload can carry.", status: 413 },
+  too_large: { message: "This file is larger than 100 MB, the most one upload can carry. Larger files go up in parts, which needs JavaScript.", status: 413 },
+  size_mismatch: { message: "The uploaded parts do not add up to the file's size. Please upload it again.", status: 400 },
   bad_request: { message: "The upload could not be read. Please try again.", status: 400 },
   storage_failed: { message: "The file could not be stored. Please try again.", status: 502 },
   duplicate_folder: { message: "A folder with this name already exists here.", status: 400 },

@@ -3,6 +3,7 @@
  * tenant-owned table filters by it. Expected failures come back as typed codes.
  */
 import { and, asc, count, desc, eq, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import {
   activityLog,
@@ -35,7 +36,8 @@ export type FileErrorCode =
   | "storage_failed"
   | "duplicate_folder"
   | "folder_not_empty"
-  | "no_recipients";
+  | "no_recipients"
+  | "size_mismatch";
 
 export type Fail = { ok: false; code: FileErrorCode; field?: string };
 
@@ -55,7 +57,7 @@ export const FILE_AUDIT = {
   exported: "FILES_EXPORTED",
 } as const;
 
-const RESERVATION_TTL_MS = 60 * 60 * 1000;
+export const RESERVATION_TTL_MS = 60 * 60 * 1000;
 
 function dayOf(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
@@ -236,6 +238,8 @@ export type StoredUpload = {
   visibility: FileVisibility;
   allowedUserIds: string[];
   folderId: string | null;
+  /** Statements that land in the same batch as the record (a multipart upload's own rows going). */
+  alongside?: readonly BatchItem<"sqlite">[];
 };
 
 /**
@@ -316,6 +320,7 @@ export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u:
       version,
       ...access.map((userId) => db.insert(fileAccess).values({ tenantId, fileId: target.fileId, userId, via: "allowed", createdAt: now })),
       ...common,
+      ...(u.alongside ?? []),
     ]);
     return { ok: true, fileId: target.fileId };
   }
@@ -358,6 +363,7 @@ export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u:
         sql`SELECT ${newId()}, ${tenantId}, 'files', 'file uploaded', 'file', ${target.fileId}, ${actor.id}, ${actor.name}, ${details}, ${now} WHERE ${current}`,
       ),
     release,
+    ...(u.alongside ?? []),
   ]);
   if (updated.length === 0) return { ok: false, code: "not_found" };
   return { ok: true, fileId: target.fileId };

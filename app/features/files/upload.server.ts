@@ -103,23 +103,23 @@ async function cleanUp(env: Env, tenantId: string, reservationId: string, key: s
   await env.FILES.delete(key);
 }
 
-async function folderOrNull(env: Env, tenantId: string, folderId: string | undefined): Promise<string | null> {
+export async function folderOrNull(env: Env, tenantId: string, folderId: string | undefined): Promise<string | null> {
   if (!folderId) return null;
   return (await folderExists(env, tenantId, folderId)) ? folderId : null;
 }
 
-function isAbort(e: unknown): boolean {
+export function isAbort(e: unknown): boolean {
   return e instanceof Error && /abort|disconnect|closed/i.test(`${e.name} ${e.message}`);
 }
 
-function cleanName(name: string): string {
+export function cleanName(name: string): string {
   // Browsers send only the base name; older ones sent a path.
   const base = name.split(/[\\/]/).pop() ?? name;
   const printable = [...base].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join("");
   return (printable.trim() || "file").slice(0, 255);
 }
 
-function cleanMime(type: string): string {
+export function cleanMime(type: string): string {
   const t = type.toLowerCase().split(";")[0].trim();
   return /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(t) ? t : "application/octet-stream";
 }

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
-import { FILE_MESSAGES, SUPPORTED_TYPES, uploadStageText } from "../file-rules";
+import { FILE_MESSAGES, MULTIPART_THRESHOLD, SUPPORTED_TYPES, uploadStageText } from "../file-rules";
+import { uploadInParts } from "./multipart-client";
 
 type Person = { id: string; displayName: string; email: string };
 type Folder = { id: string; name: string; path: string };
@@ -9,10 +10,12 @@ type Folder = { id: string; name: string; path: string };
 type Progress = { percent: number; busy: boolean };
 
 /**
- * The upload form. Without JavaScript it is a plain multipart post to /files/upload. With it the
- * same form goes up by XMLHttpRequest to /files/upload/xhr so the page can show progress, its
- * stage text and a Cancel button. The file input stays last: the server streams the file part
- * and reads every other field before it.
+ * The upload form. Without JavaScript it is a plain multipart post to /files/upload (up to the
+ * Worker's body limit). With it the same form goes up by XMLHttpRequest to /files/upload/xhr so
+ * the page can show progress, its stage text and a Cancel button; a file above
+ * `multipartThreshold` goes up in parts instead (multipart-client.ts), with the same progress and
+ * Cancel. The file input stays last: the server streams the file part and reads every other field
+ * before it.
  */
 export function UploadForm({
   people,
@@ -21,6 +24,7 @@ export function UploadForm({
   versionOf,
   error,
   defaultFolderId,
+  multipartThreshold = MULTIPART_THRESHOLD,
 }: {
   people: Person[];
   folders: Folder[];
@@ -28,15 +32,17 @@ export function UploadForm({
   versionOf: { id: string; name: string; version: number } | null;
   error: string | null;
   defaultFolderId: string | null;
+  multipartThreshold?: number;
 }) {
   const [visibility, setVisibility] = useState("private");
   const [progress, setProgress] = useState<Progress | null>(null);
   const [message, setMessage] = useState<string | null>(error);
-  const xhrRef = useRef<XMLHttpRequest | null>(null);
+  // Cancels the upload in flight; null while none is.
+  const cancelRef = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
-      if (e.key === "Escape" && !xhrRef.current) setProgress(null);
+      if (e.key === "Escape" && !cancelRef.current) setProgress(null);
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -52,15 +58,20 @@ export function UploadForm({
       return;
     }
     const body = new FormData(form);
-    const xhr = new XMLHttpRequest();
-    xhrRef.current = xhr;
     setMessage(null);
     setProgress({ percent: 0, busy: true });
+    const file = input.files[0];
+    if (file.size > multipartThreshold) {
+      sendInParts(file, body);
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    cancelRef.current = () => xhr.abort();
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) setProgress({ percent: Math.min(99, Math.round((e.loaded / e.total) * 100)), busy: true });
     };
     xhr.onload = () => {
-      xhrRef.current = null;
+      cancelRef.current = null;
       let answer: { ok?: boolean; message?: string; redirectTo?: string } = {};
       try {
         answer = JSON.parse(xhr.responseText) as typeof answer;
@@ -76,17 +87,33 @@ export function UploadForm({
       setMessage(xhr.status === 403 ? FILE_MESSAGES.noUploadPermission : (answer.message ?? "Upload failed. Please try again."));
     };
     xhr.onerror = () => {
-      xhrRef.current = null;
+      cancelRef.current = null;
       setProgress(null);
       setMessage("Upload failed. Please try again.");
     };
     // Cancelling is silent: the person asked for it.
     xhr.onabort = () => {
-      xhrRef.current = null;
+      cancelRef.current = null;
       setProgress(null);
     };
     xhr.open("POST", "/files/upload/xhr");
     xhr.send(body);
+  }
+
+  function sendInParts(file: File, body: FormData) {
+    const parts = uploadInParts(file, body, (loaded, total) => setProgress({ percent: Math.min(99, Math.round((loaded / total) * 100)), busy: true }));
+    cancelRef.current = () => parts.cancel();
+    void parts.done.then((outcome) => {
+      cancelRef.current = null;
+      if (outcome.ok) {
+        setProgress({ percent: 100, busy: false });
+        window.location.assign(outcome.redirectTo);
+        return;
+      }
+      setProgress(null);
+      if (outcome.cancelled) return;
+      setMessage(outcome.status === 403 ? FILE_MESSAGES.noUploadPermission : (outcome.message ?? "Upload failed. Please try again."));
+    });
   }
 
   return (
@@ -157,7 +184,7 @@ export function UploadForm({
         </label>
         <input id="upload-file" type="file" name="file" required className="block" aria-describedby="upload-file-hint" />
         <p id="upload-file-hint" className="text-xs opacity-70">
-          Supported: {SUPPORTED_TYPES}. Up to 100 MB.
+          Supported: {SUPPORTED_TYPES}. Up to 100 MB without JavaScript; larger files go up in parts and need JavaScript turned on.
         </p>
       </div>
       {progress ? (
@@ -167,7 +194,7 @@ export function UploadForm({
             {uploadStageText(progress.percent)} {progress.percent}%
           </p>
           {progress.busy ? (
-            <button type="button" className={buttonClass("secondary")} onClick={() => xhrRef.current?.abort()}>
+            <button type="button" className={buttonClass("secondary")} onClick={() => cancelRef.current?.()}>
               Cancel
             </button>
           ) : null}

@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { devToolsEnabled } from "~/features/platform/environment.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { UploadForm } from "../components/upload-form";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
@@ -13,7 +14,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const fileId = params.get("fileId");
   const page = await uploadPageData(env, tenant.id, viewer, fileId && fileId.length <= 100 ? fileId : null);
   if (fileId && !page.versionOf) throw data("File not found", { status: 404 });
-  return { ...page, mayShare: filePerms(user).share, folderId: params.get("folderId") };
+  // Browser tests lower the size at which the script switches to parts, to drive that path with a small file.
+  const threshold = devToolsEnabled(env, request) ? Number(params.get("multipartThreshold") ?? "") : NaN;
+  return {
+    ...page,
+    mayShare: filePerms(user).share,
+    folderId: params.get("folderId"),
+    multipartThreshold: Number.isSafeInteger(threshold) && threshold > 0 ? threshold : null,
+  };
 }
 
 /** The form without JavaScript: the body streams to R2, then the list. */
@@ -41,6 +49,7 @@ export default function UploadPage({ loaderData, actionData }: Route.ComponentPr
         versionOf={loaderData.versionOf}
         error={actionData?.error ?? null}
         defaultFolderId={loaderData.folderId}
+        multipartThreshold={loaderData.multipartThreshold ?? undefined}
       />
     </section>
   );

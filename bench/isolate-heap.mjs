@@ -5,11 +5,12 @@
 /* global WebSocket, setInterval, clearInterval */
 
 /**
- * Connects to the inspector on `port` and samples the heap's used size every `everyMs` (garbage
- * not yet collected included: an upper bound) and, every `liveEveryMs`, the live set: used size
- * right after a forced collection. Returns { peakMb(), livePeakMb(), lastMb(), liveMb(), stop() }.
+ * Connects to the inspector on `port` and samples the heap's used size every `everyMs`. It
+ * includes garbage not yet collected (workerd's inspector does not answer
+ * HeapProfiler.collectGarbage), so the peak is an upper bound of the live set. Returns
+ * { peakMb(), lastMb(), stop() }.
  */
-export async function sampleIsolateHeap(port, everyMs = 50, liveEveryMs = 1000) {
+export async function sampleIsolateHeap(port, everyMs = 50) {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
   const target = targets.find((t) => t.webSocketDebuggerUrl);
   if (!target) throw new Error(`no inspectable Worker on inspector port ${port}`);
@@ -31,11 +32,14 @@ export async function sampleIsolateHeap(port, everyMs = 50, liveEveryMs = 1000) 
     pending.delete(msg.id);
     resolve(msg.result);
   });
+  // A method the inspector leaves unanswered must not stall the benchmark.
   const call = (method) =>
     new Promise((resolve) => {
       id += 1;
-      pending.set(id, resolve);
-      ws.send(JSON.stringify({ id, method }));
+      const mine = id;
+      pending.set(mine, resolve);
+      ws.send(JSON.stringify({ id: mine, method }));
+      setTimeout(() => pending.delete(mine) && resolve(undefined), 2_000);
     });
   const sample = async () => {
     const r = await call("Runtime.getHeapUsage");
@@ -45,26 +49,15 @@ export async function sampleIsolateHeap(port, everyMs = 50, liveEveryMs = 1000) 
     }
     return last;
   };
-  let live = 0;
-  let livePeak = 0;
-  const sampleLive = async () => {
-    await call("HeapProfiler.collectGarbage");
-    live = await sample();
-    livePeak = Math.max(livePeak, live);
-  };
-  await sampleLive();
+  await sample();
   const timer = setInterval(() => void sample(), everyMs);
-  const liveTimer = setInterval(() => void sampleLive(), liveEveryMs);
   const mb = (bytes) => bytes / (1024 * 1024);
   return {
     peakMb: () => mb(peak),
-    livePeakMb: () => mb(livePeak),
     lastMb: () => mb(last),
-    liveMb: () => mb(live),
     async stop() {
       clearInterval(timer);
-      clearInterval(liveTimer);
-      await sampleLive();
+      await sample();
       ws.close();
     },
   };

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readGatewayCredentials, saveGatewayCredentials } from "~/features/cis/hmrc/credentials.server";
 import { describeRotation, rotatePiiKeys } from "~/features/cis/key-rotation.server";
 import { decryptPii, encryptPii, maskUtr } from "~/features/cis/pii.server";
 import { createTenant, type TestTenant } from "../factories";
@@ -84,7 +85,7 @@ describe("PII key rotation", () => {
 
     const second = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH }, { batchSize: 2 });
     expect(second.subcontractors).toEqual({ scanned: 0, updatedRows: 0, utr: 0, nino: 0 });
-    expect(second.settings).toEqual({ scanned: 0, updatedRows: 0, utr: 0 });
+    expect(second.settings).toEqual({ scanned: 0, updatedRows: 0, utr: 0, gateway: 0 });
     expect(await rowsOf(t)).toEqual(after);
     expect(await settingsOf(t)).toBe(settingsAfter);
     expect(describeRotation(second)).toContain("Nothing to do");
@@ -116,5 +117,21 @@ describe("PII key rotation", () => {
     const { revealIdentifier } = await import("~/features/cis/subcontractors.server");
     const [id, want] = [...plain.entries()][0];
     expect(await revealIdentifier({ ...env, PII_KEYS: BOTH }, t.id, id, "utr", actor, null)).toBe(want.utr);
+  });
+
+  it("re-encrypts the Government Gateway credentials too, and the gateway reads them with the new key alone", async () => {
+    const { t } = await seedTenant();
+    await saveGatewayCredentials(env, t.id, { senderId: "ROTATE123", password: "rotate-Secret-77" }, { id: "setup", email: "setup@example.test", ip: null });
+    const before = await env.DB.prepare("SELECT gateway_sender_id_enc AS s, gateway_password_enc AS p FROM cis_settings WHERE tenant_id = ?")
+      .bind(t.id)
+      .first<{ s: string; p: string }>();
+    expect(before?.s.startsWith("v1.")).toBe(true);
+    const report = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH });
+    // Other tests leave unreadable values behind on purpose: none of them is this tenant's.
+    expect(report.failures.filter((f) => f.id === t.id)).toEqual([]);
+    expect(report.settings.gateway).toBeGreaterThanOrEqual(2);
+    // Key 1 retired: only key 2 left, and the credentials still read back.
+    const read = await readGatewayCredentials({ ...env, PII_KEYS: KEY2 }, t.id);
+    expect(read).toMatchObject({ ok: true, credentials: { senderId: "ROTATE123", password: "rotate-Secret-77" } });
   });
 });

@@ -5,7 +5,7 @@ import { getDb } from "~/db/client.server";
 import { cisReturns, devHmrcMessages, hmrcSubmissions } from "~/db/schema";
 import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submission.server";
 import { encryptPii } from "~/features/cis/pii.server";
-import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
+import { amendReturn, compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { returnSubmissionSource } from "~/features/cis/returns/submission.server";
 import { utrPiiContext } from "~/features/cis/settings.server";
 import type { TestTenant } from "../factories";
@@ -122,4 +122,33 @@ describe("submitting a compiled return to HMRC", () => {
     expect(await count("hmrc_submissions", "tenant_id = ?", other.t.id)).toBe(0);
     expect((await returnRow(other.t.id, MONTH))?.locked).toBe(false);
   }, 60_000);
+
+  it("an amendment of a submitted return is sent as its own return and stays amended once accepted", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    await readyForHmrc(t);
+    const sub = await seedSub(t, { name: "Amy Amend" });
+    await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: sub.name, grossP: 100_000, materialsP: 0, paymentDate: "2026-01-10" });
+    expect((await compileMonthlyReturn(env, t.id, MONTH, actor)).ok).toBe(true);
+    const url = `${t.origin}/cis/returns/${MONTH}/submit`;
+    expect((await b.post(url, DECLARED)).status).toBe(302);
+    await accepted(b, url);
+
+    // A payment found later: amend, recompile the amendment, send it.
+    await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: sub.name, grossP: 20_000, materialsP: 0, paymentDate: "2026-01-20" });
+    const amended = await amendReturn(env, t.id, MONTH, actor);
+    expect(amended.ok).toBe(true);
+    const recompiled = await compileMonthlyReturn(env, t.id, MONTH, actor);
+    expect(recompiled.ok).toBe(true);
+    const amendmentId = recompiled.ok ? recompiled.id : "";
+    expect(amendmentId).toMatch(new RegExp(`^${MONTH}-AMD-\\d+$`));
+    expect(pageText(await page(await b.get(url)))).toContain("£1,200.00");
+    expect((await b.post(url, DECLARED)).status).toBe(302);
+    await accepted(b, url);
+
+    expect(await returnRow(t.id, amendmentId)).toMatchObject({ status: "amended", locked: true });
+    expect(await returnRow(t.id, MONTH)).toMatchObject({ status: "submitted", locked: true });
+    expect(await count("hmrc_submissions", "tenant_id = ? AND kind = 'cis300'", t.id)).toBe(2);
+    const audits = await auditsFor(t.id, "cis.return.submitted");
+    expect(audits.map((a) => (a.payload as { status: string; gross: number }).status).sort()).toEqual(["amended", "submitted"]);
+  }, 90_000);
 });

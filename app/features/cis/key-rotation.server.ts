@@ -1,7 +1,8 @@
 /**
  * Re-encrypts every stored identifier with the newest key in PII_KEYS (`npm run keys:rotate`).
  *
- * Encrypted columns: cis_subcontractors.utr_enc and nino_enc, cis_settings.utr_enc. Each value
+ * Encrypted columns: cis_subcontractors.utr_enc and nino_enc; cis_settings.utr_enc,
+ * gateway_sender_id_enc and gateway_password_enc. Each value
  * is decrypted with its own binding (tenant, table, record, field) and the key version it names,
  * encrypted again with the current version, and written back in batches. Rows already on the
  * current version are not selected, so a second run changes nothing and an interrupted run
@@ -27,7 +28,7 @@ export type RotationFailure = { table: string; id: string; field: string; error:
 export type RotationReport = {
   currentVersion: number;
   subcontractors: { scanned: number; updatedRows: number; utr: number; nino: number };
-  settings: { scanned: number; updatedRows: number; utr: number };
+  settings: { scanned: number; updatedRows: number; utr: number; gateway: number };
   failures: RotationFailure[];
   dryRun: boolean;
 };
@@ -67,7 +68,7 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
   const report: RotationReport = {
     currentVersion: current,
     subcontractors: { scanned: 0, updatedRows: 0, utr: 0, nino: 0 },
-    settings: { scanned: 0, updatedRows: 0, utr: 0 },
+    settings: { scanned: 0, updatedRows: 0, utr: 0, gateway: 0 },
     failures: [],
     dryRun: Boolean(opts.dryRun),
   };
@@ -124,22 +125,46 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     if (rows.length < batchSize) break;
   }
 
-  // The contractor's own UTR in each tenant's settings.
+  // Each tenant's settings: the contractor's own UTR and its Government Gateway credentials.
+  const settingsFields = [
+    { column: "utr_enc", field: "utr", count: "utr" },
+    { column: "gateway_sender_id_enc", field: "gateway_sender_id", count: "gateway" },
+    { column: "gateway_password_enc", field: "gateway_password", count: "gateway" },
+  ] as const;
+  type SettingsRow = { tenant_id: string; utr_enc: string | null; gateway_sender_id_enc: string | null; gateway_password_enc: string | null };
   let afterTenant = "";
   for (;;) {
-    const rows = await port.all<{ tenant_id: string; utr_enc: string }>({
-      sql: "SELECT tenant_id, utr_enc FROM cis_settings WHERE tenant_id > ? AND utr_enc IS NOT NULL AND utr_enc NOT LIKE ? ORDER BY tenant_id LIMIT ?",
-      params: [afterTenant, likePrefix, batchSize],
+    const rows = await port.all<SettingsRow>({
+      sql: `SELECT tenant_id, utr_enc, gateway_sender_id_enc, gateway_password_enc FROM cis_settings
+            WHERE tenant_id > ? AND (${settingsFields.map((f) => `(${f.column} IS NOT NULL AND ${f.column} NOT LIKE ?)`).join(" OR ")})
+            ORDER BY tenant_id LIMIT ?`,
+      params: [afterTenant, ...settingsFields.map(() => likePrefix), batchSize],
     });
     if (rows.length === 0) break;
     const writes: SqlStatement[] = [];
     for (const row of rows) {
       report.settings.scanned += 1;
-      const fresh = await reencrypt(row.utr_enc, { tenantId: row.tenant_id, table: "cis_settings", recordId: row.tenant_id, field: "utr" });
-      if (fresh === null) continue;
+      const sets: string[] = [];
+      const setParams: string[] = [];
+      const guards: string[] = [];
+      const guardParams: string[] = [];
+      for (const f of settingsFields) {
+        const stored = row[f.column];
+        if (!stale(stored, prefix)) continue;
+        const fresh = await reencrypt(stored as string, { tenantId: row.tenant_id, table: "cis_settings", recordId: row.tenant_id, field: f.field });
+        if (fresh === null) continue;
+        sets.push(`${f.column} = ?`);
+        setParams.push(fresh);
+        guards.push(`${f.column} = ?`);
+        guardParams.push(stored as string);
+        report.settings[f.count] += 1;
+      }
+      if (sets.length === 0) continue;
       report.settings.updatedRows += 1;
-      report.settings.utr += 1;
-      writes.push({ sql: "UPDATE cis_settings SET utr_enc = ? WHERE tenant_id = ? AND utr_enc = ?", params: [fresh, row.tenant_id, row.utr_enc] });
+      writes.push({
+        sql: `UPDATE cis_settings SET ${sets.join(", ")} WHERE tenant_id = ? AND ${guards.join(" AND ")}`,
+        params: [...setParams, row.tenant_id, ...guardParams],
+      });
     }
     if (!opts.dryRun) await port.batch(writes);
     log(`cis_settings: ${report.settings.scanned} scanned, ${report.settings.updatedRows} re-encrypted so far`);
@@ -155,7 +180,7 @@ export function describeRotation(r: RotationReport): string {
   const lines = [
     `Current key version: v${r.currentVersion}${r.dryRun ? " (dry run: nothing written)" : ""}`,
     `cis_subcontractors: ${r.subcontractors.scanned} row(s) on an older key; ${verb} ${r.subcontractors.updatedRows} (${r.subcontractors.utr} UTR, ${r.subcontractors.nino} NINO)`,
-    `cis_settings: ${r.settings.scanned} row(s) on an older key; ${verb} ${r.settings.updatedRows} (${r.settings.utr} UTR)`,
+    `cis_settings: ${r.settings.scanned} row(s) on an older key; ${verb} ${r.settings.updatedRows} (${r.settings.utr} UTR, ${r.settings.gateway} Government Gateway credential values)`,
   ];
   if (r.failures.length) {
     lines.push(`${r.failures.length} value(s) could not be re-encrypted (left unchanged):`);

@@ -12,6 +12,8 @@
 // compile's read batch and its one write batch) and the peak resident memory of the workerd process serving it (its
 // VmHWM, reset through /proc/<pid>/clear_refs to the resident size before each request, which is
 // printed too; the local D1's SQLite runs in the same process, so its pages count as well).
+// It also samples the Worker isolate's own V8 heap through the inspector (port + 1000): the figure
+// the 128 MB isolate limit applies to (used size, uncollected garbage included, an upper bound).
 // Then it loads /cis/returns for the month (1,000 lines) and prints the same figures.
 /* global performance */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,6 +22,7 @@ import process from "node:process";
 import { URLSearchParams } from "node:url";
 import { run } from "./setup-local.mjs";
 import { buildApp, freshState, httpRequest, serveBuilt } from "../tests/e2e/server.mjs";
+import { sampleIsolateHeap } from "../bench/isolate-heap.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -31,6 +34,7 @@ const SUBS = opt("subcontractors", 1_000);
 const RUNS = opt("runs", 3);
 const BUILD = !args.includes("--no-build");
 const PORT = Number(process.env.BENCH_RETURNS_PORT ?? 8789);
+const INSPECTOR_PORT = PORT + 1000;
 const PERSIST_TO = path.join(".wrangler", "bench-return-state");
 const SQL_FILE = path.join(".wrangler", "bench-return.sql");
 const LOG_FILE = path.join(".wrangler", "bench-return-wrangler.log");
@@ -168,12 +172,25 @@ const d1 = (res) => Number(/d1;desc="D1 queries";dur=(\d+)/.exec(String(res.head
 async function measure(label, fn, pids) {
   resetPeak(pids);
   const before = memMiB(pids, "VmRSS");
+  // The isolate's own heap (used size, uncollected garbage included): what the 128 MB limit is about.
+  const heap = await sampleIsolateHeap(INSPECTOR_PORT);
+  const heapBefore = heap.lastMb();
   const t0 = performance.now();
   const res = await fn();
   const ms = performance.now() - t0;
-  const row = { label, status: res.status, wallMs: Math.round(ms), d1Queries: d1(res), rssBeforeMiB: before, peakRssMiB: peakMiB(pids) };
+  await heap.stop();
+  const row = {
+    label,
+    status: res.status,
+    wallMs: Math.round(ms),
+    d1Queries: d1(res),
+    rssBeforeMiB: before,
+    peakRssMiB: peakMiB(pids),
+    heapBeforeMiB: Math.round(heapBefore),
+    heapPeakMiB: Math.round(heap.peakMb()),
+  };
   console.log(
-    `${label.padEnd(22)} ${String(res.status).padEnd(4)} ${String(row.wallMs).padStart(6)} ms  ${String(row.d1Queries).padStart(3)} D1 queries  RSS before ${before} MiB, peak ${row.peakRssMiB} MiB`,
+    `${label.padEnd(22)} ${String(res.status).padEnd(4)} ${String(row.wallMs).padStart(6)} ms  ${String(row.d1Queries).padStart(3)} D1 queries  isolate heap ${row.heapBeforeMiB} -> peak ${row.heapPeakMiB} MiB  workerd RSS before ${before} MiB, peak ${row.peakRssMiB} MiB`,
   );
   return row;
 }
@@ -185,7 +202,7 @@ async function main() {
   renderSql();
   await Promise.all([BUILD ? buildApp() : Promise.resolve(), freshState(PERSIST_TO)]);
   await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", PERSIST_TO, "--file", SQL_FILE], { label: "bench rows" });
-  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE, inspectorPort: INSPECTOR_PORT });
   try {
     const cookie = await signIn();
     const pids = workerdPids();

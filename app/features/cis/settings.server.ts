@@ -23,6 +23,8 @@ export type CisSettingsView = {
   statementFooter: string | null;
   /** Whether Government Gateway credentials are stored (their values never leave the server). */
   gatewayCredentials: boolean;
+  /** When the credentials were last saved or cleared: the form starts empty again after each change. */
+  gatewayCredentialsChangedAt: number | null;
   updatedAt: number | null;
   /** True when the stored document could not be read and the defaults are shown. */
   fellBack: boolean;
@@ -44,6 +46,7 @@ export function defaultSettingsView(fellBack = false): CisSettingsView {
     emailReplyTo: null,
     statementFooter: null,
     gatewayCredentials: false,
+    gatewayCredentialsChangedAt: null,
     updatedAt: null,
     fellBack,
   };
@@ -68,6 +71,7 @@ function settingsView(row: SettingsRow | undefined): CisSettingsView {
     emailReplyTo: row.emailReplyTo,
     statementFooter: row.statementFooter,
     gatewayCredentials: Boolean(row.gatewaySenderIdEnc && row.gatewayPasswordEnc),
+    gatewayCredentialsChangedAt: row.gatewayCredentialsUpdatedAt ?? null,
     updatedAt: row.updatedAt,
     fellBack: false,
   };

@@ -148,7 +148,12 @@ export default function CisSettings({ loaderData, actionData }: Route.ComponentP
       {/* Remount after each save so the form starts from what is stored now. */}
       <SettingsForm key={settings.updatedAt ?? "new"} settings={settings} lastResult={ad?.result ?? null} />
       {canEditBundles ? (
-        <GatewayCredentialsPanel isSet={settings.gatewayCredentials} errors={ad?.gatewayErrors ?? null} senderId={ad?.gatewaySenderId ?? ""} />
+        <GatewayCredentialsPanel
+          isSet={settings.gatewayCredentials}
+          changedAt={settings.gatewayCredentialsChangedAt}
+          errors={ad?.gatewayErrors ?? null}
+          senderId={ad?.gatewaySenderId ?? ""}
+        />
       ) : null}
       <RolePermissions bundles={bundles} allScopes={allScopes} canEdit={canEditBundles} bundleError={ad?.bundleError ?? null}>
         <ScopeChecklistPanel checklist={checklist} />

@@ -7,7 +7,17 @@ import type { GatewayFormErrors } from "../gateway-credentials-schema";
  * The Government Gateway user HMRC submissions are sent as. What is stored is never shown back:
  * only whether it is set, with a form to replace it and a button to clear it.
  */
-export function GatewayCredentialsPanel({ isSet, errors, senderId }: { isSet: boolean; errors: GatewayFormErrors | null; senderId: string }) {
+export function GatewayCredentialsPanel({
+  isSet,
+  changedAt,
+  errors,
+  senderId,
+}: {
+  isSet: boolean;
+  changedAt: number | null;
+  errors: GatewayFormErrors | null;
+  senderId: string;
+}) {
   const described = (field: "senderId" | "password") =>
     [`gateway-${field}-description`, errors?.[field] ? `gateway-${field}-error` : null].filter(Boolean).join(" ");
   return (
@@ -26,7 +36,8 @@ export function GatewayCredentialsPanel({ isSet, errors, senderId }: { isSet: bo
           {errors.form}
         </p>
       ) : null}
-      <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-2" autoComplete="off">
+      {/* A new key after each save or clear: the browser drops what was typed, so the password never stays on screen. */}
+      <Form key={changedAt ?? "never"} method="post" className="mt-4 grid gap-4 sm:grid-cols-2" autoComplete="off">
         <input type="hidden" name="intent" value="gateway" />
         <Field
           id="gateway-senderId"

@@ -227,7 +227,7 @@ export default function PortalInvoiceNew({ loaderData, actionData }: Route.Compo
               type="file"
               accept="application/pdf,.pdf"
               aria-invalid={fields.attachment.errors ? true : undefined}
-              aria-describedby={[fields.attachment.descriptionId, fields.attachment.errors ? fields.attachment.errorId : null].filter(Boolean).join(" ")}
+              aria-describedby={[fields.attachment.errors ? fields.attachment.errorId : null, fields.attachment.descriptionId].filter(Boolean).join(" ")}
               className="block text-sm"
             />
           </Field>

@@ -281,6 +281,16 @@ describe("what a portal session reaches", () => {
     expect((await staff.get(`${t.origin}/cis/invoices/${foreignId}/attachment`)).status).toBe(404);
   });
 
+  it("the home shows the verification with its date (en-GB) and links to the invoice pages", async () => {
+    const { t, sub, portal } = await setUp();
+    await env.DB.prepare("UPDATE cis_subcontractors SET verified_date = '2026-02-03' WHERE id = ?").bind(sub.id).run();
+    const home = await page(await portal.get(`${t.origin}/portal`));
+    expect(pageText(home)).toMatch(/Verified\s*03\/02\/2026/);
+    expect(pageText(home)).toContain("Standard (20%)");
+    expect(all(home, "a[href]").map((el) => el.getAttribute("href"))).toEqual(expect.arrayContaining(["/portal/invoices", "/portal/invoices/new"]));
+    expect(pageText(home)).toContain("No invoices yet");
+  });
+
   it("an empty list says so", async () => {
     const { t, portal } = await setUp();
     const res = await portal.get(`${t.origin}/portal/invoices`);

@@ -39,6 +39,7 @@ export default [
       route("invoices/new", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-new" }),
       route("invoices/import", "features/cis/invoices/routes/import.tsx"),
       route("invoices/:id/edit", "features/cis/invoices/routes/form.tsx", { id: "cis-invoice-edit" }),
+      route("invoices/:id/attachment", "features/cis/invoices/routes/attachment.tsx"),
       route("invoices/:id", "features/cis/invoices/routes/detail.tsx"),
       route("statements", "features/cis/statements/routes/list.tsx"),
       route("statements/:id/download", "features/cis/statements/routes/download.tsx"),
@@ -75,6 +76,9 @@ export default [
     route("auth", "features/portal/routes/auth.tsx"),
     route("logout", "features/portal/routes/logout.tsx"),
     route("statements/:file", "features/portal/routes/statement-pdf.tsx"),
+    route("invoices", "features/portal/routes/invoices.tsx"),
+    route("invoices/new", "features/portal/routes/invoice-new.tsx"),
+    route("invoices/:file", "features/portal/routes/invoice-pdf.tsx"),
   ]),
 
   route("*", "features/platform/routes/not-found.tsx"),

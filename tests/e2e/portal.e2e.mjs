@@ -83,6 +83,22 @@ scenario("an invited subcontractor opens the portal link once and sees their mas
       // Nothing of the staff workspace.
       expect(await sub.getByRole("navigation", { name: "Modules" }).count(), "no staff navigation").toBe(0);
       await sub.getByRole("button", { name: "Sign out", exact: true }).waitFor();
+      expect(await detail("Verified"), "verified date").toBe("N/A");
+
+      // Issue 13: the subcontractor submits an invoice; it waits for the contractor's approval.
+      const invoiceNumber = `E2E-${tag}`;
+      await sub.getByRole("link", { name: "Submit an invoice", exact: true }).click();
+      await sub.waitForURL((u) => u.pathname === "/portal/invoices/new");
+      await waitForHydration(sub, js);
+      await sub.getByLabel("Invoice Number *").fill(invoiceNumber);
+      await sub.getByLabel("Gross Amount (£) *").fill("1,000.00");
+      await sub.getByLabel("Materials (£)").fill("200.00");
+      await sub.getByRole("button", { name: "Submit invoice", exact: true }).click();
+      await sub.waitForURL((u) => u.pathname === "/portal/invoices", { timeout: 15_000 });
+      const invoiceRow = sub.getByTestId("portal-invoices").locator("tbody tr").filter({ hasText: invoiceNumber });
+      await invoiceRow.waitFor();
+      expect(await invoiceRow.innerText(), "submitted invoice row").toContain("Awaiting approval");
+      expect(await invoiceRow.innerText(), "CIS at the subcontractor's rate").toContain("£160.00 (20%)");
 
       // The same link a second time: refused.
       const again = await sub.goto(link);

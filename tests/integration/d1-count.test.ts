@@ -5,6 +5,7 @@ import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { signIn } from "./auth-helpers";
+import { Browser } from "./http";
 import { batchJobKey } from "~/features/cis/statements/statements-page.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
@@ -265,5 +266,36 @@ describe("D1 round trips: notifications", () => {
     const inbox = await b.get(`${t.origin}/notifications`);
     expect(inbox.status).toBe(200);
     expect(d1Queries(inbox)).toBe(2);
+  });
+});
+
+describe("D1 round trips: portal invoices", () => {
+  it("serves /portal/invoices and /portal/invoices/new in three (the middleware's batch, the portal session, the page's batch)", async () => {
+    const { t, b: staff } = await cisStaff("manager");
+    const sub = await seedSub(t, { name: "Count Portal Sub", email: `count-${Date.now().toString(36)}@example.test` });
+    const invited = await staff.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
+    const token = /\/portal\/auth\?token=([^"&\s]+)/.exec(await invited.text())?.[1] ?? "";
+    const portal = new Browser();
+    expect((await portal.post(`${t.origin}/portal/auth`, { token })).status).toBe(302);
+    for (let i = 0; i < 3; i++) {
+      const input = invoiceSchema.parse({
+        subcontractorId: sub.id,
+        invoiceNumber: `CNT-${i}`,
+        invoiceDate: "2026-03-10",
+        grossP: 1000,
+        materialsP: 0,
+        vatRate: 20,
+      });
+      await createInvoice(env, t.id, input, { id: sub.id, email: "", name: sub.name }, { source: "portal" });
+    }
+    const list = await portal.get(`${t.origin}/portal/invoices`);
+    expect(list.status).toBe(200);
+    expect(d1Queries(list)).toBe(3);
+    const form = await portal.get(`${t.origin}/portal/invoices/new`);
+    expect(form.status).toBe(200);
+    expect(d1Queries(form)).toBe(3);
+    const home = await portal.get(`${t.origin}/portal`);
+    expect(home.status).toBe(200);
+    expect(d1Queries(home)).toBe(3);
   });
 });

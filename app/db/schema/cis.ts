@@ -166,6 +166,9 @@ export const cisInvoices = sqliteTable(
     // A fresh id written by every transition: the audit entry of the same batch lands only on the
     // row this very transition changed, so a transition that lost a race records nothing.
     transitionId: text("transition_id"),
+    // Size of the subcontractor's own PDF sent with a portal submission (null: none). Its R2 key
+    // follows from the tenant and invoice ids, so the row needs only to say that it exists.
+    attachmentBytes: integer("attachment_bytes"),
     createdAt: integer("created_at").notNull(),
     createdBy: text("created_by"),
     updatedAt: integer("updated_at").notNull(),

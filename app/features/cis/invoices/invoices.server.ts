@@ -368,11 +368,11 @@ export function newInvoiceRecords(
   input: InvoiceInput,
   sub: InvoiceSubcontractor,
   actor: Actor,
-  opts: { source?: InvoiceSource; via?: "form" | "import"; now?: number } = {},
+  opts: { source?: InvoiceSource; via?: "form" | "import"; now?: number; id?: string; attachmentBytes?: number | null } = {},
 ) {
   const source = opts.source ?? "staff";
   const now = opts.now ?? Date.now();
-  const id = newId();
+  const id = opts.id ?? newId();
   const fields = savedFields(input, sub);
   const row = {
     id,
@@ -380,6 +380,7 @@ export function newInvoiceRecords(
     ...fields,
     status: source === "portal" ? "portal_draft" : "draft",
     source,
+    attachmentBytes: opts.attachmentBytes ?? null,
     createdAt: now,
     createdBy: actor.id,
     updatedAt: now,
@@ -397,6 +398,7 @@ export function newInvoiceRecords(
       subcontractorId: fields.subcontractorId,
       grossP: fields.grossP,
       cisDeductionP: fields.cisDeductionP,
+      ...(opts.attachmentBytes ? { attachmentBytes: opts.attachmentBytes } : {}),
     },
   } satisfies AuditEntry;
   return { id, row, audit };
@@ -408,14 +410,14 @@ export async function createInvoice(
   tenantId: string,
   input: InvoiceInput,
   actor: Actor,
-  opts: { source?: InvoiceSource } = {},
+  opts: { source?: InvoiceSource; id?: string; attachmentBytes?: number | null } = {},
 ): Promise<SaveInvoiceResult> {
   const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
   if (!found.ok) return found;
   if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber)) return DUPLICATE;
   const db = getDb(env);
   const now = Date.now();
-  const { id, row, audit } = newInvoiceRecords(tenantId, input, found.sub, actor, { source: opts.source, now });
+  const { id, row, audit } = newInvoiceRecords(tenantId, input, found.sub, actor, { ...opts, now });
   const failed = await runSave(db, [
     db.insert(cisInvoices).values(row),
     auditInsert(db, audit, now),

@@ -1,6 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { cisSettings, cisStatements } from "~/db/schema";
+import { portalInvoicesQuery, type PortalInvoice } from "../invoices/portal-invoices.server";
 import { ensureStatementPdf, type StatementFileFailure, type StatementPdf } from "./files.server";
 
 /** What the portal shows of a statement: never another subcontractor's, never an unissued one. */
@@ -15,6 +16,7 @@ export type PortalStatement = {
 };
 
 const PORTAL_STATEMENT_LIMIT = 120;
+const PORTAL_HOME_INVOICES = 5;
 
 function ownIssued(tenantId: string, subcontractorId: string) {
   return and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.status, "issued"));
@@ -22,15 +24,16 @@ function ownIssued(tenantId: string, subcontractorId: string) {
 
 /**
  * The portal home's data in one D1 round trip: the contractor's name (the settings' company name,
- * else the tenant's) and the subcontractor's issued statements, newest tax month first.
+ * else the tenant's), the subcontractor's latest invoices and their issued statements, newest
+ * tax month first.
  */
 export async function portalHomeData(
   env: Env,
   tenant: { id: string; name: string },
   subcontractorId: string,
-): Promise<{ contractorName: string; statements: PortalStatement[] }> {
+): Promise<{ contractorName: string; statements: PortalStatement[]; recentInvoices: PortalInvoice[] }> {
   const db = getDb(env);
-  const [settings, statements] = await db.batch([
+  const [settings, statements, recentInvoices] = await db.batch([
     db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(eq(cisSettings.tenantId, tenant.id)).limit(1),
     db
       .select({
@@ -46,8 +49,9 @@ export async function portalHomeData(
       .where(ownIssued(tenant.id, subcontractorId))
       .orderBy(desc(cisStatements.taxMonth), desc(cisStatements.id))
       .limit(PORTAL_STATEMENT_LIMIT),
+    portalInvoicesQuery(db, tenant.id, subcontractorId, PORTAL_HOME_INVOICES),
   ]);
-  return { contractorName: settings[0]?.companyName.trim() || tenant.name, statements };
+  return { contractorName: settings[0]?.companyName.trim() || tenant.name, statements, recentInvoices };
 }
 
 /** The PDF of one of the subcontractor's own issued statements; anything else is not found. */

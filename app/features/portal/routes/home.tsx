@@ -6,6 +6,8 @@ import { formatDate } from "~/utils/dates";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
+import { PortalInvoiceTable } from "../components/portal-invoices";
+import { portalInvoiceItem } from "../portal-invoices-view.server";
 import type { Route } from "./+types/home";
 
 const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
@@ -19,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, ctx, tenant } = requirePortalModule(context);
   const { subcontractor: s } = await requirePortalSession(env, ctx, request, tenant.id);
   // Contractor name and statements in one D1 round trip.
-  const { contractorName, statements } = await portalHomeData(env, tenant, s.id);
+  const { contractorName, statements, recentInvoices } = await portalHomeData(env, tenant, s.id);
   return {
     contractorName,
     me: {
@@ -29,10 +31,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       identifier: s.type === "individual" ? { label: "National Insurance Number", value: s.ninoMasked } : { label: "Company Number", value: s.companyNumber },
       verificationStatus: STATUS_LABELS[s.verificationStatus],
       verificationRate: s.verificationRate,
+      verifiedDate: formatDate(s.verifiedDate),
       emailMasked: s.email ? maskEmail(s.email) : null,
     },
-    // Portal invoices do not exist yet: this is the real, empty list.
-    invoices: [] as { id: string }[],
+    invoices: recentInvoices.map(portalInvoiceItem),
     statements: statements.map((st) => ({
       id: st.id,
       period: taxMonthFromLabel(st.taxMonth).displayLabel,
@@ -64,16 +66,31 @@ export default function PortalHome({ loaderData }: Route.ComponentProps) {
           <Item label="UTR" value={me.utrMasked} />
           <Item label={me.identifier.label} value={me.identifier.value} />
           <Item label="Verification" value={`${me.verificationStatus} (${me.verificationRate}%)`} />
+          <Item label="Verified" value={me.verifiedDate} />
           <Item label="Contact e-mail" value={me.emailMasked} />
         </dl>
         <p className="mt-4 text-xs opacity-70">{`Identifiers are shown masked. If something is wrong, contact ${contractorName}.`}</p>
       </section>
 
       <section aria-labelledby="invoices-heading" className="mt-6 rounded-brand border border-line bg-elevated p-5">
-        <h2 id="invoices-heading" className="text-lg font-semibold">
-          Invoices
-        </h2>
-        {loaderData.invoices.length === 0 ? <p className="mt-3 text-sm opacity-80">No invoices yet</p> : null}
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="invoices-heading" className="text-lg font-semibold">
+            Invoices
+          </h2>
+          <p className="flex gap-4 text-sm">
+            <a href="/portal/invoices" className="underline">
+              All your invoices
+            </a>
+            <a href="/portal/invoices/new" className="underline">
+              Submit an invoice
+            </a>
+          </p>
+        </div>
+        {loaderData.invoices.length === 0 ? (
+          <p className="mt-3 text-sm opacity-80">No invoices yet</p>
+        ) : (
+          <PortalInvoiceTable invoices={loaderData.invoices} caption="Your latest invoices" />
+        )}
       </section>
 
       <section aria-labelledby="statements-heading" className="mt-6 rounded-brand border border-line bg-elevated p-5">

@@ -10,6 +10,8 @@ export type InvoiceDetailView = {
   invoiceNumber: string;
   status: InvoiceStatus;
   source: "staff" | "portal";
+  /** Size of the PDF the subcontractor sent with a portal submission; null when none. */
+  attachmentBytes: number | null;
   subcontractorId: string;
   subcontractorName: string;
   /** False when the subcontractor has since been deleted: the name stays, the link goes. */
@@ -160,6 +162,13 @@ export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
           <Item label="Source" name="source">
             {SOURCE_LABELS[invoice.source]}
           </Item>
+          {invoice.attachmentBytes !== null ? (
+            <Item label="Subcontractor's PDF" name="attachment">
+              <a href={`/cis/invoices/${invoice.id}/attachment`} download className="text-accent underline">
+                {`Download PDF (${Math.max(1, Math.round(invoice.attachmentBytes / 1024))} KB)`}
+              </a>
+            </Item>
+          ) : null}
           <Item label="Invoice date" name="invoiceDate">
             {formatDate(invoice.invoiceDate)}
           </Item>

@@ -88,6 +88,7 @@ function detailView({ invoice: r, sub, names }: Found): InvoiceDetailView {
     invoiceNumber: r.invoiceNumber,
     status: r.status,
     source: r.source,
+    attachmentBytes: r.attachmentBytes,
     subcontractorId: r.subcontractorId,
     subcontractorName: r.subcontractorName,
     subcontractorLinked: sub !== null,

@@ -1,0 +1,252 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, VAT_RATES } from "~/features/cis/domain";
+import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
+import { londonToday } from "~/features/cis/invoices/invoices.server";
+import { submitPortalInvoice } from "~/features/cis/invoices/portal-invoices.server";
+import { contractorDetails } from "~/features/cis/portal-invites.server";
+import { boundaryOf, MultipartError, readMultipart, type FilePart } from "~/features/files/multipart";
+import { reportInternalError } from "~/features/platform/error-reference";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formErrorReply } from "~/utils/forms";
+import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
+import { ATTACH_AGAIN, PORTAL_ATTACHMENT_MESSAGES, PORTAL_PDF_MAX_BYTES } from "../portal-invoice-codes";
+import { requirePortalModule } from "../portal-auth.server";
+import { requirePortalSession } from "../portal-session.server";
+import type { Route } from "./+types/invoice-new";
+
+/** The multipart framing and text fields around a PDF at the limit. */
+const BODY_ALLOWANCE = 256 * 1024;
+
+async function portal(request: Request, context: Route.LoaderArgs["context"]) {
+  const { env, ctx, tenant } = requirePortalModule(context);
+  const { subcontractor } = await requirePortalSession(env, ctx, request, tenant.id);
+  return { env, tenant, subcontractor };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, subcontractor } = await portal(request, context);
+  const { contractorName } = await contractorDetails(env, tenant);
+  return { contractorName, cisRate: subcontractor.verificationRate, today: londonToday() };
+}
+
+/**
+ * The posted text fields and, when one was chosen, the file part, read as a stream: the file is
+ * the form's last field, so the fields are known before any of its bytes are read.
+ */
+async function readPost(request: Request): Promise<{ ok: true; form: FormData; file: FilePart | null } | { ok: false; tooLarge: boolean }> {
+  const boundary = boundaryOf(request.headers.get("Content-Type"));
+  if (!boundary) return { ok: true, form: await request.formData(), file: null };
+  const length = Number(request.headers.get("Content-Length") ?? "0");
+  if (length > PORTAL_PDF_MAX_BYTES + BODY_ALLOWANCE) return { ok: false, tooLarge: true };
+  if (!request.body) return { ok: false, tooLarge: false };
+  try {
+    const { fields, file } = await readMultipart(request.body, boundary);
+    const form = new FormData();
+    for (const [k, v] of fields) form.append(k, v);
+    // An empty file input still sends a part, without a file name.
+    return { ok: true, form, file: file && file.filename ? file : null };
+  } catch (e) {
+    if (e instanceof MultipartError) return { ok: false, tooLarge: false };
+    throw e;
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, subcontractor } = await portal(request, context);
+  const post = await readPost(request);
+  if (!post.ok) {
+    const reply = post.tooLarge
+      ? { status: "error" as const, error: { attachment: [PORTAL_ATTACHMENT_MESSAGES.too_large] } }
+      : formErrorReply(PORTAL_ATTACHMENT_MESSAGES.unreadable);
+    return data({ result: reply }, { status: post.tooLarge ? 413 : 400 });
+  }
+  // Whose invoice it is comes from the session only; a posted subcontractorId is overwritten.
+  post.form.set("subcontractorId", subcontractor.id);
+  const submission = parseWithZod(post.form, { schema: invoiceFormSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+
+  const { subcontractorId: _ignored, ...input } = submission.value;
+  let saved: Awaited<ReturnType<typeof submitPortalInvoice>>;
+  try {
+    saved = await submitPortalInvoice(env, tenant.id, subcontractor, input, post.file);
+  } catch (err) {
+    const message = reportInternalError(context, err, "portal invoice submit", "Failed to submit the invoice. Nothing was saved; please try again.");
+    return data({ result: submission.reply({ formErrors: [message] }) }, { status: 500 });
+  }
+  if (saved.ok) {
+    return redirectWithToast(env, "/portal/invoices", {
+      type: "success",
+      title: "Invoice submitted",
+      message: `Invoice ${input.invoiceNumber} has been sent for approval.`,
+    });
+  }
+  switch (saved.code) {
+    case "duplicate_number":
+      return data({ result: submission.reply({ fieldErrors: { invoiceNumber: ["You already have an invoice with this number"] } }) }, { status: 409 });
+    case "not_pdf":
+    case "too_large":
+    case "unreadable":
+      return data({ result: submission.reply({ fieldErrors: { attachment: [PORTAL_ATTACHMENT_MESSAGES[saved.code]] } }) }, { status: 400 });
+    default:
+      // The session's subcontractor was archived or removed between the guard and the save.
+      return data({ result: submission.reply({ formErrors: [INVOICE_ERROR_MESSAGES[saved.code]] }) }, { status: 409 });
+  }
+}
+
+export default function PortalInvoiceNew({ loaderData, actionData }: Route.ComponentProps) {
+  const { contractorName, cisRate, today } = loaderData;
+  const [form, fields] = useForm({
+    id: "portal-invoice",
+    lastResult: actionData?.result,
+    defaultValue: {
+      invoiceNumber: "",
+      invoiceDate: today,
+      description: "",
+      gross: "",
+      materials: "",
+      vatRate: "20",
+      reverseCharge: false,
+      materialsJustification: "",
+      attachment: "",
+    },
+    shouldValidate: "onBlur",
+  });
+  const refused = Boolean(actionData?.result && actionData.result.status === "error");
+  const attachmentHint = `Optional: your own invoice as a PDF, up to ${PORTAL_PDF_MAX_BYTES / 1024 / 1024} MB.${refused ? ` ${ATTACH_AGAIN}` : ""}`;
+  return (
+    <PortalShell contractorName={contractorName} signedIn>
+      <p>
+        <Link to="/portal/invoices" className="text-sm underline">
+          Back to your invoices
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-bold">Submit an invoice</h1>
+      <p className="mt-1 text-sm opacity-80">
+        {`${contractorName} reviews it before approving. CIS is deducted from the labour part at your current rate of ${cisRate}%.`}
+      </p>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 space-y-6">
+        {form.errors?.length ? (
+          <div id={form.errorId} role="alert" className="rounded-brand border border-danger bg-danger/10 p-4 text-danger" data-form-error>
+            {form.errors.map((e) => (
+              <p key={e}>{e}</p>
+            ))}
+          </div>
+        ) : null}
+        <section aria-labelledby="portal-invoice-details" className="grid gap-4 rounded-brand border border-line bg-elevated p-4 md:grid-cols-2">
+          <h2 id="portal-invoice-details" className="font-semibold md:col-span-2">
+            Invoice details
+          </h2>
+          <Field id={fields.invoiceNumber.id} label="Invoice Number *" error={fields.invoiceNumber.errors}>
+            <input
+              {...getInputProps(fields.invoiceNumber, { type: "text" })}
+              key={fields.invoiceNumber.key}
+              className={inputClass}
+              maxLength={50}
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={fields.invoiceDate.id} label="Invoice Date *" error={fields.invoiceDate.errors}>
+            <input {...getInputProps(fields.invoiceDate, { type: "date" })} key={fields.invoiceDate.key} className={inputClass} />
+          </Field>
+          <div className="md:col-span-2">
+            <Field id={fields.description.id} label="Description" error={fields.description.errors}>
+              <textarea {...getTextareaProps(fields.description)} key={fields.description.key} className={inputClass} rows={2} maxLength={1000} />
+            </Field>
+          </div>
+        </section>
+        <section aria-labelledby="portal-invoice-amounts" className="grid gap-4 rounded-brand border border-line bg-elevated p-4 md:grid-cols-2">
+          <h2 id="portal-invoice-amounts" className="font-semibold md:col-span-2">
+            Amounts
+          </h2>
+          <Field id={fields.gross.id} label="Gross Amount (£) *" error={fields.gross.errors} hint="Pounds and pence, e.g. 1,250.00, before VAT">
+            <input
+              {...getInputProps(fields.gross, { type: "text", ariaDescribedBy: fields.gross.descriptionId })}
+              key={fields.gross.key}
+              className={`${inputClass} font-mono`}
+              inputMode="decimal"
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={fields.materials.id} label="Materials (£)" error={fields.materials.errors} hint="Not subject to the CIS deduction. Leave blank for none.">
+            <input
+              {...getInputProps(fields.materials, { type: "text", ariaDescribedBy: fields.materials.descriptionId })}
+              key={fields.materials.key}
+              className={`${inputClass} font-mono`}
+              inputMode="decimal"
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={fields.vatRate.id} label="VAT Rate" error={fields.vatRate.errors}>
+            <select {...getSelectProps(fields.vatRate)} key={fields.vatRate.key} className={inputClass}>
+              {VAT_RATES.map((r) => (
+                <option key={r} value={String(r)}>{`${r}%`}</option>
+              ))}
+            </select>
+          </Field>
+          <div className="flex items-center gap-3 self-end pb-2">
+            <input
+              {...getInputProps(fields.reverseCharge, { type: "checkbox" })}
+              key={fields.reverseCharge.key}
+              className="h-4 w-4 accent-[var(--color-accent)]"
+            />
+            <label htmlFor={fields.reverseCharge.id} className="text-sm font-medium">
+              Reverse charge
+            </label>
+            <span className="text-xs opacity-70">The contractor accounts for the VAT.</span>
+          </div>
+          <div className="md:col-span-2">
+            <Field
+              id={fields.materialsJustification.id}
+              label="Materials Justification"
+              error={fields.materialsJustification.errors}
+              hint={`Needed when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of the gross: at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters.`}
+            >
+              <textarea
+                {...getTextareaProps(fields.materialsJustification, { ariaDescribedBy: fields.materialsJustification.descriptionId })}
+                key={fields.materialsJustification.key}
+                className={inputClass}
+                rows={2}
+                maxLength={1000}
+              />
+            </Field>
+          </div>
+        </section>
+        <section aria-labelledby="portal-invoice-attachment" className="rounded-brand border border-line bg-elevated p-4">
+          <h2 id="portal-invoice-attachment" className="mb-4 font-semibold">
+            Your invoice PDF
+          </h2>
+          <Field id={fields.attachment.id} label="PDF file" error={fields.attachment.errors} hint={attachmentHint}>
+            {/* Last in the form: the server reads every other field before the file's bytes. */}
+            <input
+              id={fields.attachment.id}
+              name={fields.attachment.name}
+              type="file"
+              accept="application/pdf,.pdf"
+              aria-invalid={fields.attachment.errors ? true : undefined}
+              aria-describedby={[fields.attachment.errors ? fields.attachment.errorId : null, fields.attachment.descriptionId].filter(Boolean).join(" ")}
+              className="block text-sm"
+            />
+          </Field>
+        </section>
+        <div className="flex gap-3">
+          <SubmitButton pendingText="Submitting...">Submit invoice</SubmitButton>
+          <Link to="/portal/invoices" className={buttonClass("ghost")}>
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </PortalShell>
+  );
+}
+
+export function meta() {
+  return [{ title: "Submit an invoice · Subcontractor portal" }];
+}
+
+export function ErrorBoundary() {
+  return <PortalErrorBoundary />;
+}

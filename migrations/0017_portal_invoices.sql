@@ -1,0 +1,1 @@
+ALTER TABLE `cis_invoices` ADD `attachment_bytes` integer;

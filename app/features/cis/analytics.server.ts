@@ -65,10 +65,11 @@ const sumOf = (col: SQLWrapper) => sql<number>`coalesce(sum(${col}), 0)`;
 
 function bySubcontractorQuery(db: Db, tenantId: string, window: TaxMonth[], limit?: number) {
   // The name as the subcontractor record holds it now; the invoices' copy when the record is gone.
+  const name = sql<string>`coalesce(max(${cisSubcontractors.name}), max(${cisInvoices.subcontractorName}))`;
   const q = db
     .select({
       subcontractorId: cisInvoices.subcontractorId,
-      name: sql<string>`coalesce(max(${cisSubcontractors.name}), max(${cisInvoices.subcontractorName}))`,
+      name,
       utrMasked: sql<string | null>`coalesce(max(${cisSubcontractors.utrMasked}), max(${cisInvoices.utrMasked}))`,
       invoices: count(),
       grossP: sumOf(cisInvoices.grossP),
@@ -79,12 +80,7 @@ function bySubcontractorQuery(db: Db, tenantId: string, window: TaxMonth[], limi
     .leftJoin(cisSubcontractors, and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, cisInvoices.subcontractorId)))
     .where(paidInWindow(tenantId, window))
     .groupBy(cisInvoices.subcontractorId)
-    .orderBy(
-      desc(sql`sum(${cisInvoices.cisDeductionP})`),
-      desc(sql`sum(${cisInvoices.grossP})`),
-      sql`lower(max(${cisInvoices.subcontractorName}))`,
-      cisInvoices.subcontractorId,
-    );
+    .orderBy(desc(sql`sum(${cisInvoices.cisDeductionP})`), desc(sql`sum(${cisInvoices.grossP})`), sql`lower(${name})`, cisInvoices.subcontractorId);
   return limit === undefined ? q : q.limit(limit);
 }
 

@@ -25,6 +25,7 @@ export default [
     layout("features/cis/routes/layout.tsx", [
       index("features/cis/routes/dashboard.tsx"),
       route("analytics", "features/cis/routes/analytics.tsx"),
+      route("analytics/subcontractors.csv", "features/cis/routes/analytics-export.tsx"),
       route("settings", "features/cis/routes/settings.tsx"),
       route("subcontractors", "features/cis/routes/subcontractors-list.tsx"),
       route("subcontractors/new", "features/cis/routes/subcontractor-form.tsx", { id: "cis-subcontractor-new" }),

@@ -90,6 +90,17 @@ describe("submitting a compiled return to HMRC", () => {
     const audits = await auditsFor(t.id, "cis.return.submitted");
     expect(audits).toHaveLength(1);
     expect(audits[0]!.payload).toMatchObject({ taxMonth: MONTH, status: "submitted", gross: 3500.5, cis: 860, subcontractors: 2 });
+    // The dashboard's Recent Activity: return.submit with gross and CIS in pounds, by the submitter.
+    const { results: activity } = await env.DB.prepare(
+      "SELECT performed_by, performed_by_name, details FROM activity_log WHERE tenant_id = ? AND action = 'return.submit'",
+    )
+      .bind(t.id)
+      .all<{ performed_by: string | null; performed_by_name: string | null; details: string }>();
+    expect(activity).toHaveLength(1);
+    expect(JSON.parse(activity[0]!.details)).toEqual({ taxMonth: MONTH, gross: 3500.5, cis: 860 });
+    expect(activity[0]!.performed_by).toBe(submission!.createdBy);
+    expect(activity[0]!.performed_by_name).toBeTruthy();
+    expect(textOf(await page(await b.get(`${t.origin}/cis`)), '[data-testid="recent-activity"]')).toContain("Return submitted: 6 January to 5 February 2026");
 
     // Locked: the page shows the submission and refuses another; compile refuses to touch it.
     const again = await b.post(url, DECLARED);

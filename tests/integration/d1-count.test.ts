@@ -11,6 +11,7 @@ import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { seedInvoice } from "../factories/returns";
+import { analyticsWindow } from "~/features/cis/analytics.server";
 
 function d1Queries(res: Response): number {
   const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");
@@ -44,7 +45,11 @@ describe("D1 query count header", () => {
 
   it("serves the CIS analytics page in two round trips", async () => {
     const { t, b } = await cisStaff("admin");
-    await seedSub(t, { name: "Analytics Builder" });
+    const sub = await seedSub(t, { name: "Analytics Builder" });
+    // Paid invoices in every month of the window, so every grouped figure has rows to read.
+    const window = analyticsWindow(new Date());
+    for (const m of window) await seedInvoice(t, { subcontractorId: sub.id, paymentDate: `${m.label}-10` });
+    await compileMonthlyReturn(env, t.id, window[10]!.label, { id: "seed", email: "seed@example.test", name: "Seeder" });
     const res = await b.get(`${t.origin}/cis/analytics`);
     expect(res.status).toBe(200);
     expect(d1Queries(res)).toBe(2);

@@ -8,7 +8,9 @@ import {
   currentTaxMonth,
   deadlineIndicator,
   DEFAULT_CIS_SETTINGS,
+  isTaxMonthLabel,
   nextDeadlines,
+  taxMonthFromLabel,
   type DeadlineKind,
   type DeadlineSeverity,
   type DeadlineState,
@@ -61,10 +63,22 @@ export function describeAction(action: string): string {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : "Activity";
 }
 
+/** Activity actions named as an event rather than a command. */
+const ACTIVITY_LABELS: Readonly<Record<string, string>> = { "return.submit": "Return submitted", "statement.issue": "Statement issued" };
+
 function activitySummary(action: string, details: Record<string, unknown>): string {
-  const base = describeAction(action);
-  // Activity details never hold identifiers (UTR/NINO); a name or role is safe to show.
-  const subject = typeof details.name === "string" ? details.name : typeof details.role === "string" ? `role '${details.role}'` : null;
+  const base = ACTIVITY_LABELS[action] ?? describeAction(action);
+  // Activity details never hold identifiers (UTR/NINO); a name, role or tax month is safe to show.
+  const subject =
+    typeof details.name === "string"
+      ? details.name
+      : typeof details.subcontractorName === "string"
+        ? details.subcontractorName
+        : typeof details.role === "string"
+          ? `role '${details.role}'`
+          : isTaxMonthLabel(details.taxMonth)
+            ? taxMonthFromLabel(details.taxMonth).displayLabel
+            : null;
   return subject ? `${base}: ${subject}` : base;
 }
 
@@ -118,12 +132,12 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
   };
 }
 
-export type QuickAction = { key: string; label: string; to: string | null };
+export type QuickAction = { key: string; label: string; to: string };
 
 /**
  * New Invoice and Add Subcontractor need write, Generate Statements the statement scope (generating
  * is a statement action) and the invoice read that opens the statements screen, Compile Return
- * the compile scope, Configure Settings manage. Actions whose page does not exist yet have no link.
+ * the compile scope, Configure Settings manage.
  */
 export function quickActionsFor(user: ScopeHolder): QuickAction[] {
   const all: (QuickAction & { allowed: boolean })[] = [

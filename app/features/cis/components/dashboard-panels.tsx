@@ -70,9 +70,9 @@ export function StatCards({ stats }: { stats: StatsView }) {
   );
 }
 
-type QuickActionView = { key: string; label: string; to: string | null };
+type QuickActionView = { key: string; label: string; to: string };
 
-/** Only the actions the user's scopes allow; those whose page does not exist yet are disabled. */
+/** Only the actions the user's scopes allow, each a link to its page. */
 export function QuickActions({ actions }: { actions: QuickActionView[] }) {
   return (
     <section aria-labelledby="cis-quick-heading" className={panelClass} data-testid="quick-actions">
@@ -85,15 +85,9 @@ export function QuickActions({ actions }: { actions: QuickActionView[] }) {
         <ul className="mt-3 grid gap-2">
           {actions.map((a) => (
             <li key={a.key} data-action={a.key}>
-              {a.to ? (
-                <Link to={a.to} className={buttonClass("secondary", "w-full justify-start")}>
-                  {a.label}
-                </Link>
-              ) : (
-                <button type="button" disabled title="Coming soon" className={buttonClass("secondary", "w-full justify-start")}>
-                  {a.label}
-                </button>
-              )}
+              <Link to={a.to} className={buttonClass("secondary", "w-full justify-start")}>
+                {a.label}
+              </Link>
             </li>
           ))}
         </ul>

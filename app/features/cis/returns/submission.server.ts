@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisReturns, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { activityLog, auditEvents, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
 import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
@@ -79,7 +79,7 @@ export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenant
 /**
  * HMRC accepted the return: it becomes submitted (a nil return stays nil and an amendment stays
  * amended) and locked, with who sent it, when, the IRmark sent and HMRC's receipt; and
- * cis.return.submitted is audited with gross and CIS in pounds. Only while the return is still
+ * cis.return.submitted is audited, and return.submit logged as activity, with gross and CIS in pounds. Only while the return is still
  * unlocked, and only in the batch whose final UPDATE matched (the guard). A rejection or failure
  * changes nothing: the return stays unsubmitted and the page shows HMRC's words.
  */
@@ -96,6 +96,14 @@ export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, 
             'subcontractors', r.subcontractor_count, 'correlationId', s.correlation_id, 'irmark', s.irmark, 'receipt', s.receipt_irmark),
           NULL, ${now}
         FROM ${hmrcSubmissions} s JOIN ${cisReturns} r ON r.tenant_id = s.tenant_id AND r.id = ${returnId}
+        WHERE s.tenant_id = ${tenantId} AND s.result_token = ${token} AND r.locked = 0`,
+    ),
+    // The dashboard's Recent Activity: 'return.submit' with gross and CIS in pounds, under the same guard.
+    db.insert(activityLog).select(
+      sql`SELECT ${newId()}, ${tenantId}, 'cis', 'return.submit', 'return', r.id, s.created_by, coalesce(u.display_name, s.created_by_email),
+          json_object('taxMonth', r.tax_month, 'gross', round(r.gross_p / 100.0, 2), 'cis', round(r.cis_deducted_p / 100.0, 2)), ${now}
+        FROM ${hmrcSubmissions} s JOIN ${cisReturns} r ON r.tenant_id = s.tenant_id AND r.id = ${returnId}
+        LEFT JOIN ${users} u ON u.tenant_id = s.tenant_id AND u.id = s.created_by
         WHERE s.tenant_id = ${tenantId} AND s.result_token = ${token} AND r.locked = 0`,
     ),
     db

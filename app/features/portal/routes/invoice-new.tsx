@@ -113,7 +113,9 @@ export default function PortalInvoiceNew({ loaderData, actionData }: Route.Compo
       materialsJustification: "",
       attachment: "",
     },
-    shouldValidate: "onBlur",
+    // Checked when sent, on the server: validating on blur without a client schema would post
+    // the half-filled form to the action.
+    shouldValidate: "onSubmit",
   });
   const refused = Boolean(actionData?.result && actionData.result.status === "error");
   const attachmentHint = `Optional: your own invoice as a PDF, up to ${PORTAL_PDF_MAX_BYTES / 1024 / 1024} MB.${refused ? ` ${ATTACH_AGAIN}` : ""}`;

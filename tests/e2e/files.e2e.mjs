@@ -3,6 +3,7 @@
 // a confirm dialog) and without (a plain multipart form, the server's confirmation step).
 import { Buffer } from "node:buffer";
 import { expect, expectToast, scenario, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
+import { PDFDocument } from "pdf-lib";
 
 scenario("files: upload a file, see it in the list, delete it", async ({ page, js }) => {
   await signIn(page, { js });
@@ -87,4 +88,35 @@ scenario("files: a folder is created and its breadcrumbs lead back", async ({ pa
   await page.getByRole("heading", { name: folder }).waitFor();
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Folders", exact: true }).click();
   await page.getByRole("link", { name: folder }).waitFor();
+});
+
+// Chromium's built-in PDF viewer: the preview's frame hands the PDF to it, even though the file is
+// served with the sandbox CSP (which keeps anything else in the upload from running as the app).
+const CHROMIUM_PDF_VIEWER = "chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/";
+
+scenario("files: a PDF previews inline in the browser's PDF viewer", async ({ page, js }) => {
+  await signIn(page, { js });
+  const doc = await PDFDocument.create();
+  doc.addPage().drawText("Preview me");
+  const name = `preview-${js ? "js" : "nojs"}-${Date.now()}.pdf`;
+  await page.goto(tenantUrl("acme", "/files/upload"));
+  await page.getByRole("heading", { name: "Upload File" }).waitFor();
+  await waitForHydration(page, js);
+  await page.getByLabel("File", { exact: true }).setInputFiles({ name, mimeType: "application/pdf", buffer: Buffer.from(await doc.save()) });
+  await page.getByRole("button", { name: "Upload File", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/files/all", { timeout: 15_000 });
+  await page.getByRole("link", { name, exact: true }).click();
+  const preview = page.locator(`iframe[title="${name}"]`);
+  await preview.waitFor();
+  expect(await preview.getAttribute("src"), "preview source").toMatch(/^\/files\/file\/[^/]+\/content$/);
+  const deadline = Date.now() + 10_000;
+  while (!page.frames().some((f) => f.url().startsWith(CHROMIUM_PDF_VIEWER)) && Date.now() < deadline) await page.waitForTimeout(200);
+  expect(
+    page.frames().some((f) => f.url().startsWith(CHROMIUM_PDF_VIEWER)),
+    "the PDF viewer opened in the preview",
+  ).toBe(true);
+  expect(
+    page.frames().some((f) => f.url().startsWith("chrome-error:")),
+    "a blocked frame",
+  ).toBe(false);
 });

@@ -9,7 +9,8 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
-export const PORT = 8787;
+// E2E_PORT lets several checkouts on one machine run their browser tests side by side.
+export const PORT = Number(process.env.E2E_PORT ?? 8787);
 /** The bare domain: the public site and platform admin. */
 export const BASE = `http://localhost:${PORT}`;
 export const tenantUrl = (slug, pathname = "/") => `http://${slug}.localhost:${PORT}${pathname}`;

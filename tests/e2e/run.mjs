@@ -114,7 +114,7 @@ async function main() {
     console.log(`[e2e] ${opts.build ? "built and " : ""}migrated + seeded ${PERSIST_TO} in ${since(t0)}`);
 
     const t1 = Date.now();
-    server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+    server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE, inspectorPort: PORT === 8787 ? undefined : PORT + 1000 });
     console.log(`[e2e] wrangler dev serving the built worker at ${server.url} after ${since(t1)} (log: ${path.relative(ROOT, LOG_FILE)})`);
 
     const t2 = Date.now();

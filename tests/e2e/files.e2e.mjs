@@ -140,10 +140,8 @@ scenario("files: a download starts from the file page, with the spec's toasts wh
   await expectToast(page, "Download started");
 
   // An answer that is not the file (here: it is gone) is a failed download, opened in a new tab.
-  await page.evaluate(() => {
-    const link = document.querySelector("a[data-download-link]");
-    link?.setAttribute("href", link.getAttribute("href")?.replace(/\/file\/[^/]+\//, "/file/no-such-file/") ?? "");
-  });
+  const link = page.locator("a[data-download-link]").first();
+  await link.evaluate((a) => a.setAttribute("href", a.getAttribute("href")?.replace(/\/file\/[^/]+\//, "/file/no-such-file/") ?? ""));
   const [opened] = await Promise.all([context.waitForEvent("page"), page.getByRole("link", { name: "Download", exact: true }).click()]);
   await expectToast(page, "Download failed. Opening in new tab...");
   await opened.waitForLoadState();

@@ -120,3 +120,32 @@ scenario("files: a PDF previews inline in the browser's PDF viewer", async ({ pa
     "a blocked frame",
   ).toBe(false);
 });
+
+scenario("files: a download starts from the file page, with the spec's toasts when JavaScript runs", async ({ page, context, js }) => {
+  await signIn(page, { js });
+  const name = `download-${js ? "js" : "nojs"}-${Date.now()}.txt`;
+  await page.goto(tenantUrl("acme", "/files/upload"));
+  await page.getByRole("heading", { name: "Upload File" }).waitFor();
+  await waitForHydration(page, js);
+  await page.getByLabel("File", { exact: true }).setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from("download me\n") });
+  await page.getByRole("button", { name: "Upload File", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/files/all", { timeout: 15_000 });
+  await page.getByRole("link", { name, exact: true }).click();
+  await page.getByRole("heading", { name }).waitFor();
+  await waitForHydration(page, js);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download", exact: true }).click()]);
+  expect(download.suggestedFilename(), "file name").toBe(name);
+  if (!js) return;
+  await expectToast(page, "Download started");
+
+  // An answer that is not the file (here: it is gone) is a failed download, opened in a new tab.
+  const link = page.locator("a[data-download-link]").first();
+  await link.evaluate((a) => a.setAttribute("href", a.getAttribute("href")?.replace(/\/file\/[^/]+\//, "/file/no-such-file/") ?? ""));
+  const [opened] = await Promise.all([context.waitForEvent("page"), page.getByRole("link", { name: "Download", exact: true }).click()]);
+  await expectToast(page, "Download failed. Opening in new tab...");
+  await opened.waitForLoadState();
+  expect(new URL(opened.url()).pathname, "the new tab").toMatch(/^\/files\/file\/no-such-file\/download$/);
+  // The error page refused to show in the hidden frame (the app's pages may not be framed): expected here.
+  page.problems = page.problems.filter((p) => !/Refused to display .* in a frame|"frame-ancestors 'none'"/.test(p));
+});

@@ -21,6 +21,24 @@ describe("serving a stored file", () => {
     expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_DOWNLOADED' AND target_id = ?", t.id, id)).toBe(1);
   });
 
+  it("tells the page a download began with a cookie named after its nonce, only for a well-formed nonce and only on the download", async () => {
+    const { t, b } = await filesStaff("lead");
+    const id = await uploadOk(b, t, "signal.txt", "hi");
+    const nonce = "a1B2c3D4e5F6g7H8i9J0";
+    const res = await b.get(`${t.origin}/files/file/${id}/download?dl=${nonce}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Set-Cookie")).toBe(`file_dl_${nonce}=1; Path=/; Max-Age=120; SameSite=Strict`);
+    // No header injection or arbitrary cookie names through the nonce.
+    for (const bad of ["short", "x".repeat(41), "abcdefghijklmnop%3B%20Path%3D%2Fadmin", "abcdefghijklmnop%0d%0aX-Evil:1"]) {
+      const r = await b.get(`${t.origin}/files/file/${id}/download?dl=${bad}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get("Set-Cookie")).toBeNull();
+    }
+    expect((await b.get(`${t.origin}/files/file/${id}/content?dl=${nonce}`)).headers.get("Set-Cookie")).toBeNull();
+    // A file the person may not have gives no signal, so the page reports the failure.
+    expect((await b.get(`${t.origin}/files/file/nope/download?dl=${nonce}`)).headers.get("Set-Cookie")).toBeNull();
+  });
+
   it("never serves an uploaded HTML or SVG file inline: always an attachment of no active type", async () => {
     const { t, b } = await filesStaff("lead");
     const html = await uploadOk(b, t, "x.html", "<script>alert(document.cookie)</script>", {}, "text/html");

@@ -9,14 +9,40 @@ const STYLES: Record<ToastType, string> = {
 };
 
 const DURATION_MS = 4000;
+const CLIENT_TOAST_EVENT = "app:toast";
+
+/**
+ * Shows a toast from the browser (a step of something running in the page, like a download),
+ * replacing whatever toast is showing. A no-op on the server.
+ */
+export function showToast(toast: Toast): void {
+  if (typeof window === "undefined") return;
+  window.dispatchEvent(new CustomEvent<Toast>(CLIENT_TOAST_EVENT, { detail: toast }));
+}
 
 /**
  * Bottom-centre toast. Rendered on the server from the flash cookie, so it shows without
  * JavaScript (closable through a details-free link); with JavaScript it closes itself after 4 s.
  */
-export function Toaster({ toast }: { toast: Toast | null }) {
+export function Toaster({ toast: fromServer }: { toast: Toast | null }) {
+  // The newest toast, from the server's flash or from showToast(); each is a new object.
+  const [toast, setToast] = useState<Toast | null>(fromServer);
+  const [lastFromServer, setLastFromServer] = useState<Toast | null>(fromServer);
+  if (fromServer !== lastFromServer) {
+    // A new flash after a navigation takes over, and a navigation without one ends the old
+    // flash; a toast from the page itself stays (React's adjust-state-while-rendering pattern).
+    setLastFromServer(fromServer);
+    setToast(fromServer ?? (toast === lastFromServer ? null : toast));
+  }
   // The toast that was closed or timed out; a new toast (a new object) shows again.
   const [dismissed, setDismissed] = useState<Toast | null>(null);
+  useEffect(() => {
+    const onToast = (e: Event) => {
+      if (e instanceof CustomEvent) setToast({ ...(e.detail as Toast) });
+    };
+    window.addEventListener(CLIENT_TOAST_EVENT, onToast);
+    return () => window.removeEventListener(CLIENT_TOAST_EVENT, onToast);
+  }, []);
   useEffect(() => {
     if (!toast) return;
     const t = setTimeout(() => setDismissed(toast), DURATION_MS);
@@ -26,6 +52,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   return (
     <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4" aria-live="polite">
       <div
+        key={`${toast.type}:${toast.title}`}
         role={toast.type === "error" ? "alert" : "status"}
         data-toast-type={toast.type}
         className={`pointer-events-auto relative w-full max-w-md overflow-hidden rounded-brand border-l-4 bg-elevated p-4 pr-10 shadow-lg ${STYLES[toast.type]}`}

@@ -7,3 +7,7 @@ export type StorageTier = (typeof STORAGE_TIERS)[number];
 
 export const USAGE_CATEGORIES = ["pdf", "images", "video", "audio", "documents", "spreadsheets", "presentations", "archives", "other"] as const;
 export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
+
+/** The background job that rewrites a tenant's usage from what storage holds, and its audit action. */
+export const USAGE_RECALC_JOB = "files.usage-recalculate";
+export const USAGE_RECALC_AUDIT = "STORAGE_USAGE_RECALCULATED";

@@ -226,6 +226,9 @@ export const FILE_MESSAGES = {
   uploadCancelled: "Upload cancelled",
   previewUnavailable: "Preview not available for this file type",
   unableToLoad: "Unable to load file",
+  downloadPreparing: "Preparing download...",
+  downloadStarted: "Download started",
+  downloadFailed: "Download failed. Opening in new tab...",
 } as const;
 
 /** The delete dialog's body, by how many of the chosen files the person may delete. */

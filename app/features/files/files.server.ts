@@ -22,7 +22,9 @@ import {
 } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
+import { USAGE_RECALC_AUDIT } from "./file-constants";
 import { storageCap, TIER_LIMITS } from "./file-rules";
+import { latestUsageJobQuery, usageJobView } from "./usage-recalculation.server";
 
 export type Viewer = { id: string; email: string; name: string; manageAll: boolean };
 
@@ -55,6 +57,7 @@ export const FILE_AUDIT = {
   folderDeleted: "FOLDER_DELETED",
   quotaExceeded: "STORAGE_QUOTA_EXCEEDED",
   exported: "FILES_EXPORTED",
+  usageRecalculated: USAGE_RECALC_AUDIT,
 } as const;
 
 export const RESERVATION_TTL_MS = 60 * 60 * 1000;
@@ -514,7 +517,7 @@ export async function listFolderLevel(env: Env, tenantId: string, viewer: Viewer
 export async function overview(env: Env, tenantId: string, viewer: Viewer, now = Date.now()) {
   const db = getDb(env);
   const since = dayOf(now - 29 * 86_400_000);
-  const [usageRows, reserved, activity, newest] = await db.batch([
+  const [usageRows, reserved, activity, newest, usageJob] = await db.batch([
     usageQuery(db, tenantId),
     reservedQuery(db, tenantId, now),
     db
@@ -532,9 +535,12 @@ export async function overview(env: Env, tenantId: string, viewer: Viewer, now =
       .where(and(eq(files.tenantId, tenantId), visibleTo(viewer)))
       .orderBy(desc(files.createdAt), desc(files.id))
       .limit(10),
+    latestUsageJobQuery(db, tenantId),
   ]);
   return {
     usage: toUsage(usageRows[0], reserved[0]?.bytes ?? 0),
+    lastCalculated: usageRows[0]?.lastCalculated ?? null,
+    usageJob: usageJobView(usageJob[0]),
     activity: activity[0] ?? { uploads: 0, shared: 0, deleted: 0, totalSizeAdded: 0 },
     newest: newest as FileRow[],
   };

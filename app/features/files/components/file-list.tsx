@@ -6,6 +6,7 @@ import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
 import { deleteDialogTexts, fileKind, formatBytes, SUPPORTED_TYPES, visibilityLabel } from "../file-rules";
+import { DownloadLink } from "./download-link";
 
 export type ListedFile = {
   id: string;
@@ -86,9 +87,9 @@ export function FileTable({
               <TD>{f.signed ? "Signed" : f.pendingSign ? "Pending" : "No"}</TD>
               <TD>{formatDate(f.createdAt)}</TD>
               <TD>
-                <a href={`/files/file/${f.id}/download`} className="underline">
+                <DownloadLink href={`/files/file/${f.id}/download`} className="underline">
                   Download
-                </a>
+                </DownloadLink>
               </TD>
             </TR>
           ))

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { auditDownload, fileForDownload } from "../files.server";
+import { downloadSignalHeader } from "../download-signal";
 import { requireFiles } from "../module.server";
 import { fileResponseHeaders } from "../serve.server";
 import type { Route } from "./+types/file-content";
@@ -25,5 +26,9 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
   if (!object) throw data("Unable to load file", { status: 404 });
   const download = url.pathname.endsWith("/download");
   if (download) await auditDownload(env, tenant.id, viewer, file.id, file.name);
-  return new Response(object.body, { headers: fileResponseHeaders({ ...file, size: object.size }, download ? "attachment" : "inline") });
+  const headers = fileResponseHeaders({ ...file, size: object.size }, download ? "attachment" : "inline");
+  // With JavaScript the page asked to be told when the download begins (see download-signal.ts).
+  const signal = download ? downloadSignalHeader(url) : null;
+  if (signal) headers.append("Set-Cookie", signal);
+  return new Response(object.body, { headers });
 }

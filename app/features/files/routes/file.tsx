@@ -6,6 +6,7 @@ import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { requireScope } from "~/features/auth/middleware.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatDateTime } from "~/utils/dates";
+import { DownloadLink } from "../components/download-link";
 import { DeleteConfirm } from "../components/file-list";
 import { ShareForm } from "../components/share-form";
 import { deleteDialogTexts, FILE_ERRORS, FILE_MESSAGES, formatBytes, previewMode, visibilityLabel } from "../file-rules";
@@ -119,9 +120,9 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
           </p>
         </div>
         <div className="flex gap-2">
-          <a href={`/files/file/${file.id}/download`} className={buttonClass("primary")}>
+          <DownloadLink href={`/files/file/${file.id}/download`} className={buttonClass("primary")}>
             Download
-          </a>
+          </DownloadLink>
           {perms.upload && mayChange ? (
             <Link to={`/files/upload?fileId=${file.id}`} className={buttonClass("secondary")}>
               Upload new version
@@ -136,9 +137,9 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
         {preview.loadFailed ? (
           <p role="alert">
             {FILE_MESSAGES.unableToLoad}{" "}
-            <a href={`/files/file/${file.id}/download`} className="underline">
+            <DownloadLink href={`/files/file/${file.id}/download`} className="underline">
               Download File
-            </a>
+            </DownloadLink>
           </p>
         ) : preview.mode === "text" ? (
           <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap text-sm" data-testid="text-preview">
@@ -199,9 +200,9 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
         <ul className="text-sm">
           {versions.map((v) => (
             <li key={v.version}>
-              <a href={`/files/file/${file.id}/download?v=${v.version}`} className="underline">
+              <DownloadLink href={`/files/file/${file.id}/download?v=${v.version}`} className="underline">
                 Version {v.version}
-              </a>{" "}
+              </DownloadLink>{" "}
               · {formatBytes(v.size)} · {formatDateTime(v.createdAt)}
             </li>
           ))}

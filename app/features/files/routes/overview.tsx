@@ -1,11 +1,15 @@
-import { Link } from "react-router";
-import { buttonClass } from "~/components/ui/button";
+import { Form, Link } from "react-router";
+import { z } from "zod";
+import { RefreshWhile } from "~/components/refresh-while";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { StatCards } from "~/components/ui/stat-cards";
-import { formatDate } from "~/utils/dates";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formatDate, formatDateTime } from "~/utils/dates";
 import { USAGE_CATEGORIES } from "../file-constants";
 import { CATEGORY_LABELS, formatBytes, percentUsed } from "../file-rules";
 import { overview } from "../files.server";
-import { filePerms, requireFiles } from "../module.server";
+import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
+import { startUsageRecalculation } from "../usage-recalculation.server";
 import type { Route } from "./+types/overview";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -13,10 +17,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...(await overview(env, tenant.id, viewer)), perms: filePerms(user) };
 }
 
+const actionSchema = z.object({ intent: z.literal("recalculate-usage") });
+
+/** Recalculate usage: only those who manage all files, since it reads every stored object. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user } = await requireFiles(request, context, FILE_SCOPES.manageAll, "You do not have permission to recalculate storage usage");
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return redirectWithToast(env, "/files/overview", { type: "error", title: "Unknown action" });
+  const started = await startUsageRecalculation(env, tenant.id, { id: user.id, email: user.email });
+  return redirectWithToast(env, "/files/overview", {
+    type: "info",
+    title: started.created ? "Recalculating storage usage..." : "A recalculation is already running",
+  });
+}
+
 /** Dashboard Overview: the tenant's real storage use by category, the last 30 days, the newest files. */
 export default function Overview({ loaderData }: Route.ComponentProps) {
-  const { usage, activity, newest, perms } = loaderData;
+  const { usage, activity, newest, perms, lastCalculated, usageJob } = loaderData;
   const pct = percentUsed(usage.used, usage.cap);
+  const recalculating = usageJob?.state === "running";
   return (
     <section className="space-y-6">
       <div className="flex items-center justify-between">
@@ -40,6 +59,27 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
           {formatBytes(usage.used)} of {formatBytes(usage.cap)} ({pct}%)
         </p>
         <progress max={100} value={pct} className="w-full" aria-label="Storage used" />
+        <p className="mt-1 text-sm opacity-80" data-testid="usage-calculated">
+          Last recalculated from storage: {formatDateTime(lastCalculated)}
+        </p>
+        <RefreshWhile running={recalculating} seconds={2} token={usageJob} />
+        {recalculating ? (
+          <p role="status" className="text-sm" data-testid="usage-recalculating">
+            Recalculating storage usage...
+          </p>
+        ) : usageJob?.state === "failed" ? (
+          <p role="alert" className="text-sm text-danger">
+            The last recalculation failed. Please try again.
+          </p>
+        ) : null}
+        {perms.manageAll ? (
+          <Form method="post" className="mt-2">
+            <input type="hidden" name="intent" value="recalculate-usage" />
+            <SubmitButton variant="secondary" pendingText="Starting..." disabled={recalculating}>
+              Recalculate usage
+            </SubmitButton>
+          </Form>
+        ) : null}
         <ul className="mt-2 grid grid-cols-2 gap-1 text-sm sm:grid-cols-3">
           {USAGE_CATEGORIES.map((c) => (
             <li key={c} data-category={c}>

@@ -55,6 +55,7 @@ export default [
   // Files: everything about it lives in app/features/files (/files/signatures is the e-signature issue's)
   ...prefix("files", [
     route("upload/xhr", "features/files/routes/upload-xhr.tsx"),
+    route("export", "features/files/routes/export.tsx"),
     route("upload/multipart", "features/files/routes/upload-multipart.tsx"),
     route("upload/multipart/:uploadId", "features/files/routes/upload-multipart-item.tsx"),
     route("file/:id/download", "features/files/routes/file-content.tsx", { id: "files-download" }),

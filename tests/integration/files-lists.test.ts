@@ -257,3 +257,34 @@ describe("the files area", () => {
     expect(text).toContain("sheet.csv");
   });
 });
+
+describe("/files/export", () => {
+  it("writes the list as the person sees it (visibility, filter, search) as a formula-safe CSV, audited FILES_EXPORTED; GET is 404", async () => {
+    const { t, bob, ab, bb } = await ownersTenant();
+    await uploadOk(ab, t, "=HYPERLINK(evil).txt", "x", { visibility: "shared" });
+    await uploadOk(ab, t, "alice-private.txt", "x", { visibility: "private" });
+    await uploadOk(bb, t, "bob-notes.txt", "x", { visibility: "private" });
+
+    const res = await bb.post(`${t.origin}/files/export`, { filter: "all", q: "", sort: "name", dir: "asc" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toContain("text/csv");
+    expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="Files_\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+    expect(lines[0]).toBe("Name,Folder,Owner,Size (bytes),Type,Visibility,Signed,Version,Created");
+    // Bob sees Alice's shared file and his own private one, never Alice's private file.
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["'=HYPERLINK(evil).txt", "bob-notes.txt"]);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'FILES_EXPORTED' AND actor_id = ?", t.id, bob.id)).toBe(1);
+
+    const mine = await bb.post(`${t.origin}/files/export`, { filter: "mine", q: "notes" });
+    expect((await mine.text()).includes("bob-notes.txt")).toBe(true);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'FILES_EXPORTED'", t.id)).toBe(2);
+
+    expect((await bb.get(`${t.origin}/files/export`)).status).toBe(404);
+    // From another site the post is refused before anything is read or audited.
+    expect((await bb.post(`${t.origin}/files/export`, { filter: "all" }, { origin: "https://evil.example" })).status).toBe(403);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'FILES_EXPORTED'", t.id)).toBe(2);
+  });
+});

@@ -492,6 +492,67 @@ export async function listFiles(env: Env, tenantId: string, viewer: Viewer, q: L
   return { rows: rows as FileRow[], total: total[0]?.n ?? 0, folders };
 }
 
+/** The most rows an export writes; the list's own filters narrow a bigger set. */
+export const EXPORT_LIMIT = 10_000;
+export const EXPORT_HEADER = ["Name", "Folder", "Owner", "Size (bytes)", "Type", "Visibility", "Signed", "Version", "Created"] as const;
+
+/**
+ * The list as the person sees it (same visibility, filter, search and order), every page, up to
+ * EXPORT_LIMIT rows, audited as FILES_EXPORTED before anything leaves. Metadata only: no contents.
+ */
+export async function exportFileList(
+  env: Env,
+  tenantId: string,
+  viewer: Viewer,
+  q: ListQuery,
+  opts: { ip?: string | null; formatDate: (ms: number) => string },
+) {
+  const db = getDb(env);
+  const order = q.dir === "asc" ? asc(sortColumns(q.sort)) : desc(sortColumns(q.sort));
+  const rows = await db
+    .select({
+      name: files.name,
+      folder: fileFolders.path,
+      ownerName: files.ownerName,
+      size: files.size,
+      mimeType: files.mimeType,
+      visibility: files.visibility,
+      signed: files.signed,
+      version: files.version,
+      createdAt: files.createdAt,
+    })
+    .from(files)
+    .leftJoin(fileFolders, and(eq(fileFolders.tenantId, tenantId), eq(fileFolders.id, files.folderId)))
+    .where(listWhere(tenantId, viewer, q))
+    .orderBy(order, desc(files.id))
+    .limit(EXPORT_LIMIT + 1);
+  const truncated = rows.length > EXPORT_LIMIT;
+  const kept = rows.slice(0, EXPORT_LIMIT);
+  await auditInsert(db, {
+    tenantId,
+    action: FILE_AUDIT.exported,
+    actorId: viewer.id,
+    actorEmail: viewer.email,
+    targetType: "files",
+    payload: { rows: kept.length, truncated, filter: q.filter, search: q.q },
+    ip: opts.ip ?? null,
+  });
+  return {
+    truncated,
+    rows: kept.map((r) => [
+      r.name,
+      r.folder ?? "",
+      r.ownerName,
+      r.size,
+      r.mimeType,
+      r.visibility,
+      r.signed ? "Yes" : "No",
+      r.version,
+      opts.formatDate(r.createdAt),
+    ]),
+  };
+}
+
 /** A folder screen: every folder (breadcrumbs, siblings, children) and the files at that level, in one round trip. */
 export async function listFolderLevel(env: Env, tenantId: string, viewer: Viewer, path: string | null, q: ListQuery) {
   const db = getDb(env);

@@ -1,4 +1,4 @@
-import { data, Link, useLocation } from "react-router";
+import { data, Form, Link, useLocation } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { useHydrated } from "~/utils/use-hydrated";
@@ -56,6 +56,16 @@ export default function AllFiles({ loaderData, actionData }: Route.ComponentProp
         ) : null}
       </div>
       <ListToolbar q={query.q} filter={query.filter} view={view} tile={tile} href={href} searchLabel="Search files..." />
+      {/* An export is audited, so it is a POST; the download leaves the page as it is. */}
+      <Form method="post" action="/files/export" reloadDocument className="-mt-2 mb-4">
+        <input type="hidden" name="filter" value={query.filter} />
+        <input type="hidden" name="q" value={query.q} />
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="dir" value={query.dir} />
+        <button type="submit" className={buttonClass("secondary")} disabled={total === 0}>
+          Export CSV
+        </button>
+      </Form>
       {actionData && "step" in actionData && actionData.step === "confirm-delete" ? (
         <DeleteConfirm items={actionData.items} cancelTo={location.pathname + location.search} />
       ) : null}

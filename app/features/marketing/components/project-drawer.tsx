@@ -17,7 +17,8 @@ export function ProjectDrawer({ open, onOpenChange }: { open: boolean; onOpenCha
   const [cleared, setCleared] = useState<ProjectRequestActionData | undefined>(undefined);
   const [generation, setGeneration] = useState(0);
   const answer = fetcher.data !== cleared ? fetcher.data : undefined;
-  const sending = fetcher.state !== "idle";
+  // After the answer arrives the fetcher still reloads the page's data ("loading"): the answer counts from then on.
+  const sending = fetcher.state === "submitting" || (fetcher.state === "loading" && !answer);
   const success = answer?.status === "sent";
   const phase: DrawerPhase = !open ? "closed" : sending ? "sending" : success ? "success" : "open";
   const panelRef = useRef<HTMLDivElement>(null);

@@ -28,11 +28,10 @@ export async function submitProjectRequest(
   input: ProjectRequestFields & { honeypot: boolean },
   now = Date.now(),
 ): Promise<ProjectRequestResult> {
-  const ip = clientIp(request);
-  if (ip) {
-    const waitMs = await countAttempt(env, [{ key: `project-request:ip:${ip}`, limit: PROJECT_REQUEST_IP_LIMIT }], now);
-    if (waitMs > 0) return { ok: false, code: "rate_limited", waitMs };
-  }
+  // Cloudflare always names the client; requests that arrive without one share a single budget.
+  const ip = clientIp(request) ?? "unknown";
+  const waitMs = await countAttempt(env, [{ key: `project-request:ip:${ip}`, limit: PROJECT_REQUEST_IP_LIMIT }], now);
+  if (waitMs > 0) return { ok: false, code: "rate_limited", waitMs };
   if (input.honeypot) return { ok: true };
   try {
     const to = salesEmail(env);

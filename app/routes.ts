@@ -2,7 +2,14 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 
 // Config routing lets every feature keep its routes in its own folder.
 export default [
-  index("features/platform/routes/home.tsx"),
+  // The public site (bare domain): everything about it lives in app/features/marketing
+  index("features/marketing/routes/home.tsx"),
+  route("vision", "features/marketing/routes/vision.tsx"),
+  route("help", "features/marketing/routes/help.tsx"),
+  route("terms", "features/marketing/routes/terms.tsx"),
+  route("privacy", "features/marketing/routes/privacy.tsx"),
+  route("start-a-project", "features/marketing/routes/start-a-project.tsx"),
+
   route("welcome", "features/platform/routes/welcome.tsx"),
   route("preferences/theme", "features/platform/routes/theme.tsx"),
   route("dev/mailbox", "features/platform/routes/dev-mailbox.tsx"),

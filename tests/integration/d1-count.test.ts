@@ -32,6 +32,14 @@ describe("D1 query count header", () => {
     expect(d1Queries(page)).toBe(1);
   });
 
+  it("serves the public site's pages without reading D1", async () => {
+    for (const path of ["/", "/vision", "/help", "/terms", "/privacy", "/start-a-project"]) {
+      const res = await exports.default.fetch(`http://localhost${path}`);
+      expect(res.status, path).toBe(200);
+      expect(d1Queries(res), path).toBe(0);
+    }
+  });
+
   it("serves a page of the subcontractor list in two round trips (the middleware's batch and the list's), whatever the tenant's size", async () => {
     const { t, b } = await cisStaff("admin");
     const first = await b.get(`${t.origin}/cis/subcontractors`);

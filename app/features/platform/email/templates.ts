@@ -193,6 +193,43 @@ export const TEMPLATES = {
       ),
     }),
   },
+  // A 'Start a project' request from the public site, to the platform's sales address. Replying
+  // answers the person who sent it.
+  "marketing.project-request": {
+    secretLifetimeMs: null,
+    schema: z.object({
+      name: z.string().max(100),
+      email: z.string().email().max(254),
+      company: z.string().max(100).nullable(),
+      message: z.string().max(2000).nullable(),
+      receivedAt: z.string().max(40),
+    }),
+    render: (d: { name: string; email: string; company: string | null; message: string | null; receivedAt: string }) => {
+      const rows: [string, string][] = [
+        ["Name", d.name],
+        ["E-mail", d.email],
+        ["Company", d.company ?? "N/A"],
+        ["Received", d.receivedAt],
+      ];
+      const message = d.message ?? "(no message)";
+      return {
+        subject: `New project request from ${d.name}${d.company ? ` (${d.company})` : ""}`,
+        text: `A project request came in through the public site.\n\n${rows.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\nMessage:\n${message}\n\nReply to this e-mail to answer ${d.name}. We promise a reply within one business day.`,
+        html: layout(
+          "New project request",
+          `<p>A project request came in through the public site.</p><table style="border-collapse:collapse;width:100%">${rows
+            .map(
+              ([k, v]) =>
+                `<tr><th scope="row" style="text-align:left;padding:4px 8px;border-bottom:1px solid #ddd">${escape(k)}</th><td style="padding:4px 8px;border-bottom:1px solid #ddd">${escape(v)}</td></tr>`,
+            )
+            .join(
+              "",
+            )}</table><p><strong>Message</strong></p><p>${escape(message).replace(/\n/g, "<br>")}</p><p>Reply to this e-mail to answer ${escape(d.name)}. We promise a reply within one business day.</p>`,
+        ),
+        replyTo: d.email,
+      };
+    },
+  },
   "platform.notice": {
     secretLifetimeMs: null,
     schema: z.object({ subject: z.string().max(200), message: z.string().max(5000) }),

@@ -13,6 +13,8 @@ import { registerHmrcResultHandlers } from "~/features/cis/hmrc/verification.ser
 import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
 import { applyReturnSubmission, returnSubmissionSource } from "~/features/cis/returns/submission.server";
 import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
+// E-signature: stamping a signed PDF.
+import { signatureStampJob } from "~/features/files/signatures/stamp.server";
 import { registerJobs } from "~/features/platform/jobs/definitions.server";
 import type { JobDefinition } from "~/features/platform/jobs/registry.server";
 
@@ -22,6 +24,7 @@ declare module "~/features/platform/jobs/definitions.server" {
     "statements.generate-all": z.input<typeof statementsGenerateAllJob.input>;
     "hmrc.send": z.input<typeof hmrcSendJob.input>;
     "hmrc.poll": z.input<typeof hmrcPollJob.input>;
+    "files.signature.stamp": z.input<typeof signatureStampJob.input>;
   }
 }
 
@@ -30,6 +33,7 @@ registerJobs(
   statementsGenerateAllJob as unknown as JobDefinition,
   hmrcSendJob as unknown as JobDefinition,
   hmrcPollJob as unknown as JobDefinition,
+  signatureStampJob as unknown as JobDefinition,
 );
 registerHmrcResultHandlers();
 // The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.

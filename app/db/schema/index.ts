@@ -6,3 +6,4 @@ export * from "./cis";
 export * from "./cis-returns";
 export * from "./hmrc";
 export * from "./files";
+export * from "./signatures";

@@ -125,7 +125,10 @@ export function SignaturePad({ initial, errorId }: { initial: PadValue; errorId?
             {SIGNATURE_FONTS.map((f) => (
               <label key={f} className="flex items-center gap-2 rounded-brand border border-line bg-white p-2 text-[#1a1a1a]">
                 <input type="radio" name="font" value={f} checked={font === f} onChange={() => setFont(f)} />
-                <span style={{ fontFamily: `'${f}', cursive`, fontSize: hydrated ? TYPED_SIZE_PX / 1.5 : 28 }}>{name || f}</span>
+                <span className="w-28 shrink-0 text-xs opacity-70">{f}</span>
+                <span aria-hidden="true" className="truncate" style={{ fontFamily: `'${f}', cursive`, fontSize: TYPED_SIZE_PX / 1.5 }}>
+                  {name || "Your name"}
+                </span>
               </label>
             ))}
           </fieldset>

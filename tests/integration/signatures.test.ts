@@ -100,7 +100,21 @@ describe("signature requests", () => {
     expect(await count("audit_events", "tenant_id = ? AND actor_id = ? AND action LIKE '%denied%'", t.id, owner.id)).toBeGreaterThan(0);
     expect((await ob.get(`${t.origin}/files/signatures`)).status).toBe(403);
 
+    // A member without files.signatures.sign who is asked to sign cannot: 403, and it stays pending.
+    const lead = await createUser(t, { role: "lead" });
+    const lb = await signIn(t, lead);
+    const leadFile = await uploadOk(lb, t, "b.pdf", await samplePdf(1), {}, "application/pdf");
+    await lb.post(`${t.origin}/files/signatures/request`, { fileId: leadFile, signerId: owner.id });
+    const pending = await requestRow(leadFile);
+    expect(pending).toMatchObject({ status: "pending", signer_id: owner.id });
+    const noSign = await ob.post(`${t.origin}/files/signatures/${pending!.id}`, { intent: "sign", mode: "typed", name: "O", font: "Allura", consent: "on" });
+    expect(noSign.status).toBe(403);
+    expect(await requestRow(leadFile)).toMatchObject({ status: "pending" });
+
     const { t: t2, b: b2 } = await filesStaff("lead");
+    // Another tenant's requests are not listed, and its request page is a 404.
+    expect(await (await b2.get(`${t2.origin}/files/signatures?tab=pending`)).text()).not.toContain("b.pdf");
+    expect((await b2.get(`${t2.origin}/files/signatures/${pending!.id}`)).status).toBe(404);
     const signer2 = await createUser(t2, { role: "lead" });
     const cross = await b2.post(`${t2.origin}/files/signatures/request`, { fileId, signerId: signer2.id });
     expect(cross.status).toBe(404);

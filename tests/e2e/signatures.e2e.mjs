@@ -47,6 +47,20 @@ scenario(
         // Next without a signature is refused on the page.
         await signer.getByRole("button", { name: "Next", exact: true }).click();
         await signer.getByText("Please add your signature first").waitFor();
+        // Draw: a stroke on the canvas goes to the server as a PNG and comes back in the preview.
+        await signer.getByRole("tab", { name: "Draw" }).click();
+        const box = await signer.getByTestId("signature-canvas").boundingBox();
+        await signer.mouse.move(box.x + 40, box.y + box.height / 2);
+        await signer.mouse.down();
+        await signer.mouse.move(box.x + box.width / 2, box.y + 20, { steps: 8 });
+        await signer.mouse.move(box.x + box.width - 40, box.y + box.height - 20, { steps: 8 });
+        await signer.mouse.up();
+        await signer.getByRole("button", { name: "Next", exact: true }).click();
+        await signer.getByRole("heading", { name: "Review & Confirm" }).waitFor();
+        await signer.getByRole("img", { name: "Your signature" }).waitFor();
+        // Back clears it; sign with a typed name instead.
+        await signer.getByRole("link", { name: "Back", exact: true }).click();
+        await signer.getByRole("heading", { name: "Add Signature" }).waitFor();
         await signer.getByRole("tab", { name: "Type" }).click();
       }
       await signer.getByLabel("Type your name").fill("Liam Lead");

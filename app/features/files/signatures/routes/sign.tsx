@@ -12,7 +12,6 @@ import { inputClass } from "~/components/ui/field";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatDateTime } from "~/utils/dates";
-import { useHydrated } from "~/utils/use-hydrated";
 import { requireSignatures, signaturePerms } from "../access.server";
 import { SignaturePad } from "../components/signature-pad";
 import {
@@ -163,7 +162,6 @@ function Done({ fileId }: { fileId: string }) {
 
 export default function SignPage({ loaderData, actionData }: Route.ComponentProps) {
   const { request: r, step: urlStep, done, mayAct, signerName } = loaderData;
-  const hydrated = useHydrated();
   const step = actionData && actionData.step !== "decline" ? actionData.step : urlStep;
   const here = `/files/signatures/${r.id}`;
 
@@ -266,7 +264,7 @@ export default function SignPage({ loaderData, actionData }: Route.ComponentProp
           }}
         >
           <input type="hidden" name="intent" value="preview" />
-          <SignaturePad initial={{ mode: hydrated ? "drawn" : "typed", name: "", font: SIGNATURE_FONTS[0], drawn: "" }} errorId="signature-error" />
+          <SignaturePad initial={{ mode: "typed", name: "", font: SIGNATURE_FONTS[0], drawn: "" }} errorId="signature-error" />
           <p id="signature-error" role="alert" data-client-error className="text-sm text-danger">
             {sigError}
           </p>

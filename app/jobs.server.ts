@@ -14,6 +14,8 @@ import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
 import { applyReturnSubmission, returnSubmissionSource } from "~/features/cis/returns/submission.server";
 import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
 import { usageRecalculateJob } from "~/features/files/usage-recalculation.server";
+// E-signature: stamping a signed PDF.
+import { signatureStampJob } from "~/features/files/signatures/stamp.server";
 import { registerJobs } from "~/features/platform/jobs/definitions.server";
 import type { JobDefinition } from "~/features/platform/jobs/registry.server";
 
@@ -24,6 +26,7 @@ declare module "~/features/platform/jobs/definitions.server" {
     "hmrc.send": z.input<typeof hmrcSendJob.input>;
     "hmrc.poll": z.input<typeof hmrcPollJob.input>;
     "files.usage-recalculate": z.input<typeof usageRecalculateJob.input>;
+    "files.signature.stamp": z.input<typeof signatureStampJob.input>;
   }
 }
 
@@ -33,6 +36,7 @@ registerJobs(
   hmrcSendJob as unknown as JobDefinition,
   hmrcPollJob as unknown as JobDefinition,
   usageRecalculateJob as unknown as JobDefinition,
+  signatureStampJob as unknown as JobDefinition,
 );
 registerHmrcResultHandlers();
 // The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.

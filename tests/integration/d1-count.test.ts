@@ -251,6 +251,32 @@ describe("D1 round trips: files", () => {
   });
 });
 
+describe("D1 round trips: signatures", () => {
+  it("serves the signature list, its tabs and the signing steps in two round trips", async () => {
+    const { filesStaff, uploadOk } = await import("../factories/files");
+    const { PDFDocument } = await import("pdf-lib");
+    const { t, b } = await filesStaff("lead");
+    const signer = await createUser(t, { role: "lead" });
+    const sb = await signIn(t, signer);
+    const pdf = await PDFDocument.create();
+    pdf.addPage();
+    const fileId = await uploadOk(b, t, "count.pdf", Uint8Array.from(await pdf.save()), {}, "application/pdf");
+    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const row = await env.DB.prepare("SELECT id FROM signature_requests WHERE file_id = ?").bind(fileId).first<{ id: string }>();
+    for (const path of [
+      "/files/signatures",
+      "/files/signatures?tab=signed&q=count",
+      `/files/signatures/${row!.id}`,
+      `/files/signatures/${row!.id}?step=signature`,
+      `/files/signatures/${row!.id}/document`,
+    ]) {
+      const res = await sb.get(`${t.origin}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(d1Queries(res), path).toBe(2);
+    }
+  });
+});
+
 describe("D1 round trips: notifications", () => {
   it("shows the shell's unread count at no extra round trip, and serves /notifications in two", async () => {
     const { getDb } = await import("~/db/client.server");

@@ -7,3 +7,4 @@ export * from "./cis-returns";
 export * from "./hmrc";
 export * from "./files";
 export * from "./marketing";
+export * from "./signatures";

@@ -173,7 +173,7 @@ export async function setStoragePlan(
   ]);
 }
 
-function usageDelta(db: Db, tenantId: string, category: UsageCategory, bytes: number, files: number, now: number, guard?: SQL) {
+export function usageDelta(db: Db, tenantId: string, category: UsageCategory, bytes: number, files: number, now: number, guard?: SQL) {
   const path = `$.${category}`;
   return db
     .update(storageUsage)

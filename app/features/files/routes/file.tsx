@@ -12,6 +12,8 @@ import { ShareForm } from "../components/share-form";
 import { deleteDialogTexts, FILE_ERRORS, FILE_MESSAGES, formatBytes, previewMode, visibilityLabel } from "../file-rules";
 import { deleteFiles, getFile, moveFiles, shareFile } from "../files.server";
 import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
+import { signaturePerms } from "../signatures/access.server";
+import { RequestSignatureForm } from "../signatures/components/request-signature-form";
 import type { Route } from "./+types/file";
 
 const params = z.object({ id: z.string().min(1).max(100) });
@@ -42,6 +44,8 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
       version: file.version,
       createdAt: file.createdAt,
       folderId: file.folderId,
+      pendingSign: file.pendingSign,
+      signed: file.signed,
     },
     versions: found.versions.map((v) => ({ version: v.version, size: v.size, createdAt: v.createdAt })),
     access: found.access,
@@ -49,6 +53,7 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
     people: found.people,
     mayChange: found.mayChange,
     perms: filePerms(user),
+    mayRequestSignature: signaturePerms(user).create && found.mayChange,
     preview: { mode, text, truncated: text !== null && found.file.size > TEXT_PREVIEW_BYTES, loadFailed },
   };
 }
@@ -107,7 +112,7 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
 }
 
 export default function FilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { file, versions, access, folders, people, mayChange, perms, preview } = loaderData;
+  const { file, versions, access, folders, people, mayChange, perms, preview, mayRequestSignature } = loaderData;
   const err = (intent: string) => (actionData && actionData.intent === intent && "error" in actionData ? actionData.error : null);
   return (
     <article className="space-y-6">
@@ -181,6 +186,8 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
       ) : null}
 
       {perms.share && mayChange ? <ShareForm people={people} error={err("share")} /> : null}
+
+      {mayRequestSignature ? <RequestSignatureForm file={file} people={people} /> : null}
 
       {access.length ? (
         <section>

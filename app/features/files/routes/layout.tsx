@@ -1,6 +1,7 @@
 import { NavLink, Outlet } from "react-router";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { filePerms, requireFiles } from "../module.server";
+import { signaturePerms } from "../signatures/access.server";
 import type { Route } from "./+types/layout";
 
 /** The files area: module switched on, a signed-in member with files.view; each page checks its own scope too. */
@@ -13,6 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { to: "/files/all", label: "All files", show: true },
       { to: "/files/folders", label: "Folders", show: true },
       { to: "/files/upload", label: "Upload", show: perms.upload },
+      { to: "/files/signatures", label: "Signatures", show: signaturePerms(user).view },
     ].filter((n) => n.show),
   };
 }

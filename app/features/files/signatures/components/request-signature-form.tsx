@@ -1,0 +1,67 @@
+import { useState } from "react";
+import { Form } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
+import { inputClass } from "~/components/ui/field";
+import { isPdf, SIGNATURE_MESSAGES } from "../signature-rules";
+
+type Person = { id: string; displayName: string; email: string };
+
+/**
+ * Request Signature on a file's page: pick one team member (searchable by name or e-mail with
+ * JavaScript; a plain radio list without) and send. A non-PDF only says it cannot be signed.
+ */
+export function RequestSignatureForm({
+  file,
+  people,
+}: {
+  file: { id: string; name: string; mimeType: string; pendingSign: boolean; signed: boolean };
+  people: Person[];
+}) {
+  const [query, setQuery] = useState("");
+  const needle = query.trim().toLowerCase();
+  const shown = needle ? people.filter((p) => p.displayName.toLowerCase().includes(needle) || p.email.toLowerCase().includes(needle)) : people;
+  if (!isPdf(file.mimeType, file.name))
+    return (
+      <section aria-labelledby="request-signature-title" className="space-y-1">
+        <h2 id="request-signature-title" className="text-lg font-semibold">
+          {SIGNATURE_MESSAGES.notPdfTitle}
+        </h2>
+        <p className="text-sm">{SIGNATURE_MESSAGES.notPdf}</p>
+      </section>
+    );
+  if (file.signed || file.pendingSign)
+    return (
+      <p className="text-sm" data-testid="signature-state">
+        {file.signed ? "This document is signed." : "A signature request for this document is pending."}
+      </p>
+    );
+  return (
+    <Form method="post" action="/files/signatures/request" className="space-y-2" aria-labelledby="request-signature-title">
+      <h2 id="request-signature-title" className="text-lg font-semibold">
+        Request Signature
+      </h2>
+      <input type="hidden" name="fileId" value={file.id} />
+      <label className="block text-sm">
+        <span className="sr-only">Search team members</span>
+        <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder="Search team members" className={inputClass} />
+      </label>
+      <fieldset className="max-h-[16rem] overflow-y-auto rounded-brand border border-line p-2">
+        <legend className="sr-only">Signer</legend>
+        {people.length === 0 ? (
+          <p className="text-sm opacity-70">{SIGNATURE_MESSAGES.noTeamMembers}</p>
+        ) : shown.length === 0 ? (
+          <p className="text-sm opacity-70">{SIGNATURE_MESSAGES.noUsersFound}</p>
+        ) : (
+          shown.map((p) => (
+            <label key={p.id} className="block text-sm">
+              <input type="radio" name="signerId" value={p.id} required /> {p.displayName} <span className="opacity-60">{p.email}</span>
+            </label>
+          ))
+        )}
+      </fieldset>
+      <SubmitButton variant="primary" action="/files/signatures/request" pendingText="Sending...">
+        Send request
+      </SubmitButton>
+    </Form>
+  );
+}

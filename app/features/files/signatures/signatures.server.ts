@@ -1,0 +1,391 @@
+import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { getDb, type Db } from "~/db/client.server";
+import { auditEvents, fileAccess, files, signatureRequests, users } from "~/db/schema";
+import { insertWhere } from "~/db/insert-where.server";
+import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
+import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { newId } from "~/utils/ids";
+import { visibleTo, type Viewer } from "../files.server";
+import { isPdf, SIGNATURE_AUDIT, type SignatureFont, type SignatureStatus } from "./signature-rules";
+
+/** Someone acting on signatures: `manage` (files.signatures.manage) sees every request of the tenant. */
+export type SignatureActor = Viewer & { manageSignatures: boolean };
+
+export type SignatureErrorCode =
+  "not_found" | "not_pdf" | "not_owner" | "self_sign" | "signer_not_found" | "duplicate" | "not_pending" | "no_signature" | "storage_failed";
+export type SignatureFail = { ok: false; code: SignatureErrorCode; field?: string };
+
+export type SignatureInput = { kind: "typed"; name: string; font: SignatureFont } | { kind: "drawn"; png: Uint8Array };
+
+export function stampJobKey(requestId: string): string {
+  return `files.signature.stamp:${requestId}`;
+}
+
+export function signaturePngKey(tenantId: string, requestId: string): string {
+  // Outside files/: a drawn signature is not a file, and the usage walk counts only files.
+  return `tenants/${tenantId}/signatures/${requestId}.png`;
+}
+
+export function signedPdfKey(tenantId: string, fileId: string, requestId: string): string {
+  return `tenants/${tenantId}/files/${fileId}/signed/${requestId}.pdf`;
+}
+
+const isUniqueViolation = (err: unknown) =>
+  err instanceof Error && /UNIQUE constraint failed: signature_requests/.test(`${err.message} ${String(err.cause ?? "")}`);
+
+/**
+ * Asks `signerId` to sign a PDF. The request row, the file's pendingSign flag and visibility (a
+ * private file becomes restricted to the requester and the signer; a restricted one gains the
+ * signer), the audit entry and the signer's e-mail are one D1 batch. The partial unique index on
+ * pending requests makes a racing duplicate fail the whole batch.
+ */
+export async function requestSignature(
+  env: Env,
+  tenantId: string,
+  actor: SignatureActor,
+  input: { fileId: string; signerId: string; signUrl: (requestId: string) => string },
+  now = Date.now(),
+): Promise<{ ok: true; requestId: string } | SignatureFail> {
+  const db = getDb(env);
+  const [fileRows, signerRows] = await db.batch([
+    db
+      .select({
+        id: files.id,
+        name: files.name,
+        mimeType: files.mimeType,
+        ownerId: files.ownerId,
+        visibility: files.visibility,
+        storageKey: files.storageKey,
+        version: files.version,
+        signed: files.signed,
+        pendingSign: files.pendingSign,
+      })
+      .from(files)
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, input.fileId), visibleTo(actor))),
+    db
+      .select({ id: users.id, email: users.email, name: users.displayName })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, input.signerId), eq(users.disabled, false))),
+  ]);
+  const file = fileRows[0];
+  if (!file) return { ok: false, code: "not_found" };
+  if (!actor.manageAll && file.ownerId !== actor.id) return { ok: false, code: "not_owner" };
+  if (!isPdf(file.mimeType, file.name)) return { ok: false, code: "not_pdf" };
+  if (input.signerId === actor.id) return { ok: false, code: "self_sign", field: "signerId" };
+  const signer = signerRows[0];
+  if (!signer) return { ok: false, code: "signer_not_found", field: "signerId" };
+  if (file.signed || file.pendingSign) return { ok: false, code: "duplicate" };
+
+  const requestId = newId();
+  try {
+    await queueEmail(env, {
+      tenantId,
+      to: signer.email,
+      template: "platform.notice",
+      idempotencyKey: `signature.request:${requestId}`,
+      data: {
+        subject: `${actor.name} asks you to sign ${file.name}`,
+        message: `Hello ${signer.name},\n\n${actor.name} (${actor.email}) asks you to review and sign "${file.name}".\n\nOpen the document to sign or decline it:\n${input.signUrl(requestId)}`,
+      },
+      alongside: (b) => [
+        b.insert(signatureRequests).values({
+          id: requestId,
+          tenantId,
+          fileId: file.id,
+          fileName: file.name,
+          originalKey: file.storageKey,
+          originalVersion: file.version,
+          requesterId: actor.id,
+          signerId: signer.id,
+          status: "pending",
+          createdAt: now,
+          updatedAt: now,
+        }),
+        b
+          .update(files)
+          .set({ pendingSign: true, ...(file.visibility === "private" ? { visibility: "restricted" as const } : {}), updatedAt: now })
+          .where(and(eq(files.tenantId, tenantId), eq(files.id, file.id))),
+        ...(file.visibility === "shared" ? [] : file.visibility === "private" ? [actor.id, signer.id] : [signer.id]).map((userId) =>
+          b.insert(fileAccess).values({ tenantId, fileId: file.id, userId, via: "allowed", createdAt: now }).onConflictDoNothing(),
+        ),
+        b.insert(auditEvents).values({
+          id: newId(),
+          tenantId,
+          action: SIGNATURE_AUDIT.requested,
+          actorId: actor.id,
+          actorEmail: actor.email,
+          targetType: "signature_request",
+          targetId: requestId,
+          payload: { fileId: file.id, name: file.name, signerId: signer.id },
+          ip: null,
+          createdAt: now,
+        }),
+      ],
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return { ok: false, code: "duplicate" };
+    throw err;
+  }
+  return { ok: true, requestId };
+}
+
+const signer = alias(users, "signer");
+const requester = alias(users, "requester");
+
+const listColumns = {
+  id: signatureRequests.id,
+  fileId: signatureRequests.fileId,
+  fileName: signatureRequests.fileName,
+  status: signatureRequests.status,
+  stampStatus: signatureRequests.stampStatus,
+  signerId: signatureRequests.signerId,
+  requesterId: signatureRequests.requesterId,
+  signerName: signer.displayName,
+  requesterName: requester.displayName,
+  createdAt: signatureRequests.createdAt,
+  signedAt: signatureRequests.signedAt,
+  declinedAt: signatureRequests.declinedAt,
+  declineReason: signatureRequests.declineReason,
+};
+
+export const SIGNATURE_TABS = ["pending", "signed"] as const;
+export type SignatureTab = (typeof SIGNATURE_TABS)[number];
+
+/**
+ * A tab of /files/signatures: Pending (requests waiting, the person's own to sign first) or
+ * Signed (signed and declined ones), those the person signs or asked for unless they manage
+ * signatures; a case-insensitive name search. One query.
+ */
+export function listSignatureRequests(env: Env, tenantId: string, actor: SignatureActor, tab: SignatureTab, q: string) {
+  const db = getDb(env);
+  const mine = actor.manageSignatures ? undefined : or(eq(signatureRequests.signerId, actor.id), eq(signatureRequests.requesterId, actor.id));
+  const status = tab === "pending" ? eq(signatureRequests.status, "pending") : sql`${signatureRequests.status} IN ('signed', 'declined')`;
+  const needle = q
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`);
+  const search = needle ? sql`lower(${signatureRequests.fileName}) LIKE ${`%${needle}%`} ESCAPE '\\'` : undefined;
+  return db
+    .select(listColumns)
+    .from(signatureRequests)
+    .leftJoin(signer, and(eq(signer.id, signatureRequests.signerId), eq(signer.tenantId, tenantId)))
+    .leftJoin(requester, and(eq(requester.id, signatureRequests.requesterId), eq(requester.tenantId, tenantId)))
+    .where(and(eq(signatureRequests.tenantId, tenantId), status, mine, search))
+    .orderBy(desc(sql`${signatureRequests.signerId} = ${actor.id}`), desc(signatureRequests.createdAt))
+    .limit(200);
+}
+export type SignatureListRow = Awaited<ReturnType<typeof listSignatureRequests>>[number];
+
+/** One request as its signer, requester or a signature manager sees it; anyone else (or another tenant) gets null. */
+export async function getSignatureRequest(env: Env, tenantId: string, actor: SignatureActor, requestId: string) {
+  const db = getDb(env);
+  const row = await db
+    .select({
+      ...listColumns,
+      signatureKind: signatureRequests.signatureKind,
+      signatureText: signatureRequests.signatureText,
+      signatureFont: signatureRequests.signatureFont,
+      originalVersion: signatureRequests.originalVersion,
+      originalSha256: signatureRequests.originalSha256,
+      signedSha256: signatureRequests.signedSha256,
+      stampedAt: signatureRequests.stampedAt,
+      mimeType: files.mimeType,
+      fileVersion: files.version,
+    })
+    .from(signatureRequests)
+    .leftJoin(signer, and(eq(signer.id, signatureRequests.signerId), eq(signer.tenantId, tenantId)))
+    .leftJoin(requester, and(eq(requester.id, signatureRequests.requesterId), eq(requester.tenantId, tenantId)))
+    .leftJoin(files, and(eq(files.id, signatureRequests.fileId), eq(files.tenantId, tenantId)))
+    .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
+    .get();
+  if (!row) return null;
+  if (!actor.manageSignatures && row.signerId !== actor.id && row.requesterId !== actor.id) return null;
+  return row;
+}
+export type SignatureDetail = NonNullable<Awaited<ReturnType<typeof getSignatureRequest>>>;
+
+/** The original PDF the signer is asked about, for the review step's preview: only to its signer (or requester). */
+export async function originalForReview(env: Env, tenantId: string, actor: SignatureActor, requestId: string) {
+  const row = await getDb(env)
+    .select({
+      key: signatureRequests.originalKey,
+      name: signatureRequests.fileName,
+      signerId: signatureRequests.signerId,
+      requesterId: signatureRequests.requesterId,
+    })
+    .from(signatureRequests)
+    .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
+    .get();
+  if (!row || (!actor.manageSignatures && row.signerId !== actor.id && row.requesterId !== actor.id)) return null;
+  if (!row.key.startsWith(`tenants/${tenantId}/`)) return null;
+  return row;
+}
+
+/**
+ * Records the signer's signature: the drawn PNG goes to R2, the stamping job is queued (it
+ * waits for the row to be signed), then the row turns signed with its audit entry in one
+ * batch, conditional on the request still being pending and the person being its signer.
+ */
+export async function signRequest(
+  env: Env,
+  tenantId: string,
+  actor: SignatureActor,
+  requestId: string,
+  signature: SignatureInput,
+  meta: { ip: string | null; origin: string },
+  now = Date.now(),
+): Promise<{ ok: true } | SignatureFail> {
+  const { ip } = meta;
+  const db = getDb(env);
+  const row = await db
+    .select({
+      id: signatureRequests.id,
+      status: signatureRequests.status,
+      signerId: signatureRequests.signerId,
+      fileId: signatureRequests.fileId,
+      fileName: signatureRequests.fileName,
+    })
+    .from(signatureRequests)
+    .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
+    .get();
+  if (!row || row.signerId !== actor.id) return { ok: false, code: "not_found" };
+  if (row.status !== "pending") return { ok: false, code: "not_pending" };
+  let path: string | null = null;
+  if (signature.kind === "drawn") {
+    path = signaturePngKey(tenantId, requestId);
+    try {
+      await env.FILES.put(path, signature.png, { httpMetadata: { contentType: "image/png" } });
+    } catch {
+      return { ok: false, code: "storage_failed" };
+    }
+  }
+  await enqueue(env, {
+    tenantId,
+    type: "files.signature.stamp",
+    input: { requestId, origin: meta.origin },
+    performedBy: actor.id,
+    idempotencyKey: stampJobKey(requestId),
+  });
+  const [updated] = await db.batch([
+    db
+      .update(signatureRequests)
+      .set({
+        status: "signed",
+        signatureKind: signature.kind,
+        signatureText: signature.kind === "typed" ? signature.name : actor.name,
+        signatureFont: signature.kind === "typed" ? signature.font : null,
+        signaturePath: path,
+        signerIp: ip,
+        signedAt: now,
+        stampStatus: "queued",
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(signatureRequests.tenantId, tenantId),
+          eq(signatureRequests.id, requestId),
+          eq(signatureRequests.signerId, actor.id),
+          eq(signatureRequests.status, "pending"),
+        ),
+      )
+      .returning({ id: signatureRequests.id }),
+    insertWhere(
+      db,
+      auditEvents,
+      {
+        id: newId(),
+        tenantId,
+        action: SIGNATURE_AUDIT.completed,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "signature_request",
+        targetId: requestId,
+        payload: JSON.stringify({ fileId: row.fileId, name: row.fileName, kind: signature.kind }),
+        ip,
+        createdAt: now,
+      },
+      changedAt(tenantId, requestId, "signed", now),
+    ),
+  ]);
+  if (updated.length === 0) return { ok: false, code: "not_pending" };
+  return { ok: true };
+}
+
+/** The row was moved to `status` by this very statement set (its time stamp is ours). */
+function changedAt(tenantId: string, requestId: string, status: SignatureStatus, now: number): SQL {
+  const at = status === "declined" ? signatureRequests.declinedAt : signatureRequests.signedAt;
+  return sql`EXISTS (SELECT 1 FROM ${signatureRequests} WHERE ${signatureRequests.tenantId} = ${tenantId} AND ${signatureRequests.id} = ${requestId} AND ${signatureRequests.status} = ${status} AND ${at} = ${now})`;
+}
+
+/**
+ * The signer declines with a reason: the row, the file's pendingSign flag, the audit entry and
+ * the requester's e-mail in one batch that lands only while the request is pending.
+ */
+export async function declineRequest(
+  env: Env,
+  tenantId: string,
+  actor: SignatureActor,
+  requestId: string,
+  reason: string,
+  ip: string | null,
+  now = Date.now(),
+): Promise<{ ok: true } | SignatureFail> {
+  const db = getDb(env);
+  const row = await db
+    .select({
+      status: signatureRequests.status,
+      signerId: signatureRequests.signerId,
+      fileId: signatureRequests.fileId,
+      fileName: signatureRequests.fileName,
+      requesterEmail: users.email,
+    })
+    .from(signatureRequests)
+    .innerJoin(users, and(eq(users.id, signatureRequests.requesterId), eq(users.tenantId, tenantId)))
+    .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
+    .get();
+  if (!row || row.signerId !== actor.id) return { ok: false, code: "not_found" };
+  if (row.status !== "pending") return { ok: false, code: "not_pending" };
+  const pending = sql`EXISTS (SELECT 1 FROM ${signatureRequests} WHERE ${signatureRequests.tenantId} = ${tenantId} AND ${signatureRequests.id} = ${requestId} AND ${signatureRequests.status} = 'pending')`;
+  const declined = changedAt(tenantId, requestId, "declined", now);
+  const res = await queueEmailIf(env, {
+    tenantId,
+    to: row.requesterEmail,
+    template: "platform.notice",
+    idempotencyKey: `signature.declined:${requestId}`,
+    onlyIf: pending,
+    data: {
+      subject: `${actor.name} declined to sign ${row.fileName}`,
+      message: `${actor.name} (${actor.email}) declined to sign "${row.fileName}".\n\nReason: ${reason}`,
+    },
+    alongside: (b: Db) => [
+      b
+        .update(signatureRequests)
+        .set({ status: "declined", declineReason: reason, declinedAt: now, updatedAt: now })
+        .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId), eq(signatureRequests.status, "pending"))),
+      b
+        .update(files)
+        .set({ pendingSign: false, updatedAt: now })
+        .where(and(eq(files.tenantId, tenantId), eq(files.id, row.fileId), declined)),
+      insertWhere(
+        b,
+        auditEvents,
+        {
+          id: newId(),
+          tenantId,
+          action: SIGNATURE_AUDIT.declined,
+          actorId: actor.id,
+          actorEmail: actor.email,
+          targetType: "signature_request",
+          targetId: requestId,
+          payload: JSON.stringify({ fileId: row.fileId, name: row.fileName, reason }),
+          ip,
+          createdAt: now,
+        },
+        declined,
+      ),
+    ],
+  });
+  if (!res.outboxId) return { ok: false, code: "not_pending" };
+  return { ok: true };
+}

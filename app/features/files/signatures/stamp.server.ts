@@ -1,0 +1,229 @@
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { getDb, type Db } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
+import { auditEvents, files, fileVersions, notifications, signatureRequests, users } from "~/db/schema";
+import { queueEmailIf } from "~/features/platform/email/send.server";
+import { defineJob, PermanentJobError } from "~/features/platform/jobs/registry.server";
+import { newId } from "~/utils/ids";
+import { usageDelta } from "../files.server";
+import { signatureFontBytes } from "./fonts.server";
+import { SIGNATURE_AUDIT, SIGNATURE_FONTS, SIGNATURE_MESSAGES, type SignatureFont } from "./signature-rules";
+import { signedPdfKey } from "./signatures.server";
+import { sha256, stampPdf, UnreadablePdfError, type StampSignature } from "./stamp-pdf";
+
+const isFont = (f: string | null): f is SignatureFont => SIGNATURE_FONTS.some((x) => x === f);
+
+/**
+ * Stamps a signed request's PDF: the signature on its last page and a certificate page, stored
+ * as the file's next version (the original stays as the version it was). Safe to run again: the
+ * output bytes and key are fixed by the request, and the version, counters, notifications,
+ * audit entry and the requester's e-mail land in one batch only while the request is not yet
+ * stamped.
+ */
+export const signatureStampJob = defineJob({
+  type: "files.signature.stamp",
+  input: z.object({ requestId: z.string().min(1).max(100), origin: z.string().url().max(300) }),
+  async run(input, ctx) {
+    const { env, tenantId } = ctx;
+    const db = getDb(env);
+    const [rows, people] = await db.batch([
+      db
+        .select()
+        .from(signatureRequests)
+        .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, input.requestId))),
+      db
+        .select({ id: users.id, name: users.displayName, email: users.email })
+        .from(users)
+        .innerJoin(signatureRequests, and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, input.requestId)))
+        .where(and(eq(users.tenantId, tenantId), sql`${users.id} IN (${signatureRequests.signerId}, ${signatureRequests.requesterId})`)),
+    ]);
+    const req = rows[0];
+    if (!req) throw new PermanentJobError("signature request not found");
+    if (req.status === "declined") return { requestId: req.id, skipped: "declined" };
+    // Queued just before the signature is recorded: wait for it.
+    if (req.status === "pending" || req.signedAt === null) throw new Error("signature not recorded yet");
+    if (req.stampStatus === "done") return { requestId: req.id, already: true };
+    const signer = people.find((p) => p.id === req.signerId);
+    const requester = people.find((p) => p.id === req.requesterId);
+
+    const fail = async (reason: string) => {
+      await markFailed(db, tenantId, req, reason);
+      return new PermanentJobError(reason);
+    };
+
+    const original = req.originalKey.startsWith(`tenants/${tenantId}/`) ? await env.FILES.get(req.originalKey) : null;
+    if (!original) throw await fail("original missing");
+    const originalBytes = new Uint8Array(await original.arrayBuffer());
+
+    let signature: StampSignature;
+    if (req.signatureKind === "drawn") {
+      const png = req.signaturePath?.startsWith(`tenants/${tenantId}/`) ? await env.FILES.get(req.signaturePath) : null;
+      if (!png) throw await fail("signature image missing");
+      signature = { kind: "drawn", png: new Uint8Array(await png.arrayBuffer()) };
+    } else {
+      const font = isFont(req.signatureFont) ? req.signatureFont : "Dancing Script";
+      signature = { kind: "typed", name: req.signatureText ?? signer?.name ?? "", font, fontBytes: signatureFontBytes(font) };
+    }
+
+    const originalSha256 = await sha256(originalBytes);
+    let stamped: Uint8Array;
+    try {
+      stamped = await stampPdf(originalBytes, signature, {
+        requestId: req.id,
+        fileName: req.fileName,
+        signerName: signer?.name ?? "Former member",
+        signerEmail: signer?.email ?? "N/A",
+        requesterName: requester?.name ?? "Former member",
+        requesterEmail: requester?.email ?? "N/A",
+        requestedAt: req.createdAt,
+        signedAt: req.signedAt,
+        signerIp: req.signerIp,
+        originalSha256,
+      });
+    } catch (err) {
+      if (err instanceof UnreadablePdfError) throw await fail(`unreadable PDF: ${err.message}`);
+      throw err;
+    }
+    await ctx.progress(60);
+    const signedSha256 = await sha256(stamped);
+    const key = signedPdfKey(tenantId, req.fileId, req.id);
+    await env.FILES.put(key, stamped, { httpMetadata: { contentType: "application/pdf" }, sha256: signedSha256 });
+
+    const now = Date.now();
+    const open = sql`EXISTS (SELECT 1 FROM ${signatureRequests} WHERE ${signatureRequests.tenantId} = ${tenantId} AND ${signatureRequests.id} = ${req.id} AND ${signatureRequests.status} = 'signed' AND coalesce(${signatureRequests.stampStatus}, '') != 'done')`;
+    const fileThere = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${req.fileId})`;
+    const size = stamped.byteLength;
+    const notify = (targetUserId: string) =>
+      insertWhere(
+        db,
+        notifications,
+        {
+          id: newId(),
+          tenantId,
+          targetUserId,
+          type: "signature",
+          title: SIGNATURE_MESSAGES.stamped,
+          message: req.fileName,
+          link: `/files/file/${req.fileId}`,
+          subjectType: "file",
+          subjectId: req.fileId,
+          fromUserId: req.signerId,
+          read: false,
+          createdAt: now,
+        },
+        open,
+      );
+    await queueEmailIf(env, {
+      tenantId,
+      to: requester?.email ?? "",
+      template: "platform.notice",
+      idempotencyKey: `signature.completed:${req.id}`,
+      onlyIf: requester ? open : sql`0`,
+      data: {
+        subject: `${signer?.name ?? "The signer"} signed ${req.fileName}`,
+        message: `${signer?.name ?? "The signer"} signed "${req.fileName}". The signed PDF, with its signature certificate, is the file's latest version:\n${input.origin}/files/file/${req.fileId}`,
+      },
+      alongside: (b: Db) => [
+        insertWhere(
+          b,
+          fileVersions,
+          {
+            id: newId(),
+            tenantId,
+            fileId: req.fileId,
+            version: sql`(SELECT ${files.version} + 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${req.fileId})`,
+            storageKey: key,
+            size,
+            mimeType: "application/pdf",
+            type: "signed",
+            createdBy: req.signerId,
+            createdAt: now,
+          },
+          sql`${open} AND ${fileThere}`,
+        ),
+        b
+          .update(files)
+          .set({
+            version: sql`${files.version} + 1`,
+            storageKey: key,
+            size,
+            storedBytes: sql`${files.storedBytes} + ${size}`,
+            mimeType: "application/pdf",
+            signed: true,
+            signedAt: req.signedAt,
+            pendingSign: false,
+            signedFileKey: key,
+            updatedAt: now,
+          })
+          .where(and(eq(files.tenantId, tenantId), eq(files.id, req.fileId), open)),
+        usageDelta(b, tenantId, "pdf", size, 0, now, sql`${open} AND ${fileThere}`),
+        notify(req.signerId),
+        notify(req.requesterId),
+        insertWhere(
+          b,
+          auditEvents,
+          {
+            id: newId(),
+            tenantId,
+            action: SIGNATURE_AUDIT.stamped,
+            actorId: req.signerId,
+            actorEmail: signer?.email ?? null,
+            targetType: "signature_request",
+            targetId: req.id,
+            payload: JSON.stringify({ fileId: req.fileId, originalSha256, signedSha256, bytes: size }),
+            ip: null,
+            createdAt: now,
+          },
+          open,
+        ),
+        // Last: every statement above is guarded on the request not being stamped yet.
+        b
+          .update(signatureRequests)
+          .set({ stampStatus: "done", signedKey: key, originalSha256, signedSha256, stampedAt: now, updatedAt: now })
+          .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, req.id), open)),
+      ],
+    });
+    await ctx.progress(100);
+    return { requestId: req.id, signedSha256, bytes: size };
+  },
+});
+
+async function markFailed(
+  db: Db,
+  tenantId: string,
+  req: { id: string; fileId: string; fileName: string; signerId: string; requesterId: string },
+  reason: string,
+) {
+  const now = Date.now();
+  const open = sql`EXISTS (SELECT 1 FROM ${signatureRequests} WHERE ${signatureRequests.tenantId} = ${tenantId} AND ${signatureRequests.id} = ${req.id} AND coalesce(${signatureRequests.stampStatus}, '') NOT IN ('done', 'failed'))`;
+  const notify = (targetUserId: string) =>
+    insertWhere(
+      db,
+      notifications,
+      {
+        id: newId(),
+        tenantId,
+        targetUserId,
+        type: "signature",
+        title: SIGNATURE_MESSAGES.stampFailed,
+        message: req.fileName,
+        link: `/files/signatures/${req.id}`,
+        subjectType: "file",
+        subjectId: req.fileId,
+        fromUserId: null,
+        read: false,
+        createdAt: now,
+      },
+      open,
+    );
+  await db.batch([
+    notify(req.signerId),
+    notify(req.requesterId),
+    db
+      .update(signatureRequests)
+      .set({ stampStatus: "failed", updatedAt: now })
+      .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, req.id), open)),
+  ]);
+  console.warn(JSON.stringify({ at: "signature.stamp", requestId: req.id, failed: reason }));
+}

@@ -1,0 +1,245 @@
+import { env } from "cloudflare:workers";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { pdfText } from "~/features/cis/statements/pdf-text.test-support";
+import { sha256 } from "~/features/files/signatures/stamp-pdf";
+import { consumeToast } from "~/features/platform/flash.server";
+import { filesStaff, uploadOk } from "../factories/files";
+import { createTenant, createUser } from "../factories";
+import { count, signIn } from "./auth-helpers";
+import { location } from "./http";
+import { deliverMessages } from "./queue-helpers";
+
+async function samplePdf(pages = 3): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < pages; i++) doc.addPage([595, 842]).drawText(`Contract page ${i + 1}`, { x: 50, y: 780, size: 14, font });
+  return Uint8Array.from(await doc.save());
+}
+
+/** A tenant with a lead (requester, owns the PDF) and a second lead (signer). */
+async function setup(pages = 3) {
+  const { t, u: requester, b } = await filesStaff("lead");
+  const signer = await createUser(t, { role: "lead" });
+  const sb = await signIn(t, signer);
+  const pdf = await samplePdf(pages);
+  const fileId = await uploadOk(b, t, "contract.pdf", pdf, {}, "application/pdf");
+  return { t, requester, b, signer, sb, pdf, fileId };
+}
+
+async function requestRow(fileId: string) {
+  return env.DB.prepare("SELECT * FROM signature_requests WHERE file_id = ? ORDER BY created_at DESC").bind(fileId).first<Record<string, unknown>>();
+}
+
+async function toastOf(res: Response): Promise<string> {
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const { toast } = await consumeToast(env, new Request("http://x.localhost/", { headers: { Cookie: cookie } }));
+  return toast?.title ?? "";
+}
+
+async function runStampJob(tenantId: string, requestId: string) {
+  const job = await env.DB.prepare("SELECT id, idempotency_key FROM jobs WHERE tenant_id = ? AND idempotency_key = ?")
+    .bind(tenantId, `files.signature.stamp:${requestId}`)
+    .first<{ id: string; idempotency_key: string }>();
+  expect(job).toBeTruthy();
+  return deliverMessages("cis-workspace-jobs", [{ body: { jobId: job!.id, tenantId, type: "files.signature.stamp", idempotencyKey: job!.idempotency_key } }]);
+}
+
+describe("signature requests", () => {
+  it("requests a signature: pending row, file restricted to requester and signer, e-mail and audit; refusals", async () => {
+    const { t, b, requester, signer, fileId } = await setup();
+    // Refusals first: yourself, nobody, a user of another tenant.
+    const self = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: requester.id });
+    expect(await toastOf(self)).toContain("You cannot ask yourself to sign");
+    const other = await createTenant({ modules: ["files"] });
+    const stranger = await createUser(other, { role: "lead" });
+    const foreign = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: stranger.id });
+    expect(await toastOf(foreign)).toContain("Choose a team member to sign");
+    expect(await count("signature_requests", "file_id = ?", fileId)).toBe(0);
+
+    const res = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe(`/files/file/${fileId}`);
+    expect(await toastOf(res)).toContain("Signature request sent");
+    const row = await requestRow(fileId);
+    expect(row).toMatchObject({ status: "pending", signer_id: signer.id, requester_id: requester.id, tenant_id: t.id });
+    const file = await env.DB.prepare("SELECT visibility, pending_sign FROM files WHERE id = ?").bind(fileId).first();
+    expect(file).toEqual({ visibility: "restricted", pending_sign: 1 });
+    expect(await count("file_access", "file_id = ? AND user_id IN (?, ?)", fileId, requester.id, signer.id)).toBe(2);
+    expect(await count("audit_events", "action = 'SIGNATURE_REQUESTED' AND target_id = ?", row!.id)).toBe(1);
+    expect(await count("email_outbox", "to_address = ? AND tenant_id = ?", signer.email, t.id)).toBe(1);
+
+    // A second request on a pending file is refused.
+    const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    expect(await toastOf(again)).toContain("A pending request already exists");
+    expect(await count("signature_requests", "file_id = ?", fileId)).toBe(1);
+
+    // Not a PDF.
+    const textId = await uploadOk(b, t, "notes.txt", "hello");
+    const notPdf = await b.post(`${t.origin}/files/signatures/request`, { fileId: textId, signerId: signer.id });
+    expect(await toastOf(notPdf)).toContain("Only PDF documents can be signed");
+
+    // The signer sees it under Pending with a Sign link; the file page shows it pending.
+    const list = await (await signIn(t, signer)).get(`${t.origin}/files/signatures?tab=pending`);
+    const html = await list.text();
+    expect(html).toContain("contract.pdf");
+    expect(html).toContain(`/files/signatures/${row!.id}`);
+  });
+
+  it("without files.signatures.create the request is a 403 with an audited denial; another tenant's file is a 404", async () => {
+    const t = await createTenant({ modules: ["files"], bundles: { standard: ["files.view", "files.upload"] } });
+    const owner = await createUser(t, { role: "standard" });
+    const ob = await signIn(t, owner);
+    const signer = await createUser(t, { role: "lead" });
+    const fileId = await uploadOk(ob, t, "a.pdf", await samplePdf(1), {}, "application/pdf");
+    const denied = await ob.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    expect(denied.status).toBe(403);
+    expect(await count("audit_events", "tenant_id = ? AND actor_id = ? AND action LIKE '%denied%'", t.id, owner.id)).toBeGreaterThan(0);
+    expect((await ob.get(`${t.origin}/files/signatures`)).status).toBe(403);
+
+    // A member without files.signatures.sign who is asked to sign cannot: 403, and it stays pending.
+    const lead = await createUser(t, { role: "lead" });
+    const lb = await signIn(t, lead);
+    const leadFile = await uploadOk(lb, t, "b.pdf", await samplePdf(1), {}, "application/pdf");
+    await lb.post(`${t.origin}/files/signatures/request`, { fileId: leadFile, signerId: owner.id });
+    const pending = await requestRow(leadFile);
+    expect(pending).toMatchObject({ status: "pending", signer_id: owner.id });
+    const noSign = await ob.post(`${t.origin}/files/signatures/${pending!.id}`, { intent: "sign", mode: "typed", name: "O", font: "Allura", consent: "on" });
+    expect(noSign.status).toBe(403);
+    expect(await requestRow(leadFile)).toMatchObject({ status: "pending" });
+
+    const { t: t2, b: b2 } = await filesStaff("lead");
+    // Another tenant's requests are not listed, and its request page is a 404.
+    expect(await (await b2.get(`${t2.origin}/files/signatures?tab=pending`)).text()).not.toContain("b.pdf");
+    expect((await b2.get(`${t2.origin}/files/signatures/${pending!.id}`)).status).toBe(404);
+    const signer2 = await createUser(t2, { role: "lead" });
+    const cross = await b2.post(`${t2.origin}/files/signatures/request`, { fileId, signerId: signer2.id });
+    expect(cross.status).toBe(404);
+    expect(await count("signature_requests", "file_id = ?", fileId)).toBe(0);
+  });
+});
+
+describe("signing and stamping", () => {
+  it("signs with a typed name through the three steps, stamps the PDF once however often the job is delivered", async () => {
+    const { t, b, sb, signer, requester, pdf, fileId } = await setup(3);
+    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const row = await requestRow(fileId);
+    const id = String(row!.id);
+    const page = `${t.origin}/files/signatures/${id}`;
+
+    // The requester may look but not sign; another tenant's signer sees a 404.
+    expect((await b.post(page, { intent: "sign", mode: "typed", name: "X", font: "Allura", consent: "on" })).status).toBe(404);
+    const { t: t2, b: b2 } = await filesStaff("manager");
+    expect((await b2.get(`${t2.origin}/files/signatures/${id}`)).status).toBe(404);
+    expect((await b2.get(`${t2.origin}/files/signatures/${id}/document`)).status).toBe(404);
+
+    expect(await (await sb.get(page)).text()).toContain("Review Document");
+    const doc = await sb.get(`${page}/document`);
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get("Content-Security-Policy")).toContain("sandbox");
+    expect(await (await sb.get(`${page}?step=signature`)).text()).toContain("Add Signature");
+    const empty = await sb.post(page, { intent: "preview", mode: "typed", name: "  ", font: "Allura" });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("Please add your signature first");
+    const badPng = await sb.post(page, { intent: "preview", mode: "drawn", drawn: "data:image/png;base64,PHN2Zz4=" });
+    expect(badPng.status).toBe(400);
+    const confirm = await sb.post(page, { intent: "preview", mode: "typed", name: "Sam Signer", font: "Great Vibes" });
+    expect(confirm.status).toBe(200);
+    const confirmHtml = await confirm.text();
+    expect(confirmHtml).toContain("Review &amp; Confirm");
+    const noConsent = await sb.post(page, { intent: "sign", mode: "typed", name: "Sam Signer", font: "Great Vibes" });
+    expect(noConsent.status).toBe(400);
+    const signed = await sb.post(
+      page,
+      { intent: "sign", mode: "typed", name: "Sam Signer", font: "Great Vibes", consent: "on" },
+      { headers: { "CF-Connecting-IP": "203.0.113.9" } },
+    );
+    expect(signed.status).toBe(302);
+    expect(await toastOf(signed)).toContain("Document signed successfully! ✅");
+    expect(await count("audit_events", "action = 'SIGNATURE_COMPLETED' AND target_id = ? AND ip = '203.0.113.9'", id)).toBe(1);
+    // Signing twice is refused.
+    const twice = await sb.post(page, { intent: "sign", mode: "typed", name: "Sam Signer", font: "Great Vibes", consent: "on" });
+    expect(await toastOf(twice)).toContain("Failed to sign document");
+
+    const first = await runStampJob(t.id, id);
+    expect(first.result.explicitAcks.length + first.result.retryMessages.length).toBeGreaterThanOrEqual(0);
+    await runStampJob(t.id, id); // redelivery: nothing twice
+    const done = await requestRow(fileId);
+    expect(done).toMatchObject({ status: "signed", stamp_status: "done", original_sha256: await sha256(pdf) });
+    const file = await env.DB.prepare("SELECT version, signed, pending_sign, storage_key, signed_file_key FROM files WHERE id = ?")
+      .bind(fileId)
+      .first<Record<string, unknown>>();
+    expect(file).toMatchObject({ version: 2, signed: 1, pending_sign: 0 });
+    expect(file!.storage_key).toBe(`tenants/${t.id}/files/${fileId}/signed/${id}.pdf`);
+    expect(await count("file_versions", "file_id = ?", fileId)).toBe(2);
+    expect(await count("notifications", "subject_id = ? AND title = ?", fileId, "PDF signed successfully ✔︎")).toBe(2);
+    expect(await count("email_outbox", "to_address = ? AND tenant_id = ?", requester.email, t.id)).toBe(1);
+    expect(await count("audit_events", "action = 'SIGNATURE_STAMPED' AND target_id = ?", id)).toBe(1);
+
+    const object = await env.FILES.get(String(file!.storage_key));
+    const bytes = new Uint8Array(await object!.arrayBuffer());
+    expect(await sha256(bytes)).toBe(done!.signed_sha256);
+    const stamped = await PDFDocument.load(bytes);
+    expect(stamped.getPageCount()).toBe(4);
+    // The certificate page alone (the typed signature's embedded font is not WinAnsi text).
+    const certificate = await PDFDocument.create();
+    const [copied] = await certificate.copyPages(stamped, [3]);
+    certificate.addPage(copied);
+    const text = pdfText(await certificate.save());
+    expect(text).toContain("Signature certificate");
+    expect(text).toContain(await sha256(pdf));
+    expect(text).toContain("203.0.113.9");
+    expect(text).toContain(signer.email);
+    expect(text).toContain(requester.email);
+    expect(text).toContain("Typed name in Great Vibes");
+    // The original is kept as version 1.
+    const v1 = await b.get(`${t.origin}/files/file/${fileId}/download?v=1`);
+    expect(new Uint8Array(await v1.arrayBuffer()).length).toBe(pdf.length);
+    // Signed tab and the file page.
+    expect(await (await sb.get(`${t.origin}/files/signatures?tab=signed`)).text()).toContain("PDF signed successfully ✔︎");
+    const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    expect(await toastOf(again)).toContain("A pending request already exists");
+  });
+
+  it("stamps a drawn PNG signature, and marks an unreadable PDF as failed", async () => {
+    const { t, b, sb, signer, fileId } = await setup(1);
+    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const id = String((await requestRow(fileId))!.id);
+    // A 2x2 PNG.
+    const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFElEQVR4nGNkYPj/n4GBgYGJAQoAHvgCAf7ONVAAAAAASUVORK5CYII=";
+    const res = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "sign", mode: "drawn", drawn: png, consent: "on" });
+    expect(res.status).toBe(302);
+    expect(await env.FILES.head(`tenants/${t.id}/files/signatures/${id}.png`)).toBeTruthy();
+    await runStampJob(t.id, id);
+    expect(await requestRow(fileId)).toMatchObject({ stamp_status: "done", signature_kind: "drawn" });
+
+    const broken = await uploadOk(b, t, "broken.pdf", "%PDF-1.4 not really", {}, "application/pdf");
+    await b.post(`${t.origin}/files/signatures/request`, { fileId: broken, signerId: signer.id });
+    const bid = String((await requestRow(broken))!.id);
+    await sb.post(`${t.origin}/files/signatures/${bid}`, { intent: "sign", mode: "typed", name: "Sam", font: "Allura", consent: "on" });
+    await runStampJob(t.id, bid);
+    expect(await requestRow(broken)).toMatchObject({ stamp_status: "failed" });
+    expect(await count("notifications", "subject_id = ? AND title = ?", broken, "Failed to stamp PDF ❌")).toBe(2);
+  });
+
+  it("declines with a reason: the file is free for a new request, the requester is told", async () => {
+    const { t, b, sb, signer, requester, fileId } = await setup(1);
+    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const id = String((await requestRow(fileId))!.id);
+    const noReason = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "decline", reason: " " });
+    expect(noReason.status).toBe(400);
+    const res = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "decline", reason: "Wrong amount" });
+    expect(res.status).toBe(302);
+    expect(await requestRow(fileId)).toMatchObject({ status: "declined", decline_reason: "Wrong amount" });
+    expect(await count("audit_events", "action = 'SIGNATURE_DECLINED' AND target_id = ?", id)).toBe(1);
+    expect(await count("email_outbox", "to_address = ?", requester.email)).toBe(1);
+    expect((await env.DB.prepare("SELECT pending_sign FROM files WHERE id = ?").bind(fileId).first())?.pending_sign).toBe(0);
+    const signAfter = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "sign", mode: "typed", name: "S", font: "Allura", consent: "on" });
+    expect(await toastOf(signAfter)).toContain("Failed to sign document");
+    const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    expect(await toastOf(again)).toContain("Signature request sent");
+  });
+});

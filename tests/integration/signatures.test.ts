@@ -212,7 +212,7 @@ describe("signing and stamping", () => {
     const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFElEQVR4nGNkYPj/n4GBgYGJAQoAHvgCAf7ONVAAAAAASUVORK5CYII=";
     const res = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "sign", mode: "drawn", drawn: png, consent: "on" });
     expect(res.status).toBe(302);
-    expect(await env.FILES.head(`tenants/${t.id}/files/signatures/${id}.png`)).toBeTruthy();
+    expect(await env.FILES.head(`tenants/${t.id}/signatures/${id}.png`)).toBeTruthy();
     await runStampJob(t.id, id);
     expect(await requestRow(fileId)).toMatchObject({ stamp_status: "done", signature_kind: "drawn" });
 

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { ROLES } from "~/db/schema/auth";
+import type { Role } from "~/db/schema";
+
+/** The roles, for forms (a client-safe copy of the schema's list; the type check keeps them equal). */
+export const ROLES = ["standard", "lead", "manager", "admin"] as const satisfies readonly Role[];
+const everyRole: Exclude<Role, (typeof ROLES)[number]> extends never ? true : false = true;
+void everyRole;
 
 /** New passwords: long enough to resist guessing, short enough to hash cheaply. */
 export const PASSWORD_MIN_LENGTH = 12;

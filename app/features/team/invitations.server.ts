@@ -59,7 +59,6 @@ export async function inviteUser(env: Env, input: { tenantId: string; email: str
     template: "team.invite" as const,
     data: {
       workspaceName: tenant.name,
-      inviterName: tenant.name,
       activationLink: `${linkOrigin(env, tenant.slug)}/activate?token=${encodeURIComponent(token)}`,
       expiresIn: INVITE_EXPIRES_IN,
     },

@@ -196,18 +196,13 @@ export const TEMPLATES = {
   // An invitation to a workspace: the link sets the first password. Valid for 7 days, once.
   "team.invite": {
     secretLifetimeMs: 7 * 24 * 60 * MINUTE,
-    schema: z.object({
-      workspaceName: z.string().max(200),
-      inviterName: z.string().max(200),
-      activationLink: z.string().url().max(4000),
-      expiresIn: z.string().max(50),
-    }),
-    render: (d: { workspaceName: string; inviterName: string; activationLink: string; expiresIn: string }) => ({
+    schema: z.object({ workspaceName: z.string().max(200), activationLink: z.string().url().max(4000), expiresIn: z.string().max(50) }),
+    render: (d: { workspaceName: string; activationLink: string; expiresIn: string }) => ({
       subject: `You are invited to ${d.workspaceName}`,
-      text: `${d.inviterName} has invited you to ${d.workspaceName}.\n\nOpen this link to choose your password (it expires in ${d.expiresIn} and can be used once):\n${d.activationLink}\n\nIf the link has expired, ask ${d.inviterName} to invite you again.`,
+      text: `You have been invited to ${d.workspaceName}.\n\nOpen this link to choose your password (it expires in ${d.expiresIn} and can be used once):\n${d.activationLink}\n\nIf the link has expired, ask your administrator to invite you again.`,
       html: layout(
         `You are invited to ${d.workspaceName}`,
-        `<p>${escape(d.inviterName)} has invited you to <strong>${escape(d.workspaceName)}</strong>.</p><p><a href="${escape(d.activationLink)}" style="display:inline-block;background:#00d15a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Choose your password</a></p><p>The link expires in ${escape(d.expiresIn)} and can be used once. If it has expired, ask ${escape(d.inviterName)} to invite you again.</p>`,
+        `<p>You have been invited to <strong>${escape(d.workspaceName)}</strong>.</p><p><a href="${escape(d.activationLink)}" style="display:inline-block;background:#00d15a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Choose your password</a></p><p>The link expires in ${escape(d.expiresIn)} and can be used once. If it has expired, ask your administrator to invite you again.</p>`,
       ),
     }),
   },

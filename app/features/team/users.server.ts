@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
+import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
 import { inviteUser, type InviteResult } from "./invitations.server";
 import { anotherActiveAdmin, auditWhere, type Actor } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
@@ -187,7 +187,8 @@ export function scrubbedEmail(userId: string): string {
  * Erases a departed (disabled) member's personal data: the e-mail becomes a placeholder, the
  * names go, the display name becomes 'Former user', the sessions are deleted and the password
  * can no longer match. The row and the audit entries stay, keyed by the user id, so the trail
- * still reads; the audit entries lose the e-mail they recorded, and so do the outbox rows.
+ * still reads; the audit entries lose the e-mail they recorded, the outbox rows their address and
+ * the activity log the name.
  */
 export async function scrubMember(env: Env, tenantId: string, userId: string, opts: ChangeOpts): Promise<ChangeResult> {
   if (userId === opts.actor.id) return { ok: false, code: "self" };
@@ -227,6 +228,10 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
       .update(auditEvents)
       .set({ actorEmail: null })
       .where(and(eq(auditEvents.tenantId, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, t.email)), done)),
+    db
+      .update(activityLog)
+      .set({ performedByName: FORMER_USER })
+      .where(and(eq(activityLog.tenantId, tenantId), eq(activityLog.performedBy, userId), done)),
     db
       .update(emailOutbox)
       .set({ toAddress: placeholder })

@@ -51,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             userStatus: user.userStatus,
             kind: user.kind,
             unreadNotifications: user.unreadNotifications,
+            canViewUsers: can(user, "users.view"),
           }
         : null,
     },

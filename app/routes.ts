@@ -96,5 +96,11 @@ export default [
     route("invoices/:file", "features/portal/routes/invoice-pdf.tsx"),
   ]),
 
+  // Team administration and one's own account: everything lives in app/features/team
+  route("settings/users", "features/team/routes/users.tsx"),
+  route("account", "features/team/routes/account.tsx"),
+  route("activate", "features/team/routes/activate.tsx"),
+  route("reset-password", "features/team/routes/reset-password.tsx"),
+
   route("*", "features/platform/routes/not-found.tsx"),
 ] satisfies RouteConfig;

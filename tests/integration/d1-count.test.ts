@@ -338,3 +338,18 @@ describe("D1 round trips: portal invoices", () => {
     expect(d1Queries(home)).toBe(3);
   });
 });
+
+describe("D1 round trips: team", () => {
+  it("serves /settings/users and /account in two round trips each", async () => {
+    const t = await createTenant();
+    const admin = await createUser(t, { role: "admin" });
+    for (let i = 0; i < 5; i++) await createUser(t);
+    const b = await signIn(t, admin);
+    const users = await b.get(`${t.origin}/settings/users?q=u`);
+    expect(users.status).toBe(200);
+    expect(d1Queries(users)).toBe(2);
+    const account = await b.get(`${t.origin}/account`);
+    expect(account.status).toBe(200);
+    expect(d1Queries(account)).toBe(2);
+  });
+});

@@ -37,7 +37,7 @@ export async function readSessionToken(env: Env, request: Request, kind: Session
   return typeof v === "string" && v.length >= 32 ? v : null;
 }
 
-async function newSession(env: Env, opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null }) {
+export async function newSession(env: Env, opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null }) {
   const token = newId(32);
   const idHash = await sha256Hex(token);
   const now = Date.now();

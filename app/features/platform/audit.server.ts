@@ -1,6 +1,6 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
-import { activityLog, auditEvents } from "~/db/schema";
+import { activityLog, auditEvents, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
 
 export type AuditEntry = {
@@ -79,6 +79,13 @@ export function recentActivityQuery(db: Db, tenantId: string, module: string, li
     .limit(limit);
 }
 
+/** Newest first; `actorErased` when the actor's personal data has since been erased (shown as 'Former user'). */
 export async function listAudit(env: Env, tenantId: string, limit = 50) {
-  return getDb(env).select().from(auditEvents).where(eq(auditEvents.tenantId, tenantId)).orderBy(desc(auditEvents.createdAt)).limit(limit);
+  return getDb(env)
+    .select({ ...getTableColumns(auditEvents), actorErased: sql<boolean>`${users.scrubbedAt} IS NOT NULL`.mapWith(Boolean) })
+    .from(auditEvents)
+    .leftJoin(users, and(eq(users.tenantId, auditEvents.tenantId), eq(users.id, auditEvents.actorId)))
+    .where(eq(auditEvents.tenantId, tenantId))
+    .orderBy(desc(auditEvents.createdAt))
+    .limit(limit);
 }

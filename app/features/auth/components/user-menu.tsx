@@ -1,4 +1,4 @@
-import { Form, useLocation } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 
 const STATUS = {
   active: { label: "Active", color: "#22C55E" },
@@ -9,13 +9,15 @@ const STATUS = {
 type Props = {
   user: { displayName: string; email: string; userStatus: keyof typeof STATUS };
   themePreference: "system" | "light" | "dark";
+  /** Pages about the person and their workspace (Account, Users), shown above Sign out. */
+  links?: { to: string; label: string }[];
 };
 
 /**
  * A <details> menu: opens and closes without JavaScript. Each choice is its own small form
  * posting to an action, so status and theme are saved at once with or without JavaScript.
  */
-export function UserMenu({ user, themePreference }: Props) {
+export function UserMenu({ user, themePreference, links = [] }: Props) {
   const location = useLocation();
   const back = location.pathname + location.search;
   const status = STATUS[user.userStatus] ?? STATUS.active;
@@ -77,6 +79,15 @@ export function UserMenu({ user, themePreference }: Props) {
             ))}
           </Form>
         </fieldset>
+        {links.length > 0 ? (
+          <nav aria-label="Account and settings" className="mt-3 flex flex-col border-t border-line pt-3">
+            {links.map((l) => (
+              <Link key={l.to} to={l.to} className="rounded px-2 py-1 text-sm hover:bg-surface">
+                {l.label}
+              </Link>
+            ))}
+          </nav>
+        ) : null}
         <Form method="post" action="/logout" className="mt-3 border-t border-line pt-3">
           <button type="submit" className="w-full rounded px-2 py-1 text-left text-sm hover:bg-surface">
             Sign out

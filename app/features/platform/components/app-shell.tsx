@@ -67,7 +67,13 @@ export function AppShell({ children }: { children: ReactNode }) {
             <div className="flex-1" />
           )}
           {root.user ? <NotificationsLink unread={root.user.unreadNotifications} active={location.pathname === "/notifications"} /> : null}
-          {root.user ? <UserMenu user={root.user} themePreference={root.themePreference} /> : null}
+          {root.user ? (
+            <UserMenu
+              user={root.user}
+              themePreference={root.themePreference}
+              links={[{ to: "/account", label: "Account" }, ...(root.user.canViewUsers ? [{ to: "/settings/users", label: "Users" }] : [])]}
+            />
+          ) : null}
         </div>
       </header>
       <div id="main">{children}</div>

@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: rows.map((r) => ({
       id: r.id,
       action: r.action,
-      actor: r.actorEmail ?? r.actorId ?? "system",
+      actor: r.actorErased ? "Former user" : (r.actorEmail ?? r.actorId ?? "system"),
       target: r.targetType ? `${r.targetType}${r.targetId ? ` ${r.targetId}` : ""}` : "",
       ip: r.ip,
       at: r.createdAt,

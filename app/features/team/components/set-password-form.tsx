@@ -1,0 +1,50 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { PASSWORD_MIN_LENGTH, setPasswordSchema } from "../schemas";
+
+/** The new-password form of /activate and /reset-password: the link's token rides along hidden. */
+export function SetPasswordForm({
+  token,
+  email,
+  lastResult,
+  submitLabel,
+}: {
+  token: string;
+  email: string;
+  lastResult?: SubmissionResult<string[]>;
+  submitLabel: string;
+}) {
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: setPasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-6 space-y-5">
+      <input type="hidden" name="token" value={token} />
+      {/* Lets a password manager file the new password under the right account. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <Field id={fields.password.id} label="New password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} error={fields.password.errors}>
+        <input
+          {...getInputProps(fields.password, { type: "password", ariaDescribedBy: fields.password.descriptionId })}
+          key={fields.password.key}
+          autoComplete="new-password"
+          className={inputClass}
+        />
+      </Field>
+      <Field id={fields.confirm.id} label="Repeat the new password" error={fields.confirm.errors}>
+        <input {...getInputProps(fields.confirm, { type: "password" })} key={fields.confirm.key} autoComplete="new-password" className={inputClass} />
+      </Field>
+      {form.errors?.length ? (
+        <p role="alert" className="text-sm text-danger">
+          {form.errors[0]}
+        </p>
+      ) : null}
+      <SubmitButton pendingText="Saving...">{submitLabel}</SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,176 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { sessions, usedTokens, users } from "~/db/schema";
+import { hashPassword } from "~/features/auth/password.server";
+import { countAttempt } from "~/features/auth/throttle.server";
+import { signToken, verifyToken } from "~/features/auth/tokens.server";
+import { queueEmailIf } from "~/features/platform/email/send.server";
+import { linkThrottleKeys, type LinkProblem } from "./invitations.server";
+import { auditWhere, linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
+import type { ChangeResult } from "./users.server";
+
+/** A reset link works for an hour, once: it hands over an account already in use. */
+export const RESET_TTL_SECONDS = 60 * 60;
+export const RESET_EXPIRES_IN = "1 hour";
+
+const activeMember = (tenantId: string, userId: string) =>
+  sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 0 AND invite_id IS NULL AND scrubbed_at IS NULL)`;
+
+/**
+ * E-mails an active member a link to set a new password. The link is bound to the password it
+ * replaces (`pca`, when that was set), so it stops working once any new password is set.
+ */
+export async function sendPasswordReset(env: Env, tenantId: string, userId: string, opts: { actor: Actor; ip: string | null }): Promise<ChangeResult> {
+  const db = getDb(env);
+  const [[tenant], [u]] = await db.batch([
+    tenantStatement(db, tenantId),
+    db
+      .select({
+        email: users.email,
+        disabled: users.disabled,
+        inviteId: users.inviteId,
+        scrubbedAt: users.scrubbedAt,
+        passwordChangedAt: users.passwordChangedAt,
+      })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+      .limit(1),
+  ]);
+  if (!tenant || !u) return { ok: false, code: "not_found" };
+  if (u.disabled || u.inviteId || u.scrubbedAt) return { ok: false, code: "not_active" };
+  const { token, jti, expiresAt } = await signToken(env, {
+    kind: "password-reset",
+    subject: userId,
+    audience: tokenAudience(tenantId),
+    ttlSeconds: RESET_TTL_SECONDS,
+    claims: { pca: u.passwordChangedAt },
+  });
+  const now = Date.now();
+  const cond = activeMember(tenantId, userId);
+  const { outboxId } = await queueEmailIf(env, {
+    tenantId,
+    to: u.email,
+    template: "team.password-reset",
+    data: {
+      workspaceName: tenant.name,
+      resetLink: `${linkOrigin(env, tenant.slug)}/reset-password?token=${encodeURIComponent(token)}`,
+      expiresIn: RESET_EXPIRES_IN,
+    },
+    idempotencyKey: `team-reset:${jti}`,
+    onlyIf: cond,
+    alongside: (d) => [
+      auditWhere(
+        d,
+        {
+          tenantId,
+          action: "user.password_reset_sent",
+          actorId: opts.actor.id,
+          actorEmail: opts.actor.email,
+          targetType: "user",
+          targetId: userId,
+          payload: { linkId: jti, expiresAt },
+          ip: opts.ip,
+        },
+        cond,
+        now,
+      ),
+    ],
+  });
+  return outboxId ? { ok: true } : { ok: false, code: "not_active" };
+}
+
+export type ResetLinkCheck = { ok: true; userId: string; jti: string; email: string; pca: number; expiresAt: number } | { ok: false; code: LinkProblem };
+
+/** Whether a reset link still works, without using it. */
+export async function checkResetLink(env: Env, tenantId: string, token: string): Promise<ResetLinkCheck> {
+  const verified = await verifyToken(env, token, { kind: "password-reset", audience: tokenAudience(tenantId) });
+  if (!verified.ok) return { ok: false, code: verified.reason };
+  const { subject: userId, jti, claims, expiresAt } = verified.value;
+  if (typeof claims.pca !== "number") return { ok: false, code: "invalid" };
+  const db = getDb(env);
+  const [[u], [burnt]] = await db.batch([
+    db
+      .select({
+        email: users.email,
+        disabled: users.disabled,
+        inviteId: users.inviteId,
+        scrubbedAt: users.scrubbedAt,
+        passwordChangedAt: users.passwordChangedAt,
+      })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+      .limit(1),
+    db.select({ jti: usedTokens.jti }).from(usedTokens).where(eq(usedTokens.jti, jti)).limit(1),
+  ]);
+  if (!u) return { ok: false, code: "invalid" };
+  if (burnt || u.passwordChangedAt !== claims.pca || u.disabled || u.inviteId || u.scrubbedAt) return { ok: false, code: "used" };
+  return { ok: true, userId, jti, email: u.email, pca: claims.pca, expiresAt };
+}
+
+export type ResetResult = { ok: true } | { ok: false; code: LinkProblem | "throttled"; waitMs?: number };
+
+/**
+ * Sets a new password from a reset link: counted before any check; then the burnt token id, the
+ * audit entry, the password and the end of every session in one batch, each conditional on the
+ * password still being the one the link was issued against.
+ */
+export async function resetPassword(env: Env, tenantId: string, opts: { token: string; password: string; ip: string | null }): Promise<ResetResult> {
+  const wait = await countAttempt(env, linkThrottleKeys(opts.ip, "reset"));
+  if (wait > 0) return { ok: false, code: "throttled", waitMs: wait };
+  const link = await checkResetLink(env, tenantId, opts.token);
+  if (!link.ok) return link;
+  const hash = await hashPassword(env, opts.password);
+  const db = getDb(env);
+  const now = Date.now();
+  const unchanged = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND password_changed_at = ${link.pca} AND disabled = 0 AND scrubbed_at IS NULL)`;
+  const [burnt, , updated] = await db.batch([
+    db
+      .insert(usedTokens)
+      .values({ jti: link.jti, kind: "password-reset", tenantId, usedAt: now, expiresAt: link.expiresAt })
+      .onConflictDoNothing()
+      .returning({ jti: usedTokens.jti }),
+    auditWhere(
+      db,
+      {
+        tenantId,
+        action: "user.password_reset",
+        actorId: link.userId,
+        actorEmail: link.email,
+        targetType: "user",
+        targetId: link.userId,
+        payload: { linkId: link.jti },
+        ip: opts.ip,
+      },
+      sql`${unchanged} AND EXISTS (SELECT 1 FROM used_tokens WHERE jti = ${link.jti} AND used_at = ${now})`,
+      now,
+    ),
+    db
+      .update(users)
+      .set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(users.tenantId, tenantId),
+          eq(users.id, link.userId),
+          eq(users.passwordChangedAt, link.pca),
+          eq(users.disabled, false),
+          isNull(users.scrubbedAt),
+          sql`EXISTS (SELECT 1 FROM used_tokens WHERE jti = ${link.jti} AND used_at = ${now})`,
+        ),
+      )
+      .returning({ id: users.id }),
+    // Only once the new password is in: a refused reset signs no one out.
+    db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(sessions.tenantId, tenantId),
+          eq(sessions.userId, link.userId),
+          isNull(sessions.revokedAt),
+          sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND password_changed_at = ${now})`,
+        ),
+      ),
+  ]);
+  if (burnt.length !== 1 || updated.length !== 1) return { ok: false, code: "used" };
+  return { ok: true };
+}

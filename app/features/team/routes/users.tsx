@@ -1,0 +1,279 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { z } from "zod";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
+import { Field, inputClass } from "~/components/ui/field";
+import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
+import { requireScope } from "~/features/auth/middleware.server";
+import { can } from "~/features/auth/scopes";
+import { AppShell } from "~/features/platform/components/app-shell";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { formatDate } from "~/utils/dates";
+import { CHANGE_ERRORS, STATUS_LABELS } from "../codes";
+import { requireTeam } from "../guard.server";
+import { inviteUser } from "../invitations.server";
+import { sendPasswordReset } from "../password-reset.server";
+import { inviteSchema, ROLE_LABELS, ROLES, usersActionSchema, usersSearchSchema } from "../schemas";
+import { changeRole, getMember, listMembers, reinviteMember, scrubMember, setMemberDisabled } from "../users.server";
+import type { Route } from "./+types/users";
+
+const PATH = "/settings/users";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireTeam(request, context, "users.view");
+  const { q } = usersSearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return {
+    q,
+    members: await listMembers(env, tenant.id, q),
+    me: user.id,
+    canManage: can(user, "users.manage"),
+    canScrub: can(user, "users.scrub_pii"),
+  };
+}
+
+const intentSchema = z.object({ intent: z.enum(["invite", "role", "disable", "enable", "reset", "reinvite", "scrub"]) });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env, tenant, user, actor, ip } = await requireTeam(request, context);
+  const formData = await request.formData();
+  const intent = intentSchema.safeParse({ intent: formData.get("intent") });
+  if (!intent.success) throw data("Unknown action", { status: 400 });
+  // The scope is checked before anything else is read.
+  await requireScope(request, context, user, intent.data.intent === "scrub" ? "users.scrub_pii" : "users.manage");
+  const submission = parseWithZod(formData, { schema: usersActionSchema });
+  if (submission.status !== "success") {
+    if (intent.data.intent === "invite") return data({ result: submission.reply(), confirm: null }, { status: 400 });
+    throw data("Invalid request", { status: 400 });
+  }
+  const input = submission.value;
+  const opts = { actor, ip };
+  const done = (title: string, message?: string) => redirectWithToast(env, PATH, { type: "success", title, message });
+  const refused = (code: keyof typeof CHANGE_ERRORS) => {
+    // Another tenant's user (or none) is not found, never forbidden.
+    if (code === "not_found") throw data("Page not found", { status: 404 });
+    return redirectWithToast(env, PATH, { type: "error", title: "Nothing changed", message: CHANGE_ERRORS[code] });
+  };
+
+  switch (input.intent) {
+    case "invite": {
+      const res = await inviteUser(env, { tenantId: tenant.id, email: input.email, role: input.role, displayName: input.displayName, actor });
+      if (!res.ok) return data({ result: submission.reply({ fieldErrors: { email: [CHANGE_ERRORS[res.code]] } }), confirm: null }, { status: 400 });
+      return done("Invitation sent", `${input.email} can activate their account from the e-mail for 7 days.`);
+    }
+    case "role": {
+      const res = await changeRole(env, tenant.id, input.userId, input.role, opts);
+      return res.ok ? done("Role changed") : refused(res.code);
+    }
+    case "disable":
+    case "scrub": {
+      if (input.confirmed !== "yes") {
+        // Without JavaScript the confirmation is a page of its own.
+        const member = await getMember(env, tenant.id, input.userId);
+        if (!member) throw data("Page not found", { status: 404 });
+        return data({ result: null, confirm: { intent: input.intent, member } });
+      }
+      const res =
+        input.intent === "disable" ? await setMemberDisabled(env, tenant.id, input.userId, true, opts) : await scrubMember(env, tenant.id, input.userId, opts);
+      if (!res.ok) return refused(res.code);
+      return input.intent === "disable"
+        ? done("User disabled", "Their sessions have ended.")
+        : done("Personal data erased", "The account now shows as Former user.");
+    }
+    case "enable": {
+      const res = await setMemberDisabled(env, tenant.id, input.userId, false, opts);
+      return res.ok ? done("User enabled") : refused(res.code);
+    }
+    case "reset": {
+      const res = await sendPasswordReset(env, tenant.id, input.userId, opts);
+      return res.ok ? done("Password reset link sent", "The link works once, for 1 hour.") : refused(res.code);
+    }
+    case "reinvite": {
+      const res = await reinviteMember(env, tenant.id, input.userId, opts);
+      return res.ok ? done("Invitation sent again", "The earlier link no longer works.") : refused(res.code);
+    }
+  }
+}
+
+const CONFIRM_TEXT = {
+  disable: (name: string) => `Disable ${name}? They are signed out everywhere at once and cannot sign in until enabled again.`,
+  scrub: (name: string) => `Erase ${name}'s personal data? Their e-mail and names are removed for good; the audit trail keeps showing 'Former user'.`,
+} as const;
+
+export default function Users({ loaderData, actionData }: Route.ComponentProps) {
+  const { members, q, me, canManage, canScrub } = loaderData;
+  const confirm = actionData?.confirm ?? null;
+  return (
+    <AppShell>
+      <main className="mx-auto max-w-6xl px-6 py-10">
+        <h1 className="text-2xl font-bold">Users</h1>
+        <p className="text-sm opacity-70">Everyone with an account in this workspace.</p>
+
+        {confirm ? (
+          <section role="alertdialog" aria-labelledby="confirm-heading" className="mt-6 rounded-brand border border-danger bg-elevated p-6">
+            <h2 id="confirm-heading" className="text-lg font-semibold">
+              {confirm.intent === "disable" ? "Disable this user?" : "Erase this user's personal data?"}
+            </h2>
+            <p className="mt-2 text-sm">{CONFIRM_TEXT[confirm.intent](confirm.member.displayName)}</p>
+            <Form method="post" className="mt-4 flex gap-3">
+              <input type="hidden" name="intent" value={confirm.intent} />
+              <input type="hidden" name="userId" value={confirm.member.id} />
+              <input type="hidden" name="confirmed" value="yes" />
+              <SubmitButton variant="danger" pendingText="Working..." match={{ intent: confirm.intent, confirmed: "yes" }}>
+                {confirm.intent === "disable" ? "Yes, disable" : "Yes, erase"}
+              </SubmitButton>
+              <Link to={PATH} className={buttonClass("secondary")}>
+                Cancel
+              </Link>
+            </Form>
+          </section>
+        ) : null}
+
+        {canManage ? <InviteForm lastResult={actionData?.result ?? undefined} /> : null}
+
+        <Form method="get" className="mt-8 flex items-end gap-3" role="search">
+          <div className="flex-1">
+            <label htmlFor="q" className="block text-sm font-medium">
+              Search by name or e-mail
+            </label>
+            <input id="q" name="q" type="search" defaultValue={q} className={inputClass} />
+          </div>
+          <button type="submit" className={buttonClass("secondary")}>
+            Search
+          </button>
+        </Form>
+
+        <Table caption="Users by name" scrollClassName="mt-4 overflow-x-auto">
+          <THead>
+            <TH>Name</TH>
+            <TH>E-mail</TH>
+            <TH>Role</TH>
+            <TH>Status</TH>
+            <TH>Since</TH>
+            {canManage || canScrub ? <TH>Actions</TH> : null}
+          </THead>
+          <TBody>
+            {members.length === 0 ? (
+              <EmptyRow colSpan={canManage || canScrub ? 6 : 5}>No users found</EmptyRow>
+            ) : (
+              members.map((m) => (
+                <TR key={m.id} data-user={m.email || m.id}>
+                  <TD className="font-medium">
+                    {m.displayName}
+                    {m.id === me ? <span className="ml-2 text-xs opacity-70">(you)</span> : null}
+                  </TD>
+                  <TD>{m.email || "N/A"}</TD>
+                  <TD>{ROLE_LABELS[m.role]}</TD>
+                  <TD data-testid="status">{STATUS_LABELS[m.status]}</TD>
+                  <TD className="whitespace-nowrap">{formatDate(m.createdAt)}</TD>
+                  {canManage || canScrub ? (
+                    <TD>
+                      {m.id === me || m.scrubbed ? null : (
+                        <div className="flex flex-wrap items-center gap-2">
+                          {canManage ? (
+                            <>
+                              <Form method="post" className="flex items-center gap-1">
+                                <input type="hidden" name="intent" value="role" />
+                                <input type="hidden" name="userId" value={m.id} />
+                                <label className="sr-only" htmlFor={`role-${m.id}`}>
+                                  Role for {m.displayName}
+                                </label>
+                                <select
+                                  id={`role-${m.id}`}
+                                  name="role"
+                                  defaultValue={m.role}
+                                  className="rounded-brand border border-line bg-primary-bg px-2 py-1 text-sm"
+                                >
+                                  {ROLES.map((r) => (
+                                    <option key={r} value={r}>
+                                      {ROLE_LABELS[r]}
+                                    </option>
+                                  ))}
+                                </select>
+                                <SubmitButton variant="secondary" className="px-2 py-1" pendingText="Saving..." match={{ intent: "role", userId: m.id }}>
+                                  Change role
+                                </SubmitButton>
+                              </Form>
+                              {m.status === "disabled" ? (
+                                <RowAction intent="enable" userId={m.id} label="Enable" />
+                              ) : (
+                                <RowAction intent="disable" userId={m.id} label="Disable" confirmText={CONFIRM_TEXT.disable(m.displayName)} />
+                              )}
+                              {m.status === "active" ? <RowAction intent="reset" userId={m.id} label="Send password reset" /> : null}
+                              {m.status === "invited" ? <RowAction intent="reinvite" userId={m.id} label="Resend invitation" /> : null}
+                            </>
+                          ) : null}
+                          {canScrub && m.status === "disabled" ? (
+                            <RowAction intent="scrub" userId={m.id} label="Erase personal data" confirmText={CONFIRM_TEXT.scrub(m.displayName)} />
+                          ) : null}
+                        </div>
+                      )}
+                    </TD>
+                  ) : null}
+                </TR>
+              ))
+            )}
+          </TBody>
+        </Table>
+      </main>
+    </AppShell>
+  );
+}
+
+/** One button posting one intent for one user; a destructive one asks first (dialog with JavaScript, a server step without). */
+function RowAction({ intent, userId, label, confirmText }: { intent: string; userId: string; label: string; confirmText?: string }) {
+  return (
+    <Form method="post" onSubmit={confirmText ? confirmThenSubmit(() => confirmText) : undefined}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="userId" value={userId} />
+      {confirmText ? <input type="hidden" name="confirmed" value="" /> : null}
+      <SubmitButton variant={confirmText ? "danger" : "secondary"} className="px-2 py-1" pendingText="Working..." match={{ intent, userId }}>
+        {label}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { role: "standard" },
+  });
+  return (
+    <section className="mt-8 rounded-brand border border-line bg-elevated p-6" aria-labelledby="invite-heading">
+      <h2 id="invite-heading" className="text-lg font-semibold">
+        Invite a user
+      </h2>
+      <p className="text-sm opacity-70">They receive an e-mail with a link to choose their password. The link works once, for 7 days.</p>
+      <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-[2fr_2fr_1fr_auto] sm:items-end">
+        <input type="hidden" name="intent" value="invite" />
+        <Field id={fields.email.id} label="E-mail" error={fields.email.errors}>
+          <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="off" className={inputClass} />
+        </Field>
+        <Field id={fields.displayName.id} label="Name (optional)" error={fields.displayName.errors}>
+          <input {...getInputProps(fields.displayName, { type: "text" })} key={fields.displayName.key} className={inputClass} />
+        </Field>
+        <Field id={fields.role.id} label="Role" error={fields.role.errors}>
+          <select {...getSelectProps(fields.role)} key={fields.role.key} className={inputClass}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <SubmitButton pendingText="Sending..." match={{ intent: "invite" }}>
+          Send invitation
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Users" }];
+}

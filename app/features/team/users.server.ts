@@ -1,0 +1,241 @@
+import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
+import { inviteUser, type InviteResult } from "./invitations.server";
+import { anotherActiveAdmin, auditWhere, type Actor } from "./team.server";
+import { FORMER_USER, type MemberStatus } from "./codes";
+
+/** The most people one page lists; a search narrows it down. */
+export const USERS_PAGE_LIMIT = 200;
+
+export type MemberRow = { id: string; email: string; displayName: string; role: Role; status: MemberStatus; scrubbed: boolean; createdAt: number };
+
+function statusOf(u: { disabled: boolean; inviteId: string | null }): MemberStatus {
+  if (u.disabled) return "disabled";
+  return u.inviteId ? "invited" : "active";
+}
+
+/** The tenant's people by display name; `q` matches name or e-mail. One query. */
+export async function listMembers(env: Env, tenantId: string, q: string): Promise<MemberRow[]> {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await getDb(env)
+    .select({
+      id: users.id,
+      email: users.email,
+      displayName: users.displayName,
+      role: users.role,
+      disabled: users.disabled,
+      inviteId: users.inviteId,
+      scrubbedAt: users.scrubbedAt,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.tenantId, tenantId),
+        q ? or(sql`${users.displayName} LIKE ${pattern} ESCAPE '\\'`, sql`${users.email} LIKE ${pattern} ESCAPE '\\'`) : undefined,
+      ),
+    )
+    .orderBy(asc(sql`lower(${users.displayName})`), asc(users.email))
+    .limit(USERS_PAGE_LIMIT);
+  return rows.map((r) => ({
+    id: r.id,
+    // A scrubbed account's placeholder address is not shown: it would only look like an address.
+    email: r.scrubbedAt ? "" : r.email,
+    displayName: r.displayName,
+    role: r.role,
+    status: statusOf(r),
+    scrubbed: r.scrubbedAt !== null,
+    createdAt: r.createdAt,
+  }));
+}
+
+type Target = { id: string; email: string; role: Role; disabled: boolean; inviteId: string | null; scrubbedAt: number | null; displayName: string };
+
+async function target(env: Env, tenantId: string, userId: string): Promise<Target | null> {
+  const [row] = await getDb(env)
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      disabled: users.disabled,
+      inviteId: users.inviteId,
+      scrubbedAt: users.scrubbedAt,
+      displayName: users.displayName,
+    })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** One member as the confirm step names them; null when not in this tenant. */
+export async function getMember(env: Env, tenantId: string, userId: string): Promise<{ id: string; displayName: string; email: string } | null> {
+  const t = await target(env, tenantId, userId);
+  return t ? { id: t.id, displayName: t.displayName, email: t.scrubbedAt ? "" : t.email } : null;
+}
+
+export type ChangeError = "not_found" | "self" | "last_admin" | "scrubbed" | "not_disabled" | "not_active" | "not_invited";
+export type ChangeResult = { ok: true } | { ok: false; code: ChangeError };
+
+type ChangeOpts = { actor: Actor; ip: string | null };
+
+/**
+ * A new role. Never one's own (an admin cannot demote themselves by mistake), and never the
+ * last active admin's away from admin: the UPDATE itself requires another active admin, so two
+ * admins demoting each other at once cannot both succeed.
+ */
+export async function changeRole(env: Env, tenantId: string, userId: string, role: Role, opts: ChangeOpts): Promise<ChangeResult> {
+  if (userId === opts.actor.id) return { ok: false, code: "self" };
+  const t = await target(env, tenantId, userId);
+  if (!t) return { ok: false, code: "not_found" };
+  if (t.scrubbedAt) return { ok: false, code: "scrubbed" };
+  if (t.role === role) return { ok: true };
+  const db = getDb(env);
+  const keepsAdmin = role === "admin" ? sql`1` : sql`(role != 'admin' OR ${anotherActiveAdmin(tenantId, userId)})`;
+  const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND role = ${t.role} AND ${keepsAdmin})`;
+  const now = Date.now();
+  const [, updated] = await db.batch([
+    auditWhere(
+      db,
+      {
+        tenantId,
+        action: "user.role_changed",
+        actorId: opts.actor.id,
+        actorEmail: opts.actor.email,
+        targetType: "user",
+        targetId: userId,
+        payload: { from: t.role, to: role },
+        ip: opts.ip,
+      },
+      cond,
+      now,
+    ),
+    db
+      .update(users)
+      .set({ role, updatedAt: now })
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.role, t.role), keepsAdmin))
+      .returning({ id: users.id }),
+  ]);
+  return updated.length === 1 ? { ok: true } : { ok: false, code: "last_admin" };
+}
+
+/**
+ * Disables or enables a member. Disabling ends every session of theirs in the same batch (the
+ * session check also refuses a disabled user) and is refused for oneself and for the last
+ * active admin.
+ */
+export async function setMemberDisabled(env: Env, tenantId: string, userId: string, disabled: boolean, opts: ChangeOpts): Promise<ChangeResult> {
+  if (userId === opts.actor.id) return { ok: false, code: "self" };
+  const t = await target(env, tenantId, userId);
+  if (!t) return { ok: false, code: "not_found" };
+  if (t.scrubbedAt) return { ok: false, code: "scrubbed" };
+  if (t.disabled === disabled) return { ok: true };
+  const db = getDb(env);
+  const now = Date.now();
+  const keepsAdmin = disabled ? sql`(role != 'admin' OR ${anotherActiveAdmin(tenantId, userId)})` : sql`1`;
+  const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = ${disabled ? 0 : 1} AND scrubbed_at IS NULL AND ${keepsAdmin})`;
+  const audit = auditWhere(
+    db,
+    {
+      tenantId,
+      action: disabled ? "user.disabled" : "user.enabled",
+      actorId: opts.actor.id,
+      actorEmail: opts.actor.email,
+      targetType: "user",
+      targetId: userId,
+      ip: opts.ip,
+    },
+    cond,
+    now,
+  );
+  const update = db
+    .update(users)
+    .set({ disabled, updatedAt: now })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.disabled, !disabled), isNull(users.scrubbedAt), keepsAdmin))
+    .returning({ id: users.id });
+  // Sessions end only when the UPDATE before them matched: a refused disable signs no one out.
+  const endSessions = db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND updated_at = ${now})`,
+      ),
+    );
+  const [, updated] = disabled ? await db.batch([audit, update, endSessions]) : await db.batch([audit, update]);
+  return updated.length === 1 ? { ok: true } : { ok: false, code: "last_admin" };
+}
+
+/** Sends an invited member a fresh activation link (the earlier one stops working). */
+export async function reinviteMember(env: Env, tenantId: string, userId: string, opts: ChangeOpts): Promise<ChangeResult | InviteResult> {
+  const t = await target(env, tenantId, userId);
+  if (!t) return { ok: false, code: "not_found" };
+  if (!t.inviteId || t.disabled) return { ok: false, code: "not_invited" };
+  return inviteUser(env, { tenantId, email: t.email, role: t.role, actor: opts.actor });
+}
+
+/** The address a scrubbed account keeps: unique in the tenant, saying nothing about the person. */
+export function scrubbedEmail(userId: string): string {
+  return `former-user-${userId}@scrubbed.invalid`;
+}
+
+/**
+ * Erases a departed (disabled) member's personal data: the e-mail becomes a placeholder, the
+ * names go, the display name becomes 'Former user', the sessions are deleted and the password
+ * can no longer match. The row and the audit entries stay, keyed by the user id, so the trail
+ * still reads; the audit entries lose the e-mail they recorded, the outbox rows their address and
+ * the activity log the name.
+ */
+export async function scrubMember(env: Env, tenantId: string, userId: string, opts: ChangeOpts): Promise<ChangeResult> {
+  if (userId === opts.actor.id) return { ok: false, code: "self" };
+  const t = await target(env, tenantId, userId);
+  if (!t) return { ok: false, code: "not_found" };
+  if (t.scrubbedAt) return { ok: true };
+  if (!t.disabled) return { ok: false, code: "not_disabled" };
+  const db = getDb(env);
+  const now = Date.now();
+  const placeholder = scrubbedEmail(userId);
+  const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND scrubbed_at IS NULL)`;
+  const done = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND scrubbed_at = ${now})`;
+  const [, updated] = await db.batch([
+    auditWhere(
+      db,
+      { tenantId, action: "user.scrubbed", actorId: opts.actor.id, actorEmail: opts.actor.email, targetType: "user", targetId: userId, ip: opts.ip },
+      cond,
+      now,
+    ),
+    db
+      .update(users)
+      .set({
+        email: placeholder,
+        displayName: FORMER_USER,
+        firstName: null,
+        lastName: null,
+        username: null,
+        inviteId: null,
+        passwordHash: "!scrubbed",
+        scrubbedAt: now,
+        updatedAt: now,
+      })
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.disabled, true), isNull(users.scrubbedAt)))
+      .returning({ id: users.id }),
+    db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), done)),
+    db
+      .update(auditEvents)
+      .set({ actorEmail: null })
+      .where(and(eq(auditEvents.tenantId, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, t.email)), done)),
+    db
+      .update(activityLog)
+      .set({ performedByName: FORMER_USER })
+      .where(and(eq(activityLog.tenantId, tenantId), eq(activityLog.performedBy, userId), done)),
+    db
+      .update(emailOutbox)
+      .set({ toAddress: placeholder })
+      .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.toAddress, t.email), done)),
+  ]);
+  return updated.length === 1 ? { ok: true } : { ok: false, code: "not_disabled" };
+}

@@ -5,7 +5,7 @@ import { platformAdmins } from "~/db/schema";
 import { hashPassword } from "~/features/auth/password.server";
 import type { Scope } from "~/features/auth/scopes";
 import { newId } from "~/utils/ids";
-import { createTenant as createTenantAsAdmin } from "~/features/auth/superadmin.server";
+import { createTenant as createTenantAsAdmin } from "~/features/superadmin/console.server";
 import { createTenant, ensureCatalogue } from "../factories";
 import { shownText } from "../factories/html";
 import { count, signInPlatform } from "./auth-helpers";

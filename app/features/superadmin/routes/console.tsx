@@ -112,6 +112,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** A custom limit as it was entered: whole GiB. */
+function gib(bytes: number | null): string {
+  return bytes === null ? "N/A" : `${(bytes / 1024 ** 3).toLocaleString("en-GB", { maximumFractionDigits: 1 })} GiB`;
+}
+
 function suspendQuestion(intent: "suspend" | "reinstate", name: string): string {
   return intent === "suspend"
     ? `Suspend ${name}? Everyone is signed out at once and nobody can sign in until it is reinstated.`
@@ -278,7 +283,7 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
                       </div>
                     </TD>
                     <TD>
-                      <div>{t.storage.tier === "custom" ? `Custom: ${formatBytes(t.storage.customLimit ?? 0)}` : TIER_LABELS[t.storage.tier]}</div>
+                      <div>{t.storage.tier === "custom" ? `Custom: ${gib(t.storage.customLimit)}` : TIER_LABELS[t.storage.tier]}</div>
                       <div className="text-xs opacity-70">{formatBytes(t.storage.usedBytes)} used</div>
                     </TD>
                     <TD>{t.users}</TD>

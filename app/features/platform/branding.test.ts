@@ -32,7 +32,7 @@ describe("branding", () => {
     expect(hexToHsl("#12345G")).toBeNull();
     expect(hexToHsl("#fff")).toBeNull();
     expect(hslToHex("0 0% 100%")).toBe("#ffffff");
-    expect(hslToHex("224 76% 48%")).toBe("#1d4dd8");
+    expect(hslToHex("224 76% 48%")).toBe("#1d4fd7");
     expect(hslToHex("not hsl")).toBe("#000000");
   });
   it("serves only bundled fonts: an unknown font falls back to Inter", () => {

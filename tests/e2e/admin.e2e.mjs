@@ -1,3 +1,4 @@
+/* global document, getComputedStyle */ // used inside page.evaluate and waitForFunction callbacks, which run in the browser
 // Tenant settings (branding) and the platform super-admin console, with and without JavaScript.
 import { ACCOUNTS, BASE, RUN, expect, expectToast, scenario, signIn, submitLogin, tenantUrl, waitForHydration, waitForMail } from "./helpers.mjs";
 
@@ -77,12 +78,18 @@ scenario("the super-admin creates a tenant, suspends it after confirming, and fi
   await create.getByLabel("Files").check();
   await create.getByLabel("Storage tier").selectOption("custom");
   await create.getByLabel("Custom limit (GiB)").fill("250");
+  const firstAdmin = `owner@${slug}.test`;
+  await create.getByLabel("First admin's email").fill(firstAdmin);
+  const since = Date.now();
   await create.getByRole("button", { name: "Create tenant" }).click();
   await expectToast(page, "Tenant created");
+  const invitation = await waitForMail(firstAdmin, { since, timeout: 20_000 });
+  expect(invitation.text, "activation link to the new workspace").toMatch(new RegExp(`//${slug}\\.localhost[^/\\s]*/activate\\?token=`));
   const row = page.locator(`tr[data-tenant="${slug}"]`);
   await row.waitFor();
   expect(await row.innerText(), "storage").toContain("Custom: 250 GiB");
   expect(await row.locator("[data-status]").innerText(), "status").toBe("Active");
+  expect(await row.locator("td").nth(4).innerText(), "users (the invited admin)").toBe("1");
 
   // Its host is a workspace now.
   const open = await page.context().newPage();
@@ -116,5 +123,7 @@ scenario("the super-admin creates a tenant, suspends it after confirming, and fi
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await page.waitForURL((u) => u.searchParams.has("tenant"));
   const actions = await page.locator("tr[data-action]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-action")));
-  expect(actions.join(","), "the tenant's console actions, newest first").toBe("superadmin.tenant.suspended,superadmin.tenant.created");
+  expect(actions.join(","), "the tenant's events and the console's actions on it, newest first").toBe(
+    "superadmin.tenant.suspended,user.invited,superadmin.tenant.created",
+  );
 });

@@ -7,7 +7,7 @@ import type { Scope } from "~/features/auth/scopes";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser, ensureCatalogue } from "../factories";
 import { fieldMessage, page, shownText } from "../factories/html";
-import { bareSignIn, count, signIn, signInPlatform } from "./auth-helpers";
+import { bareSignIn, count, signIn, signInPlatform, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const CONSOLE = "http://localhost/superadmin";
@@ -27,7 +27,7 @@ async function platformAdmin(scopes: Scope[]) {
 const slug = () => `sc${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 describe("/superadmin: creating a tenant", () => {
-  it("creates it with its available modules and a custom storage limit, lists it, and audits the creation", async () => {
+  it("creates it with its available modules and a custom storage limit, invites its first admin by e-mail, lists it, and audits both", async () => {
     await ensureCatalogue();
     const { id, b } = await platformAdmin(["system.superadmin", "system.tenants.create"]);
     const s = slug();
@@ -38,8 +38,10 @@ describe("/superadmin: creating a tenant", () => {
       availableModules: ["cis", "files"],
       storageTier: "custom",
       customLimitGib: "300",
+      adminEmail: `First.Admin@${s}.test`,
     });
     expect(res.status).toBe(302);
+    const started = Date.now() - 5_000;
     const row = await env.DB.prepare(
       "SELECT t.id, t.available_modules AS m, s.tier, s.custom_limit AS lim FROM tenants t JOIN storage_usage s ON s.tenant_id = t.id WHERE t.slug = ?",
     )
@@ -49,26 +51,44 @@ describe("/superadmin: creating a tenant", () => {
     expect(row?.tier).toBe("custom");
     expect(row?.lim).toBe(300 * GIB);
     expect(await count("audit_events", "action = 'superadmin.tenant.created' AND actor_id = ? AND target_id = ?", id, row?.id)).toBe(1);
+    // The first admin: an invited admin of the new tenant, audited there, with the activation link e-mailed.
+    const email = `first.admin@${s}.test`;
+    expect(await count("users", "tenant_id = ? AND email = ? AND role = 'admin'", row?.id, email)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'user.invited' AND actor_id = ?", row?.id, id)).toBe(1);
+    expect((await waitForMail(email, { after: started })).text).toMatch(new RegExp(`https?://${s}\\.localhost\\S*/activate\\?token=`));
 
     const list = await page(await b.get(CONSOLE));
     const tr = list.querySelector(`tr[data-tenant="${s}"]`);
     expect(tr?.textContent).toContain("Console Made Ltd");
     expect(tr?.textContent).toContain("Custom: 300 GiB");
+    expect(tr?.querySelector("td:nth-child(5)")?.textContent).toBe("1");
     expect(tr?.querySelector("[data-status]")?.textContent).toBe("Active");
     expect(tr?.querySelector('button[title="Notes is not available to this tenant"]')?.hasAttribute("disabled")).toBe(true);
   });
 
-  it("validates the form: a custom tier needs a limit, a limit needs the custom tier, a taken slug is refused", async () => {
+  it("validates the form: a custom tier needs a limit, a limit needs the custom tier, the first admin's e-mail is required, a taken slug is refused", async () => {
     const existing = await createTenant();
     const { b } = await platformAdmin(["system.superadmin", "system.tenants.create"]);
     const s = slug();
-    const noLimit = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "No Limit Ltd", storageTier: "custom" });
+    const noLimit = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "No Limit Ltd", storageTier: "custom", adminEmail: "a@b.test" });
     expect(noLimit.status).toBe(400);
     expect(fieldMessage(await page(noLimit), "customLimitGib")).toBe("Enter the custom limit in GiB");
-    const stray = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Stray Ltd", storageTier: "starter", customLimitGib: "10" });
+    const stray = await b.post(CONSOLE, {
+      intent: "create-tenant",
+      slug: s,
+      name: "Stray Ltd",
+      storageTier: "starter",
+      customLimitGib: "10",
+      adminEmail: "a@b.test",
+    });
     expect(stray.status).toBe(400);
     expect(fieldMessage(await page(stray), "customLimitGib")).toBe("A custom limit needs the custom tier");
-    const taken = await b.post(CONSOLE, { intent: "create-tenant", slug: existing.slug, name: "Taken Ltd" });
+    const noAdmin = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "No Admin Ltd" });
+    expect(noAdmin.status).toBe(400);
+    expect(fieldMessage(await page(noAdmin), "adminEmail")).toBe("The first admin's email is required");
+    const badAdmin = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Bad Admin Ltd", adminEmail: "not-an-email" });
+    expect(fieldMessage(await page(badAdmin), "adminEmail")).toBe("Enter a valid email address");
+    const taken = await b.post(CONSOLE, { intent: "create-tenant", slug: existing.slug, name: "Taken Ltd", adminEmail: "a@b.test" });
     expect(taken.status).toBe(400);
     expect(fieldMessage(await page(taken), "slug")).toBe("That slug is already taken");
     expect(await count("tenants", "slug = ?", s)).toBe(0);

@@ -35,6 +35,11 @@ export const users = sqliteTable(
     userStatusUpdatedAt: integer("user_status_updated_at"),
     twoFactorRequired: integer("two_factor_required", { mode: "boolean" }).notNull().default(false),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    // Set while the person is invited and has not yet chosen a password: the id (jti) of the one
+    // activation link that still works. A new invitation replaces it, which voids the old link.
+    inviteId: text("invite_id"),
+    // When their personal data was erased (users.scrub_pii); the row stays so audit entries resolve.
+    scrubbedAt: integer("scrubbed_at"),
     passwordHash: text("password_hash").notNull(),
     passwordChangedAt: integer("password_changed_at").notNull(),
     createdAt: integer("created_at").notNull(),

@@ -7,7 +7,7 @@ import { newId } from "~/utils/ids";
  * Short-lived signed tokens (HS256, TOKEN_SECRET): the bare-domain -> tenant-host session
  * hand-over and the portal magic link. Each carries a jti that is burned on use.
  */
-export type TokenKind = "accept-session" | "portal-link" | "login-choice";
+export type TokenKind = "accept-session" | "portal-link" | "login-choice" | "user-invite" | "password-reset";
 
 function key(env: Env): Uint8Array {
   if (!env.TOKEN_SECRET || env.TOKEN_SECRET.length < 16) throw new Error("TOKEN_SECRET is not configured");

@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { auditInsert } from "~/features/platform/audit.server";
+import { inviteUser } from "~/features/team/invitations.server";
 import { newId } from "~/utils/ids";
 import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
 
@@ -63,6 +64,24 @@ export async function createTenant(
     throw err;
   }
   return { ok: true, id };
+}
+
+export type FirstAdminInvite = "sent" | "email_taken" | "invalid_email";
+
+/**
+ * Creates the tenant, then invites its first admin by e-mail. The invitation reads the tenant in
+ * its own batch, so the two cannot share one: the tenant lands first, and a failed invitation
+ * leaves it in place for the console to report (and to invite again from the team pages).
+ */
+export async function createTenantWithAdmin(
+  env: Env,
+  input: CreateTenantInput,
+  actor: Actor,
+): Promise<{ ok: true; id: string; invite: FirstAdminInvite } | { ok: false; code: CreateTenantError }> {
+  const created = await createTenant(env, input, actor);
+  if (!created.ok) return created;
+  const invited = await inviteUser(env, { tenantId: created.id, email: input.adminEmail, role: "admin", actor: { id: actor.id, email: actor.email } });
+  return { ok: true, id: created.id, invite: invited.ok ? "sent" : invited.code };
 }
 
 export async function setTenantModule(

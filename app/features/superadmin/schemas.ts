@@ -27,7 +27,7 @@ export const createTenantSchema = z
       .min(1, "The limit must be at least 1 GiB")
       .max(MAX_CUSTOM_LIMIT_GIB, `The limit must be at most ${MAX_CUSTOM_LIMIT_GIB.toLocaleString("en-GB")} GiB`)
       .optional(),
-    adminEmail: z.string().trim().toLowerCase().email("Enter a valid email address").max(254).optional(),
+    adminEmail: z.string({ error: "The first admin's email is required" }).trim().toLowerCase().email("Enter a valid email address").max(254),
   })
   .superRefine((v, ctx) => {
     if (v.storageTier === "custom" && v.customLimitGib === undefined)

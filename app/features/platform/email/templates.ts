@@ -193,6 +193,37 @@ export const TEMPLATES = {
       ),
     }),
   },
+  // An invitation to a workspace: the link sets the first password. Valid for 7 days, once.
+  "team.invite": {
+    secretLifetimeMs: 7 * 24 * 60 * MINUTE,
+    schema: z.object({
+      workspaceName: z.string().max(200),
+      inviterName: z.string().max(200),
+      activationLink: z.string().url().max(4000),
+      expiresIn: z.string().max(50),
+    }),
+    render: (d: { workspaceName: string; inviterName: string; activationLink: string; expiresIn: string }) => ({
+      subject: `You are invited to ${d.workspaceName}`,
+      text: `${d.inviterName} has invited you to ${d.workspaceName}.\n\nOpen this link to choose your password (it expires in ${d.expiresIn} and can be used once):\n${d.activationLink}\n\nIf the link has expired, ask ${d.inviterName} to invite you again.`,
+      html: layout(
+        `You are invited to ${d.workspaceName}`,
+        `<p>${escape(d.inviterName)} has invited you to <strong>${escape(d.workspaceName)}</strong>.</p><p><a href="${escape(d.activationLink)}" style="display:inline-block;background:#00d15a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Choose your password</a></p><p>The link expires in ${escape(d.expiresIn)} and can be used once. If it has expired, ask ${escape(d.inviterName)} to invite you again.</p>`,
+      ),
+    }),
+  },
+  // A password reset link sent by an administrator. Valid for 1 hour, once.
+  "team.password-reset": {
+    secretLifetimeMs: 60 * MINUTE,
+    schema: z.object({ workspaceName: z.string().max(200), resetLink: z.string().url().max(4000), expiresIn: z.string().max(50) }),
+    render: (d: { workspaceName: string; resetLink: string; expiresIn: string }) => ({
+      subject: `Reset your ${d.workspaceName} password`,
+      text: `An administrator of ${d.workspaceName} sent you a link to set a new password.\n\nOpen this link to choose it (it expires in ${d.expiresIn} and can be used once):\n${d.resetLink}\n\nIf you did not expect this, ask your administrator.`,
+      html: layout(
+        "Reset your password",
+        `<p>An administrator of <strong>${escape(d.workspaceName)}</strong> sent you a link to set a new password.</p><p><a href="${escape(d.resetLink)}" style="display:inline-block;background:#00d15a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Choose a new password</a></p><p>The link expires in ${escape(d.expiresIn)} and can be used once. If you did not expect this, ask your administrator.</p>`,
+      ),
+    }),
+  },
   "platform.notice": {
     secretLifetimeMs: null,
     schema: z.object({ subject: z.string().max(200), message: z.string().max(5000) }),

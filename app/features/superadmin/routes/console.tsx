@@ -17,7 +17,7 @@ import { requireScope } from "~/features/auth/middleware.server";
 import type { Scope } from "~/features/auth/scopes";
 import {
   consoleTenants,
-  createTenant,
+  createTenantWithAdmin,
   setTenantModule,
   setTenantSuspended,
   type CreateTenantError,
@@ -83,13 +83,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = submission.value;
   switch (input.intent) {
     case "create-tenant": {
-      const created = await createTenant(env, input, actor);
+      const created = await createTenantWithAdmin(env, input, actor);
       if (!created.ok)
         return data({ result: submission.reply({ fieldErrors: { slug: [CREATE_TENANT_ERRORS[created.code]] } }), confirm: null }, { status: 400 });
+      if (created.invite !== "sent")
+        return redirectWithToast(env, "/superadmin", {
+          type: "warning",
+          title: "Tenant created, invitation not sent",
+          message: `${input.name} is ready at ${input.slug}.${env.APP_DOMAIN}, but ${input.adminEmail} could not be invited.`,
+        });
       return redirectWithToast(env, "/superadmin", {
         type: "success",
         title: "Tenant created",
-        message: `${input.name} is ready at ${input.slug}.${env.APP_DOMAIN}`,
+        message: `${input.name} is ready at ${input.slug}.${env.APP_DOMAIN}; an invitation went to ${input.adminEmail}.`,
       });
     }
     case "toggle-module": {
@@ -221,6 +227,19 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
                 className={inputClass}
                 min={1}
                 step={1}
+              />
+            </Field>
+            <Field
+              id={fields.adminEmail.id}
+              label="First admin's email"
+              hint="They get an e-mail with a link to set their password."
+              error={fields.adminEmail.errors}
+            >
+              <input
+                {...getInputProps(fields.adminEmail, { type: "email", ariaDescribedBy: fields.adminEmail.descriptionId })}
+                key={fields.adminEmail.key}
+                className={inputClass}
+                autoComplete="off"
               />
             </Field>
             <div className="sm:col-span-2">

@@ -1,0 +1,202 @@
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { usedTokens, users, type Role } from "~/db/schema";
+import { hashPassword } from "~/features/auth/password.server";
+import { countAttempt } from "~/features/auth/throttle.server";
+import { signToken, verifyToken } from "~/features/auth/tokens.server";
+import { defaultDisplayName } from "~/features/auth/users.server";
+import { auditInsert } from "~/features/platform/audit.server";
+import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
+import { newId } from "~/utils/ids";
+import { emailField } from "./schemas";
+import { auditWhere, linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
+
+export type { Actor } from "./team.server";
+
+/** An invitation link lasts 7 days (people are invited ahead of their start date) and works once. */
+export const INVITE_TTL_SECONDS = 7 * 24 * 60 * 60;
+export const INVITE_EXPIRES_IN = "7 days";
+/** Not a hash any password can match: an invited person cannot sign in until they choose one. */
+export const NO_PASSWORD = "!invited";
+
+export type InviteResult = { ok: true; userId: string } | { ok: false; code: "email_taken" | "invalid_email" };
+
+/**
+ * Invites a person to a tenant: the user row (invited, no usable password), its `user.invited`
+ * audit entry and the activation e-mail's outbox row land in one D1 batch. Inviting an e-mail
+ * that is still only invited sends a fresh link and voids the earlier one (the row keeps the id
+ * of the one link that works); any other existing account with that e-mail is `email_taken`.
+ */
+export async function inviteUser(env: Env, input: { tenantId: string; email: string; role: Role; displayName?: string; actor: Actor }): Promise<InviteResult> {
+  const parsed = emailField.safeParse(input.email);
+  if (!parsed.success) return { ok: false, code: "invalid_email" };
+  const email = parsed.data;
+  const { tenantId, actor } = input;
+  const db = getDb(env);
+  const [[tenant], [existing]] = await db.batch([
+    tenantStatement(db, tenantId),
+    db
+      .select({ id: users.id, inviteId: users.inviteId, disabled: users.disabled })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
+      .limit(1),
+  ]);
+  if (!tenant) throw new Error("inviteUser: unknown tenant");
+  if (existing && (existing.inviteId === null || existing.disabled)) return { ok: false, code: "email_taken" };
+
+  const userId = existing?.id ?? newId();
+  const { token, jti, expiresAt } = await signToken(env, {
+    kind: "user-invite",
+    subject: userId,
+    audience: tokenAudience(tenantId),
+    ttlSeconds: INVITE_TTL_SECONDS,
+  });
+  const now = Date.now();
+  const displayName = defaultDisplayName({ displayName: input.displayName, email });
+  const mail = {
+    tenantId,
+    to: email,
+    template: "team.invite" as const,
+    data: {
+      workspaceName: tenant.name,
+      inviterName: tenant.name,
+      activationLink: `${linkOrigin(env, tenant.slug)}/activate?token=${encodeURIComponent(token)}`,
+      expiresIn: INVITE_EXPIRES_IN,
+    },
+    idempotencyKey: `team-invite:${jti}`,
+  };
+  // The id of the link, never the link: the audit log must not hand out accounts.
+  const audit = {
+    tenantId,
+    action: "user.invited",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "user",
+    targetId: userId,
+    payload: { role: input.role, inviteId: jti, expiresAt, again: Boolean(existing) },
+  };
+
+  if (existing) {
+    const stillInvited = and(eq(users.tenantId, tenantId), eq(users.id, userId), isNotNull(users.inviteId), eq(users.disabled, false));
+    const stillInvitedSql = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND invite_id IS NOT NULL AND disabled = 0)`;
+    const { outboxId } = await queueEmailIf(env, {
+      ...mail,
+      onlyIf: stillInvitedSql,
+      alongside: (d) => [
+        auditWhere(d, audit, stillInvitedSql, now),
+        d
+          .update(users)
+          .set({ inviteId: jti, role: input.role, ...(input.displayName?.trim() ? { displayName } : {}), updatedAt: now })
+          .where(stillInvited),
+      ],
+    });
+    // Activated or disabled in the meantime: the address now belongs to an account.
+    return outboxId ? { ok: true, userId } : { ok: false, code: "email_taken" };
+  }
+
+  try {
+    await queueEmail(env, {
+      ...mail,
+      alongside: (d) => [
+        d.insert(users).values({
+          id: userId,
+          tenantId,
+          email,
+          displayName,
+          role: input.role,
+          inviteId: jti,
+          passwordHash: NO_PASSWORD,
+          passwordChangedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        }),
+        auditInsert(d, audit, now),
+      ],
+    });
+  } catch (err) {
+    // Invited by someone else at the same moment: the unique index refused the whole batch.
+    const [taken] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
+      .limit(1);
+    if (taken) return { ok: false, code: "email_taken" };
+    throw err;
+  }
+  return { ok: true, userId };
+}
+
+export type LinkProblem = "invalid" | "expired" | "used";
+export type LinkCheck = { ok: true; userId: string; jti: string; email: string } | { ok: false; code: LinkProblem };
+
+/**
+ * Whether an activation link still works, without using it. A link replaced by a newer
+ * invitation, or whose account is already active, counts as used.
+ */
+export async function checkActivationLink(env: Env, tenantId: string, token: string): Promise<LinkCheck> {
+  const verified = await verifyToken(env, token, { kind: "user-invite", audience: tokenAudience(tenantId) });
+  if (!verified.ok) return { ok: false, code: verified.reason };
+  const { subject: userId, jti } = verified.value;
+  const [row] = await getDb(env)
+    .select({ email: users.email, inviteId: users.inviteId, disabled: users.disabled })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
+  if (!row) return { ok: false, code: "invalid" };
+  if (row.inviteId !== jti || row.disabled) return { ok: false, code: "used" };
+  return { ok: true, userId, jti, email: row.email };
+}
+
+/** Attempts at links per client address in the throttle's window, counted before any check. */
+export const LINK_ATTEMPTS_PER_IP = 20;
+
+export function linkThrottleKeys(ip: string | null, kind: "activate" | "reset") {
+  return [{ key: `${kind}:ip:${ip ?? "unknown"}`, limit: LINK_ATTEMPTS_PER_IP }];
+}
+
+export type ActivateResult = { ok: true; email: string } | { ok: false; code: LinkProblem | "throttled"; waitMs?: number };
+
+/**
+ * Sets the first password from an activation link. The attempt is counted before the token or
+ * the password is checked; the password, the end of the invitation (which makes the link
+ * single use), the burnt token id and `user.activated` are one batch, each conditional on the
+ * row still naming this link.
+ */
+export async function activateAccount(env: Env, tenantId: string, opts: { token: string; password: string; ip: string | null }): Promise<ActivateResult> {
+  const wait = await countAttempt(env, linkThrottleKeys(opts.ip, "activate"));
+  if (wait > 0) return { ok: false, code: "throttled", waitMs: wait };
+  const link = await checkActivationLink(env, tenantId, opts.token);
+  if (!link.ok) return link;
+  const hash = await hashPassword(env, opts.password);
+  const db = getDb(env);
+  const now = Date.now();
+  const invited = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND invite_id = ${link.jti} AND disabled = 0)`;
+  const [, , updated] = await db.batch([
+    db
+      .insert(usedTokens)
+      .values({ jti: link.jti, kind: "user-invite", tenantId, usedAt: now, expiresAt: now + INVITE_TTL_SECONDS * 1000 })
+      .onConflictDoNothing(),
+    auditWhere(
+      db,
+      {
+        tenantId,
+        action: "user.activated",
+        actorId: link.userId,
+        actorEmail: link.email,
+        targetType: "user",
+        targetId: link.userId,
+        payload: { inviteId: link.jti },
+        ip: opts.ip,
+      },
+      invited,
+      now,
+    ),
+    db
+      .update(users)
+      .set({ passwordHash: hash, passwordChangedAt: now, inviteId: null, updatedAt: now })
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, link.userId), eq(users.inviteId, link.jti), eq(users.disabled, false)))
+      .returning({ id: users.id }),
+  ]);
+  if (updated.length !== 1) return { ok: false, code: "used" };
+  return { ok: true, email: link.email };
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { ROLES } from "~/db/schema/auth";
+
+/** New passwords: long enough to resist guessing, short enough to hash cheaply. */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 200;
+
+export const newPasswordFields = {
+  password: z
+    .string({ error: "Password is required" })
+    .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters`),
+  confirm: z.string({ error: "Repeat the password" }).max(PASSWORD_MAX_LENGTH),
+};
+
+function matching<T extends { password: string; confirm: string }>(v: T, ctx: z.RefinementCtx) {
+  if (v.password !== v.confirm) ctx.addIssue({ code: "custom", path: ["confirm"], message: "The passwords do not match" });
+}
+
+/** /activate and /reset-password: the token from the link and the new password twice. */
+export const setPasswordSchema = z.object({ token: z.string().min(1).max(4096), ...newPasswordFields }).superRefine(matching);
+
+export const emailField = z
+  .string({ error: "Email is required" })
+  .trim()
+  .toLowerCase()
+  .email("Enter a valid email address")
+  .max(254, "Enter a valid email address");
+export const roleField = z.enum(ROLES, { error: "Choose a role" });
+const userIdField = z.string().min(1).max(100);
+
+export const ROLE_LABELS: Record<(typeof ROLES)[number], string> = { standard: "Standard", lead: "Lead", manager: "Manager", admin: "Admin" };
+
+export const inviteSchema = z.object({
+  intent: z.literal("invite"),
+  email: emailField,
+  role: roleField,
+  displayName: z.string().trim().max(100, "Use at most 100 characters").optional(),
+});
+
+/** The destructive actions confirm first: without `confirmed` the server renders the confirm step. */
+const confirmedField = z.literal("yes").optional();
+
+export const usersActionSchema = z.discriminatedUnion("intent", [
+  inviteSchema,
+  z.object({ intent: z.literal("role"), userId: userIdField, role: roleField }),
+  z.object({ intent: z.literal("disable"), userId: userIdField, confirmed: confirmedField }),
+  z.object({ intent: z.literal("enable"), userId: userIdField }),
+  z.object({ intent: z.literal("reset"), userId: userIdField }),
+  z.object({ intent: z.literal("reinvite"), userId: userIdField }),
+  z.object({ intent: z.literal("scrub"), userId: userIdField, confirmed: confirmedField }),
+]);
+export type UsersAction = z.infer<typeof usersActionSchema>;
+
+export const usersSearchSchema = z.object({
+  q: z.string().trim().max(100).catch(""),
+  confirm: z.enum(["disable", "scrub"]).optional().catch(undefined),
+  user: z.string().max(100).optional().catch(undefined),
+});
+
+export const accountActionSchema = z.discriminatedUnion("intent", [
+  z
+    .object({
+      intent: z.literal("password"),
+      current: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(PASSWORD_MAX_LENGTH),
+      ...newPasswordFields,
+    })
+    .superRefine(matching),
+  z.object({
+    intent: z.literal("name"),
+    displayName: z.string({ error: "Enter a display name" }).trim().min(1, "Enter a display name").max(100, "Use at most 100 characters"),
+  }),
+  z.object({ intent: z.literal("revoke"), session: z.string().regex(/^[0-9a-f]{64}$/) }),
+]);

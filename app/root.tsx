@@ -96,7 +96,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error)) {
     status = error.status;
     const message = typeof error.data === "string" && error.data ? error.data : null;
-    if (status === 403) {
+    if (status === 403 && routeErrorCode(error.data) === "workspace_suspended") {
+      title = "This workspace is suspended";
+      detail = <p className="mt-4 opacity-80">Nobody can sign in to it while it is suspended. Please contact your administrator.</p>;
+    } else if (status === 403) {
       title = "Forbidden";
       detail = <p className="mt-4 opacity-80">{message ?? "You do not have permission to view this page."}</p>;
     } else if (status === 404 && routeErrorCode(error.data) === "workspace_not_found") {

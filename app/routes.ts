@@ -25,7 +25,11 @@ export default [
   route("accept-session", "features/auth/routes/accept-session.tsx"),
   route("logout", "features/auth/routes/logout.tsx"),
   route("me/status", "features/auth/routes/me-status.tsx"),
-  ...prefix("superadmin", [index("features/auth/routes/superadmin.tsx")]),
+
+  // Tenant settings (tenant staff) and the platform super-admin console (bare domain)
+  route("settings/branding", "features/tenant-settings/routes/branding.tsx"),
+  route("settings/modules", "features/tenant-settings/routes/modules.tsx"),
+  ...prefix("superadmin", [index("features/superadmin/routes/console.tsx"), route("audit", "features/superadmin/routes/audit.tsx")]),
 
   // CIS: everything about it lives in app/features/cis
   ...prefix("cis", [

@@ -29,6 +29,9 @@ export const tenantMiddleware: MiddlewareFunction<Response> = async ({ request, 
     : [...(await db.batch([tenantStmt, modulesStmt])), []];
   const tenant = toTenantContext(tenantRows, moduleRows);
   if (!tenant) throw routeError("workspace_not_found", 404);
+  // Every page of a suspended workspace, sign-in included, answers the suspended page; its
+  // sessions were revoked when it was suspended, so none is loaded.
+  if (tenant.suspended) throw routeError("workspace_suspended", 403);
   context.set(tenantContext, tenant);
   context.set(userContext, idHash ? await staffSessionUser(env, ctx, sessionRows[0], idHash) : null);
   return next();

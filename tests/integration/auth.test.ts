@@ -596,11 +596,17 @@ describe("bare-domain sign-in and accept-session", () => {
     expect(page.status).toBe(200);
     expect(await shownText(page)).toContain("Platform administration");
     const slug = `sa${Date.now().toString(36)}`;
-    const created = await b.post("http://localhost/superadmin", { intent: "create-tenant", slug, name: "Made By Admin Ltd" });
+    const created = await b.post("http://localhost/superadmin", {
+      intent: "create-tenant",
+      slug,
+      name: "Made By Admin Ltd",
+      availableModules: ["cis"],
+      adminEmail: `owner@${slug}.test`,
+    });
     expect(created.status).toBe(302);
     const row = await env.DB.prepare("SELECT id FROM tenants WHERE slug = ?").bind(slug).first<{ id: string }>();
     expect(row).not.toBeNull();
-    const dup = await b.post("http://localhost/superadmin", { intent: "create-tenant", slug, name: "Again" });
+    const dup = await b.post("http://localhost/superadmin", { intent: "create-tenant", slug, name: "Again", adminEmail: `owner@${slug}.test` });
     expect(dup.status).toBe(400);
     expect(await shownText(dup)).toContain("That slug is already taken");
     const toggled = await b.post("http://localhost/superadmin", { intent: "toggle-module", tenantId: row?.id ?? "", moduleId: "cis", enabled: "true" });

@@ -4,7 +4,7 @@ import { createTenant, createUser } from "../factories";
 import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";
-import { signIn } from "./auth-helpers";
+import { createPlatformAdmin, signIn, signInPlatform } from "./auth-helpers";
 import { Browser } from "./http";
 import { batchJobKey } from "~/features/cis/statements/statements-page.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";
@@ -351,5 +351,30 @@ describe("D1 round trips: team", () => {
     const account = await b.get(`${t.origin}/account`);
     expect(account.status).toBe(200);
     expect(d1Queries(account)).toBe(2);
+  });
+});
+
+describe("D1 round trips: tenant settings and the super-admin console", () => {
+  it("serves /settings/branding in one round trip (the tenant rides on the middleware's batch) and /settings/modules in two", async () => {
+    const t = await createTenant();
+    const b = await signIn(t, await createUser(t, { role: "admin" }));
+    const branding = await b.get(`${t.origin}/settings/branding`);
+    expect(branding.status).toBe(200);
+    expect(d1Queries(branding)).toBe(1);
+    const modules = await b.get(`${t.origin}/settings/modules`);
+    expect(modules.status).toBe(200);
+    expect(d1Queries(modules)).toBe(2);
+  });
+
+  it("serves the console's tenants list and the platform audit log in two round trips each (the platform session, then one batch)", async () => {
+    await createTenant();
+    const admin = await createPlatformAdmin();
+    const b = await signInPlatform(admin.email, admin.password);
+    const list = await b.get("http://localhost/superadmin");
+    expect(list.status).toBe(200);
+    expect(d1Queries(list)).toBe(2);
+    const audit = await b.get("http://localhost/superadmin/audit?action=auth.login.success");
+    expect(audit.status).toBe(200);
+    expect(d1Queries(audit)).toBe(2);
   });
 });

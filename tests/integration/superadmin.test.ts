@@ -5,7 +5,7 @@ import { platformAdmins } from "~/db/schema";
 import { hashPassword } from "~/features/auth/password.server";
 import type { Scope } from "~/features/auth/scopes";
 import { newId } from "~/utils/ids";
-import { createTenant as createTenantAsAdmin } from "~/features/auth/superadmin.server";
+import { createTenant as createTenantAsAdmin } from "~/features/superadmin/console.server";
 import { createTenant, ensureCatalogue } from "../factories";
 import { shownText } from "../factories/html";
 import { count, signInPlatform } from "./auth-helpers";
@@ -40,7 +40,7 @@ describe("/superadmin: creating a tenant", () => {
   it("needs system.tenants.create: a platform admin without it gets 403, nothing is created, the denial is audited", async () => {
     const { id, b } = await platformAdmin(["system.superadmin", "system.tenants.modules"]);
     const s = slug();
-    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Not Allowed Ltd" });
+    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Not Allowed Ltd", adminEmail: "first@admin.test" });
     expect(res.status).toBe(403);
     expect(await count("tenants", "slug = ?", s)).toBe(0);
     expect(await auditCount("superadmin.tenant.created", id)).toBe(0);
@@ -50,11 +50,11 @@ describe("/superadmin: creating a tenant", () => {
   it("creates the tenant with the scope, and answers a taken slug with 400 and its message", async () => {
     const { id, b } = await platformAdmin(ALL);
     const s = slug();
-    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Made Here Ltd" });
+    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Made Here Ltd", adminEmail: "first@admin.test" });
     expect(res.status).toBe(302);
     expect(await count("tenants", "slug = ?", s)).toBe(1);
     expect(await auditCount("superadmin.tenant.created", id)).toBe(1);
-    const dup = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Again Ltd" });
+    const dup = await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Again Ltd", adminEmail: "first@admin.test" });
     expect(dup.status).toBe(400);
     expect(await shownText(dup)).toContain("That slug is already taken");
     expect(await count("tenants", "slug = ?", s)).toBe(1);
@@ -62,7 +62,7 @@ describe("/superadmin: creating a tenant", () => {
 
   it("answers an invalid slug with 400 and the field message", async () => {
     const { b } = await platformAdmin(ALL);
-    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: "-Bad Slug-", name: "Bad Ltd" });
+    const res = await b.post(CONSOLE, { intent: "create-tenant", slug: "-Bad Slug-", name: "Bad Ltd", adminEmail: "first@admin.test" });
     expect(res.status).toBe(400);
     expect(await shownText(res)).toContain("Use lower-case letters, digits and hyphens");
   });
@@ -127,7 +127,7 @@ describe("/superadmin: the console itself", () => {
     const { b } = await platformAdmin(["system.tenants.create", "system.tenants.modules"]);
     expect((await b.get(CONSOLE)).status).toBe(403);
     const s = slug();
-    expect((await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Sneaky Ltd" })).status).toBe(403);
+    expect((await b.post(CONSOLE, { intent: "create-tenant", slug: s, name: "Sneaky Ltd", adminEmail: "first@admin.test" })).status).toBe(403);
     expect((await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "cis", enabled: "true" })).status).toBe(403);
     expect(await count("tenants", "slug = ?", s)).toBe(0);
     expect(await moduleEnabled(t.id, "cis")).toBe(0);

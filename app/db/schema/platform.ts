@@ -34,6 +34,8 @@ export const tenants = sqliteTable(
     // null = every catalogue module may be enabled; a list limits what the tenant can switch on.
     availableModules: text("available_modules", { mode: "json" }).$type<string[] | null>(),
     requireTwoFactor: integer("require_two_factor", { mode: "boolean" }).notNull().default(false),
+    // Set while a platform admin has suspended the workspace: its hosts answer a suspended page and nobody signs in.
+    suspendedAt: integer("suspended_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -89,7 +91,13 @@ export const auditEvents = sqliteTable(
     ip: text("ip"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("audit_events_tenant_created").on(t.tenantId, t.createdAt), index("audit_events_tenant_action").on(t.tenantId, t.action)],
+  (t) => [
+    index("audit_events_tenant_created").on(t.tenantId, t.createdAt),
+    index("audit_events_tenant_action").on(t.tenantId, t.action),
+    // The platform audit log pages every tenant's events newest first, optionally by action.
+    index("audit_events_created").on(t.createdAt),
+    index("audit_events_action_created").on(t.action, t.createdAt),
+  ],
 );
 
 export const activityLog = sqliteTable(

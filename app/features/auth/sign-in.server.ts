@@ -75,7 +75,8 @@ export async function checkBareDomainCredentials(env: Env, email: string, passwo
     db
       .select({ user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name } })
       .from(users)
-      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      // A suspended workspace's accounts cannot sign in.
+      .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.suspendedAt)))
       .where(eq(users.email, email))
       .orderBy(asc(tenants.slug))
       .limit(BARE_DOMAIN_ACCOUNT_SLOTS),
@@ -233,7 +234,7 @@ export async function getUserForSession(env: Env, tenantId: string, userId: stri
   const [row] = await getDb(env)
     .select({ user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name, requireTwoFactor: tenants.requireTwoFactor } })
     .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.suspendedAt)))
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
     .limit(1);
   return row && !row.user.disabled ? row : null;

@@ -21,7 +21,72 @@ export const DEFAULT_BRANDING = {
 
 const HSL_RE = /^\d{1,3}(\.\d+)? \d{1,3}(\.\d+)?% \d{1,3}(\.\d+)?%$/;
 const RADII = ["0rem", "0", "0.25rem", "0.5rem", "0.75rem", "1rem"];
-const FONT_RE = /^[A-Za-z0-9 -]{1,60}$/;
+
+/** The radii a tenant may choose, in rem. */
+export const BRAND_RADII = ["0rem", "0.25rem", "0.5rem", "0.75rem", "1rem"] as const;
+export const BRAND_APPEARANCES = ["auto", "light", "dark"] as const;
+
+const SYSTEM_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+/**
+ * The fonts a tenant may choose. Each is bundled with the app (the @fontsource imports in
+ * app.css) or is the system's own, so no page loads a font from another origin.
+ */
+export const BRAND_FONTS = [
+  { id: "Inter", label: "Inter", stack: `"Inter Variable", "Inter", ${SYSTEM_STACK}` },
+  { id: "IBM Plex Sans", label: "IBM Plex Sans", stack: `"IBM Plex Sans Variable", ${SYSTEM_STACK}` },
+  { id: "Source Sans 3", label: "Source Sans 3", stack: `"Source Sans 3 Variable", ${SYSTEM_STACK}` },
+  { id: "Lora", label: "Lora (serif)", stack: '"Lora Variable", ui-serif, Georgia, serif' },
+  { id: "Roboto Slab", label: "Roboto Slab (serif)", stack: '"Roboto Slab Variable", ui-serif, Georgia, serif' },
+  { id: "system", label: "System font", stack: SYSTEM_STACK },
+] as const;
+export type BrandFontId = (typeof BRAND_FONTS)[number]["id"];
+export const BRAND_FONT_IDS = BRAND_FONTS.map((f) => f.id) as [BrandFontId, ...BrandFontId[]];
+
+/** The CSS font stack for a stored font id; anything not bundled falls back to the default. */
+export function fontStack(id: string | undefined): string {
+  return (BRAND_FONTS.find((f) => f.id === id) ?? BRAND_FONTS[0]).stack;
+}
+
+export const HEX_COLOUR_RE = /^#[0-9a-fA-F]{6}$/;
+
+/** '#00D16A' → '145 100% 41%' (the HSL triple the theme's custom properties hold), or null. */
+export function hexToHsl(hex: string): string | null {
+  if (!HEX_COLOUR_RE.test(hex)) return null;
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const l = (max + min) / 2;
+  let h = 0;
+  let s = 0;
+  if (max !== min) {
+    const d = max - min;
+    s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
+    if (max === r) h = (g - b) / d + (g < b ? 6 : 0);
+    else if (max === g) h = (b - r) / d + 2;
+    else h = (r - g) / d + 4;
+    h *= 60;
+  }
+  return `${Math.round(h)} ${Math.round(s * 100)}% ${Math.round(l * 100)}%`;
+}
+
+/** '145 100% 41%' → '#00d16a', for a colour input showing an accent stored only as HSL. */
+export function hslToHex(value: string): string {
+  const m = /^(\d+(?:\.\d+)?) (\d+(?:\.\d+)?)% (\d+(?:\.\d+)?)%$/.exec(value.trim());
+  if (!m) return "#000000";
+  const h = Number(m[1]) % 360;
+  const s = Math.min(100, Number(m[2])) / 100;
+  const l = Math.min(100, Number(m[3])) / 100;
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(c * 255)
+      .toString(16)
+      .padStart(2, "0");
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}
 
 function hsl(value: string | undefined, fallback: string): string {
   return value && HSL_RE.test(value.trim()) ? value.trim() : fallback;
@@ -37,14 +102,13 @@ export function accentForeground(accentHsl: string): string {
 export function brandingCssVars(b: TenantBranding | null | undefined): Record<string, string> {
   const d = DEFAULT_BRANDING;
   const accent = hsl(b?.accentHsl, d.accentHsl);
-  const font = b?.fontFamily && FONT_RE.test(b.fontFamily) ? b.fontFamily : d.fontFamily;
   return {
     "--accent": accent,
     "--accent-foreground": accentForeground(accent),
     "--success": hsl(b?.successHsl, d.successHsl),
     "--danger": hsl(b?.dangerHsl, d.dangerHsl),
     "--radius": b?.radius && RADII.includes(b.radius) ? b.radius : d.radius,
-    "--font-brand": `"${font}", ui-sans-serif, system-ui, sans-serif`,
+    "--font-brand": fontStack(b?.fontFamily),
     "--light-primary": hsl(b?.lightPrimary, d.lightPrimary),
     "--light-elevated": hsl(b?.lightElevated, d.lightElevated),
     "--light-surface": hsl(b?.lightSurface, d.lightSurface),

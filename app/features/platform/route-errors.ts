@@ -5,7 +5,7 @@ import { z } from "zod";
  * Errors a route or middleware throws on purpose and an error boundary must tell apart.
  * Boundaries switch on the code, never on the words shown to the user.
  */
-export const ROUTE_ERROR_CODES = ["workspace_not_found"] as const;
+export const ROUTE_ERROR_CODES = ["workspace_not_found", "workspace_suspended"] as const;
 export type RouteErrorCode = (typeof ROUTE_ERROR_CODES)[number];
 export type RouteErrorData = { code: RouteErrorCode };
 

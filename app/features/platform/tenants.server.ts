@@ -11,6 +11,7 @@ export type TenantContextValue = {
   branding: TenantBranding;
   requireTwoFactor: boolean;
   availableModules: string[] | null;
+  suspended: boolean;
   modules: EnabledModule[];
 };
 
@@ -74,6 +75,7 @@ function toValue(t: typeof tenants.$inferSelect): Omit<TenantContextValue, "modu
     branding: t.branding ?? {},
     requireTwoFactor: t.requireTwoFactor,
     availableModules: t.availableModules ?? null,
+    suspended: t.suspendedAt !== null,
   };
 }
 

@@ -1,0 +1,250 @@
+import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
+import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
+import { auditInsert } from "~/features/platform/audit.server";
+import { inviteUser } from "~/features/team/invitations.server";
+import { newId } from "~/utils/ids";
+import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
+
+type Actor = { id: string; email: string; ip: string | null };
+
+export type CreateTenantError = "slug_taken";
+export type SetTenantModuleError = "tenant_not_found" | "module_not_found" | "module_unavailable";
+export type TenantStatusError = "tenant_not_found" | "already_suspended" | "not_suspended";
+
+const GIB = 1024 ** 3;
+
+function isSlugViolation(err: unknown): boolean {
+  const text = `${err instanceof Error ? err.message : String(err)} ${err instanceof Error && err.cause instanceof Error ? err.cause.message : ""}`;
+  return /UNIQUE constraint failed/i.test(text) && /tenants\.slug|tenants_slug_unique/i.test(text);
+}
+
+/**
+ * A new tenant with its module rows (all off), default role bundles, storage tier or custom
+ * limit and the audit entry, in one D1 batch. The first admin's invitation needs the tenant to
+ * exist, so the caller sends it afterwards.
+ */
+export async function createTenant(
+  env: Env,
+  input: Pick<CreateTenantInput, "slug" | "name"> & Partial<Omit<CreateTenantInput, "slug" | "name">>,
+  actor: Actor,
+): Promise<{ ok: true; id: string } | { ok: false; code: CreateTenantError }> {
+  const db = getDb(env);
+  const [[existing], catalogue] = await db.batch([
+    db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, input.slug)).limit(1),
+    db.select({ id: modules.id }).from(modules),
+  ]);
+  if (existing) return { ok: false, code: "slug_taken" };
+  const id = newId();
+  const now = Date.now();
+  const tier = input.storageTier ?? "free";
+  const customLimit = tier === "custom" && input.customLimitGib ? input.customLimitGib * GIB : null;
+  const available = input.availableModules ?? null;
+  try {
+    await db.batch([
+      db.insert(tenants).values({ id, slug: input.slug, name: input.name, branding: {}, availableModules: available, createdAt: now, updatedAt: now }),
+      ...catalogue.map((m) => db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: false, config: {}, updatedAt: now })),
+      ...Object.entries(DEFAULT_ROLE_BUNDLES).map(([name, scopes]) => db.insert(roleBundles).values({ tenantId: id, name, scopes, updatedAt: now })),
+      db.insert(storageUsage).values({ tenantId: id, tier, customLimit, createdAt: now, updatedAt: now }),
+      auditInsert(db, {
+        tenantId: null,
+        action: "superadmin.tenant.created",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "tenant",
+        targetId: id,
+        payload: { slug: input.slug, name: input.name, availableModules: available, storageTier: tier, customLimit },
+        ip: actor.ip,
+      }),
+    ]);
+  } catch (err) {
+    // Two creations racing past the check above meet the unique index; the loser's batch is refused whole.
+    if (isSlugViolation(err)) return { ok: false, code: "slug_taken" };
+    throw err;
+  }
+  return { ok: true, id };
+}
+
+export type FirstAdminInvite = "sent" | "email_taken" | "invalid_email";
+
+/**
+ * Creates the tenant, then invites its first admin by e-mail. The invitation reads the tenant in
+ * its own batch, so the two cannot share one: the tenant lands first, and a failed invitation
+ * leaves it in place for the console to report (and to invite again from the team pages).
+ */
+export async function createTenantWithAdmin(
+  env: Env,
+  input: CreateTenantInput,
+  actor: Actor,
+): Promise<{ ok: true; id: string; invite: FirstAdminInvite } | { ok: false; code: CreateTenantError }> {
+  const created = await createTenant(env, input, actor);
+  if (!created.ok) return created;
+  const invited = await inviteUser(env, { tenantId: created.id, email: input.adminEmail, role: "admin", actor: { id: actor.id, email: actor.email } });
+  return { ok: true, id: created.id, invite: invited.ok ? "sent" : invited.code };
+}
+
+export async function setTenantModule(
+  env: Env,
+  { tenantId, moduleId, enabled }: { tenantId: string; moduleId: string; enabled: boolean },
+  actor: Actor,
+): Promise<{ ok: true } | { ok: false; code: SetTenantModuleError }> {
+  const db = getDb(env);
+  const [[tenant], [mod]] = await db.batch([
+    db.select({ availableModules: tenants.availableModules }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+    db.select({ id: modules.id }).from(modules).where(eq(modules.id, moduleId)).limit(1),
+  ]);
+  if (!tenant) return { ok: false, code: "tenant_not_found" };
+  if (!mod) return { ok: false, code: "module_not_found" };
+  if (enabled && tenant.availableModules && !tenant.availableModules.includes(moduleId)) return { ok: false, code: "module_unavailable" };
+  const now = Date.now();
+  await db.batch([
+    db
+      .insert(tenantModules)
+      .values({ tenantId, moduleId, enabled, config: {}, updatedAt: now })
+      .onConflictDoUpdate({ target: [tenantModules.tenantId, tenantModules.moduleId], set: { enabled, updatedAt: now } }),
+    auditInsert(db, {
+      tenantId: null,
+      action: enabled ? "superadmin.module.enabled" : "superadmin.module.disabled",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "tenant",
+      targetId: tenantId,
+      payload: { moduleId },
+      ip: actor.ip,
+    }),
+  ]);
+  return { ok: true };
+}
+
+/**
+ * Suspends or reinstates a tenant. Suspending also ends every session of the tenant (staff and
+ * portal) in the same batch. The UPDATE is conditional on the current state and the audit entry
+ * is written only if it matched, so a double submit records one change.
+ */
+export async function setTenantSuspended(
+  env: Env,
+  tenantId: string,
+  suspend: boolean,
+  actor: Actor,
+): Promise<{ ok: true; slug: string; name: string } | { ok: false; code: TenantStatusError }> {
+  const db = getDb(env);
+  const [tenant] = await db
+    .select({ slug: tenants.slug, name: tenants.name, suspendedAt: tenants.suspendedAt })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
+  if (!tenant) return { ok: false, code: "tenant_not_found" };
+  if (suspend && tenant.suspendedAt !== null) return { ok: false, code: "already_suspended" };
+  if (!suspend && tenant.suspendedAt === null) return { ok: false, code: "not_suspended" };
+  const now = Date.now();
+  const changed = await db.batch([
+    db
+      .update(tenants)
+      .set({ suspendedAt: suspend ? now : null, updatedAt: now })
+      .where(and(eq(tenants.id, tenantId), suspend ? isNull(tenants.suspendedAt) : isNotNull(tenants.suspendedAt)))
+      .returning({ id: tenants.id }),
+    ...(suspend
+      ? [
+          db
+            .update(sessions)
+            .set({ revokedAt: now })
+            .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt))),
+        ]
+      : []),
+    // Written only when this request's UPDATE changed the state (updated_at is this request's now).
+    db.insert(auditEvents).select(
+      sql`SELECT ${newId()}, NULL, ${actor.id}, ${actor.email}, ${suspend ? "superadmin.tenant.suspended" : "superadmin.tenant.reinstated"}, 'tenant', ${tenantId},
+          ${JSON.stringify({ slug: tenant.slug, name: tenant.name })}, ${actor.ip}, ${now}
+          WHERE EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} = ${tenantId} AND ${tenants.updatedAt} = ${now}
+            AND ${suspend ? sql`${tenants.suspendedAt} = ${now}` : sql`${tenants.suspendedAt} IS NULL`})`,
+    ),
+  ]);
+  if (changed[0].length === 0) return { ok: false, code: suspend ? "already_suspended" : "not_suspended" };
+  return { ok: true, slug: tenant.slug, name: tenant.name };
+}
+
+/** The console's tenants table: tenants, modules, storage and user counts in one D1 batch. */
+export async function consoleTenants(env: Env) {
+  const db = getDb(env);
+  const [allTenants, settings, catalogue, storage, userCounts] = await db.batch([
+    db
+      .select({
+        id: tenants.id,
+        slug: tenants.slug,
+        name: tenants.name,
+        availableModules: tenants.availableModules,
+        suspendedAt: tenants.suspendedAt,
+        createdAt: tenants.createdAt,
+      })
+      .from(tenants)
+      .orderBy(tenants.slug),
+    db.select({ tenantId: tenantModules.tenantId, moduleId: tenantModules.moduleId }).from(tenantModules).where(eq(tenantModules.enabled, true)),
+    db.select({ id: modules.id, label: modules.label }).from(modules).orderBy(modules.sortOrder),
+    db
+      .select({ tenantId: storageUsage.tenantId, tier: storageUsage.tier, customLimit: storageUsage.customLimit, usedBytes: storageUsage.usedBytes })
+      .from(storageUsage),
+    db.select({ tenantId: users.tenantId, users: count() }).from(users).groupBy(users.tenantId),
+  ]);
+  return allTenants.map((t) => {
+    const s = storage.find((r) => r.tenantId === t.id);
+    return {
+      id: t.id,
+      slug: t.slug,
+      name: t.name,
+      createdAt: t.createdAt,
+      status: t.suspendedAt === null ? ("active" as const) : ("suspended" as const),
+      suspendedAt: t.suspendedAt,
+      // A tenant with no storage row yet is on the free tier (the files area creates the row on first use).
+      storage: { tier: s?.tier ?? "free", customLimit: s?.customLimit ?? null, usedBytes: s?.usedBytes ?? 0 },
+      users: userCounts.find((u) => u.tenantId === t.id)?.users ?? 0,
+      modules: catalogue.map((m) => ({
+        id: m.id,
+        label: m.label,
+        available: !t.availableModules || t.availableModules.includes(m.id),
+        enabled: settings.some((r) => r.tenantId === t.id && r.moduleId === m.id),
+      })),
+    };
+  });
+}
+
+/**
+ * One page of the platform audit log, newest first, in one D1 batch with its total and the
+ * tenants for the filter. A tenant's filter shows its own events and the console's actions on it.
+ */
+export async function platformAuditPage(env: Env, filter: AuditFilter) {
+  const db = getDb(env);
+  const tenantCondition = filter.tenant
+    ? filter.tenant === "platform"
+      ? isNull(auditEvents.tenantId)
+      : or(
+          eq(auditEvents.tenantId, filter.tenant),
+          and(isNull(auditEvents.tenantId), eq(auditEvents.targetType, "tenant"), eq(auditEvents.targetId, filter.tenant)),
+        )
+    : undefined;
+  const where = and(tenantCondition, filter.action ? eq(auditEvents.action, filter.action) : undefined);
+  const [rows, [total], tenantList] = await db.batch([
+    db
+      .select({
+        id: auditEvents.id,
+        tenantId: auditEvents.tenantId,
+        tenantSlug: tenants.slug,
+        action: auditEvents.action,
+        actorEmail: auditEvents.actorEmail,
+        targetType: auditEvents.targetType,
+        targetId: auditEvents.targetId,
+        payload: auditEvents.payload,
+        ip: auditEvents.ip,
+        createdAt: auditEvents.createdAt,
+      })
+      .from(auditEvents)
+      .leftJoin(tenants, eq(tenants.id, auditEvents.tenantId))
+      .where(where)
+      .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+      .limit(AUDIT_PAGE_SIZE)
+      .offset((filter.page - 1) * AUDIT_PAGE_SIZE),
+    db.select({ n: count() }).from(auditEvents).where(where),
+    db.select({ id: tenants.id, slug: tenants.slug, name: tenants.name }).from(tenants).orderBy(tenants.slug),
+  ]);
+  return { rows, total: total?.n ?? 0, tenants: tenantList };
+}

@@ -1,0 +1,189 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState, type CSSProperties } from "react";
+import { data, Form } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { cloudflareContext } from "~/context";
+import { requireTenant, requireUserWithScope } from "~/features/auth/middleware.server";
+import { clientIp } from "~/features/platform/audit.server";
+import {
+  accentForeground,
+  BRAND_APPEARANCES,
+  BRAND_FONTS,
+  BRAND_RADII,
+  DEFAULT_BRANDING,
+  fontStack,
+  hexToHsl,
+  HEX_COLOUR_RE,
+  hslToHex,
+} from "~/features/platform/branding";
+import { AppShell } from "~/features/platform/components/app-shell";
+import { redirectWithToast } from "~/features/platform/flash.server";
+import { SettingsNav } from "../components/settings-nav";
+import { APPEARANCE_LABELS, brandingSchema, RADIUS_LABELS, type BrandingInput } from "../schemas";
+import { saveBranding } from "../settings.server";
+import type { Route } from "./+types/branding";
+
+function oneOf<T extends string>(list: readonly T[], value: string | undefined, fallback: T): T {
+  return list.find((v) => v === value) ?? fallback;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const tenant = requireTenant(context);
+  await requireUserWithScope(request, context, "branding.edit");
+  const b = tenant.branding;
+  // The saved choices, or the defaults for what the tenant never set (the tenant came with the session's batch).
+  const saved: BrandingInput = {
+    accentColor: b.accentColor && HEX_COLOUR_RE.test(b.accentColor) ? b.accentColor : hslToHex(b.accentHsl ?? DEFAULT_BRANDING.accentHsl).toUpperCase(),
+    radius: oneOf(BRAND_RADII, b.radius, "0.5rem"),
+    appearance: oneOf(BRAND_APPEARANCES, b.appearance, "auto"),
+    fontFamily: oneOf(
+      BRAND_FONTS.map((f) => f.id),
+      b.fontFamily,
+      "Inter",
+    ),
+  };
+  return { saved, tenantName: tenant.name };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env } = context.get(cloudflareContext);
+  const tenant = requireTenant(context);
+  const user = await requireUserWithScope(request, context, "branding.edit");
+  const submission = parseWithZod(await request.formData(), { schema: brandingSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  await saveBranding(env, tenant.id, tenant.branding, submission.value, { id: user.id, email: user.email, ip: clientIp(request) });
+  return redirectWithToast(env, "/settings/branding", { type: "success", title: "Branding saved", message: "Your workspace now uses it." });
+}
+
+/** A sample of the shell in the chosen branding: the server draws the saved one, the script follows the form. */
+function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantName: string }) {
+  const accent = hexToHsl(value.accentColor) ?? DEFAULT_BRANDING.accentHsl;
+  const dark = value.appearance === "dark";
+  const d = DEFAULT_BRANDING;
+  const style = {
+    "--accent": accent,
+    "--accent-foreground": accentForeground(accent),
+    "--radius": value.radius,
+    "--primary-bg": dark ? d.darkPrimary : d.lightPrimary,
+    "--elevated": dark ? d.darkElevated : d.lightElevated,
+    "--line": dark ? d.darkBorder : d.lightBorder,
+    fontFamily: fontStack(value.fontFamily),
+    color: dark ? "white" : "#111",
+  } as CSSProperties;
+  return (
+    <section aria-labelledby="preview-heading" className="rounded-brand border border-line p-4">
+      <h2 id="preview-heading" className="text-lg font-semibold">
+        Preview
+      </h2>
+      <div
+        data-testid="branding-preview"
+        data-appearance={value.appearance}
+        style={style}
+        className="mt-3 overflow-hidden rounded-brand border border-line bg-primary-bg"
+      >
+        <div className="flex items-center gap-2 border-b border-line bg-elevated px-4 py-3 font-bold">
+          <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />
+          {tenantName}
+        </div>
+        <div className="space-y-3 p-4">
+          <p>The quick brown fox jumps over the lazy dog. {value.appearance === "auto" ? "(Light or dark follows each person's system.)" : null}</p>
+          <div className="flex gap-2">
+            <span className="inline-flex rounded-brand bg-accent px-4 py-2 text-sm font-medium text-accent-foreground">Primary button</span>
+            <span className="inline-flex rounded-brand border border-line bg-elevated px-4 py-2 text-sm">Secondary</span>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export default function BrandingSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { saved, tenantName } = loaderData;
+  const [live, setLive] = useState<BrandingInput>(saved);
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: saved,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: brandingSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  // With JavaScript the preview follows the form as it changes; a value still invalid keeps the last good one.
+  const follow = (formEl: HTMLFormElement) => {
+    const parsed = brandingSchema.safeParse(Object.fromEntries(new FormData(formEl)));
+    if (parsed.success) setLive(parsed.data);
+  };
+  return (
+    <AppShell>
+      <main id="main" className="mx-auto max-w-5xl px-6 py-10">
+        <h1 className="text-2xl font-bold">Branding</h1>
+        <SettingsNav />
+        <div className="mt-6 grid gap-8 md:grid-cols-2">
+          <Form method="post" {...getFormProps(form)} onChange={(e) => follow(e.currentTarget)} className="space-y-5">
+            <Field id={fields.accentColor.id} label="Accent colour" hint="# and six hexadecimal digits, e.g. #00D16A." error={fields.accentColor.errors}>
+              <div className="flex gap-2">
+                <input
+                  {...getInputProps(fields.accentColor, { type: "text", ariaDescribedBy: fields.accentColor.descriptionId })}
+                  key={fields.accentColor.key}
+                  className={inputClass}
+                  maxLength={7}
+                  autoComplete="off"
+                  spellCheck={false}
+                />
+                <input
+                  type="color"
+                  aria-label="Pick the accent colour"
+                  value={(HEX_COLOUR_RE.test(live.accentColor) ? live.accentColor : saved.accentColor).toLowerCase()}
+                  onChange={(e) => {
+                    const text = e.currentTarget.form?.elements.namedItem("accentColor");
+                    if (text instanceof HTMLInputElement) text.value = e.currentTarget.value.toUpperCase();
+                    if (e.currentTarget.form) follow(e.currentTarget.form);
+                  }}
+                  className="h-10 w-12 shrink-0 cursor-pointer rounded-brand border border-line bg-primary-bg"
+                />
+              </div>
+            </Field>
+            <Field id={fields.radius.id} label="Corner radius" error={fields.radius.errors}>
+              <select {...getSelectProps(fields.radius)} key={fields.radius.key} className={inputClass}>
+                {BRAND_RADII.map((r) => (
+                  <option key={r} value={r}>
+                    {RADIUS_LABELS[r]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id={fields.appearance.id} label="Appearance" hint="What people see until they choose their own theme." error={fields.appearance.errors}>
+              <select
+                {...getSelectProps(fields.appearance, { ariaDescribedBy: fields.appearance.descriptionId })}
+                key={fields.appearance.key}
+                className={inputClass}
+              >
+                {BRAND_APPEARANCES.map((a) => (
+                  <option key={a} value={a}>
+                    {APPEARANCE_LABELS[a]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id={fields.fontFamily.id} label="Font" error={fields.fontFamily.errors}>
+              <select {...getSelectProps(fields.fontFamily)} key={fields.fontFamily.key} className={inputClass}>
+                {BRAND_FONTS.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <SubmitButton pendingText="Saving...">Save branding</SubmitButton>
+          </Form>
+          <BrandingPreview value={live} tenantName={tenantName} />
+        </div>
+      </main>
+    </AppShell>
+  );
+}
+
+export function meta() {
+  return [{ title: "Branding" }];
+}

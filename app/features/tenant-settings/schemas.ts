@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { BRAND_APPEARANCES, BRAND_FONT_IDS, BRAND_RADII, HEX_COLOUR_RE } from "~/features/platform/branding";
+
+export const brandingSchema = z.object({
+  accentColor: z.string({ error: "Accent colour is required" }).trim().regex(HEX_COLOUR_RE, "Enter a colour as # and six hexadecimal digits, e.g. #00D16A"),
+  radius: z.enum(BRAND_RADII, { error: "Choose a corner radius from the list" }),
+  appearance: z.enum(BRAND_APPEARANCES, { error: "Choose light, dark or follow the system" }),
+  fontFamily: z.enum(BRAND_FONT_IDS, { error: "Choose a font from the list" }),
+});
+export type BrandingInput = z.infer<typeof brandingSchema>;
+
+/** Switching one module on or off; `enabled` must say which, nothing else counts. */
+export const moduleToggleSchema = z.object({
+  moduleId: z.string().trim().min(1).max(100),
+  enabled: z.enum(["true", "false"]).transform((v) => v === "true"),
+});
+
+export const RADIUS_LABELS: Record<(typeof BRAND_RADII)[number], string> = {
+  "0rem": "None (0)",
+  "0.25rem": "Small (0.25 rem)",
+  "0.5rem": "Medium (0.5 rem)",
+  "0.75rem": "Large (0.75 rem)",
+  "1rem": "Extra large (1 rem)",
+};
+
+export const APPEARANCE_LABELS: Record<(typeof BRAND_APPEARANCES)[number], string> = {
+  auto: "Follow the system",
+  light: "Light",
+  dark: "Dark",
+};

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
@@ -30,6 +31,9 @@ export default defineConfig(async () => {
     test: {
       include: ["tests/integration/**/*.test.ts", "app/**/*.server.test.ts", "workers/**/*.test.ts"],
       setupFiles: ["./tests/integration/setup.ts"],
+      // Vitest leaves one core idle by default; the test files spend much of their time waiting on
+      // workerd, so using every core ran a sample of 8 files in 110 s instead of 165 s on 2 cores.
+      maxWorkers: os.availableParallelism(),
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

@@ -13,10 +13,13 @@ async function saveGatewayCredentials(page, js) {
   await waitForHydration(page, js);
   await page.getByLabel("Government Gateway user ID", { exact: true }).fill(CREDENTIALS.senderId);
   await page.getByLabel("Government Gateway password", { exact: true }).fill(CREDENTIALS.password);
+  const field = page.getByLabel("Government Gateway password", { exact: true });
   await page.getByRole("button", { name: /^(Save|Replace) credentials$/ }).click();
   await page.getByRole("button", { name: "Replace credentials", exact: true }).waitFor();
-  // Never shown back.
-  expect(await page.getByLabel("Government Gateway password", { exact: true }).inputValue(), "password field after saving").toBe("");
+  // Saved credentials make the button 'Replace credentials' before this save: wait for the save
+  // itself (the form starts empty again once it is done), then check. Never shown back.
+  await page.waitForFunction(() => document.querySelector("#gateway-password")?.value === "", null, { timeout: 10_000 }).catch(() => {});
+  expect(await field.inputValue(), "password field after saving").toBe("");
   expect((await page.content()).includes(CREDENTIALS.password), "password in the page").toBe(false);
 }
 

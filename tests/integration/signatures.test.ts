@@ -122,6 +122,25 @@ describe("signature requests", () => {
   });
 });
 
+describe("default role bundles", () => {
+  it("let a standard member see and sign what they are asked to sign, but not ask others", async () => {
+    const { t, b } = await filesStaff("lead");
+    const member = await createUser(t, { role: "standard" });
+    const mb = await signIn(t, member);
+    const fileId = await uploadOk(b, t, "terms.pdf", await samplePdf(1), {}, "application/pdf");
+    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: member.id });
+    const row = await requestRow(fileId);
+    expect(row).toMatchObject({ status: "pending", signer_id: member.id });
+    expect((await mb.get(`${t.origin}/files/signatures?tab=pending`)).status).toBe(200);
+    const signed = await mb.post(`${t.origin}/files/signatures/${row!.id}`, { intent: "sign", mode: "typed", name: "Sam Member", font: "Allura", consent: "on" });
+    expect(signed.status).toBe(302);
+    expect(await requestRow(fileId)).toMatchObject({ status: "signed" });
+
+    const own = await uploadOk(mb, t, "mine.pdf", await samplePdf(1), {}, "application/pdf");
+    expect((await mb.post(`${t.origin}/files/signatures/request`, { fileId: own, signerId: member.id })).status).toBe(403);
+  });
+});
+
 describe("signing and stamping", () => {
   it("signs with a typed name through the three steps, stamps the PDF once however often the job is delivered", async () => {
     const { t, b, sb, signer, requester, pdf, fileId } = await setup(3);

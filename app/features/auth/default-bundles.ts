@@ -14,6 +14,9 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
     "docs.view",
     "files.view",
     "files.upload",
+    // Anyone may be asked to sign a document; asking needs files.signatures.create.
+    "files.signatures.view",
+    "files.signatures.sign",
     "schedule.view",
     "chat.*",
     "users.view",

@@ -132,7 +132,13 @@ describe("default role bundles", () => {
     const row = await requestRow(fileId);
     expect(row).toMatchObject({ status: "pending", signer_id: member.id });
     expect((await mb.get(`${t.origin}/files/signatures?tab=pending`)).status).toBe(200);
-    const signed = await mb.post(`${t.origin}/files/signatures/${row!.id}`, { intent: "sign", mode: "typed", name: "Sam Member", font: "Allura", consent: "on" });
+    const signed = await mb.post(`${t.origin}/files/signatures/${row!.id}`, {
+      intent: "sign",
+      mode: "typed",
+      name: "Sam Member",
+      font: "Allura",
+      consent: "on",
+    });
     expect(signed.status).toBe(302);
     expect(await requestRow(fileId)).toMatchObject({ status: "signed" });
 

@@ -205,6 +205,22 @@ describe("a new version of a document in signature", () => {
   });
 });
 
+describe("a stamp that fails for good", () => {
+  it("frees the file: it is not signed, and it takes a new version again", async () => {
+    const { t, b, sb, signer } = await setup();
+    const broken = await uploadOk(b, t, "broken.pdf", "%PDF-1.4 not really", {}, "application/pdf");
+    await b.post(`${t.origin}/files/signatures/request`, { fileId: broken, signerId: signer.id });
+    const id = String((await requestRow(broken))!.id);
+    await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "sign", mode: "typed", name: "Sam", font: "Allura", consent: "on" });
+    await runStampJob(t.id, id);
+    expect(await requestRow(broken)).toMatchObject({ stamp_status: "failed" });
+    expect(await fileRow(broken)).toMatchObject({ version: 1, signed: 0, pending_sign: 0 });
+    const res = await upload(b, t, { name: "broken.pdf", content: await samplePdf("Fixed"), type: "application/pdf" }, { fileId: broken }, { xhr: true });
+    expect(res.status).toBe(200);
+    expect(await fileRow(broken)).toMatchObject({ version: 2, signed: 0 });
+  });
+});
+
 describe("long file names in signature texts", () => {
   it("a 250-character name is requested, signed and stamped end to end; e-mails and notifications carry it shortened", async () => {
     const name = `${"Subcontract agreement for the north elevation works ".repeat(5).slice(0, 246)}.pdf`;

@@ -273,7 +273,7 @@ describe("/files/export", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("Name,Folder,Owner,Size (bytes),Type,Visibility,Signed,Version,Created");
+    expect(lines[0]).toBe("Name,Folder,Owner,Size (bytes),Type,Visibility,Signed,Signed version,Version,Created");
     // Bob sees Alice's shared file and his own private one, never Alice's private file.
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["'=HYPERLINK(evil).txt", "bob-notes.txt"]);
     expect(await count("audit_events", "tenant_id = ? AND action = 'FILES_EXPORTED' AND actor_id = ?", t.id, bob.id)).toBe(1);

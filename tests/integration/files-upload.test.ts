@@ -124,7 +124,7 @@ describe("upload", () => {
   it("refuses a new version of someone else's file (403) and of another tenant's file (404)", async () => {
     const { t, b } = await filesStaff("lead");
     const id = await uploadOk(b, t, "shared.txt", "one", { visibility: "shared" });
-    // A standard member may upload but does not manage all files (a lead's files.* does).
+    // A standard member may upload but does not manage all files (only an admin does).
     const other = await createUser(t, { role: "standard" });
     const ob = await signIn(t, other);
     expect((await upload(ob, t, { name: "x.txt", content: "x" }, { fileId: id }, { xhr: true })).status).toBe(403);

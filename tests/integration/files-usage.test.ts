@@ -37,7 +37,8 @@ function jobContext(tenantId: string, bucket: R2Bucket = env.FILES): JobContext 
 
 describe("full usage recalculation", () => {
   it("rewrites used bytes, file count and categories from what storage holds, for this tenant only, and audits it", async () => {
-    const { t, b } = await filesStaff("lead");
+    // Recalculating needs files.manage_all, which only the admin bundle holds.
+    const { t, b } = await filesStaff("admin");
     await uploadOk(b, t, "notes.txt", "hello world");
     await uploadOk(b, t, "report.pdf", "%PDF-1.4 tiny", {}, "application/pdf");
     // Left in storage by a delete whose R2 step failed: the totals never knew about it.
@@ -102,7 +103,7 @@ describe("full usage recalculation", () => {
   });
 
   it("is refused on the server to anyone who does not manage all files, and a second click while one runs starts nothing", async () => {
-    const { t, b } = await filesStaff("lead");
+    const { t, b } = await filesStaff("admin");
     const member = await createUser(t, { role: "standard" });
     const mb = await signIn(t, member);
     const page = await visit(mb, `${t.origin}/files/overview`);

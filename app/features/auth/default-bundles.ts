@@ -1,5 +1,30 @@
 import type { Role } from "~/db/schema";
 
+/*
+ * Families written out scope by scope: a default bundle names every scope it grants, so a scope
+ * added to a family later (or one meant for administrators, such as files.manage_all, which lets
+ * its holder read everyone's private files) reaches nobody by a wildcard.
+ */
+
+/** Files for a member who works with their own and shared files: no one else's private files. */
+const FILES_MEMBER = [
+  "files.view",
+  "files.upload",
+  "files.delete",
+  "files.share",
+  "files.folders.create",
+  "files.folders.manage",
+  "files.signatures.view",
+  "files.signatures.create",
+  "files.signatures.sign",
+];
+/** Every file and every signature request of the tenant: administrators only. */
+const FILES_ADMIN = [...FILES_MEMBER, "files.manage_all", "files.signatures.manage"];
+const SCHEDULE_ALL = ["schedule.view", "schedule.create", "schedule.edit", "schedule.delete"];
+const CHAT_ALL = ["chat.view", "chat.send"];
+const NOTES_MEMBER = ["notes.view", "notes.create", "notes.edit", "notes.delete", "notes.share", "notes.folders.create", "notes.folders.manage"];
+const DOCS_ALL = ["docs.view", "docs.edit", "docs.manage"];
+
 /**
  * The role bundles a new tenant starts with. The coarse CIS scopes grant the fine ones
  * (cis.read grants every read, cis.write the writes), so bundles stay short; cis.manage grants every CIS scope.
@@ -18,7 +43,7 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
     "files.signatures.view",
     "files.signatures.sign",
     "schedule.view",
-    "chat.*",
+    ...CHAT_ALL,
     "users.view",
     "cis.read",
   ],
@@ -32,9 +57,9 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
     "notes.folders.manage",
     "docs.view",
     "docs.edit",
-    "files.*",
-    "schedule.*",
-    "chat.*",
+    ...FILES_MEMBER,
+    ...SCHEDULE_ALL,
+    ...CHAT_ALL,
     "users.view",
     "cis.read",
     "cis.write",
@@ -43,11 +68,11 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
   manager: [
     "tenant.view_settings",
     "users.view",
-    "notes.*",
-    "docs.*",
-    "files.*",
-    "schedule.*",
-    "chat.*",
+    ...NOTES_MEMBER,
+    ...DOCS_ALL,
+    ...FILES_MEMBER,
+    ...SCHEDULE_ALL,
+    ...CHAT_ALL,
     "cis.read",
     "cis.approve",
     "cis.submit",
@@ -69,11 +94,12 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
     "branding.edit",
     "modules.edit",
     "billing.portal_access",
-    "notes.*",
-    "docs.*",
-    "files.*",
-    "schedule.*",
-    "chat.*",
+    ...NOTES_MEMBER,
+    "notes.manage_all",
+    ...DOCS_ALL,
+    ...FILES_ADMIN,
+    ...SCHEDULE_ALL,
+    ...CHAT_ALL,
     "cis.manage",
   ],
 };

@@ -3,6 +3,7 @@ import {
   contentDisposition,
   deleteDialogTexts,
   fileKind,
+  signedLabel,
   formatBytes,
   previewMode,
   sanitiseName,
@@ -79,5 +80,14 @@ describe("file rules", () => {
     expect(slugify("  Site Reports / 2026 Q1 ")).toBe("site-reports-2026-q1");
     expect(slugify("Café")).toBe("cafe");
     expect(slugify("!!!")).toBe("folder");
+  });
+});
+
+describe("signedLabel", () => {
+  it("says which version is signed: the current one, an earlier one, none, or a request pending", () => {
+    expect(signedLabel({ signed: true, pendingSign: false, signedVersion: 2 })).toBe("Signed (version 2)");
+    expect(signedLabel({ signed: false, pendingSign: false, signedVersion: 2 })).toBe("Version 2 signed");
+    expect(signedLabel({ signed: false, pendingSign: false, signedVersion: null })).toBe("No");
+    expect(signedLabel({ signed: false, pendingSign: true, signedVersion: 2 })).toBe("Pending");
   });
 });

@@ -246,6 +246,16 @@ export function visibilityLabel(visibility: "private" | "shared" | "restricted",
   return visibility === "restricted" ? `${people} people` : VISIBILITY_LABELS[visibility];
 }
 
+/**
+ * The Signed column: which version carries a signature. A file signed and then given a new version
+ * is no longer signed, but its signed version stays in the history and the list says which.
+ */
+export function signedLabel(f: { signed: boolean; pendingSign: boolean; signedVersion: number | null }): string {
+  if (f.pendingSign) return "Pending";
+  if (f.signed) return f.signedVersion ? `Signed (version ${f.signedVersion})` : "Signed";
+  return f.signedVersion ? `Version ${f.signedVersion} signed` : "No";
+}
+
 export const FOLDER_COLOURS = ["#64748b", "#ef4444", "#f97316", "#eab308", "#22c55e", "#06b6d4", "#3b82f6", "#8b5cf6", "#ec4899"] as const;
 
 /** What a person sees for each typed failure of the files area, and the HTTP status it answers with. */
@@ -262,5 +272,6 @@ export const FILE_ERRORS = {
   folder_not_empty: { message: "Move or delete the folders inside it first.", status: 400 },
   no_recipients: { message: "Choose at least one person to share with.", status: 400 },
   cancelled: { message: FILE_MESSAGES.uploadCancelled, status: 400 },
+  signature_pending: { message: "A signature request for this document is pending", status: 409 },
 } as const;
 export type FileErrorKey = keyof typeof FILE_ERRORS;

@@ -22,6 +22,7 @@ import {
 } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
+import { ellipsize } from "~/utils/text";
 import { USAGE_RECALC_AUDIT } from "./file-constants";
 import { storageCap, TIER_LIMITS } from "./file-rules";
 import { latestUsageJobQuery, usageJobView } from "./usage-recalculation.server";
@@ -39,7 +40,8 @@ export type FileErrorCode =
   | "duplicate_folder"
   | "folder_not_empty"
   | "no_recipients"
-  | "size_mismatch";
+  | "size_mismatch"
+  | "signature_pending";
 
 export type Fail = { ok: false; code: FileErrorCode; field?: string };
 
@@ -221,12 +223,14 @@ export type UploadTarget =
 export async function uploadTarget(env: Env, tenantId: string, viewer: Viewer, existingFileId: string | null): Promise<UploadTarget | Fail> {
   if (!existingFileId) return { kind: "new", fileId: newId(), version: 1 };
   const row = await getDb(env)
-    .select({ id: files.id, version: files.version, ownerId: files.ownerId, name: files.name, category: files.category })
+    .select({ id: files.id, version: files.version, ownerId: files.ownerId, name: files.name, category: files.category, pendingSign: files.pendingSign })
     .from(files)
     .where(and(eq(files.tenantId, tenantId), eq(files.id, existingFileId), visibleTo(viewer)))
     .get();
   if (!row) return { ok: false, code: "not_found" };
   if (!mayChange(viewer, row.ownerId)) return { ok: false, code: "not_owner" };
+  // The signer reviews one version; a new one while they are asked (or the PDF is being stamped) would go unsigned under a signed name.
+  if (row.pendingSign) return { ok: false, code: "signature_pending" };
   return { kind: "version", fileId: row.id, version: row.version + 1, name: row.name, ownerId: row.ownerId, category: row.category };
 }
 
@@ -330,6 +334,9 @@ export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u:
 
   // The new version counts only if this upload's key is now the file's: a racing upload of the
   // same version loses the conditional UPDATE, and every row after it is guarded on that key.
+  // A signature request that came in since the upload began stops it the same way. New content
+  // is not what was signed: the file stops being signed here, in the same statement; the signed
+  // version stays in the history as it was (type 'signed').
   const current = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${target.fileId} AND ${files.storageKey} = ${u.storageKey})`;
   const details = JSON.stringify({ name: u.name, size: u.size, version: target.version });
   const [updated] = await db.batch([
@@ -341,9 +348,12 @@ export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u:
         mimeType: u.mimeType,
         storageKey: u.storageKey,
         version: target.version,
+        signed: false,
+        signedAt: null,
+        signedFileKey: null,
         updatedAt: now,
       })
-      .where(and(eq(files.tenantId, tenantId), eq(files.id, target.fileId), eq(files.version, target.version - 1)))
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, target.fileId), eq(files.version, target.version - 1), eq(files.pendingSign, false)))
       .returning({ id: files.id }),
     db
       .insert(fileVersions)
@@ -368,7 +378,14 @@ export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u:
     release,
     ...(u.alongside ?? []),
   ]);
-  if (updated.length === 0) return { ok: false, code: "not_found" };
+  if (updated.length === 0) {
+    const after = await db
+      .select({ pendingSign: files.pendingSign })
+      .from(files)
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, target.fileId)))
+      .get();
+    return { ok: false, code: after?.pendingSign ? "signature_pending" : "not_found" };
+  }
   return { ok: true, fileId: target.fileId };
 }
 
@@ -430,10 +447,19 @@ export const fileListColumns = {
   folderId: files.folderId,
   signed: files.signed,
   pendingSign: files.pendingSign,
+  signedVersion: signedVersionSql(),
   version: files.version,
   createdAt: files.createdAt,
   people: sql<number>`(SELECT COUNT(*) FROM ${fileAccess} WHERE ${fileAccess.fileId} = ${files.id})`,
 };
+
+/** The latest version of the file that is a signed PDF, or null: it stays signed in the history after newer uploads. */
+function signedVersionSql() {
+  // Spelled out: drizzle leaves the columns of a selected field unqualified, which inside this subquery would mean file_versions'.
+  return sql<
+    number | null
+  >`(SELECT MAX(fv.version) FROM file_versions fv WHERE fv.tenant_id = "files"."tenant_id" AND fv.file_id = "files"."id" AND fv.type = 'signed')`;
+}
 
 export type FileRow = {
   id: string;
@@ -446,6 +472,7 @@ export type FileRow = {
   folderId: string | null;
   signed: boolean;
   pendingSign: boolean;
+  signedVersion: number | null;
   version: number;
   createdAt: number;
   people: number;
@@ -494,7 +521,7 @@ export async function listFiles(env: Env, tenantId: string, viewer: Viewer, q: L
 
 /** The most rows an export writes; the list's own filters narrow a bigger set. */
 export const EXPORT_LIMIT = 10_000;
-export const EXPORT_HEADER = ["Name", "Folder", "Owner", "Size (bytes)", "Type", "Visibility", "Signed", "Version", "Created"] as const;
+export const EXPORT_HEADER = ["Name", "Folder", "Owner", "Size (bytes)", "Type", "Visibility", "Signed", "Signed version", "Version", "Created"] as const;
 
 /**
  * The list as the person sees it (same visibility, filter, search and order), every page, up to
@@ -518,6 +545,7 @@ export async function exportFileList(
       mimeType: files.mimeType,
       visibility: files.visibility,
       signed: files.signed,
+      signedVersion: signedVersionSql(),
       version: files.version,
       createdAt: files.createdAt,
     })
@@ -547,6 +575,7 @@ export async function exportFileList(
       r.mimeType,
       r.visibility,
       r.signed ? "Yes" : "No",
+      r.signedVersion ?? "N/A",
       r.version,
       opts.formatDate(r.createdAt),
     ]),
@@ -901,8 +930,8 @@ export async function shareFile(env: Env, tenantId: string, viewer: Viewer, file
         tenantId,
         targetUserId: userId,
         type: "share",
-        title: `${viewer.name} shared a file with you`,
-        message: file.name,
+        title: `${ellipsize(viewer.name)} shared a file with you`,
+        message: ellipsize(file.name),
         link: `/files/file/${fileId}`,
         subjectType: "file",
         subjectId: fileId,
@@ -1102,10 +1131,14 @@ export async function uploadPageData(env: Env, tenantId: string, viewer: Viewer,
       .where(and(eq(users.tenantId, tenantId), ne(users.id, viewer.id), eq(users.disabled, false)))
       .orderBy(asc(users.displayName)),
     db
-      .select({ id: files.id, name: files.name, ownerId: files.ownerId, version: files.version })
+      .select({ id: files.id, name: files.name, ownerId: files.ownerId, version: files.version, pendingSign: files.pendingSign })
       .from(files)
       .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId ?? ""), visibleTo(viewer))),
   ]);
   const file = target[0];
-  return { folders, people, versionOf: file && mayChange(viewer, file.ownerId) ? { id: file.id, name: file.name, version: file.version } : null };
+  return {
+    folders,
+    people,
+    versionOf: file && mayChange(viewer, file.ownerId) ? { id: file.id, name: file.name, version: file.version, pendingSign: file.pendingSign } : null,
+  };
 }

@@ -5,7 +5,7 @@ import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
-import { deleteDialogTexts, fileKind, formatBytes, SUPPORTED_TYPES, visibilityLabel } from "../file-rules";
+import { deleteDialogTexts, fileKind, formatBytes, signedLabel, SUPPORTED_TYPES, visibilityLabel } from "../file-rules";
 import { DownloadLink } from "./download-link";
 
 export type ListedFile = {
@@ -17,6 +17,7 @@ export type ListedFile = {
   ownerName: string;
   signed: boolean;
   pendingSign: boolean;
+  signedVersion: number | null;
   createdAt: number;
   people: number;
 };
@@ -84,7 +85,7 @@ export function FileTable({
               <TD>{f.ownerName}</TD>
               <TD>{formatBytes(f.size)}</TD>
               <TD>{visibilityLabel(f.visibility, f.people)}</TD>
-              <TD>{f.signed ? "Signed" : f.pendingSign ? "Pending" : "No"}</TD>
+              <TD>{signedLabel(f)}</TD>
               <TD>{formatDate(f.createdAt)}</TD>
               <TD>
                 <DownloadLink href={`/files/file/${f.id}/download`} className="underline">

@@ -47,7 +47,7 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
       pendingSign: file.pendingSign,
       signed: file.signed,
     },
-    versions: found.versions.map((v) => ({ version: v.version, size: v.size, createdAt: v.createdAt })),
+    versions: found.versions.map((v) => ({ version: v.version, size: v.size, createdAt: v.createdAt, signed: v.type === "signed" })),
     access: found.access,
     folders: found.folders,
     people: found.people,
@@ -128,7 +128,7 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
           <DownloadLink href={`/files/file/${file.id}/download`} className={buttonClass("primary")}>
             Download
           </DownloadLink>
-          {perms.upload && mayChange ? (
+          {perms.upload && mayChange && !file.pendingSign ? (
             <Link to={`/files/upload?fileId=${file.id}`} className={buttonClass("secondary")}>
               Upload new version
             </Link>
@@ -206,11 +206,12 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
         <h2 className="text-lg font-semibold">Versions</h2>
         <ul className="text-sm">
           {versions.map((v) => (
-            <li key={v.version}>
+            <li key={v.version} data-version={v.version}>
               <DownloadLink href={`/files/file/${file.id}/download?v=${v.version}`} className="underline">
                 Version {v.version}
               </DownloadLink>{" "}
               · {formatBytes(v.size)} · {formatDateTime(v.createdAt)}
+              {v.signed ? " · Signed" : ""}
             </li>
           ))}
         </ul>

@@ -47,7 +47,7 @@ export default function UploadPage({ loaderData, actionData }: Route.ComponentPr
         folders={loaderData.folders}
         mayShare={loaderData.mayShare}
         versionOf={loaderData.versionOf}
-        error={actionData?.error ?? null}
+        error={actionData?.error ?? (loaderData.versionOf?.pendingSign ? FILE_ERRORS.signature_pending.message : null)}
         defaultFolderId={loaderData.folderId}
         multipartThreshold={loaderData.multipartThreshold ?? undefined}
       />

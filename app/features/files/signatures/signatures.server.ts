@@ -6,6 +6,7 @@ import { insertWhere } from "~/db/insert-where.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { newId } from "~/utils/ids";
+import { ellipsize } from "~/utils/text";
 import { visibleTo, type Viewer } from "../files.server";
 import { isPdf, SIGNATURE_AUDIT, type SignatureFont, type SignatureStatus } from "./signature-rules";
 
@@ -78,6 +79,7 @@ export async function requestSignature(
   if (file.signed || file.pendingSign) return { ok: false, code: "duplicate" };
 
   const requestId = newId();
+  const name = ellipsize(file.name);
   try {
     await queueEmail(env, {
       tenantId,
@@ -85,8 +87,8 @@ export async function requestSignature(
       template: "platform.notice",
       idempotencyKey: `signature.request:${requestId}`,
       data: {
-        subject: `${actor.name} asks you to sign ${file.name}`,
-        message: `Hello ${signer.name},\n\n${actor.name} (${actor.email}) asks you to review and sign "${file.name}".\n\nOpen the document to sign or decline it:\n${input.signUrl(requestId)}`,
+        subject: `${ellipsize(actor.name, 60)} asks you to sign ${name}`,
+        message: `Hello ${ellipsize(signer.name)},\n\n${ellipsize(actor.name)} (${actor.email}) asks you to review and sign "${name}".\n\nOpen the document to sign or decline it:\n${input.signUrl(requestId)}`,
       },
       alongside: (b) => [
         b.insert(signatureRequests).values({
@@ -355,8 +357,8 @@ export async function declineRequest(
     idempotencyKey: `signature.declined:${requestId}`,
     onlyIf: pending,
     data: {
-      subject: `${actor.name} declined to sign ${row.fileName}`,
-      message: `${actor.name} (${actor.email}) declined to sign "${row.fileName}".\n\nReason: ${reason}`,
+      subject: `${ellipsize(actor.name, 60)} declined to sign ${ellipsize(row.fileName)}`,
+      message: `${ellipsize(actor.name)} (${actor.email}) declined to sign "${ellipsize(row.fileName)}".\n\nReason: ${reason}`,
     },
     alongside: (b: Db) => [
       b

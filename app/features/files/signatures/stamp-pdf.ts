@@ -67,10 +67,12 @@ export async function stampPdf(original: Uint8Array, signature: StampSignature, 
 
   const page = doc.addPage([595.28, 841.89]);
   let y = 780;
+  // A long value (a file name may run to 255 characters) wraps onto as many lines as it needs.
   const line = (label: string, value: string) => {
     page.drawText(safe(bold, label), { x: 56, y, size: 10, font: bold, color: INK });
-    page.drawText(safe(helvetica, value), { x: 190, y, size: 10, font: helvetica, color: INK, maxWidth: 350 });
-    y -= 22;
+    const rows = wrap(helvetica, safe(helvetica, value), 10, 350);
+    rows.forEach((row, i) => page.drawText(row, { x: 190, y: y - i * 13, size: 10, font: helvetica, color: INK }));
+    y -= 22 + (rows.length - 1) * 13;
   };
   page.drawText("Signature certificate", { x: 56, y, size: 20, font: bold, color: INK });
   y -= 36;
@@ -129,6 +131,31 @@ async function drawSignature(doc: PDFDocument, page: PDFPage, signature: StampSi
     color: MUTED,
     maxWidth: box.width,
   });
+}
+
+/** Splits text into lines no wider than `width`: at spaces where it can, inside a word that is too long alone. */
+export function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
+  const fits = (t: string) => font.widthOfTextAtSize(t, size) <= width;
+  const lines: string[] = [];
+  let current = "";
+  for (const word of text.split(" ")) {
+    const joined = current ? `${current} ${word}` : word;
+    if (fits(joined)) {
+      current = joined;
+      continue;
+    }
+    if (current) lines.push(current);
+    current = "";
+    for (const c of word) {
+      if (current && !fits(current + c)) {
+        lines.push(current);
+        current = "";
+      }
+      current += c;
+    }
+  }
+  lines.push(current);
+  return lines;
 }
 
 export async function sha256(bytes: Uint8Array): Promise<string> {

@@ -6,6 +6,7 @@ import { auditEvents, files, fileVersions, notifications, signatureRequests, use
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { defineJob, PermanentJobError } from "~/features/platform/jobs/registry.server";
 import { newId } from "~/utils/ids";
+import { ellipsize } from "~/utils/text";
 import { usageDelta } from "../files.server";
 import { signatureFontBytes } from "./fonts.server";
 import { SIGNATURE_AUDIT, SIGNATURE_FONTS, SIGNATURE_MESSAGES, type SignatureFont } from "./signature-rules";
@@ -104,7 +105,7 @@ export const signatureStampJob = defineJob({
           targetUserId,
           type: "signature",
           title: SIGNATURE_MESSAGES.stamped,
-          message: req.fileName,
+          message: ellipsize(req.fileName),
           link: `/files/file/${req.fileId}`,
           subjectType: "file",
           subjectId: req.fileId,
@@ -121,8 +122,8 @@ export const signatureStampJob = defineJob({
       idempotencyKey: `signature.completed:${req.id}`,
       onlyIf: requester ? open : sql`0`,
       data: {
-        subject: `${signer?.name ?? "The signer"} signed ${req.fileName}`,
-        message: `${signer?.name ?? "The signer"} signed "${req.fileName}". The signed PDF, with its signature certificate, is the file's latest version:\n${input.origin}/files/file/${req.fileId}`,
+        subject: `${ellipsize(signer?.name ?? "The signer", 60)} signed ${ellipsize(req.fileName)}`,
+        message: `${ellipsize(signer?.name ?? "The signer")} signed "${ellipsize(req.fileName)}". The signed PDF, with its signature certificate, is the file's latest version:\n${input.origin}/files/file/${req.fileId}`,
       },
       alongside: (b: Db) => [
         insertWhere(
@@ -207,7 +208,7 @@ async function markFailed(
         targetUserId,
         type: "signature",
         title: SIGNATURE_MESSAGES.stampFailed,
-        message: req.fileName,
+        message: ellipsize(req.fileName),
         link: `/files/signatures/${req.id}`,
         subjectType: "file",
         subjectId: req.fileId,
@@ -220,6 +221,11 @@ async function markFailed(
   await db.batch([
     notify(req.signerId),
     notify(req.requesterId),
+    // Nothing is being stamped any more: the file may take a new version or a new request.
+    db
+      .update(files)
+      .set({ pendingSign: false, updatedAt: now })
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, req.fileId), open)),
     db
       .update(signatureRequests)
       .set({ stampStatus: "failed", updatedAt: now })

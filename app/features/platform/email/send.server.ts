@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { emailOutbox } from "~/db/schema";
+import { PermanentJobError } from "~/features/platform/jobs/registry.server";
 import { newId } from "~/utils/ids";
 import { isTemplateName, TEMPLATES, type TemplateData, type TemplateName } from "./templates";
 import { z } from "zod";
@@ -11,6 +12,21 @@ export const emailMessageSchema = z.object({ outboxId: z.string().min(1) });
 export type EmailMessage = z.infer<typeof emailMessageSchema>;
 
 const QUEUE_REFUSED = "queue refused the message";
+
+/**
+ * The data given for an e-mail does not fit its template (a field too long, say). Sending it
+ * again cannot help, so a job that hits it fails for good and is dead-lettered at once (it is a
+ * PermanentJobError) instead of being retried; in a request it is a bug to fix, not a user error.
+ */
+export class TemplateDataError extends PermanentJobError {
+  override name = "TemplateDataError";
+  constructor(
+    readonly template: string,
+    readonly issues: z.ZodError["issues"],
+  ) {
+    super(`e-mail template ${template}: ${issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+  }
+}
 
 /**
  * Records the e-mail in the outbox and puts it on the EMAIL queue. Same idempotency key (within
@@ -49,7 +65,8 @@ type QueueEmailOptions<T extends TemplateName> = {
 
 async function queue<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T> & { onlyIf?: SQL }): Promise<{ outboxId: string | null }> {
   if (!isTemplateName(opts.template)) throw new Error(`Unknown e-mail template ${opts.template}`);
-  TEMPLATES[opts.template].schema.parse(opts.data);
+  const checked = TEMPLATES[opts.template].schema.safeParse(opts.data);
+  if (!checked.success) throw new TemplateDataError(opts.template, checked.error.issues);
   const id = newId();
   // The unique index is global: scope the caller's key by tenant so two tenants using the same
   // key (say `welcome:${email}`) do not swallow each other's mail.

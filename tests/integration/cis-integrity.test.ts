@@ -1,10 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { buildCis300Message } from "~/features/cis/domain/xml/cis300";
+import { newCorrelationId } from "~/features/cis/domain/xml/govtalk-envelope";
+import { startSubmission } from "~/features/cis/hmrc/gateway.server";
+import { startVerification } from "~/features/cis/hmrc/verification.server";
 import { runCisImportCleanup, storeUpload } from "~/features/cis/import.server";
+import { encryptPii } from "~/features/cis/pii.server";
+import { utrPiiContext } from "~/features/cis/settings.server";
 import { createSubcontractor } from "~/features/cis/subcontractors.server";
 import { createTenant, createUser } from "../factories";
-import { subInput } from "../factories/cis";
+import { newUtr, seedCisSettings, seedSub, subInput } from "../factories/cis";
 import { count } from "./auth-helpers";
+import { jobsRecorder, submissionRow, uniqueEmployerRef, withCredentials } from "./hmrc-helpers";
+import { expectNoPlaintextAnywhere, newNino } from "./pii-scan";
 
 const input = (name: string, utr: string) => subInput({ type: "company", name, utr });
 
@@ -62,5 +70,54 @@ describe("CIS data integrity", () => {
     expect((await env.FILES.list({ prefix: `tenants/${t.id}/imports/` })).objects).toHaveLength(1);
     await runCisImportCleanup(env, Date.now() + 2 * 60 * 60 * 1000);
     expect((await env.FILES.list({ prefix: `tenants/${t.id}/imports/` })).objects).toHaveLength(0);
+  });
+
+  it("leaves no UTR or NINO in plain text in any table or column after a verification and a CIS300 through the fake gateway", async () => {
+    const t = await createTenant({ modules: ["cis"] });
+    const u = await createUser(t, { role: "admin" });
+    const actor = { id: u.id, email: u.email };
+    const contractorUtr = newUtr();
+    const employerRef = uniqueEmployerRef();
+    await seedCisSettings(t);
+    await env.DB.prepare("UPDATE cis_settings SET utr_enc = ?, employer_ref = ? WHERE tenant_id = ?")
+      .bind(await encryptPii(env.PII_KEYS, contractorUtr, utrPiiContext(t.id)), employerRef, t.id)
+      .run();
+    await withCredentials(t);
+    const nino = newNino();
+    const person = await seedSub(t, { type: "individual", name: "Ivy Scanned", nino });
+    const company = await seedSub(t, { type: "company", name: "Scanned Builders Ltd" });
+    const q = jobsRecorder();
+
+    // Online verification: the request carries both UTRs and the NINO, HMRC's answer echoes them.
+    const verification = await startVerification(q.env, t.id, [person.id, company.id], actor);
+    if (!verification.ok) throw new Error(verification.code);
+    await q.deliver(q.of("hmrc.send")[0]);
+    await q.deliver(q.of("hmrc.poll")[0]);
+    expect((await submissionRow(t.id, verification.submissionId)).status).toBe("accepted");
+    expect(await count("cis_subcontractors", "tenant_id = ? AND verification_method = 'online'", t.id)).toBe(2);
+
+    // A CIS300 naming both subcontractors.
+    const message = await buildCis300Message({
+      employerRef,
+      accountsOfficeRef: "123PA00012345",
+      contractorUtr,
+      periodEnd: "2026-02-05",
+      nil: false,
+      lines: [
+        { name: { fore: ["Ivy"], sur: "Scanned" }, utr: person.utr, nino, totalPaymentsP: 150_000, costOfMaterialsP: 30_000, totalDeductedP: 24_000 },
+        { tradingName: "Scanned Builders Ltd", utr: company.utr, totalPaymentsP: 90_000, costOfMaterialsP: 0, totalDeductedP: 18_000 },
+      ],
+      declarations: { employmentStatus: true, verification: true },
+      correlationId: newCorrelationId(),
+      gatewayTimestamp: new Date(),
+      product: { name: "CIS Workspace", version: "1.0" },
+    });
+    const submitted = await startSubmission(q.env, t.id, { subject: { kind: "cis300", returnId: "2025-12" }, message, actor });
+    if (!submitted.ok) throw new Error(submitted.code);
+    await q.deliver(q.of("hmrc.send")[1]);
+    await q.deliver(q.of("hmrc.poll")[1]);
+    expect((await submissionRow(t.id, submitted.submissionId)).status).toBe("accepted");
+
+    await expectNoPlaintextAnywhere([person.utr, company.utr, contractorUtr, nino]);
   });
 });

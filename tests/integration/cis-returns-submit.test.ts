@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { cisReturns, devHmrcMessages, hmrcSubmissions } from "~/db/schema";
+import { cisReturns, hmrcSubmissions } from "~/db/schema";
+import { readDevHmrcMessages } from "~/features/cis/hmrc/fake-te.server";
 import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submission.server";
 import { encryptPii } from "~/features/cis/pii.server";
 import { amendReturn, compileMonthlyReturn } from "~/features/cis/returns/returns.server";
@@ -71,7 +72,7 @@ describe("submitting a compiled return to HMRC", () => {
       .select()
       .from(hmrcSubmissions)
       .where(and(eq(hmrcSubmissions.tenantId, t.id), eq(hmrcSubmissions.kind, "cis300")));
-    const received = await getDb(env).select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, submission!.correlationId!));
+    const received = await readDevHmrcMessages(env, submission!.correlationId!);
     const xml = received.map((m) => m.requestXml).join("\n");
     expect(xml).toContain(`<UTR>${ann.utr}</UTR>`);
     expect(xml).toContain(`<UTR>${bob.utr}</UTR>`);

@@ -5,6 +5,7 @@ import { hmrcSubmissions } from "~/db/schema";
 import { and, eq } from "drizzle-orm";
 import { clearGatewayCredentials } from "~/features/cis/hmrc/credentials.server";
 import { setDevHmrcMode } from "~/features/cis/hmrc/fake-te.server";
+import { openXml, submissionXmlContext } from "~/features/cis/hmrc/stored-xml.server";
 import { getSubmission, latestSubmission, onSubmissionResult, sendSubmission, startSubmission } from "~/features/cis/hmrc/gateway.server";
 import { withCredentials as addCredentials } from "~/features/cis/hmrc/protocol";
 import { chooseHmrcTransport, HMRC_ENDPOINTS, hmrcTransportName, httpTransport, HmrcTransportError } from "~/features/cis/hmrc/transport.server";
@@ -100,8 +101,10 @@ describe("the Transaction Engine round trip through the fake", () => {
     const id = started.submissionId;
 
     const stored = await submissionRow(t.id, id);
-    expect(stored.requestXml).toBe(msg.xml);
-    expect(stored.requestXml).not.toContain(GATEWAY_PASSWORD);
+    // Stored encrypted, bound to this submission; it opens to the message as built, without a password.
+    expect(stored.requestXml).toMatch(/^v1\./);
+    expect(await openXml(env, stored.requestXml, submissionXmlContext(t.id, id, "request_xml"))).toBe(msg.xml);
+    expect(msg.xml).not.toContain(GATEWAY_PASSWORD);
     expect(stored.irmark).toBe(msg.irmark.base64);
 
     expect(q.of("hmrc.send")).toHaveLength(1);

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, devHmrcMessages, hmrcSubmissions } from "~/db/schema";
+import { auditEvents, hmrcSubmissions } from "~/db/schema";
 import { buildCis300Message } from "~/features/cis/domain/xml/cis300";
 import { newCorrelationId } from "~/features/cis/domain/xml/govtalk-envelope";
 import { saveGatewayCredentials } from "~/features/cis/hmrc/credentials.server";
+import { readDevHmrcMessages } from "~/features/cis/hmrc/fake-te.server";
 import { handleJobsBatch } from "~/features/platform/jobs/consumer.server";
 import type { JobMessage } from "~/features/platform/jobs/enqueue.server";
 import type { TestTenant } from "../factories";
@@ -85,8 +86,9 @@ export async function submissionRow(tenantId: string, id: string) {
   return row;
 }
 
+/** What the fake Transaction Engine logged for a correlation id, decrypted. */
 export async function fakeMessages(correlationId: string) {
-  return getDb(env).select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, correlationId)).orderBy(devHmrcMessages.createdAt);
+  return readDevHmrcMessages(env, correlationId);
 }
 
 export async function auditsFor(tenantId: string, action: string) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { encryptPii } from "~/features/cis/pii.server";
 import { utrPiiContext } from "~/features/cis/settings.server";
 import { londonDateParts } from "~/features/cis/domain/tax-month";
+import { fakeVerificationNumber } from "~/features/cis/hmrc/fake-te.server";
 import { startVerification } from "~/features/cis/hmrc/verification.server";
 import { createTenant, type TestTenant } from "../factories";
 import { cisStaff, newUtr, seedSub } from "../factories/cis";
@@ -66,11 +67,17 @@ describe("online verification through the gateway", () => {
       verification_status: "gross",
       verification_rate: 0,
       verification_method: "online",
-      verification_reference: `V${gross.utr}`,
+      verification_reference: await fakeVerificationNumber(gross.utr, false),
       verified_date: today,
       verified_by: actor.id,
     });
-    expect(await subRow(unmatched.id)).toMatchObject({ verification_status: "higher", verification_rate: 30, verification_reference: `V${unmatched.utr}A` });
+    expect(await subRow(unmatched.id)).toMatchObject({
+      verification_status: "higher",
+      verification_rate: 30,
+      verification_reference: await fakeVerificationNumber(unmatched.utr, true),
+    });
+    // The number HMRC gives is not the UTR spelled out.
+    expect((await subRow(gross.id))?.verification_reference).not.toContain(gross.utr);
     expect(await subRow(net.id)).toMatchObject({ verification_status: "standard", verification_rate: 20, verification_method: "online" });
 
     const audits = await auditsFor(t.id, "cis.subcontractor.verified");
@@ -129,9 +136,10 @@ describe("online verification through the gateway", () => {
       const r = await subRow(sub.id);
       return r?.verification_method === "online" ? r : null;
     }, 40_000);
-    expect(verified).toMatchObject({ verification_status: "gross", verification_rate: 0, verification_reference: `V${sub.utr}`, verified_by: u.id });
+    const number = await fakeVerificationNumber(sub.utr, false);
+    expect(verified).toMatchObject({ verification_status: "gross", verification_rate: 0, verification_reference: number, verified_by: u.id });
     const shown = pageText(await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`)));
-    expect(shown).toContain(`V${sub.utr}`);
+    expect(shown).toContain(number);
     expect(shown).toContain("Online");
   }, 60_000);
 

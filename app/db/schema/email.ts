@@ -3,7 +3,8 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 
 // 'failed' is final (error says why: expired, cannot render, dead-lettered), except for
 // 'queue refused the message', which a retry of queueEmail with the same key queues again.
-export const EMAIL_STATUSES = ["queued", "sent", "failed"] as const;
+// 'parked': its tenant is suspended; sent when the tenant is reinstated.
+export const EMAIL_STATUSES = ["queued", "sent", "failed", "parked"] as const;
 
 export const emailOutbox = sqliteTable(
   "email_outbox",
@@ -30,7 +31,13 @@ export const emailOutbox = sqliteTable(
     // no other delivery of the same message may send it. Cleared when the attempt ends.
     claimedUntil: integer("claimed_until"),
   },
-  (t) => [uniqueIndex("email_outbox_idempotency").on(t.idempotencyKey), index("email_outbox_tenant_created").on(t.tenantId, t.createdAt)],
+  (t) => [
+    uniqueIndex("email_outbox_idempotency").on(t.idempotencyKey),
+    index("email_outbox_tenant_created").on(t.tenantId, t.createdAt),
+    index("email_outbox_parked")
+      .on(t.tenantId)
+      .where(sql`${t.status} = 'parked'`),
+  ],
 );
 
 export type DevMailAttachment = { filename: string; contentType: string; size: number; base64: string };

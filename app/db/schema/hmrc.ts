@@ -66,6 +66,8 @@ export const hmrcSubmissions = sqliteTable(
     uniqueIndex("hmrc_submissions_active").on(t.tenantId, t.activeKey),
     index("hmrc_submissions_subject").on(t.tenantId, t.subjectKey, t.createdAt),
     index("hmrc_submissions_kind").on(t.tenantId, t.kind, t.createdAt),
+    // Housekeeping's retention purge, across tenants.
+    index("hmrc_submissions_created").on(t.createdAt),
   ],
 );
 

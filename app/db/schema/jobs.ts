@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const JOB_STATUSES = ["pending", "running", "done", "failed"] as const;
+// 'parked': its tenant is suspended; kept as it stands (input, checkpoint, attempts) and queued
+// again when the tenant is reinstated.
+export const JOB_STATUSES = ["pending", "running", "done", "failed", "parked"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const jobs = sqliteTable(
@@ -32,7 +34,14 @@ export const jobs = sqliteTable(
     finishedAt: integer("finished_at"),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("jobs_tenant_idempotency").on(t.tenantId, t.idempotencyKey), index("jobs_tenant_status").on(t.tenantId, t.status, t.createdAt)],
+  (t) => [
+    uniqueIndex("jobs_tenant_idempotency").on(t.tenantId, t.idempotencyKey),
+    index("jobs_tenant_status").on(t.tenantId, t.status, t.createdAt),
+    // Housekeeping's look for parked jobs of reinstated tenants.
+    index("jobs_parked")
+      .on(t.tenantId)
+      .where(sql`${t.status} = 'parked'`),
+  ],
 );
 
 export const deadLetters = sqliteTable(

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { cisInvoices, cisReturns, cisSettings, cisStatements, notifications, roleBundles, tenantModules, tenants, users } from "~/db/schema";
 import { scopeGrants, type Scope } from "~/features/auth/scopes";
@@ -46,14 +46,17 @@ export type DeadlineAlertRun = {
   failures: { tenantId: string; error: string }[];
 };
 
-/** Tenants whose CIS module is switched on (and allowed) and whose settings are saved as active. */
+/**
+ * Tenants whose CIS module is switched on (and allowed) and whose settings are saved as active.
+ * A suspended tenant is left out: nobody can act on its alerts, and its people get no mail.
+ */
 async function activeCisTenants(env: Env) {
   const rows = await getDb(env)
     .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, availableModules: tenants.availableModules, warningDays: cisSettings.warningDays })
     .from(cisSettings)
     .innerJoin(tenants, eq(tenants.id, cisSettings.tenantId))
     .innerJoin(tenantModules, and(eq(tenantModules.tenantId, cisSettings.tenantId), eq(tenantModules.moduleId, "cis"), eq(tenantModules.enabled, true)))
-    .where(eq(cisSettings.active, true));
+    .where(and(eq(cisSettings.active, true), isNull(tenants.suspendedAt)));
   return rows.filter((r) => !r.availableModules || r.availableModules.includes("cis"));
 }
 

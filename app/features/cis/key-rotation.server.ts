@@ -2,7 +2,10 @@
  * Re-encrypts every stored identifier with the newest key in PII_KEYS (`npm run keys:rotate`).
  *
  * Encrypted columns: cis_subcontractors.utr_enc and nino_enc; cis_settings.utr_enc,
- * gateway_sender_id_enc and gateway_password_enc. Each value
+ * gateway_sender_id_enc and gateway_password_enc; the stored GovTalk XML, hmrc_submissions.request_xml
+ * and response_xml and dev_hmrc_messages.request_xml, response_xml and final_response_xml (legacy
+ * rows still holding plain XML are encrypted on the way, so a rotation also finishes that
+ * migration). Each value
  * is decrypted with its own binding (tenant, table, record, field) and the key version it names,
  * encrypted again with the current version, and written back in batches. Rows already on the
  * current version are not selected, so a second run changes nothing and an interrupted run
@@ -13,7 +16,8 @@
  * The logic talks to the database through a two-method port, so the same code runs inside the
  * Worker (tests, D1 binding) and in Node through `wrangler d1 execute` (scripts/rotate-keys.ts).
  */
-import { currentKeyVersion, decryptPii, encryptPii, type PiiContext } from "./pii.server";
+import { devMessageXmlContext, submissionXmlContext, type DevMessageXmlField, type SubmissionXmlField } from "./hmrc/stored-xml.server";
+import { currentKeyVersion, decryptPii, encryptPii, keyVersionOf, type PiiContext } from "./pii.server";
 
 export type SqlStatement = { sql: string; params: (string | number | null)[] };
 
@@ -29,6 +33,8 @@ export type RotationReport = {
   currentVersion: number;
   subcontractors: { scanned: number; updatedRows: number; utr: number; nino: number };
   settings: { scanned: number; updatedRows: number; utr: number; gateway: number };
+  /** hmrc_submissions and dev_hmrc_messages: XML values re-encrypted, of which `legacy` were plain XML encrypted for the first time. */
+  hmrc: { scanned: number; updatedRows: number; values: number; legacy: number };
   failures: RotationFailure[];
   dryRun: boolean;
 };
@@ -69,6 +75,7 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     currentVersion: current,
     subcontractors: { scanned: 0, updatedRows: 0, utr: 0, nino: 0 },
     settings: { scanned: 0, updatedRows: 0, utr: 0, gateway: 0 },
+    hmrc: { scanned: 0, updatedRows: 0, values: 0, legacy: 0 },
     failures: [],
     dryRun: Boolean(opts.dryRun),
   };
@@ -171,6 +178,76 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     afterTenant = rows[rows.length - 1].tenant_id;
     if (rows.length < batchSize) break;
   }
+
+  // The stored GovTalk messages: large values, so smaller pages.
+  const xmlBatch = Math.min(batchSize, 25);
+  const xmlTables = [
+    {
+      table: "hmrc_submissions",
+      columns: ["request_xml", "response_xml"] as SubmissionXmlField[],
+      tenant: true,
+      ctx: (row: XmlRow, field: string) => submissionXmlContext(row.tenant_id as string, row.id, field as SubmissionXmlField),
+    },
+    {
+      table: "dev_hmrc_messages",
+      columns: ["request_xml", "response_xml", "final_response_xml"] as DevMessageXmlField[],
+      tenant: false,
+      ctx: (row: XmlRow, field: string) => devMessageXmlContext(row.id, field as DevMessageXmlField),
+    },
+  ];
+  type XmlRow = { id: string; tenant_id?: string } & Record<string, string | null | undefined>;
+  for (const spec of xmlTables) {
+    let afterXmlId = "";
+    for (;;) {
+      const rows = await port.all<XmlRow>({
+        sql: `SELECT id, ${spec.tenant ? "tenant_id, " : ""}${spec.columns.join(", ")} FROM ${spec.table}
+              WHERE id > ? AND (${spec.columns.map((c) => `(${c} IS NOT NULL AND ${c} NOT LIKE ?)`).join(" OR ")})
+              ORDER BY id LIMIT ?`,
+        params: [afterXmlId, ...spec.columns.map(() => likePrefix), xmlBatch],
+      });
+      if (rows.length === 0) break;
+      const writes: SqlStatement[] = [];
+      for (const row of rows) {
+        report.hmrc.scanned += 1;
+        const sets: string[] = [];
+        const setParams: string[] = [];
+        const guards: string[] = [];
+        const guardParams: string[] = [];
+        for (const column of spec.columns) {
+          const stored = row[column];
+          if (typeof stored !== "string" || stored.startsWith(prefix)) continue;
+          const ctx = spec.ctx(row, column);
+          const isLegacy = keyVersionOf(stored) === null;
+          let fresh: string | null;
+          if (isLegacy) {
+            try {
+              fresh = await encryptPii(keySpec, stored, ctx);
+            } catch (err) {
+              report.failures.push({ table: spec.table, id: row.id, field: column, error: err instanceof Error ? err.message : String(err) });
+              fresh = null;
+            }
+          } else fresh = await reencrypt(stored, ctx);
+          if (fresh === null) continue;
+          sets.push(`${column} = ?`);
+          setParams.push(fresh);
+          guards.push(`${column} = ?`);
+          guardParams.push(stored);
+          report.hmrc.values += 1;
+          if (isLegacy) report.hmrc.legacy += 1;
+        }
+        if (sets.length === 0) continue;
+        report.hmrc.updatedRows += 1;
+        writes.push({
+          sql: `UPDATE ${spec.table} SET ${sets.join(", ")} WHERE ${spec.tenant ? "tenant_id = ? AND " : ""}id = ? AND ${guards.join(" AND ")}`,
+          params: [...setParams, ...(spec.tenant ? [row.tenant_id as string] : []), row.id, ...guardParams],
+        });
+      }
+      if (!opts.dryRun) await port.batch(writes);
+      log(`${spec.table}: ${report.hmrc.scanned} scanned, ${report.hmrc.updatedRows} re-encrypted so far`);
+      afterXmlId = rows[rows.length - 1].id;
+      if (rows.length < xmlBatch) break;
+    }
+  }
   return report;
 }
 
@@ -181,11 +258,12 @@ export function describeRotation(r: RotationReport): string {
     `Current key version: v${r.currentVersion}${r.dryRun ? " (dry run: nothing written)" : ""}`,
     `cis_subcontractors: ${r.subcontractors.scanned} row(s) on an older key; ${verb} ${r.subcontractors.updatedRows} (${r.subcontractors.utr} UTR, ${r.subcontractors.nino} NINO)`,
     `cis_settings: ${r.settings.scanned} row(s) on an older key; ${verb} ${r.settings.updatedRows} (${r.settings.utr} UTR, ${r.settings.gateway} Government Gateway credential values)`,
+    `HMRC messages: ${r.hmrc.scanned} row(s) on an older key or in plain text; ${verb} ${r.hmrc.updatedRows} (${r.hmrc.values} XML values, ${r.hmrc.legacy} of them plain text until now)`,
   ];
   if (r.failures.length) {
     lines.push(`${r.failures.length} value(s) could not be re-encrypted (left unchanged):`);
     for (const f of r.failures.slice(0, 50)) lines.push(`  ${f.table} ${f.id} ${f.field}: ${f.error}`);
-  } else if (r.subcontractors.scanned + r.settings.scanned === 0) {
+  } else if (r.subcontractors.scanned + r.settings.scanned + r.hmrc.scanned === 0) {
     lines.push("Nothing to do: every value is already on the current key.");
   }
   return lines.join("\n");

@@ -155,7 +155,8 @@ export type UsageJobView = { state: "running" } | { state: "done"; result: Usage
 
 export function usageJobView(row: { status: string; result: unknown; finishedAt: number | null } | undefined): UsageJobView {
   if (!row) return null;
-  if (row.status === "pending" || row.status === "running") return { state: "running" };
+  // Parked: the tenant was suspended while it waited; it runs once the tenant is reinstated.
+  if (row.status === "pending" || row.status === "running" || row.status === "parked") return { state: "running" };
   if (row.status === "failed") return { state: "failed" };
   const result = usageResultSchema.safeParse(row.result);
   return result.success ? { state: "done", result: result.data, finishedAt: row.finishedAt } : { state: "failed" };

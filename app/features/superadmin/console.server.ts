@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { auditInsert } from "~/features/platform/audit.server";
+import { resumeParkedWork } from "~/features/platform/parked-work.server";
 import { inviteUser } from "~/features/team/invitations.server";
 import { newId } from "~/utils/ids";
 import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
@@ -120,7 +121,9 @@ export async function setTenantModule(
 /**
  * Suspends or reinstates a tenant. Suspending also ends every session of the tenant (staff and
  * portal) in the same batch. The UPDATE is conditional on the current state and the audit entry
- * is written only if it matched, so a double submit records one change.
+ * is written only if it matched, so a double submit records one change. While suspended, the
+ * tenant's jobs and e-mails are parked by their consumers; reinstating queues them again (only
+ * the request whose UPDATE matched does; should the queue refuse, the hourly housekeeping does).
  */
 export async function setTenantSuspended(
   env: Env,
@@ -161,6 +164,14 @@ export async function setTenantSuspended(
     ),
   ]);
   if (changed[0].length === 0) return { ok: false, code: suspend ? "already_suspended" : "not_suspended" };
+  if (!suspend) {
+    try {
+      await resumeParkedWork(env, tenantId);
+    } catch (err) {
+      // The tenant is reinstated either way; its parked work stays parked for housekeeping to queue.
+      console.error(`Could not queue the parked work of tenant ${tenantId}`, err);
+    }
+  }
   return { ok: true, slug: tenant.slug, name: tenant.name };
 }
 

@@ -266,3 +266,21 @@ export function nextDeadlines(now: Date, warningDays: number): DeadlineAlert[] {
   }
   return alerts.sort((a, b) => a.deadline.getTime() - b.deadline.getTime());
 }
+
+/** How many whole tax years CIS records are kept after the end of the tax year they belong to. */
+export const CIS_RECORD_RETENTION_TAX_YEARS = 6;
+
+/**
+ * The retention cut-off for CIS records at `now`: everything made before the instant returned may
+ * be deleted. A record belongs to the tax year (6 April to 5 April, London) in which it was made,
+ * and is kept until six whole tax years have ended after that one: a record made in the tax year
+ * 2026-27 (which ends on 5 April 2027) is kept until 5 April 2033 and may go from 6 April 2033.
+ * So at any instant the cut-off is 6 April 00:00 London of the year six before the one in which
+ * the current tax year started. (A return is made after its period, so the tax year it was made
+ * in is never earlier than the one its figures belong to: the rule never keeps it too briefly.)
+ */
+export function cisRecordPurgeBefore(now: Date): Date {
+  const { year, month, day } = londonDateParts(now);
+  const currentTaxYearStart = month > 4 || (month === 4 && day >= 6) ? year : year - 1;
+  return londonWallClock(currentTaxYearStart - CIS_RECORD_RETENTION_TAX_YEARS, 4, 6, "00:00:00.000");
+}

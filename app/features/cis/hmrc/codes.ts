@@ -11,6 +11,7 @@ export const GATEWAY_ERROR_CODES = [
   "poll_limit",
   "transport_changed",
   "enqueue_failed",
+  "message_unreadable",
 ] as const;
 export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 
@@ -25,6 +26,7 @@ export const GATEWAY_MESSAGES: Record<GatewayErrorCode, string> = {
   poll_limit: "HMRC did not give a final answer in time. Check with HMRC before sending it again.",
   transport_changed: "The connection to HMRC was reconfigured while this message was in progress. Send it again.",
   enqueue_failed: "The message could not be queued for sending. Try again.",
+  message_unreadable: "The stored message could not be read (its encryption key is no longer available). Send it again.",
 };
 
 export const SUBMISSION_STATUS_LABELS = {

@@ -18,10 +18,12 @@
  * Verification answers are derived from the request, by the subcontractor's UTR: last digit 0
  * is matched and paid gross, last digit 9 is unmatched (higher rate, a verification number with
  * suffix A), anything else (or no UTR) is matched and paid net. The number is V plus ten digits
- * taken from the UTR, so the same subcontractor always gets the same answer.
+ * derived from a SHA-256 of the UTR (fakeVerificationNumber), so the same subcontractor always
+ * gets the same answer and the number does not spell out the UTR (real numbers never do).
  *
  * Business errors are switched on per employer reference on /dev/hmrc. Nothing here stores a
- * password: messages are kept with their credential values blanked.
+ * password: messages are kept with their credential values blanked. They name UTRs and NINOs,
+ * so they are kept encrypted like the gateway's own copy (stored-xml.server.ts).
  */
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
@@ -34,6 +36,7 @@ import { escapeXml } from "../domain/xml/hmrc-input";
 import { irmark as computeIRmark, verifyIRmark } from "../domain/xml/irmark";
 import { CIS_REQUEST_NS } from "../domain/xml/verification";
 import { messageFacts, withoutCredentials, type MessageFacts } from "./protocol";
+import { devMessageXmlContext, openXml, openXmlOrNull, sealXml, sealXmlOrNull } from "./stored-xml.server";
 import ackSample from "../../../../third_party/hmrc/responses/poll-acknowledgement.xml?raw";
 import pollErrorSample from "../../../../third_party/hmrc/responses/poll-business-error.xml?raw";
 import businessErrorSample from "../../../../third_party/hmrc/responses/return-business-error.xml?raw";
@@ -110,10 +113,23 @@ async function successAnswer(sample: string, xml: string, facts: MessageFacts, c
     .replace(/document ref: [^ ]+ at/, `document ref: ${escapeXml(ref)} at`);
 }
 
+/** The fake's verification number for a UTR: V, ten digits from a SHA-256 of the UTR, and A when unmatched. */
+export async function fakeVerificationNumber(utr: string | null, unmatched: boolean): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`fake-verification|${utr ?? ""}`)));
+  const digits = [...digest.slice(0, 10)].map((b) => String(b % 10)).join("");
+  return `V${digits}${unmatched ? "A" : ""}`;
+}
+
 /** Deterministic verification results for the request's subcontractors (see the module comment). */
-function verificationAnswer(base: string, xml: string): string {
+async function verificationAnswer(base: string, xml: string): Promise<string> {
   const request = path(parseXml(xml).documentElement, "Body", "IRenvelope", "CISrequest");
   const contractor = child(request, "Contractor");
+  const numbers = new Map<string, string>();
+  for (const sub of children(request, "Subcontractor")) {
+    const utr = nonBlankText(child(sub, "UTR")) ?? null;
+    const last = utr ? utr[utr.length - 1] : "";
+    numbers.set(utr ?? "", await fakeVerificationNumber(utr, last === "9"));
+  }
   const subs = children(request, "Subcontractor").map((sub) => {
     const utr = nonBlankText(child(sub, "UTR"));
     const nino = nonBlankText(child(sub, "NINO"));
@@ -122,8 +138,7 @@ function verificationAnswer(base: string, xml: string): string {
     const trading = nonBlankText(child(sub, "TradingName"));
     const last = utr ? utr[utr.length - 1] : "";
     const [matched, treatment] = last === "0" ? ["Y", "gross"] : last === "9" ? ["N", "unmatched"] : ["Y", "net"];
-    const digits = (utr ?? "0000000007").padStart(10, "0").slice(-10);
-    const number = `V${digits}${treatment === "unmatched" ? "A" : ""}`;
+    const number = numbers.get(utr ?? "") as string;
     const nameXml = name
       ? `<Name>${children(name, "Fore")
           .map((f) => `<Fore>${escapeXml(f.textContent ?? "")}</Fore>`)
@@ -145,9 +160,35 @@ function verificationAnswer(base: string, xml: string): string {
 }
 
 async function record(env: Env, row: Omit<typeof devHmrcMessages.$inferInsert, "id" | "createdAt">): Promise<void> {
+  const id = newId();
   await getDb(env)
     .insert(devHmrcMessages)
-    .values({ id: newId(), createdAt: Date.now(), ...row, requestXml: withoutCredentials(row.requestXml) });
+    .values({
+      id,
+      createdAt: Date.now(),
+      ...row,
+      requestXml: await sealXml(env, withoutCredentials(row.requestXml), devMessageXmlContext(id, "request_xml")),
+      responseXml: await sealXml(env, row.responseXml, devMessageXmlContext(id, "response_xml")),
+      finalResponseXml: await sealXmlOrNull(env, row.finalResponseXml, devMessageXmlContext(id, "final_response_xml")),
+    });
+}
+
+type DevHmrcMessageRow = typeof devHmrcMessages.$inferSelect;
+
+/** A logged message with its XML readable (legacy plaintext rows read as they are). */
+async function opened(env: Env, row: DevHmrcMessageRow): Promise<DevHmrcMessageRow> {
+  return {
+    ...row,
+    requestXml: await openXml(env, row.requestXml, devMessageXmlContext(row.id, "request_xml")),
+    responseXml: await openXml(env, row.responseXml, devMessageXmlContext(row.id, "response_xml")),
+    finalResponseXml: await openXmlOrNull(env, row.finalResponseXml, devMessageXmlContext(row.id, "final_response_xml")),
+  };
+}
+
+/** What the fake received and answered for one correlation id, oldest first, readable. */
+export async function readDevHmrcMessages(env: Env, correlationId: string): Promise<DevHmrcMessageRow[]> {
+  const rows = await getDb(env).select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, correlationId)).orderBy(devHmrcMessages.createdAt);
+  return Promise.all(rows.map((r) => opened(env, r)));
 }
 
 export async function devHmrcMode(env: Env, employerRef: string): Promise<DevHmrcMode> {
@@ -169,7 +210,7 @@ export async function listDevHmrc(env: Env, limit = 50) {
     db.select().from(devHmrcMessages).orderBy(desc(devHmrcMessages.createdAt)).limit(limit),
     db.select().from(devHmrcModes).orderBy(devHmrcModes.employerRef),
   ]);
-  return { messages, modes };
+  return { messages: await Promise.all(messages.map((m) => opened(env, m))), modes };
 }
 
 async function receiveSubmission(env: Env, origin: string, xml: string, facts: MessageFacts): Promise<Response> {
@@ -214,7 +255,7 @@ async function receiveSubmission(env: Env, origin: string, xml: string, facts: M
     finalXml = withDetails(businessErrorSample, { correlationId, messageClass: facts.messageClass, origin });
     outcome = "business_error";
   } else if (facts.messageClass === "IR-CIS-VERIFY") {
-    finalXml = verificationAnswer(await successAnswer(verifySample, xml, facts, correlationId), xml);
+    finalXml = await verificationAnswer(await successAnswer(verifySample, xml, facts, correlationId), xml);
     outcome = "accepted";
   } else {
     finalXml = await successAnswer(successSample, xml, facts, correlationId);
@@ -228,9 +269,10 @@ async function receiveSubmission(env: Env, origin: string, xml: string, facts: M
 async function receivePoll(env: Env, origin: string, xml: string, facts: MessageFacts): Promise<Response> {
   const correlationId = facts.correlationId ?? "";
   const db = getDb(env);
-  const [submission] = correlationId
+  const [found] = correlationId
     ? await db.select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, correlationId)).orderBy(devHmrcMessages.createdAt).limit(1)
     : [];
+  const submission = found ? await opened(env, found) : undefined;
   const base = { correlationId, messageClass: facts.messageClass, qualifier: facts.qualifier, function: facts.function, employerRef: null, requestXml: xml };
   if (!submission?.finalResponseXml) {
     const answer = withDetails(pollErrorSample, { correlationId });

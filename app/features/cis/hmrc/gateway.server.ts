@@ -25,6 +25,7 @@ import { parseGovTalkResponse, type GovTalkResponse } from "../domain/xml/govtal
 import type { GatewayErrorCode } from "./codes";
 import { hasGatewayCredentials, readGatewayCredentials } from "./credentials.server";
 import { clampPollInterval, deleteRequest, messageFacts, pollRequest, withCredentials } from "./protocol";
+import { openXml, sealXml, sealXmlOrNull, submissionXmlContext } from "./stored-xml.server";
 import { chooseHmrcTransport, HmrcTransportError, type HmrcTransport } from "./transport.server";
 
 export type HmrcSubmissionRow = typeof hmrcSubmissions.$inferSelect;
@@ -217,7 +218,8 @@ export async function startSubmission(env: Env, tenantId: string, input: StartSu
         status: "queued",
         transport: transport.transport.name,
         messageClass: MESSAGE_CLASS[subject.kind],
-        requestXml: message.xml,
+        // Encrypted: a CIS300 or verification request names every subcontractor's UTR and NINO.
+        requestXml: await sealXml(env, message.xml, submissionXmlContext(tenantId, id, "request_xml")),
         irmark: message.irmark?.base64 ?? null,
         correlationId: facts.correlationId,
         createdBy: actor.id,
@@ -276,12 +278,14 @@ async function finalize(
   const token = newId();
   const keepKey = outcome.status === "accepted" && KEEP_KEY_WHEN_ACCEPTED[row.kind];
   const receipt = outcome.response?.irmarkReceipt ?? null;
+  // HMRC's answer is kept encrypted too: a verification response repeats the identifiers.
+  const sealedResponse = await sealXmlOrNull(env, responseXml, submissionXmlContext(row.tenantId, row.id, "response_xml"));
   const update = db
     .update(hmrcSubmissions)
     .set({
       status: outcome.status,
       activeKey: keepKey ? row.subjectKey : null,
-      responseXml,
+      responseXml: sealedResponse,
       receipt: receipt?.message ?? null,
       receiptIrmark: receipt?.irmark ?? null,
       errors: outcome.errors,
@@ -435,6 +439,15 @@ export async function sendSubmission(env: Env, tenantId: string, id: string): Pr
     return { status: "failed" };
   }
 
+  let requestXml: string;
+  try {
+    requestXml = await openXml(env, row.requestXml, submissionXmlContext(tenantId, id, "request_xml"));
+  } catch {
+    // Nothing has left: the person may build and send the message again.
+    await finalize(env, row, { status: "failed", response: null, errors: [] }, "message_unreadable");
+    return { status: "failed" };
+  }
+
   const db = getDb(env);
   const claimedAt = Date.now();
   const claimed = await db
@@ -448,7 +461,7 @@ export async function sendSubmission(env: Env, tenantId: string, id: string): Pr
 
   let answer: string;
   try {
-    answer = await transport.post(transport.submissionUrl, withCredentials(row.requestXml, creds.credentials));
+    answer = await transport.post(transport.submissionUrl, withCredentials(requestXml, creds.credentials));
   } catch (err) {
     if (!(err instanceof HmrcTransportError)) throw err;
     const current = { ...row, sentAt: claimedAt, attempts: claimed[0].attempts };

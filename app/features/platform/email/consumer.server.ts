@@ -1,6 +1,7 @@
-import { and, eq, isNull, lt, ne, or } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, lt, ne, not, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { emailOutbox } from "~/db/schema";
+import { emailOutbox, tenants } from "~/db/schema";
+import { tenantSuspendedSql } from "../suspended.server";
 import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } from "../jobs/queue-helpers.server";
 import { DEAD_LETTERED, EXPIRED, failEmail, holdsSecret, isScrubbed, SCRUBBED, secretExpired } from "./outbox.server";
 import { emailMessageSchema } from "./send.server";
@@ -19,6 +20,10 @@ export const EMAIL_CLAIM_SECONDS = 120;
  * row is 'sent' (acknowledged then) or the claim has lapsed because the first attempt died.
  * An e-mail whose secret has expired is failed as 'expired' instead of sent; one that cannot
  * render is failed and dead-lettered at once.
+ *
+ * A suspended tenant's e-mail is not sent: it is parked (status 'parked', data kept) and its
+ * message acknowledged. Reinstating the tenant queues it again (resumeParkedEmails), and the
+ * claim takes a parked row like a queued one, so it is sent once.
  */
 export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, transport: EmailTransport = chooseTransport(env)): Promise<void> {
   const db = getDb(env);
@@ -29,23 +34,48 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.ack();
       continue;
     }
-    const row = await db.query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.id, parsed.data.outboxId) });
-    if (!row) {
+    const [found] = await db
+      .select({ ...getTableColumns(emailOutbox), tenantSuspendedAt: tenants.suspendedAt })
+      .from(emailOutbox)
+      .leftJoin(tenants, eq(tenants.id, emailOutbox.tenantId))
+      .where(eq(emailOutbox.id, parsed.data.outboxId))
+      .limit(1);
+    if (!found) {
       await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, "outbox row not found");
       msg.ack();
       continue;
     }
+    const { tenantSuspendedAt, ...row } = found;
     // 'sent' is done; 'failed' is final (expired, unrenderable, dead-lettered, or refused by the
     // queue, in which case the caller's retry queues it afresh).
-    if (row.status !== "queued") {
+    if (row.status !== "queued" && row.status !== "parked") {
       msg.ack();
       continue;
     }
     const now = Date.now();
+    if (row.tenantId && tenantSuspendedAt !== null) {
+      // Parked only while the tenant is still suspended, checked in the same statement: a
+      // reinstatement in between leaves the row sendable and this message retries it.
+      const parked = await db
+        .update(emailOutbox)
+        .set({ status: "parked", claimedUntil: null })
+        .where(and(eq(emailOutbox.id, row.id), inArray(emailOutbox.status, ["queued", "parked"]), tenantSuspendedSql(row.tenantId)))
+        .returning({ id: emailOutbox.id });
+      if (parked.length > 0) msg.ack();
+      else msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+      continue;
+    }
     const claimed = await db
       .update(emailOutbox)
-      .set({ claimedUntil: now + EMAIL_CLAIM_SECONDS * 1000 })
-      .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, "queued"), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
+      .set({ status: "queued", claimedUntil: now + EMAIL_CLAIM_SECONDS * 1000 })
+      .where(
+        and(
+          eq(emailOutbox.id, row.id),
+          inArray(emailOutbox.status, ["queued", "parked"]),
+          or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now)),
+          row.tenantId ? not(tenantSuspendedSql(row.tenantId)) : undefined,
+        ),
+      )
       .returning({ id: emailOutbox.id });
     if (claimed.length === 0) {
       msg.retry({ delaySeconds: EMAIL_CLAIM_SECONDS });
@@ -122,6 +152,23 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
     }
   }
+}
+
+/**
+ * Queues again every parked e-mail of a tenant that is no longer suspended (all such tenants when
+ * none is named) and returns how many. Rows stay 'parked' until a delivery claims them, so a
+ * second call only adds a message the claim turns away.
+ */
+export async function resumeParkedEmails(env: Env, tenantId?: string): Promise<number> {
+  const rows = await getDb(env)
+    .select({ outboxId: emailOutbox.id })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "parked"), tenantId ? eq(emailOutbox.tenantId, tenantId) : undefined, not(tenantSuspendedSql(emailOutbox.tenantId))))
+    .orderBy(emailOutbox.createdAt);
+  for (let i = 0; i < rows.length; i += 100) {
+    await env.EMAIL.sendBatch(rows.slice(i, i + 100).map((body) => ({ body })));
+  }
+  return rows.length;
 }
 
 /**

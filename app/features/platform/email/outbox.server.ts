@@ -1,4 +1,4 @@
-import { and, eq, lt, or, sql } from "drizzle-orm";
+import { and, eq, lt, ne, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
 import { isTemplateName, SENSITIVE_TEMPLATES, TEMPLATES } from "./templates";
@@ -65,8 +65,13 @@ export async function scrubExpiredEmailSecrets(env: Env, now: number): Promise<n
   return res.meta.changes ?? 0;
 }
 
-/** Hourly: outbox rows are a delivery record, not an archive; after `olderThan` they go, whatever their status. */
+/**
+ * Hourly: outbox rows are a delivery record, not an archive; after `olderThan` they go, whatever
+ * their status, except parked ones, which wait (unsent) for their tenant's reinstatement.
+ */
 export async function purgeEmailOutbox(env: Env, olderThan: number): Promise<number> {
-  const res = await getDb(env).delete(emailOutbox).where(lt(emailOutbox.createdAt, olderThan));
+  const res = await getDb(env)
+    .delete(emailOutbox)
+    .where(and(lt(emailOutbox.createdAt, olderThan), ne(emailOutbox.status, "parked")));
   return res.meta.changes ?? 0;
 }

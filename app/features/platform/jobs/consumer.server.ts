@@ -1,7 +1,8 @@
-import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, not, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { jobs } from "~/db/schema";
+import { tenantSuspendedSql } from "../suspended.server";
 import { newId } from "~/utils/ids";
 import { JOB_DEFINITIONS } from "./definitions.server";
 import { jobMessageSchema } from "./enqueue.server";
@@ -25,6 +26,19 @@ const continuationSchema = z.object({
   $continuation: z.object({ slices: z.number().int().nonnegative(), checkpoint: z.record(z.string(), z.unknown()) }),
 });
 
+/**
+ * The states a delivery may take a job from: pending, parked (its tenant was suspended), failed
+ * but retryable, or running with a lease so old its worker is taken to have crashed.
+ */
+function claimable(now: number) {
+  return or(
+    eq(jobs.status, "pending"),
+    eq(jobs.status, "parked"),
+    and(eq(jobs.status, "failed"), isNull(jobs.finishedAt)),
+    and(eq(jobs.status, "running"), lt(jobs.updatedAt, now - RUNNING_LEASE_MS)),
+  );
+}
+
 /** A progress write found the row claimed by someone else: stop, the newer run owns the job. */
 class LeaseLostError extends Error {
   override name = "LeaseLostError";
@@ -40,6 +54,12 @@ class LeaseLostError extends Error {
  * Failures that no retry can fix (the stored input does not parse, the type is unknown, the
  * job throws PermanentJobError) fail the job for good and go to the dead-letter queue at
  * once; anything else is retried with backoff until the platform dead-letters it.
+ *
+ * A suspended tenant's jobs do not run, whatever their type: the claim requires the tenant to
+ * be active, and a job it refused for that reason is parked (status 'parked', everything else
+ * on the row kept) and its message acknowledged, neither retried nor dead-lettered. Reinstating
+ * the tenant queues its parked jobs again (resumeParkedJobs); the claim takes a parked job like
+ * a pending one, so however many messages name it, it runs once.
  */
 export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = getDb(env);
@@ -56,23 +76,12 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
     const claimed = await db
       .update(jobs)
       .set({ status: "running", claimId, startedAt: now, updatedAt: now })
-      .where(
-        and(
-          eq(jobs.id, jobId),
-          eq(jobs.tenantId, tenantId),
-          eq(jobs.type, type),
-          or(
-            eq(jobs.status, "pending"),
-            and(eq(jobs.status, "failed"), isNull(jobs.finishedAt)),
-            and(eq(jobs.status, "running"), lt(jobs.updatedAt, now - RUNNING_LEASE_MS)),
-          ),
-        ),
-      )
+      .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.type, type), claimable(now), not(tenantSuspendedSql(tenantId))))
       .returning();
     const job = claimed[0];
     if (!job) {
       const [existing] = await db
-        .select({ status: jobs.status, finishedAt: jobs.finishedAt })
+        .select({ status: jobs.status, finishedAt: jobs.finishedAt, suspended: sql<number>`${tenantSuspendedSql(tenantId)}` })
         .from(jobs)
         .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId)))
         .limit(1);
@@ -81,6 +90,16 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
         msg.ack();
       } else if (existing.finishedAt !== null) {
         msg.ack();
+      } else if (existing.suspended) {
+        // Parked only while the tenant is still suspended, checked in the same statement: a
+        // reinstatement in between leaves the job claimable and this message retries it.
+        const parked = await db
+          .update(jobs)
+          .set({ status: "parked", claimId: null, updatedAt: now })
+          .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.type, type), claimable(now), tenantSuspendedSql(tenantId)))
+          .returning({ id: jobs.id });
+        if (parked.length > 0) msg.ack();
+        else msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
       } else {
         // Another delivery holds it right now: look again later.
         msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
@@ -182,6 +201,23 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
   }
 }
 
+/**
+ * Queues again every parked job of a tenant that is no longer suspended (all such tenants when
+ * none is named) and returns how many. Rows stay 'parked' until a delivery claims them, so a
+ * second call, or a message delivered twice, only adds a message the claim turns away.
+ */
+export async function resumeParkedJobs(env: Env, tenantId?: string): Promise<number> {
+  const rows = await getDb(env)
+    .select({ jobId: jobs.id, tenantId: jobs.tenantId, type: jobs.type, idempotencyKey: jobs.idempotencyKey })
+    .from(jobs)
+    .where(and(eq(jobs.status, "parked"), tenantId ? eq(jobs.tenantId, tenantId) : undefined, not(tenantSuspendedSql(jobs.tenantId))))
+    .orderBy(jobs.createdAt);
+  for (let i = 0; i < rows.length; i += 100) {
+    await env.JOBS.sendBatch(rows.slice(i, i + 100).map((body) => ({ body })));
+  }
+  return rows.length;
+}
+
 export async function purgeFinishedJobs(env: Env, olderThan: number): Promise<number> {
   const res = await getDb(env)
     .delete(jobs)
@@ -207,7 +243,16 @@ export async function handleJobDeadLetters(batch: MessageBatch<unknown>, env: En
     await db
       .update(jobs)
       .set({ status: "failed", error: sql`coalesce(${jobs.error}, ${letter.reason})`, finishedAt: now, updatedAt: now })
-      .where(and(eq(jobs.id, parsed.data.jobId), eq(jobs.tenantId, parsed.data.tenantId), isNull(jobs.finishedAt), ne(jobs.status, "done")));
+      .where(
+        and(
+          eq(jobs.id, parsed.data.jobId),
+          eq(jobs.tenantId, parsed.data.tenantId),
+          isNull(jobs.finishedAt),
+          ne(jobs.status, "done"),
+          // A parked job waits for its tenant's reinstatement; a stray dead letter does not end it.
+          ne(jobs.status, "parked"),
+        ),
+      );
   }
   await recordDeadLetters(env, batch);
 }

@@ -50,7 +50,8 @@ export default function DevHmrc({ loaderData, actionData }: Route.ComponentProps
       </p>
       <p className="mt-2 text-sm opacity-70">
         Verification answers follow the subcontractor&apos;s UTR: last digit 0 is matched and paid gross (0%), last digit 9 is unmatched (higher rate, 30%,
-        verification number ending in A), anything else is matched and paid net (20%). The verification number is V followed by the UTR.
+        verification number ending in A), anything else is matched and paid net (20%). The verification number is V followed by ten digits derived from the UTR
+        (the same UTR always gets the same number). Messages are stored encrypted and shown here decrypted.
       </p>
 
       <section className="mt-6 rounded-brand border border-line p-4">

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { cloudflareContext } from "~/context";
 import { requireTenant } from "~/features/auth/middleware.server";
+import { WEAK_PASSWORD_MESSAGE } from "~/features/auth/password-strength.server";
 import { throttleMessage } from "~/features/auth/throttle.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { AppShell } from "~/features/platform/components/app-shell";
@@ -27,6 +28,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem: null }, { status: 400 });
   const res = await activateAccount(env, tenant.id, { token: submission.value.token, password: submission.value.password, ip: clientIp(request) });
+  if (!res.ok && res.code === "weak_password") {
+    // The typed password stays in the field so it can be changed rather than retyped.
+    return data({ result: submission.reply({ fieldErrors: { password: [WEAK_PASSWORD_MESSAGE] } }), problem: null }, { status: 400 });
+  }
   if (!res.ok) {
     const problem = res.code === "throttled" ? throttleMessage(res.waitMs ?? 0) : LINK_ERRORS[res.code];
     return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem }, { status: res.code === "throttled" ? 429 : 400 });

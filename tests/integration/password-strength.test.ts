@@ -51,6 +51,9 @@ describe("guessable passwords are refused wherever a password is set", () => {
     const res = await inviteUser(env, { tenantId: t.id, email, role: "standard", displayName: "Nia Newcomer", actor: { id: admin.id, email: admin.email } });
     expect(res.ok).toBe(true);
     const token = linkIn(await waitForMail(email, { after: started }), "/activate");
+    // Without JavaScript the form posts back to the page's own address, link included.
+    const form = (await page(await new Browser().get(`${t.origin}/activate?token=${token}`))).querySelector("form[method=post]");
+    expect(form?.getAttribute("action")).toBe(`/activate?token=${token}`);
     for (const weak of [...weakFor(email), "NiaNewcomer2026"]) {
       await expectRefused(await new Browser().post(`${t.origin}/activate?token=${token}`, { token, password: weak, confirm: weak }), weak);
     }

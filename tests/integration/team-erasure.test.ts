@@ -5,6 +5,7 @@ import { signatureRequests } from "~/db/schema";
 import { queueEmail } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser } from "../factories";
+import { seedCisSettings } from "../factories/cis";
 import { uploadOk } from "../factories/files";
 import { signIn, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
@@ -80,6 +81,8 @@ describe("erasing a departed user's personal data reaches every copy in D1", () 
         createdAt: now,
         updatedAt: now,
       });
+    // The workspace's statement e-mails answer to them.
+    await seedCisSettings(t, { replyTo: leaver.email });
     // A failed sign-in on the bare domain (audited and counted under the e-mail).
     await new Browser().post("http://localhost/login", { email: leaver.email, password: "not-the-password" });
 
@@ -101,4 +104,21 @@ describe("erasing a departed user's personal data reaches every copy in D1", () 
       .first<{ title: string }>();
     expect(note?.title).toBe("Former user shared a file with you");
   }, 90_000);
+
+  it("leaves the address's platform-level copies alone while another workspace still has an account with it", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const admin = await createUser(a, { role: "admin" });
+    const leaver = await createUser(a);
+    await createUser(b, { email: leaver.email });
+    await new Browser().post("http://localhost/login", { email: leaver.email, password: "not-the-password" });
+    const ab = await signIn(a, admin);
+    await ab.post(`${a.origin}${USERS}`, { intent: "disable", userId: leaver.id, confirmed: "yes" });
+    expect(location(await ab.post(`${a.origin}${USERS}`, { intent: "scrub", userId: leaver.id, confirmed: "yes" }))).toBe(USERS);
+    const platformAudit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_events WHERE tenant_id IS NULL AND actor_email = ?")
+      .bind(leaver.email)
+      .first<{ n: number }>();
+    expect(platformAudit?.n).toBeGreaterThan(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM auth_throttle WHERE key = ?").bind(`acct:${leaver.email}`).first("n")).toBe(1);
+  });
 });

@@ -134,11 +134,14 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
       .update(jobs)
       .set({ inputs: replaced(jobs.inputs, json) })
       .where(and(eq(jobs.tenantId, tenantId), mentions([jobs.inputs], json), done)),
-    // A workspace's statement e-mails no longer answer to the departed person.
+    // A workspace's statement e-mails are no longer sent from, or answered to, the departed person.
     db
       .update(cisSettings)
-      .set({ emailReplyTo: null })
-      .where(and(eq(cisSettings.tenantId, tenantId), eq(cisSettings.emailReplyTo, p.email), done)),
+      .set({
+        emailReplyTo: sql`CASE WHEN ${cisSettings.emailReplyTo} = ${p.email} THEN NULL ELSE ${cisSettings.emailReplyTo} END`,
+        emailFrom: sql`CASE WHEN ${cisSettings.emailFrom} = ${p.email} THEN NULL ELSE ${cisSettings.emailFrom} END`,
+      })
+      .where(and(eq(cisSettings.tenantId, tenantId), or(eq(cisSettings.emailReplyTo, p.email), eq(cisSettings.emailFrom, p.email)), done)),
     // Sign-in counters are keyed by the address.
     db
       .delete(authThrottle)

@@ -11,6 +11,14 @@ export type CloudflareContext = {
 // Set by workers/app.ts before the router runs.
 export const cloudflareContext = createContext<CloudflareContext>();
 
+/**
+ * How a page's inline scripts are allowed. workers/app.ts sets one (outside development) and reads
+ * it when the response is done; entry.server.tsx fills `hashes` when it renders a page that a
+ * shared cache may keep, which then carries no nonce and is allowed by script hashes instead.
+ */
+export type ScriptPolicy = { hashes: string[] | null };
+export const scriptPolicyContext = createContext<ScriptPolicy | null>(null);
+
 // Set by the tenant middleware in root.tsx: null on the bare (public) domain.
 export const tenantContext = createContext<TenantContextValue | null>(null);
 

@@ -2,8 +2,10 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { cloudflareContext } from "./context";
+import { cloudflareContext, scriptPolicyContext } from "./context";
 import { ErrorReferenceProvider, errorReference, errorReferenceContext } from "./features/platform/error-reference";
+import { NonceContext } from "./nonce";
+import { inlineScriptHashes } from "./middleware/security";
 
 export const streamTimeout = 5_000;
 
@@ -17,12 +19,18 @@ export default async function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(cloudflareContext);
+  const policy = loadContext.get(scriptPolicyContext);
+  // A page a shared cache may keep (the public pages for a cookieless visitor) is the same for
+  // everyone: rendered without a nonce, whole, and its inline scripts allowed by their hashes.
+  const shared = policy !== null && responseStatusCode === 200 && /^public\b/.test(responseHeaders.get("Cache-Control") ?? "");
+  const nonce = shared ? undefined : loadContext.get(cloudflareContext).nonce;
   let shellRendered = false;
   const reference = loadContext.get(errorReferenceContext);
   const body = await renderToReadableStream(
     <ErrorReferenceProvider reference={reference}>
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      <NonceContext.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>
     </ErrorReferenceProvider>,
     {
       nonce,
@@ -34,9 +42,15 @@ export default async function handleRequest(
     },
   );
   shellRendered = true;
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  if (shared) {
+    await body.allReady;
+    const html = await new Response(body).text();
+    policy.hashes = await inlineScriptHashes(html);
+    return new Response(html, { headers: responseHeaders, status: responseStatusCode });
+  }
   const userAgent = request.headers.get("user-agent");
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
 

@@ -14,11 +14,12 @@ import { consumeToast } from "./features/platform/flash.server";
 import { routeErrorCode } from "./features/platform/route-errors";
 import { readTheme } from "./features/platform/theme.server";
 import { tenantMiddleware } from "./middleware/tenant.server";
+import { useNonce } from "./nonce";
 
 export const middleware: Route.MiddlewareFunction[] = [tenantMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, nonce } = context.get(cloudflareContext);
+  const { env } = context.get(cloudflareContext);
   const tenant = context.get(tenantContext);
   const user = optionalUser(context);
   const { toast, clear } = await consumeToast(env, request);
@@ -28,7 +29,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (clear) headers.append("Set-Cookie", clear);
   return data(
     {
-      nonce,
       toast,
       theme: effectiveTheme(preference, tenant?.branding.appearance),
       themePreference: preference,
@@ -63,6 +63,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   return (
     <html lang="en-GB" data-theme={root?.theme ?? "system"} style={(root?.cssVars ?? brandingCssVars(null)) as React.CSSProperties}>
       <head>
@@ -74,8 +75,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-screen bg-primary-bg font-sans text-gray-900 antialiased dark:text-gray-100">
         {children}
         <Toaster toast={root?.toast ?? null} />
-        <ScrollRestoration nonce={root?.nonce} />
-        <Scripts nonce={root?.nonce} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -2,7 +2,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 // Queues and cron check scopes without loading the router: register them here too.
 import "../app/scopes";
 import "../app/jobs.server";
-import { cloudflareContext } from "../app/context";
+import { cloudflareContext, scriptPolicyContext, type ScriptPolicy } from "../app/context";
 import { countingD1 } from "../app/db/instrument";
 import { devToolsEnabled, isDevelopment, requestEnvironment } from "../app/features/platform/environment.server";
 import { errorReferenceContext, newErrorReference } from "../app/features/platform/error-reference";
@@ -35,8 +35,11 @@ export default {
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env: requestEnv, ctx, nonce: opts.nonce });
     context.set(errorReferenceContext, newErrorReference());
+    // Development allows inline scripts anyway (Vite's); elsewhere a cacheable page reports its script hashes here.
+    const scripts: ScriptPolicy = { hashes: null };
+    if (!development) context.set(scriptPolicyContext, scripts);
     const response = await (development ? developmentHandler : productionHandler)(request, context);
-    const secured = applySecurityHeaders(response, opts);
+    const secured = applySecurityHeaders(response, { ...opts, scriptHashes: scripts.hashes });
     if (counter) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${counter.queries()}`);
     return secured;
   },

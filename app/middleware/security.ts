@@ -45,9 +45,15 @@ export function newNonce(): string {
   return bytesToBase64(bytes);
 }
 
-export function contentSecurityPolicy(nonce: string, appDomain: string, development: boolean): string {
+/**
+ * The CSP. Inline scripts are allowed by the request's nonce, or, for a page a shared cache may
+ * keep (rendered without a nonce, so that every copy is the same), by the hashes of exactly the
+ * inline scripts it holds.
+ */
+export function contentSecurityPolicy(nonce: string, appDomain: string, development: boolean, scriptHashes: string[] | null = null): string {
   // Vite's dev server injects inline scripts we cannot nonce; production and tests are strict.
-  const scriptSrc = development ? "script-src 'self' 'unsafe-inline'" : `script-src 'self' 'nonce-${nonce}'`;
+  const allowed = scriptHashes ? scriptHashes.map((h) => ` 'sha256-${h}'`).join("") : ` 'nonce-${nonce}'`;
+  const scriptSrc = development ? "script-src 'self' 'unsafe-inline'" : `script-src 'self'${allowed}`;
   return [
     "default-src 'self'",
     scriptSrc,
@@ -63,14 +69,17 @@ export function contentSecurityPolicy(nonce: string, appDomain: string, developm
   ].join("; ");
 }
 
-export function applySecurityHeaders(response: Response, opts: { nonce: string; appDomain: string; development: boolean }): Response {
+export function applySecurityHeaders(
+  response: Response,
+  opts: { nonce: string; appDomain: string; development: boolean; scriptHashes?: string[] | null },
+): Response {
   // Responses from fetch() or caches may have immutable headers.
   const res = new Response(response.body, response);
   const h = res.headers;
   // A stored upload served by the files area carries its own sandboxing policy (an opaque origin,
   // no scripts) and may be framed by the app's own preview page; everything else gets the app's.
   const userContent = /^sandbox(;|$)/.test(h.get("Content-Security-Policy") ?? "");
-  if (!userContent) h.set("Content-Security-Policy", contentSecurityPolicy(opts.nonce, opts.appDomain, opts.development));
+  if (!userContent) h.set("Content-Security-Policy", contentSecurityPolicy(opts.nonce, opts.appDomain, opts.development, opts.scriptHashes ?? null));
   h.set("X-Content-Type-Options", "nosniff");
   h.set("Referrer-Policy", "same-origin");
   h.set("X-Frame-Options", userContent ? "SAMEORIGIN" : "DENY");
@@ -81,4 +90,19 @@ export function applySecurityHeaders(response: Response, opts: { nonce: string; 
   if (!h.has("Cache-Control")) h.set("Cache-Control", "private, no-store");
   if (!opts.development) h.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   return res;
+}
+
+/**
+ * The SHA-256 (base64) of every inline script's text, as a CSP script-src lists it. Only for pages
+ * that hold no visitor input (a cacheable page is the anonymous rendering of fixed content), so
+ * every inline script in them is the app's own.
+ */
+export async function inlineScriptHashes(html: string): Promise<string[]> {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\ssrc\s*=/i.test(` ${m[1]}`)) continue;
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(m[2]));
+    hashes.add(bytesToBase64(new Uint8Array(digest)));
+  }
+  return [...hashes];
 }

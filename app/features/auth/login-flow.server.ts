@@ -11,6 +11,7 @@ import { tenantOrigin } from "~/features/platform/host";
 import { safeRedirectPath } from "./middleware.server";
 import { replaceSession } from "./session.server";
 import {
+  announceAccountLock,
   challengeBelongsHere,
   challengeSubject,
   checkBareDomainCredentials,
@@ -24,7 +25,15 @@ import {
   startChallenge,
   verifyChallengeCode,
 } from "./sign-in.server";
-import { clearThrottle, countAttempt, passwordThrottleKeys, refundAttempt, type CodeSubject } from "./throttle.server";
+import {
+  accountGlobalKey,
+  accountThrottleKeys,
+  clearThrottle,
+  countAttemptDetailed,
+  passwordThrottleKeys,
+  refundAttempt,
+  type CodeSubject,
+} from "./throttle.server";
 import { burnToken, signToken, verifyToken } from "./tokens.server";
 
 export const HANDOVER_TTL_SECONDS = 60;
@@ -92,7 +101,9 @@ export async function passwordSignIn(
   const ip = clientIp(request);
   const { email, password } = input;
   const keys = passwordThrottleKeys(email, ip);
-  const wait = await countAttempt(env, keys);
+  const { wait, newlyLocked } = await countAttemptDetailed(env, keys);
+  const globalLock = newlyLocked.find((k) => k.key === accountGlobalKey(email).key);
+  if (globalLock) await announceAccountLock(env, email, globalLock.lockedUntil, ip);
   if (wait > 0) {
     await writeAudit(env, { tenantId: tenant?.id ?? null, action: "auth.login.throttled", actorEmail: email, ip });
     return { ok: false, code: "throttled", waitMs: wait };
@@ -263,7 +274,7 @@ async function completeStaffSignIn(
   headers = new Headers(),
 ): Promise<FlowRedirect> {
   const ip = clientIp(request);
-  await clearThrottle(env, passwordThrottleKeys(opts.user.email, null));
+  await clearThrottle(env, accountThrottleKeys(opts.user.email, ip));
   if (opts.onTenantHost) {
     const { setCookie } = await replaceSession(
       env,
@@ -295,7 +306,7 @@ async function completeStaffSignIn(
 
 async function completePlatformSignIn(env: Env, request: Request, admin: { id: string; email: string }, headers: Headers): Promise<FlowRedirect> {
   const ip = clientIp(request);
-  await clearThrottle(env, passwordThrottleKeys(admin.email, null));
+  await clearThrottle(env, accountThrottleKeys(admin.email, ip));
   const { setCookie } = await replaceSession(
     env,
     request,

@@ -45,6 +45,35 @@ async function rehashUser(env: Env, user: UserRow, password: string) {
     .where(and(eq(users.tenantId, user.tenantId), eq(users.id, user.id)));
 }
 
+/**
+ * Tells the owner of an e-mail that its sign-in is locked everywhere (once per lock: the caller
+ * passes only the attempt that closed it). Sent only when the address has an account, so
+ * failing sign-ins for a stranger's address sends them nothing.
+ */
+export async function announceAccountLock(env: Env, email: string, lockedUntil: number, ip: string | null): Promise<void> {
+  const db = getDb(env);
+  const [[user], [admin]] = await db.batch([
+    db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1),
+    db.select({ id: platformAdmins.id }).from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
+  ]);
+  if (!user && !admin) return;
+  const minutes = Math.max(1, Math.round((lockedUntil - Date.now()) / 60_000));
+  try {
+    await queueEmail(env, {
+      tenantId: null,
+      to: email,
+      template: "auth.account-locked",
+      data: { lockedMinutes: minutes },
+      // The address is hashed: the key outlives an erasure of the person.
+      idempotencyKey: `account-locked:${await sha256Hex(email)}:${lockedUntil}`,
+    });
+  } catch (err) {
+    // The lock stands whether or not the warning could be queued.
+    console.error(`[ref ${errorReference()}] Account lock notice could not be queued`, err);
+  }
+  await writeAudit(env, { tenantId: null, action: "auth.login.account_locked", payload: { lockedUntil }, ip });
+}
+
 /** Checks a password for one tenant: one derivation whether or not the e-mail is known. */
 export async function checkTenantCredentials(env: Env, tenantId: string, email: string, password: string): Promise<UserRow | null> {
   const [user] = await getDb(env)

@@ -9,14 +9,20 @@ import { authThrottle } from "~/db/schema";
  * refused. A right answer gives its own attempt back (refund); the count is cleared only
  * when the whole sign-in has succeeded.
  *
- * Keys: the account (the normalised e-mail, shared by the bare domain and every tenant host,
- * so a lock earned on one holds on the others), the client address, and per user the codes
- * sent and the wrong codes entered.
+ * Password keys: the account from one client address (a few tries, then that address is paused),
+ * the account from anywhere (a much higher count, so strangers cannot keep the owner out by
+ * sending a handful of wrong passwords; shared by the bare domain and every tenant host), and
+ * the client address across accounts. Code keys: per user, the codes sent and the wrong codes.
  */
 export const THROTTLE = {
   windowMs: 15 * 60_000,
   lockMs: 15 * 60_000,
+  /** Wrong passwords for one account from one client address per window. */
   accountLimit: 5,
+  /** Wrong passwords for one account from every address together per hour: then a lock everywhere. */
+  accountGlobalLimit: 50,
+  accountGlobalWindowMs: 60 * 60_000,
+  accountGlobalLockMs: 60 * 60_000,
   ipLimit: 25,
   /** Sign-in codes e-mailed to one user per window. */
   codesSentLimit: 5,
@@ -24,16 +30,38 @@ export const THROTTLE = {
   codeFailureLimit: 10,
 } as const;
 
-export type ThrottleKey = { key: string; limit: number };
+/** A counter: at most `limit` attempts per `windowMs` (default 15 minutes), then locked for `lockMs` (default 15). */
+export type ThrottleKey = { key: string; limit: number; windowMs?: number; lockMs?: number };
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** The account's lock everywhere: its key is the e-mail, so the person can be told when it closes. */
+export function accountGlobalKey(email: string): ThrottleKey {
+  return {
+    key: `acct:${normaliseEmail(email)}`,
+    limit: THROTTLE.accountGlobalLimit,
+    windowMs: THROTTLE.accountGlobalWindowMs,
+    lockMs: THROTTLE.accountGlobalLockMs,
+  };
+}
+
+/** The account as tried from one client address (requests without an address share one counter). */
+export function accountAddressKey(email: string, ip: string | null): ThrottleKey {
+  return { key: `acct-ip:${normaliseEmail(email)}|${ip ?? "unknown"}`, limit: THROTTLE.accountLimit };
+}
+
+/** The keys a password attempt counts on, before the password is checked. */
 export function passwordThrottleKeys(email: string, ip: string | null): ThrottleKey[] {
-  const keys: ThrottleKey[] = [{ key: `acct:${normaliseEmail(email)}`, limit: THROTTLE.accountLimit }];
+  const keys: ThrottleKey[] = [accountAddressKey(email, ip), accountGlobalKey(email)];
   if (ip) keys.push({ key: `ip:${ip}`, limit: THROTTLE.ipLimit });
   return keys;
+}
+
+/** What a finished sign-in clears: the account's counters, from this address and from everywhere. */
+export function accountThrottleKeys(email: string, ip: string | null): ThrottleKey[] {
+  return [accountAddressKey(email, ip), accountGlobalKey(email)];
 }
 
 /** Who a second step belongs to: a tenant user or a platform admin. */
@@ -57,26 +85,42 @@ export function codeFailureKey(s: CodeSubject): ThrottleKey {
  * Returns how long the caller must wait, or 0 when every key is still within its limit.
  */
 export async function countAttempt(env: Env, keys: ThrottleKey[], now = Date.now()): Promise<number> {
+  return (await countAttemptDetailed(env, keys, now)).wait;
+}
+
+/**
+ * countAttempt, also naming the keys this very attempt locked. The count only grows within a
+ * window, so exactly one attempt sees `limit + 1`: parallel requests cannot both claim the lock.
+ */
+export async function countAttemptDetailed(
+  env: Env,
+  keys: ThrottleKey[],
+  now = Date.now(),
+): Promise<{ wait: number; newlyLocked: { key: string; lockedUntil: number }[] }> {
   const db = getDb(env);
-  const fresh = sql`(${authThrottle.windowStartedAt} < ${now - THROTTLE.windowMs} OR (${authThrottle.lockedUntil} IS NOT NULL AND ${authThrottle.lockedUntil} <= ${now}))`;
-  const counted = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${authThrottle.failures} + 1 END)`;
   let wait = 0;
-  for (const { key, limit } of keys) {
+  const newlyLocked: { key: string; lockedUntil: number }[] = [];
+  for (const { key, limit, windowMs = THROTTLE.windowMs, lockMs = THROTTLE.lockMs } of keys) {
+    const fresh = sql`(${authThrottle.windowStartedAt} < ${now - windowMs} OR (${authThrottle.lockedUntil} IS NOT NULL AND ${authThrottle.lockedUntil} <= ${now}))`;
+    const counted = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${authThrottle.failures} + 1 END)`;
     const [row] = await db
       .insert(authThrottle)
-      .values({ key, failures: 1, windowStartedAt: now, lockedUntil: limit < 1 ? now + THROTTLE.lockMs : null })
+      .values({ key, failures: 1, windowStartedAt: now, lockedUntil: limit < 1 ? now + lockMs : null })
       .onConflictDoUpdate({
         target: authThrottle.key,
         set: {
           failures: counted,
           windowStartedAt: sql`CASE WHEN ${fresh} THEN ${now} ELSE ${authThrottle.windowStartedAt} END`,
-          lockedUntil: sql`CASE WHEN ${authThrottle.lockedUntil} > ${now} THEN ${authThrottle.lockedUntil} WHEN ${counted} > ${limit} THEN ${now + THROTTLE.lockMs} ELSE NULL END`,
+          lockedUntil: sql`CASE WHEN ${authThrottle.lockedUntil} > ${now} THEN ${authThrottle.lockedUntil} WHEN ${counted} > ${limit} THEN ${now + lockMs} ELSE NULL END`,
         },
       })
-      .returning({ lockedUntil: authThrottle.lockedUntil });
-    if (row?.lockedUntil && row.lockedUntil > now) wait = Math.max(wait, row.lockedUntil - now);
+      .returning({ lockedUntil: authThrottle.lockedUntil, failures: authThrottle.failures });
+    if (row?.lockedUntil && row.lockedUntil > now) {
+      wait = Math.max(wait, row.lockedUntil - now);
+      if (row.failures === limit + 1) newlyLocked.push({ key, lockedUntil: row.lockedUntil });
+    }
   }
-  return wait;
+  return { wait, newlyLocked };
 }
 
 /** Milliseconds until the key's lock ends, or 0; counts nothing. */

@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
 import { hashPassword, verifyPassword } from "~/features/auth/password.server";
 import { newSession, revokeUserSessionsStatement } from "~/features/auth/session.server";
+import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
 import { countAttempt, refundAttempt } from "~/features/auth/throttle.server";
 import { auditInsert } from "~/features/platform/audit.server";
 import { auditWhere } from "./team.server";
@@ -35,7 +36,7 @@ export async function listOwnSessions(env: Env, tenantId: string, userId: string
 /** Wrong current passwords per person in the throttle's window, counted before the check. */
 export const PASSWORD_CHANGE_ATTEMPTS = 5;
 
-export type OwnPasswordResult = { ok: true; setCookie: string } | { ok: false; code: "wrong_password" | "throttled"; waitMs?: number };
+export type OwnPasswordResult = { ok: true; setCookie: string } | { ok: false; code: "wrong_password" | "throttled" | "weak_password"; waitMs?: number };
 
 /**
  * Changes one's own password. The current password is checked (the attempt counted first); then
@@ -45,7 +46,7 @@ export type OwnPasswordResult = { ok: true; setCookie: string } | { ok: false; c
 export async function changeOwnPassword(
   env: Env,
   tenantId: string,
-  opts: { userId: string; email: string; current: string; password: string; ip: string | null },
+  opts: { userId: string; email: string; current: string; password: string; ip: string | null; person: PasswordContext },
 ): Promise<OwnPasswordResult> {
   const keys = [{ key: `pwchange:${tenantId}:${opts.userId}`, limit: PASSWORD_CHANGE_ATTEMPTS }];
   const wait = await countAttempt(env, keys);
@@ -58,6 +59,8 @@ export async function changeOwnPassword(
     .limit(1);
   if (!u || !(await verifyPassword(env, opts.current, u.passwordHash))) return { ok: false, code: "wrong_password" };
   await refundAttempt(env, keys);
+  // Checked once the current password is known to be right: only the account's owner learns the verdict.
+  if (!(await isStrongPassword(opts.password, opts.person))) return { ok: false, code: "weak_password" };
   const hash = await hashPassword(env, opts.password);
   const now = Date.now();
   const fresh = await newSession(env, { kind: "staff", tenantId, userId: opts.userId, ip: opts.ip });

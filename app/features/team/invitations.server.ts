@@ -1,7 +1,8 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { usedTokens, users, type Role } from "~/db/schema";
+import { tenants, usedTokens, users, type Role } from "~/db/schema";
 import { hashPassword } from "~/features/auth/password.server";
+import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
 import { countAttempt } from "~/features/auth/throttle.server";
 import { signToken, verifyToken } from "~/features/auth/tokens.server";
 import { defaultDisplayName } from "~/features/auth/users.server";
@@ -126,7 +127,21 @@ export async function inviteUser(env: Env, input: { tenantId: string; email: str
 }
 
 export type LinkProblem = "invalid" | "expired" | "used";
-export type LinkCheck = { ok: true; userId: string; jti: string; email: string } | { ok: false; code: LinkProblem };
+/** `person` is what a new password must not be built from: the e-mail, names and workspace. */
+export type LinkCheck = { ok: true; userId: string; jti: string; email: string; person: PasswordContext } | { ok: false; code: LinkProblem };
+
+/** The columns a new password is checked against (select them joined with `tenants`). */
+export const personColumns = {
+  email: users.email,
+  displayName: users.displayName,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  workspace: tenants.name,
+};
+
+export function personOf(row: { email: string; displayName: string; firstName: string | null; lastName: string | null; workspace: string }): PasswordContext {
+  return { email: row.email, names: [row.displayName, row.firstName, row.lastName], workspace: row.workspace };
+}
 
 /**
  * Whether an activation link still works, without using it. A link replaced by a newer
@@ -137,13 +152,14 @@ export async function checkActivationLink(env: Env, tenantId: string, token: str
   if (!verified.ok) return { ok: false, code: verified.reason };
   const { subject: userId, jti } = verified.value;
   const [row] = await getDb(env)
-    .select({ email: users.email, inviteId: users.inviteId, disabled: users.disabled })
+    .select({ ...personColumns, inviteId: users.inviteId, disabled: users.disabled })
     .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
     .limit(1);
   if (!row) return { ok: false, code: "invalid" };
   if (row.inviteId !== jti || row.disabled) return { ok: false, code: "used" };
-  return { ok: true, userId, jti, email: row.email };
+  return { ok: true, userId, jti, email: row.email, person: personOf(row) };
 }
 
 /** Attempts at links per client address in the throttle's window, counted before any check. */
@@ -153,7 +169,7 @@ export function linkThrottleKeys(ip: string | null, kind: "activate" | "reset") 
   return [{ key: `${kind}:ip:${ip ?? "unknown"}`, limit: LINK_ATTEMPTS_PER_IP }];
 }
 
-export type ActivateResult = { ok: true; email: string } | { ok: false; code: LinkProblem | "throttled"; waitMs?: number };
+export type ActivateResult = { ok: true; email: string } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number };
 
 /**
  * Sets the first password from an activation link. The attempt is counted before the token or
@@ -166,6 +182,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
   if (wait > 0) return { ok: false, code: "throttled", waitMs: wait };
   const link = await checkActivationLink(env, tenantId, opts.token);
   if (!link.ok) return link;
+  if (!(await isStrongPassword(opts.password, link.person))) return { ok: false, code: "weak_password" };
   const hash = await hashPassword(env, opts.password);
   const db = getDb(env);
   const now = Date.now();

@@ -1,11 +1,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { sessions, usedTokens, users } from "~/db/schema";
+import { sessions, tenants, usedTokens, users } from "~/db/schema";
 import { hashPassword } from "~/features/auth/password.server";
+import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
 import { countAttempt } from "~/features/auth/throttle.server";
 import { signToken, verifyToken } from "~/features/auth/tokens.server";
 import { queueEmailIf } from "~/features/platform/email/send.server";
-import { linkThrottleKeys, type LinkProblem } from "./invitations.server";
+import { linkThrottleKeys, personColumns, personOf, type LinkProblem } from "./invitations.server";
 import { auditWhere, linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
 import type { ChangeResult } from "./users.server";
 
@@ -79,7 +80,8 @@ export async function sendPasswordReset(env: Env, tenantId: string, userId: stri
   return outboxId ? { ok: true } : { ok: false, code: "not_active" };
 }
 
-export type ResetLinkCheck = { ok: true; userId: string; jti: string; email: string; pca: number; expiresAt: number } | { ok: false; code: LinkProblem };
+export type ResetLinkCheck =
+  { ok: true; userId: string; jti: string; email: string; pca: number; expiresAt: number; person: PasswordContext } | { ok: false; code: LinkProblem };
 
 /** Whether a reset link still works, without using it. */
 export async function checkResetLink(env: Env, tenantId: string, token: string): Promise<ResetLinkCheck> {
@@ -91,23 +93,24 @@ export async function checkResetLink(env: Env, tenantId: string, token: string):
   const [[u], [burnt]] = await db.batch([
     db
       .select({
-        email: users.email,
+        ...personColumns,
         disabled: users.disabled,
         inviteId: users.inviteId,
         scrubbedAt: users.scrubbedAt,
         passwordChangedAt: users.passwordChangedAt,
       })
       .from(users)
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
       .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
       .limit(1),
     db.select({ jti: usedTokens.jti }).from(usedTokens).where(eq(usedTokens.jti, jti)).limit(1),
   ]);
   if (!u) return { ok: false, code: "invalid" };
   if (burnt || u.passwordChangedAt !== claims.pca || u.disabled || u.inviteId || u.scrubbedAt) return { ok: false, code: "used" };
-  return { ok: true, userId, jti, email: u.email, pca: claims.pca, expiresAt };
+  return { ok: true, userId, jti, email: u.email, pca: claims.pca, expiresAt, person: personOf(u) };
 }
 
-export type ResetResult = { ok: true } | { ok: false; code: LinkProblem | "throttled"; waitMs?: number };
+export type ResetResult = { ok: true } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number };
 
 /**
  * Sets a new password from a reset link: counted before any check; then the burnt token id, the
@@ -119,6 +122,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
   if (wait > 0) return { ok: false, code: "throttled", waitMs: wait };
   const link = await checkResetLink(env, tenantId, opts.token);
   if (!link.ok) return link;
+  if (!(await isStrongPassword(opts.password, link.person))) return { ok: false, code: "weak_password" };
   const hash = await hashPassword(env, opts.password);
   const db = getDb(env);
   const now = Date.now();

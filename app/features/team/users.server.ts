@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
+import { erasureStatements } from "./erasure.server";
 import { inviteUser, type InviteResult } from "./invitations.server";
 import { anotherActiveAdmin, auditWhere, type Actor } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
@@ -50,7 +51,17 @@ export async function listMembers(env: Env, tenantId: string, q: string): Promis
   }));
 }
 
-type Target = { id: string; email: string; role: Role; disabled: boolean; inviteId: string | null; scrubbedAt: number | null; displayName: string };
+type Target = {
+  id: string;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  inviteId: string | null;
+  scrubbedAt: number | null;
+  displayName: string;
+  firstName: string | null;
+  lastName: string | null;
+};
 
 async function target(env: Env, tenantId: string, userId: string): Promise<Target | null> {
   const [row] = await getDb(env)
@@ -62,6 +73,8 @@ async function target(env: Env, tenantId: string, userId: string): Promise<Targe
       inviteId: users.inviteId,
       scrubbedAt: users.scrubbedAt,
       displayName: users.displayName,
+      firstName: users.firstName,
+      lastName: users.lastName,
     })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
@@ -188,7 +201,8 @@ export function scrubbedEmail(userId: string): string {
  * names go, the display name becomes 'Former user', the sessions are deleted and the password
  * can no longer match. The row and the audit entries stay, keyed by the user id, so the trail
  * still reads; the audit entries lose the e-mail they recorded, the outbox rows their address and
- * the activity log the name.
+ * the activity log the name; every other copy of the e-mail and name goes in the same batch
+ * (erasure.server.ts).
  */
 export async function scrubMember(env: Env, tenantId: string, userId: string, opts: ChangeOpts): Promise<ChangeResult> {
   if (userId === opts.actor.id) return { ok: false, code: "self" };
@@ -236,6 +250,16 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
       .update(emailOutbox)
       .set({ toAddress: placeholder })
       .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.toAddress, t.email), done)),
+    ...erasureStatements(db, {
+      tenantId,
+      userId,
+      email: t.email,
+      placeholder,
+      displayName: t.displayName,
+      firstName: t.firstName,
+      lastName: t.lastName,
+      done,
+    }),
   ]);
   return updated.length === 1 ? { ok: true } : { ok: false, code: "not_disabled" };
 }

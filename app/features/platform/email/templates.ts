@@ -29,6 +29,18 @@ export const TEMPLATES = {
       ),
     }),
   },
+  "auth.account-locked": {
+    secretLifetimeMs: null,
+    schema: z.object({ lockedMinutes: z.number().int().positive() }),
+    render: (d: { lockedMinutes: number }) => ({
+      subject: "Sign-in to your account is paused",
+      text: `There have been many failed attempts to sign in with your e-mail address, from several places. For your security, sign-in to your account is paused for ${d.lockedMinutes} minutes everywhere.\n\nIf this was not you, someone may be guessing your password: once sign-in opens again, change it to one you do not use anywhere else. If you are locked out, ask your administrator for a password reset link.`,
+      html: layout(
+        "Sign-in to your account is paused",
+        `<p>There have been many failed attempts to sign in with your e-mail address, from several places. For your security, sign-in to your account is paused for ${d.lockedMinutes} minutes everywhere.</p><p>If this was not you, someone may be guessing your password: once sign-in opens again, change it to one you do not use anywhere else. If you are locked out, ask your administrator for a password reset link.</p>`,
+      ),
+    }),
+  },
   "portal.invite": {
     // A portal magic link is valid for 15 minutes.
     secretLifetimeMs: 15 * MINUTE,

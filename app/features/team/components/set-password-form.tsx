@@ -28,7 +28,12 @@ export function SetPasswordForm({
       <input type="hidden" name="token" value={token} />
       {/* Lets a password manager file the new password under the right account. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <Field id={fields.password.id} label="New password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} error={fields.password.errors}>
+      <Field
+        id={fields.password.id}
+        label="New password"
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: not a common word, a name or a pattern.`}
+        error={fields.password.errors}
+      >
         <input
           {...getInputProps(fields.password, { type: "password", ariaDescribedBy: fields.password.descriptionId })}
           key={fields.password.key}

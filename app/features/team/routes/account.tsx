@@ -6,6 +6,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { clearSessionCookie } from "~/features/auth/session.server";
+import { WEAK_PASSWORD_MESSAGE } from "~/features/auth/password-strength.server";
 import { throttleMessage } from "~/features/auth/throttle.server";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { redirectWithToast, setToastHeader } from "~/features/platform/flash.server";
@@ -43,7 +44,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const me = { userId: user.id, email: user.email, ip };
   switch (input.intent) {
     case "password": {
-      const res = await changeOwnPassword(env, tenant.id, { ...me, current: input.current, password: input.password });
+      const res = await changeOwnPassword(env, tenant.id, {
+        ...me,
+        current: input.current,
+        password: input.password,
+        person: { email: user.email, names: [user.displayName], workspace: tenant.name },
+      });
+      if (!res.ok && res.code === "weak_password") {
+        // The new password stays in its field to be changed; the current one is not sent back.
+        return data(
+          { intent: "password" as const, result: submission.reply({ hideFields: ["current"], fieldErrors: { password: [WEAK_PASSWORD_MESSAGE] } }) },
+          { status: 400 },
+        );
+      }
       if (!res.ok) {
         const message = res.code === "throttled" ? throttleMessage(res.waitMs ?? 0) : "The current password is not correct";
         return data(
@@ -178,7 +191,12 @@ function PasswordForm({ email, lastResult }: { email: string; lastResult?: Submi
         <Field id={fields.current.id} label="Current password" error={fields.current.errors}>
           <input {...getInputProps(fields.current, { type: "password" })} key={fields.current.key} autoComplete="current-password" className={inputClass} />
         </Field>
-        <Field id={fields.password.id} label="New password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} error={fields.password.errors}>
+        <Field
+          id={fields.password.id}
+          label="New password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: not a common word, a name or a pattern.`}
+          error={fields.password.errors}
+        >
           <input
             {...getInputProps(fields.password, { type: "password", ariaDescribedBy: fields.password.descriptionId })}
             key={fields.password.key}

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { cloudflareContext } from "~/context";
 import { requireTenant } from "~/features/auth/middleware.server";
+import { WEAK_PASSWORD_MESSAGE } from "~/features/auth/password-strength.server";
 import { throttleMessage } from "~/features/auth/throttle.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { AppShell } from "~/features/platform/components/app-shell";
@@ -28,7 +29,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem: null }, { status: 400 });
   const res = await activateAccount(env, tenant.id, { token: submission.value.token, password: submission.value.password, ip: clientIp(request) });
   if (!res.ok) {
-    const problem = res.code === "throttled" ? throttleMessage(res.waitMs ?? 0) : LINK_ERRORS[res.code];
+    const code = res.code;
+    // The typed password stays in the field so it can be changed rather than retyped.
+    if (code === "weak_password")
+      return data({ result: submission.reply({ fieldErrors: { password: [WEAK_PASSWORD_MESSAGE] } }), problem: null }, { status: 400 });
+    const problem = code === "throttled" ? throttleMessage(res.waitMs ?? 0) : LINK_ERRORS[code];
     return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem }, { status: res.code === "throttled" ? 429 : 400 });
   }
   return redirectWithToast(env, "/login", { type: "success", title: "Account activated", message: "Sign in with your e-mail address and new password." });

@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import worker from "../../workers/app";
 import { approveInvoice, bulkInvoiceAction, markInvoicePaid } from "~/features/cis/invoices/invoices.server";
 import { createUser, type TestTenant } from "../factories";
-import { cisTenant, newEmail, seedSub } from "../factories/cis";
+import { cisTenant, newEmail, newUtr, seedSub } from "../factories/cis";
 import { all, attr, page, pageText, parseHtml, textsOf } from "../factories/html";
-import { count, signIn, waitForMail } from "./auth-helpers";
+import { count, signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
+import { mailedPortalLink, PORTAL_LINK } from "./portal-helpers";
 
 /**
  * The attack: someone who may invite subcontractors to the portal sees the invite's magic link,
@@ -24,23 +25,14 @@ async function person(t: TestTenant, role: "manager" | "admin" | "lead" | "stand
   return { b: await signIn(t, u), id: u.id, email: u.email, name: `User ${u.email.split("@")[0]}` };
 }
 
-const LINK = /https?:\/\/[^\s"'<>]+\/portal\/auth\?token=[^\s"'<>&]+/;
-
 /** The link as the result view shows it in its read-only field; null when it shows none. */
 function shownLink(html: string): string | null {
   return (
     all(parseHtml(html), "input")
       .filter((el) => attr(el, "readOnly") !== null)
       .map((el) => el.getAttribute("value") ?? "")
-      .find((v) => LINK.test(v)) ?? null
+      .find((v) => PORTAL_LINK.test(v)) ?? null
   );
-}
-
-async function mailedLink(to: string, after: number): Promise<string> {
-  const mail = await waitForMail(to, { after });
-  const m = LINK.exec(mail.text);
-  if (!m) throw new Error("No portal link in the mail");
-  return m[0];
 }
 
 const tokenOf = (link: string) => new URL(link).searchParams.get("token") ?? "";
@@ -108,7 +100,7 @@ describe("the invite result", () => {
     const html = await res.text();
     expect(res.status).toBe(200);
     expect(pageText(parseHtml(html))).toContain(`Invitation email sent to ${sub.email}`);
-    const link = await mailedLink(sub.email!, since);
+    const link = await mailedPortalLink(sub.email!, since);
     expect(html).not.toContain("/portal/auth?token=");
     expect(html).not.toContain(tokenOf(link));
     expect(shownLink(html)).toBeNull();
@@ -126,6 +118,31 @@ describe("the invite result", () => {
     const form = all(doc, "form").find((f) => all(f, 'input[name="intent"]').some((i) => i.getAttribute("value") === "reveal"));
     expect(form?.getAttribute("method")).toBe("post");
     expect(form?.getAttribute("action")).toBe(`/cis/subcontractors/${sub.id}/invite`);
+  });
+
+  it("create-and-invite: the result's Show link posts to the new subcontractor's invite and shows the e-mailed link", async () => {
+    const t = await cisTenant();
+    const admin = await person(t, "admin");
+    const email = newEmail("created");
+    const since = Date.now();
+    const res = await admin.b.post(`${t.origin}/cis/subcontractors/invite`, {
+      intent: "create",
+      name: "Created Then Shown Ltd",
+      email,
+      type: "company",
+      utr: newUtr(),
+    });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(shownLink(html)).toBeNull();
+    const mailed = await mailedPortalLink(email, since);
+    const created = await env.DB.prepare("SELECT id FROM cis_subcontractors WHERE tenant_id = ? AND email = ?").bind(t.id, email).first<{ id: string }>();
+    const form = all(parseHtml(html), "form").find((f) => all(f, 'input[name="intent"]').some((i) => i.getAttribute("value") === "reveal"));
+    expect(form?.getAttribute("action")).toBe(`/cis/subcontractors/${created?.id}/invite`);
+    const inviteId = form ? all(form, 'input[name="invite"]')[0]?.getAttribute("value") : null;
+    const shown = await admin.b.post(`${t.origin}${form?.getAttribute("action")}`, { intent: "reveal", invite: inviteId ?? "" });
+    expect(shown.status).toBe(200);
+    expect(shownLink(await shown.text())).toBe(mailed);
   });
 
   it("shows the link when the e-mail could not be sent, and records it as shown to the sender (one batch with the audit)", async () => {
@@ -203,7 +220,7 @@ describe("the attack: a manager acts as the subcontractor through the link they 
     const sub = await seedSub(t, { email: newEmail() });
     const since = Date.now();
     expect((await manager.b.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })).status).toBe(200);
-    const portal = await signInWithLink(await mailedLink(sub.email!, since));
+    const portal = await signInWithLink(await mailedPortalLink(sub.email!, since));
     const id = await submitFromPortal(t, portal);
     expect((await invoice(id))?.portal_link_revealed_by).toBeNull();
     const detail = await page(await manager.b.get(`${t.origin}/cis/invoices/${id}`));
@@ -220,7 +237,7 @@ describe("Show link", () => {
     const sub = await seedSub(t, { email: newEmail() });
     const since = Date.now();
     expect((await manager.b.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })).status).toBe(200);
-    const mailed = await mailedLink(sub.email!, since);
+    const mailed = await mailedPortalLink(sub.email!, since);
     const row = await inviteRow(t.id, sub.id);
     return { t, manager, sub, mailed, inviteId: String(row?.id) };
   }

@@ -5,7 +5,7 @@ import worker from "../../workers/app";
 import { approveInvoice, bulkInvoiceAction, markInvoicePaid } from "~/features/cis/invoices/invoices.server";
 import { createUser, type TestTenant } from "../factories";
 import { cisTenant, newEmail, newUtr, seedSub } from "../factories/cis";
-import { all, attr, page, pageText, parseHtml, textsOf } from "../factories/html";
+import { all, attr, page, pageText, parseHtml, textOf, textsOf } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { mailedPortalLink, PORTAL_LINK } from "./portal-helpers";
@@ -201,6 +201,9 @@ describe("the attack: a manager acts as the subcontractor through the link they 
     expect(pageText(await page(approve))).toContain(APPROVE_REFUSED);
     const actor = { id: manager.id, email: manager.email, name: manager.name };
     expect(await approveInvoice(env, t.id, id, actor)).toEqual({ ok: false, code: "revealer_cannot_approve" });
+    // Bulk: the confirmation step (without JavaScript) already says so, and the action refuses it.
+    const ask = await manager.b.post(`${t.origin}/cis/invoices`, { intent: "approve", ids: [id] });
+    expect(textOf(await page(ask), `[data-confirm-id="${id}"] [data-confirm-note]`)).toBe(APPROVE_REFUSED);
     const bulk = await manager.b.post(`${t.origin}/cis/invoices`, { intent: "approve", ids: [id], confirmed: "yes" });
     expect(bulk.status).toBe(200);
     expect(pageText(await page(bulk))).toContain(APPROVE_REFUSED);

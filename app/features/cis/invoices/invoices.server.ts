@@ -775,16 +775,27 @@ export function bulkInvoiceAction(
   return transition(env, tenantId, ids, action, actor, { ...opts, bulk: true });
 }
 
-/** Invoice numbers of this tenant's visible invoices among `ids` (for confirmation steps and results). */
-export async function invoiceNumbers(env: Env, tenantId: string, ids: string[]): Promise<Record<string, string>> {
+/**
+ * Invoice numbers of this tenant's visible invoices among `ids` (for confirmation steps and
+ * results), and the ids among them whose portal link was shown to `actorId` (four eyes).
+ */
+export async function invoiceNumbers(
+  env: Env,
+  tenantId: string,
+  ids: string[],
+  actorId?: string,
+): Promise<{ numbers: Record<string, string>; shownToActor: Set<string> }> {
   const unique = [...new Set(ids)].slice(0, INVOICE_BULK_LIMIT);
-  if (unique.length === 0) return {};
+  if (unique.length === 0) return { numbers: {}, shownToActor: new Set() };
   const rows = await getDb(env)
-    .select({ id: cisInvoices.id, invoiceNumber: cisInvoices.invoiceNumber })
+    .select({ id: cisInvoices.id, invoiceNumber: cisInvoices.invoiceNumber, revealedBy: cisInvoices.portalLinkRevealedBy })
     .from(cisInvoices)
     .where(and(visible(tenantId), inArray(cisInvoices.id, unique)))
     .orderBy(asc(cisInvoices.invoiceNumber));
-  return Object.fromEntries(rows.map((r) => [r.id, r.invoiceNumber]));
+  return {
+    numbers: Object.fromEntries(rows.map((r) => [r.id, r.invoiceNumber])),
+    shownToActor: new Set(rows.filter((r) => actorId !== undefined && r.revealedBy === actorId).map((r) => r.id)),
+  };
 }
 
 // ---------------------------------------------------------------------------

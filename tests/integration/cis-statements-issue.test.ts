@@ -14,6 +14,7 @@ import { cisStaff, cisTenant, newEmail, seedCisSettings, seedSub } from "../fact
 import { all, attr, page as parsePage, parseHtml, textOf, visit } from "../factories/html";
 import { count, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
+import { inviteByMail } from "./portal-helpers";
 import { deliverMessages, recordingQueue } from "./queue-helpers";
 
 const actor = { id: "user-issue", email: "issue@example.test", name: "Issuer" };
@@ -468,20 +469,9 @@ describe("issuing a statement", () => {
 // ---------------------------------------------------------------------------------------------
 // Portal
 
-function linkFrom(html: string): string {
-  const link = all(parseHtml(html), "input")
-    .filter((el) => attr(el, "readOnly") !== null)
-    .map((el) => el.getAttribute("value") ?? "")
-    .find((v) => /^http.*\/portal\/auth\?token=/.test(v));
-  if (!link) throw new Error("No portal link in the page");
-  return link;
-}
-
-/** Signs the subcontractor into the portal through a real invite link. */
-async function portalBrowser(t: TestTenant, staff: Browser, subId: string): Promise<Browser> {
-  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" });
-  expect(res.status).toBe(200);
-  const link = linkFrom(await res.text());
+/** Signs the subcontractor into the portal through a real invite link, as it arrives by e-mail. */
+async function portalBrowser(t: TestTenant, staff: Browser, sub: { id: string; email: string | null }): Promise<Browser> {
+  const { link } = await inviteByMail(t, staff, sub);
   const browser = new Browser();
   const signed = await browser.post(`${t.origin}/portal/auth`, { token: new URL(link).searchParams.get("token") ?? "" });
   expect(location(signed)).toBe("/portal");
@@ -497,7 +487,7 @@ describe("statements in the portal", () => {
     expect((await issueStatement(env, t, mine.id, "portal", actor)).ok).toBe(true);
     expect((await issueStatement(env, t, otherSub.id, "portal", actor)).ok).toBe(true);
 
-    const portal = await portalBrowser(t, staff, mine.sub.id);
+    const portal = await portalBrowser(t, staff, mine.sub);
     const home = await portal.get(`${t.origin}/portal`);
     expect(home.status).toBe(200);
     // The middleware's batch, the portal session, then contractor and statements in one.

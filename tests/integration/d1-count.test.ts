@@ -6,6 +6,7 @@ import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/featur
 import { cisStaff, seedSub } from "../factories/cis";
 import { createPlatformAdmin, signIn, signInPlatform } from "./auth-helpers";
 import { Browser } from "./http";
+import { inviteByMail } from "./portal-helpers";
 import { batchJobKey } from "~/features/cis/statements/statements-page.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
@@ -312,8 +313,8 @@ describe("D1 round trips: portal invoices", () => {
   it("serves /portal/invoices and /portal/invoices/new in three (the middleware's batch, the portal session, the page's batch)", async () => {
     const { t, b: staff } = await cisStaff("manager");
     const sub = await seedSub(t, { name: "Count Portal Sub", email: `count-${Date.now().toString(36)}@example.test` });
-    const invited = await staff.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
-    const token = /\/portal\/auth\?token=([^"&\s]+)/.exec(await invited.text())?.[1] ?? "";
+    const { link } = await inviteByMail(t, staff, sub);
+    const token = new URL(link).searchParams.get("token") ?? "";
     const portal = new Browser();
     expect((await portal.post(`${t.origin}/portal/auth`, { token })).status).toBe(302);
     for (let i = 0; i < 3; i++) {

@@ -9,19 +9,15 @@ import { cisStaff, cisTenant, newEmail, seedSub } from "../factories/cis";
 import { all, attr, fieldMessage, isInvalid, one, page, pageText, textOf, valueOf } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
+import { inviteByMail } from "./portal-helpers";
 
 const PORTAL_COOKIE = "__Host-portal";
 const SEEDER = { id: "seed", email: "seed@example.test", name: "Seeder" };
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n");
 
 /** Signs the subcontractor into the portal through a real invite link, as their browser would. */
-async function portalBrowser(t: TestTenant, staff: Browser, subId: string): Promise<Browser> {
-  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" });
-  expect(res.status).toBe(200);
-  const link = all(await page(res), "input")
-    .map((el) => el.getAttribute("value") ?? "")
-    .find((v) => v.includes("/portal/auth?token="));
-  if (!link) throw new Error("No portal link in the page");
+async function portalBrowser(t: TestTenant, staff: Browser, sub: { id: string; email: string | null }): Promise<Browser> {
+  const { link } = await inviteByMail(t, staff, sub);
   const browser = new Browser();
   const signed = await browser.post(`${t.origin}/portal/auth`, { token: new URL(link).searchParams.get("token") ?? "" });
   expect(location(signed)).toBe("/portal");
@@ -33,7 +29,7 @@ async function setUp(sub: Record<string, string> = {}) {
   const t = await cisTenant({ settings: { companyName: "Portal Contractor Ltd" } });
   const { b: staff } = await cisStaff("manager", { tenant: t });
   const mine = await seedSub(t, { name: "Mine Groundworks", email: newEmail(), ...sub });
-  const portal = await portalBrowser(t, staff, mine.id);
+  const portal = await portalBrowser(t, staff, mine);
   return { t, staff, sub: mine, portal };
 }
 
@@ -234,7 +230,7 @@ describe("what a portal session reaches", () => {
   it("lists only its own invoices; another subcontractor's or tenant's PDF is 404", async () => {
     const { t, staff, sub, portal } = await setUp();
     const other = await seedSub(t, { name: "Other Roofing", email: newEmail() });
-    const otherPortal = await portalBrowser(t, staff, other.id);
+    const otherPortal = await portalBrowser(t, staff, other);
     const theirs = fields({ invoiceNumber: "THEIRS-1" });
     expect((await otherPortal.post(submitUrl(t), multipart(theirs, { bytes: PDF }))).status).toBe(302);
     const theirsId = String((await row(t.id, theirs.invoiceNumber))?.id);
@@ -384,7 +380,7 @@ describe("staff and portal submissions", () => {
     const t = await createTenant({ modules: ["cis"], bundles: { admin: ["cis.inv.write"] } });
     const { b: manager } = await cisStaff("manager", { tenant: t });
     const sub = await seedSub(t, { email: newEmail() });
-    const portal = await portalBrowser(t, manager, sub.id);
+    const portal = await portalBrowser(t, manager, sub);
     const values = fields();
     expect((await portal.post(submitUrl(t), multipart(values, { bytes: PDF }))).status).toBe(302);
     const id = String((await row(t.id, values.invoiceNumber))?.id);

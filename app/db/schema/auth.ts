@@ -101,6 +101,9 @@ export const sessions = sqliteTable(
     absoluteExpiresAt: integer("absolute_expires_at").notNull(),
     revokedAt: integer("revoked_at"),
     ip: text("ip"),
+    // Portal sessions only: opened with a link a staff member was shown (their user id), so
+    // every invoice submitted in the session carries it.
+    portalLinkRevealedBy: text("portal_link_revealed_by"),
   },
   (t) => [index("sessions_tenant_user").on(t.tenantId, t.userId), index("sessions_absolute_expiry").on(t.absoluteExpiresAt)],
 );

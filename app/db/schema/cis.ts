@@ -98,6 +98,10 @@ export const cisPortalInvites = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
+    // The staff member who was shown this invite's link (the e-mail failed, or 'Show link'), and
+    // when. Only one person may see a link; portal sessions opened with it carry their id.
+    revealedBy: text("revealed_by"),
+    revealedAt: integer("revealed_at"),
   },
   (t) => [index("cis_portal_invites_tenant_sub").on(t.tenantId, t.subcontractorId, t.createdAt)],
 );
@@ -169,6 +173,9 @@ export const cisInvoices = sqliteTable(
     // Size of the subcontractor's own PDF sent with a portal submission (null: none). Its R2 key
     // follows from the tenant and invoice ids, so the row needs only to say that it exists.
     attachmentBytes: integer("attachment_bytes"),
+    // Submitted in a portal session opened with a link a staff member was shown: their user id.
+    // That person may neither approve nor pay the invoice (they could have submitted it).
+    portalLinkRevealedBy: text("portal_link_revealed_by"),
     createdAt: integer("created_at").notNull(),
     createdBy: text("created_by"),
     updatedAt: integer("updated_at").notNull(),

@@ -37,7 +37,16 @@ export async function readSessionToken(env: Env, request: Request, kind: Session
   return typeof v === "string" && v.length >= 32 ? v : null;
 }
 
-export async function newSession(env: Env, opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null }) {
+type NewSession = {
+  kind: SessionKind;
+  tenantId: string | null;
+  userId: string;
+  ip: string | null;
+  /** Portal sessions: the staff member who was shown the link that opened it. */
+  portalLinkRevealedBy?: string | null;
+};
+
+export async function newSession(env: Env, opts: NewSession) {
   const token = newId(32);
   const idHash = await sha256Hex(token);
   const now = Date.now();
@@ -54,15 +63,13 @@ export async function newSession(env: Env, opts: { kind: SessionKind; tenantId: 
       idleExpiresAt: now + policy.idleMs,
       absoluteExpiresAt: now + policy.absoluteMs,
       ip: opts.ip,
+      portalLinkRevealedBy: opts.portalLinkRevealedBy ?? null,
     });
   const setCookie = await cookieFor(env, opts.kind).serialize(token, { maxAge: Math.floor(policy.absoluteMs / 1000) });
   return { insert, setCookie, idHash };
 }
 
-export async function createSession(
-  env: Env,
-  opts: { kind: SessionKind; tenantId: string | null; userId: string; ip: string | null },
-): Promise<{ setCookie: string; idHash: string }> {
+export async function createSession(env: Env, opts: NewSession): Promise<{ setCookie: string; idHash: string }> {
   const { insert, setCookie, idHash } = await newSession(env, opts);
   await insert;
   return { setCookie, idHash };

@@ -20,15 +20,27 @@ export async function signToken(
 ): Promise<{ token: string; jti: string; expiresAt: number }> {
   const jti = newId();
   const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ ...opts.claims, knd: opts.kind })
+  const token = await signTokenWith(env, { ...opts, jti, issuedAt: now, expiresAt: now + opts.ttlSeconds });
+  return { token, jti, expiresAt: (now + opts.ttlSeconds) * 1000 };
+}
+
+/**
+ * A token with a given id, issue time and expiry (seconds). HS256 is deterministic: called with
+ * what signToken used, it makes the same token again, so a link can be shown later without its
+ * token ever being stored.
+ */
+export function signTokenWith(
+  env: Env,
+  opts: { kind: TokenKind; subject: string; audience: string; jti: string; issuedAt: number; expiresAt: number; claims?: Record<string, unknown> },
+): Promise<string> {
+  return new SignJWT({ ...opts.claims, knd: opts.kind })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(opts.subject)
     .setAudience(opts.audience)
-    .setIssuedAt(now)
-    .setExpirationTime(now + opts.ttlSeconds)
-    .setJti(jti)
+    .setIssuedAt(opts.issuedAt)
+    .setExpirationTime(opts.expiresAt)
+    .setJti(opts.jti)
     .sign(key(env));
-  return { token, jti, expiresAt: (now + opts.ttlSeconds) * 1000 };
 }
 
 export type VerifiedToken = { subject: string; jti: string; expiresAt: number; claims: Record<string, unknown> };

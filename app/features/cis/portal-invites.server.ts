@@ -1,13 +1,15 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
-import { cisPortalInvites, usedTokens } from "~/db/schema";
-import { signToken } from "~/features/auth/tokens.server";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { getDb, type Db } from "~/db/client.server";
+import { auditEvents, cisPortalInvites, usedTokens } from "~/db/schema";
+import { signToken, signTokenWith } from "~/features/auth/tokens.server";
 import { auditInsert } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
 import type { Actor } from "./module.server";
+import type { RevealRefusal } from "./portal-invite-codes";
 import { getCisSettings } from "./settings.server";
-import type { SubcontractorRow } from "./subcontractors.server";
+import { getSubcontractor, type SubcontractorRow } from "./subcontractors.server";
+import { newId } from "~/utils/ids";
 
 /** A portal magic link lasts 15 minutes and can be used once. */
 export const PORTAL_LINK_TTL_SECONDS = 15 * 60;
@@ -22,7 +24,11 @@ export async function contractorDetails(
   return { contractorName: settings.companyName.trim() || tenant.name, replyTo: settings.emailReplyTo };
 }
 
-export type IssuedInvite = { magicLink: string; email: string; emailSent: boolean; inviteId: string; expiresAt: number };
+/**
+ * An invite as its sender sees it. The link is there only when the e-mail could not be queued:
+ * the sender then shares it by hand, and is recorded as having been shown it.
+ */
+export type IssuedInvite = { magicLink: string | null; email: string; emailSent: boolean; inviteId: string; expiresAt: number };
 /** Why no link was issued: the link goes by e-mail, and an archived subcontractor has no portal. */
 export type InviteRefusal = "no_email" | "archived";
 export type InviteResult = { ok: true; invite: IssuedInvite } | { ok: false; code: InviteRefusal };
@@ -36,8 +42,9 @@ export function inviteRefusal(subcontractor: Pick<SubcontractorRow, "email" | "a
 
 /**
  * Signs a single-use portal link bound to this tenant host and this subcontractor, records it
- * (with its audit entry, in one batch) before it goes anywhere, then e-mails it. A refused queue
- * does not lose the invite: the caller still shows the link and asks staff to share it.
+ * (with its audit entry, in one batch) before it goes anywhere, then e-mails it. The link is
+ * returned only when the queue refused the e-mail: the invite is not lost, the caller shows the
+ * link to share by hand, and the sender is recorded as shown it (see recordReveal) first.
  */
 export async function issuePortalInvite(
   env: Env,
@@ -61,7 +68,7 @@ export async function issuePortalInvite(
     ttlSeconds: PORTAL_LINK_TTL_SECONDS,
     claims: { tid: tenant.id },
   });
-  const magicLink = `${origin}/portal/auth?token=${encodeURIComponent(token)}`;
+  const magicLink = portalLink(origin, token);
   const db = getDb(env);
   const now = Date.now();
   await db.batch([
@@ -104,8 +111,125 @@ export async function issuePortalInvite(
       .update(cisPortalInvites)
       .set({ emailQueued: true })
       .where(and(eq(cisPortalInvites.tenantId, tenant.id), eq(cisPortalInvites.id, jti)));
+    return { ok: true, invite: { magicLink: null, email, emailSent, inviteId: jti, expiresAt } };
   }
+  const shown = await recordReveal(db, { tenantId: tenant.id, inviteId: jti, subcontractorId: subcontractor.id, actor, ip: opts.ip, reason: "email_not_sent" });
+  if (!shown) throw new Error("The unsent invite's link could not be recorded as shown");
   return { ok: true, invite: { magicLink, email, emailSent, inviteId: jti, expiresAt } };
+}
+
+// ---------------------------------------------------------------------------
+// Showing a link to staff
+
+/** Why the sender was shown the link: the e-mail did not go, or they asked (Show link). */
+export type RevealReason = "email_not_sent" | "show_link";
+
+/**
+ * An invite whose link may still be shown to this person: not used (neither marked nor its token
+ * burned), not expired, and shown to nobody else. A link is shown to one person only, so the
+ * four-eyes rule on its invoices has one name to apply.
+ */
+function revealable(tenantId: string, inviteId: string, subcontractorId: string, actorId: string, now: number) {
+  return and(
+    eq(cisPortalInvites.tenantId, tenantId),
+    eq(cisPortalInvites.id, inviteId),
+    eq(cisPortalInvites.subcontractorId, subcontractorId),
+    isNull(cisPortalInvites.usedAt),
+    gt(cisPortalInvites.expiresAt, now),
+    or(isNull(cisPortalInvites.revealedBy), eq(cisPortalInvites.revealedBy, actorId)),
+    sql`NOT EXISTS (SELECT 1 FROM ${usedTokens} WHERE ${usedTokens.jti} = ${cisPortalInvites.id})`,
+  );
+}
+
+/**
+ * Marks the invite as shown to `actor` and writes 'portal.link.revealed' naming them, in one
+ * batch. The audit entry is an INSERT ... SELECT over the invite as the UPDATE left it, so it
+ * lands only when the UPDATE did; false when the link can no longer be shown (used, expired,
+ * or shown to someone else meanwhile).
+ */
+async function recordReveal(
+  db: Db,
+  opts: { tenantId: string; inviteId: string; subcontractorId: string; actor: Actor; ip: string | null; reason: RevealReason },
+): Promise<boolean> {
+  const { tenantId, inviteId, subcontractorId, actor } = opts;
+  const now = Date.now();
+  const payload = JSON.stringify({ inviteId, reason: opts.reason, shownTo: actor.id });
+  const [changed] = await db.batch([
+    db
+      .update(cisPortalInvites)
+      .set({ revealedBy: actor.id, revealedAt: now })
+      .where(revealable(tenantId, inviteId, subcontractorId, actor.id, now))
+      .returning({ id: cisPortalInvites.id }),
+    db.insert(auditEvents).select(
+      sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'portal.link.revealed', 'subcontractor', ${subcontractorId}, ${payload}, ${opts.ip}, ${now}
+        FROM ${cisPortalInvites} WHERE ${cisPortalInvites.tenantId} = ${tenantId} AND ${cisPortalInvites.id} = ${inviteId}
+        AND ${cisPortalInvites.revealedBy} = ${actor.id} AND ${cisPortalInvites.revealedAt} = ${now}`,
+    ),
+  ]);
+  return changed.length === 1;
+}
+
+export type RevealResult =
+  { ok: true; magicLink: string; name: string; email: string; emailSent: boolean; expiresAt: number } | { ok: false; code: RevealRefusal };
+
+/**
+ * 'Show link': the link of an invite that went by e-mail, to a staff member who may see it (the
+ * route checks cis.portal.invite and cis.inv.write). The token is not stored anywhere: it is
+ * signed again from the invite's id, subcontractor, host and expiry, which gives the very link
+ * that was e-mailed. Recorded (with its audit entry) before it is returned.
+ */
+export async function revealPortalLink(
+  env: Env,
+  opts: { tenantId: string; subcontractorId: string; inviteId: string; actor: Actor; origin: string; ip: string | null },
+): Promise<RevealResult> {
+  const { tenantId, subcontractorId, inviteId, actor } = opts;
+  const [invite, subcontractor] = await Promise.all([
+    findPortalInvite(env, tenantId, inviteId, subcontractorId),
+    getSubcontractor(env, tenantId, subcontractorId),
+  ]);
+  if (!invite || !subcontractor) return { ok: false, code: "not_found" };
+  if (invite.usedAt !== null || (await isTokenUsed(env, invite.id))) return { ok: false, code: "used" };
+  if (invite.expiresAt <= Date.now()) return { ok: false, code: "expired" };
+  if (linkWithdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
+  if (invite.revealedBy !== null && invite.revealedBy !== actor.id) return { ok: false, code: "shown_to_other" };
+  if (!(await recordReveal(getDb(env), { tenantId, inviteId, subcontractorId, actor, ip: opts.ip, reason: "show_link" }))) {
+    // Used, expired or shown to someone else between the read and the write: say which.
+    const again = await findPortalInvite(env, tenantId, inviteId, subcontractorId);
+    if (again?.revealedBy && again.revealedBy !== actor.id) return { ok: false, code: "shown_to_other" };
+    return { ok: false, code: again && again.expiresAt <= Date.now() ? "expired" : "used" };
+  }
+  const exp = Math.floor(invite.expiresAt / 1000);
+  const token = await signTokenWith(env, {
+    kind: "portal-link",
+    subject: subcontractorId,
+    audience: opts.origin,
+    jti: invite.id,
+    issuedAt: exp - PORTAL_LINK_TTL_SECONDS,
+    expiresAt: exp,
+    claims: { tid: tenantId },
+  });
+  return {
+    ok: true,
+    magicLink: portalLink(opts.origin, token),
+    name: subcontractor.name,
+    email: invite.email,
+    emailSent: invite.emailQueued,
+    expiresAt: invite.expiresAt,
+  };
+}
+
+function portalLink(origin: string, token: string): string {
+  return `${origin}/portal/auth?token=${encodeURIComponent(token)}`;
+}
+
+/** A link still signs in only while it went to the subcontractor's current address and they are active. */
+export function linkWithdrawn(
+  invite: Pick<InviteRow, "createdAt" | "email">,
+  sub: Pick<SubcontractorRow, "active" | "portalLinksValidAfter" | "email">,
+): boolean {
+  if (!sub.active) return true;
+  if (sub.portalLinksValidAfter !== null && invite.createdAt < sub.portalLinksValidAfter) return true;
+  return invite.email.trim().toLowerCase() !== (sub.email ?? "").trim().toLowerCase();
 }
 
 export type InviteRow = typeof cisPortalInvites.$inferSelect;
@@ -127,7 +251,10 @@ export async function isTokenUsed(env: Env, jti: string): Promise<boolean> {
 }
 
 /** Marks the invite used (after its token was burned) and audits the sign-in, in one batch. */
-export async function recordPortalSignIn(env: Env, opts: { tenantId: string; inviteId: string; subcontractorId: string; ip: string | null }) {
+export async function recordPortalSignIn(
+  env: Env,
+  opts: { tenantId: string; inviteId: string; subcontractorId: string; ip: string | null; linkRevealedBy: string | null },
+) {
   const db = getDb(env);
   const now = Date.now();
   await db.batch([
@@ -143,7 +270,7 @@ export async function recordPortalSignIn(env: Env, opts: { tenantId: string; inv
         actorId: opts.subcontractorId,
         targetType: "subcontractor",
         targetId: opts.subcontractorId,
-        payload: { inviteId: opts.inviteId },
+        payload: { inviteId: opts.inviteId, ...(opts.linkRevealedBy ? { linkRevealedBy: opts.linkRevealedBy } : {}) },
         ip: opts.ip,
       },
       now,

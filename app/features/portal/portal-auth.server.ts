@@ -4,7 +4,7 @@ import { requireTenant } from "~/features/auth/middleware.server";
 import { createSession, revokeSession } from "~/features/auth/session.server";
 import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/tokens.server";
 import { hasCisModule } from "~/features/cis/module.server";
-import { findPortalInvite, isTokenUsed, recordPortalSignIn, type InviteRow } from "~/features/cis/portal-invites.server";
+import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/portal-invites.server";
 import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors.server";
 import { writeAudit } from "~/features/platform/audit.server";
 import { loadPortalSession } from "./portal-session.server";
@@ -30,13 +30,6 @@ export function statusFor(problem: LinkProblem): 400 | 410 {
 
 type Inspection = { ok: true; value: VerifiedToken; subcontractor: SubcontractorRow } | { ok: false; code: LinkProblem };
 
-/** A link still signs in only while it went to the subcontractor's current address and they are active. */
-function withdrawn(invite: InviteRow, sub: SubcontractorRow): boolean {
-  if (!sub.active) return true;
-  if (sub.portalLinksValidAfter !== null && invite.createdAt < sub.portalLinksValidAfter) return true;
-  return invite.email.trim().toLowerCase() !== (sub.email ?? "").trim().toLowerCase();
-}
-
 /**
  * Everything that can be checked without consuming the link: signature, expiry, this host as
  * audience, this tenant, a recorded invite for this subcontractor, the subcontractor still there,
@@ -54,13 +47,15 @@ export async function inspectPortalLink(env: Env, request: Request, tenantId: st
   ]);
   if (!invite || !subcontractor) return { ok: false, code: "invalid" };
   if (invite.usedAt !== null || (await isTokenUsed(env, value.jti))) return { ok: false, code: "used" };
-  if (withdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
+  if (linkWithdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
   return { ok: true, value, subcontractor };
 }
 
 /**
  * The link's POST: burns the token id (single use across isolates), checks the subcontractor is
- * still there and active, opens a portal session and records the sign-in.
+ * still there and active, opens a portal session and records the sign-in. A link a staff member
+ * was shown opens a session that names them: read after the burn, since a link is shown only
+ * while its token is unburned, so no showing can come after this read.
  */
 export async function consumePortalLink(
   env: Env,
@@ -79,13 +74,14 @@ export async function consumePortalLink(
   const { jti, subject, expiresAt } = inspected.value;
   if (!(await burnToken(env, { jti, kind: "portal-link", tenantId, expiresAt }))) return refuse("used", "reused");
   // Read again after the burn: an archive between the two checks still wins.
-  const subcontractor = await getSubcontractor(env, tenantId, subject);
-  if (!subcontractor) return refuse("invalid", "subcontractor");
+  const [subcontractor, invite] = await Promise.all([getSubcontractor(env, tenantId, subject), findPortalInvite(env, tenantId, jti, subject)]);
+  if (!subcontractor || !invite) return refuse("invalid", "subcontractor");
   if (!subcontractor.active) return refuse("withdrawn", "archived");
   // A browser that already held a portal session swaps it for the new one.
   const previous = await loadPortalSession(env, ctx, request, tenantId);
   if (previous) await revokeSession(env, previous.sessionIdHash);
-  const { setCookie } = await createSession(env, { kind: "portal", tenantId, userId: subcontractor.id, ip });
-  await recordPortalSignIn(env, { tenantId, inviteId: jti, subcontractorId: subcontractor.id, ip });
+  const linkRevealedBy = invite.revealedBy;
+  const { setCookie } = await createSession(env, { kind: "portal", tenantId, userId: subcontractor.id, ip, portalLinkRevealedBy: linkRevealedBy });
+  await recordPortalSignIn(env, { tenantId, inviteId: jti, subcontractorId: subcontractor.id, ip, linkRevealedBy });
   return { ok: true, setCookie };
 }

@@ -40,7 +40,11 @@ export function revokePortalSessionsStatements(
   return out;
 }
 
-export type PortalSession = { sessionIdHash: string; tenantId: string; subcontractor: SubcontractorRow };
+/**
+ * linkRevealedBy: the staff member who was shown the link that opened this session (null when
+ * the link only went by e-mail). Whatever is submitted in the session carries it.
+ */
+export type PortalSession = { sessionIdHash: string; tenantId: string; subcontractor: SubcontractorRow; linkRevealedBy: string | null };
 
 /**
  * The subcontractor behind a live portal session on this tenant host. Only the `portal` cookie
@@ -83,7 +87,7 @@ export async function loadPortalSession(env: Env, ctx: ExecutionContext | null, 
     if (ctx) ctx.waitUntil(p.then(() => undefined));
     else await p;
   }
-  return { sessionIdHash: idHash, tenantId, subcontractor: row.sub };
+  return { sessionIdHash: idHash, tenantId, subcontractor: row.sub, linkRevealedBy: row.s.portalLinkRevealedBy };
 }
 
 /** The portal session or a redirect to /portal/login. */

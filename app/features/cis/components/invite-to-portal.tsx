@@ -56,9 +56,23 @@ export function inviteRefusalMessage(code: "no_email" | "archived", name: string
     : `${name} has no e-mail address. Add one before inviting them to the portal.`;
 }
 
-export type InviteActionData =
-  | { kind: "form"; result: SubmissionResult<string[]> }
-  | { kind: "result"; created: boolean; name: string; email: string; emailSent: boolean; magicLink: string };
+export type InviteResultData = {
+  kind: "result";
+  created: boolean;
+  subcontractorId: string;
+  inviteId: string;
+  name: string;
+  email: string;
+  emailSent: boolean;
+  /** Only in the response that shows it: the e-mail was not sent, or Show link was pressed. */
+  magicLink: string | null;
+  /** Whether this person may press Show link (cis.portal.invite and cis.inv.write). */
+  canReveal: boolean;
+  /** Why Show link showed nothing (used, expired, withdrawn, shown to someone else). */
+  revealError: string | null;
+};
+
+export type InviteActionData = { kind: "form"; result: SubmissionResult<string[]> } | InviteResultData;
 
 function inviteHref(subcontractorId?: string): string {
   return subcontractorId ? `${LIST_PATH}/${encodeURIComponent(subcontractorId)}/invite` : `${LIST_PATH}/invite`;
@@ -80,7 +94,8 @@ type PanelProps = {
 /** The invite's form, confirmation or result: one body for the page (no JavaScript) and the modal. */
 export function InvitePanel(props: PanelProps) {
   const { view, actionData } = props;
-  if (actionData?.kind === "result") return <InviteResult result={actionData} titleId={props.titleId} onClose={props.onClose} />;
+  if (actionData?.kind === "result")
+    return <InviteResult result={actionData} titleId={props.titleId} onClose={props.onClose} busy={props.busy} fetcherKey={props.fetcherKey} />;
   const formResult = actionData?.kind === "form" ? actionData.result : undefined;
   if (view.mode === "create") return <CreateInviteForm {...props} lastResult={formResult} />;
   return <ConfirmInvite {...props} view={view} lastResult={formResult} />;
@@ -270,20 +285,21 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
   );
 }
 
-function InviteResult({ result, titleId, onClose }: { result: Extract<InviteActionData, { kind: "result" }>; titleId: string; onClose?: () => void }) {
-  const hydrated = useHydrated();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const linkId = useId();
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(result.magicLink);
-      setCopied(true);
-    } catch {
-      // No clipboard permission: leave the link selected so Ctrl+C works.
-      inputRef.current?.select();
-    }
-  }
+const SHOWN_TO_YOU = "This link is recorded as shown to you. Invoices submitted through it must be approved and paid by someone else.";
+
+function InviteResult({
+  result,
+  titleId,
+  onClose,
+  busy,
+  fetcherKey,
+}: {
+  result: InviteResultData;
+  titleId: string;
+  onClose?: () => void;
+  busy?: boolean;
+  fetcherKey?: string;
+}) {
   return (
     <div className="space-y-4">
       <div role="status" aria-live="polite" className="space-y-2">
@@ -299,28 +315,15 @@ function InviteResult({ result, titleId, onClose }: { result: Extract<InviteActi
           </p>
         )}
       </div>
-      <div className="space-y-1">
-        <label htmlFor={linkId} className="block text-sm font-medium">
-          Portal access link (expires in 15 minutes)
-        </label>
-        <input
-          ref={inputRef}
-          id={linkId}
-          type="text"
-          readOnly
-          value={result.magicLink}
-          onFocus={(e) => e.currentTarget.select()}
-          className={`${inputClass} font-mono text-xs`}
-        />
-      </div>
-      {hydrated ? (
-        <Button type="button" variant="secondary" onClick={copy}>
-          Copy Link to Clipboard
-        </Button>
-      ) : null}
-      <p role="status" aria-live="polite" className="text-sm text-success">
-        {copied ? "Link copied to clipboard!" : ""}
-      </p>
+      {result.magicLink ? (
+        <ShownLink magicLink={result.magicLink} />
+      ) : result.revealError ? (
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm" data-reveal-error>
+          {result.revealError}
+        </p>
+      ) : (
+        <RevealStep result={result} busy={busy} fetcherKey={fetcherKey} />
+      )}
       <p className="text-sm opacity-80">This link can only be used once.</p>
       <div className="flex justify-end">
         {onClose ? (
@@ -333,6 +336,74 @@ function InviteResult({ result, titleId, onClose }: { result: Extract<InviteActi
           </Link>
         )}
       </div>
+    </div>
+  );
+}
+
+/**
+ * The link went by e-mail only. Seeing it lets one sign in as the subcontractor, so it is shown
+ * on request, to someone who may (the server checks again), and recorded.
+ */
+function RevealStep({ result, busy, fetcherKey }: { result: InviteResultData; busy?: boolean; fetcherKey?: string }) {
+  const hint = useId();
+  if (!result.canReveal) {
+    return <p className="text-sm">{`The portal access link (expires in 15 minutes) went to ${result.email} only.`}</p>;
+  }
+  const action = inviteHref(result.subcontractorId);
+  return (
+    <Form method="post" action={action} {...formFetcherProps(fetcherKey)} className="space-y-2" data-reveal>
+      <input type="hidden" name="intent" value="reveal" />
+      <input type="hidden" name="invite" value={result.inviteId} />
+      <p id={hint} className="text-sm">
+        {`The portal access link (expires in 15 minutes) went to ${result.email} only. If they cannot find the e-mail, you can show the link to share it. `}
+        That is recorded, and you will not be able to approve or pay invoices submitted through it.
+      </p>
+      <SubmitButton variant="secondary" pendingText="Showing..." pending={busy} action={action} aria-describedby={hint}>
+        Show link
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function ShownLink({ magicLink }: { magicLink: string }) {
+  const hydrated = useHydrated();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const linkId = useId();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(magicLink);
+      setCopied(true);
+    } catch {
+      // No clipboard permission: leave the link selected so Ctrl+C works.
+      inputRef.current?.select();
+    }
+  }
+  return (
+    <div className="space-y-2" data-shown-link>
+      <div className="space-y-1">
+        <label htmlFor={linkId} className="block text-sm font-medium">
+          Portal access link (expires in 15 minutes)
+        </label>
+        <input
+          ref={inputRef}
+          id={linkId}
+          type="text"
+          readOnly
+          value={magicLink}
+          onFocus={(e) => e.currentTarget.select()}
+          className={`${inputClass} font-mono text-xs`}
+        />
+      </div>
+      {hydrated ? (
+        <Button type="button" variant="secondary" onClick={copy}>
+          Copy Link to Clipboard
+        </Button>
+      ) : null}
+      <p role="status" aria-live="polite" className="text-sm text-success">
+        {copied ? "Link copied to clipboard!" : ""}
+      </p>
+      <p className="text-sm opacity-80">{SHOWN_TO_YOU}</p>
     </div>
   );
 }

@@ -16,6 +16,8 @@ export type InvoiceErrorCode =
   | "not_approvable"
   | "not_rejectable"
   | "not_payable"
+  | "revealer_cannot_approve"
+  | "revealer_cannot_pay"
   | "not_cancellable"
   | "on_statement"
   | "not_deletable"
@@ -33,6 +35,8 @@ export const INVOICE_ERROR_MESSAGES: Readonly<Record<InvoiceErrorCode, string>> 
   not_approvable: "Only draft or portal-submitted invoices can be approved",
   not_rejectable: "Only portal-submitted invoices can be rejected",
   not_payable: "Only approved invoices can be marked paid",
+  revealer_cannot_approve: "You revealed the portal link this invoice was submitted through, so another person must approve it.",
+  revealer_cannot_pay: "You revealed the portal link this invoice was submitted through, so another person must mark it paid.",
   not_cancellable: "Only draft, portal-submitted or approved invoices can be cancelled",
   on_statement: "This invoice is on a payment and deduction statement and cannot be cancelled",
   not_deletable: "Only draft, portal-submitted or cancelled invoices can be deleted",
@@ -43,6 +47,9 @@ export const INVOICE_ERROR_MESSAGES: Readonly<Record<InvoiceErrorCode, string>> 
   invalid_payment_date: "Invalid date",
   too_many: `At most ${INVOICE_BULK_LIMIT} invoices can be changed at once`,
 };
+
+/** The refusals that are about who is acting, not the invoice's state (403 rather than 409). */
+export const FOUR_EYES_CODES: readonly InvoiceErrorCode[] = ["revealer_cannot_approve", "revealer_cannot_pay"];
 
 export const INVOICE_STATUS_FILTERS = ["all", ...INVOICE_STATUSES] as const;
 export type InvoiceStatusFilter = (typeof INVOICE_STATUS_FILTERS)[number];

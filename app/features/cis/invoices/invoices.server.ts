@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
@@ -130,7 +130,7 @@ export function invoiceFilter(tenantId: string, query: Pick<InvoiceListQuery, "q
 }
 
 /** What a list row needs, with the 60% materials warning worked out once here. */
-export function invoiceListItem(row: InvoiceRow) {
+export function invoiceListItem(row: InvoiceRow & { linkShownTo?: string | null }) {
   return {
     id: row.id,
     invoiceNumber: row.invoiceNumber,
@@ -150,6 +150,8 @@ export function invoiceListItem(row: InvoiceRow) {
     // From the pence, not the stored (rounded) percentage: 59.999% must not warn.
     materialsWarning: materialsWarning(row.grossP, row.materialsP) !== null,
     statementRequired: row.statementRequired,
+    // Sent through a portal link a staff member was shown: their name (or a stand-in once they left).
+    linkShownTo: row.portalLinkRevealedBy === null ? null : (row.linkShownTo ?? "a former user"),
   };
 }
 export type InvoiceListItem = ReturnType<typeof invoiceListItem>;
@@ -198,7 +200,14 @@ export function invoiceListQueries(db: Db, tenantId: string, query: InvoiceListQ
   const where = invoiceFilter(tenantId, query, now);
   return [
     db
-      .select()
+      .select({
+        ...getTableColumns(cisInvoices),
+        // Looked up by primary key for the rows of the page only, and only where a link was shown.
+        linkShownTo: sql<string | null>`CASE WHEN ${cisInvoices.portalLinkRevealedBy} IS NULL THEN NULL ELSE
+          (SELECT ${users.displayName} FROM ${users} WHERE ${users.id} = ${cisInvoices.portalLinkRevealedBy} AND ${users.tenantId} = ${cisInvoices.tenantId}) END`.as(
+          "link_shown_to",
+        ),
+      })
       .from(cisInvoices)
       .where(where)
       .orderBy(desc(cisInvoices.invoiceDate), desc(cisInvoices.id))
@@ -368,7 +377,15 @@ export function newInvoiceRecords(
   input: InvoiceInput,
   sub: InvoiceSubcontractor,
   actor: Actor,
-  opts: { source?: InvoiceSource; via?: "form" | "import"; now?: number; id?: string; attachmentBytes?: number | null } = {},
+  opts: {
+    source?: InvoiceSource;
+    via?: "form" | "import";
+    now?: number;
+    id?: string;
+    attachmentBytes?: number | null;
+    /** Portal only: the staff member shown the link that opened the submitting session. */
+    portalLinkRevealedBy?: string | null;
+  } = {},
 ) {
   const source = opts.source ?? "staff";
   const now = opts.now ?? Date.now();
@@ -381,6 +398,7 @@ export function newInvoiceRecords(
     status: source === "portal" ? "portal_draft" : "draft",
     source,
     attachmentBytes: opts.attachmentBytes ?? null,
+    portalLinkRevealedBy: source === "portal" ? (opts.portalLinkRevealedBy ?? null) : null,
     createdAt: now,
     createdBy: actor.id,
     updatedAt: now,
@@ -399,6 +417,7 @@ export function newInvoiceRecords(
       grossP: fields.grossP,
       cisDeductionP: fields.cisDeductionP,
       ...(opts.attachmentBytes ? { attachmentBytes: opts.attachmentBytes } : {}),
+      ...(row.portalLinkRevealedBy ? { linkRevealedBy: row.portalLinkRevealedBy } : {}),
     },
   } satisfies AuditEntry;
   return { id, row, audit };
@@ -410,7 +429,7 @@ export async function createInvoice(
   tenantId: string,
   input: InvoiceInput,
   actor: Actor,
-  opts: { source?: InvoiceSource; id?: string; attachmentBytes?: number | null } = {},
+  opts: { source?: InvoiceSource; id?: string; attachmentBytes?: number | null; portalLinkRevealedBy?: string | null } = {},
 ): Promise<SaveInvoiceResult> {
   const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
   if (!found.ok) return found;
@@ -470,12 +489,23 @@ export async function updateInvoice(env: Env, tenantId: string, id: string, inpu
 
 export type InvoiceAction = "approve" | "reject" | "pay" | "cancel" | "delete" | "statement";
 
+type TransitionRule = {
+  from: readonly InvoiceStatus[];
+  refused: InvoiceErrorCode;
+  audit: string;
+  /**
+   * Four eyes: refused with this code to the staff member who was shown the portal link the
+   * invoice was submitted through (they could have submitted it themselves).
+   */
+  notByLinkRevealer?: InvoiceErrorCode;
+};
+
 /** The states each action starts from; anything else is refused with its code. */
-export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceAction, { from: readonly InvoiceStatus[]; refused: InvoiceErrorCode; audit: string }>> = {
-  approve: { from: ["draft", "portal_draft"], refused: "not_approvable", audit: "cis.invoice.approved" },
+export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceAction, TransitionRule>> = {
+  approve: { from: ["draft", "portal_draft"], refused: "not_approvable", audit: "cis.invoice.approved", notByLinkRevealer: "revealer_cannot_approve" },
   // A rejected portal submission is cancelled, and recorded as such.
   reject: { from: ["portal_draft"], refused: "not_rejectable", audit: "cis.invoice.cancelled" },
-  pay: { from: ["approved"], refused: "not_payable", audit: "cis.invoice.paid" },
+  pay: { from: ["approved"], refused: "not_payable", audit: "cis.invoice.paid", notByLinkRevealer: "revealer_cannot_pay" },
   // Paid invoices are part of the tax record (returns read them): they are not cancelled.
   cancel: { from: ["draft", "portal_draft", "approved"], refused: "not_cancellable", audit: "cis.invoice.cancelled" },
   // Soft delete hides an invoice from lists; approved and paid ones carry a deduction and stay.
@@ -562,8 +592,16 @@ async function transition(
   }
 
   // A statement's totals are fixed when it is generated, so an invoice on one is never cancelled.
+  // Four eyes sits in the same condition, so no path around this function approves or pays.
+  const notRevealer = rule.notByLinkRevealer ? or(isNull(cisInvoices.portalLinkRevealedBy), ne(cisInvoices.portalLinkRevealedBy, actor.id)) : undefined;
   const target = (id: string) =>
-    and(visible(tenantId), eq(cisInvoices.id, id), inArray(cisInvoices.status, rule.from), action === "cancel" ? isNull(cisInvoices.statementId) : undefined);
+    and(
+      visible(tenantId),
+      eq(cisInvoices.id, id),
+      inArray(cisInvoices.status, rule.from),
+      action === "cancel" ? isNull(cisInvoices.statementId) : undefined,
+      notRevealer,
+    );
   const common = { transitionId: token, updatedAt: now, updatedBy: actor.id };
   const statements: BatchItem<"sqlite">[] = [];
   const attempted: string[] = [];
@@ -648,15 +686,19 @@ async function transition(
   const missed = attempted.filter((id) => !deductions.has(id));
   if (missed.length > 0) {
     const states = await db
-      .select({ id: cisInvoices.id, status: cisInvoices.status, statementId: cisInvoices.statementId })
+      .select({ id: cisInvoices.id, status: cisInvoices.status, statementId: cisInvoices.statementId, revealedBy: cisInvoices.portalLinkRevealedBy })
       .from(cisInvoices)
       .where(and(visible(tenantId), inArray(cisInvoices.id, missed)));
     const present = new Map(states.map((s) => [s.id, s]));
-    for (const id of missed) {
-      const found = present.get(id);
-      const onStatement = action === "cancel" && found?.statementId != null && rule.from.includes(found.status);
-      result.failed.push({ id, code: !found ? "not_found" : onStatement ? "on_statement" : rule.refused });
-    }
+    const reason = (found: (typeof states)[number] | undefined): InvoiceErrorCode => {
+      if (!found) return "not_found";
+      // Only the status refuses an invoice that could not have started this action anyway.
+      if (!rule.from.includes(found.status)) return rule.refused;
+      if (action === "cancel" && found.statementId != null) return "on_statement";
+      if (rule.notByLinkRevealer && found.revealedBy === actor.id) return rule.notByLinkRevealer;
+      return rule.refused;
+    };
+    for (const id of missed) result.failed.push({ id, code: reason(present.get(id)) });
   }
 
   if (action === "approve") {
@@ -733,16 +775,27 @@ export function bulkInvoiceAction(
   return transition(env, tenantId, ids, action, actor, { ...opts, bulk: true });
 }
 
-/** Invoice numbers of this tenant's visible invoices among `ids` (for confirmation steps and results). */
-export async function invoiceNumbers(env: Env, tenantId: string, ids: string[]): Promise<Record<string, string>> {
+/**
+ * Invoice numbers of this tenant's visible invoices among `ids` (for confirmation steps and
+ * results), and the ids among them whose portal link was shown to `actorId` (four eyes).
+ */
+export async function invoiceNumbers(
+  env: Env,
+  tenantId: string,
+  ids: string[],
+  actorId?: string,
+): Promise<{ numbers: Record<string, string>; shownToActor: Set<string> }> {
   const unique = [...new Set(ids)].slice(0, INVOICE_BULK_LIMIT);
-  if (unique.length === 0) return {};
+  if (unique.length === 0) return { numbers: {}, shownToActor: new Set() };
   const rows = await getDb(env)
-    .select({ id: cisInvoices.id, invoiceNumber: cisInvoices.invoiceNumber })
+    .select({ id: cisInvoices.id, invoiceNumber: cisInvoices.invoiceNumber, revealedBy: cisInvoices.portalLinkRevealedBy })
     .from(cisInvoices)
     .where(and(visible(tenantId), inArray(cisInvoices.id, unique)))
     .orderBy(asc(cisInvoices.invoiceNumber));
-  return Object.fromEntries(rows.map((r) => [r.id, r.invoiceNumber]));
+  return {
+    numbers: Object.fromEntries(rows.map((r) => [r.id, r.invoiceNumber])),
+    shownToActor: new Set(rows.filter((r) => actorId !== undefined && r.revealedBy === actorId).map((r) => r.id)),
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -777,7 +830,7 @@ export async function getInvoiceDetail(env: Env, tenantId: string, id: string) {
       .where(
         and(
           eq(users.tenantId, tenantId),
-          sql`${users.id} IN (SELECT value FROM ${cisInvoices}, json_each(json_array(${cisInvoices.createdBy}, ${cisInvoices.approvedBy}, ${cisInvoices.paidBy}, ${cisInvoices.cancelledBy}, ${cisInvoices.statementRequestedBy})) WHERE ${thisInvoice})`,
+          sql`${users.id} IN (SELECT value FROM ${cisInvoices}, json_each(json_array(${cisInvoices.createdBy}, ${cisInvoices.approvedBy}, ${cisInvoices.paidBy}, ${cisInvoices.cancelledBy}, ${cisInvoices.statementRequestedBy}, ${cisInvoices.portalLinkRevealedBy})) WHERE ${thisInvoice})`,
         ),
       ),
   ]);

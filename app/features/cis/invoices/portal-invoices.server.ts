@@ -109,7 +109,8 @@ export type PortalSubmitResult = SaveInvoiceResult | { ok: false; code: PortalAt
 /**
  * Submits an invoice from the portal as a portal_draft of this subcontractor, at their current
  * rate, with its audit entry in the same batch. The PDF goes to R2 first, because the row must
- * not claim a file that is not there; if the row is then refused, the file is removed.
+ * not claim a file that is not there; if the row is then refused, the file is removed. A session
+ * opened with a link staff were shown passes `linkRevealedBy`, which the invoice keeps.
  */
 export async function submitPortalInvoice(
   env: Env,
@@ -117,6 +118,7 @@ export async function submitPortalInvoice(
   sub: Pick<SubcontractorRow, "id" | "name" | "email">,
   input: Omit<InvoiceInput, "subcontractorId">,
   file: Pick<FilePart, "contentType" | "stream"> | null,
+  opts: { linkRevealedBy: string | null },
 ): Promise<PortalSubmitResult> {
   const id = newId();
   const key = portalInvoicePdfKey(tenantId, id);
@@ -133,7 +135,12 @@ export async function submitPortalInvoice(
   }
   const actor = { id: sub.id, email: sub.email ?? "", name: sub.name };
   try {
-    const saved = await createInvoice(env, tenantId, { ...input, subcontractorId: sub.id }, actor, { source: "portal", id, attachmentBytes });
+    const saved = await createInvoice(env, tenantId, { ...input, subcontractorId: sub.id }, actor, {
+      source: "portal",
+      id,
+      attachmentBytes,
+      portalLinkRevealedBy: opts.linkRevealedBy,
+    });
     if (!saved.ok && attachmentBytes !== null) await env.FILES.delete(key);
     return saved;
   } catch (e) {

@@ -7,7 +7,8 @@ import { clientIp } from "~/features/platform/audit.server";
 import { formErrorReply } from "~/utils/forms";
 import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema, inviteRefusalMessage } from "../components/invite-to-portal";
 import { actorOf, requireCis } from "../module.server";
-import { issuePortalInvite } from "../portal-invites.server";
+import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invite-codes";
+import { issuePortalInvite, revealPortalLink } from "../portal-invites.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
 import { createSubcontractor, getSubcontractor } from "../subcontractors.server";
 import type { Route } from "./+types/portal-invite";
@@ -18,8 +19,22 @@ import type { Route } from "./+types/portal-invite";
  */
 const paramsSchema = z.object({ id: z.string().min(1).max(64).optional() });
 
-/** The existing subcontractor's page posts 'invite'; the create-and-invite form posts 'create'. */
-const intentSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("invite") }), z.object({ intent: z.literal("create") })]);
+/**
+ * The existing subcontractor's page posts 'invite' and, from the result, 'reveal' (Show link,
+ * for either route's invite); the create-and-invite form posts 'create'.
+ */
+const intentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("invite") }),
+  z.object({ intent: z.literal("reveal"), invite: z.string().min(1).max(64) }),
+  z.object({ intent: z.literal("create") }),
+]);
+
+/**
+ * Seeing a portal link lets one act as the subcontractor, so 'Show link' needs the invoice
+ * write scope on top of the invite scope, and whoever sees it may not approve or pay what is
+ * submitted through it.
+ */
+const REVEAL_SCOPE = "cis.inv.write";
 
 async function guard(request: Request, context: Route.LoaderArgs["context"], creating: boolean) {
   const cis = await requireCis(request, context, "cis.portal.invite");
@@ -27,7 +42,7 @@ async function guard(request: Request, context: Route.LoaderArgs["context"], cre
   return cis;
 }
 
-// The magic link travels in this response only: never cached, never in a URL or a toast.
+// A magic link travels only in the response that shows it: never cached, never in a URL or a toast.
 const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -51,13 +66,35 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { id } = paramsSchema.parse(params);
   const { env, tenant, user } = await guard(request, context, !id);
   const formData = await request.formData();
-  const intent = intentSchema.safeParse({ intent: formData.get("intent") });
-  // Each route takes its own intent only.
-  if (!intent.success || (intent.data.intent === "invite") !== Boolean(id)) throw data("Unknown action", { status: 400 });
+  const intent = intentSchema.safeParse({ intent: formData.get("intent"), invite: formData.get("invite") ?? undefined });
+  // Each route takes its own intents only.
+  if (!intent.success || (intent.data.intent !== "create") !== Boolean(id)) throw data("Unknown action", { status: 400 });
   const actor = actorOf(user);
   const origin = new URL(request.url).origin;
   const ip = clientIp(request);
   const reply = (body: InviteActionData, status = 200) => data(body, { status, headers: NO_STORE });
+  const canReveal = can(user, REVEAL_SCOPE);
+
+  if (id && intent.data.intent === "reveal") {
+    await requireScope(request, context, user, REVEAL_SCOPE);
+    const inviteId = intent.data.invite;
+    let shown: Awaited<ReturnType<typeof revealPortalLink>>;
+    try {
+      shown = await revealPortalLink(env, { tenantId: tenant.id, subcontractorId: id, inviteId, actor, origin, ip });
+    } catch (err) {
+      console.error("Show link failed", err instanceof Error ? err.message : err);
+      throw data("The link could not be shown. Please try again.", { status: 500, headers: NO_STORE });
+    }
+    const base = { kind: "result", created: false, subcontractorId: id, inviteId, canReveal } as const;
+    if (shown.ok) return reply({ ...base, name: shown.name, email: shown.email, emailSent: shown.emailSent, magicLink: shown.magicLink, revealError: null });
+    const { code } = shown;
+    if (code === "not_found") throw data("Not found", { status: 404 });
+    const sub = await getSubcontractor(env, tenant.id, id);
+    return reply(
+      { ...base, name: sub?.name ?? "", email: sub?.email ?? "", emailSent: true, magicLink: null, revealError: REVEAL_REFUSAL_MESSAGES[code] },
+      revealRefusalStatus(code),
+    );
+  }
 
   if (id) {
     const sub = await getSubcontractor(env, tenant.id, id);
@@ -67,7 +104,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       if (!issued.ok)
         return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
       const { invite } = issued;
-      return reply({ kind: "result", created: false, name: sub.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
+      return reply({
+        kind: "result",
+        created: false,
+        subcontractorId: sub.id,
+        inviteId: invite.inviteId,
+        name: sub.name,
+        email: invite.email,
+        emailSent: invite.emailSent,
+        magicLink: invite.magicLink,
+        canReveal,
+        revealError: null,
+      });
     } catch (err) {
       console.error("Portal invite failed", err instanceof Error ? err.message : err);
       return reply({ kind: "form", result: formErrorReply("Failed to send invitation") }, 500);
@@ -103,7 +151,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     if (!issued.ok) throw new Error(`invite refused: ${issued.code}`);
     const { invite } = issued;
-    return reply({ kind: "result", created: true, name: input.name, email: invite.email, emailSent: invite.emailSent, magicLink: invite.magicLink });
+    return reply({
+      kind: "result",
+      created: true,
+      subcontractorId: created.id,
+      inviteId: invite.inviteId,
+      name: input.name,
+      email: invite.email,
+      emailSent: invite.emailSent,
+      magicLink: invite.magicLink,
+      canReveal,
+      revealError: null,
+    });
   } catch (err) {
     console.error("Portal invite failed after create", err instanceof Error ? err.message : err);
     // The subcontractor exists now: say so, so nobody creates it twice.

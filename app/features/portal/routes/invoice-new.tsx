@@ -23,8 +23,8 @@ const BODY_ALLOWANCE = 256 * 1024;
 
 async function portal(request: Request, context: Route.LoaderArgs["context"]) {
   const { env, ctx, tenant } = requirePortalModule(context);
-  const { subcontractor } = await requirePortalSession(env, ctx, request, tenant.id);
-  return { env, tenant, subcontractor };
+  const { subcontractor, linkRevealedBy } = await requirePortalSession(env, ctx, request, tenant.id);
+  return { env, tenant, subcontractor, linkRevealedBy };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -56,7 +56,7 @@ async function readPost(request: Request): Promise<{ ok: true; form: FormData; f
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, subcontractor } = await portal(request, context);
+  const { env, tenant, subcontractor, linkRevealedBy } = await portal(request, context);
   const post = await readPost(request);
   if (!post.ok) {
     const reply = post.tooLarge
@@ -72,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { subcontractorId: _ignored, ...input } = submission.value;
   let saved: Awaited<ReturnType<typeof submitPortalInvoice>>;
   try {
-    saved = await submitPortalInvoice(env, tenant.id, subcontractor, input, post.file);
+    saved = await submitPortalInvoice(env, tenant.id, subcontractor, input, post.file, { linkRevealedBy });
   } catch (err) {
     const message = reportInternalError(context, err, "portal invoice submit", "Failed to submit the invoice. Nothing was saved; please try again.");
     return data({ result: submission.reply({ formErrors: [message] }) }, { status: 500 });

@@ -116,7 +116,8 @@ export function InvoiceBulkForm({
   );
 }
 
-export type ConfirmItem = { id: string; invoiceNumber: string | null };
+/** `note`: why this item will be refused to this person (four eyes), said before confirming. */
+export type ConfirmItem = { id: string; invoiceNumber: string | null; note?: string | null };
 
 /** The server-rendered confirmation step: what will change, then Confirm or Cancel. */
 export function InvoiceConfirmPanel({
@@ -146,6 +147,11 @@ export function InvoiceConfirmPanel({
         {items.map((item) => (
           <li key={item.id} data-confirm-id={item.id}>
             {item.invoiceNumber ?? `Unknown invoice (${item.id})`}
+            {item.note ? (
+              <span className="block text-danger" data-confirm-note>
+                {item.note}
+              </span>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -10,6 +10,11 @@ export type InvoiceDetailView = {
   invoiceNumber: string;
   status: InvoiceStatus;
   source: "staff" | "portal";
+  /**
+   * Submitted in a portal session opened with a link a staff member was shown: their name (they
+   * may not approve or pay it). Null when the link only went by e-mail, or not from the portal.
+   */
+  linkShownTo: string | null;
   /** Size of the PDF the subcontractor sent with a portal submission; null when none. */
   attachmentBytes: number | null;
   subcontractorId: string;
@@ -54,6 +59,11 @@ export type InvoiceDetailView = {
     issuedMethod: string | null;
   };
 };
+
+/** The mark of an invoice sent through a portal link a staff member saw (detail page and list). */
+export function linkShownText(name: string): string {
+  return `Submitted through a link shown to ${name}`;
+}
 
 const SOURCE_LABELS = { staff: "Staff", portal: "Subcontractor portal" } as const;
 const VERIFICATION_LABELS: Record<string, string> = { gross: "Gross (0%)", standard: "Standard (20%)", higher: "Higher (30%)" };
@@ -161,6 +171,11 @@ export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
           </Item>
           <Item label="Source" name="source">
             {SOURCE_LABELS[invoice.source]}
+            {invoice.linkShownTo !== null ? (
+              <span className="mt-1 block text-amber-700 dark:text-amber-400" data-link-revealed>
+                {linkShownText(invoice.linkShownTo)}
+              </span>
+            ) : null}
           </Item>
           {invoice.attachmentBytes !== null ? (
             <Item label="Subcontractor's PDF" name="attachment">

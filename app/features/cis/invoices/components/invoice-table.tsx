@@ -4,6 +4,7 @@ import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain";
 import type { InvoiceListItem } from "../invoices.server";
+import { linkShownText } from "./invoice-detail";
 import { InvoiceStatusBadge } from "./invoice-status";
 
 /** '65%' or '62.5%': the share as the warning states it. */
@@ -17,6 +18,17 @@ function MaterialsWarning({ percentage }: { percentage: number }) {
   return (
     <span className="ml-1 inline-flex items-center text-danger" title={text} data-materials-warning>
       <span aria-hidden="true">⚠</span>
+      <span className="sr-only">{text}</span>
+    </span>
+  );
+}
+
+/** A portal submission through a link staff were shown: a mark for the eye, the words for a screen reader and on hover. */
+function LinkShownMark({ name }: { name: string }) {
+  const text = linkShownText(name);
+  return (
+    <span className="ml-1 rounded-full bg-amber-500/15 px-2 py-0.5 text-xs font-normal" title={text} data-link-revealed>
+      <span aria-hidden="true">Link shown</span>
       <span className="sr-only">{text}</span>
     </span>
   );
@@ -83,6 +95,7 @@ export function InvoiceTable({
                   Portal
                 </span>
               ) : null}
+              {r.linkShownTo !== null ? <LinkShownMark name={r.linkShownTo} /> : null}
             </TH>
             <TD>{r.subcontractorName}</TD>
             <TD data-amounts>

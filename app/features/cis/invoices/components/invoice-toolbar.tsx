@@ -20,6 +20,11 @@ export type InvoiceActions = {
   delete: boolean;
   /** Shown to those who may send; `reason` says why it is disabled. */
   email: { show: boolean; reason: string | null };
+  /**
+   * Why Approve or Mark Paid is not offered although scope and status allow it: this person was
+   * shown the portal link the invoice came through (four eyes). Null otherwise.
+   */
+  withheld: string | null;
 };
 
 type ToolbarInvoice = { id: string; invoiceNumber: string; status: InvoiceStatus };
@@ -118,79 +123,86 @@ export function InvoiceToolbar({
   const number = invoice.invoiceNumber;
   const menu = actions.statement || actions.cancel || actions.delete;
   return (
-    <div className="flex min-h-14 flex-wrap items-center gap-3 print:hidden" role="toolbar" aria-label="Invoice actions" data-toolbar>
-      <Link to="/cis/invoices" className={buttonClass("ghost")}>
-        Back
-      </Link>
-      <h2 className="text-xl font-semibold">{number || "Untitled"}</h2>
-      <InvoiceStatusBadge status={invoice.status} />
-      <div className="ml-auto flex flex-wrap items-start gap-2">
-        <a href="?print=1" onClick={onPrint} className={buttonClass("secondary")} data-print>
-          Print
-        </a>
-        {actions.email.show ? (
-          <>
-            <IntentForm
-              intent="email"
-              label="Email"
-              pendingText="Sending..."
-              disabled={actions.email.reason !== null}
-              describedBy={actions.email.reason ? "email-disabled-reason" : undefined}
-            />
-            {actions.email.reason ? (
-              <p id="email-disabled-reason" className="self-center text-xs opacity-70">
-                {actions.email.reason}
-              </p>
-            ) : null}
-          </>
-        ) : null}
-        {actions.approve ? <IntentForm intent="approve" label="Approve" pendingText="Approving..." variant="primary" /> : null}
-        {actions.reject ? (
-          <IntentForm intent="reject" label="Reject" pendingText="Rejecting..." confirm={confirmText("reject", number)} variant="danger" />
-        ) : null}
-        {actions.pay ? <MarkPaidForm today={today} lastResult={payResult} /> : null}
-        {actions.edit ? (
-          <Link to={`/cis/invoices/${invoice.id}/edit`} className={buttonClass("secondary")}>
-            Edit
-          </Link>
-        ) : null}
-        {menu ? (
-          <details className="relative" data-menu>
-            <summary className={`${buttonClass("secondary")} cursor-pointer list-none`}>More actions</summary>
-            <div className="absolute right-0 z-10 mt-1 flex w-56 flex-col gap-1 rounded-brand border border-line bg-elevated p-2 shadow-lg">
-              {actions.statement ? (
-                <IntentForm
-                  intent="statement"
-                  label="Generate Statement"
-                  pendingText="Requesting..."
-                  variant="ghost"
-                  className="[&>button]:w-full [&>button]:justify-start"
-                />
+    <div className="space-y-2 print:hidden">
+      <div className="flex min-h-14 flex-wrap items-center gap-3 print:hidden" role="toolbar" aria-label="Invoice actions" data-toolbar>
+        <Link to="/cis/invoices" className={buttonClass("ghost")}>
+          Back
+        </Link>
+        <h2 className="text-xl font-semibold">{number || "Untitled"}</h2>
+        <InvoiceStatusBadge status={invoice.status} />
+        <div className="ml-auto flex flex-wrap items-start gap-2">
+          <a href="?print=1" onClick={onPrint} className={buttonClass("secondary")} data-print>
+            Print
+          </a>
+          {actions.email.show ? (
+            <>
+              <IntentForm
+                intent="email"
+                label="Email"
+                pendingText="Sending..."
+                disabled={actions.email.reason !== null}
+                describedBy={actions.email.reason ? "email-disabled-reason" : undefined}
+              />
+              {actions.email.reason ? (
+                <p id="email-disabled-reason" className="self-center text-xs opacity-70">
+                  {actions.email.reason}
+                </p>
               ) : null}
-              {actions.cancel ? (
-                <IntentForm
-                  intent="cancel"
-                  label="Cancel"
-                  pendingText="Cancelling..."
-                  confirm={confirmText("cancel", number)}
-                  variant="ghost"
-                  className="[&>button]:w-full [&>button]:justify-start"
-                />
-              ) : null}
-              {actions.delete ? (
-                <IntentForm
-                  intent="delete"
-                  label="Delete"
-                  pendingText="Deleting..."
-                  confirm={confirmText("delete", number)}
-                  variant="ghost"
-                  className="[&>button]:w-full [&>button]:justify-start [&>button]:text-danger"
-                />
-              ) : null}
-            </div>
-          </details>
-        ) : null}
+            </>
+          ) : null}
+          {actions.approve ? <IntentForm intent="approve" label="Approve" pendingText="Approving..." variant="primary" /> : null}
+          {actions.reject ? (
+            <IntentForm intent="reject" label="Reject" pendingText="Rejecting..." confirm={confirmText("reject", number)} variant="danger" />
+          ) : null}
+          {actions.pay ? <MarkPaidForm today={today} lastResult={payResult} /> : null}
+          {actions.edit ? (
+            <Link to={`/cis/invoices/${invoice.id}/edit`} className={buttonClass("secondary")}>
+              Edit
+            </Link>
+          ) : null}
+          {menu ? (
+            <details className="relative" data-menu>
+              <summary className={`${buttonClass("secondary")} cursor-pointer list-none`}>More actions</summary>
+              <div className="absolute right-0 z-10 mt-1 flex w-56 flex-col gap-1 rounded-brand border border-line bg-elevated p-2 shadow-lg">
+                {actions.statement ? (
+                  <IntentForm
+                    intent="statement"
+                    label="Generate Statement"
+                    pendingText="Requesting..."
+                    variant="ghost"
+                    className="[&>button]:w-full [&>button]:justify-start"
+                  />
+                ) : null}
+                {actions.cancel ? (
+                  <IntentForm
+                    intent="cancel"
+                    label="Cancel"
+                    pendingText="Cancelling..."
+                    confirm={confirmText("cancel", number)}
+                    variant="ghost"
+                    className="[&>button]:w-full [&>button]:justify-start"
+                  />
+                ) : null}
+                {actions.delete ? (
+                  <IntentForm
+                    intent="delete"
+                    label="Delete"
+                    pendingText="Deleting..."
+                    confirm={confirmText("delete", number)}
+                    variant="ghost"
+                    className="[&>button]:w-full [&>button]:justify-start [&>button]:text-danger"
+                  />
+                ) : null}
+              </div>
+            </details>
+          ) : null}
+        </div>
       </div>
+      {actions.withheld ? (
+        <p role="note" className="rounded-brand border border-amber-500 bg-amber-500/10 p-3 text-sm" data-four-eyes>
+          {actions.withheld}
+        </p>
+      ) : null}
     </div>
   );
 }

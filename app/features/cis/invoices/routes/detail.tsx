@@ -30,7 +30,7 @@ import {
   requestInvoiceStatement,
   type InvoiceAction,
 } from "../invoices.server";
-import { INVOICE_EMAIL_ERROR_MESSAGES, INVOICE_ERROR_MESSAGES, type InvoiceErrorCode } from "../invoice-codes";
+import { FOUR_EYES_CODES, INVOICE_EMAIL_ERROR_MESSAGES, INVOICE_ERROR_MESSAGES, type InvoiceErrorCode } from "../invoice-codes";
 import type { Route } from "./+types/detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -61,10 +61,15 @@ function startsFrom(action: InvoiceAction, status: Found["invoice"]["status"]): 
 
 function actionsFor(user: SessionUser, { invoice, sub }: Found): InvoiceActions {
   const may = (intent: DetailIntent) => can(user, INTENT_SCOPE[intent]);
+  // Four eyes: whoever was shown the portal link this invoice came through neither approves nor pays it.
+  const revealer = invoice.portalLinkRevealedBy !== null && invoice.portalLinkRevealedBy === user.id;
+  const approvable = may("approve") && startsFrom("approve", invoice.status);
+  const payable = may("pay") && startsFrom("pay", invoice.status);
+  const withheld = !revealer ? null : approvable ? INVOICE_ERROR_MESSAGES.revealer_cannot_approve : payable ? INVOICE_ERROR_MESSAGES.revealer_cannot_pay : null;
   return {
-    approve: may("approve") && startsFrom("approve", invoice.status),
+    approve: approvable && !revealer,
     reject: may("reject") && startsFrom("reject", invoice.status),
-    pay: may("pay") && startsFrom("pay", invoice.status),
+    pay: payable && !revealer,
     // Only drafts are edited; a portal submission is approved or rejected as it came.
     edit: can(user, "cis.inv.write") && invoice.status === "draft",
     statement: may("statement") && startsFrom("statement", invoice.status),
@@ -72,8 +77,12 @@ function actionsFor(user: SessionUser, { invoice, sub }: Found): InvoiceActions 
     cancel: may("cancel") && startsFrom("cancel", invoice.status) && invoice.statementId === null,
     delete: may("delete") && startsFrom("delete", invoice.status),
     email: { show: may("email"), reason: sub?.email?.trim() ? null : INVOICE_EMAIL_ERROR_MESSAGES.no_email },
+    withheld,
   };
 }
+
+/** The name shown when the person who was shown the link has since left the workspace. */
+const LINK_SHOWN_TO_FORMER_USER = "a former user";
 
 function detailView({ invoice: r, sub, names }: Found): InvoiceDetailView {
   const name = (id: string | null) => (id ? (names[id] ?? null) : null);
@@ -88,6 +97,7 @@ function detailView({ invoice: r, sub, names }: Found): InvoiceDetailView {
     invoiceNumber: r.invoiceNumber,
     status: r.status,
     source: r.source,
+    linkShownTo: r.portalLinkRevealedBy === null ? null : (name(r.portalLinkRevealedBy) ?? LINK_SHOWN_TO_FORMER_USER),
     attachmentBytes: r.attachmentBytes,
     subcontractorId: r.subcontractorId,
     subcontractorName: r.subcontractorName,
@@ -147,10 +157,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 type ActionData = { kind: "confirm"; intent: ConfirmedIntent } | { kind: "error"; message: string } | { kind: "pay"; result: SubmissionResult<string[]> };
 
-/** A transition the invoice's status (or a concurrent change) refused: its words, or 404 once it is gone. */
+/**
+ * A transition refused: by the invoice's status or a concurrent change (409), or because of who
+ * is acting (four eyes, 403); its words either way, or 404 once the invoice is gone.
+ */
 function refused(code: InvoiceErrorCode) {
   if (code === "not_found") throw data("Not found", { status: 404 });
-  return data<ActionData>({ kind: "error", message: INVOICE_ERROR_MESSAGES[code] }, { status: 409 });
+  return data<ActionData>({ kind: "error", message: INVOICE_ERROR_MESSAGES[code] }, { status: FOUR_EYES_CODES.includes(code) ? 403 : 409 });
 }
 
 const DONE: Readonly<Record<Exclude<DetailIntent, "pay" | "email">, string>> = {

@@ -109,9 +109,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   // Read before acting: a deleted invoice no longer shows, and the result still names it.
-  const numbers = await invoiceNumbers(env, tenant.id, ids);
+  const { numbers, shownToActor } = await invoiceNumbers(env, tenant.id, ids, user.id);
   if (parsed.data.confirmed !== "yes") {
-    return data<ActionData>({ step: "confirm", action: intent, items: ids.map((id) => ({ id, invoiceNumber: numbers[id] ?? null })), paymentDate });
+    // Four eyes, said before confirming: the transition itself refuses these for this person.
+    const fourEyes = intent === "approve" || intent === "pay" ? INVOICE_ERROR_MESSAGES[`revealer_cannot_${intent}`] : null;
+    const items = ids.map((id) => ({ id, invoiceNumber: numbers[id] ?? null, note: fourEyes && shownToActor.has(id) ? fourEyes : null }));
+    return data<ActionData>({ step: "confirm", action: intent, items, paymentDate });
   }
 
   const res = await bulkInvoiceAction(env, tenant.id, intent, ids, actorOf(user), paymentDate ? { paymentDate } : {});

@@ -10,7 +10,8 @@ import { z } from "zod";
 export const emailMessageSchema = z.object({ outboxId: z.string().min(1) });
 export type EmailMessage = z.infer<typeof emailMessageSchema>;
 
-const QUEUE_REFUSED = "queue refused the message";
+/** The error an outbox row carries when the EMAIL queue refused its message (nothing was sent). */
+export const QUEUE_REFUSED = "queue refused the message";
 
 /**
  * Records the e-mail in the outbox and puts it on the EMAIL queue. Same idempotency key (within

@@ -38,7 +38,8 @@ export const INVOICE_ERROR_MESSAGES: Readonly<Record<InvoiceErrorCode, string>> 
   on_statement: "This invoice is on a payment and deduction statement and cannot be cancelled",
   not_deletable: "Only draft, portal-submitted or cancelled invoices can be deleted",
   not_statement_eligible: "Statements can only be requested for paid invoices",
-  statement_unpaid: "This invoice has not been paid yet. A payment and deduction statement covers payments made: mark it paid, and it goes on the statement of the tax month of its payment date",
+  statement_unpaid:
+    "This invoice has not been paid yet. A payment and deduction statement covers payments made: mark it paid, and it goes on the statement of the tax month of its payment date",
   subcontractor_not_found: "Subcontractor not found",
   subcontractor_archived: "Archived subcontractors cannot be used for new invoices",
   duplicate_number: "This subcontractor already has an invoice with this number",

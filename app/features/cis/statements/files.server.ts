@@ -151,7 +151,8 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   const sub = subs[0] ?? { id: null, utrEnc: null, verificationRate: 20, verificationReference: null };
   const verification = statementVerification(invoices, sub);
   // The UTR as it stands now, re-encrypted for the document's own row (never plain in D1).
-  const utr = sub.id && sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, { tenantId, table: "cis_subcontractors", recordId: sub.id, field: "utr" }) : null;
+  const utr =
+    sub.id && sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, { tenantId, table: "cis_subcontractors", recordId: sub.id, field: "utr" }) : null;
   const utrEnc = utr ? await encryptPii(env.PII_KEYS, utr, documentUtrCtx(tenantId, statementId)) : null;
   const document: StoredDocument = {
     contractor: { name: companyName, employerRef },

@@ -2,7 +2,8 @@
  * Re-encrypts every stored identifier with the newest key in PII_KEYS (`npm run keys:rotate`).
  *
  * Encrypted columns: cis_subcontractors.utr_enc and nino_enc; cis_settings.utr_enc,
- * gateway_sender_id_enc and gateway_password_enc. Each value
+ * gateway_sender_id_enc and gateway_password_enc; cis_statement_documents.utr_enc (the UTR a
+ * frozen statement shows). Each value
  * is decrypted with its own binding (tenant, table, record, field) and the key version it names,
  * encrypted again with the current version, and written back in batches. Rows already on the
  * current version are not selected, so a second run changes nothing and an interrupted run
@@ -29,6 +30,7 @@ export type RotationReport = {
   currentVersion: number;
   subcontractors: { scanned: number; updatedRows: number; utr: number; nino: number };
   settings: { scanned: number; updatedRows: number; utr: number; gateway: number };
+  statementDocuments: { scanned: number; updatedRows: number };
   failures: RotationFailure[];
   dryRun: boolean;
 };
@@ -69,6 +71,7 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     currentVersion: current,
     subcontractors: { scanned: 0, updatedRows: 0, utr: 0, nino: 0 },
     settings: { scanned: 0, updatedRows: 0, utr: 0, gateway: 0 },
+    statementDocuments: { scanned: 0, updatedRows: 0 },
     failures: [],
     dryRun: Boolean(opts.dryRun),
   };
@@ -171,6 +174,33 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     afterTenant = rows[rows.length - 1].tenant_id;
     if (rows.length < batchSize) break;
   }
+
+  // Frozen statements' UTRs, bound to their document row (record = statement id).
+  let afterStatement = "";
+  for (;;) {
+    const rows = await port.all<{ tenant_id: string; statement_id: string; utr_enc: string }>({
+      sql: `SELECT tenant_id, statement_id, utr_enc FROM cis_statement_documents
+            WHERE statement_id > ? AND utr_enc IS NOT NULL AND utr_enc NOT LIKE ?
+            ORDER BY statement_id LIMIT ?`,
+      params: [afterStatement, likePrefix, batchSize],
+    });
+    if (rows.length === 0) break;
+    const writes: SqlStatement[] = [];
+    for (const row of rows) {
+      report.statementDocuments.scanned += 1;
+      const fresh = await reencrypt(row.utr_enc, { tenantId: row.tenant_id, table: "cis_statement_documents", recordId: row.statement_id, field: "utr" });
+      if (fresh === null) continue;
+      report.statementDocuments.updatedRows += 1;
+      writes.push({
+        sql: "UPDATE cis_statement_documents SET utr_enc = ? WHERE tenant_id = ? AND statement_id = ? AND utr_enc = ?",
+        params: [fresh, row.tenant_id, row.statement_id, row.utr_enc],
+      });
+    }
+    if (!opts.dryRun) await port.batch(writes);
+    log(`cis_statement_documents: ${report.statementDocuments.scanned} scanned, ${report.statementDocuments.updatedRows} re-encrypted so far`);
+    afterStatement = rows[rows.length - 1].statement_id;
+    if (rows.length < batchSize) break;
+  }
   return report;
 }
 
@@ -181,11 +211,12 @@ export function describeRotation(r: RotationReport): string {
     `Current key version: v${r.currentVersion}${r.dryRun ? " (dry run: nothing written)" : ""}`,
     `cis_subcontractors: ${r.subcontractors.scanned} row(s) on an older key; ${verb} ${r.subcontractors.updatedRows} (${r.subcontractors.utr} UTR, ${r.subcontractors.nino} NINO)`,
     `cis_settings: ${r.settings.scanned} row(s) on an older key; ${verb} ${r.settings.updatedRows} (${r.settings.utr} UTR, ${r.settings.gateway} Government Gateway credential values)`,
+    `cis_statement_documents: ${r.statementDocuments.scanned} row(s) on an older key; ${verb} ${r.statementDocuments.updatedRows} (UTR)`,
   ];
   if (r.failures.length) {
     lines.push(`${r.failures.length} value(s) could not be re-encrypted (left unchanged):`);
     for (const f of r.failures.slice(0, 50)) lines.push(`  ${f.table} ${f.id} ${f.field}: ${f.error}`);
-  } else if (r.subcontractors.scanned + r.settings.scanned === 0) {
+  } else if (r.subcontractors.scanned + r.settings.scanned + r.statementDocuments.scanned === 0) {
     lines.push("Nothing to do: every value is already on the current key.");
   }
   return lines.join("\n");

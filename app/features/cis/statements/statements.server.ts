@@ -30,13 +30,13 @@ const TAX_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
  * (statements screen, Generate and Generate All, the invoice list's card, the dashboard card, the
  * deadline alerts). A payment and deduction statement reports the payments made in a tax month,
  * so an invoice waits for one only once it is paid, in the tax month of its payment date (the
- * invoice's tax month is moved to the payment date's when it is paid): paid, not deleted,
- * statement required (set by the approval itself whenever it deducts, or asked for), not on a
- * statement and not issued. An approved invoice not yet paid is not pending.
+ * invoice's tax month is moved to the payment date's when it is paid): paid, not deleted, a
+ * deduction above zero, statement required (set by the approval itself whenever it deducts), not
+ * on a statement and not issued. An approved invoice not yet paid is not pending.
  */
 export function pendingInvoices(tenantId: string, taxMonth?: string, subcontractorId?: string): SQL {
   return sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.deletedAt} IS NULL AND ${cisInvoices.status} = 'paid'
-    AND ${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.statementId} IS NULL${
+    AND ${cisInvoices.cisDeductionP} > 0 AND ${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.statementId} IS NULL${
       taxMonth === undefined ? sql`` : sql` AND ${cisInvoices.taxMonth} = ${taxMonth}`
     }${subcontractorId === undefined ? sql`` : sql` AND ${cisInvoices.subcontractorId} = ${subcontractorId}`}`;
 }

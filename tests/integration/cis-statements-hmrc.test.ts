@@ -290,4 +290,33 @@ describe("a statement whose e-mail was not sent", () => {
     expect(await resendStatementEmail(env, t, gen.id, actor)).toEqual({ ok: false, code: "not_failed" });
     expect(await count("email_outbox", "tenant_id = ? AND template = 'cis.statement'", t.id)).toBe(2);
   });
+
+  it("two Resends at once send one e-mail and write one audit entry; a statement issued another way offers none", async () => {
+    const { t, b } = await cisStaff("admin");
+    await settings(t);
+    const sub = await seedSub(t, { name: "Twice Resent Ltd", email: newEmail("twice") });
+    await approved(quietEnv(), t, sub.id);
+    const gen = await generateStatement(quietEnv(), t.id, sub.id, MONTH, actor);
+    if (!gen.ok) throw new Error(gen.code);
+    expect(await issueStatement({ ...env, EMAIL: refusingQueue() } as Env, t, gen.id, "email", actor)).toEqual({ ok: false, code: "email_not_queued" });
+
+    const results = await Promise.all([resendStatementEmail(env, t, gen.id, actor), resendStatementEmail(env, t, gen.id, actor)]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, code: "not_failed" }]);
+    expect(await count("email_outbox", "tenant_id = ? AND template = 'cis.statement'", t.id)).toBe(2);
+    expect(await count("audit_events", "tenant_id = ? AND action = ? AND target_id = ?", t.id, STATEMENT_RESENT_AUDIT, gen.id)).toBe(1);
+
+    // Issued by print: nothing failed, nothing to resend, and the page offers no Resend.
+    const other = await seedSub(t, { name: "Printed Ltd", email: newEmail("printed") });
+    await approved(quietEnv(), t, other.id);
+    const printed = await generateStatement(quietEnv(), t.id, other.id, MONTH, actor);
+    if (!printed.ok) throw new Error(printed.code);
+    expect((await issueStatement(env, t, printed.id, "print", actor)).ok).toBe(true);
+    expect(await resendStatementEmail(env, t, printed.id, actor)).toEqual({ ok: false, code: "not_failed" });
+    const { doc } = await visit(b, `${t.origin}/cis/statements?month=${MONTH}`);
+    expect(all(doc, `form[action="/cis/statements/${printed.id}/resend"]`)).toHaveLength(0);
+    // Another tenant's statement is not there at all.
+    const stranger = await cisStaff("admin");
+    expect((await stranger.b.post(`${stranger.t.origin}/cis/statements/${gen.id}/resend`, {})).status).toBe(404);
+  });
 });

@@ -361,7 +361,7 @@ describe("every action through HTTP, for each coarse and fine scope", () => {
         }
       }
     }
-  });
+  }, 90_000); // every intent for every principal: slow on a loaded machine
 
   it("Edit shows for drafts only, to those with cis.inv.write, and links to the edit page", async () => {
     const t = await createTenant({ modules: ["cis"] });

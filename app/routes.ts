@@ -56,6 +56,7 @@ export default [
       route("statements", "features/cis/statements/routes/list.tsx"),
       route("statements/:id/download", "features/cis/statements/routes/download.tsx"),
       route("statements/:id/issue", "features/cis/statements/routes/issue.tsx"),
+      route("statements/:id/resend", "features/cis/statements/routes/resend.tsx"),
       route("statements/:id/print", "features/cis/statements/routes/print.tsx"),
       route("returns", "features/cis/returns/routes/returns.tsx"),
       route("returns/export", "features/cis/returns/routes/export.tsx"),

@@ -21,8 +21,8 @@ import {
 const mode = (js) => (js ? "js" : "nojs");
 
 /**
- * A subcontractor with one approved invoice of today (1,000.00 gross, 300.00 materials: CIS
- * 140.00) flagged as needing a statement, all through the pages. Returns the subcontractor's name.
+ * A subcontractor with one invoice of today (1,000.00 gross, 300.00 materials: CIS 140.00),
+ * approved and paid today, so pending its statement, all through the pages. Returns the subcontractor's name.
  */
 async function pendingStatement(page, { js, tag, email = "" }) {
   const name = `E2E Statement ${tag} ${RUN} ${mode(js)}`;
@@ -46,10 +46,9 @@ async function pendingStatement(page, { js, tag, email = "" }) {
   await toolbar.getByRole("button", { name: "Approve", exact: true }).click();
   await expectToast(page, "Invoice approved");
   await waitForHydration(page, js);
-  // Flag it now rather than wait for approval's background job to do so.
-  await toolbar.locator("[data-menu] > summary").click();
-  await toolbar.getByRole("button", { name: "Generate Statement", exact: true }).click();
-  await expectToast(page, "Statement requested");
+  // The approval itself marked it as needing a statement; it goes on one once paid (today).
+  await toolbar.getByRole("button", { name: "Mark Paid", exact: true }).click();
+  await expectToast(page, "Invoice marked paid");
   return { name, subcontractorId };
 }
 

@@ -198,7 +198,7 @@ describe("CIS dashboard: content", () => {
 });
 
 describe("CIS dashboard: invoice figures", () => {
-  it("counts Draft Invoices, Pending Statements and Current Month CIS from real invoices, exactly as the invoice list's cards do; deleted, cancelled and other tenants' invoices do not count", async () => {
+  it("counts Draft Invoices and Current Month CIS as the invoice list's cards do, and Pending Statements as the statements screen does for the month; deleted, cancelled and other tenants' invoices do not count", async () => {
     const { t, u, b } = await setup("admin");
     const me = actor(u.id);
     // A recording JOBS queue: approval's statements.generate job must not run in the background here.
@@ -220,24 +220,23 @@ describe("CIS dashboard: invoice figures", () => {
     await make(t, std, "D-1", today, 100_000);
     await make(t, std, "D-2", today, 100_000, "portal");
     ok(await deleteInvoice(e, t.id, await make(t, std, "D-3", today, 100_000), me));
-    // Approved this month, statement requested: 20% of 1,000.00 and one pending statement.
+    // Approved this month, not paid: 20% of 1,000.00 in this month's CIS, but no statement yet (nothing paid).
     const a1 = await make(t, std, "A-1", today, 100_000);
     ok(await approveInvoice(e, t.id, a1, me));
-    ok(await requestInvoiceStatement(e, t.id, a1, me));
-    // Paid this month at 30%: 150.00, statement pending.
+    // Paid this month at 30%: 150.00, its statement pending this month.
     const p1 = await make(t, high, "P-1", today, 50_000);
     ok(await approveInvoice(e, t.id, p1, me));
     ok(await markInvoicePaid(e, t.id, p1, me, { paymentDate: today }));
     ok(await requestInvoiceStatement(e, t.id, p1, me));
-    // Approved this month, statement already issued: counts for CIS (100.00), not as pending.
+    // Paid this month, statement already issued: counts for CIS (100.00), not as pending.
     const a3 = await make(t, std, "A-3", today, 50_000);
     ok(await approveInvoice(e, t.id, a3, me));
-    ok(await requestInvoiceStatement(e, t.id, a3, me));
+    ok(await markInvoicePaid(e, t.id, a3, me, { paymentDate: today }));
     await env.DB.prepare("UPDATE cis_invoices SET statement_issued_at = ?, statement_issued_method = 'email' WHERE id = ?").bind(Date.now(), a3).run();
-    // Last tax month: pending statement, but not this month's CIS.
+    // Paid last tax month: pending there (the list's card counts it), not this month's statement nor CIS.
     const a2 = await make(t, std, "A-2", lastMonthDate, 200_000);
     ok(await approveInvoice(e, t.id, a2, me));
-    ok(await requestInvoiceStatement(e, t.id, a2, me));
+    ok(await markInvoicePaid(e, t.id, a2, me, { paymentDate: lastMonthDate }));
     // Cancelled after approval: nothing.
     const c1 = await make(t, std, "C-1", today, 700_000);
     ok(await approveInvoice(e, t.id, c1, me));
@@ -248,16 +247,18 @@ describe("CIS dashboard: invoice figures", () => {
     await make(other, foreign, "X-1", today, 100_000);
     const x2 = await make(other, foreign, "X-2", today, 9_900_000);
     ok(await approveInvoice(e, other.id, x2, me));
-    ok(await requestInvoiceStatement(e, other.id, x2, me));
+    ok(await markInvoicePaid(e, other.id, x2, me, { paymentDate: today }));
 
     const { doc } = await visit(b, `${t.origin}/cis`);
     const value = (id: string) => textOf(doc, `[data-testid="stat-${id}"] > dd`);
     expect(value("draft-invoices")).toBe("2");
-    expect(value("pending-statements")).toBe("3");
+    // Statements this tax month still needs generated: one (High Builder's), as the statements screen says.
+    expect(value("pending-statements")).toBe("1");
     expect(value("current-month-cis")).toBe("£450.00");
-    // The invoice list's own cards over the same data: the dashboard reuses them, never recomputes.
+    // The invoice list's own cards over the same data: the dashboard reuses them, never recomputes;
+    // the list's Pending Statements counts pending invoices of every tax month.
     const list = await listInvoices(env, t.id, parseInvoiceListQuery(new URLSearchParams()), now);
-    expect(list.stats).toMatchObject({ draft: 2, pendingStatements: 3, thisMonthCisP: 45_000 });
+    expect(list.stats).toMatchObject({ draft: 2, pendingStatements: 2, thisMonthCisP: 45_000 });
     expect(value("current-month-cis")).toBe(formatPence(list.stats.thisMonthCisP));
   });
 });
@@ -287,7 +288,7 @@ describe("CIS deadline alerts (cron job)", () => {
 
     // Statements still to issue in both tenants, so the statements deadline is not met yet.
     for (const tenant of [t, noRead])
-      await seedInvoice(tenant, { subcontractorId: (await seedSub(tenant)).id, status: "approved", taxMonth: "2026-04", statementRequired: true });
+      await seedInvoice(tenant, { subcontractorId: (await seedSub(tenant)).id, status: "paid", taxMonth: "2026-04", statementRequired: true });
 
     const expected = nextDeadlines(NOW, 3);
     // Statements and filing on the 19th (2 days); payment on the 22nd (5 days) is outside 3 days.

@@ -39,7 +39,7 @@ async function tenant(opts: { warningDays?: number } = {}) {
 
 async function pendingStatement(t: TestTenant) {
   const sub = await seedSub(t);
-  return seedInvoice(t, { subcontractorId: sub.id, status: "approved", taxMonth: MONTH, statementRequired: true });
+  return seedInvoice(t, { subcontractorId: sub.id, status: "paid", taxMonth: MONTH, statementRequired: true });
 }
 
 async function seedReturn(

@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { formatInTimeZone } from "date-fns-tz";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
 import type { Role } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema, previousTaxMonth, taxMonthOfDate, type InvoiceStatus } from "~/features/cis/domain";
 import { exportInvoices, INVOICE_EXPORT_MAX_ROWS } from "~/features/cis/invoices/export.server";
@@ -241,8 +242,8 @@ describe("the invoice list", () => {
       expect(textOf(doc, '[data-card="Approved"]'), search).toBe("2");
       // Approved or paid in the current tax month: 140.00 + 100.00 + 140.00.
       expect(textOf(doc, '[data-card="This Month CIS"]'), search).toBe("£380.00");
-      // Approved or paid, statement required and not yet issued.
-      expect(textOf(doc, '[data-card="Pending Statements"]'), search).toBe("2");
+      // Paid, statement required, not yet on a statement nor issued (approved ones wait for payment).
+      expect(textOf(doc, '[data-card="Pending Statements"]'), search).toBe("1");
     }
   });
 
@@ -332,7 +333,7 @@ async function checkPermissions(t: TestTenant, b: Browser, e: Allowed, label: st
   const toApprove = await seedInvoice(t, sub.id);
   const toDelete = await seedInvoice(t, sub.id);
   const toPay = await seedInvoice(t, sub.id, { status: "approved" });
-  const toRequest = await seedInvoice(t, sub.id, { status: "approved" });
+  const toRequest = await seedInvoice(t, sub.id, { status: "paid" });
 
   const list = await b.get(`${t.origin}${LIST}`);
   expect(list.status, `${label} list`).toBe(200);
@@ -575,19 +576,22 @@ describe("bulk actions", () => {
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.invoice.bulk.delete'", t.id)).toBe(1);
   });
 
-  it("statement request flags approved and paid invoices and refuses drafts", async () => {
+  it("statement request flags paid invoices, refuses approved ones not yet paid and drafts", async () => {
     const { t, b } = await cisStaff("lead");
     const sub = await seedSub(t, { name: "Statement Builder" });
     const approved = await seedInvoice(t, sub.id, { number: "ST-APPROVED", status: "approved" });
     const paid = await seedInvoice(t, sub.id, { number: "ST-PAID", status: "paid" });
     const draft = await seedInvoice(t, sub.id, { number: "ST-DRAFT" });
     const doc = await page(await bulk(b, t, { intent: "statement", ids: [approved.id, paid.id, draft.id], confirmed: "yes" }));
-    expect(textOf(doc, '[data-bulk-result="statement"] [role="status"]')).toBe("Requested statements for 2 of 3 selected items.");
-    expect(textsOf(doc, "[data-failed-id]")).toEqual(["ST-DRAFT: Statements can only be requested for approved or paid invoices"]);
-    expect((await inv(approved.id))?.statement_required).toBe(1);
+    expect(textOf(doc, '[data-bulk-result="statement"] [role="status"]')).toBe("Requested statements for 1 of 3 selected items.");
+    expect(textsOf(doc, "[data-failed-id]")).toEqual([
+      `ST-APPROVED: ${INVOICE_ERROR_MESSAGES.statement_unpaid}`,
+      "ST-DRAFT: Statements can only be requested for paid invoices",
+    ]);
+    expect((await inv(approved.id))?.statement_required).toBe(0);
     expect((await inv(paid.id))?.statement_required).toBe(1);
     expect((await inv(draft.id))?.statement_required).toBe(0);
-    expect(textOf(doc, '[data-card="Pending Statements"]')).toBe("2");
+    expect(textOf(doc, '[data-card="Pending Statements"]')).toBe("1");
   });
 
   it("another tenant's ids fail as not found, are never named, and their rows are never touched", async () => {

@@ -277,7 +277,8 @@ describe("invoice transitions", () => {
     pay: { approved: "paid" },
     cancel: { draft: "cancelled", portal_draft: "cancelled", approved: "cancelled" },
     delete: { draft: "deleted", portal_draft: "deleted", cancelled: "deleted" },
-    statement: { approved: "flagged", paid: "flagged" },
+    // A statement reports payments: an approved invoice is refused until paid (statement_unpaid).
+    statement: { paid: "flagged" },
   };
   const RUN: Record<InvoiceAction, typeof approveInvoice> = {
     approve: approveInvoice,
@@ -300,7 +301,8 @@ describe("invoice transitions", () => {
         const to = EXPECTED[action][from];
         const after = await raw(id);
         if (!to) {
-          expect(res, `${action} from ${from}`).toEqual({ ok: false, code: INVOICE_TRANSITIONS[action].refused });
+          const code = action === "statement" && from === "approved" ? "statement_unpaid" : INVOICE_TRANSITIONS[action].refused;
+          expect(res, `${action} from ${from}`).toEqual({ ok: false, code });
           expect(after, `${action} from ${from} leaves the row alone`).toEqual(before);
           continue;
         }
@@ -404,7 +406,7 @@ describe("invoice transitions", () => {
 });
 
 describe("statements.generate job", () => {
-  it("is queued once per invoice on approval with a deduction, and its effect is idempotent under redelivery", async () => {
+  it("is queued once per invoice on approval with a deduction (which the approval already flagged), and its effect is idempotent under redelivery", async () => {
     const t = await tenant();
     const { e, sent } = testEnv();
     const sub = await seedSub(t);
@@ -415,7 +417,9 @@ describe("statements.generate job", () => {
     const [job] = await jobRows(t.id);
     expect(job).toMatchObject({ id: res.jobId, idempotencyKey: statementJobKey(id), inputs: { invoiceId: id }, status: "pending", performedBy: actor.id });
     expect(sent).toEqual([expect.objectContaining({ jobId: res.jobId, tenantId: t.id, type: "statements.generate" })]);
-    expect((await raw(id)).statementRequired).toBe(false);
+    // The approval's own batch already says the invoice needs a statement; the job waits for nothing.
+    const approved = await raw(id);
+    expect(approved).toMatchObject({ statementRequired: true, statementRequestedBy: actor.id, statementRequestedAt: approved.approvedAt });
 
     // The same key never makes a second job.
     const { enqueue } = await import("~/features/platform/jobs/enqueue.server");
@@ -584,11 +588,10 @@ describe("invoice list", () => {
     expect((await q({ period: "year" })).rows.map((r) => r.id)).not.toContain(betaOld);
     expect((await q({ period: "all", q: "ZED-OLD" })).total).toBe(1);
 
-    // Paid and approved each carry 14,000p deduction in the current tax month.
-    expect(all.stats).toEqual({ total: 31, draft: 29, approved: 1, thisMonthCisP: 28_000, pendingStatements: 0 });
-    await requestInvoiceStatement(e, t.id, approved, actor);
-    expect((await q({})).stats.pendingStatements).toBe(1);
-    await env.DB.prepare("UPDATE cis_invoices SET statement_issued_at = ? WHERE id = ?").bind(Date.now(), approved).run();
+    // Paid and approved each carry 14,000p deduction in the current tax month; the paid one, which
+    // deducted, is pending its statement (the approved one waits for its payment).
+    expect(all.stats).toEqual({ total: 31, draft: 29, approved: 1, thisMonthCisP: 28_000, pendingStatements: 1 });
+    await env.DB.prepare("UPDATE cis_invoices SET statement_issued_at = ? WHERE id = ?").bind(Date.now(), paid).run();
     expect((await q({})).stats.pendingStatements).toBe(0);
   });
 

@@ -86,6 +86,7 @@ describe("PII key rotation", () => {
     const second = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH }, { batchSize: 2 });
     expect(second.subcontractors).toEqual({ scanned: 0, updatedRows: 0, utr: 0, nino: 0 });
     expect(second.settings).toEqual({ scanned: 0, updatedRows: 0, utr: 0, gateway: 0 });
+    expect(second.statementDocuments).toEqual({ scanned: 0, updatedRows: 0 });
     expect(await rowsOf(t)).toEqual(after);
     expect(await settingsOf(t)).toBe(settingsAfter);
     expect(describeRotation(second)).toContain("Nothing to do");
@@ -133,5 +134,30 @@ describe("PII key rotation", () => {
     // Key 1 retired: only key 2 left, and the credentials still read back.
     const read = await readGatewayCredentials({ ...env, PII_KEYS: KEY2 }, t.id);
     expect(read).toMatchObject({ ok: true, credentials: { senderId: "ROTATE123", password: "rotate-Secret-77" } });
+  });
+});
+
+describe("PII key rotation: frozen statements", () => {
+  it("re-encrypts the UTR a statement document keeps, bound to its own row", async () => {
+    const t = await createTenant({ modules: ["cis"] });
+    const rows: { id: string; utr: string }[] = [];
+    for (const [i, utr] of ["6060606060", "7070707070", "8080808080"].entries()) {
+      const id = `rot-stmt-${t.id}-${i}`;
+      const ctx = { tenantId: t.id, table: "cis_statement_documents", recordId: id, field: "utr" };
+      await env.DB.prepare("INSERT INTO cis_statement_documents (tenant_id, statement_id, document, utr_enc, created_at) VALUES (?, ?, '{}', ?, 0)")
+        .bind(t.id, id, await encryptPii(KEY1, utr, ctx))
+        .run();
+      rows.push({ id, utr });
+    }
+    const report = await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH }, { batchSize: 2 });
+    // Earlier tests of this file leave a deliberately unreadable subcontractor value behind.
+    expect(report.failures.filter((f) => f.table === "cis_statement_documents")).toEqual([]);
+    expect(report.statementDocuments.updatedRows).toBeGreaterThanOrEqual(3);
+    for (const r of rows) {
+      const stored = await env.DB.prepare("SELECT utr_enc FROM cis_statement_documents WHERE statement_id = ?").bind(r.id).first<{ utr_enc: string }>();
+      expect(stored?.utr_enc.startsWith("v2.")).toBe(true);
+      expect(await decryptPii(BOTH, stored!.utr_enc, { tenantId: t.id, table: "cis_statement_documents", recordId: r.id, field: "utr" })).toBe(r.utr);
+    }
+    expect(describeRotation(report)).toContain("cis_statement_documents");
   });
 });

@@ -35,7 +35,7 @@ async function settings(t: TestTenant, s: Settings = {}) {
 }
 
 let seq = 0;
-/** Approved (or paid), statement-required invoices of MONTH for the subcontractor, through the data layer. */
+/** Paid (on `paid`, else the invoice date), statement-required invoices for the subcontractor, through the data layer. */
 async function invoices(t: TestTenant, subId: string, amounts: { grossP: number; materialsP: number; paid?: string; date?: string }[]) {
   const e = testEnv();
   for (const a of amounts) {
@@ -52,7 +52,7 @@ async function invoices(t: TestTenant, subId: string, amounts: { grossP: number;
     const res = await createInvoice(e, t.id, value, actor);
     if (!res.ok) throw new Error(res.code);
     expect((await approveInvoice(e, t.id, res.id, actor)).ok).toBe(true);
-    if (a.paid) expect((await markInvoicePaid(e, t.id, res.id, actor, { paymentDate: a.paid })).ok).toBe(true);
+    expect((await markInvoicePaid(e, t.id, res.id, actor, { paymentDate: a.paid ?? a.date ?? "2026-01-12" })).ok).toBe(true);
     expect((await requestInvoiceStatement(e, t.id, res.id, actor)).ok).toBe(true);
   }
 }
@@ -90,7 +90,7 @@ const issueUrl = (t: TestTenant, id: string) => `${t.origin}/cis/statements/${id
 const downloadUrl = (t: TestTenant, id: string, format: string) => `${t.origin}/cis/statements/${id}/download?format=${format}`;
 
 describe("statement PDF", () => {
-  it("prints the contractor, the subcontractor, the masked UTR and the amounts; the verification number only at 30%", async () => {
+  it("prints the contractor, the subcontractor, the full UTR and the amounts; the verification number only at 30%", async () => {
     const t = await cisTenant();
     await settings(t, { footer: "Registered in England 0123456" });
     const higher = await statementFor(t, { name: "Higher Rate Roofing", verificationStatus: "higher", verificationReference: "V9988776655AB" });
@@ -99,8 +99,8 @@ describe("statement PDF", () => {
     const text = pdfText(await pdfBytes(t, higher.id));
     for (const s of ["Issuing Contractor Ltd", "123/AB12345", "Higher Rate Roofing", "V9988776655AB", "30%", "Registered in England 0123456"])
       expect(text).toContain(s);
-    expect(text).toContain(`******${higher.sub.utr.slice(-4)}`);
-    expect(text).not.toContain(higher.sub.utr);
+    // The statement is the subcontractor's own record: HMRC requires their UTR on it.
+    expect(text).toContain(higher.sub.utr);
     // 1,500.00 + 200.50 gross, 500.00 materials, 30% of the 1,200.50 labour.
     for (const s of ["£1,700.50", "£500.00", "£1,200.50", "£360.15", "£1,340.35", "£1,500.00", "£200.50"]) expect(text).toContain(s);
     expect(text).toContain("Keep this statement for at least 6 years.");

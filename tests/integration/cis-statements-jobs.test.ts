@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisStatements, cisSubcontractors } from "~/db/schema";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, createInvoice, markInvoicePaid } from "~/features/cis/invoices/invoices.server";
 import { GENERATE_ALL_SLICE, statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";
 import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
@@ -32,7 +32,7 @@ async function pendingInvoice(t: TestTenant, subId: string) {
   );
   if (!res.ok) throw new Error(res.code);
   expect((await approveInvoice(e, t.id, res.id, ACTOR)).ok).toBe(true);
-  expect((await requestInvoiceStatement(e, t.id, res.id, ACTOR)).ok).toBe(true);
+  expect((await markInvoicePaid(e, t.id, res.id, ACTOR, { paymentDate: "2026-03-12" })).ok).toBe(true);
   return res.id;
 }
 

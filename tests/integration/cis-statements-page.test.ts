@@ -29,7 +29,7 @@ function quietEnv(): Env {
 }
 
 let seq = 0;
-/** An approved invoice of the month flagged as needing a statement (gross 1,000.00, materials 300.00: CIS 140.00 at 20%). */
+/** A paid invoice of the month needing a statement (gross 1,000.00, materials 300.00: CIS 140.00 at 20%). */
 async function pendingInvoice(t: TestTenant, subId: string, opts: { date?: string; paid?: boolean; grossP?: number } = {}) {
   seq += 1;
   const e = quietEnv();
@@ -49,7 +49,8 @@ async function pendingInvoice(t: TestTenant, subId: string, opts: { date?: strin
   );
   if (!res.ok) throw new Error(res.code);
   expect((await approveInvoice(e, t.id, res.id, SEEDER)).ok).toBe(true);
-  if (opts.paid) expect((await markInvoicePaid(e, t.id, res.id, SEEDER, { paymentDate: opts.date ?? IN_MONTH })).ok).toBe(true);
+  // A statement reports payments: an invoice is pending one only once paid.
+  expect((await markInvoicePaid(e, t.id, res.id, SEEDER, { paymentDate: opts.date ?? IN_MONTH })).ok).toBe(true);
   expect((await requestInvoiceStatement(e, t.id, res.id, SEEDER)).ok).toBe(true);
   return { id: res.id, number };
 }
@@ -120,7 +121,8 @@ describe("statements screen: content", () => {
     expect(textOf(a, "[data-total-cis]")).toBe("CIS £280.00");
     expect(textsOf(a, "[data-invoice] td:first-child")).toEqual([a1.number, a2.number]);
     expect(textsOf(a, `[data-invoice="${a1.id}"] td`)).toEqual([a1.number, "10/01/2026", "£1,000.00", "£140.00"]);
-    expect(textsOf(a, `[data-invoice="${a2.id}"] td`)[1]).toBe("N/A");
+    // Every invoice on a statement is paid: its payment date shows.
+    expect(textsOf(a, `[data-invoice="${a2.id}"] td`)[1]).toBe("20/01/2026");
     expect(textOf(a, "[data-status]")).toBe("Generated");
     // Downloads for any statement; issue forms for a generated one, posting to the statement's issue route with the list's address.
     expect(all(a, "[data-downloads] a").map((el) => el.getAttribute("href"))).toEqual([

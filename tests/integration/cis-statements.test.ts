@@ -23,7 +23,11 @@ function testEnv(): Env {
 let numberSeq = 0;
 type Made = { id: string; grossP: number; materialsP: number };
 
-/** A real invoice through the data layer: draft, then approved/paid/cancelled/deleted, optionally flagged for a statement. */
+/**
+ * A real invoice through the data layer: draft, then approved/paid (the default; paid on its
+ * invoice date unless told)/cancelled/deleted. Approval marks it as needing a statement (it
+ * deducts); `statement: false` clears the flag, as for an invoice that needs none.
+ */
 async function invoice(
   e: Env,
   t: TestTenant,
@@ -51,15 +55,18 @@ async function invoice(
   });
   const res = await createInvoice(e, t.id, value, actor);
   if (!res.ok) throw new Error(res.code);
-  const state = opts.state ?? "approved";
+  const state = opts.state ?? "paid";
   if (state !== "draft") {
     if (state === "cancelled" || state === "deleted") {
       expect((await cancelInvoice(e, t.id, res.id, actor)).ok).toBe(true);
       if (state === "deleted") expect((await deleteInvoice(e, t.id, res.id, actor)).ok).toBe(true);
     } else {
       expect((await approveInvoice(e, t.id, res.id, actor)).ok).toBe(true);
-      if (state === "paid") expect((await markInvoicePaid(e, t.id, res.id, actor, { paymentDate: opts.paymentDate ?? IN_MONTH })).ok).toBe(true);
-      if (opts.statement !== false) expect((await requestInvoiceStatement(e, t.id, res.id, actor)).ok).toBe(true);
+      if (state === "paid") {
+        expect((await markInvoicePaid(e, t.id, res.id, actor, { paymentDate: opts.paymentDate ?? opts.date ?? IN_MONTH })).ok).toBe(true);
+        expect((await requestInvoiceStatement(e, t.id, res.id, actor)).ok).toBe(true);
+      }
+      if (opts.statement === false) await env.DB.prepare("UPDATE cis_invoices SET statement_required = 0 WHERE id = ?").bind(res.id).run();
     }
   }
   return { id: res.id, grossP, materialsP };
@@ -78,7 +85,7 @@ async function generatedAudits(tenantId: string) {
 }
 
 describe("statement generation", () => {
-  it("takes exactly the sub's approved or paid, statement-required, unissued invoices of the month, with totals summed from their stored pence", async () => {
+  it("takes exactly the sub's paid, statement-required, unissued invoices of the month of their payment, with totals summed from their stored pence", async () => {
     const e = testEnv();
     const t = await cisTenant();
     const other = await cisTenant();
@@ -88,9 +95,12 @@ describe("statement generation", () => {
 
     const approved = await invoice(e, t, sub.id, { grossP: 123_456, materialsP: 23_456 });
     const paid = await invoice(e, t, sub.id, { state: "paid", grossP: 50_001, materialsP: 1 });
+    // Approved but not paid: no payment has been made, so it is on no statement yet.
+    const unpaid = await invoice(e, t, sub.id, { state: "approved" });
     // Invoiced in December (before the 6th of January) but paid in January: its tax month is January.
     const paidIntoMonth = await invoice(e, t, sub.id, { state: "paid", date: "2026-01-05", paymentDate: "2026-01-20", grossP: 10_000, materialsP: 0 });
     const excluded = [
+      unpaid,
       await invoice(e, t, sub.id, { date: OTHER_MONTH_DATE }),
       await invoice(e, t, otherSub.id),
       await invoice(e, t, sub.id, { state: "draft" }),
@@ -225,10 +235,14 @@ describe("invoices on a statement", () => {
     const e = testEnv();
     const t = await cisTenant();
     const sub = await seedSub(t);
-    const onIt = await invoice(e, t, sub.id);
+    await invoice(e, t, sub.id);
     const res = await generateStatement(e, t.id, sub.id, MONTH, actor);
     expect(res.ok).toBe(true);
-    const later = await invoice(e, t, sub.id, { statement: false });
+    if (!res.ok) return;
+    // Statements generated before only paid invoices went on one may hold an approved invoice.
+    const onIt = await invoice(e, t, sub.id, { state: "approved" });
+    await env.DB.prepare("UPDATE cis_invoices SET statement_id = ? WHERE id = ?").bind(res.id, onIt.id).run();
+    const later = await invoice(e, t, sub.id, { state: "approved" });
 
     expect(await cancelInvoice(e, t.id, onIt.id, actor)).toEqual({ ok: false, code: "on_statement" });
     const row = await invoiceRow(onIt.id);

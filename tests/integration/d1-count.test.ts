@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, createInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { createPlatformAdmin, signIn, signInPlatform } from "./auth-helpers";
 import { Browser } from "./http";
@@ -117,6 +117,7 @@ describe("D1 query count header", () => {
     expect(draft.status).toBe(200);
     expect(d1Queries(draft)).toBe(2);
     expect((await approveInvoice(env, t.id, created.id, actor)).ok).toBe(true);
+    expect((await markInvoicePaid(env, t.id, created.id, actor)).ok).toBe(true);
     expect((await requestInvoiceStatement(env, t.id, created.id, actor)).ok).toBe(true);
     const approved = await b.get(`${t.origin}/cis/invoices/${created.id}`);
     expect(approved.status).toBe(200);
@@ -182,7 +183,7 @@ describe("D1 round trips: CIS dashboard", () => {
       );
       if (!inv.ok) throw new Error(inv.code);
       expect((await approveInvoice(quiet, t.id, inv.id, actor)).ok).toBe(true);
-      expect((await requestInvoiceStatement(quiet, t.id, inv.id, actor)).ok).toBe(true);
+      expect((await markInvoicePaid(quiet, t.id, inv.id, actor, { paymentDate: "2026-04-10" })).ok).toBe(true);
       if (i === 0) expect((await generateStatement(env, t.id, sub.id, "2026-04", actor)).ok).toBe(true);
     }
     await enqueue(quiet, {

@@ -238,6 +238,9 @@ export const cisStatements = sqliteTable(
     issuedMethod: text("issued_method", { enum: STATEMENT_ISSUE_METHODS }),
     // R2 key of the rendered PDF, written once it exists so an issued statement never changes.
     pdfKey: text("pdf_key"),
+    // The outbox row of the statement's latest e-mail (issue by e-mail, or a resend): the page
+    // shows 'E-mail not sent' and offers Resend while that row has failed.
+    emailOutboxId: text("email_outbox_id"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -262,6 +265,10 @@ export const cisStatementDocuments = sqliteTable(
       .references(() => tenants.id),
     statementId: text("statement_id").notNull(),
     document: text("document").notNull(),
+    // The subcontractor's full UTR as it stood at freezing, which the statement must show:
+    // AES-GCM bound to this row (table cis_statement_documents, record = statement id, field utr),
+    // never in the JSON document. Null for documents frozen before statements showed it.
+    utrEnc: text("utr_enc"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.statementId] })],

@@ -17,6 +17,7 @@ import {
 } from "./domain";
 import { invoiceStatsQuery, toInvoiceStats } from "./invoices/invoices.server";
 import { latestReturnStatusQuery, NOT_COMPILED, RETURN_STATUS_LABELS } from "./returns/returns.server";
+import { pendingStatementsCountQuery } from "./statements/statements.server";
 import { summaryQuery, toSummary } from "./subcontractors.server";
 
 export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
@@ -33,8 +34,13 @@ export type DashboardStats = {
   activeSubcontractors: number;
   /** Drafts and portal submissions awaiting approval. */
   draftInvoices: number;
-  /** Approved or paid invoices that need a statement not yet issued. */
+  /**
+   * Statements the current tax month still needs generated: what the statements screen shows as
+   * Pending Generation for the same month (`pendingStatementsMonth`).
+   */
   pendingStatements: number;
+  /** The tax month the Pending Statements card counts: 'YYYY-MM' and its display label. */
+  pendingStatementsMonth: { label: string; displayLabel: string };
   /** Deductions of approved and paid invoices in the current London tax month. */
   currentMonthCisP: number;
 };
@@ -85,8 +91,10 @@ function activitySummary(action: string, details: Record<string, unknown>): stri
 /**
  * Everything the dashboard shows, from the tenant's real data, in ONE D1 round trip: whether the
  * settings are active (and their warningDays), the active subcontractors, the invoice figures
- * (the invoice list's own stats query, so Draft Invoices, Pending Statements and Current Month CIS
- * are the list's Draft, Pending Statements and This Month CIS) and the recent activity. Returns
+ * (the invoice list's own stats query, so Draft Invoices and Current Month CIS are the list's Draft
+ * and This Month CIS), the statements the current tax month still needs generated (the statements
+ * screen's own definition, so the card agrees with that screen's Pending Generation for the month)
+ * and the recent activity. Returns
  * { active: false } while the settings are missing or not saved as active. The return status is
  * the current tax month's latest return, or 'Not compiled'.
  */
@@ -94,12 +102,13 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
   const { now } = opts;
   const db = getDb(env);
   const tm = currentTaxMonth(now);
-  const [[settings], [summary], [invoices], activity, [currentReturn]] = await db.batch([
+  const [[settings], [summary], [invoices], activity, [currentReturn], [pendingStatements]] = await db.batch([
     db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
     summaryQuery(db, tenantId),
     invoiceStatsQuery(db, tenantId, now),
     recentActivityQuery(db, tenantId, "cis", 10),
     latestReturnStatusQuery(db, tenantId, tm.label),
+    pendingStatementsCountQuery(db, tenantId, tm.label),
   ]);
   if (!settings?.active) return { active: false };
   const warningDays = settings.warningDays ?? DEFAULT_CIS_SETTINGS.warningDays;
@@ -110,7 +119,8 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
     stats: {
       activeSubcontractors: toSummary(summary).active,
       draftInvoices: stats.draft,
-      pendingStatements: stats.pendingStatements,
+      pendingStatements: Number(pendingStatements?.count ?? 0),
+      pendingStatementsMonth: { label: tm.label, displayLabel: tm.displayLabel },
       currentMonthCisP: stats.thisMonthCisP,
     },
     taxMonth: {

@@ -2,7 +2,8 @@
  * Re-encrypts every stored identifier with the newest key in PII_KEYS (`npm run keys:rotate`).
  *
  * Encrypted columns: cis_subcontractors.utr_enc and nino_enc; cis_settings.utr_enc,
- * gateway_sender_id_enc and gateway_password_enc; the stored GovTalk XML, hmrc_submissions.request_xml
+ * gateway_sender_id_enc and gateway_password_enc; cis_statement_documents.utr_enc (the UTR a
+ * frozen statement shows); the stored GovTalk XML, hmrc_submissions.request_xml
  * and response_xml and dev_hmrc_messages.request_xml, response_xml and final_response_xml (legacy
  * rows still holding plain XML are encrypted on the way, so a rotation also finishes that
  * migration). Each value
@@ -35,6 +36,7 @@ export type RotationReport = {
   settings: { scanned: number; updatedRows: number; utr: number; gateway: number };
   /** hmrc_submissions and dev_hmrc_messages: XML values re-encrypted, of which `legacy` were plain XML encrypted for the first time. */
   hmrc: { scanned: number; updatedRows: number; values: number; legacy: number };
+  statementDocuments: { scanned: number; updatedRows: number };
   failures: RotationFailure[];
   dryRun: boolean;
 };
@@ -76,6 +78,7 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     subcontractors: { scanned: 0, updatedRows: 0, utr: 0, nino: 0 },
     settings: { scanned: 0, updatedRows: 0, utr: 0, gateway: 0 },
     hmrc: { scanned: 0, updatedRows: 0, values: 0, legacy: 0 },
+    statementDocuments: { scanned: 0, updatedRows: 0 },
     failures: [],
     dryRun: Boolean(opts.dryRun),
   };
@@ -248,6 +251,33 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
       if (rows.length < xmlBatch) break;
     }
   }
+
+  // Frozen statements' UTRs, bound to their document row (record = statement id).
+  let afterStatement = "";
+  for (;;) {
+    const rows = await port.all<{ tenant_id: string; statement_id: string; utr_enc: string }>({
+      sql: `SELECT tenant_id, statement_id, utr_enc FROM cis_statement_documents
+            WHERE statement_id > ? AND utr_enc IS NOT NULL AND utr_enc NOT LIKE ?
+            ORDER BY statement_id LIMIT ?`,
+      params: [afterStatement, likePrefix, batchSize],
+    });
+    if (rows.length === 0) break;
+    const writes: SqlStatement[] = [];
+    for (const row of rows) {
+      report.statementDocuments.scanned += 1;
+      const fresh = await reencrypt(row.utr_enc, { tenantId: row.tenant_id, table: "cis_statement_documents", recordId: row.statement_id, field: "utr" });
+      if (fresh === null) continue;
+      report.statementDocuments.updatedRows += 1;
+      writes.push({
+        sql: "UPDATE cis_statement_documents SET utr_enc = ? WHERE tenant_id = ? AND statement_id = ? AND utr_enc = ?",
+        params: [fresh, row.tenant_id, row.statement_id, row.utr_enc],
+      });
+    }
+    if (!opts.dryRun) await port.batch(writes);
+    log(`cis_statement_documents: ${report.statementDocuments.scanned} scanned, ${report.statementDocuments.updatedRows} re-encrypted so far`);
+    afterStatement = rows[rows.length - 1].statement_id;
+    if (rows.length < batchSize) break;
+  }
   return report;
 }
 
@@ -259,11 +289,12 @@ export function describeRotation(r: RotationReport): string {
     `cis_subcontractors: ${r.subcontractors.scanned} row(s) on an older key; ${verb} ${r.subcontractors.updatedRows} (${r.subcontractors.utr} UTR, ${r.subcontractors.nino} NINO)`,
     `cis_settings: ${r.settings.scanned} row(s) on an older key; ${verb} ${r.settings.updatedRows} (${r.settings.utr} UTR, ${r.settings.gateway} Government Gateway credential values)`,
     `HMRC messages: ${r.hmrc.scanned} row(s) on an older key or in plain text; ${verb} ${r.hmrc.updatedRows} (${r.hmrc.values} XML values, ${r.hmrc.legacy} of them plain text until now)`,
+    `cis_statement_documents: ${r.statementDocuments.scanned} row(s) on an older key; ${verb} ${r.statementDocuments.updatedRows} (UTR)`,
   ];
   if (r.failures.length) {
     lines.push(`${r.failures.length} value(s) could not be re-encrypted (left unchanged):`);
     for (const f of r.failures.slice(0, 50)) lines.push(`  ${f.table} ${f.id} ${f.field}: ${f.error}`);
-  } else if (r.subcontractors.scanned + r.settings.scanned + r.hmrc.scanned === 0) {
+  } else if (r.subcontractors.scanned + r.settings.scanned + r.hmrc.scanned + r.statementDocuments.scanned === 0) {
     lines.push("Nothing to do: every value is already on the current key.");
   }
   return lines.join("\n");

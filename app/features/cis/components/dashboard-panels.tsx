@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 
@@ -48,13 +49,20 @@ export function SetupRequired({ canManage }: { canManage: boolean }) {
   );
 }
 
-type StatsView = { activeSubcontractors: number; draftInvoices: number; pendingStatements: number; currentMonthCis: string };
+type StatsView = {
+  activeSubcontractors: number;
+  draftInvoices: number;
+  pendingStatements: number;
+  pendingStatementsMonth: { label: string; displayLabel: string };
+  currentMonthCis: string;
+};
 
-function StatCard({ label, value, testId }: { label: string; value: string | number; testId: string }) {
+function StatCard({ label, value, testId, note }: { label: string; value: string | number; testId: string; note?: ReactNode }) {
   return (
     <div className={panelClass} data-testid={testId}>
       <dt className="text-sm opacity-70">{label}</dt>
       <dd className="mt-1 text-2xl font-bold">{value}</dd>
+      {note ? <dd className="mt-1 text-xs opacity-70">{note}</dd> : null}
     </div>
   );
 }
@@ -64,7 +72,16 @@ export function StatCards({ stats }: { stats: StatsView }) {
     <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="CIS figures">
       <StatCard label="Active Subcontractors" value={stats.activeSubcontractors} testId="stat-active-subcontractors" />
       <StatCard label="Draft Invoices" value={stats.draftInvoices} testId="stat-draft-invoices" />
-      <StatCard label="Pending Statements" value={stats.pendingStatements} testId="stat-pending-statements" />
+      <StatCard
+        label="Pending Statements"
+        value={stats.pendingStatements}
+        testId="stat-pending-statements"
+        note={
+          <Link to={`/cis/statements?month=${stats.pendingStatementsMonth.label}`} data-month={stats.pendingStatementsMonth.label}>
+            Tax month {stats.pendingStatementsMonth.displayLabel}
+          </Link>
+        }
+      />
       <StatCard label="Current Month CIS" value={stats.currentMonthCis} testId="stat-current-month-cis" />
     </dl>
   );

@@ -22,6 +22,7 @@ export type InvoiceErrorCode =
   | "on_statement"
   | "not_deletable"
   | "not_statement_eligible"
+  | "statement_unpaid"
   | "subcontractor_not_found"
   | "subcontractor_archived"
   | "duplicate_number"
@@ -40,7 +41,9 @@ export const INVOICE_ERROR_MESSAGES: Readonly<Record<InvoiceErrorCode, string>> 
   not_cancellable: "Only draft, portal-submitted or approved invoices can be cancelled",
   on_statement: "This invoice is on a payment and deduction statement and cannot be cancelled",
   not_deletable: "Only draft, portal-submitted or cancelled invoices can be deleted",
-  not_statement_eligible: "Statements can only be requested for approved or paid invoices",
+  not_statement_eligible: "Statements can only be requested for paid invoices",
+  statement_unpaid:
+    "This invoice has not been paid yet. A payment and deduction statement covers payments made: mark it paid, and it goes on the statement of the tax month of its payment date",
   subcontractor_not_found: "Subcontractor not found",
   subcontractor_archived: "Archived subcontractors cannot be used for new invoices",
   duplicate_number: "This subcontractor already has an invoice with this number",

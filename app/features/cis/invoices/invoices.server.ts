@@ -24,6 +24,7 @@ import {
 } from "../domain";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { statementJobKey } from "./jobs.server";
+import { pendingInvoices } from "../statements/statements.server";
 import type { Actor } from "../module.server";
 import {
   INVOICE_BULK_LIMIT,
@@ -161,8 +162,8 @@ export type InvoiceStats = { total: number; draft: number; approved: number; thi
 /**
  * The stat cards over the tenant's visible invoices (not the filtered view): Draft counts drafts
  * and portal submissions awaiting approval; This Month CIS sums the deductions of approved and
- * paid invoices in the current London tax month; Pending Statements counts approved or paid
- * invoices that need a statement not yet issued. One statement of five scalar subqueries, each
+ * paid invoices in the current London tax month; Pending Statements counts the invoices pending a
+ * statement, in every tax month (`pendingInvoices`: paid, deducted or asked for, not yet on one). One statement of five scalar subqueries, each
  * answered from its own index range (status, tax month, statement flags) rather than one CASE
  * aggregate over every row: with 50,000 invoices that is a few ms instead of 180-270 ms
  * (bench/explain-invoices.ts). The invoice list and the CIS dashboard both put it in their own
@@ -178,9 +179,7 @@ export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date
       draft: countOf(sql`${cisInvoices.status} IN ('draft', 'portal_draft')`),
       approved: countOf(sql`${cisInvoices.status} = 'approved'`),
       thisMonthCisP: sql<number>`(SELECT coalesce(sum(${cisInvoices.cisDeductionP}), 0) FROM ${cisInvoices} WHERE ${live} AND ${cisInvoices.taxMonth} = ${month} AND ${cisInvoices.status} IN ('approved', 'paid'))`,
-      pendingStatements: countOf(
-        sql`${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.status} IN ('approved', 'paid')`,
-      ),
+      pendingStatements: sql<number>`(SELECT count(*) FROM ${cisInvoices} WHERE ${pendingInvoices(tenantId)})`,
     })
     .from(sql`(SELECT 1)`);
 }
@@ -510,7 +509,8 @@ export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceAction, TransitionRule>
   cancel: { from: ["draft", "portal_draft", "approved"], refused: "not_cancellable", audit: "cis.invoice.cancelled" },
   // Soft delete hides an invoice from lists; approved and paid ones carry a deduction and stay.
   delete: { from: ["draft", "portal_draft", "cancelled"], refused: "not_deletable", audit: "cis.invoice.deleted" },
-  statement: { from: ["approved", "paid"], refused: "not_statement_eligible", audit: "cis.invoice.statement_requested" },
+  // A statement reports payments made: only a paid invoice can be asked to go on one.
+  statement: { from: ["paid"], refused: "not_statement_eligible", audit: "cis.invoice.statement_requested" },
 };
 
 /**
@@ -634,6 +634,8 @@ async function transition(
           verificationStatus: sub?.verificationStatus ?? null,
           verificationRate: rate,
           verificationReference: sub?.verificationReference ?? null,
+          // The law asks for a statement whenever a deduction is made: the approval itself says so.
+          ...(amounts.cisDeductionP > 0 ? { statementRequired: true, statementRequestedAt: now, statementRequestedBy: actor.id } : {}),
         };
         payload = { cisDeductionP: amounts.cisDeductionP, rate, verificationStatus: sub?.verificationStatus ?? null };
         break;
@@ -692,6 +694,7 @@ async function transition(
     const present = new Map(states.map((s) => [s.id, s]));
     const reason = (found: (typeof states)[number] | undefined): InvoiceErrorCode => {
       if (!found) return "not_found";
+      if (action === "statement" && found.status === "approved") return "statement_unpaid";
       // Only the status refuses an invoice that could not have started this action anyway.
       if (!rule.from.includes(found.status)) return rule.refused;
       if (action === "cancel" && found.statementId != null) return "on_statement";
@@ -704,15 +707,21 @@ async function transition(
   if (action === "approve") {
     for (const id of result.succeeded) {
       if ((deductions.get(id) ?? 0) <= 0) continue;
-      // Keyed by invoice: a retried approval or a second delivery never makes a second job.
-      const job = await enqueue(env, {
-        tenantId,
-        type: "statements.generate",
-        input: { invoiceId: id },
-        performedBy: actor.id,
-        idempotencyKey: statementJobKey(id),
-      });
-      result.jobs[id] = job.jobId;
+      // Keyed by invoice: a retried approval or a second delivery never makes a second job. The
+      // approval's own batch already marked the invoice as needing a statement, so a job the
+      // queue refuses costs nothing the law depends on and does not fail the approval.
+      try {
+        const job = await enqueue(env, {
+          tenantId,
+          type: "statements.generate",
+          input: { invoiceId: id },
+          performedBy: actor.id,
+          idempotencyKey: statementJobKey(id),
+        });
+        result.jobs[id] = job.jobId;
+      } catch (err) {
+        console.error(`invoice ${id}: the statements.generate job could not be queued; the approval stands`, err);
+      }
     }
   }
   return result;
@@ -755,7 +764,10 @@ export function deleteInvoice(env: Env, tenantId: string, id: string, actor: Act
   return single(env, tenantId, id, "delete", actor);
 }
 
-/** Flags an approved or paid invoice as needing a statement (the first request's time and author are kept). */
+/**
+ * Flags a paid invoice as needing a statement (the first request's time and author are kept). An
+ * approved invoice not yet paid is refused with statement_unpaid: a statement reports payments.
+ */
 export function requestInvoiceStatement(env: Env, tenantId: string, id: string, actor: Actor) {
   return single(env, tenantId, id, "statement", actor);
 }

@@ -35,7 +35,7 @@ function statement(over: Partial<StatementDocument> = {}, invoices?: StatementIn
   );
   return {
     contractor: { name: "Acme Builders Ltd", employerRef: "123/AB45678" },
-    subcontractor: { name: "Jane Roofer", utrMasked: "******7890", verificationNumber: "V1234567890AB", cisRate: 20 },
+    subcontractor: { name: "Jane Roofer", utr: "1234567890", verificationNumber: "V1234567890AB", cisRate: 20 },
     taxMonth: "2026-04",
     statementDate: "2026-05-06",
     invoices: invs,
@@ -48,16 +48,15 @@ function statement(over: Partial<StatementDocument> = {}, invoices?: StatementIn
 const at = (rate: number) => statement({ subcontractor: { ...statement().subcontractor, cisRate: rate } });
 
 describe("statementPdf", () => {
-  it("carries the names, masked UTR, employer reference, period, amounts, notices and footer", async () => {
+  it("carries the names, the full UTR, employer reference, period, amounts, notices and footer", async () => {
     const text = pdfText(await statementPdf(statement()));
     for (const expected of [
       STATEMENT_TITLE,
       "Acme Builders Ltd",
       "123/AB45678",
       "Jane Roofer",
-      "******7890",
-      "6 April to 5 May 2026",
-      "05/05/2026", // period ending the 5th
+      "1234567890",
+      "Tax month ending 5 May 2026 (6 April to 5 May 2026)",
       "06/05/2026", // statement date
       "INV-0001",
       "INV-0002",
@@ -79,16 +78,18 @@ describe("statementPdf", () => {
   it("shows the five summary rows with the totals, net payment being gross minus deduction", async () => {
     const runs = pdfTextRuns(await statementPdf(statement()));
     const valueAfter = (label: string) => runs[runs.indexOf(label) + 1];
-    expect(valueAfter("Gross Payment")).toBe("£1,734.56");
-    expect(valueAfter("Materials")).toBe("£234.56");
+    expect(valueAfter("Gross amount paid (excluding VAT)")).toBe("£1,734.56");
+    expect(valueAfter("Cost of materials")).toBe("£234.56");
     expect(valueAfter("Labour (subject to CIS)")).toBe("£1,500.00");
-    expect(valueAfter("CIS Deduction")).toBe("£300.00");
+    expect(valueAfter("Amount deducted (CIS)")).toBe("£300.00");
     expect(valueAfter("Net Payment")).toBe("£1,434.56");
   });
 
-  it("never carries the full UTR, only the masked one it is given", async () => {
-    const text = pdfText(await statementPdf(statement()));
-    expect(text).not.toMatch(/\d{10}/);
+  it("shows the UTR exactly as it is given (a document frozen before the full UTR was kept carries the masked one)", async () => {
+    const masked = statement({ subcontractor: { ...statement().subcontractor, utr: "******7890" } });
+    const text = pdfText(await statementPdf(masked));
+    expect(text).toContain("******7890");
+    expect(text).not.toContain("1234567890");
   });
 
   it("shows the verification number at the higher rate (30%) only", async () => {
@@ -172,10 +173,10 @@ describe("statementHtml", () => {
     expect(html).toContain(`<title>${STATEMENT_TITLE}</title>`);
     expect(html).toContain("<style>");
     expect(html).not.toMatch(/<link|<script|src=/);
-    for (const row of ["Gross Payment", "Materials", "Labour (subject to CIS)", "CIS Deduction", "Net Payment"])
+    for (const row of ["Gross amount paid (excluding VAT)", "Cost of materials", "Labour (subject to CIS)", "Amount deducted (CIS)", "Net Payment"])
       expect(html).toContain(`<th scope="row">${row}</th>`);
     expect(html).toContain("£1,434.56");
-    expect(html).toContain("******7890");
+    expect(html).toContain("1234567890");
     expect(html).toContain("6 April to 5 May 2026");
     expect(html).toContain("INV-0002");
     expect(html).toContain("Keep this statement for at least 6 years.");

@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
-import { formatDate } from "~/utils/dates";
+import { formatDate, formatLongDate } from "~/utils/dates";
 import { formatPence, isValidPence } from "../domain/money";
 import { isTaxMonthLabel, taxMonthFromLabel } from "../domain/tax-month";
 
@@ -33,8 +33,12 @@ export interface StatementDocument {
   contractor: { name: string; employerRef: string };
   subcontractor: {
     name: string;
-    /** As stored and shown everywhere else: '******7890'. The plaintext UTR never reaches a document. */
-    utrMasked: string;
+    /**
+     * The subcontractor's full UTR: the statement is the subcontractor's own record and HMRC
+     * requires their UTR on it (lists elsewhere show only the masked form). Statements frozen
+     * before the full UTR was kept carry the masked form they were issued with.
+     */
+    utr: string;
     verificationNumber: string | null;
     cisRate: number;
   };
@@ -115,9 +119,9 @@ function contentOf(doc: StatementDocument): Content {
     ["Contractor", doc.contractor.name],
     ["Employer reference", doc.contractor.employerRef],
     ["Subcontractor", doc.subcontractor.name],
-    ["UTR", doc.subcontractor.utrMasked],
+    ["Subcontractor UTR", doc.subcontractor.utr],
     ...(vn ? [["Verification number", vn] as [string, string]] : []),
-    ["Tax month", `${month.displayLabel} (period ending ${formatDate(month.periodEnd)})`],
+    ["Tax month", `Tax month ending ${formatLongDate(month.periodEnd)} (${month.displayLabel})`],
     ["Statement date", formatDate(doc.statementDate)],
     ["Invoices", String(doc.invoices.length)],
     ["CIS rate", `${doc.subcontractor.cisRate}%`],
@@ -128,13 +132,13 @@ function contentOf(doc: StatementDocument): Content {
     periodEnd: month.periodEnd,
     details,
     summary: [
-      ["Gross Payment", formatPence(t.grossP)],
-      ["Materials", formatPence(t.materialsP)],
+      ["Gross amount paid (excluding VAT)", formatPence(t.grossP)],
+      ["Cost of materials", formatPence(t.materialsP)],
       ["Labour (subject to CIS)", formatPence(t.labourP)],
-      ["CIS Deduction", formatPence(t.cisDeductionP)],
+      ["Amount deducted (CIS)", formatPence(t.cisDeductionP)],
       ["Net Payment", formatPence(t.grossP - t.cisDeductionP)],
     ],
-    invoiceHeader: ["Invoice", "Payment date", "Gross", "Materials", "CIS deduction"],
+    invoiceHeader: ["Invoice", "Payment date", "Gross (excl. VAT)", "Materials", "CIS deducted"],
     invoiceRows: doc.invoices.map((inv) => [
       inv.invoiceNumber,
       formatDate(inv.paymentDate),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisStatementDocuments, cisStatements, cisSubcontractors, tenants } from "~/db/schema";
 import { londonDateParts } from "../domain/tax-month";
+import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import { assertStatementDocument, statementFileName, statementHtml, statementPdf, type StatementDocument } from "./document";
 
 /**
@@ -26,6 +27,14 @@ export function statementPdfKey(tenantId: string, statementId: string): string {
   return `tenants/${tenantId}/cis/statements/${statementId}.pdf`;
 }
 
+/**
+ * The document as stored in D1: everything the statement shows except the full UTR, which sits
+ * encrypted beside it (cis_statement_documents.utr_enc); the masked form stays in the JSON.
+ */
+type StoredDocument = Omit<StatementDocument, "subcontractor"> & {
+  subcontractor: Omit<StatementDocument["subcontractor"], "utr"> & { utrMasked: string };
+};
+
 const documentSchema = z.object({
   contractor: z.object({ name: z.string(), employerRef: z.string() }),
   subcontractor: z.object({ name: z.string(), utrMasked: z.string(), verificationNumber: z.string().nullable(), cisRate: z.number().int() }),
@@ -36,10 +45,19 @@ const documentSchema = z.object({
   ),
   totals: z.object({ grossP: z.number().int(), materialsP: z.number().int(), labourP: z.number().int(), cisDeductionP: z.number().int() }),
   footer: z.string().nullable(),
-}) satisfies z.ZodType<StatementDocument>;
+}) satisfies z.ZodType<StoredDocument>;
 
-function parseDocument(json: string): StatementDocument {
-  return documentSchema.parse(JSON.parse(json));
+/** Where a statement document's UTR is bound: its own row, so a copy elsewhere never decrypts. */
+function documentUtrCtx(tenantId: string, statementId: string): PiiContext {
+  return { tenantId, table: "cis_statement_documents", recordId: statementId, field: "utr" };
+}
+
+/** The stored document as rendered: the full UTR decrypted, or the masked one a document frozen without it carries. */
+async function renderable(env: Env, tenantId: string, statementId: string, row: { document: string; utrEnc: string | null }): Promise<StatementDocument> {
+  const { subcontractor, ...rest } = documentSchema.parse(JSON.parse(row.document));
+  const { utrMasked, ...sub } = subcontractor;
+  const utr = row.utrEnc ? await decryptPii(env.PII_KEYS, row.utrEnc, documentUtrCtx(tenantId, statementId)) : utrMasked;
+  return { ...rest, subcontractor: { ...sub, utr } };
 }
 
 function londonIsoDate(epochMs: number): string {
@@ -81,7 +99,7 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   const ofDocument = and(eq(cisStatementDocuments.tenantId, tenantId), eq(cisStatementDocuments.statementId, statementId));
   const [statements, documents, settings, tenantRows, invoices, subs] = await db.batch([
     db.select().from(cisStatements).where(ofStatement).limit(1),
-    db.select({ document: cisStatementDocuments.document }).from(cisStatementDocuments).where(ofDocument).limit(1),
+    db.select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc }).from(cisStatementDocuments).where(ofDocument).limit(1),
     db
       .select({ companyName: cisSettings.companyName, employerRef: cisSettings.employerRef, footer: cisSettings.statementFooter })
       .from(cisSettings)
@@ -104,7 +122,12 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
       .where(and(eq(cisInvoices.tenantId, tenantId), eq(cisInvoices.statementId, statementId)))
       .orderBy(asc(cisInvoices.invoiceDate), asc(cisInvoices.id)),
     db
-      .select({ verificationRate: cisSubcontractors.verificationRate, verificationReference: cisSubcontractors.verificationReference })
+      .select({
+        id: cisSubcontractors.id,
+        utrEnc: cisSubcontractors.utrEnc,
+        verificationRate: cisSubcontractors.verificationRate,
+        verificationReference: cisSubcontractors.verificationReference,
+      })
       .from(cisSubcontractors)
       .where(
         and(
@@ -116,7 +139,7 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   ]);
   const st = statements[0];
   if (!st) return { ok: false, code: "not_found" };
-  if (documents[0]) return { ok: true, document: parseDocument(documents[0].document), pdfKey: st.pdfKey };
+  if (documents[0]) return { ok: true, document: await renderable(env, tenantId, statementId, documents[0]), pdfKey: st.pdfKey };
 
   const s = settings[0];
   const employerRef = s?.employerRef.trim() ?? "";
@@ -125,9 +148,13 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   // frozen without them could never be corrected.
   if (!employerRef || !companyName) return { ok: false, code: "settings_incomplete" };
 
-  const sub = subs[0] ?? { verificationRate: 20, verificationReference: null };
+  const sub = subs[0] ?? { id: null, utrEnc: null, verificationRate: 20, verificationReference: null };
   const verification = statementVerification(invoices, sub);
-  const document: StatementDocument = {
+  // The UTR as it stands now, re-encrypted for the document's own row (never plain in D1).
+  const utr =
+    sub.id && sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, { tenantId, table: "cis_subcontractors", recordId: sub.id, field: "utr" }) : null;
+  const utrEnc = utr ? await encryptPii(env.PII_KEYS, utr, documentUtrCtx(tenantId, statementId)) : null;
+  const document: StoredDocument = {
     contractor: { name: companyName, employerRef },
     subcontractor: {
       name: st.subcontractorName,
@@ -149,19 +176,19 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
     footer: s?.footer?.trim() ? s.footer : null,
   };
   // Refuses totals that are not the invoices' sums before anything is stored.
-  assertStatementDocument(document);
+  assertStatementDocument({ ...document, subcontractor: { ...document.subcontractor, utr: utr ?? document.subcontractor.utrMasked } });
 
   // The first writer wins; whoever lost reads back the winner's document.
   const [, stored] = await db.batch([
     db
       .insert(cisStatementDocuments)
-      .values({ tenantId, statementId, document: JSON.stringify(document), createdAt: Date.now() })
+      .values({ tenantId, statementId, document: JSON.stringify(document), utrEnc, createdAt: Date.now() })
       .onConflictDoNothing(),
-    db.select({ document: cisStatementDocuments.document }).from(cisStatementDocuments).where(ofDocument).limit(1),
+    db.select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc }).from(cisStatementDocuments).where(ofDocument).limit(1),
   ]);
   const row = stored[0];
   if (!row) return { ok: false, code: "not_found" };
-  return { ok: true, document: parseDocument(row.document), pdfKey: st.pdfKey };
+  return { ok: true, document: await renderable(env, tenantId, statementId, row), pdfKey: st.pdfKey };
 }
 
 export type StatementPdf = { ok: true; key: string; bytes: Uint8Array<ArrayBuffer>; fileName: string };

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
-import { activityLog, auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
+import { activityLog, auditEvents, cisInvoices, cisStatements, cisSubcontractors, emailOutbox } from "~/db/schema";
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { formatPence } from "../domain/money";
@@ -11,8 +11,8 @@ import type { Actor } from "../module.server";
 import { maskEmail } from "../pii.server";
 import { getCisSettings } from "../settings.server";
 import { ensureStatementPdf } from "./files.server";
-import type { IssueErrorCode, IssueMethod } from "./issue-codes";
-import { getStatement } from "./statements.server";
+import type { IssueErrorCode, IssueMethod, ResendErrorCode } from "./issue-codes";
+import { getStatement, type Statement } from "./statements.server";
 
 export type IssueResult = { ok: true; method: IssueMethod; to: string | null } | { ok: false; code: IssueErrorCode };
 
@@ -20,6 +20,8 @@ export type IssueResult = { ok: true; method: IssueMethod; to: string | null } |
 export const STATEMENT_ISSUED_AUDIT = "cis.statement.sent";
 /** The activity-log action the dashboard's Recent Activity shows. */
 export const STATEMENT_ISSUED_ACTIVITY = "statement.issue";
+/** The audit action of sending an issued statement's e-mail again after it failed. */
+export const STATEMENT_RESENT_AUDIT = "cis.statement.resent";
 
 /**
  * Issues a generated statement by e-mail, portal or print. Freezes its PDF first (so what is issued
@@ -42,7 +44,7 @@ export async function issueStatement(
   if (statement.status !== "generated") return { ok: false, code: "already_issued" };
 
   let to: string | null = null;
-  let settings: Awaited<ReturnType<typeof getCisSettings>> | null = null;
+  let settings: Settings | null = null;
   if (method === "email") {
     settings = await getCisSettings(env, tenant.id);
     // Defaults stand in when the settings cannot be read; never send mail on a guess.
@@ -71,25 +73,13 @@ export async function issueStatement(
     return won.length > 0 ? { ok: true, method, to: null } : { ok: false, code: "already_issued" };
   }
 
-  const period = taxMonthFromLabel(statement.taxMonth).displayLabel;
-  const contractorName = settings.companyName.trim() || tenant.name;
   let outboxId: string | null;
   try {
     ({ outboxId } = await queueEmailIf(env, {
       tenantId: tenant.id,
       to,
       template: "cis.statement",
-      data: {
-        contractorName,
-        subcontractorName: statement.subcontractorName,
-        period,
-        gross: formatPence(statement.grossP),
-        cisDeduction: formatPence(statement.cisDeductionP),
-        netPayment: formatPence(statement.grossP - statement.cisDeductionP),
-        from: settings.emailFrom?.trim() || null,
-        replyTo: settings.emailReplyTo?.trim() || null,
-        attachment: { key: pdf.key, filename: pdf.fileName },
-      },
+      data: statementEmailData(tenant, statement, settings, pdf),
       onlyIf: stillGenerated,
       alongside: (db, outboxId) => changes(db, { to: maskEmail(to), outboxId }),
     }));
@@ -101,6 +91,23 @@ export async function issueStatement(
     throw err;
   }
   return outboxId ? { ok: true, method, to } : { ok: false, code: "already_issued" };
+}
+
+type Settings = Awaited<ReturnType<typeof getCisSettings>>;
+
+/** What the cis.statement e-mail says, with the stored PDF attached by its R2 key. */
+function statementEmailData(tenant: { name: string }, statement: Statement, settings: Settings, pdf: { key: string; fileName: string }) {
+  return {
+    contractorName: settings.companyName.trim() || tenant.name,
+    subcontractorName: statement.subcontractorName,
+    period: taxMonthFromLabel(statement.taxMonth).displayLabel,
+    gross: formatPence(statement.grossP),
+    cisDeduction: formatPence(statement.cisDeductionP),
+    netPayment: formatPence(statement.grossP - statement.cisDeductionP),
+    from: settings.emailFrom?.trim() || null,
+    replyTo: settings.emailReplyTo?.trim() || null,
+    attachment: { key: pdf.key, filename: pdf.fileName },
+  };
 }
 
 /** The issue's statements, each conditional on `stillGenerated`; the status change comes last so it can decide the others. */
@@ -161,8 +168,119 @@ function issueStatements(
     ),
     db
       .update(cisStatements)
-      .set({ status: "issued", issuedMethod: method, issuedAt: now, updatedAt: now })
+      .set({ status: "issued", issuedMethod: method, issuedAt: now, updatedAt: now, emailOutboxId: details.outboxId ?? null })
       .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id), eq(cisStatements.status, "generated")))
       .returning({ id: cisStatements.id }),
   ];
+}
+
+export type ResendResult = { ok: true; to: string } | { ok: false; code: ResendErrorCode };
+
+/**
+ * Sends an issued statement's e-mail again when the last one failed (the queue refused it, or
+ * delivery failed for good), to the subcontractor's address now. One D1 batch: the new outbox
+ * row, the cis.statement.resent audit entry and the statement pointing at the new row, all only
+ * while the statement is issued by e-mail and its latest e-mail has failed, so two resends at
+ * once send once. The statement stays issued as it was: only its e-mail goes out again.
+ */
+export async function resendStatementEmail(
+  env: Env,
+  tenant: { id: string; name: string },
+  id: string,
+  actor: Actor,
+  opts: { ip?: string | null; now?: number } = {},
+): Promise<ResendResult> {
+  const db = getDb(env);
+  const [rows, subs, outbox] = await db.batch([
+    db
+      .select()
+      .from(cisStatements)
+      .where(and(eq(cisStatements.tenantId, tenant.id), eq(cisStatements.id, id)))
+      .limit(1),
+    db
+      .select({ email: cisSubcontractors.email })
+      .from(cisSubcontractors)
+      .where(
+        and(
+          eq(cisSubcontractors.tenantId, tenant.id),
+          sql`${cisSubcontractors.id} = (SELECT ${cisStatements.subcontractorId} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id})`,
+        ),
+      )
+      .limit(1),
+    db
+      .select({ status: emailOutbox.status })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.tenantId, tenant.id),
+          sql`${emailOutbox.id} = (SELECT ${cisStatements.emailOutboxId} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id})`,
+        ),
+      )
+      .limit(1),
+  ]);
+  const row = rows[0];
+  if (!row) return { ok: false, code: "not_found" };
+  if (row.status !== "issued" || row.issuedMethod !== "email" || outbox[0]?.status !== "failed") return { ok: false, code: "not_failed" };
+  const statement: Statement = { ...row, invoiceIds: [] };
+  const settings = await getCisSettings(env, tenant.id);
+  if (settings.fellBack) throw new Error("CIS settings could not be read");
+  if (!settings.emailStatements) return { ok: false, code: "email_disabled" };
+  const to = subs[0]?.email?.trim();
+  if (!to) return { ok: false, code: "no_email" };
+  const pdf = await ensureStatementPdf(env, tenant.id, id);
+  if (!pdf.ok) return { ok: false, code: pdf.code };
+
+  const now = opts.now ?? Date.now();
+  const failedOutbox = row.emailOutboxId!;
+  // Still issued by e-mail, and its latest e-mail is the failed one read above.
+  const stillFailed = sql`EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id}
+      AND ${cisStatements.status} = 'issued' AND ${cisStatements.issuedMethod} = 'email' AND ${cisStatements.emailOutboxId} = ${failedOutbox})
+    AND EXISTS (SELECT 1 FROM ${emailOutbox} WHERE ${emailOutbox.id} = ${failedOutbox} AND ${emailOutbox.status} = 'failed')`;
+  try {
+    const { outboxId } = await queueEmailIf(env, {
+      tenantId: tenant.id,
+      to,
+      template: "cis.statement",
+      data: statementEmailData(tenant, statement, settings, pdf),
+      onlyIf: stillFailed,
+      alongside: (db, outboxId) => {
+        const thisStatement = sql`${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id} AND ${cisStatements.emailOutboxId} = ${failedOutbox}
+          AND EXISTS (SELECT 1 FROM ${emailOutbox} WHERE ${emailOutbox.id} = ${outboxId})`;
+        return [
+          insertWhere(
+            db,
+            auditEvents,
+            {
+              id: newId(),
+              tenantId: tenant.id,
+              actorId: actor.id,
+              actorEmail: actor.email,
+              action: STATEMENT_RESENT_AUDIT,
+              targetType: "statement",
+              targetId: id,
+              payload: sql`json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
+                'to', ${maskEmail(to)}, 'outboxId', ${outboxId}, 'failedOutboxId', ${failedOutbox})`,
+              ip: opts.ip ?? null,
+              createdAt: now,
+            },
+            thisStatement,
+            { from: cisStatements },
+          ),
+          // Last: the statement points at the new e-mail only once the entry above was written.
+          db.update(cisStatements).set({ emailOutboxId: outboxId, updatedAt: now }).where(thisStatement),
+        ];
+      },
+    });
+    if (!outboxId) return { ok: false, code: "not_failed" };
+  } catch (err) {
+    // The batch landed and the queue refused the new message: its row is failed, so Resend stays offered.
+    const [after] = await db
+      .select({ emailOutboxId: cisStatements.emailOutboxId })
+      .from(cisStatements)
+      .where(and(eq(cisStatements.tenantId, tenant.id), eq(cisStatements.id, id)))
+      .limit(1);
+    if (after && after.emailOutboxId !== failedOutbox) return { ok: false, code: "email_not_queued" };
+    throw err;
+  }
+  return { ok: true, to };
 }

@@ -1,17 +1,19 @@
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
-import { cisInvoices, cisSettings, cisStatements, jobs } from "~/db/schema";
+import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs } from "~/db/schema";
+import { QUEUE_REFUSED } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import type { StatementIssueMethod } from "../domain";
 import type { Actor } from "../module.server";
+import type { EmailFailure } from "./issue-codes";
 import type { StatementRowStatus } from "./statement-codes";
-import { pendingInvoices } from "./statements.server";
+import { pendingInvoices, pendingStatementsQuery } from "./statements.server";
 
 /**
  * What the statements screen reads (one D1 batch per page) and how Generate All starts its job.
  *
- * A subcontractor's tax month has at most one statement. Invoices approved after it was generated
+ * A subcontractor's tax month has at most one statement. Invoices paid after it was generated
  * still need a statement but can never join that one: the screen lists them under the statement
  * as not on it, and neither Generate nor Generate All offers them (generation would refuse).
  */
@@ -73,24 +75,8 @@ export function batchJobView(row: BatchJobRow): BatchJobView {
   return { id: row.id, state: "running", progress: row.progress };
 }
 
-/**
- * The subcontractors Generate All works on: those with invoices pending a statement this month
- * and no statement for it yet, by name.
- */
-function pendingTargetsQuery(db: Db, tenantId: string, taxMonth: string) {
-  return db
-    .select({ subcontractorId: cisInvoices.subcontractorId, name: sql<string>`max(${cisInvoices.subcontractorName})` })
-    .from(cisInvoices)
-    .where(
-      sql`${pendingInvoices(tenantId, taxMonth)} AND NOT EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId}
-        AND ${cisStatements.subcontractorId} = ${cisInvoices.subcontractorId} AND ${cisStatements.taxMonth} = ${taxMonth})`,
-    )
-    .groupBy(cisInvoices.subcontractorId)
-    .orderBy(sql`lower(max(${cisInvoices.subcontractorName}))`, cisInvoices.subcontractorId);
-}
-
 export async function pendingStatementTargets(env: Env, tenantId: string, taxMonth: string): Promise<{ subcontractorId: string; name: string }[]> {
-  return pendingTargetsQuery(getDb(env), tenantId, taxMonth);
+  return pendingStatementsQuery(getDb(env), tenantId, taxMonth);
 }
 
 export type StartBatchResult = { ok: true; jobId: string; created: boolean } | { ok: false; code: "no_pending" };
@@ -101,7 +87,7 @@ export type StartBatchResult = { ok: true; jobId: string; created: boolean } | {
  */
 export async function startBatchGeneration(env: Env, tenantId: string, taxMonth: string, actor: Pick<Actor, "id" | "email">): Promise<StartBatchResult> {
   const db = getDb(env);
-  const [[latest], targets] = await db.batch([latestBatchJobQuery(db, tenantId, taxMonth), pendingTargetsQuery(db, tenantId, taxMonth)]);
+  const [[latest], targets] = await db.batch([latestBatchJobQuery(db, tenantId, taxMonth), pendingStatementsQuery(db, tenantId, taxMonth)]);
   if (latest && batchJobView(latest).state === "running") return { ok: true, jobId: latest.id, created: false };
   if (targets.length === 0) return { ok: false, code: "no_pending" };
   const res = await enqueue(env, {
@@ -123,10 +109,18 @@ export type StatementSubRow = {
   status: StatementRowStatus;
   invoiceCount: number;
   cisDeductionP: number;
-  /** The statement's invoices, or the pending ones while there is no statement. */
+  /** The statement's invoices, or the pending (paid) ones while there is no statement. */
   invoices: StatementInvoiceView[];
-  statement: { id: string; status: "generated" | "issued"; generatedAt: number; issuedAt: number | null; issuedMethod: StatementIssueMethod | null } | null;
-  /** Invoices approved after the month's statement was generated: pending, but never on it. */
+  statement: {
+    id: string;
+    status: "generated" | "issued";
+    generatedAt: number;
+    issuedAt: number | null;
+    issuedMethod: StatementIssueMethod | null;
+    /** Why its latest e-mail was not sent (the outbox row failed), or null. */
+    emailFailure: EmailFailure | null;
+  } | null;
+  /** Invoices paid in the month after its statement was generated: pending, but never on it. */
   notOnStatement: StatementInvoiceView[];
 };
 
@@ -181,8 +175,12 @@ export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: s
         generatedAt: cisStatements.generatedAt,
         issuedAt: cisStatements.issuedAt,
         issuedMethod: cisStatements.issuedMethod,
+        // Aliased: inside a batch rows are read by column name, and the statement has its own status.
+        emailStatus: sql<string | null>`${emailOutbox.status}`.as("email_status"),
+        emailError: sql<string | null>`${emailOutbox.error}`.as("email_error"),
       })
       .from(cisStatements)
+      .leftJoin(emailOutbox, and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, cisStatements.emailOutboxId)))
       .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, taxMonth))),
     db
       .select(invoiceFields)
@@ -210,7 +208,14 @@ export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: s
     invoiceCount: s.invoiceCount,
     cisDeductionP: s.cisDeductionP,
     invoices: byStatement.get(s.id) ?? [],
-    statement: { id: s.id, status: s.status, generatedAt: s.generatedAt, issuedAt: s.issuedAt, issuedMethod: s.issuedMethod },
+    statement: {
+      id: s.id,
+      status: s.status,
+      generatedAt: s.generatedAt,
+      issuedAt: s.issuedAt,
+      issuedMethod: s.issuedMethod,
+      emailFailure: s.emailStatus === "failed" ? (s.emailError === QUEUE_REFUSED ? "not_queued" : "delivery_failed") : null,
+    },
     notOnStatement: (pendingBySub.get(s.subcontractorId) ?? []).map(invoiceView),
   }));
   const withStatement = new Set(statements.map((s) => s.subcontractorId));

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { Actor } from "../module.server";
@@ -26,14 +26,41 @@ export const STATEMENT_NOT_FOUND = "Statement not found";
 const TAX_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
- * The invoices that still need a statement: approved or paid, not deleted, flagged as statement
- * required, not yet issued and not yet on a statement. One condition, used by the pending list,
- * the statement's insert and the linking update alike, so all three see the same invoices.
+ * THE definition of an invoice pending a statement, used by every place that counts or lists them
+ * (statements screen, Generate and Generate All, the invoice list's card, the dashboard card, the
+ * deadline alerts). A payment and deduction statement reports the payments made in a tax month,
+ * so an invoice waits for one only once it is paid, in the tax month of its payment date (the
+ * invoice's tax month is moved to the payment date's when it is paid): paid, not deleted, a
+ * deduction above zero, statement required (set by the approval itself whenever it deducts), not
+ * on a statement and not issued. An approved invoice not yet paid is not pending.
  */
-export function pendingInvoices(tenantId: string, taxMonth: string, subcontractorId?: string): SQL {
-  return sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.deletedAt} IS NULL AND ${cisInvoices.status} IN ('approved', 'paid')
-    AND ${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.statementId} IS NULL
-    AND ${cisInvoices.taxMonth} = ${taxMonth}${subcontractorId === undefined ? sql`` : sql` AND ${cisInvoices.subcontractorId} = ${subcontractorId}`}`;
+export function pendingInvoices(tenantId: string, taxMonth?: string, subcontractorId?: string): SQL {
+  return sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.deletedAt} IS NULL AND ${cisInvoices.status} = 'paid'
+    AND ${cisInvoices.cisDeductionP} > 0 AND ${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.statementId} IS NULL${
+      taxMonth === undefined ? sql`` : sql` AND ${cisInvoices.taxMonth} = ${taxMonth}`
+    }${subcontractorId === undefined ? sql`` : sql` AND ${cisInvoices.subcontractorId} = ${subcontractorId}`}`;
+}
+
+/**
+ * The statements a tax month still needs generated: one per subcontractor with invoices pending in
+ * it and no statement for it yet, by name. Generate All works on these, the statements screen's
+ * Pending Generation card and the dashboard's Pending Statements card count them.
+ */
+export function pendingStatementsQuery(db: Db, tenantId: string, taxMonth: string) {
+  return db
+    .select({ subcontractorId: cisInvoices.subcontractorId, name: sql<string>`max(${cisInvoices.subcontractorName})` })
+    .from(cisInvoices)
+    .where(
+      sql`${pendingInvoices(tenantId, taxMonth)} AND NOT EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId}
+        AND ${cisStatements.subcontractorId} = ${cisInvoices.subcontractorId} AND ${cisStatements.taxMonth} = ${taxMonth})`,
+    )
+    .groupBy(cisInvoices.subcontractorId)
+    .orderBy(sql`lower(max(${cisInvoices.subcontractorName}))`, cisInvoices.subcontractorId);
+}
+
+/** How many statements the tax month still needs generated (the rows of `pendingStatementsQuery`), for a page's batch. */
+export function pendingStatementsCountQuery(db: Db, tenantId: string, taxMonth: string) {
+  return db.select({ count: sql<number>`count(*)` }).from(pendingStatementsQuery(db, tenantId, taxMonth).as("pending_statements"));
 }
 
 export type PendingStatementGroup = {
@@ -126,7 +153,7 @@ export async function generateStatement(
       db.insert(cisStatements).select(
         sql`SELECT ${tenantId}, ${id}, ${sub.id}, ${sub.name}, ${sub.utrMasked}, ${taxMonth},
           json_group_array(i.id), count(*), sum(i.gross_p), sum(i.materials_p), sum(i.labour_p), sum(i.cis_deduction_p),
-          'generated', ${now}, ${actor.id}, NULL, NULL, NULL, ${now}, ${now}
+          'generated', ${now}, ${actor.id}, NULL, NULL, NULL, NULL, ${now}, ${now}
         FROM (SELECT ${cisInvoices.id} AS id, ${cisInvoices.grossP} AS gross_p, ${cisInvoices.materialsP} AS materials_p,
             ${cisInvoices.labourP} AS labour_p, ${cisInvoices.cisDeductionP} AS cis_deduction_p
           FROM ${cisInvoices} WHERE ${pending} ORDER BY ${cisInvoices.invoiceDate}, ${cisInvoices.id}) AS i

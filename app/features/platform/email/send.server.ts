@@ -11,7 +11,8 @@ import { z } from "zod";
 export const emailMessageSchema = z.object({ outboxId: z.string().min(1) });
 export type EmailMessage = z.infer<typeof emailMessageSchema>;
 
-const QUEUE_REFUSED = "queue refused the message";
+/** The error an outbox row carries when the EMAIL queue refused its message (nothing was sent). */
+export const QUEUE_REFUSED = "queue refused the message";
 
 /**
  * The data given for an e-mail does not fit its template (a field too long, say). Sending it

@@ -3,6 +3,7 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain";
+import { EMAIL_FAILURE_MESSAGES, resendFailedTitle, type EmailFailure } from "../issue-codes";
 import { STATEMENT_ISSUE_METHOD_LABELS, type StatementRowStatus } from "../statement-codes";
 
 type InvoiceView = { id: string; invoiceNumber: string; paymentDate: string | null; grossP: number; cisDeductionP: number };
@@ -16,7 +17,14 @@ export type StatementRowView = {
   invoiceCount: number;
   cisDeductionP: number;
   invoices: InvoiceView[];
-  statement: { id: string; status: "generated" | "issued"; generatedAt: number; issuedAt: number | null; issuedMethod: IssueMethod | null } | null;
+  statement: {
+    id: string;
+    status: "generated" | "issued";
+    generatedAt: number;
+    issuedAt: number | null;
+    issuedMethod: IssueMethod | null;
+    emailFailure: EmailFailure | null;
+  } | null;
   notOnStatement: InvoiceView[];
 };
 
@@ -101,6 +109,19 @@ function IssueForms({ statementId, name, returnTo, emailStatements }: { statemen
   );
 }
 
+/** Sends an issued statement's failed e-mail again: a plain POST form, so it works without JavaScript. */
+function ResendForm({ statementId, name, returnTo }: { statementId: string; name: string; returnTo: string }) {
+  const action = `/cis/statements/${statementId}/resend`;
+  return (
+    <Form method="post" action={action}>
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <SubmitButton action={action} pendingText="Sending..." variant="secondary" aria-label={`Resend statement e-mail to ${name}`}>
+        Resend
+      </SubmitButton>
+    </Form>
+  );
+}
+
 function StatementActions({
   row,
   perms,
@@ -137,6 +158,12 @@ function StatementActions({
           Download PDF
         </a>
       </div>
+      {s.emailFailure ? (
+        <div className="flex flex-wrap items-center gap-2 rounded-brand border border-danger bg-danger/10 p-3" data-email-failure={s.emailFailure}>
+          <p className="text-sm font-medium">{resendFailedTitle(EMAIL_FAILURE_MESSAGES[s.emailFailure])}</p>
+          {perms.canIssue ? <ResendForm statementId={s.id} name={row.name} returnTo={returnTo} /> : null}
+        </div>
+      ) : null}
       {s.status === "generated" && perms.canIssue ? (
         <IssueForms statementId={s.id} name={row.name} returnTo={returnTo} emailStatements={perms.emailStatements} />
       ) : null}
@@ -176,7 +203,12 @@ export function StatementList({
               <span className="text-sm tabular-nums" data-total-cis>
                 {`CIS ${formatPence(row.cisDeductionP)}`}
               </span>
-              <span className="ml-auto">
+              <span className="ml-auto flex items-center gap-2">
+                {row.statement?.emailFailure ? (
+                  <span className="rounded-full bg-danger/15 px-2 py-0.5 text-xs font-medium" data-email-not-sent>
+                    E-mail not sent
+                  </span>
+                ) : null}
                 <StatementStatusBadge status={row.status} />
               </span>
             </summary>
@@ -185,7 +217,7 @@ export function StatementList({
               {row.notOnStatement.length > 0 ? (
                 <div className="space-y-2 rounded-brand border border-amber-500 bg-amber-500/10 p-3" data-not-on-statement>
                   <p className="text-sm">
-                    {row.notOnStatement.length === 1 ? "1 invoice was" : `${row.notOnStatement.length} invoices were`} approved after this tax month&apos;s
+                    {row.notOnStatement.length === 1 ? "1 invoice was" : `${row.notOnStatement.length} invoices were`} paid after this tax month&apos;s
                     statement was generated and {row.notOnStatement.length === 1 ? "is" : "are"} not on it: a subcontractor has one statement per tax month.
                   </p>
                   <InvoiceTable caption={`Invoices of ${row.name} not on the statement`} invoices={row.notOnStatement} />

@@ -1,5 +1,5 @@
 import { formatDateTime, formatLongDate } from "~/utils/dates";
-import { formatPence, taxMonthFromLabel } from "../domain";
+import { formatPence, taxMonthFromLabel, type DueReturn } from "../domain";
 import { RETURN_STATUS_LABELS } from "./return-codes";
 import type { ReturnLineRow, ReturnRow } from "./returns.server";
 
@@ -81,5 +81,19 @@ export function returnView(row: ReturnRow, lines: readonly ReturnLineRow[], show
       statementsIssued: l.statementsIssued,
     })),
     moreLines: Math.max(0, row.subcontractorCount - shown.length),
+  };
+}
+
+export type OverdueReturnView = { taxMonth: string; period: string; dueDate: string; daysOverdue: number; overdueText: string; href: string };
+
+/** An overdue return as the returns page and the dashboard list it, linking to the month on the returns page. */
+export function overdueReturnView(d: DueReturn): OverdueReturnView {
+  return {
+    taxMonth: d.taxMonth,
+    period: d.displayLabel,
+    dueDate: formatLongDate(d.deadline),
+    daysOverdue: d.daysOverdue,
+    overdueText: `${d.daysOverdue} day${d.daysOverdue === 1 ? "" : "s"} overdue`,
+    href: `/cis/returns?month=${d.taxMonth}`,
   };
 }

@@ -9,7 +9,18 @@ import type { ReturnLineView, ReturnView } from "../view.server";
 
 const panelClass = "rounded-brand border border-line bg-elevated p-5";
 
-export type MonthView = { label: string; displayLabel: string; filingDeadline: string; paymentDeadline: string; previous: string; next: string };
+export type MonthView = {
+  label: string;
+  displayLabel: string;
+  filingDeadline: string;
+  paymentDeadline: string;
+  previous: string;
+  next: string;
+  /** Whether this is the tax month we are in now (London). */
+  isCurrent: boolean;
+  /** '6 days overdue' when the month's return is overdue, else null. */
+  overdue: string | null;
+};
 
 export type ReturnIntent = "compile" | "nil" | "amend" | "unlock";
 
@@ -30,7 +41,7 @@ export function CurrentMonthCard({ month, ret }: { month: MonthView; ret: Return
     <section aria-labelledby="current-month-heading" className={panelClass} data-testid="current-month">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="current-month-heading" className="text-lg font-semibold">
-          Current Tax Month
+          {month.isCurrent ? "Current Tax Month" : "Tax Month"}
         </h3>
         <nav aria-label="Tax months" className="flex gap-2 text-sm">
           <Link to={`/cis/returns?month=${month.previous}`} className={buttonClass("ghost")}>
@@ -66,6 +77,11 @@ export function CurrentMonthCard({ month, ret }: { month: MonthView; ret: Return
               NOT_COMPILED
             )}
           </dd>
+          {month.overdue ? (
+            <dd className="mt-1 inline-block rounded-brand bg-danger/10 px-2 text-sm font-semibold text-danger" data-field="overdue">
+              Overdue: {month.overdue}
+            </dd>
+          ) : null}
         </div>
       </dl>
       {ret ? (

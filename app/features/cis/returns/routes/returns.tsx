@@ -36,7 +36,8 @@ import {
   unlockReturn,
   type ReturnErrorCode,
 } from "../returns.server";
-import { returnView } from "../view.server";
+import { overdueReturnView, returnView } from "../view.server";
+import { OverdueReturns } from "../components/overdue-returns";
 import type { Route } from "./+types/returns";
 
 function parseMonth(raw: string | null, now: Date): TaxMonth | null {
@@ -50,16 +51,18 @@ function parseMonth(raw: string | null, now: Date): TaxMonth | null {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, RETURNS_READ_SCOPES);
-  const month = parseMonth(new URL(request.url).searchParams.get("month"), new Date());
+  const now = new Date();
+  const month = parseMonth(new URL(request.url).searchParams.get("month"), now);
   if (!month) return data({ kind: "no-month" as const, message: NO_TAX_MONTH }, { status: 400 });
   let page;
   try {
-    page = await returnsPageData(env, tenant.id, month);
+    page = await returnsPageData(env, tenant.id, month, now);
   } catch (err) {
     const message = reportInternalError(context, err, "cis returns page");
     return data({ kind: "error" as const, message: `Error loading returns: ${message}` }, { status: 500 });
   }
   const current = page.monthReturns.at(-1) ?? null;
+  const overdue = page.overdue.map(overdueReturnView);
   const canCompile = can(user, "cis.ret.compile");
   const view = current ? returnView(current, page.lines, RETURN_LINES_SHOWN) : null;
   const actions: ReturnActionsView = {
@@ -84,7 +87,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       paymentDeadline: formatLongDate(month.deadlines.payment),
       previous: previousTaxMonth(month.label).label,
       next: nextTaxMonth(month.label).label,
+      isCurrent: month.label === currentTaxMonth(now).label,
+      overdue: overdue.find((o) => o.taxMonth === month.label)?.overdueText ?? null,
     },
+    overdue,
     current: view,
     actions,
     history: page.history.map((r) => returnView(r, page.historyLines[r.id] ?? [], RETURN_HISTORY_LINES_SHOWN)),
@@ -179,13 +185,14 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       </div>
     );
   }
-  const { month, current, actions, history } = loaderData;
+  const { month, current, actions, history, overdue } = loaderData;
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-bold">CIS Returns</h2>
       {actionData?.kind === "error" ? <ActionError title={actionData.title} message={actionData.message} /> : null}
       {actionData?.kind === "issues" ? <ValidationIssuesDialog issues={actionData.issues} /> : null}
       {actionData?.kind === "confirm" ? <ConfirmStep intent={actionData.intent} text={actionData.text} month={actionData.month} id={actionData.id} /> : null}
+      <OverdueReturns items={overdue} />
       <CurrentMonthCard month={month} ret={current} />
       <ReturnActions month={month.label} ret={current} actions={actions} />
       {current ? (

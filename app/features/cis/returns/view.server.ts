@@ -30,6 +30,8 @@ export type ReturnView = {
   compiledAt: string;
   submittedAt: string | null;
   submissionRef: string | null;
+  /** The IRmark of the message HMRC accepted (locked returns). */
+  irmark: string | null;
   issues: string[];
   lines: ReturnLineView[];
   /** Lines not shown (history shows the first few; Export CSV has all). */
@@ -67,6 +69,7 @@ export function returnView(row: ReturnRow, lines: readonly ReturnLineRow[], show
     compiledAt: formatDateTime(row.compiledAt),
     submittedAt: row.submittedAt === null ? null : formatDateTime(row.submittedAt),
     submissionRef: row.submissionRef,
+    irmark: row.irmark,
     issues: row.issues,
     lines: shown.map((l) => ({
       subcontractorId: l.subcontractorId,

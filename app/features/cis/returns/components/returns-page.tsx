@@ -112,6 +112,19 @@ export function ReturnTotals({ ret }: { ret: ReturnView }) {
   );
 }
 
+/** A locked return is one HMRC accepted: a success, said as one (not as a refusal to submit). */
+export function FiledPanel({ ret }: { ret: ReturnView }) {
+  return (
+    <section role="status" className="rounded-brand border border-success bg-success/10 p-4 text-sm" data-testid="return-filed">
+      <p className="font-semibold text-success">
+        Submitted to HMRC on {ret.submittedAt ?? "N/A"} — accepted
+        {ret.irmark ? `; IRmark ${ret.irmark}` : ""}
+      </p>
+      {ret.submissionRef ? <p className="mt-1">HMRC reference {ret.submissionRef}</p> : null}
+    </section>
+  );
+}
+
 /** The return's validation: every issue listed, or the success sentence. */
 export function ValidationPanel({ ret }: { ret: ReturnView }) {
   const needsRecompile = ret.status === "draft" && ret.issues.length === 0;

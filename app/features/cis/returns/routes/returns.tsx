@@ -12,6 +12,7 @@ import {
   ActionError,
   ConfirmStep,
   CurrentMonthCard,
+  FiledPanel,
   HistoricalReturns,
   ReturnActions,
   ReturnLinesTable,
@@ -22,6 +23,8 @@ import {
 } from "../components/returns-page";
 import {
   amendConfirmText,
+  ALREADY_FILED,
+  ALREADY_FILED_TITLE,
   amendReturn,
   compileMonthlyReturn,
   nilConfirmText,
@@ -72,7 +75,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     amend: { show: canCompile && current !== null && current.locked, confirm: amendConfirmText(current?.id ?? month.label) },
     unlock: { show: devToolsEnabled(env, request) && can(user, "cis.manage") && current !== null && current.locked, confirm: UNLOCK_CONFIRM_TEXT },
     submit: {
-      show: can(user, "cis.ret.submit"),
+      // A locked return is accepted by HMRC: the page says so instead of offering a disabled Submit.
+      show: can(user, "cis.ret.submit") && !current?.locked,
       href: `/cis/returns/${month.label}/submit`,
       reason: current ? submissionBlocker(current) : "Compile the return first",
     },
@@ -152,6 +156,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const message = reportInternalError(context, err, `cis return ${intent}`, intent === "unlock" ? "Failed to unlock return" : "Unknown error occurred");
     return data<ActionData>({ kind: "error", title, message }, { status: 500 });
   }
+  if (!outcome.ok && outcome.code === "locked") {
+    // A compile from a stale page (or racing the acceptance): HMRC has the return, nothing is wrong.
+    return redirectWithToast(env, here, { type: "info", title: ALREADY_FILED_TITLE, message: ALREADY_FILED });
+  }
   if (!outcome.ok) return refused(outcome.code);
   if (outcome.issues.length > 0) return data<ActionData>({ kind: "issues", issues: outcome.issues });
   return redirectWithToast(env, here, { type: "success", ...outcome.toast });
@@ -194,6 +202,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       {actionData?.kind === "confirm" ? <ConfirmStep intent={actionData.intent} text={actionData.text} month={actionData.month} id={actionData.id} /> : null}
       <OverdueReturns items={overdue} />
       <CurrentMonthCard month={month} ret={current} />
+      {current?.locked ? <FiledPanel ret={current} /> : null}
       <ReturnActions month={month.label} ret={current} actions={actions} />
       {current ? (
         <>

@@ -94,3 +94,31 @@ describe("overdue returns", () => {
     expect(doc.querySelector(`[data-overdue="${overdue.label}"]`)).toBeNull();
   });
 });
+
+describe("validation issues say where they are fixed", () => {
+  it("a statement not issued links to that subcontractor's statement for the month; without an e-mail address it says print or portal and links to add one", async () => {
+    const { t, b } = await cisStaff("manager", { settings: {} });
+    const ann = await seedSub(t, { name: "Ann Roofing", email: "ann@example.test" });
+    const dan = await seedSub(t, { name: "Dan Murphy" });
+    await seedInvoice(t, { subcontractorId: ann.id, subcontractorName: ann.name, statementRequired: true, paymentDate: "2026-01-10" });
+    await seedInvoice(t, { subcontractorId: dan.id, subcontractorName: dan.name, statementRequired: true, paymentDate: "2026-01-10" });
+    await compileMonthlyReturn(env, t.id, "2026-01", seeder);
+    const { doc } = await visit(b, `${t.origin}/cis/returns?month=2026-01`);
+    const items = all(doc, '[data-issues] li[data-issue="statement_not_issued"]');
+    expect(items).toHaveLength(2);
+    const [annIssue, danIssue] = items;
+    expect(annIssue!.textContent).toContain("Line 1: Statement not issued for Ann Roofing");
+    expect(all(annIssue!, "a").map((a) => [a.textContent, attr(a, "href")])).toEqual([
+      ["Issue the statement", `/cis/statements?month=2026-01#statement-${ann.id}`],
+    ]);
+    expect(danIssue!.textContent).toContain("Line 2: Statement not issued for Dan Murphy");
+    expect(danIssue!.textContent).toContain("No e-mail address: print the statement or issue it through the portal");
+    expect(all(danIssue!, "a").map((a) => [a.textContent, attr(a, "href")])).toEqual([
+      ["Issue the statement", `/cis/statements?month=2026-01#statement-${dan.id}`],
+      ["Add an e-mail address", `/cis/subcontractors/${dan.id}/edit`],
+    ]);
+    // The link's anchor is that subcontractor's row on the statements page.
+    const statements = await visit(b, `${t.origin}/cis/statements?month=2026-01`);
+    expect(attr(one(statements.doc, `#statement-${dan.id}`), "data-subcontractor")).toBe(dan.id);
+  });
+});

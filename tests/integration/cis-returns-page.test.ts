@@ -106,7 +106,7 @@ describe("the returns page", () => {
     expect(textOf(dialog, "h3")).toBe("Validation Issues");
     expect(textsOf(dialog, "li")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
     expect(textOf(doc, '[data-field="status"]')).toBe("Draft");
-    expect(textsOf(doc, "[data-issues] li")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
+    expect(textsOf(doc, "[data-issues] li > span:first-child")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
     const submit = one(doc, '[data-submit="disabled"]');
     expect(isDisabled(submit)).toBe(true);
     expect(textOf(doc, `#${attr(submit, "aria-describedby")}`)).toBe("Return validation failed: Line 1: Statement not issued for Issue Builder");

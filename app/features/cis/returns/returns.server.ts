@@ -616,6 +616,8 @@ export type ReturnsPageData = {
   paymentsInMonth: number;
   /** Returns whose filing deadline has passed unfiled, newest first. */
   overdue: DueReturn[];
+  /** Whether each subcontractor of the latest return whose statement is not issued has an e-mail address. */
+  hasEmail: Record<string, boolean>;
 };
 
 /** Everything /cis/returns shows for a month, in ONE D1 round trip. */
@@ -634,7 +636,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     .where(eq(cisReturns.tenantId, tenantId))
     .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
     .limit(RETURN_HISTORY_LIMIT);
-  const [monthReturns, lines, history, historyLineRows, [payments], ...overdueResults] = await db.batch([
+  const [monthReturns, lines, history, historyLineRows, [payments], contacts, ...overdueResults] = await db.batch([
     monthReturnsQuery(db, tenantId, month.label),
     db
       .select()
@@ -653,6 +655,21 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
       .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
       .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position)),
     db.select({ n: count() }).from(cisInvoices).where(paidInMonth(tenantId, month)),
+    db
+      .select({ id: cisSubcontractors.id, email: cisSubcontractors.email })
+      .from(cisSubcontractors)
+      .where(
+        and(
+          eq(cisSubcontractors.tenantId, tenantId),
+          inArray(
+            cisSubcontractors.id,
+            db
+              .select({ id: cisReturnLines.subcontractorId })
+              .from(cisReturnLines)
+              .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), eq(cisReturnLines.statementsIssued, false))),
+          ),
+        ),
+      ),
     firstActivity,
     paidGroups,
     filedMonths,
@@ -667,6 +684,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     historyLines,
     paymentsInMonth: payments?.n ?? 0,
     overdue: toOverdueReturns(now, overdueResults as OverdueQueryResults),
+    hasEmail: Object.fromEntries(contacts.map((c) => [c.id, Boolean(c.email?.trim())])),
   };
 }
 

@@ -5,7 +5,7 @@ import { StatCards } from "~/components/ui/stat-cards";
 import { Table, TBody, TD, TH, THead } from "~/components/ui/table";
 import { RETURN_VALID_MESSAGE } from "../../domain/return-validation";
 import { NO_HISTORY, NO_RETURN_FOR_MONTH, NOT_COMPILED } from "../return-codes";
-import type { ReturnLineView, ReturnView } from "../view.server";
+import type { ReturnIssueView, ReturnLineView, ReturnView } from "../view.server";
 
 const panelClass = "rounded-brand border border-line bg-elevated p-5";
 
@@ -126,7 +126,7 @@ export function FiledPanel({ ret }: { ret: ReturnView }) {
 }
 
 /** The return's validation: every issue listed, or the success sentence. */
-export function ValidationPanel({ ret }: { ret: ReturnView }) {
+export function ValidationPanel({ ret, issues }: { ret: ReturnView; issues: ReturnIssueView[] }) {
   const needsRecompile = ret.status === "draft" && ret.issues.length === 0;
   return (
     <section aria-labelledby="validation-heading" className={panelClass} data-testid="validation">
@@ -134,9 +134,20 @@ export function ValidationPanel({ ret }: { ret: ReturnView }) {
         Validation
       </h3>
       {ret.issues.length > 0 ? (
-        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-danger" data-issues>
-          {ret.issues.map((issue) => (
-            <li key={issue}>{issue}</li>
+        <ul className="mt-2 list-disc space-y-2 pl-5 text-sm" data-issues>
+          {issues.map((issue) => (
+            <li key={issue.text} data-issue={issue.code}>
+              <span className="text-danger">{issue.text}</span>
+              {issue.links.map((l) => (
+                <span key={l.href}>
+                  {" · "}
+                  <Link to={l.href} className="underline">
+                    {l.label}
+                  </Link>
+                </span>
+              ))}
+              {issue.note ? <span className="block opacity-80">{issue.note}</span> : null}
+            </li>
           ))}
         </ul>
       ) : needsRecompile ? (

@@ -39,7 +39,7 @@ import {
   unlockReturn,
   type ReturnErrorCode,
 } from "../returns.server";
-import { overdueReturnView, returnView } from "../view.server";
+import { overdueReturnView, returnIssueViews, returnView } from "../view.server";
 import { OverdueReturns } from "../components/overdue-returns";
 import type { Route } from "./+types/returns";
 
@@ -96,6 +96,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     overdue,
     current: view,
+    issues: current ? returnIssueViews(current, page.lines, page.hasEmail) : [],
     actions,
     history: page.history.map((r) => returnView(r, page.historyLines[r.id] ?? [], RETURN_HISTORY_LINES_SHOWN)),
   };
@@ -193,7 +194,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       </div>
     );
   }
-  const { month, current, actions, history, overdue } = loaderData;
+  const { month, current, actions, history, overdue, issues } = loaderData;
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-bold">CIS Returns</h2>
@@ -207,7 +208,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       {current ? (
         <>
           <ReturnTotals ret={current} />
-          <ValidationPanel ret={current} />
+          <ValidationPanel ret={current} issues={issues} />
           {current.lines.length > 0 ? (
             <div data-testid="current-lines">
               <ReturnLinesTable lines={current.lines} caption={`Lines of return ${current.id}`} />

@@ -67,7 +67,15 @@ scenario("Returns: compile a month with paid invoices, then download CIS_Return_
   await page.locator('[data-field="status"][data-status="ready"], [data-field="status"][data-status="draft"]').waitFor();
   const status = await page.locator('[data-field="status"]').getAttribute("data-status");
   if (status === "ready") expect(await page.locator("[data-valid]").innerText(), "validation").toBe("Return validated successfully");
-  else expect(await page.getByRole("alertdialog").getByRole("heading", { name: "Validation Issues", exact: true }).count(), "issues dialog").toBe(1);
+  else {
+    expect(await page.getByRole("alertdialog").getByRole("heading", { name: "Validation Issues", exact: true }).count(), "issues dialog").toBe(1);
+    // Each statement not issued links to that subcontractor's statement row for the month.
+    const notIssued = page.locator('[data-issues] li[data-issue="statement_not_issued"]');
+    for (const item of await notIssued.all()) {
+      const href = await item.getByRole("link", { name: "Issue the statement", exact: true }).getAttribute("href");
+      expect(href.startsWith(`/cis/statements?month=${month}#statement-`), "issue links to the statement").toBe(true);
+    }
+  }
   // The current return's own table: the history below may list the same return again.
   const lines = await page.getByTestId("current-lines").locator("[data-line]").count();
   expect(lines > 0, "the return has lines").toBe(true);

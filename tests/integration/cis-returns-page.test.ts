@@ -106,7 +106,7 @@ describe("the returns page", () => {
     expect(textOf(dialog, "h3")).toBe("Validation Issues");
     expect(textsOf(dialog, "li")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
     expect(textOf(doc, '[data-field="status"]')).toBe("Draft");
-    expect(textsOf(doc, "[data-issues] li")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
+    expect(textsOf(doc, "[data-issues] li > span:first-child")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
     const submit = one(doc, '[data-submit="disabled"]');
     expect(isDisabled(submit)).toBe(true);
     expect(textOf(doc, `#${attr(submit, "aria-describedby")}`)).toBe("Return validation failed: Line 1: Statement not issued for Issue Builder");
@@ -129,7 +129,7 @@ describe("the returns page", () => {
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.return.compiled'", t.id)).toBe(1);
   });
 
-  it("a submitted return: no Recompile (a forced post is refused), Submit disabled, Amend creates '{month}-AMD-{ms}' after confirming", async () => {
+  it("a submitted return: shown as accepted (no lock error), no Recompile (a forced post changes nothing and says it is accepted), Amend creates '{month}-AMD-{ms}' after confirming", async () => {
     const { t, b } = await staff("manager");
     const sub = await seedSub(t);
     await seedInvoice(t, { subcontractorId: sub.id });
@@ -138,12 +138,18 @@ describe("the returns page", () => {
     const { doc, text } = await visit(b, url(t));
     expect(textOf(doc, '[data-field="status"]')).toBe("Submitted (locked)");
     expect(text).toContain("reference CORR-9");
-    expect(textsOf(doc, '[data-testid="return-actions"] button')).toEqual(["Submit Return", "Export CSV", "Amend"]);
-    expect(textOf(doc, "#submit-reason")).toBe("Return is already locked");
+    expect(textsOf(doc, '[data-testid="return-actions"] button')).toEqual(["Export CSV", "Amend"]);
+    expect(textOf(doc, '[data-testid="return-filed"] p')).toMatch(/^Submitted to HMRC on \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2} — accepted$/);
+    expect(doc.querySelector("#submit-reason")).toBeNull();
+    expect(doc.querySelector('[role="alert"]')).toBeNull();
 
+    const compiledAt = await env.DB.prepare("SELECT compiled_at FROM cis_returns WHERE tenant_id = ? AND id = ?").bind(t.id, MONTH).first("compiled_at");
     const forced = await post(b, t, { intent: "compile" });
-    expect(forced.status).toBe(409);
-    expect(textsOf(await page(forced), "[data-action-error] p")).toEqual(["Compilation Failed", "Return is already locked"]);
+    expect(forced.status).toBe(302);
+    const told = await visit(b, url(t));
+    expect(told.text).toContain("HMRC has already accepted this return. To change it, start an amendment.");
+    expect(told.doc.querySelector("[data-action-error]")).toBeNull();
+    expect(await env.DB.prepare("SELECT compiled_at FROM cis_returns WHERE tenant_id = ? AND id = ?").bind(t.id, MONTH).first("compiled_at")).toBe(compiledAt);
 
     // Without JavaScript the amend asks first, on a page the server renders.
     const ask = await post(b, t, { intent: "amend", id: MONTH });

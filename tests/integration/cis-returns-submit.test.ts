@@ -13,6 +13,7 @@ import type { TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { page, pageText, textOf } from "../factories/html";
 import { seedInvoice } from "../factories/returns";
+import { formatDateTime } from "~/utils/dates";
 import { count } from "./auth-helpers";
 import { auditsFor, uniqueEmployerRef, withCredentials } from "./hmrc-helpers";
 import { poll } from "./queue-helpers";
@@ -103,9 +104,21 @@ describe("submitting a compiled return to HMRC", () => {
     expect(activity[0]!.performed_by_name).toBeTruthy();
     expect(textOf(await page(await b.get(`${t.origin}/cis`)), '[data-testid="recent-activity"]')).toContain("Return submitted: 6 January to 5 February 2026");
 
-    // Locked: the page shows the submission and refuses another; compile refuses to touch it.
+    // Accepted and locked is a success: said as one on the submit page and the returns page, with no lock error.
+    const filedText = `Submitted to HMRC on ${formatDateTime(row!.submittedAt)} — accepted; IRmark ${submission!.irmark}`;
+    const shown = await page(await b.get(url));
+    expect(textOf(shown, '[data-testid="return-filed"] p')).toBe(filedText);
+    expect(shown.querySelector('[role="alert"]')).toBeNull();
+    const returnsPage = await page(await b.get(`${t.origin}/cis/returns?month=${MONTH}`));
+    expect(textOf(returnsPage, '[data-testid="return-filed"] p')).toBe(filedText);
+    expect(returnsPage.querySelector('[role="alert"]')).toBeNull();
+    expect(returnsPage.querySelector("[data-submit]")).toBeNull();
+    // Sending it again (a stale page) sends nothing and says it is already accepted, not an error.
     const again = await b.post(url, DECLARED);
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(302);
+    const told = await page(await b.get(url));
+    expect(pageText(told)).toContain("HMRC has already accepted this return.");
+    expect(told.querySelector('[role="alert"]')).toBeNull();
     expect(await count("hmrc_submissions", "tenant_id = ? AND kind = 'cis300'", t.id)).toBe(1);
     const recompiled = await compileMonthlyReturn(env, t.id, MONTH, actor);
     expect(recompiled.ok).toBe(false);

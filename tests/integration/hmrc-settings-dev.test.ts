@@ -1,10 +1,12 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { formatInTimeZone } from "date-fns-tz";
 import { describe, expect, it } from "vitest";
 import { readGatewayCredentials } from "~/features/cis/hmrc/credentials.server";
 import { handleFakeTransactionEngine } from "~/features/cis/hmrc/fake-te.server";
 import { startSubmission } from "~/features/cis/hmrc/gateway.server";
 import worker from "../../workers/app";
+import successSample from "../../third_party/hmrc/responses/return-success.xml?raw";
 import { cisStaff } from "../factories/cis";
 import { all, describedBy, page, pageText, parseHtml, textOf, valueOf } from "../factories/html";
 import { count } from "./auth-helpers";
@@ -105,6 +107,34 @@ describe("/dev/hmrc", () => {
     expect(entry?.querySelector('[data-testid="hmrc-outcome"]')?.textContent).toBe("accepted");
     expect(entry?.querySelector('[data-testid="hmrc-request"]')?.textContent).toContain("<Value>********</Value>");
     expect(entry?.querySelector('[data-testid="hmrc-response"]')?.textContent).toContain("<Qualifier>acknowledgement</Qualifier>");
+  });
+
+  it("an accepted return's receipt names the time the fake received it (London, HMRC's format), otherwise HMRC's sample answer", async () => {
+    const { t } = await cisStaff("admin", { settings: {} });
+    await withCredentials(t);
+    const q = jobsRecorder();
+    const started = await startSubmission(q.env, t.id, {
+      subject: { kind: "cis300", returnId: "ret-receipt" },
+      message: await cis300Message(),
+      actor: { id: "x", email: "x@example.test" },
+    });
+    if (!started.ok) throw new Error("not started");
+    await q.deliver(q.of("hmrc.send")[0]);
+    const { correlationId } = await submissionRow(t.id, started.submissionId);
+    const [received] = await fakeMessages(correlationId!);
+    const final = received!.finalResponseXml!;
+    const at = new Date(received!.createdAt);
+    const time = formatInTimeZone(at, "Europe/London", "HH.mm");
+    const day = formatInTimeZone(at, "Europe/London", "dd/MM/yyyy");
+    const stamp = formatInTimeZone(at, "Europe/London", "yyyy-MM-dd'T'HH:mm:ss.SSS");
+    expect(final).not.toContain("06/04/2017");
+    expect(final).not.toContain("2017-04-06");
+    expect(final).toMatch(new RegExp(`document ref: [^ ]+ at ${time.replace(".", "\\.")} on ${day}\\. The associated IRmark was: [A-Z2-7]{32}\\.`));
+    expect(final).toContain(`<AcceptedTime>${stamp}</AcceptedTime>`);
+    expect(final).toContain(`<GatewayTimestamp>${stamp}</GatewayTimestamp>`);
+    // Structurally HMRC's sample: the same elements in the same order.
+    const shape = (xml: string) => [...xml.matchAll(/<\/?([A-Za-z]+)[ >]/g)].map((m) => m[0]).join("");
+    expect(shape(final)).toBe(shape(successSample));
   });
 
   it("switches an employer reference to business errors from the page", async () => {

@@ -16,7 +16,8 @@ import {
   type DeadlineState,
 } from "./domain";
 import { invoiceStatsQuery, toInvoiceStats } from "./invoices/invoices.server";
-import { latestReturnStatusQuery, NOT_COMPILED, RETURN_STATUS_LABELS } from "./returns/returns.server";
+import { latestReturnStatusQuery, NOT_COMPILED, overdueReturnsQueries, RETURN_STATUS_LABELS, toOverdueReturns } from "./returns/returns.server";
+import { overdueReturnView, type OverdueReturnView } from "./returns/view.server";
 import { pendingStatementsCountQuery } from "./statements/statements.server";
 import { summaryQuery, toSummary } from "./subcontractors.server";
 
@@ -50,6 +51,8 @@ export type DashboardData = {
   stats: DashboardStats;
   taxMonth: { label: string; displayLabel: string; deadlines: DashboardDeadline[]; returnStatus: string };
   activity: DashboardActivity[];
+  /** Returns whose filing deadline has passed unfiled, newest first. */
+  overdueReturns: OverdueReturnView[];
 };
 
 /** Deadline alerts for the dashboard: deadlines within warningDays London calendar days of now. */
@@ -102,13 +105,14 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
   const { now } = opts;
   const db = getDb(env);
   const tm = currentTaxMonth(now);
-  const [[settings], [summary], [invoices], activity, [currentReturn], [pendingStatements]] = await db.batch([
+  const [[settings], [summary], [invoices], activity, [currentReturn], [pendingStatements], ...overdueResults] = await db.batch([
     db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
     summaryQuery(db, tenantId),
     invoiceStatsQuery(db, tenantId, now),
     recentActivityQuery(db, tenantId, "cis", 10),
     latestReturnStatusQuery(db, tenantId, tm.label),
     pendingStatementsCountQuery(db, tenantId, tm.label),
+    ...overdueReturnsQueries(db, tenantId, now),
   ]);
   if (!settings?.active) return { active: false };
   const warningDays = settings.warningDays ?? DEFAULT_CIS_SETTINGS.warningDays;
@@ -139,6 +143,7 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
       when: formatRelative(a.performedAt, now),
       at: a.performedAt,
     })),
+    overdueReturns: toOverdueReturns(now, overdueResults).map(overdueReturnView),
   };
 }
 

@@ -7,6 +7,7 @@ export * from "./types";
 export * from "./schemas";
 export * from "./return-validation";
 export * from "./compile-return";
+export * from "./returns-due";
 export * from "./scopes";
 export * from "./scope-checklist";
 export * from "./verification-fields";

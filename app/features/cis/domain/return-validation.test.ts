@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateReturn } from "./return-validation";
+import { returnIssueRef, validateReturn } from "./return-validation";
 import type { CisReturn, ReturnLine } from "./types";
 
 const line = (over: Partial<ReturnLine> = {}): ReturnLine => ({
@@ -105,5 +105,56 @@ describe("validateReturn", () => {
       "CIS Deducted total mismatch: Expected £160.00, got £0.00",
       "Line totals do not match summary totals",
     ]);
+  });
+});
+
+describe("returnIssueRef", () => {
+  it("reads back the kind and line of each issue validateReturn writes", () => {
+    const issues = validateReturn({
+      id: "2026-01",
+      taxMonth: "2026-01",
+      status: "draft",
+      locked: false,
+      totals: { grossP: 1, materialsP: 0, cisDeductedP: 2_000, subcontractors: 2, invoices: 2 },
+      lines: [
+        {
+          subcontractorId: "a",
+          name: "Ann",
+          utrMasked: null,
+          ninoMasked: null,
+          grossP: 10_000,
+          materialsP: 0,
+          cisDeductedP: 2_000,
+          cisRate: 20,
+          invoiceCount: 1,
+          verificationRef: null,
+          statementsIssued: true,
+          lastStatementDate: null,
+        },
+        {
+          subcontractorId: "d",
+          name: "Dan Murphy",
+          utrMasked: null,
+          ninoMasked: null,
+          grossP: 100,
+          materialsP: 200,
+          cisDeductedP: 0,
+          cisRate: 20,
+          invoiceCount: 1,
+          verificationRef: null,
+          statementsIssued: false,
+          lastStatementDate: null,
+        },
+      ],
+    }).issues;
+    expect(issues.map(returnIssueRef)).toEqual([
+      { code: "line_amounts", line: 2 },
+      { code: "totals", line: null },
+      { code: "totals", line: null },
+      { code: "totals", line: null },
+    ]);
+    expect(returnIssueRef("Line 3: Statement not issued for Dan Murphy")).toEqual({ code: "statement_not_issued", line: 3 });
+    expect(returnIssueRef("Return must have at least one line or be marked as nil")).toEqual({ code: "no_lines", line: null });
+    expect(returnIssueRef("Tax month is required")).toEqual({ code: "other", line: null });
   });
 });

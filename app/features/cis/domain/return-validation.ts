@@ -15,6 +15,25 @@ export interface ReturnValidation {
 
 const isNumber = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n);
 
+/** The start of the issue a line gets when its subcontractor's statement for the month is not issued. */
+const STATEMENT_NOT_ISSUED = "Statement not issued for ";
+
+export const RETURN_ISSUE_CODES = ["statement_not_issued", "line_amounts", "totals", "no_lines", "other"] as const;
+/** What kind of problem a validation issue is, and so where it is fixed. */
+export type ReturnIssueCode = (typeof RETURN_ISSUE_CODES)[number];
+
+/**
+ * The kind of a stored issue and the line (1-based) it names, read back from the words
+ * `validateReturn` wrote (stored returns keep their issues as those words).
+ */
+export function returnIssueRef(issue: string): { code: ReturnIssueCode; line: number | null } {
+  const m = /^Line (\d+): (.*)$/.exec(issue);
+  if (m) return { code: m[2]!.startsWith(STATEMENT_NOT_ISSUED) ? "statement_not_issued" : "line_amounts", line: Number(m[1]) };
+  if (/total/i.test(issue)) return { code: "totals", line: null };
+  if (/at least one line/.test(issue)) return { code: "no_lines", line: null };
+  return { code: "other", line: null };
+}
+
 /** Every issue is listed, not just the first. */
 export function validateReturn(ret: CisReturn | null | undefined): ReturnValidation {
   if (!ret) return fail(["No return data available"]);
@@ -40,7 +59,7 @@ export function validateReturn(ret: CisReturn | null | undefined): ReturnValidat
     if (line.materialsP < 0) issues.push(`Line ${n}: Materials amount cannot be negative`);
     if (line.cisDeductedP < 0) issues.push(`Line ${n}: CIS deduction cannot be negative`);
     if (line.materialsP > line.grossP) issues.push(`Line ${n}: Materials exceed gross amount`);
-    if (line.cisDeductedP > 0 && !line.statementsIssued) issues.push(`Line ${n}: Statement not issued for ${line.name}`);
+    if (line.cisDeductedP > 0 && !line.statementsIssued) issues.push(`Line ${n}: ${STATEMENT_NOT_ISSUED}${line.name}`);
     grossSum += line.grossP;
     materialsSum += line.materialsP;
     cisSum += line.cisDeductedP;

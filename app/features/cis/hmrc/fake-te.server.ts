@@ -35,7 +35,7 @@ import { children, nonBlankText, parseXml, path, child } from "../domain/xml/dom
 import { escapeXml } from "../domain/xml/hmrc-input";
 import { irmark as computeIRmark, verifyIRmark } from "../domain/xml/irmark";
 import { CIS_REQUEST_NS } from "../domain/xml/verification";
-import { messageFacts, withoutCredentials, type MessageFacts } from "./protocol";
+import { hmrcReceiptTimes, messageFacts, withoutCredentials, type MessageFacts } from "./protocol";
 import { devMessageXmlContext, openXml, openXmlOrNull, sealXml, sealXmlOrNull } from "./stored-xml.server";
 import ackSample from "../../../../third_party/hmrc/responses/poll-acknowledgement.xml?raw";
 import pollErrorSample from "../../../../third_party/hmrc/responses/poll-business-error.xml?raw";
@@ -104,13 +104,20 @@ function deleteAnswer(correlationId: string, messageClass: string | null): strin
   ].join("\n");
 }
 
-/** The receipt sentence of the sample, quoting this message's IRmark and employer reference. */
-async function successAnswer(sample: string, xml: string, facts: MessageFacts, correlationId: string): Promise<string> {
+/**
+ * The sample's answer for this message: its receipt sentence quoting the message's IRmark, employer
+ * reference and the time it arrived, and AcceptedTime and GatewayTimestamp at that time, all on the
+ * London wall clock in HMRC's formats. Nothing else of the sample changes.
+ */
+async function successAnswer(sample: string, xml: string, facts: MessageFacts, correlationId: string, receivedAt: Date): Promise<string> {
   const mark = await computeIRmark(xml);
   const ref = `${facts.irHeaderKeys.TaxOfficeNumber ?? ""}/${facts.irHeaderKeys.TaxOfficeReference ?? ""}`;
+  const at = hmrcReceiptTimes(receivedAt);
   return withDetails(sample, { correlationId })
     .replace(/The associated IRmark was: [A-Z2-7]{32}/, `The associated IRmark was: ${mark.base32}`)
-    .replace(/document ref: [^ ]+ at/, `document ref: ${escapeXml(ref)} at`);
+    .replace(/document ref: [^ ]+ at \d{2}\.\d{2} on \d{2}\/\d{2}\/\d{4}\./, `document ref: ${escapeXml(ref)} at ${at.time} on ${at.date}.`)
+    .replace(/<AcceptedTime>[^<]*<\/AcceptedTime>/, `<AcceptedTime>${at.timestamp}</AcceptedTime>`)
+    .replace(/<GatewayTimestamp>[^<]*<\/GatewayTimestamp>/, `<GatewayTimestamp>${at.timestamp}</GatewayTimestamp>`);
 }
 
 /** The fake's verification number for a UTR: V, ten digits from a SHA-256 of the UTR, and A when unmatched. */
@@ -159,13 +166,13 @@ async function verificationAnswer(base: string, xml: string): Promise<string> {
   return base.replace(/<Contractor>[\s\S]*<\/Subcontractor>/, `${contractorXml}${subs.join("")}`);
 }
 
-async function record(env: Env, row: Omit<typeof devHmrcMessages.$inferInsert, "id" | "createdAt">): Promise<void> {
+async function record(env: Env, row: Omit<typeof devHmrcMessages.$inferInsert, "id" | "createdAt">, at: Date = new Date()): Promise<void> {
   const id = newId();
   await getDb(env)
     .insert(devHmrcMessages)
     .values({
       id,
-      createdAt: Date.now(),
+      createdAt: at.getTime(),
       ...row,
       requestXml: await sealXml(env, withoutCredentials(row.requestXml), devMessageXmlContext(id, "request_xml")),
       responseXml: await sealXml(env, row.responseXml, devMessageXmlContext(id, "response_xml")),
@@ -214,6 +221,7 @@ export async function listDevHmrc(env: Env, limit = 50) {
 }
 
 async function receiveSubmission(env: Env, origin: string, xml: string, facts: MessageFacts): Promise<Response> {
+  const receivedAt = new Date();
   const correlationId = facts.correlationId ?? crypto.randomUUID().replace(/-/g, "").toUpperCase();
   const employerRef = `${facts.govTalkKeys.TaxOfficeNumber ?? ""}/${facts.govTalkKeys.TaxOfficeReference ?? ""}`;
   const base = { correlationId, messageClass: facts.messageClass, qualifier: facts.qualifier, function: facts.function, employerRef, requestXml: xml };
@@ -255,14 +263,14 @@ async function receiveSubmission(env: Env, origin: string, xml: string, facts: M
     finalXml = withDetails(businessErrorSample, { correlationId, messageClass: facts.messageClass, origin });
     outcome = "business_error";
   } else if (facts.messageClass === "IR-CIS-VERIFY") {
-    finalXml = await verificationAnswer(await successAnswer(verifySample, xml, facts, correlationId), xml);
+    finalXml = await verificationAnswer(await successAnswer(verifySample, xml, facts, correlationId, receivedAt), xml);
     outcome = "accepted";
   } else {
-    finalXml = await successAnswer(successSample, xml, facts, correlationId);
+    finalXml = await successAnswer(successSample, xml, facts, correlationId, receivedAt);
     outcome = "accepted";
   }
   const answer = acknowledgement(origin, correlationId, facts.messageClass);
-  await record(env, { ...base, responseXml: answer, outcome, finalResponseXml: finalXml, pendingPolls: mode === "slow" ? 1 : 0 });
+  await record(env, { ...base, responseXml: answer, outcome, finalResponseXml: finalXml, pendingPolls: mode === "slow" ? 1 : 0 }, receivedAt);
   return xmlResponse(answer);
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseGovTalkResponse } from "../domain/xml/govtalk-response";
 import { buildVerificationRequestMessage } from "../domain/xml/verification";
 import { verifyIRmark } from "../domain/xml/irmark";
-import { clampPollInterval, deleteRequest, messageFacts, pollRequest, withCredentials, withoutCredentials } from "./protocol";
+import { clampPollInterval, deleteRequest, hmrcReceiptTimes, messageFacts, pollRequest, withCredentials, withoutCredentials } from "./protocol";
 
 const sample = readFileSync(path.join(import.meta.dirname, "../../../../third_party/hmrc/samples/cis300-nil-envelope.xml"), "utf8");
 
@@ -76,5 +76,14 @@ describe("poll and delete requests", () => {
     expect(clampPollInterval(86_400)).toBe(3600);
     expect(clampPollInterval(null)).toBe(10);
     expect(clampPollInterval(Number.NaN)).toBe(10);
+  });
+});
+
+describe("hmrcReceiptTimes", () => {
+  it("writes the instant on the London wall clock in HMRC's receipt formats, in summer time and in winter", () => {
+    expect(hmrcReceiptTimes(new Date("2017-04-06T07:46:08.081Z"))).toEqual({ time: "08.46", date: "06/04/2017", timestamp: "2017-04-06T08:46:08.081" });
+    expect(hmrcReceiptTimes(new Date("2026-11-25T09:05:00.000Z"))).toEqual({ time: "09.05", date: "25/11/2026", timestamp: "2026-11-25T09:05:00.000" });
+    // 23:30 UTC on 31 May is already 1 June in London.
+    expect(hmrcReceiptTimes(new Date("2026-05-31T23:30:00.000Z"))).toEqual({ time: "00.30", date: "01/06/2026", timestamp: "2026-06-01T00:30:00.000" });
   });
 });

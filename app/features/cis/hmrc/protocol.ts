@@ -6,6 +6,8 @@
  * stored message (without them) and the sent one carry the same IRmark, and nothing we store
  * or show holds the Government Gateway password.
  */
+import { formatInTimeZone } from "date-fns-tz";
+import { LONDON_TZ } from "../domain/tax-month";
 import { child, localNameOf, nonBlankText, parseXml, path } from "../domain/xml/dom";
 import { GOVTALK_ENVELOPE_NS } from "../domain/xml/irmark";
 import { escapeXml } from "../domain/xml/hmrc-input";
@@ -129,4 +131,17 @@ export function deleteRequest(messageClass: string, correlationId: string): stri
 export function clampPollInterval(seconds: number | null | undefined): number {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return 10;
   return Math.min(3600, Math.max(1, Math.round(seconds)));
+}
+
+/**
+ * The times of a Transaction Engine receipt for an instant, on the London wall clock as HMRC writes
+ * them: the receipt sentence's '08.46' and '06/04/2017', and AcceptedTime / GatewayTimestamp as
+ * '2017-04-06T08:46:08.081' (no offset).
+ */
+export function hmrcReceiptTimes(at: Date): { time: string; date: string; timestamp: string } {
+  return {
+    time: formatInTimeZone(at, LONDON_TZ, "HH.mm"),
+    date: formatInTimeZone(at, LONDON_TZ, "dd/MM/yyyy"),
+    timestamp: formatInTimeZone(at, LONDON_TZ, "yyyy-MM-dd'T'HH:mm:ss.SSS"),
+  };
 }

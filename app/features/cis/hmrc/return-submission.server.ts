@@ -31,6 +31,8 @@ export type ReturnForSubmission = {
   totals: { subcontractors: number; grossP: number; materialsP: number; cisDeductedP: number };
   /** Null when the return may be sent; otherwise the reason, in the words the page shows ('Return is already locked', 'Return validation failed: …'). */
   refusal: string | null;
+  /** Set once HMRC accepted the return (it is locked then): when, the IRmark sent and HMRC's reference. A success, not a refusal. */
+  filed?: { submittedAt: number | null; irmark: string | null; reference: string | null } | null;
 };
 
 /**

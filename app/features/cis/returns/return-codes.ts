@@ -52,6 +52,10 @@ export const RETURN_STATUS_LABELS: Readonly<Record<ReturnStatus, string>> = {
   nil: "Nil",
 };
 
+/** Said (as information, not an error) when a compile reaches a return HMRC has already accepted. */
+export const ALREADY_FILED_TITLE = "Already submitted";
+export const ALREADY_FILED = "HMRC has already accepted this return. To change it, start an amendment.";
+
 export const NOT_COMPILED = "Not compiled";
 export const NO_RETURN_FOR_MONTH = "No return compiled for this tax month";
 export const NO_HISTORY = "No historical returns found";

@@ -1,7 +1,7 @@
-import { and, asc, between, count, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, between, count, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
@@ -9,6 +9,11 @@ import { returnLockStub } from "../../../../workers/durable-objects/return-lock"
 import {
   compileReturn,
   isCisRate,
+  OVERDUE_RETURNS_LOOKBACK_MONTHS,
+  previousTaxMonth,
+  returnsDue,
+  taxMonthOf,
+  type DueReturn,
   penceToPoundsString,
   taxMonthFromLabel,
   validateReturn,
@@ -541,6 +546,63 @@ export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) 
   };
 }
 
+/**
+ * The three reads the overdue-returns list needs, to fold into a page's one D1 batch: when the
+ * tenant started (CIS settings created, first invoice), its paid invoices of the look-back window
+ * grouped by tax month and payment date, and the months of that window with a return HMRC has
+ * (submitted and locked; an accepted amendment or nil return is locked too).
+ */
+export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
+  let oldest = taxMonthOf(now);
+  for (let i = 0; i < OVERDUE_RETURNS_LOOKBACK_MONTHS; i++) oldest = previousTaxMonth(oldest.label);
+  const { from } = calendarRange(oldest);
+  return [
+    db
+      .select({
+        firstInvoiceAt: min(cisInvoices.createdAt),
+        settingsAt: sql<number | null>`(SELECT ${cisSettings.createdAt} FROM ${cisSettings} WHERE ${cisSettings.tenantId} = ${tenantId})`,
+      })
+      .from(cisInvoices)
+      .where(eq(cisInvoices.tenantId, tenantId)),
+    db
+      .select({ taxMonth: cisInvoices.taxMonth, paymentDate: cisInvoices.paymentDate, count: count() })
+      .from(cisInvoices)
+      .where(
+        and(
+          eq(cisInvoices.tenantId, tenantId),
+          isNull(cisInvoices.deletedAt),
+          eq(cisInvoices.status, "paid"),
+          ne(cisInvoices.subcontractorId, ""),
+          or(gte(cisInvoices.taxMonth, oldest.label), gte(cisInvoices.paymentDate, from)),
+        ),
+      )
+      .groupBy(cisInvoices.taxMonth, cisInvoices.paymentDate),
+    db
+      .selectDistinct({ taxMonth: cisReturns.taxMonth })
+      .from(cisReturns)
+      .where(
+        and(eq(cisReturns.tenantId, tenantId), gte(cisReturns.taxMonth, oldest.label), or(eq(cisReturns.locked, true), eq(cisReturns.status, "submitted"))),
+      ),
+  ] as const;
+}
+
+type OverdueQueryResults = [
+  { firstInvoiceAt: number | null; settingsAt: number | null }[],
+  { taxMonth: string; paymentDate: string | null; count: number }[],
+  { taxMonth: string }[],
+];
+
+/** The overdue returns from the results of `overdueReturnsQueries`, newest first. */
+export function toOverdueReturns(now: Date, [[first], paid, filed]: OverdueQueryResults): DueReturn[] {
+  const starts = [first?.firstInvoiceAt, first?.settingsAt].filter((n): n is number => typeof n === "number");
+  return returnsDue({
+    now,
+    firstActivityAt: starts.length > 0 ? new Date(Math.min(...starts)) : null,
+    paidInvoices: paid,
+    filedMonths: filed.map((f) => f.taxMonth),
+  });
+}
+
 export type ReturnsPageData = {
   month: TaxMonth;
   /** The month's returns, oldest first: the original, then its amendments. */
@@ -552,11 +614,16 @@ export type ReturnsPageData = {
   historyLines: Record<string, ReturnLineRow[]>;
   /** Paid invoices in the month: none means a nil return is what to file. */
   paymentsInMonth: number;
+  /** Returns whose filing deadline has passed unfiled, newest first. */
+  overdue: DueReturn[];
+  /** Whether each subcontractor of the latest return whose statement is not issued has an e-mail address. */
+  hasEmail: Record<string, boolean>;
 };
 
 /** Everything /cis/returns shows for a month, in ONE D1 round trip. */
-export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth): Promise<ReturnsPageData> {
+export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth, now: Date = new Date()): Promise<ReturnsPageData> {
   const db = getDb(env);
+  const [firstActivity, paidGroups, filedMonths] = overdueReturnsQueries(db, tenantId, now);
   const latestOfMonth = db
     .select({ id: cisReturns.id })
     .from(cisReturns)
@@ -569,7 +636,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     .where(eq(cisReturns.tenantId, tenantId))
     .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
     .limit(RETURN_HISTORY_LIMIT);
-  const [monthReturns, lines, history, historyLineRows, [payments]] = await db.batch([
+  const [monthReturns, lines, history, historyLineRows, [payments], contacts, ...overdueResults] = await db.batch([
     monthReturnsQuery(db, tenantId, month.label),
     db
       .select()
@@ -588,10 +655,37 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
       .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
       .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position)),
     db.select({ n: count() }).from(cisInvoices).where(paidInMonth(tenantId, month)),
+    db
+      .select({ id: cisSubcontractors.id, email: cisSubcontractors.email })
+      .from(cisSubcontractors)
+      .where(
+        and(
+          eq(cisSubcontractors.tenantId, tenantId),
+          inArray(
+            cisSubcontractors.id,
+            db
+              .select({ id: cisReturnLines.subcontractorId })
+              .from(cisReturnLines)
+              .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), eq(cisReturnLines.statementsIssued, false))),
+          ),
+        ),
+      ),
+    firstActivity,
+    paidGroups,
+    filedMonths,
   ]);
   const historyLines: Record<string, ReturnLineRow[]> = {};
   for (const l of historyLineRows) (historyLines[l.returnId] ??= []).push(l);
-  return { month, monthReturns, lines, history, historyLines, paymentsInMonth: payments?.n ?? 0 };
+  return {
+    month,
+    monthReturns,
+    lines,
+    history,
+    historyLines,
+    paymentsInMonth: payments?.n ?? 0,
+    overdue: toOverdueReturns(now, overdueResults as OverdueQueryResults),
+    hasEmail: Object.fromEntries(contacts.map((c) => [c.id, Boolean(c.email?.trim())])),
+  };
 }
 
 /** The return the month's status badge reports on, for the dashboard: its latest return's status, or null. */

@@ -29,6 +29,7 @@ export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenant
     taxMonth: ret.taxMonth,
     nil: ret.status === "nil",
     totals: { subcontractors: ret.subcontractorCount, grossP: ret.grossP, materialsP: ret.materialsP, cisDeductedP: ret.cisDeductedP },
+    filed: ret.locked ? { submittedAt: ret.submittedAt, irmark: ret.irmark, reference: ret.submissionRef } : null,
   };
   const blocked = submissionBlocker(ret);
   if (blocked) return { ...base, ...latest, lines: [], refusal: blocked };

@@ -1,5 +1,5 @@
 import { formatDateTime, formatLongDate } from "~/utils/dates";
-import { formatPence, taxMonthFromLabel } from "../domain";
+import { formatPence, returnIssueRef, taxMonthFromLabel, type DueReturn, type ReturnIssueCode } from "../domain";
 import { RETURN_STATUS_LABELS } from "./return-codes";
 import type { ReturnLineRow, ReturnRow } from "./returns.server";
 
@@ -30,6 +30,8 @@ export type ReturnView = {
   compiledAt: string;
   submittedAt: string | null;
   submissionRef: string | null;
+  /** The IRmark of the message HMRC accepted (locked returns). */
+  irmark: string | null;
   issues: string[];
   lines: ReturnLineView[];
   /** Lines not shown (history shows the first few; Export CSV has all). */
@@ -67,6 +69,7 @@ export function returnView(row: ReturnRow, lines: readonly ReturnLineRow[], show
     compiledAt: formatDateTime(row.compiledAt),
     submittedAt: row.submittedAt === null ? null : formatDateTime(row.submittedAt),
     submissionRef: row.submissionRef,
+    irmark: row.irmark,
     issues: row.issues,
     lines: shown.map((l) => ({
       subcontractorId: l.subcontractorId,
@@ -82,4 +85,63 @@ export function returnView(row: ReturnRow, lines: readonly ReturnLineRow[], show
     })),
     moreLines: Math.max(0, row.subcontractorCount - shown.length),
   };
+}
+
+export type OverdueReturnView = { taxMonth: string; period: string; dueDate: string; daysOverdue: number; overdueText: string; href: string };
+
+/** An overdue return as the returns page and the dashboard list it, linking to the month on the returns page. */
+export function overdueReturnView(d: DueReturn): OverdueReturnView {
+  return {
+    taxMonth: d.taxMonth,
+    period: d.displayLabel,
+    dueDate: formatLongDate(d.deadline),
+    daysOverdue: d.daysOverdue,
+    overdueText: `${d.daysOverdue} day${d.daysOverdue === 1 ? "" : "s"} overdue`,
+    href: `/cis/returns?month=${d.taxMonth}`,
+  };
+}
+
+export type ReturnIssueView = {
+  text: string;
+  code: ReturnIssueCode;
+  /** Where the issue is fixed. */
+  links: { label: string; href: string }[];
+  /** A word on how, when the link alone does not say it. */
+  note: string | null;
+};
+
+/**
+ * The return's issues with where each is fixed: a statement not issued links to that
+ * subcontractor's statement for the month (and, without an e-mail address, says to print it or
+ * issue it through the portal, and links to the subcontractor to add one); a line's amounts link
+ * to the subcontractor; totals are fixed by recompiling. `lines` are the lines the page loaded.
+ */
+export function returnIssueViews(ret: ReturnRow, lines: readonly ReturnLineRow[], hasEmail: Readonly<Record<string, boolean>>): ReturnIssueView[] {
+  const byPosition = new Map(lines.map((l) => [l.position, l]));
+  return ret.issues.map((text) => {
+    const { code, line } = returnIssueRef(text);
+    const row = line === null ? undefined : byPosition.get(line - 1);
+    const sub = row ? encodeURIComponent(row.subcontractorId) : null;
+    switch (code) {
+      case "statement_not_issued": {
+        const statements = `/cis/statements?month=${ret.taxMonth}`;
+        if (!sub) return { text, code, links: [{ label: "Open statements", href: statements }], note: null };
+        const links = [{ label: "Issue the statement", href: `${statements}#statement-${sub}` }];
+        if (hasEmail[row!.subcontractorId]) return { text, code, links, note: null };
+        links.push({ label: "Add an e-mail address", href: `/cis/subcontractors/${sub}/edit` });
+        return { text, code, links, note: "No e-mail address: print the statement or issue it through the portal, or add an e-mail address." };
+      }
+      case "line_amounts":
+        return {
+          text,
+          code,
+          links: sub ? [{ label: "Open the subcontractor", href: `/cis/subcontractors/${sub}` }] : [],
+          note: "Correct the invoices, then recompile.",
+        };
+      case "totals":
+      case "no_lines":
+      case "other":
+        return { text, code, links: [], note: "Recompile the return." };
+    }
+  });
 }

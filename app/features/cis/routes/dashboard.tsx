@@ -4,6 +4,7 @@ import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards,
 import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard.server";
 import { formatPence } from "../domain";
 import { requireCis } from "../module.server";
+import { OverdueReturns } from "../returns/components/overdue-returns";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -16,6 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     stats: { ...dash.stats, currentMonthCis: formatPence(dash.stats.currentMonthCisP) },
     taxMonth: dash.taxMonth,
     activity: dash.activity,
+    overdueReturns: dash.overdueReturns,
     actions: quickActionsFor(user),
   };
 }
@@ -30,6 +32,7 @@ export default function CisDashboard({ loaderData }: Route.ComponentProps) {
           Analytics
         </Link>
       </div>
+      <OverdueReturns items={loaderData.overdueReturns} />
       <DeadlineAlerts alerts={loaderData.alerts} />
       <StatCards stats={loaderData.stats} />
       <div className="grid gap-6 lg:grid-cols-3">

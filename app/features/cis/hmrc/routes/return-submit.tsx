@@ -9,13 +9,15 @@ import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatPence } from "../../domain/money";
 import { isTaxMonthLabel, taxMonthFromLabel } from "../../domain/tax-month";
 import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS } from "../codes";
-import { submitPageData, submitReturn } from "../return-submission.server";
+import { submitPageData, submitReturn, type ReturnForSubmission } from "../return-submission.server";
 import type { Route } from "./+types/return-submit";
 
 const NO_SUBMIT_PERMISSION = "You don't have permission to submit returns (cis.ret.submit)";
 const RETURN_NOT_FOUND = "Return not found";
 /** How often the page looks again while HMRC has the return. */
 const REFRESH_SECONDS = 3;
+const ALREADY_FILED_TITLE = "Already submitted";
+const ALREADY_FILED = "HMRC has already accepted this return.";
 const SETTINGS_INCOMPLETE = "Enter the employer reference, Accounts Office reference and UTR in CIS settings before submitting.";
 
 const paramsSchema = z.object({ taxMonth: z.string().refine(isTaxMonthLabel) });
@@ -51,6 +53,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const taxMonth = taxMonthOf(params);
   const page = await submitPageData(env, tenant.id, taxMonth);
   if (!page) throw data(RETURN_NOT_FOUND, { status: 404 });
+  // Sent again from a stale page or a second tab: HMRC already has it, which is what was wanted.
+  if (page.ret.filed) return redirectWithToast(env, `/cis/returns/${taxMonth}/submit`, { type: "info", title: ALREADY_FILED_TITLE, message: ALREADY_FILED });
   const form = await request.formData();
   const d = declarationsForm.parse({
     employmentStatus: form.get("employmentStatus") ?? undefined,
@@ -102,6 +106,24 @@ function Declaration({ name, label, error, defaultChecked }: { name: string; lab
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** An accepted (and so locked) return: a success, said as one. */
+function FiledPanel({ filed }: { filed: NonNullable<ReturnForSubmission["filed"]> }) {
+  return (
+    <section role="status" className="rounded-brand border border-success bg-success/10 p-4 text-sm" data-testid="return-filed">
+      <p className="font-semibold text-success">
+        Submitted to HMRC on {formatDateTime(filed.submittedAt)} — accepted
+        {filed.irmark ? `; IRmark ${filed.irmark}` : ""}
+      </p>
+      <p className="mt-1">
+        Nothing more to do for this return.{" "}
+        <Link to="/cis/returns" className="underline">
+          Back to returns
+        </Link>
+      </p>
+    </section>
   );
 }
 
@@ -179,7 +201,9 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
         </p>
       ) : null}
 
-      {ret.refusal ? (
+      {ret.filed ? (
+        <FiledPanel filed={ret.filed} />
+      ) : ret.refusal ? (
         <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">
           {ret.refusal}
         </p>

@@ -5,11 +5,22 @@ import { StatCards } from "~/components/ui/stat-cards";
 import { Table, TBody, TD, TH, THead } from "~/components/ui/table";
 import { RETURN_VALID_MESSAGE } from "../../domain/return-validation";
 import { NO_HISTORY, NO_RETURN_FOR_MONTH, NOT_COMPILED } from "../return-codes";
-import type { ReturnLineView, ReturnView } from "../view.server";
+import type { ReturnIssueView, ReturnLineView, ReturnView } from "../view.server";
 
 const panelClass = "rounded-brand border border-line bg-elevated p-5";
 
-export type MonthView = { label: string; displayLabel: string; filingDeadline: string; paymentDeadline: string; previous: string; next: string };
+export type MonthView = {
+  label: string;
+  displayLabel: string;
+  filingDeadline: string;
+  paymentDeadline: string;
+  previous: string;
+  next: string;
+  /** Whether this is the tax month we are in now (London). */
+  isCurrent: boolean;
+  /** '6 days overdue' when the month's return is overdue, else null. */
+  overdue: string | null;
+};
 
 export type ReturnIntent = "compile" | "nil" | "amend" | "unlock";
 
@@ -30,7 +41,7 @@ export function CurrentMonthCard({ month, ret }: { month: MonthView; ret: Return
     <section aria-labelledby="current-month-heading" className={panelClass} data-testid="current-month">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="current-month-heading" className="text-lg font-semibold">
-          Current Tax Month
+          {month.isCurrent ? "Current Tax Month" : "Tax Month"}
         </h3>
         <nav aria-label="Tax months" className="flex gap-2 text-sm">
           <Link to={`/cis/returns?month=${month.previous}`} className={buttonClass("ghost")}>
@@ -66,6 +77,11 @@ export function CurrentMonthCard({ month, ret }: { month: MonthView; ret: Return
               NOT_COMPILED
             )}
           </dd>
+          {month.overdue ? (
+            <dd className="mt-1 inline-block rounded-brand bg-danger/10 px-2 text-sm font-semibold text-danger" data-field="overdue">
+              Overdue: {month.overdue}
+            </dd>
+          ) : null}
         </div>
       </dl>
       {ret ? (
@@ -96,8 +112,21 @@ export function ReturnTotals({ ret }: { ret: ReturnView }) {
   );
 }
 
+/** A locked return is one HMRC accepted: a success, said as one (not as a refusal to submit). */
+export function FiledPanel({ ret }: { ret: ReturnView }) {
+  return (
+    <section role="status" className="rounded-brand border border-success bg-success/10 p-4 text-sm" data-testid="return-filed">
+      <p className="font-semibold text-success">
+        Submitted to HMRC on {ret.submittedAt ?? "N/A"} — accepted
+        {ret.irmark ? `; IRmark ${ret.irmark}` : ""}
+      </p>
+      {ret.submissionRef ? <p className="mt-1">HMRC reference {ret.submissionRef}</p> : null}
+    </section>
+  );
+}
+
 /** The return's validation: every issue listed, or the success sentence. */
-export function ValidationPanel({ ret }: { ret: ReturnView }) {
+export function ValidationPanel({ ret, issues }: { ret: ReturnView; issues: ReturnIssueView[] }) {
   const needsRecompile = ret.status === "draft" && ret.issues.length === 0;
   return (
     <section aria-labelledby="validation-heading" className={panelClass} data-testid="validation">
@@ -105,9 +134,20 @@ export function ValidationPanel({ ret }: { ret: ReturnView }) {
         Validation
       </h3>
       {ret.issues.length > 0 ? (
-        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-danger" data-issues>
-          {ret.issues.map((issue) => (
-            <li key={issue}>{issue}</li>
+        <ul className="mt-2 list-disc space-y-2 pl-5 text-sm" data-issues>
+          {issues.map((issue) => (
+            <li key={issue.text} data-issue={issue.code}>
+              <span className="text-danger">{issue.text}</span>
+              {issue.links.map((l) => (
+                <span key={l.href}>
+                  {" · "}
+                  <Link to={l.href} className="underline">
+                    {l.label}
+                  </Link>
+                </span>
+              ))}
+              {issue.note ? <span className="block opacity-80">{issue.note}</span> : null}
+            </li>
           ))}
         </ul>
       ) : needsRecompile ? (

@@ -12,6 +12,7 @@ import {
   ActionError,
   ConfirmStep,
   CurrentMonthCard,
+  FiledPanel,
   HistoricalReturns,
   ReturnActions,
   ReturnLinesTable,
@@ -22,6 +23,8 @@ import {
 } from "../components/returns-page";
 import {
   amendConfirmText,
+  ALREADY_FILED,
+  ALREADY_FILED_TITLE,
   amendReturn,
   compileMonthlyReturn,
   nilConfirmText,
@@ -36,7 +39,8 @@ import {
   unlockReturn,
   type ReturnErrorCode,
 } from "../returns.server";
-import { returnView } from "../view.server";
+import { overdueReturnView, returnIssueViews, returnView } from "../view.server";
+import { OverdueReturns } from "../components/overdue-returns";
 import type { Route } from "./+types/returns";
 
 function parseMonth(raw: string | null, now: Date): TaxMonth | null {
@@ -50,16 +54,18 @@ function parseMonth(raw: string | null, now: Date): TaxMonth | null {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, RETURNS_READ_SCOPES);
-  const month = parseMonth(new URL(request.url).searchParams.get("month"), new Date());
+  const now = new Date();
+  const month = parseMonth(new URL(request.url).searchParams.get("month"), now);
   if (!month) return data({ kind: "no-month" as const, message: NO_TAX_MONTH }, { status: 400 });
   let page;
   try {
-    page = await returnsPageData(env, tenant.id, month);
+    page = await returnsPageData(env, tenant.id, month, now);
   } catch (err) {
     const message = reportInternalError(context, err, "cis returns page");
     return data({ kind: "error" as const, message: `Error loading returns: ${message}` }, { status: 500 });
   }
   const current = page.monthReturns.at(-1) ?? null;
+  const overdue = page.overdue.map(overdueReturnView);
   const canCompile = can(user, "cis.ret.compile");
   const view = current ? returnView(current, page.lines, RETURN_LINES_SHOWN) : null;
   const actions: ReturnActionsView = {
@@ -69,7 +75,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     amend: { show: canCompile && current !== null && current.locked, confirm: amendConfirmText(current?.id ?? month.label) },
     unlock: { show: devToolsEnabled(env, request) && can(user, "cis.manage") && current !== null && current.locked, confirm: UNLOCK_CONFIRM_TEXT },
     submit: {
-      show: can(user, "cis.ret.submit"),
+      // A locked return is accepted by HMRC: the page says so instead of offering a disabled Submit.
+      show: can(user, "cis.ret.submit") && !current?.locked,
       href: `/cis/returns/${month.label}/submit`,
       reason: current ? submissionBlocker(current) : "Compile the return first",
     },
@@ -84,8 +91,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       paymentDeadline: formatLongDate(month.deadlines.payment),
       previous: previousTaxMonth(month.label).label,
       next: nextTaxMonth(month.label).label,
+      isCurrent: month.label === currentTaxMonth(now).label,
+      overdue: overdue.find((o) => o.taxMonth === month.label)?.overdueText ?? null,
     },
+    overdue,
     current: view,
+    issues: current ? returnIssueViews(current, page.lines, page.hasEmail) : [],
     actions,
     history: page.history.map((r) => returnView(r, page.historyLines[r.id] ?? [], RETURN_HISTORY_LINES_SHOWN)),
   };
@@ -146,6 +157,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const message = reportInternalError(context, err, `cis return ${intent}`, intent === "unlock" ? "Failed to unlock return" : "Unknown error occurred");
     return data<ActionData>({ kind: "error", title, message }, { status: 500 });
   }
+  if (!outcome.ok && outcome.code === "locked") {
+    // A compile from a stale page (or racing the acceptance): HMRC has the return, nothing is wrong.
+    return redirectWithToast(env, here, { type: "info", title: ALREADY_FILED_TITLE, message: ALREADY_FILED });
+  }
   if (!outcome.ok) return refused(outcome.code);
   if (outcome.issues.length > 0) return data<ActionData>({ kind: "issues", issues: outcome.issues });
   return redirectWithToast(env, here, { type: "success", ...outcome.toast });
@@ -179,19 +194,21 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       </div>
     );
   }
-  const { month, current, actions, history } = loaderData;
+  const { month, current, actions, history, overdue, issues } = loaderData;
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-bold">CIS Returns</h2>
       {actionData?.kind === "error" ? <ActionError title={actionData.title} message={actionData.message} /> : null}
       {actionData?.kind === "issues" ? <ValidationIssuesDialog issues={actionData.issues} /> : null}
       {actionData?.kind === "confirm" ? <ConfirmStep intent={actionData.intent} text={actionData.text} month={actionData.month} id={actionData.id} /> : null}
+      <OverdueReturns items={overdue} />
       <CurrentMonthCard month={month} ret={current} />
+      {current?.locked ? <FiledPanel ret={current} /> : null}
       <ReturnActions month={month.label} ret={current} actions={actions} />
       {current ? (
         <>
           <ReturnTotals ret={current} />
-          <ValidationPanel ret={current} />
+          <ValidationPanel ret={current} issues={issues} />
           {current.lines.length > 0 ? (
             <div data-testid="current-lines">
               <ReturnLinesTable lines={current.lines} caption={`Lines of return ${current.id}`} />

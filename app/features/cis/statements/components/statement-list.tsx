@@ -188,7 +188,7 @@ export function StatementList({
   return (
     <ul className="divide-y divide-line rounded-brand border border-line bg-elevated" data-statement-list>
       {rows.map((row) => (
-        <li key={row.subcontractorId} data-subcontractor={row.subcontractorId} data-row-status={row.status}>
+        <li key={row.subcontractorId} id={`statement-${row.subcontractorId}`} data-subcontractor={row.subcontractorId} data-row-status={row.status}>
           <details className="group">
             <summary className="flex cursor-pointer flex-wrap items-center gap-x-6 gap-y-1 px-4 py-3 hover:bg-surface">
               <span className="min-w-48 font-medium" data-name>

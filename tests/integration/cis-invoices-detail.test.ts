@@ -346,7 +346,7 @@ describe("every action through HTTP, for each coarse and fine scope", () => {
 
         const before = await snapshot(id);
         const outboxBefore = (await outbox(who.t.id)).length;
-        const key = intent === "email" ? { [SUBMISSION_KEY_FIELD]: await mintKey(who.t, who.actor, `cis.invoice.email:${id}`) } : {};
+        const key: Record<string, string> = intent === "email" ? { [SUBMISSION_KEY_FIELD]: await mintKey(who.t, who.actor, `cis.invoice.email:${id}`) } : {};
         const res = await who.b.post(url(who.t, id), { intent, confirmed: "yes", ...(intent === "pay" ? { paymentDate: "2026-04-10" } : {}), ...key });
         if (allowed) {
           expect(res.status, `${label}: ${await res.clone().text()}`).toBe(302);

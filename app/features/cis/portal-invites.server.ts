@@ -1,3 +1,4 @@
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { cisPortalInvites, usedTokens } from "~/db/schema";
@@ -39,6 +40,11 @@ export function inviteRefusal(subcontractor: Pick<SubcontractorRow, "email" | "a
  * (with its audit entry, in one batch) before it goes anywhere, then e-mails it. A refused queue
  * does not lose the invite: the caller still shows the link and asks staff to share it.
  */
+/** Inviting an existing subcontractor sends a link: once per submission key (bound to the subcontractor). */
+export function portalInviteScope(tenantId: string, userId: string, subcontractorId: string) {
+  return { tenantId, userId, action: `cis.portal.invite:${subcontractorId}` };
+}
+
 export async function issuePortalInvite(
   env: Env,
   opts: {
@@ -48,6 +54,8 @@ export async function issuePortalInvite(
     origin: string;
     ip: string | null;
     created: boolean;
+    /** The form's one-time submission key: recorded with the invite, so a repeat sends nothing. */
+    claim?: SubmissionClaim;
   },
 ): Promise<InviteResult> {
   const { tenant, subcontractor, actor, origin } = opts;
@@ -83,6 +91,7 @@ export async function issuePortalInvite(
       },
       now,
     ),
+    ...(opts.claim ? [claimSubmission(db, opts.claim)] : []),
   ]);
 
   let emailSent = false;

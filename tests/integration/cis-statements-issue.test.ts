@@ -11,7 +11,7 @@ import { queueEmail } from "~/features/platform/email/send.server";
 import { buildMime } from "~/features/platform/email/transports.server";
 import type { TestTenant } from "../factories";
 import { cisStaff, cisTenant, newEmail, seedCisSettings, seedSub } from "../factories/cis";
-import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
+import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { all, attr, page as parsePage, parseHtml, textOf, visit } from "../factories/html";
 import { count, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
@@ -482,7 +482,7 @@ function linkFrom(html: string): string {
 
 /** Signs the subcontractor into the portal through a real invite link. */
 async function portalBrowser(t: TestTenant, staff: Browser, subId: string): Promise<Browser> {
-  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" });
+  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, await withPageKey(staff, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }));
   expect(res.status).toBe(200);
   const link = linkFrom(await res.text());
   const browser = new Browser();

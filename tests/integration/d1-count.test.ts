@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
+import { withPageKey } from "../factories/submission-keys";
 import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, createInvoice, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";
@@ -312,7 +313,7 @@ describe("D1 round trips: portal invoices", () => {
   it("serves /portal/invoices and /portal/invoices/new in three (the middleware's batch, the portal session, the page's batch)", async () => {
     const { t, b: staff } = await cisStaff("manager");
     const sub = await seedSub(t, { name: "Count Portal Sub", email: `count-${Date.now().toString(36)}@example.test` });
-    const invited = await staff.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
+    const invited = await staff.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, await withPageKey(staff, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }));
     const token = /\/portal\/auth\?token=([^"&\s]+)/.exec(await invited.text())?.[1] ?? "";
     const portal = new Browser();
     expect((await portal.post(`${t.origin}/portal/auth`, { token })).status).toBe(302);

@@ -5,6 +5,7 @@ import { createInvoice } from "~/features/cis/invoices/invoices.server";
 import { portalInvoicePdfKey } from "~/features/cis/invoices/portal-invoices.server";
 import { PORTAL_PDF_MAX_BYTES } from "~/features/portal/portal-invoice-codes";
 import { createTenant, createUser, type TestTenant } from "../factories";
+import { withPageKey } from "../factories/submission-keys";
 import { cisStaff, cisTenant, newEmail, seedSub } from "../factories/cis";
 import { all, attr, fieldMessage, isInvalid, one, page, pageText, textOf, valueOf } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
@@ -16,7 +17,7 @@ const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> end
 
 /** Signs the subcontractor into the portal through a real invite link, as their browser would. */
 async function portalBrowser(t: TestTenant, staff: Browser, subId: string): Promise<Browser> {
-  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" });
+  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, await withPageKey(staff, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }));
   expect(res.status).toBe(200);
   const link = all(await page(res), "input")
     .map((el) => el.getAttribute("value") ?? "")

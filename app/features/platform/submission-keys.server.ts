@@ -116,14 +116,15 @@ async function storedKey(env: Env, tenantId: string, key: string): Promise<Store
   return rows[0] ?? null;
 }
 
-/** Records the first submission's answer, once. */
-async function settle(env: Env, claim: SubmissionClaim, result: unknown): Promise<void> {
-  await getDb(env)
+/** Records the first submission's answer, once; false when this submission's claim is not stored. */
+async function settle(env: Env, claim: SubmissionClaim, result: unknown): Promise<boolean> {
+  const res = await getDb(env)
     .update(submissionKeys)
     .set({ result })
     .where(
       and(eq(submissionKeys.tenantId, claim.tenantId), eq(submissionKeys.key, claim.key), eq(submissionKeys.claimId, claim.claimId), isNull(submissionKeys.result)),
     );
+  return (res.meta.changes ?? 0) > 0;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -178,7 +179,11 @@ export async function submitOnce<R>(
     if (raced && raced.claimId !== claim.claimId) return firstAnswer(env, scope, checked.key, raced);
     throw err;
   }
-  await settle(env, claim, result);
+  if (!(await settle(env, claim, result))) {
+    // The effect's own code caught the failed batch (say, as 'already taken'): the racing first submission answers.
+    const raced = await storedKey(env, scope.tenantId, checked.key);
+    if (raced && raced.claimId !== claim.claimId) return firstAnswer(env, scope, checked.key, raced);
+  }
   return { kind: "first", result };
 }
 

@@ -2,7 +2,20 @@
 // subcontractor one copy, not two. Without JavaScript the browser posts the form twice (the second
 // click replaces the first navigation, but the server has both); with it, the page's form may too.
 // Both posts carry the key the page rendered, so the second answers as the first did.
-import { createSubcontractor, expect, expectToast, londonDate, readMailbox, RUN, scenario, searchSubcontractors, signIn, tenantUrl, waitForHydration, waitForMail } from "./helpers.mjs";
+import {
+  createSubcontractor,
+  expect,
+  expectToast,
+  londonDate,
+  readMailbox,
+  RUN,
+  scenario,
+  searchSubcontractors,
+  signIn,
+  tenantUrl,
+  waitForHydration,
+  waitForMail,
+} from "./helpers.mjs";
 
 const mode = (js) => (js ? "js" : "nojs");
 

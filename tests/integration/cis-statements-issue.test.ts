@@ -195,7 +195,7 @@ describe("statement PDF", () => {
 
 describe("statement downloads", () => {
   it("PDF and HTML as attachments named CIS_Statement_{month}_{name}, nosniff, showing the same figures", async () => {
-    const { t, u, b } = await cisStaff("standard");
+    const { t, b } = await cisStaff("standard");
     await settings(t);
     const { id } = await statementFor(t, { name: "Download Builders" });
 
@@ -224,7 +224,7 @@ describe("statement downloads", () => {
   });
 
   it("another tenant's statement, an unknown id and a bad format are refused", async () => {
-    const { t, u, b } = await cisStaff("lead");
+    const { t, b } = await cisStaff("lead");
     await settings(t);
     const other = await cisTenant();
     await settings(other);
@@ -256,7 +256,7 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)),  method: "print" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "print" });
     expect(res.status).toBe(302);
     expect(location(res)).toBe(`/cis/statements/${id}/print`);
 
@@ -301,7 +301,7 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const one = await statementFor(t, { name: "Portal Issue One" });
-    const res = await b.post(issueUrl(t, one.id), { ...(await issueKey(t, u, one.id)),  method: "portal", returnTo: "/cis/invoices" });
+    const res = await b.post(issueUrl(t, one.id), { ...(await issueKey(t, u, one.id)), method: "portal", returnTo: "/cis/invoices" });
     expect(location(res)).toBe("/cis/invoices");
     expect(await statementRow(one.id)).toMatchObject({ status: "issued", issued_method: "portal" });
     for (const i of await invoiceRows(one.id)) expect(i.statement_issued_method).toBe("portal");
@@ -309,17 +309,19 @@ describe("issuing a statement", () => {
     expect(textOf(doc, "[data-toast-type]")).toContain("Statement issued to the portal");
 
     const two = await statementFor(t);
-    expect(location(await b.post(issueUrl(t, two.id), { ...(await issueKey(t, u, two.id)),  method: "portal" }))).toBe(`/cis/statements?month=${MONTH}`);
+    expect(location(await b.post(issueUrl(t, two.id), { ...(await issueKey(t, u, two.id)), method: "portal" }))).toBe(`/cis/statements?month=${MONTH}`);
     const three = await statementFor(t);
     // Another origin is never a return address.
-    expect(location(await b.post(issueUrl(t, three.id), { ...(await issueKey(t, u, three.id)),  method: "portal", returnTo: "//evil.test/x" }))).toBe(`/cis/statements?month=${MONTH}`);
+    expect(location(await b.post(issueUrl(t, three.id), { ...(await issueKey(t, u, three.id)), method: "portal", returnTo: "//evil.test/x" }))).toBe(
+      `/cis/statements?month=${MONTH}`,
+    );
   });
 
   it("by e-mail: from the tenant's address with its Reply-To, the stored PDF attached, in the dev mailbox", async () => {
     const { t, u, b } = await cisStaff("lead");
     await settings(t, { emailFrom: "statements@issuing.test", replyTo: "accounts@issuing.test" });
     const { id, sub } = await statementFor(t, { name: "Mailed Statements Ltd" });
-    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)),  method: "email", returnTo: "/cis/invoices" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "email", returnTo: "/cis/invoices" });
     expect(location(res)).toBe("/cis/invoices");
     expect(textOf((await visit(b, `${t.origin}/cis/invoices`)).doc, "[data-toast-type]")).toContain("Statement issued by e-mail");
     expect(await statementRow(id)).toMatchObject({ status: "issued", issued_method: "email" });
@@ -371,7 +373,7 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("lead");
     await settings(t, { emailStatements: false });
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)),  method: "email", returnTo: "/cis/invoices" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "email", returnTo: "/cis/invoices" });
     expect(location(res)).toBe("/cis/invoices");
     expect(textOf((await visit(b, `${t.origin}/cis/invoices`)).doc, "[data-toast-type]")).toContain(
       "Failed to issue statement: E-mailing statements is switched off in CIS settings",
@@ -391,11 +393,11 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const { id } = await statementFor(t);
-    expect(location(await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)),  method: "email", returnTo: "/cis/invoices" }))).toBe("/cis/invoices");
+    expect(location(await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "email", returnTo: "/cis/invoices" }))).toBe("/cis/invoices");
     await visit(b, `${t.origin}/cis/invoices`);
     const before = await statementRow(id);
     for (const method of ["email", "print", "portal"]) {
-      const again = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)),  method, returnTo: "/cis/invoices" });
+      const again = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method, returnTo: "/cis/invoices" });
       expect(location(again)).toBe("/cis/invoices");
       expect(textOf((await visit(b, `${t.origin}/cis/invoices`)).doc, "[data-toast-type]")).toContain(
         "Failed to issue statement: Only a generated statement can be issued",
@@ -430,7 +432,7 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("standard");
     await settings(t);
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)),  method: "print" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "print" });
     expect(res.status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(1);
     expect(await statementRow(id)).toMatchObject({ status: "generated", issued_at: null });
@@ -445,7 +447,7 @@ describe("issuing a statement", () => {
     await settings(other);
     const foreign = await statementFor(other);
     for (const method of ["email", "portal", "print"]) {
-      const res = await b.post(issueUrl(t, foreign.id), { ...(await issueKey(t, u, foreign.id)),  method });
+      const res = await b.post(issueUrl(t, foreign.id), { ...(await issueKey(t, u, foreign.id)), method });
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("Statement not found");
     }
@@ -462,7 +464,7 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)),  method: "print" }, { origin: "http://evil.localhost" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "print" }, { origin: "http://evil.localhost" });
     expect(res.status).toBe(403);
     expect(await statementRow(id)).toMatchObject({ status: "generated" });
   });
@@ -482,7 +484,10 @@ function linkFrom(html: string): string {
 
 /** Signs the subcontractor into the portal through a real invite link. */
 async function portalBrowser(t: TestTenant, staff: Browser, subId: string): Promise<Browser> {
-  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, await withPageKey(staff, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }));
+  const res = await staff.post(
+    `${t.origin}/cis/subcontractors/${subId}/invite`,
+    await withPageKey(staff, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }),
+  );
   expect(res.status).toBe(200);
   const link = linkFrom(await res.text());
   const browser = new Browser();

@@ -313,7 +313,10 @@ describe("D1 round trips: portal invoices", () => {
   it("serves /portal/invoices and /portal/invoices/new in three (the middleware's batch, the portal session, the page's batch)", async () => {
     const { t, b: staff } = await cisStaff("manager");
     const sub = await seedSub(t, { name: "Count Portal Sub", email: `count-${Date.now().toString(36)}@example.test` });
-    const invited = await staff.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, await withPageKey(staff, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }));
+    const invited = await staff.post(
+      `${t.origin}/cis/subcontractors/${sub.id}/invite`,
+      await withPageKey(staff, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }),
+    );
     const token = /\/portal\/auth\?token=([^"&\s]+)/.exec(await invited.text())?.[1] ?? "";
     const portal = new Browser();
     expect((await portal.post(`${t.origin}/portal/auth`, { token })).status).toBe(302);

@@ -87,7 +87,7 @@ describe("online verification through the gateway", () => {
   });
 
   it("a rejected verification changes no subcontractor, and its page shows HMRC's words", async () => {
-    const { t, u, b } = await cisStaff("lead");
+    const { t, b } = await cisStaff("lead");
     await readyForHmrc(t);
     const sub = await seedSub(t, { name: "Rita Rejected", utr: utrEnding("0"), verificationStatus: "standard" });
     await env.DB.prepare(
@@ -119,7 +119,10 @@ describe("online verification through the gateway", () => {
     const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`));
     expect(one(detail, 'form input[name="intent"][value="verify"]')).toBeTruthy();
 
-    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, { intent: "verify", [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`) });
+    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
+      intent: "verify",
+      [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`),
+    });
     expect(res.status).toBe(302);
     expect(location(res)).toBe(`/cis/subcontractors/${sub.id}`);
     const after = await b.follow(res, `${t.origin}/cis/subcontractors/${sub.id}`);
@@ -137,7 +140,7 @@ describe("online verification through the gateway", () => {
   }, 60_000);
 
   it("the list's bulk action asks first (without JavaScript) and then sends one request for the selection", async () => {
-    const { t, u, b } = await cisStaff("lead");
+    const { t, b } = await cisStaff("lead");
     await readyForHmrc(t);
     const a = await seedSub(t, { name: "Alpha Adams", utr: utrEnding("1") });
     const c = await seedSub(t, { name: "Carla Cole", utr: utrEnding("2") });
@@ -164,7 +167,10 @@ describe("online verification through the gateway", () => {
     const { t, u, b } = await cisStaff("lead");
     await readyForHmrc(t, { credentials: false });
     const sub = await seedSub(t, { name: "Nigel Nocreds" });
-    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, { intent: "verify", [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`) });
+    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
+      intent: "verify",
+      [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`),
+    });
     expect(res.status).toBe(400);
     expect(pageText(await page(res))).toContain("Enter your Government Gateway user ID and password in CIS settings");
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
@@ -182,7 +188,14 @@ describe("verification: scopes and tenants", () => {
     const list = await page(await b.get(`${t.origin}/cis/subcontractors`));
     expect(list.querySelector('button[value="bulk-verify"]')).toBeNull();
 
-    expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, { intent: "verify", [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`) })).status).toBe(403);
+    expect(
+      (
+        await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
+          intent: "verify",
+          [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`),
+        })
+      ).status,
+    ).toBe(403);
     expect((await b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [sub.id], confirmed: "yes" })).status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(2);
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
@@ -195,7 +208,14 @@ describe("verification: scopes and tenants", () => {
     await readyForHmrc(other);
     const theirs = await seedSub(other, { name: "Their Sub" });
     const own = await seedSub(mine, { name: "Own Sub" });
-    expect((await b.post(`${mine.origin}/cis/subcontractors/${theirs.id}`, { intent: "verify", [SUBMISSION_KEY_FIELD]: await mintKey(mine, u, `cis.subcontractor.verify:${theirs.id}`) })).status).toBe(404);
+    expect(
+      (
+        await b.post(`${mine.origin}/cis/subcontractors/${theirs.id}`, {
+          intent: "verify",
+          [SUBMISSION_KEY_FIELD]: await mintKey(mine, u, `cis.subcontractor.verify:${theirs.id}`),
+        })
+      ).status,
+    ).toBe(404);
     const bulk = await b.post(`${mine.origin}/cis/subcontractors`, {
       intent: "bulk-verify",
       ids: [own.id, theirs.id],

@@ -17,7 +17,10 @@ const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> end
 
 /** Signs the subcontractor into the portal through a real invite link, as their browser would. */
 async function portalBrowser(t: TestTenant, staff: Browser, subId: string): Promise<Browser> {
-  const res = await staff.post(`${t.origin}/cis/subcontractors/${subId}/invite`, await withPageKey(staff, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }));
+  const res = await staff.post(
+    `${t.origin}/cis/subcontractors/${subId}/invite`,
+    await withPageKey(staff, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }),
+  );
   expect(res.status).toBe(200);
   const link = all(await page(res), "input")
     .map((el) => el.getAttribute("value") ?? "")

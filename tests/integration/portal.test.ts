@@ -29,7 +29,10 @@ function tokenOf(link: string): string {
 }
 
 async function invite(t: TestTenant, browser: Browser, subId: string) {
-  const res = await browser.post(`${t.origin}/cis/subcontractors/${subId}/invite`, await withPageKey(browser, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }));
+  const res = await browser.post(
+    `${t.origin}/cis/subcontractors/${subId}/invite`,
+    await withPageKey(browser, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" }),
+  );
   const html = await res.text();
   expect(res.status, html.slice(0, 500)).toBe(200);
   return { res, html, link: linkFrom(html) };
@@ -131,7 +134,10 @@ describe("inviting a subcontractor to the portal", () => {
     expect(htmlText).toContain("No Mail Ltd has no e-mail address");
     expect(hrefs(parseHtml(html))).toContain(`/cis/subcontractors/${sub.id}/edit`);
     expect(htmlText).not.toContain("Create & Send Invite");
-    const post = await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, await withPageKey(browser, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }));
+    const post = await browser.post(
+      `${t.origin}/cis/subcontractors/${sub.id}/invite`,
+      await withPageKey(browser, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }),
+    );
     expect(post.status).toBe(400);
     expect(await shownText(post)).toContain("has no e-mail address");
     expect(await count("cis_portal_invites", "tenant_id = ?", t.id)).toBe(0);
@@ -233,7 +239,9 @@ describe("inviting a subcontractor to the portal", () => {
       new Request(`${t.origin}/cis/subcontractors/${sub.id}/invite`, {
         method: "POST",
         headers: { Origin: t.origin, Cookie: browser.cookieHeader(t.host) },
-        body: new URLSearchParams(await withPageKey(browser, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }) as Record<string, string>),
+        body: new URLSearchParams(
+          (await withPageKey(browser, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })) as Record<string, string>,
+        ),
       }) as Parameters<typeof worker.fetch>[0],
       failingEnv as unknown as Env,
       createExecutionContext(),
@@ -510,7 +518,10 @@ describe("archived subcontractors and changed addresses", () => {
     const htmlText = pageText(parseHtml(html));
     expect(htmlText).toContain("Archived Joinery is archived. Make them active again before inviting them to the portal.");
     expect(htmlText).not.toContain("Create & Send Invite");
-    const post = await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, await withPageKey(browser, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }));
+    const post = await browser.post(
+      `${t.origin}/cis/subcontractors/${sub.id}/invite`,
+      await withPageKey(browser, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }),
+    );
     expect(post.status).toBe(409);
     expect(await shownText(post)).toContain("Archived Joinery is archived. Make them active again before inviting them to the portal.");
     expect(await count("cis_portal_invites", "tenant_id = ?", t.id)).toBe(0);

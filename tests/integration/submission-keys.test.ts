@@ -125,7 +125,10 @@ describe("submission keys: the invoice's Email", () => {
     const rb = await signIn(t2, reader);
     const sub2 = await seedSub(t2, { email: newEmail("reader") });
     const id2 = await invoice(t2, sub2.id);
-    const denied = await rb.post(`${t2.origin}/cis/invoices/${id2}`, { intent: "email", [SUBMISSION_KEY_FIELD]: await mintKey(t2, reader, `cis.invoice.email:${id2}`) });
+    const denied = await rb.post(`${t2.origin}/cis/invoices/${id2}`, {
+      intent: "email",
+      [SUBMISSION_KEY_FIELD]: await mintKey(t2, reader, `cis.invoice.email:${id2}`),
+    });
     expect(denied.status).toBe(403);
     expect(await count("submission_keys", "tenant_id = ?", t2.id)).toBe(0);
   });
@@ -216,7 +219,9 @@ describe("submission keys: lifetime", () => {
 
     const t = await createTenant();
     const now = Date.now();
-    await env.DB.prepare("INSERT INTO submission_keys (tenant_id, key, user_id, action, result, claim_id, created_at) VALUES (?, 'old', 'u', 'a', NULL, 'c', ?), (?, 'new', 'u', 'a', NULL, 'c', ?)")
+    await env.DB.prepare(
+      "INSERT INTO submission_keys (tenant_id, key, user_id, action, result, claim_id, created_at) VALUES (?, 'old', 'u', 'a', NULL, 'c', ?), (?, 'new', 'u', 'a', NULL, 'c', ?)",
+    )
       .bind(t.id, now - SUBMISSION_KEY_LIFETIME_MS - 1000, t.id, now - 1000)
       .run();
     await runHousekeeping(env, now);

@@ -34,7 +34,10 @@ function signingKey(env: Env): Promise<CryptoKey> {
   if (!secret || secret.length < 16) throw new Error("TOKEN_SECRET is not configured");
   let key = signingKeys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", new TextEncoder().encode(`submission-keys/v1:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(`submission-keys/v1:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
     signingKeys.set(secret, key);
   }
   return key;
@@ -122,7 +125,12 @@ async function settle(env: Env, claim: SubmissionClaim, result: unknown): Promis
     .update(submissionKeys)
     .set({ result })
     .where(
-      and(eq(submissionKeys.tenantId, claim.tenantId), eq(submissionKeys.key, claim.key), eq(submissionKeys.claimId, claim.claimId), isNull(submissionKeys.result)),
+      and(
+        eq(submissionKeys.tenantId, claim.tenantId),
+        eq(submissionKeys.key, claim.key),
+        eq(submissionKeys.claimId, claim.claimId),
+        isNull(submissionKeys.result),
+      ),
     );
   return (res.meta.changes ?? 0) > 0;
 }
@@ -166,7 +174,8 @@ export async function submitOnce<R>(
   if (!checked.ok) return { kind: "refused", code: checked.code, message: SUBMISSION_KEY_MESSAGES[checked.code] };
   const existing = await storedKey(env, scope.tenantId, checked.key);
   if (existing) {
-    if (existing.userId !== scope.userId || existing.action !== scope.action) return { kind: "refused", code: "invalid", message: SUBMISSION_KEY_MESSAGES.invalid };
+    if (existing.userId !== scope.userId || existing.action !== scope.action)
+      return { kind: "refused", code: "invalid", message: SUBMISSION_KEY_MESSAGES.invalid };
     return firstAnswer(env, scope, checked.key, existing);
   }
   const claim: SubmissionClaim = { ...scope, key: checked.key, claimId: newId() };
@@ -189,6 +198,8 @@ export async function submitOnce<R>(
 
 /** Hourly housekeeping: keys are refused a day after minting, so their rows can go then. */
 export async function purgeSubmissionKeys(env: Env, now: number): Promise<number> {
-  const res = await getDb(env).delete(submissionKeys).where(lt(submissionKeys.createdAt, now - SUBMISSION_KEY_LIFETIME_MS));
+  const res = await getDb(env)
+    .delete(submissionKeys)
+    .where(lt(submissionKeys.createdAt, now - SUBMISSION_KEY_LIFETIME_MS));
   return res.meta.changes ?? 0;
 }

@@ -8,7 +8,7 @@ import { formErrorReply } from "~/utils/forms";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema, inviteRefusalMessage } from "../components/invite-to-portal";
 import { actorOf, requireCis } from "../module.server";
-import { issuePortalInvite, portalInviteScope } from "../portal-invites.server";
+import { inviteRefusal, issuePortalInvite, portalInviteScope } from "../portal-invites.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
 import { createSubcontractor, getSubcontractor } from "../subcontractors.server";
 import type { Route } from "./+types/portal-invite";
@@ -71,6 +71,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (id) {
     const sub = await getSubcontractor(env, tenant.id, id);
     if (!sub) throw data("Not found", { status: 404 });
+    // A subcontractor who cannot be invited is refused as such, before the form's key is looked at.
+    const refusal = inviteRefusal(sub);
+    if (refusal) return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(refusal, sub.name)) }, refusal === "archived" ? 409 : 400);
     try {
       // The link is a secret, so it is not kept for a repeat: the stored answer says where it went.
       let magicLink: string | null = null;
@@ -84,7 +87,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const issued = sent.result;
       if (!issued.ok)
         return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
-      if (sent.kind === "repeat" || magicLink === null) return reply({ kind: "form", result: formErrorReply(inviteAlreadySentMessage(issued.email, issued.emailSent)) }, 409);
+      if (sent.kind === "repeat" || magicLink === null)
+        return reply({ kind: "form", result: formErrorReply(inviteAlreadySentMessage(issued.email, issued.emailSent)) }, 409);
       return reply({ kind: "result", created: false, name: sub.name, email: issued.email, emailSent: issued.emailSent, magicLink });
     } catch (err) {
       console.error("Portal invite failed", err instanceof Error ? err.message : err);

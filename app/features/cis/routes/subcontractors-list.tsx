@@ -106,7 +106,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (parsed.data.confirmed !== "yes") {
     const names = await subcontractorNames(env, tenant.id, ids);
     const items = ids.map((id) => ({ id, name: names[id] ?? null }));
-    if (intent === "bulk-verify") return data<ActionData>({ step: "confirm-verify", items, key: await mintSubmissionKey(env, bulkVerifyScope(tenant.id, user.id)) });
+    if (intent === "bulk-verify")
+      return data<ActionData>({ step: "confirm-verify", items, key: await mintSubmissionKey(env, bulkVerifyScope(tenant.id, user.id)) });
     return data<ActionData>({ step: "confirm", kind: KIND[intent], intent, items });
   }
 

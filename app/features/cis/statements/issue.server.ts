@@ -73,7 +73,10 @@ export async function issueStatement(
   if (method !== "email" || !to || !settings) {
     const db = getDb(env);
     // The submission key first: the status change must stay last.
-    const results = await db.batch([...(opts.claim ? [claimSubmission(db, opts.claim)] : []), ...changes(db, {})] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    const results = await db.batch([...(opts.claim ? [claimSubmission(db, opts.claim)] : []), ...changes(db, {})] as [
+      BatchItem<"sqlite">,
+      ...BatchItem<"sqlite">[],
+    ]);
     const won = results[results.length - 1] as { id: string }[];
     return won.length > 0 ? { ok: true, method, to: null } : { ok: false, code: "already_issued" };
   }

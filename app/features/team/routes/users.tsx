@@ -76,7 +76,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const sent = await submitOnce(env, formData, inviteScope(tenant.id, user.id), (claim) =>
         inviteUser(env, { tenantId: tenant.id, email: input.email, role: input.role, displayName: input.displayName, actor, claim }),
       );
-      if (sent.kind === "refused" || sent.kind === "pending") return data({ result: submission.reply({ formErrors: [sent.message] }), confirm: null }, { status: 409 });
+      if (sent.kind === "refused" || sent.kind === "pending")
+        return data({ result: submission.reply({ formErrors: [sent.message] }), confirm: null }, { status: 409 });
       const res = sent.result;
       if (!res.ok) return data({ result: submission.reply({ fieldErrors: { email: [CHANGE_ERRORS[res.code]] } }), confirm: null }, { status: 400 });
       return done("Invitation sent", `${input.email} can activate their account from the e-mail for 7 days.`);
@@ -110,7 +111,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const sent = await submitOnce(env, formData, memberMailScope(tenant.id, user.id, input.userId), (claim) =>
         sendPasswordReset(env, tenant.id, input.userId, { ...opts, claim }),
       );
-      if (sent.kind === "refused" || sent.kind === "pending") return redirectWithToast(env, PATH, { type: "error", title: "Nothing sent", message: sent.message });
+      if (sent.kind === "refused" || sent.kind === "pending")
+        return redirectWithToast(env, PATH, { type: "error", title: "Nothing sent", message: sent.message });
       const res = sent.result;
       return res.ok ? done("Password reset link sent", "The link works once, for 1 hour.") : refused(res.code);
     }
@@ -120,7 +122,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const sent = await submitOnce(env, formData, memberMailScope(tenant.id, user.id, input.userId), (claim) =>
         reinviteMember(env, tenant.id, input.userId, { ...opts, claim }),
       );
-      if (sent.kind === "refused" || sent.kind === "pending") return redirectWithToast(env, PATH, { type: "error", title: "Nothing sent", message: sent.message });
+      if (sent.kind === "refused" || sent.kind === "pending")
+        return redirectWithToast(env, PATH, { type: "error", title: "Nothing sent", message: sent.message });
       const res = sent.result;
       return res.ok ? done("Invitation sent again", "The earlier link no longer works.") : refused(res.code);
     }
@@ -231,8 +234,12 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                               ) : (
                                 <RowAction intent="disable" userId={m.id} label="Disable" confirmText={CONFIRM_TEXT.disable(m.displayName)} />
                               )}
-                              {m.status === "active" ? <RowAction intent="reset" userId={m.id} label="Send password reset" submissionKey={keys.mail[m.id]} /> : null}
-                              {m.status === "invited" ? <RowAction intent="reinvite" userId={m.id} label="Resend invitation" submissionKey={keys.mail[m.id]} /> : null}
+                              {m.status === "active" ? (
+                                <RowAction intent="reset" userId={m.id} label="Send password reset" submissionKey={keys.mail[m.id]} />
+                              ) : null}
+                              {m.status === "invited" ? (
+                                <RowAction intent="reinvite" userId={m.id} label="Resend invitation" submissionKey={keys.mail[m.id]} />
+                              ) : null}
                             </>
                           ) : null}
                           {canScrub && m.status === "disabled" ? (

@@ -249,7 +249,13 @@ export default function StatementsPage({ loaderData, actionData }: Route.Compone
             <p className="font-semibold">No statements to display</p>
           </div>
         ) : (
-          <StatementList rows={rows} perms={{ canIssue, emailStatements, issueKeys: keys.issue }} month={query.month} filter={query.filter} returnTo={returnTo} />
+          <StatementList
+            rows={rows}
+            perms={{ canIssue, emailStatements, issueKeys: keys.issue }}
+            month={query.month}
+            filter={query.filter}
+            returnTo={returnTo}
+          />
         )}
       </section>
     </div>

@@ -22,6 +22,7 @@ import { renderTemplate } from "~/features/platform/email/templates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { newEmail, seedCisSettings, seedSub } from "../factories/cis";
 import { alerts, all, describedBy, field, isDisabled, isInvalid, linksTo, one, page, pageText, textOf, valueOf, visit } from "../factories/html";
+import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { signIn } from "./auth-helpers";
 import { type Browser } from "./http";
 
@@ -348,7 +349,8 @@ describe("every action through HTTP, for each coarse and fine scope", () => {
 
         const before = await snapshot(id);
         const outboxBefore = (await outbox(who.t.id)).length;
-        const res = await who.b.post(url(who.t, id), { intent, confirmed: "yes", ...(intent === "pay" ? { paymentDate: "2026-04-10" } : {}) });
+        const key: Record<string, string> = intent === "email" ? { [SUBMISSION_KEY_FIELD]: await mintKey(who.t, who.actor, `cis.invoice.email:${id}`) } : {};
+        const res = await who.b.post(url(who.t, id), { intent, confirmed: "yes", ...(intent === "pay" ? { paymentDate: "2026-04-10" } : {}), ...key });
         if (allowed) {
           expect(res.status, `${label}: ${await res.clone().text()}`).toBe(302);
           expect(res.headers.get("Location"), label).toBe(intent === "delete" ? "/cis/invoices" : `/cis/invoices/${id}`);
@@ -630,7 +632,7 @@ describe("Email", () => {
     const id = await invoiceIn(t, sub.id, "paid", { actor: lead.actor });
     const number = (await raw(id)).invoiceNumber;
 
-    const res = await lead.b.post(url(t, id), { intent: "email" });
+    const res = await lead.b.post(url(t, id), await withPageKey(lead.b, url(t, id), { intent: "email" }));
     expect(res.status).toBe(302);
     const rows = await outbox(t.id);
     expect(rows).toHaveLength(1);
@@ -697,7 +699,7 @@ describe("Email", () => {
     const reasonId = button!.getAttribute("aria-describedby");
     expect(reasonId && doc.getElementById(reasonId)?.textContent).toBe("This subcontractor has no email address");
 
-    const res = await lead.b.post(url(t, id), { intent: "email" });
+    const res = await lead.b.post(url(t, id), await withPageKey(lead.b, url(t, id), { intent: "email" }));
     expect(res.status).toBe(409);
     expect(alerts(await page(res))).toContain("This subcontractor has no email address");
     expect(await outbox(t.id)).toHaveLength(0);

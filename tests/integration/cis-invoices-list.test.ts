@@ -26,6 +26,7 @@ import {
   textsOf,
   valueOf,
 } from "../factories/html";
+import { pageKeys, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 import worker from "../../workers/app";
@@ -113,7 +114,15 @@ const londonDate = () => formatInTimeZone(new Date(), "Europe/London", "yyyy-MM-
 const enGb = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
 async function bulk(b: Browser, t: TestTenant, form: Record<string, string | string[]>, search = "") {
-  return b.post(`${t.origin}${LIST}${search}`, form);
+  // A confirmed post carries the list's one-time submission key, as the page's form does.
+  const keyed = form.confirmed === "yes" ? await withKeyIfShown(b, `${t.origin}${LIST}`, form) : form;
+  return b.post(`${t.origin}${LIST}${search}`, keyed);
+}
+
+/** The list's bulk key when the page offers bulk actions (someone without them posts without one). */
+async function withKeyIfShown(b: Browser, url: string, form: Record<string, string | string[]>) {
+  const [key] = await pageKeys(b, url);
+  return key && !(SUBMISSION_KEY_FIELD in form) ? { ...form, [SUBMISSION_KEY_FIELD]: key } : form;
 }
 
 // ---------------------------------------------------------------------------
@@ -412,7 +421,7 @@ describe("invoice list x roles", () => {
     const sub = await seedSub(t);
     const draft = await seedInvoice(t, sub.id);
     expect((await b.get(`${t.origin}${LIST}`)).status).toBe(403);
-    expect((await bulk(b, t, { intent: "approve", ids: draft.id, confirmed: "yes" })).status).toBe(403);
+    expect((await b.post(`${t.origin}${LIST}`, { intent: "approve", ids: draft.id, confirmed: "yes" })).status).toBe(403);
     expect((await b.post(`${t.origin}/cis/invoices/export`, {})).status).toBe(403);
     expect((await inv(draft.id))?.status).toBe("draft");
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied'", t.id)).toBe(3);

@@ -11,6 +11,7 @@ import { queueEmail } from "~/features/platform/email/send.server";
 import { buildMime } from "~/features/platform/email/transports.server";
 import type { TestTenant } from "../factories";
 import { cisStaff, cisTenant, newEmail, seedCisSettings, seedSub } from "../factories/cis";
+import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { all, attr, page as parsePage, parseHtml, textOf, visit } from "../factories/html";
 import { count, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
@@ -87,6 +88,8 @@ async function pdfBytes(t: TestTenant, id: string): Promise<Uint8Array> {
 }
 
 const issueUrl = (t: TestTenant, id: string) => `${t.origin}/cis/statements/${id}/issue`;
+/** A fresh one-time submission key for issuing statement `id`, as the statements page renders it. */
+const issueKey = async (t: TestTenant, u: { id: string }, id: string) => ({ [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.statement.issue:${id}`) });
 const downloadUrl = (t: TestTenant, id: string, format: string) => `${t.origin}/cis/statements/${id}/download?format=${format}`;
 
 describe("statement PDF", () => {
@@ -254,7 +257,7 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { method: "print" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "print" });
     expect(res.status).toBe(302);
     expect(location(res)).toBe(`/cis/statements/${id}/print`);
 
@@ -296,10 +299,10 @@ describe("issuing a statement", () => {
   });
 
   it("by portal: back to returnTo with a toast; the default return is the statements page of its month", async () => {
-    const { t, b } = await cisStaff("lead");
+    const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const one = await statementFor(t, { name: "Portal Issue One" });
-    const res = await b.post(issueUrl(t, one.id), { method: "portal", returnTo: "/cis/invoices" });
+    const res = await b.post(issueUrl(t, one.id), { ...(await issueKey(t, u, one.id)), method: "portal", returnTo: "/cis/invoices" });
     expect(location(res)).toBe("/cis/invoices");
     expect(await statementRow(one.id)).toMatchObject({ status: "issued", issued_method: "portal" });
     for (const i of await invoiceRows(one.id)) expect(i.statement_issued_method).toBe("portal");
@@ -307,17 +310,19 @@ describe("issuing a statement", () => {
     expect(textOf(doc, "[data-toast-type]")).toContain("Statement issued to the portal");
 
     const two = await statementFor(t);
-    expect(location(await b.post(issueUrl(t, two.id), { method: "portal" }))).toBe(`/cis/statements?month=${MONTH}`);
+    expect(location(await b.post(issueUrl(t, two.id), { ...(await issueKey(t, u, two.id)), method: "portal" }))).toBe(`/cis/statements?month=${MONTH}`);
     const three = await statementFor(t);
     // Another origin is never a return address.
-    expect(location(await b.post(issueUrl(t, three.id), { method: "portal", returnTo: "//evil.test/x" }))).toBe(`/cis/statements?month=${MONTH}`);
+    expect(location(await b.post(issueUrl(t, three.id), { ...(await issueKey(t, u, three.id)), method: "portal", returnTo: "//evil.test/x" }))).toBe(
+      `/cis/statements?month=${MONTH}`,
+    );
   });
 
   it("by e-mail: from the tenant's address with its Reply-To, the stored PDF attached, in the dev mailbox", async () => {
-    const { t, b } = await cisStaff("lead");
+    const { t, u, b } = await cisStaff("lead");
     await settings(t, { emailFrom: "statements@issuing.test", replyTo: "accounts@issuing.test" });
     const { id, sub } = await statementFor(t, { name: "Mailed Statements Ltd" });
-    const res = await b.post(issueUrl(t, id), { method: "email", returnTo: "/cis/invoices" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "email", returnTo: "/cis/invoices" });
     expect(location(res)).toBe("/cis/invoices");
     expect(textOf((await visit(b, `${t.origin}/cis/invoices`)).doc, "[data-toast-type]")).toContain("Statement issued by e-mail");
     expect(await statementRow(id)).toMatchObject({ status: "issued", issued_method: "email" });
@@ -366,10 +371,10 @@ describe("issuing a statement", () => {
   });
 
   it("by e-mail is refused when e-mailing statements is off, or the subcontractor has no e-mail; nothing changes", async () => {
-    const { t, b } = await cisStaff("lead");
+    const { t, u, b } = await cisStaff("lead");
     await settings(t, { emailStatements: false });
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { method: "email", returnTo: "/cis/invoices" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "email", returnTo: "/cis/invoices" });
     expect(location(res)).toBe("/cis/invoices");
     expect(textOf((await visit(b, `${t.origin}/cis/invoices`)).doc, "[data-toast-type]")).toContain(
       "Failed to issue statement: E-mailing statements is switched off in CIS settings",
@@ -386,14 +391,14 @@ describe("issuing a statement", () => {
   });
 
   it("an issued statement is refused a second time, and no second e-mail goes out", async () => {
-    const { t, b } = await cisStaff("lead");
+    const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const { id } = await statementFor(t);
-    expect(location(await b.post(issueUrl(t, id), { method: "email", returnTo: "/cis/invoices" }))).toBe("/cis/invoices");
+    expect(location(await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "email", returnTo: "/cis/invoices" }))).toBe("/cis/invoices");
     await visit(b, `${t.origin}/cis/invoices`);
     const before = await statementRow(id);
     for (const method of ["email", "print", "portal"]) {
-      const again = await b.post(issueUrl(t, id), { method, returnTo: "/cis/invoices" });
+      const again = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method, returnTo: "/cis/invoices" });
       expect(location(again)).toBe("/cis/invoices");
       expect(textOf((await visit(b, `${t.origin}/cis/invoices`)).doc, "[data-toast-type]")).toContain(
         "Failed to issue statement: Only a generated statement can be issued",
@@ -428,7 +433,7 @@ describe("issuing a statement", () => {
     const { t, u, b } = await cisStaff("standard");
     await settings(t);
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { method: "print" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "print" });
     expect(res.status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(1);
     expect(await statementRow(id)).toMatchObject({ status: "generated", issued_at: null });
@@ -437,13 +442,13 @@ describe("issuing a statement", () => {
   });
 
   it("another tenant's statement is 404 and stays untouched; a GET is not an issue", async () => {
-    const { t, b } = await cisStaff("lead");
+    const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const other = await cisTenant();
     await settings(other);
     const foreign = await statementFor(other);
     for (const method of ["email", "portal", "print"]) {
-      const res = await b.post(issueUrl(t, foreign.id), { method });
+      const res = await b.post(issueUrl(t, foreign.id), { ...(await issueKey(t, u, foreign.id)), method });
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("Statement not found");
     }
@@ -457,10 +462,10 @@ describe("issuing a statement", () => {
   });
 
   it("a cross-site form post is refused before it reaches the action", async () => {
-    const { t, b } = await cisStaff("lead");
+    const { t, u, b } = await cisStaff("lead");
     await settings(t);
     const { id } = await statementFor(t);
-    const res = await b.post(issueUrl(t, id), { method: "print" }, { origin: "http://evil.localhost" });
+    const res = await b.post(issueUrl(t, id), { ...(await issueKey(t, u, id)), method: "print" }, { origin: "http://evil.localhost" });
     expect(res.status).toBe(403);
     expect(await statementRow(id)).toMatchObject({ status: "generated" });
   });

@@ -12,6 +12,7 @@ import { enqueue, type JobMessage } from "~/features/platform/jobs/enqueue.serve
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedCisSettings, seedSub } from "../factories/cis";
 import { all, alerts, hasField, one, pageText, parseHtml, textOf, textsOf, visit } from "../factories/html";
+import { pageKeys, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { deliverMessages, poll, recordingQueue } from "./queue-helpers";
@@ -21,6 +22,13 @@ const JOBS_QUEUE = "cis-workspace-jobs";
 const MONTH = "2026-01"; // 6 January to 5 February 2026; its statements deadline, 19 February 2026, is past
 const IN_MONTH = "2026-01-10";
 const LIST = (month = MONTH, extra = "") => `/cis/statements?month=${month}${extra}`;
+
+/** The Generate All form as the page renders it, with its one-time submission key (none when the page offers no button). */
+async function generateAllKeyed(b: Browser, t: TestTenant, form: Record<string, string>) {
+  // Generate All is the page's first keyed form (the issue forms follow in the list).
+  const [key] = await pageKeys(b, `${t.origin}${LIST(form.month)}`);
+  return key ? { ...form, [SUBMISSION_KEY_FIELD]: key } : form;
+}
 const SEEDER = { id: "seed-stmt-page", email: "seed-stmt@example.test", name: "Seeder" };
 
 /** A JOBS producer that only records: approval's own job never runs behind the test. */
@@ -256,7 +264,7 @@ describe("statements screen: scopes", () => {
     const before = (await auditsOf(t.id, "cis.permission.denied")).length;
     const single = await b.post(`${t.origin}${LIST()}`, { intent: "generate", subcontractorId: bravo.id, month: MONTH });
     expect(single.status).toBe(403);
-    const batch = await b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH });
+    const batch = await b.post(`${t.origin}${LIST()}`, await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH }));
     expect(batch.status).toBe(403);
     const denials = await auditsOf(t.id, "cis.permission.denied");
     expect(denials.length - before).toBe(2);
@@ -328,14 +336,14 @@ describe("statements screen: Generate All", () => {
   it("runs as one job per month: a double click reuses it, the page shows its progress and refreshes, and it ends with the counts", async () => {
     const { t, b } = await cisStaff("admin", { settings: {} });
     for (const name of ["Delta Joinery", "Echo Plastering", "Foxtrot Scaffolding"]) await pendingInvoice(t, (await seedSub(t, { name })).id);
-    const first = await b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH, filter: "all" });
+    const first = await b.post(`${t.origin}${LIST()}`, await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH, filter: "all" }));
     expect(first.status).toBe(302);
     const [job] = await batchJobs(t.id);
     expect(job).toMatchObject({ inputs: { taxMonth: MONTH }, idempotencyKey: batchJobKey(MONTH, null) });
     expect(location(first)).toBe(`/cis/statements?month=${MONTH}&filter=all&job=${job.id}`);
 
     // The job runs in the background; whatever its state, a second click gives no second job.
-    const second = await b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH, filter: "all" });
+    const second = await b.post(`${t.origin}${LIST()}`, await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH, filter: "all" }));
     expect(second.status).toBe(302);
     expect(await batchJobs(t.id)).toHaveLength(1);
 
@@ -374,7 +382,7 @@ describe("statements screen: Generate All", () => {
     // Once it is over, a new pending invoice gets a new job (the key names the one before it).
     const late = await seedSub(t, { name: "Golf Glazing" });
     await pendingInvoice(t, late.id);
-    const next = await b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH });
+    const next = await b.post(`${t.origin}${LIST()}`, await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH }));
     expect(next.status).toBe(302);
     const all2 = await batchJobs(t.id);
     expect(all2).toHaveLength(2);
@@ -386,10 +394,9 @@ describe("statements screen: Generate All", () => {
   it("two clicks at the same moment make one job", async () => {
     const { t, b } = await cisStaff("admin", { settings: {} });
     await pendingInvoice(t, (await seedSub(t, { name: "Mike Millwork" })).id);
-    const [one1, two] = await Promise.all([
-      b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH }),
-      b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH }),
-    ]);
+    // A double click posts the same form, with the same submission key, twice.
+    const form = await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH });
+    const [one1, two] = await Promise.all([b.post(`${t.origin}${LIST()}`, form), b.post(`${t.origin}${LIST()}`, form)]);
     const jobsMade = await batchJobs(t.id);
     expect(jobsMade).toHaveLength(1);
     expect([location(one1), location(two)]).toEqual([
@@ -428,7 +435,7 @@ describe("statements screen: Generate All", () => {
     const button = one(generateAll!, 'button[type="submit"]');
     expect(button.hasAttribute("disabled")).toBe(true);
 
-    const again = await b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH });
+    const again = await b.post(`${t.origin}${LIST()}`, await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH }));
     expect(location(again)).toBe(`/cis/statements?month=${MONTH}&filter=all&job=${jobId}`);
     expect(textOf((await visit(b, `${t.origin}${location(again)}`)).doc, "[data-toast-type]")).toContain("already running");
     expect(await batchJobs(t.id)).toHaveLength(1);
@@ -449,7 +456,7 @@ describe("statements screen: Generate All", () => {
     // Alpha's late invoice cannot join its statement, so it leaves nothing to generate.
     await pendingInvoice(t, alpha.id, { date: "2026-01-30" });
 
-    const res = await b.post(`${t.origin}${LIST()}`, { intent: "generate-all", month: MONTH });
+    const res = await b.post(`${t.origin}${LIST()}`, await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH }));
     expect(location(res)).toBe(`/cis/statements?month=${MONTH}&filter=all`);
     const shown = await visit(b, `${t.origin}${location(res)}`);
     expect(textOf(shown.doc, "[data-toast-type]")).toContain("No Pending Statements");
@@ -494,7 +501,7 @@ describe("statements screen: Generate All", () => {
     const theirs = await seedSub(other, { name: "Lima Lofts" });
     await pendingInvoice(t, mine.id);
     await pendingInvoice(other, theirs.id);
-    await ob.post(`${other.origin}${LIST()}`, { intent: "generate-all", month: MONTH });
+    await ob.post(`${other.origin}${LIST()}`, await generateAllKeyed(ob, other, { intent: "generate-all", month: MONTH }));
     await poll(async () => ((await batchJobs(other.id))[0]?.status === "done" ? true : null));
     expect(await statementsOf(other.id)).toHaveLength(1);
     expect(await statementsOf(t.id)).toHaveLength(0);

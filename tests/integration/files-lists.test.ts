@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
+import { withPageKey } from "../factories/submission-keys";
 import { filesStaff, uploadOk } from "../factories/files";
 import { all, textsOf, visit } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
@@ -197,7 +198,10 @@ describe("share", () => {
     const carol = await createUser(t, { role: "standard" });
     const id = await uploadOk(ab, t, "doc.txt", "d");
     expect((await bb.get(`${t.origin}/files/file/${id}`)).status).toBe(404);
-    const res = await ab.post(`${t.origin}/files/file/${id}`, { intent: "share", userIds: [bob.id, carol.id, alice.id] });
+    const res = await ab.post(
+      `${t.origin}/files/file/${id}`,
+      await withPageKey(ab, `${t.origin}/files/file/${id}`, { intent: "share", userIds: [bob.id, carol.id, alice.id] }),
+    );
     expect(res.status).toBe(302);
     expect(await count("files", "id = ? AND visibility = 'restricted'", id)).toBe(1);
     expect(await count("file_access", "file_id = ? AND via = 'shared'", id)).toBe(2);
@@ -221,9 +225,14 @@ describe("share", () => {
     expect(await count("audit_events", "tenant_id = ? AND actor_id = ? AND action = 'auth.scope.denied'", t.id, u.id)).toBe(1);
     const { t: t2, b: b2 } = await filesStaff("lead");
     const id2 = await uploadOk(b2, t2, "doc.txt");
-    expect((await b2.post(`${t2.origin}/files/file/${id2}`, { intent: "share", userIds: [] })).status).toBe(400);
+    expect(
+      (await b2.post(`${t2.origin}/files/file/${id2}`, await withPageKey(b2, `${t2.origin}/files/file/${id2}`, { intent: "share", userIds: [] }))).status,
+    ).toBe(400);
     // A person of another tenant is never a recipient.
-    expect((await b2.post(`${t2.origin}/files/file/${id2}`, { intent: "share", userIds: [other.id] })).status).toBe(400);
+    expect(
+      (await b2.post(`${t2.origin}/files/file/${id2}`, await withPageKey(b2, `${t2.origin}/files/file/${id2}`, { intent: "share", userIds: [other.id] })))
+        .status,
+    ).toBe(400);
   });
 });
 

@@ -4,6 +4,7 @@ import { USAGE_RECALC_AUDIT, USAGE_RECALC_JOB } from "~/features/files/file-cons
 import { USAGE_RECALC_PAGES_PER_SLICE, usageRecalculateJob } from "~/features/files/usage-recalculation.server";
 import { JobContinuation, type JobContext } from "~/features/platform/jobs/registry.server";
 import { createUser } from "../factories";
+import { withPageKey } from "../factories/submission-keys";
 import { filesStaff, uploadOk } from "../factories/files";
 import { visit } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
@@ -48,7 +49,7 @@ describe("full usage recalculation", () => {
     await env.FILES.put(`tenants/${t.id}/cis/statements/s.pdf`, new Uint8Array(3000));
     await driftUsage(t.id);
 
-    const res = await b.post(`${t.origin}/files/overview`, { intent: "recalculate-usage" });
+    const res = await b.post(`${t.origin}/files/overview`, await withPageKey(b, `${t.origin}/files/overview`, { intent: "recalculate-usage" }));
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/files/overview");
     const done = await poll(async () => {
@@ -117,7 +118,7 @@ describe("full usage recalculation", () => {
     )
       .bind(`pending-${t.id}`, t.id, USAGE_RECALC_JOB, `${USAGE_RECALC_JOB}:after:none`, Date.now(), Date.now())
       .run();
-    const again = await b.post(`${t.origin}/files/overview`, { intent: "recalculate-usage" });
+    const again = await b.post(`${t.origin}/files/overview`, await withPageKey(b, `${t.origin}/files/overview`, { intent: "recalculate-usage" }));
     expect(again.status).toBe(302);
     expect(await count("jobs", "tenant_id = ? AND type = ?", t.id, USAGE_RECALC_JOB)).toBe(1);
     const { doc } = await visit(b, `${t.origin}/files/overview`);

@@ -7,6 +7,7 @@ import { returnSubmissionSource } from "~/features/cis/returns/submission.server
 import type { TestTenant } from "../factories";
 import { cisStaff } from "../factories/cis";
 import { describedBy, page, pageText, textOf } from "../factories/html";
+import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { count } from "./auth-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
@@ -54,9 +55,12 @@ async function readyForHmrc(t: TestTenant) {
   await withCredentials(t);
 }
 
+/** A fresh one-time submission key for the month's submit form, as its page renders it. */
+const submitKey = async (t: { id: string }, u: { id: string }) => ({ [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.return.submit:${MONTH}`) });
+
 describe("/cis/returns/{taxMonth}/submit", () => {
   it("asks for the declarations, sends the CIS300 and shows HMRC's receipt once the poll brings it", async () => {
-    const { t, b } = await cisStaff("admin", { settings: {} });
+    const { t, u, b } = await cisStaff("admin", { settings: {} });
     await readyForHmrc(t);
     stubReturn(t);
     const url = `${t.origin}/cis/returns/${MONTH}/submit`;
@@ -71,12 +75,12 @@ describe("/cis/returns/{taxMonth}/submit", () => {
     expect(describedBy(doc, "verification")).toContain("Confirm the verification declaration");
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
 
-    const sent = await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes" });
+    const sent = await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes", ...(await submitKey(t, u)) });
     expect(sent.status).toBe(302);
     expect(location(sent)).toBe(`/cis/returns/${MONTH}/submit`);
     expect(await count("hmrc_submissions", "tenant_id = ? AND kind = 'cis300' AND subject_key = ?", t.id, `cis300:${MONTH}`)).toBe(1);
     // Pressed again while it is with HMRC: the same submission.
-    expect((await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes" })).status).toBe(302);
+    expect((await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes", ...(await submitKey(t, u)) })).status).toBe(302);
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(1);
 
     const accepted = await poll(async () => {
@@ -90,12 +94,12 @@ describe("/cis/returns/{taxMonth}/submit", () => {
   }, 60_000);
 
   it("a refused return (locked, invalid) shows the returns layer's reason and sends nothing", async () => {
-    const { t, b } = await cisStaff("admin", { settings: {} });
+    const { t, u, b } = await cisStaff("admin", { settings: {} });
     await readyForHmrc(t);
     stubReturn(t, { refusal: "Return is already locked" });
     const url = `${t.origin}/cis/returns/${MONTH}/submit`;
     expect(pageText(await page(await b.get(url)))).toContain("Return is already locked");
-    const res = await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes" });
+    const res = await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes", ...(await submitKey(t, u)) });
     expect(res.status).toBe(409);
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
   });
@@ -105,7 +109,7 @@ describe("/cis/returns/{taxMonth}/submit", () => {
     stubReturn(t);
     const url = `${t.origin}/cis/returns/${MONTH}/submit`;
     expect((await b.get(url)).status).toBe(403);
-    expect((await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes" })).status).toBe(403);
+    expect((await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes", ...(await submitKey(t, u)) })).status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(2);
 
     const other = await cisStaff("admin", { settings: {} });

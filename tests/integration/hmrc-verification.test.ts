@@ -8,6 +8,7 @@ import { startVerification } from "~/features/cis/hmrc/verification.server";
 import { createTenant, type TestTenant } from "../factories";
 import { cisStaff, newUtr, seedSub } from "../factories/cis";
 import { one, page, pageText, textOf } from "../factories/html";
+import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { count } from "./auth-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
@@ -125,7 +126,10 @@ describe("online verification through the gateway", () => {
     const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`));
     expect(one(detail, 'form input[name="intent"][value="verify"]')).toBeTruthy();
 
-    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, { intent: "verify" });
+    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
+      intent: "verify",
+      [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`),
+    });
     expect(res.status).toBe(302);
     expect(location(res)).toBe(`/cis/subcontractors/${sub.id}`);
     const after = await b.follow(res, `${t.origin}/cis/subcontractors/${sub.id}`);
@@ -157,19 +161,24 @@ describe("online verification through the gateway", () => {
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
 
     // Confirmed twice at once (a double click): one request goes to HMRC.
+    // The confirmation step carries the submission key the second post repeats.
+    const key = one(panel, `input[name="${SUBMISSION_KEY_FIELD}"]`).getAttribute("value")!;
     const [go, again] = await Promise.all([
-      b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [a.id, c.id], confirmed: "yes" }),
-      b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [c.id, a.id], confirmed: "yes" }),
+      b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [a.id, c.id], confirmed: "yes", [SUBMISSION_KEY_FIELD]: key }),
+      b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [c.id, a.id], confirmed: "yes", [SUBMISSION_KEY_FIELD]: key }),
     ]);
     expect([go.status, again.status]).toEqual([302, 302]);
     expect(await count("hmrc_submissions", "tenant_id = ? AND kind = 'verify'", t.id)).toBe(1);
   });
 
   it("without Government Gateway credentials the page says what to do and sends nothing", async () => {
-    const { t, b } = await cisStaff("lead");
+    const { t, u, b } = await cisStaff("lead");
     await readyForHmrc(t, { credentials: false });
     const sub = await seedSub(t, { name: "Nigel Nocreds" });
-    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, { intent: "verify" });
+    const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
+      intent: "verify",
+      [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`),
+    });
     expect(res.status).toBe(400);
     expect(pageText(await page(res))).toContain("Enter your Government Gateway user ID and password in CIS settings");
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
@@ -187,21 +196,40 @@ describe("verification: scopes and tenants", () => {
     const list = await page(await b.get(`${t.origin}/cis/subcontractors`));
     expect(list.querySelector('button[value="bulk-verify"]')).toBeNull();
 
-    expect((await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, { intent: "verify" })).status).toBe(403);
+    expect(
+      (
+        await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
+          intent: "verify",
+          [SUBMISSION_KEY_FIELD]: await mintKey(t, u, `cis.subcontractor.verify:${sub.id}`),
+        })
+      ).status,
+    ).toBe(403);
     expect((await b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [sub.id], confirmed: "yes" })).status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.permission.denied' AND actor_id = ?", t.id, u.id)).toBe(2);
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
   });
 
   it("another tenant's subcontractor is not found (404), alone or in a selection", async () => {
-    const { t: mine, b } = await cisStaff("lead");
+    const { t: mine, u, b } = await cisStaff("lead");
     await readyForHmrc(mine);
     const other = await createTenant({ modules: ["cis"] });
     await readyForHmrc(other);
     const theirs = await seedSub(other, { name: "Their Sub" });
     const own = await seedSub(mine, { name: "Own Sub" });
-    expect((await b.post(`${mine.origin}/cis/subcontractors/${theirs.id}`, { intent: "verify" })).status).toBe(404);
-    const bulk = await b.post(`${mine.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [own.id, theirs.id], confirmed: "yes" });
+    expect(
+      (
+        await b.post(`${mine.origin}/cis/subcontractors/${theirs.id}`, {
+          intent: "verify",
+          [SUBMISSION_KEY_FIELD]: await mintKey(mine, u, `cis.subcontractor.verify:${theirs.id}`),
+        })
+      ).status,
+    ).toBe(404);
+    const bulk = await b.post(`${mine.origin}/cis/subcontractors`, {
+      intent: "bulk-verify",
+      ids: [own.id, theirs.id],
+      confirmed: "yes",
+      [SUBMISSION_KEY_FIELD]: await mintKey(mine, u, "cis.subcontractors.bulk-verify"),
+    });
     expect(bulk.status).toBe(404);
     expect(await count("hmrc_submissions", "tenant_id IN (?, ?)", mine.id, other.id)).toBe(0);
   });

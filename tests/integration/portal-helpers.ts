@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { TestTenant } from "../factories";
+import { withPageKey } from "../factories/submission-keys";
 import { waitForMail } from "./auth-helpers";
 import type { Browser } from "./http";
 
@@ -21,7 +22,8 @@ export async function mailedPortalLink(to: string, after: number): Promise<strin
 export async function inviteByMail(t: TestTenant, staff: Browser, sub: { id: string; email: string | null }) {
   if (!sub.email) throw new Error("the subcontractor needs an e-mail address");
   const since = Date.now();
-  const res = await staff.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
+  const page = `${t.origin}/cis/subcontractors/${sub.id}/invite`;
+  const res = await staff.post(page, await withPageKey(staff, page, { intent: "invite" }));
   const html = await res.text();
   expect(res.status, html.slice(0, 500)).toBe(200);
   return { res, html, link: await mailedPortalLink(sub.email, since) };

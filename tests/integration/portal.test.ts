@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../workers/app";
 import { newId } from "~/utils/ids";
 import { createTenant, type TestTenant } from "../factories";
+import { withPageKey } from "../factories/submission-keys";
 import { cisStaff, cisTenant, newEmail, newUtr, seedSub } from "../factories/cis";
 import { all, attr, field, hrefs, linksTo, one, page as parsePage, pageText, parseHtml, shownText, textsOf, valueOf } from "../factories/html";
 import { count, waitForMail } from "./auth-helpers";
@@ -132,6 +133,7 @@ describe("inviting a subcontractor to the portal", () => {
     expect(htmlText).toContain("No Mail Ltd has no e-mail address");
     expect(hrefs(parseHtml(html))).toContain(`/cis/subcontractors/${sub.id}/edit`);
     expect(htmlText).not.toContain("Create & Send Invite");
+    // No form, so no submission key: the refusal comes first all the same.
     const post = await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
     expect(post.status).toBe(400);
     expect(await shownText(post)).toContain("has no e-mail address");
@@ -234,7 +236,9 @@ describe("inviting a subcontractor to the portal", () => {
       new Request(`${t.origin}/cis/subcontractors/${sub.id}/invite`, {
         method: "POST",
         headers: { Origin: t.origin, Cookie: browser.cookieHeader(t.host) },
-        body: new URLSearchParams({ intent: "invite" }),
+        body: new URLSearchParams(
+          (await withPageKey(browser, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })) as Record<string, string>,
+        ),
       }) as Parameters<typeof worker.fetch>[0],
       failingEnv as unknown as Env,
       createExecutionContext(),
@@ -511,6 +515,7 @@ describe("archived subcontractors and changed addresses", () => {
     const htmlText = pageText(parseHtml(html));
     expect(htmlText).toContain("Archived Joinery is archived. Make them active again before inviting them to the portal.");
     expect(htmlText).not.toContain("Create & Send Invite");
+    // No form, so no submission key: the refusal comes first all the same.
     const post = await browser.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
     expect(post.status).toBe(409);
     expect(await shownText(post)).toContain("Archived Joinery is archived. Make them active again before inviting them to the portal.");

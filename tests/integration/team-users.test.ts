@@ -3,6 +3,7 @@ import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { activateAccount, checkActivationLink, inviteUser } from "~/features/team/invitations.server";
 import { createTenant, createUser, PASSWORD, uid, type TestTenant } from "../factories";
+import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { all, textOf, visit } from "../factories/html";
 import { count, signIn, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
@@ -26,6 +27,12 @@ async function invited(t: TestTenant, opts: { role?: "standard" | "admin" } = {}
   const mail = await waitForMail(email, { after: started });
   return { admin, email, userId: res.userId, mail, link: linkIn(mail) };
 }
+
+/** Fresh one-time submission keys for the forms that send e-mail, as the users page renders them. */
+const inviteKey = async (t: { id: string }, by: { id: string }) => ({ [SUBMISSION_KEY_FIELD]: await mintKey(t, by, "team.invite") });
+const mailKey = async (t: { id: string }, by: { id: string }, memberId: string) => ({
+  [SUBMISSION_KEY_FIELD]: await mintKey(t, by, `team.member-mail:${memberId}`),
+});
 
 describe("invitations (inviteUser)", () => {
   it("creates an invited user who cannot sign in, audits user.invited and e-mails a single-use link to the tenant host", async () => {
@@ -122,15 +129,15 @@ describe("/settings/users and /activate through the Worker", () => {
     const b = await signIn(t, admin);
     const email = `${uid("new")}@example.test`;
 
-    const bad = await b.post(`${t.origin}${USERS}`, { intent: "invite", email: "nope", role: "standard" });
+    const bad = await b.post(`${t.origin}${USERS}`, { intent: "invite", email: "nope", role: "standard", ...(await inviteKey(t, admin)) });
     expect(bad.status).toBe(400);
     const started = Date.now();
-    const sent = await b.post(`${t.origin}${USERS}`, { intent: "invite", email, role: "lead", displayName: "Nia New" });
+    const sent = await b.post(`${t.origin}${USERS}`, { intent: "invite", email, role: "lead", displayName: "Nia New", ...(await inviteKey(t, admin)) });
     expect(location(sent)).toBe(USERS);
     const list = await visit(b, `${t.origin}${USERS}`);
     expect(textOf(list.doc, `tr[data-user="${email}"] [data-testid="status"]`)).toBe("Invited");
     expect(textOf(list.doc, `tr[data-user="${email}"]`)).toContain("Nia New");
-    const taken = await b.post(`${t.origin}${USERS}`, { intent: "invite", email: admin.email, role: "standard" });
+    const taken = await b.post(`${t.origin}${USERS}`, { intent: "invite", email: admin.email, role: "standard", ...(await inviteKey(t, admin)) });
     expect(taken.status).toBe(400);
     expect(await taken.text()).toContain("already exists");
 
@@ -264,7 +271,7 @@ describe("/settings/users and /activate through the Worker", () => {
     const pb = await signIn(t, person);
     const ab = await signIn(t, admin);
     const started = Date.now();
-    expect(location(await ab.post(`${t.origin}${USERS}`, { intent: "reset", userId: person.id }))).toBe(USERS);
+    expect(location(await ab.post(`${t.origin}${USERS}`, { intent: "reset", userId: person.id, ...(await mailKey(t, admin, person.id)) }))).toBe(USERS);
     const link = resetLinkIn(await waitForMail(person.email, { after: started }));
     expect(await count("audit_events", "tenant_id = ? AND action = 'user.password_reset_sent' AND target_id = ?", t.id, person.id)).toBe(1);
 
@@ -294,7 +301,7 @@ describe("/settings/users and /activate through the Worker", () => {
     expect(textOf((await visit(new Browser(), `${t.origin}/reset-password?token=${expired}`)).doc, "[data-testid=link-problem]")).toContain("expired");
     // Invited or disabled people get no reset link.
     await ab.post(`${t.origin}${USERS}`, { intent: "disable", userId: person.id, confirmed: "yes" });
-    await ab.post(`${t.origin}${USERS}`, { intent: "reset", userId: person.id });
+    await ab.post(`${t.origin}${USERS}`, { intent: "reset", userId: person.id, ...(await mailKey(t, admin, person.id)) });
     expect(await count("audit_events", "tenant_id = ? AND action = 'user.password_reset_sent' AND target_id = ?", t.id, person.id)).toBe(1);
   });
 

@@ -142,3 +142,26 @@ export const notifications = sqliteTable(
     index("notifications_tenant_target_unread").on(t.tenantId, t.targetUserId, t.read, t.createdAt),
   ],
 );
+
+/**
+ * One-time submission keys, stored on first use: the first submission of a form inserts its key
+ * in the same D1 batch as the form's effect (so the batch fails whole on a repeated key), and a
+ * repeat reads the first result back from here. Purged a day after use.
+ */
+export const submissionKeys = sqliteTable(
+  "submission_keys",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    key: text("key").notNull(),
+    userId: text("user_id").notNull(),
+    action: text("action").notNull(),
+    // The first submission's answer, written once its effect is done; null while it runs.
+    result: text("result", { mode: "json" }).$type<unknown>(),
+    // Random per request: tells the submission that stored the row from a repeat that raced it.
+    claimId: text("claim_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("submission_keys_tenant_key_unique").on(t.tenantId, t.key), index("submission_keys_created_idx").on(t.createdAt)],
+);

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisPortalInvites, usedTokens } from "~/db/schema";
 import { signToken, signTokenWith } from "~/features/auth/tokens.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { auditInsert } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
@@ -46,6 +47,11 @@ export function inviteRefusal(subcontractor: Pick<SubcontractorRow, "email" | "a
  * returned only when the queue refused the e-mail: the invite is not lost, the caller shows the
  * link to share by hand, and the sender is recorded as shown it (see recordReveal) first.
  */
+/** Inviting an existing subcontractor sends a link: once per submission key (bound to the subcontractor). */
+export function portalInviteScope(tenantId: string, userId: string, subcontractorId: string) {
+  return { tenantId, userId, action: `cis.portal.invite:${subcontractorId}` };
+}
+
 export async function issuePortalInvite(
   env: Env,
   opts: {
@@ -55,6 +61,8 @@ export async function issuePortalInvite(
     origin: string;
     ip: string | null;
     created: boolean;
+    /** The form's one-time submission key: recorded with the invite, so a repeat sends nothing. */
+    claim?: SubmissionClaim;
   },
 ): Promise<InviteResult> {
   const { tenant, subcontractor, actor, origin } = opts;
@@ -90,6 +98,7 @@ export async function issuePortalInvite(
       },
       now,
     ),
+    ...(opts.claim ? [claimSubmission(db, opts.claim)] : []),
   ]);
 
   let emailSent = false;

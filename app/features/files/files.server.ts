@@ -2,6 +2,7 @@
  * Files data access: every exported function takes the tenant id explicitly, and every query on a
  * tenant-owned table filters by it. Expected failures come back as typed codes.
  */
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, asc, count, desc, eq, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
@@ -902,7 +903,15 @@ export async function shareCandidates(env: Env, tenantId: string, viewer: Viewer
  * Shares a file with people of the tenant: it becomes restricted, they are added to its access
  * list, each gets a notification, and the audit entry records it; one batch.
  */
-export async function shareFile(env: Env, tenantId: string, viewer: Viewer, fileId: string, userIds: readonly string[], now = Date.now()) {
+export async function shareFile(
+  env: Env,
+  tenantId: string,
+  viewer: Viewer,
+  fileId: string,
+  userIds: readonly string[],
+  now = Date.now(),
+  claim?: SubmissionClaim,
+) {
   const db = getDb(env);
   const file = await db
     .select({ id: files.id, name: files.name, ownerId: files.ownerId })
@@ -953,6 +962,8 @@ export async function shareFile(env: Env, tenantId: string, viewer: Viewer, file
       },
       now,
     ),
+    // The form's one-time submission key: a repeated share notifies nobody twice.
+    ...(claim ? [claimSubmission(db, claim)] : []),
   ]);
   return { ok: true as const, recipients: recipients.length };
 }

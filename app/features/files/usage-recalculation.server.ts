@@ -13,6 +13,7 @@
  * or the next increment, puts that right. Reservations for uploads in flight are kept apart and
  * are not touched.
  */
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
@@ -163,7 +164,12 @@ export function usageJobView(row: { status: string; result: unknown; finishedAt:
 }
 
 /** Starts a recalculation, or hands back the one already under way: a double click or two managers at once make one job. */
-export async function startUsageRecalculation(env: Env, tenantId: string, actor: { id: string; email: string }): Promise<{ jobId: string; created: boolean }> {
+export async function startUsageRecalculation(
+  env: Env,
+  tenantId: string,
+  actor: { id: string; email: string },
+  opts: { claim?: SubmissionClaim } = {},
+): Promise<{ jobId: string; created: boolean }> {
   const db = getDb(env);
   const [latest] = await latestUsageJobQuery(db, tenantId);
   if (latest && usageJobView(latest)?.state === "running") return { jobId: latest.id, created: false };
@@ -173,5 +179,6 @@ export async function startUsageRecalculation(env: Env, tenantId: string, actor:
     input: { actorEmail: actor.email },
     performedBy: actor.id,
     idempotencyKey: `${KEY_PREFIX}${latest?.id ?? "none"}`,
+    alongside: (d) => (opts.claim ? [claimSubmission(d, opts.claim)] : []),
   });
 }

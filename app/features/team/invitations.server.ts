@@ -1,3 +1,4 @@
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { tenants, usedTokens, users, type Role } from "~/db/schema";
@@ -28,7 +29,10 @@ export type InviteResult = { ok: true; userId: string } | { ok: false; code: "em
  * that is still only invited sends a fresh link and voids the earlier one (the row keeps the id
  * of the one link that works); any other existing account with that e-mail is `email_taken`.
  */
-export async function inviteUser(env: Env, input: { tenantId: string; email: string; role: Role; displayName?: string; actor: Actor }): Promise<InviteResult> {
+export async function inviteUser(
+  env: Env,
+  input: { tenantId: string; email: string; role: Role; displayName?: string; actor: Actor; claim?: SubmissionClaim },
+): Promise<InviteResult> {
   const parsed = emailField.safeParse(input.email);
   if (!parsed.success) return { ok: false, code: "invalid_email" };
   const email = parsed.data;
@@ -88,6 +92,7 @@ export async function inviteUser(env: Env, input: { tenantId: string; email: str
           .update(users)
           .set({ inviteId: jti, role: input.role, ...(input.displayName?.trim() ? { displayName } : {}), updatedAt: now })
           .where(stillInvited),
+        ...(input.claim ? [claimSubmission(d, input.claim)] : []),
       ],
     });
     // Activated or disabled in the meantime: the address now belongs to an account.
@@ -111,6 +116,7 @@ export async function inviteUser(env: Env, input: { tenantId: string; email: str
           updatedAt: now,
         }),
         auditInsert(d, audit, now),
+        ...(input.claim ? [claimSubmission(d, input.claim)] : []),
       ],
     });
   } catch (err) {

@@ -1,3 +1,4 @@
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { sessions, tenants, usedTokens, users } from "~/db/schema";
@@ -21,7 +22,12 @@ const activeMember = (tenantId: string, userId: string) =>
  * E-mails an active member a link to set a new password. The link is bound to the password it
  * replaces (`pca`, when that was set), so it stops working once any new password is set.
  */
-export async function sendPasswordReset(env: Env, tenantId: string, userId: string, opts: { actor: Actor; ip: string | null }): Promise<ChangeResult> {
+export async function sendPasswordReset(
+  env: Env,
+  tenantId: string,
+  userId: string,
+  opts: { actor: Actor; ip: string | null; claim?: SubmissionClaim },
+): Promise<ChangeResult> {
   const db = getDb(env);
   const [[tenant], [u]] = await db.batch([
     tenantStatement(db, tenantId),
@@ -75,6 +81,7 @@ export async function sendPasswordReset(env: Env, tenantId: string, userId: stri
         cond,
         now,
       ),
+      ...(opts.claim ? [claimSubmission(d, opts.claim)] : []),
     ],
   });
   return outboxId ? { ok: true } : { ok: false, code: "not_active" };

@@ -1,3 +1,4 @@
+import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
@@ -91,7 +92,8 @@ export async function getMember(env: Env, tenantId: string, userId: string): Pro
 export type ChangeError = "not_found" | "self" | "last_admin" | "scrubbed" | "not_disabled" | "not_active" | "not_invited";
 export type ChangeResult = { ok: true } | { ok: false; code: ChangeError };
 
-type ChangeOpts = { actor: Actor; ip: string | null };
+/** `claim`: the form's one-time submission key, for the changes that send e-mail. */
+type ChangeOpts = { actor: Actor; ip: string | null; claim?: SubmissionClaim };
 
 /**
  * A new role. Never one's own (an admin cannot demote themselves by mistake), and never the
@@ -188,7 +190,7 @@ export async function reinviteMember(env: Env, tenantId: string, userId: string,
   const t = await target(env, tenantId, userId);
   if (!t) return { ok: false, code: "not_found" };
   if (!t.inviteId || t.disabled) return { ok: false, code: "not_invited" };
-  return inviteUser(env, { tenantId, email: t.email, role: t.role, actor: opts.actor });
+  return inviteUser(env, { tenantId, email: t.email, role: t.role, actor: opts.actor, claim: opts.claim });
 }
 
 /** The address a scrubbed account keeps: unique in the tenant, saying nothing about the person. */

@@ -5,6 +5,7 @@ import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { z } from "zod";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../domain";
 import { useHydrated } from "~/utils/use-hydrated";
 
@@ -47,7 +48,8 @@ export const inviteCreateSchema = z
 // What the route's loader and action return (the modal reads the same shapes)
 
 export type InviteLoaderData =
-  { mode: "existing"; subcontractor: { id: string; name: string; email: string | null; active: boolean }; canEdit: boolean } | { mode: "create" };
+  | { mode: "existing"; subcontractor: { id: string; name: string; email: string | null; active: boolean }; canEdit: boolean; submissionKey: string }
+  | { mode: "create" };
 
 /** Why an existing subcontractor cannot be invited, in words (the same on the page, in the modal and from the action). */
 export function inviteRefusalMessage(code: "no_email" | "archived", name: string): string {
@@ -156,6 +158,7 @@ function ConfirmInvite({
             <strong>{subcontractor.email}</strong>. The link expires in 15 minutes and can be used once.
           </p>
           <input type="hidden" name="intent" value="invite" />
+          <SubmissionKeyInput value={view.submissionKey} />
           <div className="flex justify-end gap-2">
             <CancelControl onCancel={onCancel} />
             <SubmitButton pendingText="Creating..." pending={busy} action={inviteHref(subcontractor.id)}>

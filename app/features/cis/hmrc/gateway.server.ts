@@ -15,6 +15,7 @@
  * transition is a conditional UPDATE on the states it may start from; each poll job is keyed by
  * submission and poll number and checks the row's state before doing anything.
  */
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
@@ -173,6 +174,8 @@ export type StartSubmissionInput = {
   /** The GovTalk message as the rules engine built it, without credentials, IRmark filled in. */
   message: { xml: string; irmark?: { base64: string } };
   actor: GatewayActor;
+  /** The form's one-time submission key: stored in the same batch as the submission row. */
+  claim?: SubmissionClaim;
 };
 
 export type StartSubmissionResult =
@@ -234,6 +237,7 @@ export async function startSubmission(env: Env, tenantId: string, input: StartSu
         json_object('kind', ${subject.kind}, 'subjectIds', json(${JSON.stringify(ids)}), 'transport', ${transport.transport.name}), NULL, ${now}
         FROM ${hmrcSubmissions} WHERE ${hmrcSubmissions.tenantId} = ${tenantId} AND ${hmrcSubmissions.id} = ${id}`,
     ),
+    ...(input.claim ? [claimSubmission(db, input.claim)] : []),
   ]);
   if (inserted.length === 0) {
     const [existing] = await db

@@ -4,6 +4,7 @@
  * server composition root), and registers its `cis300` result handler with onSubmissionResult to
  * mark the return submitted and locked when HMRC accepts it.
  */
+import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { getDb } from "~/db/client.server";
 import { taxMonthFromLabel } from "../domain/tax-month";
 import { buildCis300Message, type Cis300Line } from "../domain/xml/cis300";
@@ -87,6 +88,7 @@ export async function submitReturn(
   declarations: Cis300Declarations,
   actor: GatewayActor,
   now = new Date(),
+  claim?: SubmissionClaim,
 ): Promise<SubmitReturnResult> {
   const ret = await returnForSubmission(env, tenantId, taxMonth);
   if (!ret) return { ok: false, code: "not_found" };
@@ -111,5 +113,5 @@ export async function submitReturn(
     if (err instanceof HmrcInputError) return { ok: false, code: "invalid_return", message: err.message };
     throw err;
   }
-  return startSubmission(env, tenantId, { subject: { kind: "cis300", returnId: ret.returnId }, message, actor });
+  return startSubmission(env, tenantId, { subject: { kind: "cis300", returnId: ret.returnId }, message, actor, claim });
 }

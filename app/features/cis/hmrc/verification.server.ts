@@ -4,6 +4,7 @@
  * verification number, method 'online', date and who asked, in the same D1 batch as the
  * submission's final UPDATE, with a cis.subcontractor.verified audit entry for each.
  */
+import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
@@ -59,6 +60,7 @@ export async function startVerification(
   subcontractorIds: string[],
   actor: GatewayActor,
   now = new Date(),
+  claim?: SubmissionClaim,
 ): Promise<StartVerificationResult> {
   const ids = [...new Set(subcontractorIds)];
   if (ids.length === 0) return { ok: false, code: "not_found" };
@@ -113,7 +115,7 @@ export async function startVerification(
     }
     throw err;
   }
-  return startSubmission(env, tenantId, { subject: { kind: "verify", subcontractorIds: ids }, message, actor });
+  return startSubmission(env, tenantId, { subject: { kind: "verify", subcontractorIds: ids }, message, actor, claim });
 }
 
 /** HMRC's treatment as our status: gross, net (standard) or unmatched (higher). */

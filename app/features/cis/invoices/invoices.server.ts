@@ -8,6 +8,7 @@ import { auditEvents, cisInvoices, cisSubcontractors, users, type InvoiceSource 
 import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { newId } from "~/utils/ids";
 import {
   currentTaxMonth,
@@ -544,7 +545,7 @@ export type TransitionFailure = { id: string; code: InvoiceErrorCode };
 export type TransitionResult = { succeeded: string[]; failed: TransitionFailure[]; jobs: Record<string, string> };
 export type SingleTransitionResult = { ok: true; id: string; jobId?: string } | { ok: false; code: InvoiceErrorCode };
 
-type TransitionOptions = { paymentDate?: string; bulk?: boolean; now?: Date };
+type TransitionOptions = { paymentDate?: string; bulk?: boolean; now?: Date; claim?: SubmissionClaim };
 
 /**
  * Runs one action over ids. Each invoice gets one conditional UPDATE (its id, the tenant, not
@@ -674,6 +675,8 @@ async function transition(
   }
   if (statements.length === 0) return result;
   if (opts.bulk) statements.push(bulkAuditIfAny(db, tenantId, token, action, actor, now));
+  // Last, so the results above keep their places; a repeated key fails the whole batch.
+  if (opts.claim) statements.push(claimSubmission(db, opts.claim));
 
   const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
   const deductions = new Map<string, number>();
@@ -782,7 +785,7 @@ export function bulkInvoiceAction(
   action: BulkInvoiceAction,
   ids: string[],
   actor: Actor,
-  opts: { paymentDate?: string; now?: Date } = {},
+  opts: { paymentDate?: string; now?: Date; claim?: SubmissionClaim } = {},
 ) {
   return transition(env, tenantId, ids, action, actor, { ...opts, bulk: true });
 }
@@ -896,7 +899,7 @@ export async function emailInvoiceCopy(
   tenant: { id: string; name: string },
   id: string,
   actor: Actor,
-  opts: { ip?: string | null } = {},
+  opts: { ip?: string | null; claim?: SubmissionClaim } = {},
 ): Promise<EmailInvoiceResult> {
   const found = await getInvoiceDetail(env, tenant.id, id);
   if (!found) return { ok: false, code: "not_found" };
@@ -920,6 +923,7 @@ export async function emailInvoiceCopy(
         payload: { invoiceId: row.id, to: maskEmail(to), outboxId },
         ip: opts.ip ?? null,
       }),
+      ...(opts.claim ? [claimSubmission(db, opts.claim)] : []),
     ],
   });
   return { ok: true, to, outboxId };

@@ -5,10 +5,11 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { formErrorReply } from "~/utils/forms";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema, inviteRefusalMessage } from "../components/invite-to-portal";
 import { actorOf, requireCis } from "../module.server";
 import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invite-codes";
-import { issuePortalInvite, revealPortalLink } from "../portal-invites.server";
+import { inviteRefusal, issuePortalInvite, portalInviteScope, revealPortalLink } from "../portal-invites.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
 import { createSubcontractor, getSubcontractor } from "../subcontractors.server";
 import type { Route } from "./+types/portal-invite";
@@ -42,6 +43,13 @@ async function guard(request: Request, context: Route.LoaderArgs["context"], cre
   return cis;
 }
 
+/** A repeated post of the same invite form: nothing new was sent. */
+function inviteAlreadySentMessage(email: string, emailSent: boolean): string {
+  return emailSent
+    ? `This invitation was already sent to ${email}; nothing was sent again. Reload the page to send a new link.`
+    : `This invitation was already created; nothing was sent again. Reload the page to create a new link.`;
+}
+
 // A magic link travels only in the response that shows it: never cached, never in a URL or a toast.
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -58,6 +66,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     mode: "existing",
     subcontractor: { id: sub.id, name: sub.name, email: sub.email, active: sub.active },
     canEdit: can(user, "cis.sub.write"),
+    submissionKey: await mintSubmissionKey(env, portalInviteScope(tenant.id, user.id, sub.id)),
   };
   return existing;
 }
@@ -99,20 +108,35 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (id) {
     const sub = await getSubcontractor(env, tenant.id, id);
     if (!sub) throw data("Not found", { status: 404 });
+    // A subcontractor who cannot be invited is refused as such, before the form's key is looked at.
+    const refusal = inviteRefusal(sub);
+    if (refusal) return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(refusal, sub.name)) }, refusal === "archived" ? 409 : 400);
     try {
-      const issued = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false });
+      // The link is a secret, so it is not kept for a repeat: the stored answer says where it went.
+      let magicLink: string | null = null;
+      let inviteId: string | null = null;
+      const sent = await submitOnce(env, formData, portalInviteScope(tenant.id, user.id, sub.id), async (claim) => {
+        const issued = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false, claim });
+        if (!issued.ok) return issued;
+        magicLink = issued.invite.magicLink;
+        inviteId = issued.invite.inviteId;
+        return { ok: true as const, email: issued.invite.email, emailSent: issued.invite.emailSent };
+      });
+      if (sent.kind === "refused" || sent.kind === "pending") return reply({ kind: "form", result: formErrorReply(sent.message) }, 409);
+      const issued = sent.result;
       if (!issued.ok)
         return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
-      const { invite } = issued;
+      if (sent.kind === "repeat" || inviteId === null)
+        return reply({ kind: "form", result: formErrorReply(inviteAlreadySentMessage(issued.email, issued.emailSent)) }, 409);
       return reply({
         kind: "result",
         created: false,
         subcontractorId: sub.id,
-        inviteId: invite.inviteId,
+        inviteId,
         name: sub.name,
-        email: invite.email,
-        emailSent: invite.emailSent,
-        magicLink: invite.magicLink,
+        email: issued.email,
+        emailSent: issued.emailSent,
+        magicLink,
         canReveal,
         revealError: null,
       });

@@ -19,6 +19,8 @@ import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontracto
 import { RefreshWhile } from "~/components/refresh-while";
 import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
 import { startVerification, subcontractorWithVerification } from "../hmrc/verification.server";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import type { Route } from "./+types/subcontractor-detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -33,7 +35,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const found = await subcontractorWithVerification(env, tenant.id, id);
   if (!found) throw data("Not found", { status: 404 });
   const { row, verification } = found;
+  const keys = {
+    verify: can(user, "cis.sub.verify") ? await mintSubmissionKey(env, verifyScope(tenant.id, user.id, row.id)) : null,
+  };
   return {
+    keys,
     sub: subcontractorView(row),
     hmrc: verification
       ? { status: verification.status, errors: verification.errors, failureCode: verification.failureCode, createdAt: verification.createdAt }
@@ -48,6 +54,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 type Field = "utr" | "nino";
+
+/** Asking HMRC to verify sends a message: once per submission key (bound to the subcontractor). */
+function verifyScope(tenantId: string, userId: string, subcontractorId: string) {
+  return { tenantId, userId, action: `cis.subcontractor.verify:${subcontractorId}` };
+}
 
 const detailForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("reveal"), field: z.enum(["utr", "nino"]) }),
@@ -92,7 +103,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (posted.intent === "verify") {
     await requireScope(request, context, user, "cis.sub.verify");
-    const res = await startVerification(env, tenant.id, [row.id], actorOf(user));
+    const sent = await submitOnce(env, form, verifyScope(tenant.id, user.id, row.id), (claim) =>
+      startVerification(env, tenant.id, [row.id], actorOf(user), new Date(), claim),
+    );
+    if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ kind: "error", message: sent.message }, { status: 409 });
+    const res = sent.result;
     if (!res.ok) return data<ActionData>({ kind: "error", message: verifyRefusalMessage(res) }, { status: res.code === "not_found" ? 404 : 400 });
     return redirectWithToast(env, `/cis/subcontractors/${row.id}`, { type: "success", title: VERIFY_SENT_TITLE, message: verifySentMessage(1, res.created) });
   }
@@ -154,7 +169,7 @@ function Identifier({
 }
 
 export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { sub, perms, hmrc } = loaderData;
+  const { sub, perms, hmrc, keys } = loaderData;
   const verifying = hmrc !== null && hmrc !== undefined && ["queued", "acknowledged", "polling"].includes(hmrc.status);
   const result = actionData;
   const reveal = result?.kind === "reveal" ? result : null;
@@ -171,6 +186,7 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
           {perms.canVerify && sub.active ? (
             <Form method="post">
               <input type="hidden" name="intent" value="verify" />
+              {keys.verify ? <SubmissionKeyInput value={keys.verify} /> : null}
               <SubmitButton variant="secondary" pendingText="Sending..." match={{ intent: "verify" }}>
                 Verify with HMRC
               </SubmitButton>

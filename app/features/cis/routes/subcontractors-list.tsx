@@ -29,6 +29,9 @@ import { reportInternalError } from "~/features/platform/error-reference";
 import { requireScope } from "~/features/auth/middleware.server";
 import { VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
 import { startVerification } from "../hmrc/verification.server";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SUBMISSION_KEY_FIELD } from "~/features/platform/submission-key-codes";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
@@ -41,19 +44,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canImport: can(user, "cis.io.import") && can(user, "cis.sub.write"),
     canVerify: can(user, "cis.sub.verify"),
   };
+  const verifyKey = perms.canVerify ? await mintSubmissionKey(env, bulkVerifyScope(tenant.id, user.id)) : null;
   try {
     const { summary, ...list } = await listSubcontractors(env, tenant.id, query);
-    return { query, perms, error: null, summary, list: { ...list, rows: list.rows.map(subcontractorListItem) } };
+    return { query, perms, verifyKey, error: null, summary, list: { ...list, rows: list.rows.map(subcontractorListItem) } };
   } catch (err) {
     // The page still renders (toolbar, filters) with the spec's error text; the error's own
     // text (SQL, parameters) is logged under the reference the page shows, never sent.
-    return { query, perms, error: reportInternalError(context, err, "cis subcontractors list"), summary: null, list: null };
+    return { query, perms, verifyKey, error: reportInternalError(context, err, "cis subcontractors list"), summary: null, list: null };
   }
+}
+
+/** Sending subcontractors to HMRC for verification happens once per submission key. */
+function bulkVerifyScope(tenantId: string, userId: string) {
+  return { tenantId, userId, action: "cis.subcontractors.bulk-verify" };
 }
 
 type ActionData =
   | { step: "confirm"; kind: BulkKind; intent: Exclude<BulkIntent, "bulk-verify">; items: ConfirmItem[] }
-  | { step: "confirm-verify"; items: ConfirmItem[] }
+  | { step: "confirm-verify"; items: ConfirmItem[]; key: string }
   | { step: "result"; outcome: BulkOutcome }
   | { step: "error"; message: string };
 
@@ -97,13 +106,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (parsed.data.confirmed !== "yes") {
     const names = await subcontractorNames(env, tenant.id, ids);
     const items = ids.map((id) => ({ id, name: names[id] ?? null }));
-    if (intent === "bulk-verify") return data<ActionData>({ step: "confirm-verify", items });
+    if (intent === "bulk-verify")
+      return data<ActionData>({ step: "confirm-verify", items, key: await mintSubmissionKey(env, bulkVerifyScope(tenant.id, user.id)) });
     return data<ActionData>({ step: "confirm", kind: KIND[intent], intent, items });
   }
 
   const actor = actorOf(user);
   if (intent === "bulk-verify") {
-    const res = await startVerification(env, tenant.id, ids, actor);
+    const sent = await submitOnce(env, form, bulkVerifyScope(tenant.id, user.id), (claim) => startVerification(env, tenant.id, ids, actor, new Date(), claim));
+    if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ step: "error", message: sent.message }, { status: 409 });
+    const res = sent.result;
     if (!res.ok) return data<ActionData>({ step: "error", message: verifyRefusalMessage(res) }, { status: res.code === "not_found" ? 404 : 400 });
     const url = pageUrl(request);
     return redirectWithToast(env, url.pathname + url.search, {
@@ -140,7 +152,7 @@ function queryString(q: ListQuery, page: number): string {
 const BULK_FORM = "subcontractor-bulk";
 
 export default function SubcontractorsList({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, perms, list, summary, error } = loaderData;
+  const { query, perms, list, summary, error, verifyKey } = loaderData;
   const location = useLocation();
   const hydrated = useHydrated();
   const result = actionData;
@@ -206,6 +218,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
                 return bulkConfirmText(kind, selected.size);
               })}
             >
+              {verifyKey ? <SubmissionKeyInput value={verifyKey} /> : null}
               {perms.canVerify ? (
                 <button type="submit" name="intent" value="bulk-verify" className={buttonClass("secondary")} disabled={hydrated && selected.size === 0}>
                   Verify with HMRC
@@ -257,7 +270,13 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
         />
       ) : null}
       {result?.step === "confirm-verify" ? (
-        <ConfirmPanel title={verifyConfirmText(result.items.length)} intent="bulk-verify" items={result.items} cancelTo={cancelTo} />
+        <ConfirmPanel
+          title={verifyConfirmText(result.items.length)}
+          intent="bulk-verify"
+          items={result.items}
+          cancelTo={cancelTo}
+          extra={{ [SUBMISSION_KEY_FIELD]: result.key }}
+        />
       ) : null}
       {result?.step === "result" ? <BulkResults outcome={result.outcome} /> : null}
       {result?.step === "error" ? (

@@ -1,3 +1,4 @@
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
@@ -31,13 +32,18 @@ export const STATEMENT_RESENT_AUDIT = "cis.statement.resent";
  * issues exactly one lands and the other changes nothing. By e-mail the outbox row joins that
  * batch under the same condition: the loser sends nothing.
  */
+/** Issuing sends (or publishes) the statement: its form is acted on once per submission key, bound to the statement. */
+export function issueSubmissionScope(tenantId: string, userId: string, statementId: string) {
+  return { tenantId, userId, action: `cis.statement.issue:${statementId}` };
+}
+
 export async function issueStatement(
   env: Env,
   tenant: { id: string; name: string },
   id: string,
   method: IssueMethod,
   actor: Actor,
-  opts: { ip?: string | null; now?: number } = {},
+  opts: { ip?: string | null; now?: number; claim?: SubmissionClaim } = {},
 ): Promise<IssueResult> {
   const statement = await getStatement(env, tenant.id, id);
   if (!statement) return { ok: false, code: "not_found" };
@@ -68,7 +74,11 @@ export async function issueStatement(
 
   if (method !== "email" || !to || !settings) {
     const db = getDb(env);
-    const results = await db.batch(changes(db, {}));
+    // The submission key first: the status change must stay last.
+    const results = await db.batch([...(opts.claim ? [claimSubmission(db, opts.claim)] : []), ...changes(db, {})] as [
+      BatchItem<"sqlite">,
+      ...BatchItem<"sqlite">[],
+    ]);
     const won = results[results.length - 1] as { id: string }[];
     return won.length > 0 ? { ok: true, method, to: null } : { ok: false, code: "already_issued" };
   }
@@ -81,7 +91,7 @@ export async function issueStatement(
       template: "cis.statement",
       data: statementEmailData(tenant, statement, settings, pdf),
       onlyIf: stillGenerated,
-      alongside: (db, outboxId) => changes(db, { to: maskEmail(to), outboxId }),
+      alongside: (db, outboxId) => [...changes(db, { to: maskEmail(to), outboxId }), ...(opts.claim ? [claimSubmission(db, opts.claim)] : [])],
     }));
   } catch (err) {
     // The batch landed but the queue refused the message: the statement is issued and its outbox

@@ -1,3 +1,4 @@
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
@@ -85,7 +86,13 @@ export type StartBatchResult = { ok: true; jobId: string; created: boolean } | {
  * Starts Generate All for a tax month, or hands back the job already under way for it: a double
  * click, or two people at once, never makes two jobs. Nothing to generate makes no job at all.
  */
-export async function startBatchGeneration(env: Env, tenantId: string, taxMonth: string, actor: Pick<Actor, "id" | "email">): Promise<StartBatchResult> {
+export async function startBatchGeneration(
+  env: Env,
+  tenantId: string,
+  taxMonth: string,
+  actor: Pick<Actor, "id" | "email">,
+  opts: { claim?: SubmissionClaim } = {},
+): Promise<StartBatchResult> {
   const db = getDb(env);
   const [[latest], targets] = await db.batch([latestBatchJobQuery(db, tenantId, taxMonth), pendingStatementsQuery(db, tenantId, taxMonth)]);
   if (latest && batchJobView(latest).state === "running") return { ok: true, jobId: latest.id, created: false };
@@ -96,6 +103,7 @@ export async function startBatchGeneration(env: Env, tenantId: string, taxMonth:
     input: { taxMonth, actorEmail: actor.email },
     performedBy: actor.id,
     idempotencyKey: batchJobKey(taxMonth, latest?.id ?? null),
+    alongside: (db) => (opts.claim ? [claimSubmission(db, opts.claim)] : []),
   });
   return { ok: true, ...res };
 }

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 
 type Person = { id: string; displayName: string; email: string; username: string | null; firstName: string | null; lastName: string | null };
 
@@ -15,7 +16,7 @@ function matches(p: Person, q: string): boolean {
  * Share File: a searchable list of the tenant's other people, Select All, Clear, the count and
  * 'Share with N user(s)'. Without JavaScript every box is a plain checkbox of the form.
  */
-export function ShareForm({ people, error }: { people: Person[]; error: string | null }) {
+export function ShareForm({ people, error, submissionKey }: { people: Person[]; error: string | null; submissionKey: string | null }) {
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<Set<string>>(() => new Set());
   const shown = people.filter((p) => matches(p, query));
@@ -25,6 +26,7 @@ export function ShareForm({ people, error }: { people: Person[]; error: string |
         Share File
       </h2>
       <input type="hidden" name="intent" value="share" />
+      {submissionKey ? <SubmissionKeyInput value={submissionKey} /> : null}
       <label className="block text-sm">
         <span className="sr-only">Search users</span>
         <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder="Search users" className={inputClass} />

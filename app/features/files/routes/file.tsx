@@ -14,10 +14,14 @@ import { deleteFiles, getFile, moveFiles, shareFile } from "../files.server";
 import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
 import { signaturePerms } from "../signatures/access.server";
 import { RequestSignatureForm } from "../signatures/components/request-signature-form";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import type { Route } from "./+types/file";
 
 const params = z.object({ id: z.string().min(1).max(100) });
 const TEXT_PREVIEW_BYTES = 256 * 1024;
+
+/** Sharing notifies people: once per submission key (bound to the file). */
+const shareScope = (tenantId: string, userId: string, fileId: string) => ({ tenantId, userId, action: `files.share:${fileId}` });
 
 export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
   const { env, tenant, user, viewer } = await requireFiles(request, context);
@@ -53,6 +57,7 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
     people: found.people,
     mayChange: found.mayChange,
     perms: filePerms(user),
+    shareKey: filePerms(user).share && found.mayChange ? await mintSubmissionKey(env, shareScope(tenant.id, user.id, file.id)) : null,
     mayRequestSignature: signaturePerms(user).create && found.mayChange,
     preview: { mode, text, truncated: text !== null && found.file.size > TEXT_PREVIEW_BYTES, loadFailed },
   };
@@ -84,7 +89,13 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
 
   if (input.intent === "share") {
     await requireScope(request, context, user, FILE_SCOPES.share, FILE_MESSAGES.noSharePermission);
-    const shared = await shareFile(env, tenant.id, viewer, id, input.userIds);
+    // A file this person cannot see (or another tenant's) is not found, before the form's key is looked at.
+    if (!(await getFile(env, tenant.id, viewer, id)).ok) throw data("File not found", { status: 404 });
+    const sent = await submitOnce(env, form, shareScope(tenant.id, user.id, id), (claim) =>
+      shareFile(env, tenant.id, viewer, id, input.userIds, Date.now(), claim),
+    );
+    if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ intent: "share", error: sent.message }, { status: 409 });
+    const shared = sent.result;
     if (!shared.ok) {
       if (shared.code === "not_found") throw data("File not found", { status: 404 });
       return data<ActionData>({ intent: "share", error: FILE_ERRORS[shared.code].message }, { status: FILE_ERRORS[shared.code].status });
@@ -112,7 +123,7 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
 }
 
 export default function FilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { file, versions, access, folders, people, mayChange, perms, preview, mayRequestSignature } = loaderData;
+  const { file, versions, access, folders, people, mayChange, perms, preview, mayRequestSignature, shareKey } = loaderData;
   const err = (intent: string) => (actionData && actionData.intent === intent && "error" in actionData ? actionData.error : null);
   return (
     <article className="space-y-6">
@@ -185,7 +196,7 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
         </Form>
       ) : null}
 
-      {perms.share && mayChange ? <ShareForm people={people} error={err("share")} /> : null}
+      {perms.share && mayChange ? <ShareForm people={people} error={err("share")} submissionKey={shareKey} /> : null}
 
       {mayRequestSignature ? <RequestSignatureForm file={file} people={people} /> : null}
 

@@ -4,6 +4,8 @@ import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { StatCards } from "~/components/ui/stat-cards";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { USAGE_CATEGORIES } from "../file-constants";
 import { CATEGORY_LABELS, formatBytes, percentUsed } from "../file-rules";
@@ -14,17 +16,27 @@ import type { Route } from "./+types/overview";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user, viewer } = await requireFiles(request, context);
-  return { ...(await overview(env, tenant.id, viewer)), perms: filePerms(user) };
+  const perms = filePerms(user);
+  const recalcKey = perms.manageAll ? await mintSubmissionKey(env, recalcScope(tenant.id, user.id)) : null;
+  return { ...(await overview(env, tenant.id, viewer)), perms, recalcKey };
 }
+
+/** Starting a recalculation starts a job: once per submission key. */
+const recalcScope = (tenantId: string, userId: string) => ({ tenantId, userId, action: "files.usage-recalculate" });
 
 const actionSchema = z.object({ intent: z.literal("recalculate-usage") });
 
 /** Recalculate usage: only those who manage all files, since it reads every stored object. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user } = await requireFiles(request, context, FILE_SCOPES.manageAll, "You do not have permission to recalculate storage usage");
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = await request.formData();
+  const parsed = actionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return redirectWithToast(env, "/files/overview", { type: "error", title: "Unknown action" });
-  const started = await startUsageRecalculation(env, tenant.id, { id: user.id, email: user.email });
+  const sent = await submitOnce(env, form, recalcScope(tenant.id, user.id), (claim) =>
+    startUsageRecalculation(env, tenant.id, { id: user.id, email: user.email }, { claim }),
+  );
+  if (sent.kind === "refused" || sent.kind === "pending") return redirectWithToast(env, "/files/overview", { type: "error", title: sent.message });
+  const started = sent.result;
   return redirectWithToast(env, "/files/overview", {
     type: "info",
     title: started.created ? "Recalculating storage usage..." : "A recalculation is already running",
@@ -33,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** Dashboard Overview: the tenant's real storage use by category, the last 30 days, the newest files. */
 export default function Overview({ loaderData }: Route.ComponentProps) {
-  const { usage, activity, newest, perms, lastCalculated, usageJob } = loaderData;
+  const { usage, activity, newest, perms, lastCalculated, usageJob, recalcKey } = loaderData;
   const pct = percentUsed(usage.used, usage.cap);
   const recalculating = usageJob?.state === "running";
   return (
@@ -75,6 +87,7 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
         {perms.manageAll ? (
           <Form method="post" className="mt-2">
             <input type="hidden" name="intent" value="recalculate-usage" />
+            {recalcKey ? <SubmissionKeyInput value={recalcKey} /> : null}
             <SubmitButton variant="secondary" pendingText="Starting..." disabled={recalculating}>
               Recalculate usage
             </SubmitButton>

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { jobs } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { JOB_DEFINITIONS, type JobInput, type JobType } from "./definitions.server";
@@ -16,11 +17,20 @@ export type JobMessage = z.infer<typeof jobMessageSchema>;
 /**
  * Validates the input against the job type's schema, records the job (pending, progress 0)
  * and sends it to JOBS, delivered no sooner than `delaySeconds` when given. The same
- * idempotency key within a tenant gives the same job and is not queued twice.
+ * idempotency key within a tenant gives the same job and is not queued twice. `alongside` gives
+ * statements (a one-time submission key) that land in the same D1 batch as the job's row.
  */
 export async function enqueue<T extends JobType>(
   env: Env,
-  opts: { tenantId: string; type: T; input: JobInput<T>; performedBy: string | null; idempotencyKey?: string; delaySeconds?: number },
+  opts: {
+    tenantId: string;
+    type: T;
+    input: JobInput<T>;
+    performedBy: string | null;
+    idempotencyKey?: string;
+    delaySeconds?: number;
+    alongside?: (db: Db) => BatchItem<"sqlite">[];
+  },
 ): Promise<{ jobId: string; created: boolean }> {
   const def = JOB_DEFINITIONS[opts.type];
   if (!def) throw new Error(`Unknown job type ${opts.type}`);
@@ -29,7 +39,7 @@ export async function enqueue<T extends JobType>(
   const now = Date.now();
   const id = newId();
   const key = opts.idempotencyKey ?? id;
-  const inserted = await db
+  const insert = db
     .insert(jobs)
     .values({
       id,
@@ -45,6 +55,8 @@ export async function enqueue<T extends JobType>(
     })
     .onConflictDoNothing()
     .returning({ id: jobs.id });
+  const extra = opts.alongside?.(db) ?? [];
+  const inserted = extra.length > 0 ? (await db.batch([insert, ...extra]))[0] : await insert;
   if (inserted.length === 0) {
     const [existing] = await db
       .select({ id: jobs.id })

@@ -10,6 +10,8 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { formatDate } from "~/utils/dates";
 import { CHANGE_ERRORS, STATUS_LABELS } from "../codes";
 import { requireTeam } from "../guard.server";
@@ -24,14 +26,27 @@ const PATH = "/settings/users";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireTeam(request, context, "users.view");
   const { q } = usersSearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const members = await listMembers(env, tenant.id, q);
+  const canManage = can(user, "users.manage");
+  // The forms that send e-mail (invite, reset link, resend invitation) are acted on once per key.
+  const keys: { invite: string | null; mail: Record<string, string> } = { invite: null, mail: {} };
+  if (canManage) {
+    keys.invite = await mintSubmissionKey(env, inviteScope(tenant.id, user.id));
+    for (const m of members) if (m.status !== "disabled") keys.mail[m.id] = await mintSubmissionKey(env, memberMailScope(tenant.id, user.id, m.id));
+  }
   return {
     q,
-    members: await listMembers(env, tenant.id, q),
+    members,
     me: user.id,
-    canManage: can(user, "users.manage"),
+    canManage,
     canScrub: can(user, "users.scrub_pii"),
+    keys,
   };
 }
+
+const inviteScope = (tenantId: string, userId: string) => ({ tenantId, userId, action: "team.invite" });
+/** A password reset link or a resent invitation for one member. */
+const memberMailScope = (tenantId: string, userId: string, memberId: string) => ({ tenantId, userId, action: `team.member-mail:${memberId}` });
 
 const intentSchema = z.object({ intent: z.enum(["invite", "role", "disable", "enable", "reset", "reinvite", "scrub"]) });
 
@@ -58,7 +73,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   switch (input.intent) {
     case "invite": {
-      const res = await inviteUser(env, { tenantId: tenant.id, email: input.email, role: input.role, displayName: input.displayName, actor });
+      const sent = await submitOnce(env, formData, inviteScope(tenant.id, user.id), (claim) =>
+        inviteUser(env, { tenantId: tenant.id, email: input.email, role: input.role, displayName: input.displayName, actor, claim }),
+      );
+      if (sent.kind === "refused" || sent.kind === "pending")
+        return data({ result: submission.reply({ formErrors: [sent.message] }), confirm: null }, { status: 409 });
+      const res = sent.result;
       if (!res.ok) return data({ result: submission.reply({ fieldErrors: { email: [CHANGE_ERRORS[res.code]] } }), confirm: null }, { status: 400 });
       return done("Invitation sent", `${input.email} can activate their account from the e-mail for 7 days.`);
     }
@@ -86,11 +106,25 @@ export async function action({ request, context }: Route.ActionArgs) {
       return res.ok ? done("User enabled") : refused(res.code);
     }
     case "reset": {
-      const res = await sendPasswordReset(env, tenant.id, input.userId, opts);
+      // Another tenant's user (or none) is not found, before the form's key is looked at.
+      if (!(await getMember(env, tenant.id, input.userId))) throw data("Page not found", { status: 404 });
+      const sent = await submitOnce(env, formData, memberMailScope(tenant.id, user.id, input.userId), (claim) =>
+        sendPasswordReset(env, tenant.id, input.userId, { ...opts, claim }),
+      );
+      if (sent.kind === "refused" || sent.kind === "pending")
+        return redirectWithToast(env, PATH, { type: "error", title: "Nothing sent", message: sent.message });
+      const res = sent.result;
       return res.ok ? done("Password reset link sent", "The link works once, for 1 hour.") : refused(res.code);
     }
     case "reinvite": {
-      const res = await reinviteMember(env, tenant.id, input.userId, opts);
+      // Another tenant's user (or none) is not found, before the form's key is looked at.
+      if (!(await getMember(env, tenant.id, input.userId))) throw data("Page not found", { status: 404 });
+      const sent = await submitOnce(env, formData, memberMailScope(tenant.id, user.id, input.userId), (claim) =>
+        reinviteMember(env, tenant.id, input.userId, { ...opts, claim }),
+      );
+      if (sent.kind === "refused" || sent.kind === "pending")
+        return redirectWithToast(env, PATH, { type: "error", title: "Nothing sent", message: sent.message });
+      const res = sent.result;
       return res.ok ? done("Invitation sent again", "The earlier link no longer works.") : refused(res.code);
     }
   }
@@ -102,7 +136,7 @@ const CONFIRM_TEXT = {
 } as const;
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
-  const { members, q, me, canManage, canScrub } = loaderData;
+  const { members, q, me, canManage, canScrub, keys } = loaderData;
   const confirm = actionData?.confirm ?? null;
   return (
     <AppShell>
@@ -130,7 +164,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           </section>
         ) : null}
 
-        {canManage ? <InviteForm lastResult={actionData?.result ?? undefined} /> : null}
+        {canManage ? <InviteForm lastResult={actionData?.result ?? undefined} submissionKey={keys.invite} /> : null}
 
         <Form method="get" className="mt-8 flex items-end gap-3" role="search">
           <div className="flex-1">
@@ -200,8 +234,12 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                               ) : (
                                 <RowAction intent="disable" userId={m.id} label="Disable" confirmText={CONFIRM_TEXT.disable(m.displayName)} />
                               )}
-                              {m.status === "active" ? <RowAction intent="reset" userId={m.id} label="Send password reset" /> : null}
-                              {m.status === "invited" ? <RowAction intent="reinvite" userId={m.id} label="Resend invitation" /> : null}
+                              {m.status === "active" ? (
+                                <RowAction intent="reset" userId={m.id} label="Send password reset" submissionKey={keys.mail[m.id]} />
+                              ) : null}
+                              {m.status === "invited" ? (
+                                <RowAction intent="reinvite" userId={m.id} label="Resend invitation" submissionKey={keys.mail[m.id]} />
+                              ) : null}
                             </>
                           ) : null}
                           {canScrub && m.status === "disabled" ? (
@@ -222,10 +260,23 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
 }
 
 /** One button posting one intent for one user; a destructive one asks first (dialog with JavaScript, a server step without). */
-function RowAction({ intent, userId, label, confirmText }: { intent: string; userId: string; label: string; confirmText?: string }) {
+function RowAction({
+  intent,
+  userId,
+  label,
+  confirmText,
+  submissionKey,
+}: {
+  intent: string;
+  userId: string;
+  label: string;
+  confirmText?: string;
+  submissionKey?: string;
+}) {
   return (
     <Form method="post" onSubmit={confirmText ? confirmThenSubmit(() => confirmText) : undefined}>
       <input type="hidden" name="intent" value={intent} />
+      {submissionKey ? <SubmissionKeyInput value={submissionKey} /> : null}
       <input type="hidden" name="userId" value={userId} />
       {confirmText ? <input type="hidden" name="confirmed" value="" /> : null}
       <SubmitButton variant={confirmText ? "danger" : "secondary"} className="px-2 py-1" pendingText="Working..." match={{ intent, userId }}>
@@ -235,7 +286,7 @@ function RowAction({ intent, userId, label, confirmText }: { intent: string; use
   );
 }
 
-function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+function InviteForm({ lastResult, submissionKey }: { lastResult?: SubmissionResult<string[]>; submissionKey: string | null }) {
   const [form, fields] = useForm({
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
@@ -251,6 +302,7 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
       <p className="text-sm opacity-70">They receive an e-mail with a link to choose their password. The link works once, for 7 days.</p>
       <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-[2fr_2fr_1fr_auto] sm:items-end">
         <input type="hidden" name="intent" value="invite" />
+        {submissionKey ? <SubmissionKeyInput value={submissionKey} /> : null}
         <Field id={fields.email.id} label="E-mail" error={fields.email.errors}>
           <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="off" className={inputClass} />
         </Field>

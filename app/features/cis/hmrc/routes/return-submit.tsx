@@ -6,6 +6,8 @@ import { formatDateTime } from "~/utils/dates";
 import { requireScope } from "~/features/auth/middleware.server";
 import { actorOf, requireCis } from "../../module.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { formatPence } from "../../domain/money";
 import { isTaxMonthLabel, taxMonthFromLabel } from "../../domain/tax-month";
 import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS } from "../codes";
@@ -34,7 +36,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const taxMonth = taxMonthOf(params);
   const page = await submitPageData(env, tenant.id, taxMonth);
   if (!page) throw data(RETURN_NOT_FOUND, { status: 404 });
-  return { ...page, displayLabel: taxMonthFromLabel(taxMonth).displayLabel };
+  const submissionKey = await mintSubmissionKey(env, submitScope(tenant.id, user.id, taxMonth));
+  return { ...page, displayLabel: taxMonthFromLabel(taxMonth).displayLabel, submissionKey };
+}
+
+/** Sending a return to HMRC happens once per submission key (bound to the tax month). */
+function submitScope(tenantId: string, userId: string, taxMonth: string) {
+  return { tenantId, userId, action: `cis.return.submit:${taxMonth}` };
 }
 
 const checked = z
@@ -68,7 +76,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!d.informationCorrect) fieldErrors.informationCorrect = "Confirm that the information is correct";
   if (Object.keys(fieldErrors).length > 0) return data<ActionData>({ fieldErrors, formError: null, values: d }, { status: 400 });
 
-  const res = await submitReturn(env, tenant.id, taxMonth, d, actorOf(user));
+  const sent = await submitOnce(env, form, submitScope(tenant.id, user.id, taxMonth), (claim) =>
+    submitReturn(env, tenant.id, taxMonth, d, actorOf(user), new Date(), claim),
+  );
+  if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ fieldErrors: {}, formError: sent.message, values: d }, { status: 409 });
+  const res = sent.result;
   if (!res.ok) {
     if (res.code === "not_found") throw data(RETURN_NOT_FOUND, { status: 404 });
     const formError =
@@ -209,6 +221,7 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
         </p>
       ) : inFlight || submission?.status === "accepted" ? null : (
         <Form method="post" className="space-y-3 rounded-brand border border-line bg-elevated p-4">
+          <SubmissionKeyInput value={loaderData.submissionKey} />
           <h3 className="font-semibold">Declarations</h3>
           {!ret.nil ? (
             <>

@@ -3,6 +3,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import type { BulkInvoiceAction } from "../invoice-codes";
 
 /** The toolbar buttons' words; the server's result and confirmation texts follow the same actions. */
@@ -56,6 +57,7 @@ export function InvoiceBulkForm({
   selectedCount,
   hydrated,
   today,
+  submissionKey,
   paymentDateError,
 }: {
   id: string;
@@ -63,6 +65,8 @@ export function InvoiceBulkForm({
   selectedCount: number;
   hydrated: boolean;
   today: string;
+  /** The one-time key a confirmed post (from the dialog) is acted on once with. */
+  submissionKey: string | null;
   paymentDateError: string | null;
 }) {
   const actions = (Object.keys(BULK_ACTION_LABELS) as BulkInvoiceAction[]).filter((a) => perms[a]);
@@ -82,6 +86,7 @@ export function InvoiceBulkForm({
       })}
     >
       <input type="hidden" name="confirmed" value="" />
+      {submissionKey ? <SubmissionKeyInput value={submissionKey} /> : null}
       {perms.pay ? (
         <label className="text-sm">
           <span className="block text-xs opacity-70">Payment date</span>
@@ -125,11 +130,13 @@ export function InvoiceConfirmPanel({
   items,
   paymentDate,
   cancelTo,
+  submissionKey,
 }: {
   action: BulkInvoiceAction;
   items: ConfirmItem[];
   paymentDate: string | null;
   cancelTo: string;
+  submissionKey: string;
 }) {
   return (
     <section
@@ -158,6 +165,7 @@ export function InvoiceConfirmPanel({
       <Form method="post" className="mt-4 flex gap-2">
         <input type="hidden" name="intent" value={action} />
         <input type="hidden" name="confirmed" value="yes" />
+        <SubmissionKeyInput value={submissionKey} />
         {action === "pay" && paymentDate ? <input type="hidden" name="paymentDate" value={paymentDate} /> : null}
         {items.map((item) => (
           <input key={item.id} type="hidden" name="ids" value={item.id} />

@@ -7,6 +7,7 @@ import { inputClass } from "~/components/ui/field";
 import type { InvoiceStatus } from "../../domain";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { confirmText, payFormSchema, type ConfirmedIntent } from "../detail-actions";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { InvoiceStatusBadge } from "./invoice-status";
 
 /** What this person may do to this invoice now: their scopes and its status, both decided on the server. */
@@ -18,8 +19,8 @@ export type InvoiceActions = {
   statement: boolean;
   cancel: boolean;
   delete: boolean;
-  /** Shown to those who may send; `reason` says why it is disabled. */
-  email: { show: boolean; reason: string | null };
+  /** Shown to those who may send; `reason` says why it is disabled; `key` is its one-time submission key. */
+  email: { show: boolean; reason: string | null; key?: string };
   /**
    * Why Approve or Mark Paid is not offered although scope and status allow it: this person was
    * shown the portal link the invoice came through (four eyes). Null otherwise.
@@ -39,6 +40,7 @@ function IntentForm({
   disabled,
   describedBy,
   className,
+  submissionKey,
 }: {
   intent: string;
   label: string;
@@ -49,10 +51,13 @@ function IntentForm({
   disabled?: boolean;
   describedBy?: string;
   className?: string;
+  /** For intents with an effect beyond the invoice (an e-mail): acted on once. */
+  submissionKey?: string;
 }) {
   return (
     <Form method="post" className={className} onSubmit={confirm ? confirmThenSubmit(() => confirm) : undefined}>
       <input type="hidden" name="intent" value={intent} />
+      {submissionKey ? <SubmissionKeyInput value={submissionKey} /> : null}
       {confirm ? <input type="hidden" name="confirmed" value="" /> : null}
       <SubmitButton variant={variant} pendingText={pendingText} match={{ intent }} disabled={disabled} aria-describedby={describedBy}>
         {label}
@@ -142,6 +147,7 @@ export function InvoiceToolbar({
                 pendingText="Sending..."
                 disabled={actions.email.reason !== null}
                 describedBy={actions.email.reason ? "email-disabled-reason" : undefined}
+                submissionKey={actions.email.key}
               />
               {actions.email.reason ? (
                 <p id="email-disabled-reason" className="self-center text-xs opacity-70">

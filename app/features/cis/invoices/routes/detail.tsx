@@ -8,6 +8,7 @@ import { can, type Scope } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import type { SessionUser } from "~/context";
 import { formatDate } from "~/utils/dates";
 import type { Toast } from "~/utils/toast";
@@ -147,13 +148,22 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = invoiceId(params);
   const found = await getInvoiceDetail(env, tenant.id, id);
   if (!found) throw data("Not found", { status: 404 });
+  const actions = actionsFor(user, found);
+  if (actions.email.show) actions.email.key = await mintSubmissionKey(env, emailScope(tenant.id, user.id, id));
   return {
     invoice: detailView(found),
-    actions: actionsFor(user, found),
+    actions,
     today: londonToday(),
     print: new URL(request.url).searchParams.get("print") === "1",
   };
 }
+
+/** E-mailing a copy is sent once per submission key (bound to the invoice). */
+function emailScope(tenantId: string, userId: string, invoiceId: string) {
+  return { tenantId, userId, action: `cis.invoice.email:${invoiceId}` };
+}
+
+type EmailAnswer = { ok: true; to: string } | { ok: false; code: "no_email" | "not_found" };
 
 type ActionData = { kind: "confirm"; intent: ConfirmedIntent } | { kind: "error"; message: string } | { kind: "pay"; result: SubmissionResult<string[]> };
 
@@ -199,14 +209,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const toast = (title: string, message?: string): Toast => ({ type: "success", title, message: message ?? name });
 
   if (intent === "email") {
-    let res;
+    let sent;
     try {
-      res = await emailInvoiceCopy(env, tenant, invoice.id, actor, { ip: clientIp(request) });
+      // A repeat of the same submission (a double click, a refresh) answers as the first did and sends nothing.
+      sent = await submitOnce(env, form, emailScope(tenant.id, user.id, invoice.id), async (claim): Promise<EmailAnswer> => {
+        const res = await emailInvoiceCopy(env, tenant, invoice.id, actor, { ip: clientIp(request), claim });
+        return res.ok ? { ok: true, to: res.to } : { ok: false, code: res.code };
+      });
     } catch (err) {
       // The queue refused the message (the outbox row is marked failed): say so; the details stay in the log.
       const message = reportInternalError(context, err, "cis invoice email", "The email could not be sent. Please try again.");
       return data<ActionData>({ kind: "error", message }, { status: 503 });
     }
+    if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ kind: "error", message: sent.message }, { status: 409 });
+    const res = sent.result;
     if (!res.ok) {
       if (res.code === "not_found") throw data("Not found", { status: 404 });
       return data<ActionData>({ kind: "error", message: INVOICE_EMAIL_ERROR_MESSAGES[res.code] }, { status: 409 });

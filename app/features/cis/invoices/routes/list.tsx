@@ -6,6 +6,7 @@ import { inputClass } from "~/components/ui/field";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { reportInternalError } from "~/features/platform/error-reference";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";
@@ -52,18 +53,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     bulk,
   };
   const today = londonToday();
+  const bulkKey = Object.values(bulk).some(Boolean) ? await mintSubmissionKey(env, bulkScope(tenant.id, user.id)) : null;
   try {
     const list = await listInvoices(env, tenant.id, query);
-    return { query, perms, today, error: null, list };
+    return { query, perms, today, bulkKey, error: null, list };
   } catch (err) {
     // The page still renders (toolbar, filters) with the list's error sentence; the error's own
     // text (SQL, parameters) is logged under the reference the page shows, never sent.
-    return { query, perms, today, error: reportInternalError(context, err, "cis invoices list"), list: null };
+    return { query, perms, today, bulkKey, error: reportInternalError(context, err, "cis invoices list"), list: null };
   }
 }
 
+/** A bulk action runs once per submission key: refreshing its result page shows the same result. */
+function bulkScope(tenantId: string, userId: string) {
+  return { tenantId, userId, action: "cis.invoices.bulk" };
+}
+
 type ActionData =
-  | { step: "confirm"; action: BulkInvoiceAction; items: ConfirmItem[]; paymentDate: string | null }
+  | { step: "confirm"; action: BulkInvoiceAction; items: ConfirmItem[]; paymentDate: string | null; key: string }
   | { step: "result"; outcome: BulkOutcome }
   | { step: "error"; message: string; field?: "paymentDate" };
 
@@ -110,21 +117,25 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   // Read before acting: a deleted invoice no longer shows, and the result still names it.
   const { numbers, shownToActor } = await invoiceNumbers(env, tenant.id, ids, user.id);
+  const scope = bulkScope(tenant.id, user.id);
   if (parsed.data.confirmed !== "yes") {
     // Four eyes, said before confirming: the transition itself refuses these for this person.
     const fourEyes = intent === "approve" || intent === "pay" ? INVOICE_ERROR_MESSAGES[`revealer_cannot_${intent}`] : null;
     const items = ids.map((id) => ({ id, invoiceNumber: numbers[id] ?? null, note: fourEyes && shownToActor.has(id) ? fourEyes : null }));
-    return data<ActionData>({ step: "confirm", action: intent, items, paymentDate });
+    return data<ActionData>({ step: "confirm", action: intent, items, paymentDate, key: await mintSubmissionKey(env, scope) });
   }
 
-  const res = await bulkInvoiceAction(env, tenant.id, intent, ids, actorOf(user), paymentDate ? { paymentDate } : {});
-  const outcome: BulkOutcome = {
-    action: intent,
-    requested: ids.length,
-    succeeded: res.succeeded.map((id) => ({ id, invoiceNumber: numbers[id] ?? null })),
-    failed: res.failed.map((f) => ({ id: f.id, invoiceNumber: numbers[f.id] ?? null, error: INVOICE_ERROR_MESSAGES[f.code] })),
-  };
-  return data<ActionData>({ step: "result", outcome });
+  const sent = await submitOnce(env, form, scope, async (claim): Promise<BulkOutcome> => {
+    const res = await bulkInvoiceAction(env, tenant.id, intent, ids, actorOf(user), { ...(paymentDate ? { paymentDate } : {}), claim });
+    return {
+      action: intent,
+      requested: ids.length,
+      succeeded: res.succeeded.map((id) => ({ id, invoiceNumber: numbers[id] ?? null })),
+      failed: res.failed.map((f) => ({ id: f.id, invoiceNumber: numbers[f.id] ?? null, error: INVOICE_ERROR_MESSAGES[f.code] })),
+    };
+  });
+  if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ step: "error", message: sent.message }, { status: 409 });
+  return data<ActionData>({ step: "result", outcome: sent.result });
 }
 
 const PERIOD_LABELS: Readonly<Record<InvoicePeriod, string>> = {
@@ -143,7 +154,7 @@ function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
 }
 
 export default function InvoiceList({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, perms, today, list, error } = loaderData;
+  const { query, perms, today, list, error, bulkKey } = loaderData;
   const location = useLocation();
   const hydrated = useHydrated();
   const result = actionData;
@@ -209,6 +220,7 @@ export default function InvoiceList({ loaderData, actionData }: Route.ComponentP
               selectedCount={selected.size}
               hydrated={hydrated}
               today={today}
+              submissionKey={bulkKey}
               paymentDateError={result?.step === "error" && result.field === "paymentDate" ? result.message : null}
             />
           ) : null}
@@ -236,7 +248,7 @@ export default function InvoiceList({ loaderData, actionData }: Route.ComponentP
       </div>
 
       {result?.step === "confirm" ? (
-        <InvoiceConfirmPanel action={result.action} items={result.items} paymentDate={result.paymentDate} cancelTo={cancelTo} />
+        <InvoiceConfirmPanel action={result.action} items={result.items} paymentDate={result.paymentDate} cancelTo={cancelTo} submissionKey={result.key} />
       ) : null}
       {result?.step === "result" ? <InvoiceBulkResults outcome={result.outcome} /> : null}
       {result?.step === "error" && result.field === undefined ? (

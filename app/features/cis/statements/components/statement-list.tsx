@@ -1,3 +1,4 @@
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { Form } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
@@ -28,7 +29,8 @@ export type StatementRowView = {
   notOnStatement: InvoiceView[];
 };
 
-export type StatementListPerms = { canIssue: boolean; emailStatements: boolean };
+/** `issueKeys`: each issuable statement's one-time submission key, by statement id. */
+export type StatementListPerms = { canIssue: boolean; emailStatements: boolean; issueKeys?: Readonly<Record<string, string>> };
 
 const STATUS_LABELS: Readonly<Record<StatementRowStatus, string>> = { pending: "Pending", generated: "Generated", issued: "Issued" };
 const STATUS_STYLE: Readonly<Record<StatementRowStatus, string>> = {
@@ -90,7 +92,19 @@ function GenerateForm({ row, month, filter }: { row: StatementRowView; month: st
   );
 }
 
-function IssueForms({ statementId, name, returnTo, emailStatements }: { statementId: string; name: string; returnTo: string; emailStatements: boolean }) {
+function IssueForms({
+  statementId,
+  name,
+  returnTo,
+  emailStatements,
+  submissionKey,
+}: {
+  statementId: string;
+  name: string;
+  returnTo: string;
+  emailStatements: boolean;
+  submissionKey?: string;
+}) {
   const action = `/cis/statements/${statementId}/issue`;
   const methods: IssueMethod[] = emailStatements ? ["email", "portal", "print"] : ["portal", "print"];
   return (
@@ -100,6 +114,7 @@ function IssueForms({ statementId, name, returnTo, emailStatements }: { statemen
         <Form key={m} method="post" action={action}>
           <input type="hidden" name="method" value={m} />
           <input type="hidden" name="returnTo" value={returnTo} />
+          {submissionKey ? <SubmissionKeyInput value={submissionKey} /> : null}
           <SubmitButton action={action} match={{ method: m }} pendingText="Issuing..." variant="secondary" aria-label={`Issue statement for ${name} by ${m}`}>
             {STATEMENT_ISSUE_METHOD_LABELS[m]}
           </SubmitButton>
@@ -165,7 +180,7 @@ function StatementActions({
         </div>
       ) : null}
       {s.status === "generated" && perms.canIssue ? (
-        <IssueForms statementId={s.id} name={row.name} returnTo={returnTo} emailStatements={perms.emailStatements} />
+        <IssueForms statementId={s.id} name={row.name} returnTo={returnTo} emailStatements={perms.emailStatements} submissionKey={perms.issueKeys?.[s.id]} />
       ) : null}
     </div>
   );

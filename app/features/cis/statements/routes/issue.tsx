@@ -4,8 +4,9 @@ import { safeRedirectPath } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
+import { submitOnce } from "~/features/platform/submission-keys.server";
 import { actorOf, requireCis } from "../../module.server";
-import { issueStatement } from "../issue.server";
+import { issueStatement, issueSubmissionScope } from "../issue.server";
 import { ISSUE_ERROR_MESSAGES, ISSUE_SUCCESS_TITLES, issueFailedTitle, STATEMENT_ISSUE_METHODS } from "../issue-codes";
 import { statementIdSchema } from "../statement-params";
 import { getStatement, STATEMENT_NOT_FOUND } from "../statements.server";
@@ -35,22 +36,29 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!parsed.success) return redirectWithToast(env, back, { type: "error", title: issueFailedTitle("Choose e-mail, portal or print") });
   const { method } = parsed.data;
 
-  let result;
+  let sent;
   try {
-    result = await issueStatement(env, tenant, statement.id, method, actorOf(user), { ip: clientIp(request) });
+    // A repeat of the same submission (a double click, a refresh) answers as the first did and issues nothing.
+    sent = await submitOnce(env, form, issueSubmissionScope(tenant.id, user.id, statement.id), (claim) =>
+      issueStatement(env, tenant, statement.id, method, actorOf(user), { ip: clientIp(request), claim }),
+    );
   } catch (err) {
     const message = reportInternalError(context, err, "cis statement issue", "Something went wrong.");
     return redirectWithToast(env, back, { type: "error", title: issueFailedTitle(message) });
   }
+  if (sent.kind === "refused" || sent.kind === "pending") return redirectWithToast(env, back, { type: "error", title: issueFailedTitle(sent.message) });
+  const result = sent.result;
   if (!result.ok) {
     if (result.code === "not_found") throw data(STATEMENT_NOT_FOUND, { status: 404 });
     return redirectWithToast(env, back, { type: "error", title: issueFailedTitle(ISSUE_ERROR_MESSAGES[result.code]) });
   }
   const name = statement.subcontractorName;
-  if (method === "print") {
+  // A repeat answers as the first submission did, whichever button it came from.
+  const issued = result.method;
+  if (issued === "print") {
     // The printable view is a plain document that shows no toasts; it says itself that the statement is issued.
     return redirect(`/cis/statements/${statement.id}/print`);
   }
-  const message = method === "email" && result.to ? `${name}: sent to ${result.to}` : name;
-  return redirectWithToast(env, back, { type: "success", title: ISSUE_SUCCESS_TITLES[method], message });
+  const message = issued === "email" && result.to ? `${name}: sent to ${result.to}` : name;
+  return redirectWithToast(env, back, { type: "success", title: ISSUE_SUCCESS_TITLES[issued], message });
 }

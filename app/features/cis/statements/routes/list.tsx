@@ -1,3 +1,6 @@
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
+import { issueSubmissionScope } from "../issue.server";
 import type { ChangeEvent } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
@@ -62,8 +65,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const page = await loadStatementsPage(env, tenant.id, query.month);
     const batch = page.batch;
+    const keys = view.canIssue ? await submissionKeysFor(env, tenant.id, user.id, query.month, page.rows) : { generateAll: null, issue: {} };
     return {
       ...view,
+      keys,
       error: null,
       emailStatements: page.emailStatements,
       counts: page.counts,
@@ -73,8 +78,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       batch: batch && (batch.state === "running" || batch.id === query.job) ? batch : null,
     };
   } catch (err) {
-    return { ...view, error: reportInternalError(context, err, "cis statements list"), emailStatements: true, counts: null, rows: [], batch: null };
+    const keys = { generateAll: null, issue: {} };
+    return { ...view, keys, error: reportInternalError(context, err, "cis statements list"), emailStatements: true, counts: null, rows: [], batch: null };
   }
+}
+
+/** Generate All starts a job, and issuing sends: each form is acted on once per submission key. */
+const generateAllScope = (tenantId: string, userId: string, month: string) => ({ tenantId, userId, action: `cis.statements.generate-all:${month}` });
+
+async function submissionKeysFor(env: Env, tenantId: string, userId: string, month: string, rows: { statement: { id: string; status: string } | null }[]) {
+  const issue: Record<string, string> = {};
+  for (const { statement } of rows) {
+    if (statement?.status === "generated") issue[statement.id] = await mintSubmissionKey(env, issueSubmissionScope(tenantId, userId, statement.id));
+  }
+  return { generateAll: await mintSubmissionKey(env, generateAllScope(tenantId, userId, month)), issue };
 }
 
 const monthField = z.string().refine(isTaxMonthLabel);
@@ -99,13 +116,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = listUrl(month, filter);
 
   if (parsed.data.intent === "generate-all") {
-    let res;
+    let sent;
     try {
-      res = await startBatchGeneration(env, tenant.id, month, actor);
+      sent = await submitOnce(env, form, generateAllScope(tenant.id, user.id, month), (claim) => startBatchGeneration(env, tenant.id, month, actor, { claim }));
     } catch (err) {
       const message = reportInternalError(context, err, "cis statements generate all", `${BATCH_MESSAGES.failed}: Something went wrong.`);
       return data({ error: message }, { status: 503 });
     }
+    if (sent.kind === "refused" || sent.kind === "pending") return data({ error: sent.message }, { status: 409 });
+    const res = sent.result;
     if (!res.ok) return redirectWithToast(env, back, { type: "info", title: BATCH_MESSAGES.noPendingTitle, message: BATCH_MESSAGES.noPendingMessage });
     if (!res.created) return redirectWithToast(env, listUrl(month, filter, res.jobId), { type: "info", title: BATCH_MESSAGES.alreadyRunning });
     return redirect(listUrl(month, filter, res.jobId));
@@ -142,7 +161,7 @@ function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
 }
 
 export default function StatementsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, period, prevMonth, nextMonth, deadline, canIssue, returnTo, error, emailStatements, counts, rows, batch } = loaderData;
+  const { query, period, prevMonth, nextMonth, deadline, canIssue, returnTo, error, emailStatements, counts, rows, batch, keys } = loaderData;
   const running = batch?.state === "running";
 
   return (
@@ -202,6 +221,7 @@ export default function StatementsPage({ loaderData, actionData }: Route.Compone
             <input type="hidden" name="intent" value="generate-all" />
             <input type="hidden" name="month" value={query.month} />
             <input type="hidden" name="filter" value={query.filter} />
+            {keys.generateAll ? <SubmissionKeyInput value={keys.generateAll} /> : null}
             <SubmitButton pendingText="Starting..." match={{ intent: "generate-all" }} disabled={running}>
               Generate All
             </SubmitButton>
@@ -229,7 +249,13 @@ export default function StatementsPage({ loaderData, actionData }: Route.Compone
             <p className="font-semibold">No statements to display</p>
           </div>
         ) : (
-          <StatementList rows={rows} perms={{ canIssue, emailStatements }} month={query.month} filter={query.filter} returnTo={returnTo} />
+          <StatementList
+            rows={rows}
+            perms={{ canIssue, emailStatements, issueKeys: keys.issue }}
+            month={query.month}
+            filter={query.filter}
+            returnTo={returnTo}
+          />
         )}
       </section>
     </div>

@@ -13,6 +13,7 @@ import { cisStaff, newEmail, seedSub } from "../factories/cis";
 import { all, attr, one, pageText, parseHtml, textOf, visit } from "../factories/html";
 import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
+import { inviteByMail } from "./portal-helpers";
 import { recordingQueue } from "./queue-helpers";
 
 /**
@@ -139,11 +140,9 @@ describe("the statement shows everything HMRC requires on it", () => {
 
     // The subcontractor's own copy in the portal.
     expect((await issueStatement(env, t, id, "portal", actor)).ok).toBe(true);
-    const invite = await b.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
-    const link = /https?:\/\/[^"'\s<]+\/portal\/auth\?token=[^"'\s<&]+/.exec((await invite.text()).replaceAll("&amp;", "&"))?.[0];
-    expect(link).toBeTruthy();
+    const { link } = await inviteByMail(t, b, sub);
     const portal = new Browser();
-    expect(location(await portal.post(`${t.origin}/portal/auth`, { token: new URL(link!).searchParams.get("token") ?? "" }))).toBe("/portal");
+    expect(location(await portal.post(`${t.origin}/portal/auth`, { token: new URL(link).searchParams.get("token") ?? "" }))).toBe("/portal");
     const copy = await portal.get(`${t.origin}/portal/statements/${id}.pdf`);
     expect(copy.status).toBe(200);
     expectRequiredItems(new Uint8Array(await copy.arrayBuffer()), sub, "£200.00");

@@ -9,6 +9,7 @@ import { all, attr, page, pageText, parseHtml, textOf, textsOf } from "../factor
 import { count, signIn } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { mailedPortalLink, PORTAL_LINK } from "./portal-helpers";
+import { SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 
 /**
  * The attack: someone who may invite subcontractors to the portal sees the invite's magic link,
@@ -53,7 +54,7 @@ async function inviteWithFailingMail(t: TestTenant, staff: Person, subId: string
     new Request(`${t.origin}/cis/subcontractors/${subId}/invite`, {
       method: "POST",
       headers: { Origin: t.origin, Cookie: staff.b.cookieHeader(t.host) },
-      body: new URLSearchParams({ intent: "invite" }),
+      body: new URLSearchParams((await withPageKey(staff.b, `${t.origin}/cis/subcontractors/${subId}/invite`, { intent: "invite" })) as Record<string, string>),
     }) as Parameters<typeof worker.fetch>[0],
     failingEnv as unknown as Env,
     createExecutionContext(),
@@ -96,7 +97,10 @@ describe("the invite result", () => {
     const manager = await person(t, "manager");
     const sub = await seedSub(t, { email: newEmail() });
     const since = Date.now();
-    const res = await manager.b.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
+    const res = await manager.b.post(
+      `${t.origin}/cis/subcontractors/${sub.id}/invite`,
+      await withPageKey(manager.b, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }),
+    );
     const html = await res.text();
     expect(res.status).toBe(200);
     expect(pageText(parseHtml(html))).toContain(`Invitation email sent to ${sub.email}`);
@@ -110,7 +114,10 @@ describe("the invite result", () => {
     expect(await count("audit_events", "tenant_id = ? AND action = 'portal.link.revealed'", t.id)).toBe(0);
 
     const admin = await person(t, "admin");
-    const again = await admin.b.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" });
+    const again = await admin.b.post(
+      `${t.origin}/cis/subcontractors/${sub.id}/invite`,
+      await withPageKey(admin.b, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }),
+    );
     const againHtml = await again.text();
     expect(shownLink(againHtml)).toBeNull();
     const doc = parseHtml(againHtml);
@@ -202,9 +209,10 @@ describe("the attack: a manager acts as the subcontractor through the link they 
     const actor = { id: manager.id, email: manager.email, name: manager.name };
     expect(await approveInvoice(env, t.id, id, actor)).toEqual({ ok: false, code: "revealer_cannot_approve" });
     // Bulk: the confirmation step (without JavaScript) already says so, and the action refuses it.
-    const ask = await manager.b.post(`${t.origin}/cis/invoices`, { intent: "approve", ids: [id] });
-    expect(textOf(await page(ask), `[data-confirm-id="${id}"] [data-confirm-note]`)).toBe(APPROVE_REFUSED);
-    const bulk = await manager.b.post(`${t.origin}/cis/invoices`, { intent: "approve", ids: [id], confirmed: "yes" });
+    const ask = await page(await manager.b.post(`${t.origin}/cis/invoices`, { intent: "approve", ids: [id] }));
+    expect(textOf(ask, `[data-confirm-id="${id}"] [data-confirm-note]`)).toBe(APPROVE_REFUSED);
+    const key = all(ask, `input[name="${SUBMISSION_KEY_FIELD}"]`)[0]?.getAttribute("value") ?? "";
+    const bulk = await manager.b.post(`${t.origin}/cis/invoices`, { intent: "approve", ids: [id], confirmed: "yes", [SUBMISSION_KEY_FIELD]: key });
     expect(bulk.status).toBe(200);
     expect(pageText(await page(bulk))).toContain(APPROVE_REFUSED);
     expect((await invoice(id))?.status).toBe("portal_draft");
@@ -222,7 +230,14 @@ describe("the attack: a manager acts as the subcontractor through the link they 
     const manager = await person(t, "manager");
     const sub = await seedSub(t, { email: newEmail() });
     const since = Date.now();
-    expect((await manager.b.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })).status).toBe(200);
+    expect(
+      (
+        await manager.b.post(
+          `${t.origin}/cis/subcontractors/${sub.id}/invite`,
+          await withPageKey(manager.b, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }),
+        )
+      ).status,
+    ).toBe(200);
     const portal = await signInWithLink(await mailedPortalLink(sub.email!, since));
     const id = await submitFromPortal(t, portal);
     expect((await invoice(id))?.portal_link_revealed_by).toBeNull();
@@ -239,7 +254,14 @@ describe("Show link", () => {
     const manager = await person(t, "manager");
     const sub = await seedSub(t, { email: newEmail() });
     const since = Date.now();
-    expect((await manager.b.post(`${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" })).status).toBe(200);
+    expect(
+      (
+        await manager.b.post(
+          `${t.origin}/cis/subcontractors/${sub.id}/invite`,
+          await withPageKey(manager.b, `${t.origin}/cis/subcontractors/${sub.id}/invite`, { intent: "invite" }),
+        )
+      ).status,
+    ).toBe(200);
     const mailed = await mailedPortalLink(sub.email!, since);
     const row = await inviteRow(t.id, sub.id);
     return { t, manager, sub, mailed, inviteId: String(row?.id) };

@@ -22,7 +22,8 @@ export const uid = (p: string) => `${p}-${Date.now().toString(36)}-${++uidSeq}-$
 
 export async function ensureCatalogue() {
   const db = getDb(env);
-  await db.batch(catalogueInserts(db));
+  const [first, ...rest] = catalogueInserts(db);
+  await db.batch([first, ...rest]);
 }
 
 function catalogueInserts(db: ReturnType<typeof getDb>) {
@@ -61,7 +62,6 @@ export async function createTenant(
   const bundles = { ...DEFAULT_ROLE_BUNDLES, ...opts.bundles };
   // One round trip: the module catalogue (if missing), the tenant, its modules and role bundles.
   await db.batch([
-    ...catalogueInserts(db),
     db.insert(tenants).values({
       id,
       slug,
@@ -72,6 +72,7 @@ export async function createTenant(
       createdAt: now,
       updatedAt: now,
     }),
+    ...catalogueInserts(db),
     db
       .insert(tenantModules)
       .values(MODULE_CATALOGUE.map((m) => ({ tenantId: id, moduleId: m.id, enabled: (opts.modules ?? []).includes(m.id), config: {}, updatedAt: now }))),

@@ -22,36 +22,62 @@ export const uid = (p: string) => `${p}-${Date.now().toString(36)}-${++uidSeq}-$
 
 export async function ensureCatalogue() {
   const db = getDb(env);
-  for (const m of MODULE_CATALOGUE)
-    await db
+  const [first, ...rest] = catalogueInserts(db);
+  await db.batch([first, ...rest]);
+}
+
+function catalogueInserts(db: ReturnType<typeof getDb>) {
+  return MODULE_CATALOGUE.map((m) =>
+    db
       .insert(modules)
       .values({ ...m, defaultConfig: {} })
-      .onConflictDoNothing();
+      .onConflictDoNothing(),
+  );
+}
+
+const hashes = new Map<string, Promise<string>>();
+/**
+ * The stored hash for `password`, computed once per test file and password: a real hash (the
+ * test pepper, full PBKDF2 cost), but not one derivation per user created. Users made with the
+ * same password share its salt, which no test depends on.
+ */
+export function testPasswordHash(password = PASSWORD): Promise<string> {
+  const key = `${env.PASSWORD_PEPPER}\n${password}`;
+  let hash = hashes.get(key);
+  if (!hash) {
+    hash = hashPassword(env, password);
+    hashes.set(key, hash);
+    hash.catch(() => hashes.delete(key));
+  }
+  return hash;
 }
 
 export async function createTenant(
   opts: { name?: string; modules?: string[]; bundles?: Partial<Record<Role, string[]>>; requireTwoFactor?: boolean; availableModules?: string[] | null } = {},
 ): Promise<TestTenant> {
-  await ensureCatalogue();
   const db = getDb(env);
   const slug = unique("t");
   const id = newId();
   const now = Date.now();
-  await db.insert(tenants).values({
-    id,
-    slug,
-    name: opts.name ?? `Tenant ${slug}`,
-    branding: {},
-    availableModules: opts.availableModules ?? null,
-    requireTwoFactor: opts.requireTwoFactor ?? false,
-    createdAt: now,
-    updatedAt: now,
-  });
-  for (const m of MODULE_CATALOGUE) {
-    await db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: (opts.modules ?? []).includes(m.id), config: {}, updatedAt: now });
-  }
   const bundles = { ...DEFAULT_ROLE_BUNDLES, ...opts.bundles };
-  for (const [name, scopes] of Object.entries(bundles)) await db.insert(roleBundles).values({ tenantId: id, name, scopes, updatedAt: now });
+  // One round trip: the module catalogue (if missing), the tenant, its modules and role bundles.
+  await db.batch([
+    db.insert(tenants).values({
+      id,
+      slug,
+      name: opts.name ?? `Tenant ${slug}`,
+      branding: {},
+      availableModules: opts.availableModules ?? null,
+      requireTwoFactor: opts.requireTwoFactor ?? false,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    ...catalogueInserts(db),
+    db
+      .insert(tenantModules)
+      .values(MODULE_CATALOGUE.map((m) => ({ tenantId: id, moduleId: m.id, enabled: (opts.modules ?? []).includes(m.id), config: {}, updatedAt: now }))),
+    db.insert(roleBundles).values(Object.entries(bundles).map(([name, scopes]) => ({ tenantId: id, name, scopes, updatedAt: now }))),
+  ]);
   const host = `${slug}.localhost`;
   return { id, slug, name: opts.name ?? `Tenant ${slug}`, host, origin: `http://${host}` };
 }
@@ -72,7 +98,7 @@ export async function createUser(
     role: opts.role ?? "standard",
     twoFactorRequired: opts.twoFactorRequired ?? false,
     disabled: opts.disabled ?? false,
-    passwordHash: await hashPassword(env, opts.password ?? PASSWORD),
+    passwordHash: await testPasswordHash(opts.password ?? PASSWORD),
     passwordChangedAt: 0,
     createdAt: now,
     updatedAt: now,

@@ -42,11 +42,14 @@ export class Browser {
     return res;
   }
 
-  /** A form post as a browser sends it: same-origin Origin header unless told otherwise. */
+  /**
+   * A form post as a browser sends it: same-origin Origin header unless told otherwise. `fetch`
+   * answers it instead of the Worker's own entry point (queue-helpers' postRecordingJobs).
+   */
   async post(
     url: string,
     form: Record<string, string | string[]> | FormData,
-    opts: { origin?: string | null; headers?: Record<string, string> } = {},
+    opts: { origin?: string | null; headers?: Record<string, string>; fetch?: (request: Request) => Promise<Response> } = {},
   ): Promise<Response> {
     const u = new URL(url);
     const body = form instanceof FormData ? form : toForm(form);
@@ -54,7 +57,8 @@ export class Browser {
     if (opts.origin !== null) headers.set("Origin", opts.origin ?? u.origin);
     const c = this.cookieHeader(u.host);
     if (c) headers.set("Cookie", c);
-    const res = await exports.default.fetch(new Request(url, { method: "POST", body, headers, redirect: "manual" }));
+    const request = new Request(url, { method: "POST", body, headers, redirect: "manual" });
+    const res = await (opts.fetch ? opts.fetch(request) : exports.default.fetch(request));
     this.store(u.host, res);
     return res;
   }

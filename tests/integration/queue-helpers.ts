@@ -1,6 +1,8 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { JobMessage } from "~/features/platform/jobs/enqueue.server";
 import worker from "../../workers/app";
+import type { Browser } from "./http";
 
 /** A stand-in producer that records what would have been queued. */
 export function recordingQueue() {
@@ -14,6 +16,33 @@ export function recordingQueue() {
     },
   };
   return { sent, queue: queue as unknown as Queue };
+}
+
+/**
+ * Posts a form as `browser` would, answered by the Worker with JOBS recording instead of
+ * queueing: returns the job messages the request sent, for the test to deliver itself
+ * (deliverMessages). A job sent through the real JOBS queue is also delivered by the test
+ * runtime's own consumer about two seconds later, whenever that is: it races the test's
+ * delivery of the same job and outlives the test, running into the next one. Anything the
+ * request leaves to ctx.waitUntil is awaited before this returns.
+ */
+export async function postRecordingJobs(
+  browser: Browser,
+  url: string,
+  form: Record<string, string | string[]>,
+  opts: { headers?: Record<string, string> } = {},
+): Promise<{ res: Response; jobs: JobMessage[] }> {
+  const recorded = recordingQueue();
+  const res = await browser.post(url, form, {
+    ...opts,
+    fetch: async (request) => {
+      const ctx = createExecutionContext();
+      const answer = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, JOBS: recorded.queue }, ctx);
+      await waitOnExecutionContext(ctx);
+      return answer;
+    },
+  });
+  return { res, jobs: recorded.sent as JobMessage[] };
 }
 
 let seq = 0;

@@ -7,8 +7,8 @@ import { consumeToast } from "~/features/platform/flash.server";
 import { filesStaff, uploadOk } from "../factories/files";
 import { createTenant, createUser } from "../factories";
 import { count, signIn } from "./auth-helpers";
-import { location } from "./http";
-import { deliverMessages } from "./queue-helpers";
+import { location, type Browser } from "./http";
+import { deliverMessages, messageId, postRecordingJobs } from "./queue-helpers";
 
 async function samplePdf(pages = 3): Promise<Uint8Array<ArrayBuffer>> {
   const doc = await PDFDocument.create();
@@ -40,12 +40,27 @@ async function toastOf(res: Response): Promise<string> {
   return toast?.title ?? "";
 }
 
+/**
+ * Posts the signing form. The stamp job it sends is recorded, not queued: the test delivers it
+ * (runStampJob), so no delivery by the runtime's own consumer runs it in the background, racing
+ * the test's delivery or the next test.
+ */
+async function sign(sb: Browser, page: string, form: Record<string, string>, opts: { headers?: Record<string, string> } = {}) {
+  const { res, jobs } = await postRecordingJobs(sb, page, { intent: "sign", ...form }, opts);
+  return Object.assign(res, { jobs });
+}
+
+/** Delivers the request's stamp job as the queue would, and returns the message id with the outcome. */
 async function runStampJob(tenantId: string, requestId: string) {
   const job = await env.DB.prepare("SELECT id, idempotency_key FROM jobs WHERE tenant_id = ? AND idempotency_key = ?")
     .bind(tenantId, `files.signature.stamp:${requestId}`)
     .first<{ id: string; idempotency_key: string }>();
   expect(job).toBeTruthy();
-  return deliverMessages("cis-workspace-jobs", [{ body: { jobId: job!.id, tenantId, type: "files.signature.stamp", idempotencyKey: job!.idempotency_key } }]);
+  const id = messageId("stamp");
+  const delivered = await deliverMessages("cis-workspace-jobs", [
+    { id, body: { jobId: job!.id, tenantId, type: "files.signature.stamp", idempotencyKey: job!.idempotency_key } },
+  ]);
+  return { id, ...delivered };
 }
 
 describe("signature requests", () => {
@@ -107,7 +122,7 @@ describe("signature requests", () => {
     await lb.post(`${t.origin}/files/signatures/request`, { fileId: leadFile, signerId: owner.id });
     const pending = await requestRow(leadFile);
     expect(pending).toMatchObject({ status: "pending", signer_id: owner.id });
-    const noSign = await ob.post(`${t.origin}/files/signatures/${pending!.id}`, { intent: "sign", mode: "typed", name: "O", font: "Allura", consent: "on" });
+    const noSign = await sign(ob, `${t.origin}/files/signatures/${pending!.id}`, { mode: "typed", name: "O", font: "Allura", consent: "on" });
     expect(noSign.status).toBe(403);
     expect(await requestRow(leadFile)).toMatchObject({ status: "pending" });
 
@@ -132,13 +147,7 @@ describe("default role bundles", () => {
     const row = await requestRow(fileId);
     expect(row).toMatchObject({ status: "pending", signer_id: member.id });
     expect((await mb.get(`${t.origin}/files/signatures?tab=pending`)).status).toBe(200);
-    const signed = await mb.post(`${t.origin}/files/signatures/${row!.id}`, {
-      intent: "sign",
-      mode: "typed",
-      name: "Sam Member",
-      font: "Allura",
-      consent: "on",
-    });
+    const signed = await sign(mb, `${t.origin}/files/signatures/${row!.id}`, { mode: "typed", name: "Sam Member", font: "Allura", consent: "on" });
     expect(signed.status).toBe(302);
     expect(await requestRow(fileId)).toMatchObject({ status: "signed" });
 
@@ -156,7 +165,7 @@ describe("signing and stamping", () => {
     const page = `${t.origin}/files/signatures/${id}`;
 
     // The requester may look but not sign; another tenant's signer sees a 404.
-    expect((await b.post(page, { intent: "sign", mode: "typed", name: "X", font: "Allura", consent: "on" })).status).toBe(404);
+    expect((await sign(b, page, { mode: "typed", name: "X", font: "Allura", consent: "on" })).status).toBe(404);
     const { t: t2, b: b2 } = await filesStaff("manager");
     expect((await b2.get(`${t2.origin}/files/signatures/${id}`)).status).toBe(404);
     expect((await b2.get(`${t2.origin}/files/signatures/${id}/document`)).status).toBe(404);
@@ -175,23 +184,33 @@ describe("signing and stamping", () => {
     expect(confirm.status).toBe(200);
     const confirmHtml = await confirm.text();
     expect(confirmHtml).toContain("Review &amp; Confirm");
-    const noConsent = await sb.post(page, { intent: "sign", mode: "typed", name: "Sam Signer", font: "Great Vibes" });
+    const noConsent = await sign(sb, page, { mode: "typed", name: "Sam Signer", font: "Great Vibes" });
     expect(noConsent.status).toBe(400);
-    const signed = await sb.post(
+    const signed = await sign(
+      sb,
       page,
-      { intent: "sign", mode: "typed", name: "Sam Signer", font: "Great Vibes", consent: "on" },
+      { mode: "typed", name: "Sam Signer", font: "Great Vibes", consent: "on" },
       { headers: { "CF-Connecting-IP": "203.0.113.9" } },
     );
     expect(signed.status).toBe(302);
+    const job = await env.DB.prepare("SELECT id FROM jobs WHERE tenant_id = ? AND idempotency_key = ?")
+      .bind(t.id, `files.signature.stamp:${id}`)
+      .first<{ id: string }>();
+    expect(signed.jobs).toEqual([{ jobId: job!.id, tenantId: t.id, type: "files.signature.stamp", idempotencyKey: `files.signature.stamp:${id}` }]);
     expect(await toastOf(signed)).toContain("Document signed successfully! ✅");
     expect(await count("audit_events", "action = 'SIGNATURE_COMPLETED' AND target_id = ? AND ip = '203.0.113.9'", id)).toBe(1);
     // Signing twice is refused.
-    const twice = await sb.post(page, { intent: "sign", mode: "typed", name: "Sam Signer", font: "Great Vibes", consent: "on" });
+    const twice = await sign(sb, page, { mode: "typed", name: "Sam Signer", font: "Great Vibes", consent: "on" });
     expect(await toastOf(twice)).toContain("Failed to sign document");
+    expect(twice.jobs).toEqual([]);
 
+    // The first delivery stamps and acknowledges the message; a redelivery is acknowledged and does nothing twice.
     const first = await runStampJob(t.id, id);
-    expect(first.result.explicitAcks.length + first.result.retryMessages.length).toBeGreaterThanOrEqual(0);
-    await runStampJob(t.id, id); // redelivery: nothing twice
+    expect(first.result.explicitAcks).toEqual([first.id]);
+    expect(first.result.retryMessages).toEqual([]);
+    const redelivery = await runStampJob(t.id, id);
+    expect(redelivery.result.explicitAcks).toEqual([redelivery.id]);
+    expect(redelivery.result.retryMessages).toEqual([]);
     const done = await requestRow(fileId);
     expect(done).toMatchObject({ status: "signed", stamp_status: "done", original_sha256: await sha256(pdf) });
     const file = await env.DB.prepare("SELECT version, signed, pending_sign, storage_key, signed_file_key FROM files WHERE id = ?")
@@ -235,7 +254,7 @@ describe("signing and stamping", () => {
     const id = String((await requestRow(fileId))!.id);
     // A 2x2 PNG.
     const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFElEQVR4nGNkYPj/n4GBgYGJAQoAHvgCAf7ONVAAAAAASUVORK5CYII=";
-    const res = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "sign", mode: "drawn", drawn: png, consent: "on" });
+    const res = await sign(sb, `${t.origin}/files/signatures/${id}`, { mode: "drawn", drawn: png, consent: "on" });
     expect(res.status).toBe(302);
     expect(await env.FILES.head(`tenants/${t.id}/signatures/${id}.png`)).toBeTruthy();
     await runStampJob(t.id, id);
@@ -244,7 +263,7 @@ describe("signing and stamping", () => {
     const broken = await uploadOk(b, t, "broken.pdf", "%PDF-1.4 not really", {}, "application/pdf");
     await b.post(`${t.origin}/files/signatures/request`, { fileId: broken, signerId: signer.id });
     const bid = String((await requestRow(broken))!.id);
-    await sb.post(`${t.origin}/files/signatures/${bid}`, { intent: "sign", mode: "typed", name: "Sam", font: "Allura", consent: "on" });
+    await sign(sb, `${t.origin}/files/signatures/${bid}`, { mode: "typed", name: "Sam", font: "Allura", consent: "on" });
     await runStampJob(t.id, bid);
     expect(await requestRow(broken)).toMatchObject({ stamp_status: "failed" });
     expect(await count("notifications", "subject_id = ? AND title = ?", broken, "Failed to stamp PDF ❌")).toBe(2);
@@ -262,7 +281,7 @@ describe("signing and stamping", () => {
     expect(await count("audit_events", "action = 'SIGNATURE_DECLINED' AND target_id = ?", id)).toBe(1);
     expect(await count("email_outbox", "to_address = ?", requester.email)).toBe(1);
     expect((await env.DB.prepare("SELECT pending_sign FROM files WHERE id = ?").bind(fileId).first())?.pending_sign).toBe(0);
-    const signAfter = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "sign", mode: "typed", name: "S", font: "Allura", consent: "on" });
+    const signAfter = await sign(sb, `${t.origin}/files/signatures/${id}`, { mode: "typed", name: "S", font: "Allura", consent: "on" });
     expect(await toastOf(signAfter)).toContain("Failed to sign document");
     const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
     expect(await toastOf(again)).toContain("Signature request sent");

@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { Form, Link, useLocation } from "react-router";
 
 const STATUS = {
@@ -21,13 +22,16 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
   const location = useLocation();
   const back = location.pathname + location.search;
   const status = STATUS[user.userStatus] ?? STATUS.active;
+  const id = useId();
+  // The name is built from the visible name itself (aria-labelledby), so what the eye reads
+  // ('Alice Admin') is part of what speech input must say ('Account menu for Alice Admin').
   return (
     <details className="relative">
-      <summary
-        className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface"
-        aria-label={`Account menu for ${user.displayName}`}
-      >
-        <span className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold">
+      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface" aria-labelledby={`${id}-for ${id}-name`}>
+        <span id={`${id}-for`} className="sr-only">
+          Account menu for
+        </span>
+        <span aria-hidden="true" className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold">
           {initials(user.displayName)}
           <span
             aria-hidden="true"
@@ -36,7 +40,9 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
             style={{ backgroundColor: status.color }}
           />
         </span>
-        <span className="hidden text-sm sm:inline">{user.displayName}</span>
+        <span id={`${id}-name`} className="hidden text-sm sm:inline">
+          {user.displayName}
+        </span>
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-64 rounded-brand border border-line bg-elevated p-3 shadow-lg">
         <p className="truncate text-sm font-medium">{user.displayName}</p>

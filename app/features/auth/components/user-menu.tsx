@@ -23,16 +23,17 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
   const back = location.pathname + location.search;
   const status = STATUS[user.userStatus] ?? STATUS.active;
   const id = useId();
-  // The name is built from the visible name itself (aria-labelledby), so what the eye reads
-  // ('Alice Admin') is part of what speech input must say ('Account menu for Alice Admin').
+  // The menu is named by the text that shows the person's name ('Account menu for' is for
+  // screen readers only), so what the eye reads ('Alice Admin') is part of the accessible name.
   return (
     <details className="relative">
-      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface" aria-labelledby={`${id}-for ${id}-name`}>
-        <span id={`${id}-for`} className="sr-only">
-          Account menu for
-        </span>
-        <span aria-hidden="true" className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold">
-          {initials(user.displayName)}
+      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface" aria-labelledby={id}>
+        {/* The initials are drawn by CSS (an avatar, not a label), so the only text shown is the name. */}
+        <span
+          aria-hidden="true"
+          data-initials={initials(user.displayName)}
+          className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold before:content-[attr(data-initials)]"
+        >
           <span
             aria-hidden="true"
             data-status={user.userStatus}
@@ -40,8 +41,10 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
             style={{ backgroundColor: status.color }}
           />
         </span>
-        <span id={`${id}-name`} className="hidden text-sm sm:inline">
-          {user.displayName}
+        <span id={id} className="text-sm">
+          <span className="sr-only">{"Account menu for "}</span>
+          {/* Narrow screens show the avatar only; the name stays in the accessible name. */}
+          <span className="sr-only sm:not-sr-only">{user.displayName}</span>
         </span>
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-64 rounded-brand border border-line bg-elevated p-3 shadow-lg">

@@ -119,15 +119,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const devDetail = import.meta.env.DEV && error instanceof Error && error.message !== "Unexpected Server Error" ? error.message : null;
   return (
     <AppShell>
-      <main className="mx-auto max-w-xl px-6 py-24 text-center" data-status={status}>
-        <p className="text-sm font-semibold text-accent">{status}</p>
+      <div className="mx-auto max-w-xl px-6 py-24 text-center" data-status={status}>
+        <p className="text-sm font-semibold text-accent-ink">{status}</p>
         <h1 className="mt-2 text-3xl font-bold">{title}</h1>
         {detail}
         {devDetail ? <pre className="mt-4 whitespace-pre-wrap text-left text-sm opacity-70">{devDetail}</pre> : null}
-        <a href="/" className="mt-8 inline-block text-accent underline">
+        <a href="/" className="mt-8 inline-block text-accent-ink underline">
           Go to the home page
         </a>
-      </main>
+      </div>
     </AppShell>
   );
 }

@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:f
 import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { AxeBuilder } from "@axe-core/playwright";
 import { chromium } from "playwright-core";
 
 // E2E_PORT lets several checkouts on one machine run their browser tests side by side.
@@ -317,4 +318,45 @@ export async function searchSubcontractors(page, { q = "", status = "All", type 
   await form.getByLabel("Type").selectOption({ label: type });
   await form.getByRole("button", { name: "Apply", exact: true }).click();
   await page.waitForURL((u) => u.pathname === "/cis/subcontractors" && u.searchParams.get("q") === q && u.searchParams.get("status") === status.toLowerCase());
+}
+
+// ---------------------------------------------------------------------------------------
+// Accessibility: axe-core run inside the page as it stands (no browser download).
+
+/**
+ * Runs axe on the page and fails on every critical or serious violation, naming the rule, the
+ * elements and what axe says is wrong. `only` restricts the run to those rule ids: for a page
+ * with known open violations, list the rules that pass and name the open ones in a comment.
+ */
+export async function expectNoSeriousAxeViolations(page, { only, label = page.url() } = {}) {
+  let builder = new AxeBuilder({ page });
+  if (only) builder = builder.withRules(only);
+  const { violations } = await builder.analyze();
+  const serious = violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  const nodes = serious.reduce((n, v) => n + v.nodes.length, 0);
+  console.log(
+    `[axe] ${label}: ${serious.length} serious/critical rule(s), ${nodes} element(s)${serious.length ? `: ${serious.map((v) => `${v.id}×${v.nodes.length}`).join(", ")}` : ""}`,
+  );
+  if (serious.length === 0) return;
+  const detail = serious
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n${v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target.join(" ")} ${n.failureSummary?.split("\n").slice(1, 2).join(" ") ?? ""}`)
+          .join("\n")}`,
+    )
+    .join("\n  ");
+  throw new Error(`axe found serious accessibility violations on ${label}:\n  ${detail}`);
+}
+
+/** The landmark and naming rules the shells promise, whatever axe's impact for them. */
+export const SHELL_AXE_RULES = ["landmark-one-main", "landmark-no-duplicate-banner", "landmark-no-duplicate-main", "bypass", "label-content-name-mismatch"];
+
+/** Fails on any violation of `rules` (any impact), naming the rule and the elements. */
+export async function expectNoAxeViolationsOf(page, rules, { label = page.url() } = {}) {
+  const { violations } = await new AxeBuilder({ page }).withRules(rules).analyze();
+  if (violations.length === 0) return;
+  const detail = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`).join("\n  ");
+  throw new Error(`axe found violations of the shell's rules on ${label}:\n  ${detail}`);
 }

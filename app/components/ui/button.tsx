@@ -6,15 +6,15 @@ type Variant = "primary" | "secondary" | "danger" | "ghost" | "link";
 const VARIANTS: Record<Exclude<Variant, "link">, string> = {
   primary: "bg-accent text-accent-foreground hover:opacity-90",
   secondary: "border border-line bg-elevated hover:bg-surface",
-  danger: "bg-danger text-white hover:opacity-90",
+  danger: "bg-danger-strong text-white hover:brightness-90",
   ghost: "hover:bg-surface",
 };
 
-const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-ink";
 
 export function buttonClass(variant: Variant = "primary", extra = ""): string {
   // An action inside running text (e.g. 'Reveal' next to a masked value): no box, no padding.
-  if (variant === "link") return `text-sm text-accent underline disabled:cursor-not-allowed disabled:opacity-50 ${FOCUS} ${extra}`;
+  if (variant === "link") return `text-sm text-accent-ink underline disabled:cursor-not-allowed disabled:opacity-50 ${FOCUS} ${extra}`;
   return `inline-flex items-center justify-center gap-2 rounded-brand px-4 py-2 text-sm font-medium transition disabled:cursor-not-allowed disabled:opacity-50 ${FOCUS} ${VARIANTS[variant]} ${extra}`;
 }
 

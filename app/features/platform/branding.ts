@@ -92,21 +92,123 @@ function hsl(value: string | undefined, fallback: string): string {
   return value && HSL_RE.test(value.trim()) ? value.trim() : fallback;
 }
 
-/** An accent lighter than 60% needs dark text on it to stay readable. */
-export function accentForeground(accentHsl: string): string {
-  const lightness = Number(accentHsl.split(" ")[2]?.replace("%", ""));
-  return lightness > 60 ? "0 0% 9%" : "0 0% 100%";
+/** WCAG's minimum contrast for body text (success criterion 1.4.3, level AA). */
+export const MIN_TEXT_CONTRAST = 4.5;
+
+function rgbOf(hex: string): [number, number, number] {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+function hexOf(rgb: [number, number, number]): string {
+  return `#${rgb
+    .map((c) =>
+      Math.round(Math.min(255, Math.max(0, c)))
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
+}
+
+/** WCAG relative luminance of a #rrggbb colour, 0 (black) to 1 (white). */
+export function relativeLuminance(hex: string): number {
+  const [r, g, b] = rgbOf(hex).map((c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two #rrggbb colours, 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * The text colour for a background of `colour`: black or white, whichever contrasts more. One of
+ * the two always reaches 4.5:1 (the worst case, a mid grey, still gives about 4.58:1).
+ */
+export function readableOn(colour: string): "#000000" | "#ffffff" {
+  return contrastRatio(colour, "#000000") >= contrastRatio(colour, "#ffffff") ? "#000000" : "#ffffff";
+}
+
+/** #rrggbb → unrounded HSL (h in degrees, s and l from 0 to 1). */
+function hslOf(hex: string): [number, number, number] {
+  const [r, g, b] = rgbOf(hex).map((c) => c / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const l = (max + min) / 2;
+  if (max === min) return [0, 0, l];
+  const d = max - min;
+  const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
+  let h = max === r ? (g - b) / d + (g < b ? 6 : 0) : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  h *= 60;
+  return [h, s, l];
+}
+
+function hexFromHsl(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    return (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))) * 255;
+  };
+  return hexOf([channel(0), channel(8), channel(4)]);
+}
+
+/**
+ * `accent` as a text colour readable on every one of `backgrounds` (the page's surfaces in one
+ * theme): kept as it is when it already reaches 4.5:1 on all of them, otherwise darkened (light
+ * backgrounds) or lightened (dark backgrounds) in HSL, keeping hue and saturation, just far enough.
+ * Backgrounds too close to mid grey for any shade to reach 4.5:1 get black or white, the best there is.
+ */
+export function accentAsText(accent: string, backgrounds: string | readonly string[]): string {
+  const bgs = (typeof backgrounds === "string" ? [backgrounds] : [...backgrounds]).filter((c) => HEX_COLOUR_RE.test(c));
+  const colour = accent.toLowerCase();
+  if (bgs.length === 0) return colour;
+  const worst = (c: string) => Math.min(...bgs.map((bg) => contrastRatio(c, bg)));
+  if (worst(colour) >= MIN_TEXT_CONTRAST) return colour;
+  // Darken on light backgrounds, lighten on dark ones: whichever way the backgrounds leave more room.
+  const darken = Math.min(...bgs.map((bg) => contrastRatio(bg, "#000000"))) >= Math.min(...bgs.map((bg) => contrastRatio(bg, "#ffffff")));
+  const [h, s, l] = hslOf(colour);
+  // Luminance grows with HSL lightness at a fixed hue and saturation, so the first step that passes is the closest shade.
+  const STEPS = 200;
+  for (let i = 1; i <= STEPS; i++) {
+    const next = darken ? l - (l * i) / STEPS : l + ((1 - l) * i) / STEPS;
+    const candidate = hexFromHsl(h, s, next);
+    if (worst(candidate) >= MIN_TEXT_CONTRAST) return candidate;
+  }
+  return worst("#000000") >= worst("#ffffff") ? "#000000" : "#ffffff";
+}
+
+/**
+ * The shades derived from the tenant's accent and danger colours so that text stays readable
+ * whatever colours were picked (computed here, never taken from the tenant): the text on an accent
+ * background, the accent and danger colours as text on each theme's surfaces, and the danger
+ * background under white text. app.css picks the -light or -dark one for the theme in force.
+ */
+export function readableShades(accentHex: string, dangerHex: string, lightBgs: readonly string[], darkBgs: readonly string[]): Record<string, string> {
+  return {
+    "--accent-foreground": readableOn(accentHex),
+    "--accent-ink-light": accentAsText(accentHex, lightBgs),
+    "--accent-ink-dark": accentAsText(accentHex, darkBgs),
+    "--danger-ink-light": accentAsText(dangerHex, lightBgs),
+    "--danger-ink-dark": accentAsText(dangerHex, darkBgs),
+    "--danger-strong": accentAsText(dangerHex, "#ffffff"),
+  };
 }
 
 /** CSS custom properties for a tenant; values are validated so branding cannot inject CSS. */
 export function brandingCssVars(b: TenantBranding | null | undefined): Record<string, string> {
   const d = DEFAULT_BRANDING;
   const accent = hsl(b?.accentHsl, d.accentHsl);
+  const danger = hsl(b?.dangerHsl, d.dangerHsl);
+  const light = [hsl(b?.lightPrimary, d.lightPrimary), hsl(b?.lightElevated, d.lightElevated), hsl(b?.lightSurface, d.lightSurface)].map(hslToHex);
+  const dark = [hsl(b?.darkPrimary, d.darkPrimary), hsl(b?.darkElevated, d.darkElevated), hsl(b?.darkSurface, d.darkSurface)].map(hslToHex);
   return {
     "--accent": accent,
-    "--accent-foreground": accentForeground(accent),
+    ...readableShades(hslToHex(accent), hslToHex(danger), light, dark),
     "--success": hsl(b?.successHsl, d.successHsl),
-    "--danger": hsl(b?.dangerHsl, d.dangerHsl),
+    "--danger": danger,
     "--radius": b?.radius && RADII.includes(b.radius) ? b.radius : d.radius,
     "--font-brand": fontStack(b?.fontFamily),
     "--light-primary": hsl(b?.lightPrimary, d.lightPrimary),

@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { Form, Link, useLocation } from "react-router";
 
 const STATUS = {
@@ -21,14 +22,18 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
   const location = useLocation();
   const back = location.pathname + location.search;
   const status = STATUS[user.userStatus] ?? STATUS.active;
+  const id = useId();
+  // The menu is named by the text that shows the person's name ('Account menu for' is for
+  // screen readers only), so what the eye reads ('Alice Admin') is part of the accessible name.
   return (
     <details className="relative">
-      <summary
-        className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface"
-        aria-label={`Account menu for ${user.displayName}`}
-      >
-        <span className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold">
-          {initials(user.displayName)}
+      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-brand px-2 py-1 hover:bg-surface" aria-labelledby={id}>
+        {/* The initials are drawn by CSS (an avatar, not a label), so the only text shown is the name. */}
+        <span
+          aria-hidden="true"
+          data-initials={initials(user.displayName)}
+          className="relative inline-flex h-8 w-8 items-center justify-center rounded-full bg-surface text-xs font-semibold before:content-[attr(data-initials)]"
+        >
           <span
             aria-hidden="true"
             data-status={user.userStatus}
@@ -36,7 +41,11 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
             style={{ backgroundColor: status.color }}
           />
         </span>
-        <span className="hidden text-sm sm:inline">{user.displayName}</span>
+        <span id={id} className="text-sm">
+          <span className="sr-only">{"Account menu for "}</span>
+          {/* Narrow screens show the avatar only; the name stays in the accessible name. */}
+          <span className="sr-only sm:not-sr-only">{user.displayName}</span>
+        </span>
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-64 rounded-brand border border-line bg-elevated p-3 shadow-lg">
         <p className="truncate text-sm font-medium">{user.displayName}</p>

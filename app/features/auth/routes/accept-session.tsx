@@ -41,7 +41,7 @@ export default function AcceptSession({ loaderData, actionData }: Route.Componen
   const state = actionData ?? loaderData;
   return (
     <AppShell>
-      <main className="mx-auto max-w-md px-6 py-16 text-center">
+      <div className="mx-auto max-w-md px-6 py-16 text-center">
         {state.token ? (
           <>
             <h1 className="text-2xl font-bold">{`Continue to ${state.tenantName}`}</h1>
@@ -65,7 +65,7 @@ export default function AcceptSession({ loaderData, actionData }: Route.Componen
             </a>
           </>
         )}
-      </main>
+      </div>
     </AppShell>
   );
 }

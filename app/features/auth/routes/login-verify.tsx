@@ -31,7 +31,7 @@ export default function LoginVerify({ loaderData, actionData }: Route.ComponentP
   const error = actionData && "error" in actionData ? actionData.error : loaderData.live ? null : INVALID_CODE;
   return (
     <AppShell>
-      <main className="mx-auto max-w-md px-6 py-16">
+      <div className="mx-auto max-w-md px-6 py-16">
         <h1 className="text-2xl font-bold">Enter your code</h1>
         <p className="mt-2 text-sm opacity-80">We e-mailed you a 6-digit code. It expires in 10 minutes.</p>
         <Form method="post" className="mt-8 space-y-4" noValidate>
@@ -53,7 +53,7 @@ export default function LoginVerify({ loaderData, actionData }: Route.ComponentP
             Back to login
           </Link>
         </p>
-      </main>
+      </div>
     </AppShell>
   );
 }

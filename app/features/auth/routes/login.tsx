@@ -84,7 +84,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   if (actionData && "kind" in actionData && actionData.kind === "choose") {
     return (
       <AppShell>
-        <main className="mx-auto max-w-md px-6 py-16">
+        <div className="mx-auto max-w-md px-6 py-16">
           <h1 className="text-2xl font-bold">Choose a workspace</h1>
           <p className="mt-2 text-sm opacity-80">{actionData.email} has accounts in several workspaces. Which one do you want to open?</p>
           <Form method="post" className="mt-6 space-y-2">
@@ -102,14 +102,14 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
               </button>
             ))}
           </Form>
-        </main>
+        </div>
       </AppShell>
     );
   }
 
   return (
     <AppShell>
-      <main className="mx-auto max-w-md px-6 py-16">
+      <div className="mx-auto max-w-md px-6 py-16">
         <h1 className="text-2xl font-bold">{`Sign in${loaderData.tenantName ? ` to ${loaderData.tenantName}` : ""}`}</h1>
         <p className="mt-2 text-sm opacity-80">
           {loaderData.tenantName ? "Use your work e-mail and password." : "We will take you to your organisation's workspace."}
@@ -168,7 +168,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </a>
           .
         </p>
-      </main>
+      </div>
     </AppShell>
   );
 }

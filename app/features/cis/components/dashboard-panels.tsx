@@ -120,7 +120,7 @@ type TaxMonthView = {
   returnStatus: string;
 };
 
-const STATE_CLASS = { overdue: "text-danger", urgent: "text-amber-600", pending: "opacity-70" } as const;
+const STATE_CLASS = { overdue: "text-danger", urgent: "text-amber-800 dark:text-amber-400", pending: "opacity-70" } as const;
 
 export function TaxMonthOverview({ taxMonth }: { taxMonth: TaxMonthView }) {
   return (

@@ -116,7 +116,7 @@ export function ScopeChecklistPanel({ checklist }: { checklist: ChecklistView })
       ) : null}
       {checklist.warnings.length ? (
         <div className="mt-3">
-          <h5 className="text-sm font-semibold text-amber-600">Warnings ({checklist.warnings.length})</h5>
+          <h5 className="text-sm font-semibold text-amber-800 dark:text-amber-400">Warnings ({checklist.warnings.length})</h5>
           <ul className="mt-1 list-disc space-y-1 pl-5 text-sm" data-testid="checklist-warnings">
             {checklist.warnings.map((w) => (
               <li key={w}>{w}</li>

@@ -77,7 +77,7 @@ export function SubcontractorTable({
               <SelectRowCell id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select ${r.name}`} />
             ) : null}
             <TH scope="row">
-              <Link to={`/cis/subcontractors/${r.id}`} className="text-accent underline-offset-2 hover:underline">
+              <Link to={`/cis/subcontractors/${r.id}`} className="text-accent-ink underline-offset-2 hover:underline">
                 {r.name}
               </Link>
             </TH>

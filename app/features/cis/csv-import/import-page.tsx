@@ -222,7 +222,7 @@ function RowMessages({ messages, warnings }: { messages: string[]; warnings?: st
         </li>
       ))}
       {warnings.map((m) => (
-        <li key={m} data-message="warning" className="text-amber-700">
+        <li key={m} data-message="warning" className="text-amber-800 dark:text-amber-400">
           {m}
         </li>
       ))}

@@ -136,10 +136,10 @@ export default function CisSettings({ loaderData, actionData }: Route.ComponentP
   const ad = actionData;
   return (
     <div className="space-y-6">
-      <header>
+      <div>
         <h2 className="text-2xl font-bold">CIS Settings</h2>
         <p className="opacity-70">Configure your Construction Industry Scheme settings</p>
-      </header>
+      </div>
       {settings.fellBack ? (
         <p role="alert" className="rounded-brand border border-amber-500 bg-amber-500/10 p-4 text-sm">
           Your saved settings could not be loaded, so the defaults are shown. Saving will replace the stored settings.

@@ -5,9 +5,9 @@ import { FAQ, INDUSTRIES, MODULES, PROCESS_STEPS } from "../content";
 /** The body of /: hero, modules, industries, process, about and the FAQ. */
 export function Landing({ contactEmail, onStartProject }: { contactEmail: string; onStartProject?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
   return (
-    <main>
+    <div>
       <section className="mx-auto max-w-6xl px-6 pb-16 pt-20">
-        <p className="text-sm font-semibold uppercase tracking-wide text-accent">For UK construction contractors</p>
+        <p className="text-sm font-semibold uppercase tracking-wide text-accent-ink">For UK construction contractors</p>
         <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">One workspace for your contracting business, with CIS done right.</h1>
         <p className="mt-6 max-w-2xl text-lg opacity-80">
           Subcontractors, CIS deductions, statements and the monthly return, next to your files, e-signatures, notes, calendar and chat. Each organisation gets
@@ -65,7 +65,7 @@ export function Landing({ contactEmail, onStartProject }: { contactEmail: string
           <ol className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {PROCESS_STEPS.map((s, i) => (
               <li key={s.title} className="rounded-brand border border-line bg-elevated p-6">
-                <p className="text-sm font-semibold text-accent">Step {i + 1}</p>
+                <p className="text-sm font-semibold text-accent-ink">Step {i + 1}</p>
                 <h3 className="mt-1 font-semibold">{s.title}</h3>
                 <p className="mt-2 text-sm opacity-80">{s.text}</p>
               </li>
@@ -101,13 +101,13 @@ export function Landing({ contactEmail, onStartProject }: { contactEmail: string
           <div className="mt-4 divide-y divide-line rounded-brand border border-line">
             {FAQ.map((f) => (
               <details key={f.question} className="group p-4">
-                <summary className="cursor-pointer font-medium marker:text-accent">{f.question}</summary>
+                <summary className="cursor-pointer font-medium marker:text-accent-ink">{f.question}</summary>
                 <p className="mt-2 text-sm opacity-80">{f.answer}</p>
               </details>
             ))}
           </div>
         </div>
       </section>
-    </main>
+    </div>
   );
 }

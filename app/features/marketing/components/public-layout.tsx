@@ -70,13 +70,13 @@ export function PublicLayout({
           <ul className="flex flex-wrap items-center gap-x-5 gap-y-1 text-sm">
             {NAV_SECTIONS.map((s) => (
               <li key={s.href}>
-                <a href={onHome ? s.href.slice(1) : s.href} className="hover:text-accent">
+                <a href={onHome ? s.href.slice(1) : s.href} className="hover:text-accent-ink">
                   {s.label}
                 </a>
               </li>
             ))}
             <li>
-              <a href={`mailto:${contactEmail}`} className="hover:text-accent">
+              <a href={`mailto:${contactEmail}`} className="hover:text-accent-ink">
                 Contact
               </a>
             </li>
@@ -91,9 +91,9 @@ export function PublicLayout({
           </div>
         </nav>
       </header>
-      <div id="main" tabIndex={-1} className="outline-none">
+      <main id="main" tabIndex={-1} className="outline-none">
         {children}
-      </div>
+      </main>
       <footer className="mt-16 border-t border-line bg-surface">
         <div className="mx-auto grid max-w-6xl gap-8 px-6 py-10 text-sm sm:grid-cols-3">
           <div>
@@ -131,13 +131,13 @@ export function PublicLayout({
 /** A content page's article: one heading, a lead paragraph and the sections. */
 export function ContentPage({ title, lead, updated, children }: { title: string; lead: string; updated?: string; children: ReactNode }) {
   return (
-    <main className="mx-auto max-w-3xl px-6 py-16">
+    <div className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-4xl font-bold tracking-tight">{title}</h1>
       <p className="mt-4 text-lg opacity-80">{lead}</p>
       {updated ? <p className="mt-2 text-sm opacity-60">Last updated {updated}</p> : null}
       <div className="prose-public mt-10 space-y-8 [&_h2]:scroll-mt-20 [&_h2]:text-2xl [&_h2]:font-semibold [&_li]:ml-6 [&_li]:list-disc [&_p]:mt-3 [&_p]:leading-relaxed [&_ul]:mt-3 [&_ul]:space-y-1 [&_a]:underline">
         {children}
       </div>
-    </main>
+    </div>
   );
 }

@@ -4,13 +4,23 @@ import type { RootData } from "~/root";
 import { UserMenu } from "~/features/auth/components/user-menu";
 import { notificationsLabel, unreadBadge } from "../notifications/notifications";
 
-/** The tenant workspace frame: tenant name, module navigation, the user's menu. Public pages render bare. */
+const SKIP_LINK = "sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent px-3 py-2 text-accent-foreground";
+
+/**
+ * The tenant workspace frame: tenant name, module navigation, the user's menu. Pages outside a
+ * workspace (sign-in on the bare domain, the platform console) get a plain bar. Either way the
+ * page has one banner (the shell's header) and one `<main id="main">` (the skip link's target):
+ * pages render their content into it and never add a <main> or a top-level <header> of their own.
+ */
 export function AppShell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData("root") as RootData | undefined;
   const location = useLocation();
   if (!root?.tenant) {
     return (
       <div className="min-h-screen">
+        <a href="#main" className={SKIP_LINK}>
+          Skip to content
+        </a>
         <header className="border-b border-line">
           <div className="mx-auto flex max-w-6xl items-center justify-between px-6 py-4">
             <a href="/" className="text-lg font-bold">
@@ -25,13 +35,15 @@ export function AppShell({ children }: { children: ReactNode }) {
             ) : null}
           </div>
         </header>
-        {children}
+        <main id="main" tabIndex={-1} className="outline-none">
+          {children}
+        </main>
       </div>
     );
   }
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent px-3 py-2 text-accent-foreground">
+      <a href="#main" className={SKIP_LINK}>
         Skip to content
       </a>
       <header className="border-b border-line bg-elevated print:hidden">
@@ -76,7 +88,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           ) : null}
         </div>
       </header>
-      <div id="main">{children}</div>
+      <main id="main" tabIndex={-1} className="outline-none">
+        {children}
+      </main>
     </div>
   );
 }

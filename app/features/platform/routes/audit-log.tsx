@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell>
-      <main className="mx-auto max-w-6xl px-6 py-10">
+      <div className="mx-auto max-w-6xl px-6 py-10">
         <h1 className="text-2xl font-bold">Audit log</h1>
         <p className="text-sm opacity-70">The latest 100 events in this workspace. Times are London time.</p>
         <Table caption="Audit events, newest first" scrollClassName="mt-6 overflow-x-auto">
@@ -54,7 +54,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             )}
           </TBody>
         </Table>
-      </main>
+      </div>
     </AppShell>
   );
 }

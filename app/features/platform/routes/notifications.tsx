@@ -53,7 +53,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { items, page, hasMore, unread, shownAt } = loaderData;
   return (
     <AppShell>
-      <main className="mx-auto max-w-3xl px-6 py-10">
+      <div className="mx-auto max-w-3xl px-6 py-10">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <div>
             <h1 className="text-2xl font-bold">Notifications</h1>
@@ -137,7 +137,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
             ) : null}
           </nav>
         ) : null}
-      </main>
+      </div>
     </AppShell>
   );
 }

@@ -16,7 +16,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export default function Welcome({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell>
-      <main className="mx-auto max-w-3xl px-6 py-16">
+      <div className="mx-auto max-w-3xl px-6 py-16">
         <h1 className="text-3xl font-bold">{`Welcome to ${loaderData.tenantName}`}</h1>
         <p className="mt-2 opacity-80">{`Signed in as ${loaderData.displayName}.`}</p>
         {loaderData.moduleCount === 0 ? (
@@ -37,7 +37,7 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
-      </main>
+      </div>
     </AppShell>
   );
 }

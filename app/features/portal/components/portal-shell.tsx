@@ -30,7 +30,7 @@ export function PortalShell({ contractorName, signedIn = false, children }: { co
           ) : null}
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+      <main id="main" tabIndex={-1} className="mx-auto max-w-5xl px-4 py-8 outline-none">
         {children}
       </main>
     </div>
@@ -44,7 +44,7 @@ export function AskForNewLink({ contractorName, replyTo }: { contractorName: str
   const subject = encodeURIComponent("New subcontractor portal link");
   return (
     <p className="mt-4">
-      <a href={`mailto:${replyTo}?subject=${subject}`} className="text-accent underline">
+      <a href={`mailto:${replyTo}?subject=${subject}`} className="text-accent-ink underline">
         {text}
       </a>
       .
@@ -73,10 +73,10 @@ export function PortalErrorBoundary() {
   return (
     <PortalShell>
       <div className="mx-auto max-w-xl py-16 text-center" data-status={status}>
-        <p className="text-sm font-semibold text-accent">{status}</p>
+        <p className="text-sm font-semibold text-accent-ink">{status}</p>
         <h1 className="mt-2 text-3xl font-bold">{title}</h1>
         <p className="mt-4 opacity-80">{detail}</p>
-        <a href="/portal/login" className="mt-8 inline-block text-accent underline">
+        <a href="/portal/login" className="mt-8 inline-block text-accent-ink underline">
           Go to the portal sign-in page
         </a>
       </div>

@@ -35,7 +35,7 @@ export default function PlatformAudit({ loaderData }: Route.ComponentProps) {
   };
   return (
     <AppShell>
-      <main id="main" className="mx-auto max-w-7xl px-6 py-10">
+      <div className="mx-auto max-w-7xl px-6 py-10">
         <div className="flex flex-wrap items-baseline justify-between gap-4">
           <h1 className="text-2xl font-bold">Platform audit log</h1>
           <Link to="/superadmin" className={buttonClass("secondary")}>
@@ -104,7 +104,7 @@ export default function PlatformAudit({ loaderData }: Route.ComponentProps) {
         <div className="mt-4">
           <Pager page={filter.page} pageCount={pageCount} href={href} />
         </div>
-      </main>
+      </div>
     </AppShell>
   );
 }

@@ -141,7 +141,7 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
   const confirmTenant = confirm ? loaderData.tenants.find((t) => t.id === confirm.tenantId) : undefined;
   return (
     <AppShell>
-      <main id="main" className="mx-auto max-w-7xl px-6 py-10">
+      <div className="mx-auto max-w-7xl px-6 py-10">
         <div className="flex flex-wrap items-baseline justify-between gap-4">
           <div>
             <h1 className="text-2xl font-bold">Platform administration</h1>
@@ -323,7 +323,7 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
             </TBody>
           </Table>
         </section>
-      </main>
+      </div>
     </AppShell>
   );
 }

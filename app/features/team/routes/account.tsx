@@ -91,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <AppShell>
-      <main className="mx-auto max-w-4xl px-6 py-10">
+      <div className="mx-auto max-w-4xl px-6 py-10">
         <h1 className="text-2xl font-bold">Account</h1>
         <p className="text-sm opacity-70">Signed in as {loaderData.email}</p>
         <NameForm displayName={loaderData.displayName} lastResult={actionData?.intent === "name" ? actionData.result : undefined} />
@@ -132,7 +132,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </TBody>
           </Table>
         </section>
-      </main>
+      </div>
     </AppShell>
   );
 }

@@ -43,7 +43,7 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
   const problem = actionData?.problem ?? loaderData.problem;
   return (
     <AppShell>
-      <main className="mx-auto max-w-md px-6 py-12">
+      <div className="mx-auto max-w-md px-6 py-12">
         <h1 className="text-2xl font-bold">Activate your account</h1>
         {problem ? (
           <p role="alert" className="mt-6 rounded-brand border border-danger p-4 text-sm" data-testid="link-problem">
@@ -55,7 +55,7 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
             <SetPasswordForm token={loaderData.token} email={loaderData.email} lastResult={actionData?.result} submitLabel="Activate account" />
           </>
         )}
-      </main>
+      </div>
     </AppShell>
   );
 }

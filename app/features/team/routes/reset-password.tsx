@@ -47,7 +47,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const problem = actionData?.problem ?? loaderData.problem;
   return (
     <AppShell>
-      <main className="mx-auto max-w-md px-6 py-12">
+      <div className="mx-auto max-w-md px-6 py-12">
         <h1 className="text-2xl font-bold">Set a new password</h1>
         {problem ? (
           <p role="alert" className="mt-6 rounded-brand border border-danger p-4 text-sm" data-testid="link-problem">
@@ -59,7 +59,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             <SetPasswordForm token={loaderData.token} email={loaderData.email} lastResult={actionData?.result} submitLabel="Set new password" />
           </>
         )}
-      </main>
+      </div>
     </AppShell>
   );
 }

@@ -140,7 +140,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   const confirm = actionData?.confirm ?? null;
   return (
     <AppShell>
-      <main className="mx-auto max-w-6xl px-6 py-10">
+      <div className="mx-auto max-w-6xl px-6 py-10">
         <h1 className="text-2xl font-bold">Users</h1>
         <p className="text-sm opacity-70">Everyone with an account in this workspace.</p>
 
@@ -254,7 +254,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             )}
           </TBody>
         </Table>
-      </main>
+      </div>
     </AppShell>
   );
 }

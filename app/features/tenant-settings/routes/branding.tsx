@@ -8,7 +8,7 @@ import { cloudflareContext } from "~/context";
 import { requireTenant, requireUserWithScope } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import {
-  accentForeground,
+  accentAsText,
   BRAND_APPEARANCES,
   BRAND_FONTS,
   BRAND_RADII,
@@ -17,6 +17,7 @@ import {
   hexToHsl,
   HEX_COLOUR_RE,
   hslToHex,
+  readableOn,
 } from "~/features/platform/branding";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { redirectWithToast } from "~/features/platform/flash.server";
@@ -64,7 +65,8 @@ function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantNa
   const d = DEFAULT_BRANDING;
   const style = {
     "--accent": accent,
-    "--accent-foreground": accentForeground(accent),
+    "--accent-foreground": readableOn(hslToHex(accent)),
+    "--accent-ink": accentAsText(hslToHex(accent), hslToHex(dark ? d.darkPrimary : d.lightPrimary)),
     "--radius": value.radius,
     "--primary-bg": dark ? d.darkPrimary : d.lightPrimary,
     "--elevated": dark ? d.darkElevated : d.lightElevated,
@@ -92,6 +94,7 @@ function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantNa
           <div className="flex gap-2">
             <span className="inline-flex rounded-brand bg-accent px-4 py-2 text-sm font-medium text-accent-foreground">Primary button</span>
             <span className="inline-flex rounded-brand border border-line bg-elevated px-4 py-2 text-sm">Secondary</span>
+            <span className="inline-flex items-center px-2 text-sm text-accent-ink underline">A link</span>
           </div>
         </div>
       </div>
@@ -116,7 +119,7 @@ export default function BrandingSettings({ loaderData, actionData }: Route.Compo
   };
   return (
     <AppShell>
-      <main id="main" className="mx-auto max-w-5xl px-6 py-10">
+      <div className="mx-auto max-w-5xl px-6 py-10">
         <h1 className="text-2xl font-bold">Branding</h1>
         <SettingsNav />
         <div className="mt-6 grid gap-8 md:grid-cols-2">
@@ -179,7 +182,7 @@ export default function BrandingSettings({ loaderData, actionData }: Route.Compo
           </Form>
           <BrandingPreview value={live} tenantName={tenantName} />
         </div>
-      </main>
+      </div>
     </AppShell>
   );
 }

@@ -49,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ModuleSettings({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell>
-      <main id="main" className="mx-auto max-w-5xl px-6 py-10">
+      <div className="mx-auto max-w-5xl px-6 py-10">
         <h1 className="text-2xl font-bold">Modules</h1>
         <SettingsNav />
         <Table caption="Modules of your workspace" scrollClassName="mt-6 overflow-x-auto">
@@ -78,7 +78,7 @@ export default function ModuleSettings({ loaderData }: Route.ComponentProps) {
             ))}
           </TBody>
         </Table>
-      </main>
+      </div>
     </AppShell>
   );
 }

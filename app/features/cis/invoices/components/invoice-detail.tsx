@@ -151,7 +151,7 @@ export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
           </Item>
           <Item label="Subcontractor" name="subcontractor">
             {invoice.subcontractorLinked ? (
-              <Link to={`/cis/subcontractors/${invoice.subcontractorId}`} className="text-accent underline print:text-inherit print:no-underline">
+              <Link to={`/cis/subcontractors/${invoice.subcontractorId}`} className="text-accent-ink underline print:text-inherit print:no-underline">
                 {invoice.subcontractorName}
               </Link>
             ) : (
@@ -179,7 +179,7 @@ export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
           </Item>
           {invoice.attachmentBytes !== null ? (
             <Item label="Subcontractor's PDF" name="attachment">
-              <a href={`/cis/invoices/${invoice.id}/attachment`} download className="text-accent underline">
+              <a href={`/cis/invoices/${invoice.id}/attachment`} download className="text-accent-ink underline">
                 {`Download PDF (${Math.max(1, Math.round(invoice.attachmentBytes / 1024))} KB)`}
               </a>
             </Item>

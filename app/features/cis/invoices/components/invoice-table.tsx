@@ -83,7 +83,7 @@ export function InvoiceTable({
               <SelectRowCell id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select invoice ${r.invoiceNumber}`} />
             ) : null}
             <TH scope="row">
-              <Link to={`/cis/invoices/${r.id}`} className="text-accent underline-offset-2 hover:underline">
+              <Link to={`/cis/invoices/${r.id}`} className="text-accent-ink underline-offset-2 hover:underline">
                 {r.invoiceNumber}
               </Link>
               {r.source === "portal" ? (

@@ -60,7 +60,7 @@ function InvoiceTable({ caption, invoices }: { caption: string; invoices: Invoic
         {invoices.map((inv) => (
           <TR key={inv.id} data-invoice={inv.id}>
             <TD>
-              <a href={`/cis/invoices/${inv.id}`} className="text-accent underline">
+              <a href={`/cis/invoices/${inv.id}`} className="text-accent-ink underline">
                 {inv.invoiceNumber}
               </a>
             </TD>

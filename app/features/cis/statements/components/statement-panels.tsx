@@ -9,7 +9,7 @@ const DEADLINE_STYLE = {
 } as const;
 
 const INDICATOR_STYLE = {
-  overdue: "bg-danger text-white",
+  overdue: "bg-danger-strong text-white",
   urgent: "bg-amber-500 text-black",
   pending: "bg-surface",
 } as const;

@@ -11,7 +11,7 @@ import { queueEmail } from "~/features/platform/email/send.server";
 import { buildMime } from "~/features/platform/email/transports.server";
 import type { TestTenant } from "../factories";
 import { cisStaff, cisTenant, newEmail, seedCisSettings, seedSub } from "../factories/cis";
-import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
+import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { all, attr, page as parsePage, parseHtml, textOf, visit } from "../factories/html";
 import { count, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";

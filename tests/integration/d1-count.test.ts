@@ -1,7 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
-import { withPageKey } from "../factories/submission-keys";
 import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, createInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { cisStaff, seedSub } from "../factories/cis";

@@ -5,7 +5,6 @@ import { createInvoice } from "~/features/cis/invoices/invoices.server";
 import { portalInvoicePdfKey } from "~/features/cis/invoices/portal-invoices.server";
 import { PORTAL_PDF_MAX_BYTES } from "~/features/portal/portal-invoice-codes";
 import { createTenant, createUser, type TestTenant } from "../factories";
-import { withPageKey } from "../factories/submission-keys";
 import { cisStaff, cisTenant, newEmail, seedSub } from "../factories/cis";
 import { all, attr, fieldMessage, isInvalid, one, page, pageText, textOf, valueOf } from "../factories/html";
 import { count, signIn } from "./auth-helpers";

@@ -13,6 +13,7 @@ import type { TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { page, pageText, textOf } from "../factories/html";
 import { seedInvoice } from "../factories/returns";
+import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { formatDateTime } from "~/utils/dates";
 import { count } from "./auth-helpers";
 import { auditsFor, uniqueEmployerRef, withCredentials } from "./hmrc-helpers";
@@ -63,7 +64,9 @@ describe("submitting a compiled return to HMRC", () => {
     const before = pageText(await page(await b.get(url)));
     expect(before).toContain("£3,500.50"); // 1,000.00 + 500.50 + 2,000.00
 
-    const sent = await b.post(url, DECLARED);
+    // A second tab opened before sending: its form is posted after HMRC has accepted the return.
+    const staleTab = await withPageKey(b, url, DECLARED);
+    const sent = await b.post(url, await withPageKey(b, url, DECLARED));
     expect(sent.status).toBe(302);
     const done = await accepted(b, url);
     expect(done.querySelector('input[name="informationCorrect"]')).toBeNull();
@@ -114,7 +117,7 @@ describe("submitting a compiled return to HMRC", () => {
     expect(returnsPage.querySelector('[role="alert"]')).toBeNull();
     expect(returnsPage.querySelector("[data-submit]")).toBeNull();
     // Sending it again (a stale page) sends nothing and says it is already accepted, not an error.
-    const again = await b.post(url, DECLARED);
+    const again = await b.post(url, staleTab);
     expect(again.status).toBe(302);
     const told = await page(await b.get(url));
     expect(pageText(told)).toContain("HMRC has already accepted this return.");
@@ -130,7 +133,7 @@ describe("submitting a compiled return to HMRC", () => {
     const nil = await compileMonthlyReturn(env, t.id, MONTH, actor, { mode: "nil" });
     expect(nil.ok).toBe(true);
     const url = `${t.origin}/cis/returns/${MONTH}/submit`;
-    expect((await b.post(url, { ...DECLARED, inactivity: "yes" })).status).toBe(302);
+    expect((await b.post(url, await withPageKey(b, url, { ...DECLARED, inactivity: "yes" }))).status).toBe(302);
     await accepted(b, url);
     expect(await returnRow(t.id, MONTH)).toMatchObject({ status: "nil", locked: true });
     expect((await auditsFor(t.id, "cis.return.submitted"))[0]!.payload).toMatchObject({ status: "nil", gross: 0, cis: 0 });
@@ -143,7 +146,9 @@ describe("submitting a compiled return to HMRC", () => {
     expect((await compileMonthlyReturn(env, other.t.id, MONTH, actor)).ok).toBe(true);
     const otherUrl = `${other.t.origin}/cis/returns/${MONTH}/submit`;
     expect(pageText(await page(await other.b.get(otherUrl)))).toContain("Return validation failed");
-    expect((await other.b.post(otherUrl, DECLARED)).status).toBe(409);
+    // The page offers no form; a key the person could have had from an earlier page still gets a refusal.
+    const key = await mintKey(other.t, other.u, `cis.return.submit:${MONTH}`);
+    expect((await other.b.post(otherUrl, { ...DECLARED, [SUBMISSION_KEY_FIELD]: key })).status).toBe(409);
     expect(await count("hmrc_submissions", "tenant_id = ?", other.t.id)).toBe(0);
     expect((await returnRow(other.t.id, MONTH))?.locked).toBe(false);
   }, 60_000);
@@ -155,7 +160,7 @@ describe("submitting a compiled return to HMRC", () => {
     await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: sub.name, grossP: 100_000, materialsP: 0, paymentDate: "2026-01-10" });
     expect((await compileMonthlyReturn(env, t.id, MONTH, actor)).ok).toBe(true);
     const url = `${t.origin}/cis/returns/${MONTH}/submit`;
-    expect((await b.post(url, DECLARED)).status).toBe(302);
+    expect((await b.post(url, await withPageKey(b, url, DECLARED))).status).toBe(302);
     await accepted(b, url);
 
     // A payment found later: amend, recompile the amendment, send it.
@@ -167,7 +172,7 @@ describe("submitting a compiled return to HMRC", () => {
     const amendmentId = recompiled.ok ? recompiled.id : "";
     expect(amendmentId).toMatch(new RegExp(`^${MONTH}-AMD-\\d+$`));
     expect(pageText(await page(await b.get(url)))).toContain("£1,200.00");
-    expect((await b.post(url, DECLARED)).status).toBe(302);
+    expect((await b.post(url, await withPageKey(b, url, DECLARED))).status).toBe(302);
     await accepted(b, url);
 
     expect(await returnRow(t.id, amendmentId)).toMatchObject({ status: "amended", locked: true });

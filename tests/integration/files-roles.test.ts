@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import type { Role } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { createTenant, createUser } from "../factories";
@@ -29,7 +30,15 @@ const TABLE: Record<Visibility, Record<Actor, Record<Action, number>>> = {
   shared: { owner: ALL, recipient: LOOK_ONLY, colleague: LOOK_ONLY, admin: ALL },
 };
 
-async function act(b: Browser, origin: string, t: Parameters<typeof upload>[1], id: string, action: Action, shareWith: string): Promise<number> {
+async function act(
+  b: Browser,
+  origin: string,
+  t: Parameters<typeof upload>[1],
+  id: string,
+  action: Action,
+  shareWith: string,
+  userId: string,
+): Promise<number> {
   switch (action) {
     case "read":
       return (await b.get(`${origin}/files/file/${id}`)).status;
@@ -38,7 +47,14 @@ async function act(b: Browser, origin: string, t: Parameters<typeof upload>[1], 
     case "newVersion":
       return (await upload(b, t, { name: "next.txt", content: "next", type: "text/plain" }, { fileId: id }, { xhr: true })).status;
     case "share":
-      return (await b.post(`${origin}/files/file/${id}`, { intent: "share", userIds: [shareWith] })).status;
+      // A valid one-time key of this person's, so the answer is the permission's, not the key's.
+      return (
+        await b.post(`${origin}/files/file/${id}`, {
+          intent: "share",
+          userIds: [shareWith],
+          [SUBMISSION_KEY_FIELD]: await mintKey(t, { id: userId }, `files.share:${id}`),
+        })
+      ).status;
     case "delete":
       return (await b.post(`${origin}/files/file/${id}`, { intent: "delete", confirmed: "yes" })).status;
   }
@@ -65,7 +81,7 @@ describe("files: role x visibility x action", () => {
             visibility === "restricted" ? { visibility, allowedUserIds: [people.recipient.id] } : { visibility };
           const id = await uploadOk(browsers.owner, t, `${visibility}-${actor}.txt`, "content", fields);
           for (const action of ACTIONS) {
-            const status = await act(browsers[actor], t.origin, t, id, action, bystander.id);
+            const status = await act(browsers[actor], t.origin, t, id, action, bystander.id, people[actor].id);
             got.push(`${visibility} ${actor} ${action}: ${status}`);
             want.push(`${visibility} ${actor} ${action}: ${TABLE[visibility][actor][action]}`);
           }

@@ -5,6 +5,7 @@ import { SEED_PASSWORD, SEED_TENANTS, SEED_USERS } from "~/db/seed";
 import { inviteUser } from "~/features/team/invitations.server";
 import { createTenant, createUser, uid, type TestTenant } from "../factories";
 import { page } from "../factories/html";
+import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { signIn, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
 
@@ -67,7 +68,11 @@ describe("guessable passwords are refused wherever a password is set", () => {
     const person = await createUser(t);
     const ab = await signIn(t, admin);
     const started = Date.now();
-    await ab.post(`${t.origin}/settings/users`, { intent: "reset", userId: person.id });
+    await ab.post(`${t.origin}/settings/users`, {
+      intent: "reset",
+      userId: person.id,
+      [SUBMISSION_KEY_FIELD]: await mintKey(t, admin, `team.member-mail:${person.id}`),
+    });
     const token = linkIn(await waitForMail(person.email, { after: started }), "/reset-password");
     for (const weak of weakFor(person.email)) {
       await expectRefused(await new Browser().post(`${t.origin}/reset-password?token=${token}`, { token, password: weak, confirm: weak }), weak);

@@ -5,6 +5,7 @@ import { signatureRequests } from "~/db/schema";
 import { queueEmail } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser } from "../factories";
+import { withPageKey } from "../factories/submission-keys";
 import { seedCisSettings } from "../factories/cis";
 import { uploadOk } from "../factories/files";
 import { signIn, waitForMail } from "./auth-helpers";
@@ -49,7 +50,14 @@ describe("erasing a departed user's personal data reaches every copy in D1", () 
 
     // A file they own, shared with a colleague (a notification naming them).
     const fileId = await uploadOk(lb2, t, "site-plan.txt", "plan");
-    expect(location(await lb2.post(`${t.origin}/files/file/${fileId}`, { intent: "share", userIds: [colleague.id] }))).toBe(`/files/file/${fileId}`);
+    expect(
+      location(
+        await lb2.post(
+          `${t.origin}/files/file/${fileId}`,
+          await withPageKey(lb2, `${t.origin}/files/file/${fileId}`, { intent: "share", userIds: [colleague.id] }),
+        ),
+      ),
+    ).toBe(`/files/file/${fileId}`);
     // An e-mail that names them to someone else, as a signature request does, and one to them.
     const started = Date.now();
     await queueEmail(env, {

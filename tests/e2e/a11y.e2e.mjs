@@ -16,6 +16,7 @@ import {
   tenantUrl,
   uniqueUtr,
   waitForHydration,
+  waitForMail,
   withScreenshotOnFailure,
 } from "./helpers.mjs";
 
@@ -69,8 +70,13 @@ scenario(
     await waitForHydration(page, js);
     await row.getByRole("link", { name: "Invite to Portal", exact: true }).click();
     const panel = page.getByRole("dialog");
+    const since = Date.now();
     await panel.getByRole("button", { name: "Create & Send Invite", exact: true }).click();
-    const link = await panel.getByLabel("Portal access link (expires in 15 minutes)").inputValue();
+    await panel.getByRole("heading", { name: "Invitation Created" }).waitFor({ timeout: 15_000 });
+    // The link goes to the subcontractor by e-mail; staff see it only on the recorded Show link step.
+    const mail = await waitForMail(email, { since });
+    const link = /https?:\/\/[^\s"'<>]+\/portal\/auth\?token=[^\s"'<>&]+/.exec(mail.text)?.[0];
+    expect(Boolean(link), "a portal link in the invitation e-mail").toBe(true);
 
     const subContext = await newContext(browser, js);
     try {

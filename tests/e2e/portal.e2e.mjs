@@ -106,7 +106,7 @@ scenario(
         expect(await detail("Verified"), "verified date").toBe("N/A");
 
         // Issue 13: the subcontractor submits an invoice; it waits for the contractor's approval.
-        const invoiceNumber = `E2E-${tag}`;
+        const invoiceNumber = `E2E-PORTAL-${tag}`;
         await sub.getByRole("link", { name: "Submit an invoice", exact: true }).click();
         await sub.waitForURL((u) => u.pathname === "/portal/invoices/new");
         await waitForHydration(sub, js);

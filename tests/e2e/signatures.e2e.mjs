@@ -26,8 +26,17 @@ scenario(
     const request = page.getByRole("form", { name: "Request Signature" });
     await waitForHydration(page, js);
     if (js) await request.getByPlaceholder("Search team members").fill("liam");
-    await request.getByRole("radio", { name: /lead@acme\.test/ }).check();
-    await request.getByRole("button", { name: "Send request" }).click();
+    // Chosen and sent with the keyboard. The form sits below the PDF preview, which Chromium draws
+    // in a frame of its own process; a mouse click made at once after scrolling the form into view
+    // is hit-tested against where that frame was before the scroll and goes to the PDF viewer, so
+    // the radio stays unchecked (seen: a click at the radio's centre lost, the same click 300 ms
+    // later taken). A person clicks long after scrolling; the test aims at once.
+    const lead = request.getByRole("radio", { name: /lead@acme\.test/ });
+    await lead.focus();
+    await page.keyboard.press("Space");
+    expect(await lead.isChecked(), "the lead is chosen as signer").toBe(true);
+    await request.getByRole("button", { name: "Send request" }).focus();
+    await page.keyboard.press("Enter");
     await expectToast(page, "Signature request sent");
     await page.getByTestId("signature-state").waitFor();
 

@@ -7,6 +7,7 @@
  * line break. Rows end with CRLF as the RFC says. Files start with a UTF-8 BOM so Excel
  * reads £ and accented names correctly.
  */
+import Papa from "papaparse";
 
 export const CSV_BOM = "\uFEFF";
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
@@ -56,87 +57,63 @@ export class CsvParseError extends Error {
 /** A parsed record and the spreadsheet line it starts on (1 = the first line of the file). */
 export type CsvRecord = { line: number; cells: string[] };
 
+/** One line break as a spreadsheet counts lines: CRLF, LF or a lone CR. */
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+function lineBreaksIn(text: string, from: number, to: number): number {
+  return text.slice(from, to).match(LINE_BREAK)?.length ?? 0;
+}
+
+/** Where a quoted field whose text starts at `from` closes: its first quote not doubled. */
+function closingQuote(text: string, from: number): number {
+  let i = text.indexOf('"', from);
+  while (i !== -1 && text[i + 1] === '"') i = text.indexOf('"', i + 2);
+  return i === -1 ? from : i;
+}
+
 /**
- * Parses RFC 4180 text: quoted fields with doubled quotes, line breaks inside quotes,
- * CRLF, LF or lone CR line ends, a leading BOM, and a missing final line break. Throws
+ * Parses RFC 4180 text with Papa Parse: quoted fields with doubled quotes, line breaks inside
+ * quotes, CRLF, LF or CR line ends (the file's own, as the first line break shows), a leading BOM,
+ * and a missing final line break. Nothing is converted: every cell stays the text it was. Throws
  * CsvParseError for a quote that never closes or text straight after a closing quote.
  * Callers bound the input's size (imports refuse files over their limit before parsing).
  */
 export function parseCsv(input: string): CsvRecord[] {
   const text = input.startsWith(CSV_BOM) ? input.slice(1) : input;
   const records: CsvRecord[] = [];
-  let cells: string[] = [];
-  let field = "";
+  const errors: Papa.ParseError[] = [];
+  // Each step reports where its record ended; the next one starts there.
+  let start = 0;
   let line = 1;
-  let recordLine = 1;
-  let i = 0;
-  let fieldStarted = false;
-  const endRecord = () => {
-    cells.push(field);
-    records.push({ line: recordLine, cells });
-    cells = [];
-    field = "";
-    fieldStarted = false;
-  };
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === '"' && !fieldStarted) {
-      // Quoted field: runs to the next lone quote.
-      const openedOn = line;
-      i += 1;
-      for (;;) {
-        if (i >= text.length) throw new CsvParseError(`A quoted field opened on line ${openedOn} is never closed`, openedOn);
-        const c = text[i];
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i += 1;
-          break;
-        }
-        if (c === "\r" || c === "\n") {
-          if (c === "\r" && text[i + 1] === "\n") {
-            field += "\r\n";
-            i += 2;
-          } else {
-            field += c;
-            i += 1;
-          }
-          line += 1;
-          continue;
-        }
-        field += c;
-        i += 1;
-      }
-      fieldStarted = true;
-      const after = text[i];
-      if (after !== undefined && after !== "," && after !== "\r" && after !== "\n") {
-        throw new CsvParseError(`Unexpected text after a closing quote on line ${line}`, line);
-      }
-      continue;
-    }
-    if (ch === ",") {
-      cells.push(field);
-      field = "";
-      fieldStarted = false;
-      i += 1;
-      continue;
-    }
-    if (ch === "\r" || ch === "\n") {
-      endRecord();
-      i += ch === "\r" && text[i + 1] === "\n" ? 2 : 1;
-      line += 1;
-      recordLine = line;
-      continue;
-    }
-    field += ch;
-    fieldStarted = true;
-    i += 1;
+  Papa.parse<string[]>(text, {
+    delimiter: ",",
+    quoteChar: '"',
+    escapeChar: '"',
+    header: false,
+    dynamicTyping: false,
+    skipEmptyLines: false,
+    comments: false,
+    step(result) {
+      errors.push(...result.errors);
+      // The "record" after a final line break is not one.
+      if (start < text.length) records.push({ line, cells: result.data });
+      const end = result.meta.cursor;
+      line += lineBreaksIn(text, start, end);
+      start = end;
+    },
+  });
+  // A stray quote is found where it stands; an unclosed one only at the end of the input.
+  const misplaced = errors.find((e) => e.code === "InvalidQuotes");
+  if (misplaced) {
+    // Papa Parse points just past the field's opening quote; the message names the closing one's line.
+    const at = 1 + lineBreaksIn(text, 0, closingQuote(text, misplaced.index ?? 0));
+    throw new CsvParseError(`Unexpected text after a closing quote on line ${at}`, at);
   }
-  // A last record without a final line break (but not the empty "record" after one).
-  if (fieldStarted || field !== "" || cells.length > 0) endRecord();
+  const unclosed = errors.find((e) => e.code === "MissingQuotes");
+  if (unclosed) {
+    const at = 1 + lineBreaksIn(text, 0, unclosed.index ?? 0);
+    throw new CsvParseError(`A quoted field opened on line ${at} is never closed`, at);
+  }
   return records;
 }
 

@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { cisReturns, cisStatements } from "~/db/schema";
 import { analyticsWindow, cisAnalytics } from "~/features/cis/analytics.server";
 import { currentTaxMonth, taxMonthFromLabel } from "~/features/cis/domain";
-import { parseCsv } from "~/utils/csv";
+import { parseCsv } from "~/utils/csv-read.server";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { currentTaxMonth, formatPence, taxMonthFromLabel } from "~/features/cis/domain";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
-import { parseCsv } from "~/utils/csv";
+import { parseCsv } from "~/utils/csv-read.server";
 import { formatLongDate } from "~/utils/dates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";

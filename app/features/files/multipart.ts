@@ -82,6 +82,8 @@ export async function readMultipart(body: ReadableStream<Uint8Array>, boundary: 
   async function readUntil(needle: Uint8Array, max: number): Promise<Uint8Array> {
     for (;;) {
       const i = indexOf(buf, needle);
+      // The limit holds however the bytes arrived: found in one chunk or gathered over many.
+      if (i > max) throw new MultipartError("part too large");
       if (i !== -1) {
         const out = buf.slice(0, i);
         buf = buf.slice(i + needle.length);

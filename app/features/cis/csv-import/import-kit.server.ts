@@ -3,7 +3,8 @@ import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { tenants } from "~/db/schema";
 import { redirectWithToast } from "~/features/platform/flash.server";
-import { CsvParseError, CSV_CONTENT_TYPE, csvRow, CSV_BOM, isBlankRecord, parseCsv, unneutraliseCell } from "~/utils/csv";
+import { CSV_CONTENT_TYPE, csvRow, CSV_BOM, unneutraliseCell } from "~/utils/csv";
+import { CsvParseError, isBlankRecord, parseCsv } from "~/utils/csv-read.server";
 import { newId } from "~/utils/ids";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import {

@@ -3,12 +3,15 @@
  * registered by some feature. Adding a job type, a scope, a module or a cron is then a
  * conscious step in the feature's own registration, not something to remember elsewhere.
  */
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { scopeGrants, type Scope } from "~/features/auth/scopes";
+import { MODULE_CATALOGUE } from "~/features/platform/module-catalogue";
 import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { CRONS, cronRegistry } from "~/features/platform/jobs/features.server";
 import { SERVER_FEATURES } from "~/jobs.server";
+import routes from "~/routes";
 import "~/scopes";
 import wranglerToml from "../../wrangler.toml?raw";
 
@@ -19,7 +22,21 @@ const SOURCES: Record<string, string> = import.meta.glob(["/app/**/*.{ts,tsx}", 
   eager: true,
 });
 
+/** Every URL path the route config serves (prefix() gives an index route its prefix as path). */
+function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
+  return entries.flatMap((e) => {
+    const path = [parent, e.path].filter(Boolean).join("/");
+    return [...(e.index || e.path !== undefined ? [`/${path}`] : []), ...routePaths(e.children ?? [], path)];
+  });
+}
+
 describe("registries", () => {
+  it("offers in the module catalogue only modules whose page exists", () => {
+    const paths = routePaths(routes);
+    const missing = MODULE_CATALOGUE.filter((m) => !paths.includes(m.route)).map((m) => `${m.id} (${m.route})`);
+    expect(missing).toEqual([]);
+  });
+
   it("has a handler for every job type defined or sent anywhere, registered once", () => {
     const text = Object.values(SOURCES).join("\n");
     // A job type is written as a string or as a constant holding one.

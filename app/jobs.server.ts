@@ -1,44 +1,15 @@
 /**
- * Composition root for background jobs: features' job types are registered with the platform's
- * JOBS consumer here, at run time for enqueue() and the consumer and at type level for JobType.
- * Server only (job code reaches the database), so it is imported by workers/app.ts rather than
- * app/scopes.ts, which the client bundle also loads. HMRC gateway result handlers (what a
- * feature does when its submission ends) are registered here too.
+ * Composition root for the server runtime: each feature's registration (its `register.server.ts`:
+ * job types, cron tasks, start-up hooks) is listed here once. Importing this file registers the
+ * jobs with the JOBS consumer and runs the hooks; workers/cron builds its schedule from the same
+ * list. Server only (job code reaches the database), so it is imported by workers/app.ts rather
+ * than app/scopes.ts, which the client bundle also loads.
  */
-import type { z } from "zod";
-import { hmrcPollJob, hmrcSendJob } from "~/features/cis/hmrc/jobs.server";
-import { onSubmissionResult } from "~/features/cis/hmrc/gateway.server";
-import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submission.server";
-import { registerHmrcResultHandlers } from "~/features/cis/hmrc/verification.server";
-import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
-import { applyReturnSubmission, returnSubmissionSource } from "~/features/cis/returns/submission.server";
-import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
-import { usageRecalculateJob } from "~/features/files/usage-recalculation.server";
-// E-signature: stamping a signed PDF.
-import { signatureStampJob } from "~/features/files/signatures/stamp.server";
-import { registerJobs } from "~/features/platform/jobs/definitions.server";
-import type { JobDefinition } from "~/features/platform/jobs/registry.server";
+import { cisServer } from "~/features/cis/register.server";
+import { filesServer } from "~/features/files/register.server";
+import { registerServerFeatures, type ServerFeature } from "~/features/platform/jobs/features.server";
+import { platformServer } from "~/features/platform/register.server";
 
-declare module "~/features/platform/jobs/definitions.server" {
-  interface RegisteredJobs {
-    "statements.generate": z.input<typeof statementsGenerateJob.input>;
-    "statements.generate-all": z.input<typeof statementsGenerateAllJob.input>;
-    "hmrc.send": z.input<typeof hmrcSendJob.input>;
-    "hmrc.poll": z.input<typeof hmrcPollJob.input>;
-    "files.usage-recalculate": z.input<typeof usageRecalculateJob.input>;
-    "files.signature.stamp": z.input<typeof signatureStampJob.input>;
-  }
-}
+export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, cisServer, filesServer];
 
-registerJobs(
-  statementsGenerateJob as unknown as JobDefinition,
-  statementsGenerateAllJob as unknown as JobDefinition,
-  hmrcSendJob as unknown as JobDefinition,
-  hmrcPollJob as unknown as JobDefinition,
-  usageRecalculateJob as unknown as JobDefinition,
-  signatureStampJob as unknown as JobDefinition,
-);
-registerHmrcResultHandlers();
-// The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.
-registerReturnSubmissionSource(returnSubmissionSource);
-onSubmissionResult("cis300", applyReturnSubmission);
+registerServerFeatures(SERVER_FEATURES);

@@ -13,4 +13,6 @@ declare module "~/features/auth/scopes" {
   }
 }
 
-registerScopes(CIS_SCOPE_REGISTRATION);
+/** Each feature's scope registration (prefix, scopes, implications), defined in its own folder. */
+const FEATURE_SCOPES = [CIS_SCOPE_REGISTRATION];
+for (const registration of FEATURE_SCOPES) registerScopes(registration);

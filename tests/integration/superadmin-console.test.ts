@@ -35,7 +35,7 @@ describe("/superadmin: creating a tenant", () => {
       intent: "create-tenant",
       slug: s,
       name: "Console Made Ltd",
-      availableModules: ["cis", "files"],
+      availableModules: ["cis"],
       storageTier: "custom",
       customLimitGib: "300",
       adminEmail: `First.Admin@${s}.test`,
@@ -47,7 +47,7 @@ describe("/superadmin: creating a tenant", () => {
     )
       .bind(s)
       .first<{ id: string; m: string; tier: string; lim: number }>();
-    expect(row && JSON.parse(row.m)).toEqual(["cis", "files"]);
+    expect(row && JSON.parse(row.m)).toEqual(["cis"]);
     expect(row?.tier).toBe("custom");
     expect(row?.lim).toBe(300 * GIB);
     expect(await count("audit_events", "action = 'superadmin.tenant.created' AND actor_id = ? AND target_id = ?", id, row?.id)).toBe(1);
@@ -63,7 +63,23 @@ describe("/superadmin: creating a tenant", () => {
     expect(tr?.textContent).toContain("Custom: 300 GiB");
     expect(tr?.querySelector("td:nth-child(5)")?.textContent).toBe("1");
     expect(tr?.querySelector("[data-status]")?.textContent).toBe("Active");
-    expect(tr?.querySelector('button[title="Notes is not available to this tenant"]')?.hasAttribute("disabled")).toBe(true);
+    expect(tr?.querySelector('button[title="Files is not available to this tenant"]')?.hasAttribute("disabled")).toBe(true);
+  });
+
+  it("offers no module the code does not serve, even one the database still lists from an older catalogue", async () => {
+    await ensureCatalogue();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO modules (id, label, route, icon, default_config, sort_order) VALUES ('chat', 'Chat', '/chat', 'message-circle', '{}', 50)",
+    ).run();
+    const t = await createTenant();
+    const { b } = await platformAdmin(["system.superadmin", "system.tenants.modules"]);
+    const tr = (await page(await b.get(CONSOLE))).querySelector(`tr[data-tenant="${t.slug}"]`);
+    expect(tr?.querySelector('button[title="Enable Files"]')).not.toBeNull();
+    expect(tr?.textContent).not.toContain("Chat");
+
+    const res = await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "chat", enabled: "true" });
+    expect(await shownText(await b.follow(res, CONSOLE))).toContain("Module not found");
+    expect(await count("tenant_modules", "tenant_id = ? AND module_id = 'chat' AND enabled = 1", t.id)).toBe(0);
   });
 
   it("validates the form: a custom tier needs a limit, a limit needs the custom tier, the first admin's e-mail is required, a taken slug is refused", async () => {

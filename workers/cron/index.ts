@@ -1,25 +1,8 @@
-import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
-import { runHmrcRecordsHousekeeping } from "../../app/features/cis/hmrc/records.server";
-import { runCisImportCleanup } from "../../app/features/cis/import.server";
-import { expireMultipartUploads } from "../../app/features/files/multipart-upload.server";
-import { runHousekeeping } from "../../app/features/platform/housekeeping.server";
+import { SERVER_FEATURES } from "../../app/jobs.server";
+import { cronRegistry } from "../../app/features/platform/jobs/features.server";
 
-type CronJob = { name: string; run(env: Env, scheduledTime: number): Promise<unknown> };
-
-/** Cron expression (as in wrangler.toml) -> the feature jobs it runs. */
-export const CRON_REGISTRY: Record<string, CronJob[]> = {
-  // Daily: CIS deadline alerts (statements, filing, payment) still to be met: in-app notifications and a
-  // digest e-mail. Suspended tenants are skipped.
-  "0 6 * * *": [{ name: "cis-deadline-alerts", run: (env, t) => runCisDeadlineAlerts(env, t) }],
-  // Hourly housekeeping.
-  "15 * * * *": [
-    { name: "housekeeping", run: (env, t) => runHousekeeping(env, t) },
-    { name: "cis-stale-imports", run: (env, t) => runCisImportCleanup(env, t) },
-    { name: "files-stale-multipart-uploads", run: (env, t) => expireMultipartUploads(env, t) },
-    // HMRC messages: legacy plaintext XML encrypted, submissions past six tax years deleted.
-    { name: "cis-hmrc-records", run: (env, t) => runHmrcRecordsHousekeeping(env, t) },
-  ],
-};
+/** Cron expression (as in wrangler.toml) -> the feature tasks it runs, from each feature's registration. */
+export const CRON_REGISTRY = cronRegistry(SERVER_FEATURES);
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
   const jobs = CRON_REGISTRY[controller.cron];

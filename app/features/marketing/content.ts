@@ -33,9 +33,6 @@ export const MODULES = [
     title: "Files and e-signature",
     text: "Folders for every job, sharing with the right people, storage that grows with you, and signature requests your subcontractors complete from their phone.",
   },
-  { title: "Notes", text: "Site notes, snagging lists and meeting minutes in shared folders, with drafts kept safe while you type." },
-  { title: "Calendar", text: "Deliveries, shifts, inspections and training on one calendar, with teams and sites filtered the way your office works." },
-  { title: "Chat", text: "Team chat with unread counts, so the office and the site agree on what was said and when." },
   {
     title: "Your brand, your address",
     text: "Each organisation works at its own address with its own colours, and subcontractors sign in to their own portal.",
@@ -72,7 +69,7 @@ export const FAQ = [
   {
     question: "How does billing work?",
     answer:
-      "Billing is per module. You pay for the modules your organisation switches on, such as CIS, files or chat, and nothing for the ones you leave off. You can add or remove a module from the next billing period.",
+      "Billing is per module. You pay for the modules your organisation switches on, such as CIS or files, and nothing for the ones you leave off. You can add or remove a module from the next billing period.",
   },
   {
     question: "Can we take our data with us?",

@@ -1,10 +1,17 @@
-/** The modules a tenant can switch on: id, label, route, icon and default configuration. */
+/**
+ * The modules a tenant can switch on: id, label, route, icon and default configuration. Only a
+ * module whose pages exist is listed (tests/integration/registration.test.ts checks each route is
+ * served): notes, calendar and chat join when they are built. Rows the `modules` table still
+ * holds for a module not listed here are ignored (tenants.server.ts, tenant-settings).
+ */
 export const MODULE_CATALOGUE = [
   { id: "cis", label: "CIS", route: "/cis", icon: "hard-hat", defaultConfig: {}, sortOrder: 10 },
   { id: "files", label: "Files", route: "/files", icon: "folder", defaultConfig: {}, sortOrder: 20 },
-  { id: "notes", label: "Notes", route: "/notes/all", icon: "notebook", defaultConfig: {}, sortOrder: 30 },
-  { id: "calendar", label: "Calendar", route: "/schedule", icon: "calendar", defaultConfig: {}, sortOrder: 40 },
-  { id: "chat", label: "Chat", route: "/chat", icon: "message-circle", defaultConfig: {}, sortOrder: 50 },
 ] as const;
 
 export type ModuleId = (typeof MODULE_CATALOGUE)[number]["id"];
+
+/** Whether the code offers this module (a database may list modules from an older catalogue). */
+export function isOfferedModule(id: string): id is ModuleId {
+  return MODULE_CATALOGUE.some((m) => m.id === id);
+}

@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
+import { isOfferedModule } from "./module-catalogue";
 
 export type EnabledModule = { id: string; label: string; route: string; icon: string; config: Record<string, unknown> };
 
@@ -60,10 +61,10 @@ function enabledModulesQuery(db: ReturnType<typeof getDb>) {
 type EnabledModuleRow = Awaited<ReturnType<ReturnType<typeof enabledModulesQuery>["all"]>>[number];
 
 function toEnabledModules(rows: EnabledModuleRow[], available: string[] | null): EnabledModule[] {
-  // A module switched on but no longer in availableModules stays off.
+  // A module switched on but no longer in availableModules stays off, as does one the code no longer offers.
   return [...rows]
     .sort((a, b) => a.sortOrder - b.sortOrder)
-    .filter((r) => !available || available.includes(r.id))
+    .filter((r) => isOfferedModule(r.id) && (!available || available.includes(r.id)))
     .map((r) => ({ id: r.id, label: r.label, route: r.route, icon: r.icon, config: { ...r.defaultConfig, ...r.config } }));
 }
 
@@ -84,7 +85,8 @@ export async function listTenants(env: Env) {
 }
 
 export async function listModuleCatalogue(env: Env) {
-  return getDb(env).select().from(modules).orderBy(asc(modules.sortOrder));
+  const rows = await getDb(env).select().from(modules).orderBy(asc(modules.sortOrder));
+  return rows.filter((m) => isOfferedModule(m.id));
 }
 
 export async function listTenantModuleSettings(env: Env, tenantId: string) {

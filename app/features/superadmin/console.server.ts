@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { auditInsert } from "~/features/platform/audit.server";
+import { isOfferedModule } from "~/features/platform/module-catalogue";
 import { resumeParkedWork } from "~/features/platform/parked-work.server";
 import { inviteUser } from "~/features/team/invitations.server";
 import { newId } from "~/utils/ids";
@@ -96,7 +97,7 @@ export async function setTenantModule(
     db.select({ id: modules.id }).from(modules).where(eq(modules.id, moduleId)).limit(1),
   ]);
   if (!tenant) return { ok: false, code: "tenant_not_found" };
-  if (!mod) return { ok: false, code: "module_not_found" };
+  if (!mod || !isOfferedModule(mod.id)) return { ok: false, code: "module_not_found" };
   if (enabled && tenant.availableModules && !tenant.availableModules.includes(moduleId)) return { ok: false, code: "module_unavailable" };
   const now = Date.now();
   await db.batch([
@@ -209,12 +210,15 @@ export async function consoleTenants(env: Env) {
       // A tenant with no storage row yet is on the free tier (the files area creates the row on first use).
       storage: { tier: s?.tier ?? "free", customLimit: s?.customLimit ?? null, usedBytes: s?.usedBytes ?? 0 },
       users: userCounts.find((u) => u.tenantId === t.id)?.users ?? 0,
-      modules: catalogue.map((m) => ({
-        id: m.id,
-        label: m.label,
-        available: !t.availableModules || t.availableModules.includes(m.id),
-        enabled: settings.some((r) => r.tenantId === t.id && r.moduleId === m.id),
-      })),
+      // Only modules the code offers: the table may still list some from an older catalogue.
+      modules: catalogue
+        .filter((m) => isOfferedModule(m.id))
+        .map((m) => ({
+          id: m.id,
+          label: m.label,
+          available: !t.availableModules || t.availableModules.includes(m.id),
+          enabled: settings.some((r) => r.tenantId === t.id && r.moduleId === m.id),
+        })),
     };
   });
 }

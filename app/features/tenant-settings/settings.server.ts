@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
 import { hexToHsl } from "~/features/platform/branding";
+import { isOfferedModule } from "~/features/platform/module-catalogue";
 import type { BrandingInput } from "./schemas";
 
 type Actor = { id: string; email: string; ip: string | null };
@@ -38,13 +39,14 @@ export async function saveBranding(env: Env, tenantId: string, current: TenantBr
   ]);
 }
 
-/** The catalogue with this tenant's switches, in one D1 query. */
+/** The catalogue with this tenant's switches, in one D1 query; only modules the code offers. */
 export async function tenantModuleSettings(env: Env, tenantId: string) {
-  return getDb(env)
+  const rows = await getDb(env)
     .select({ id: modules.id, label: modules.label, route: modules.route, enabled: tenantModules.enabled })
     .from(modules)
     .leftJoin(tenantModules, and(eq(tenantModules.moduleId, modules.id), eq(tenantModules.tenantId, tenantId)))
     .orderBy(modules.sortOrder);
+  return rows.filter((m) => isOfferedModule(m.id));
 }
 
 /** Switches one module for the tenant, only within its available modules, audited in the same batch. */
@@ -56,6 +58,8 @@ export async function setModuleEnabled(
   enabled: boolean,
   actor: Actor,
 ): Promise<{ ok: true; label: string } | { ok: false; code: SetModuleError }> {
+  // A module the code does not offer has no pages to switch on, whatever the database lists.
+  if (!isOfferedModule(moduleId)) return { ok: false, code: "module_not_found" };
   const db = getDb(env);
   const [mod] = await db.select({ id: modules.id, label: modules.label }).from(modules).where(eq(modules.id, moduleId)).limit(1);
   if (!mod) return { ok: false, code: "module_not_found" };

@@ -10,8 +10,8 @@ export function Landing({ contactEmail, onStartProject }: { contactEmail: string
         <p className="text-sm font-semibold uppercase tracking-wide text-accent-ink">For UK construction contractors</p>
         <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">One workspace for your contracting business, with CIS done right.</h1>
         <p className="mt-6 max-w-2xl text-lg opacity-80">
-          Subcontractors, CIS deductions, statements and the monthly return, next to your files, e-signatures, notes, calendar and chat. Each organisation gets
-          its own workspace at its own address, and you pay only for the modules you switch on.
+          Subcontractors, CIS deductions, statements and the monthly return, next to your files and e-signatures. Each organisation gets its own workspace at
+          its own address, and you pay only for the modules you switch on.
         </p>
         <div className="mt-8 flex flex-wrap gap-4">
           <a href="/start-a-project" onClick={onStartProject} className={buttonClass("primary")}>
@@ -28,9 +28,7 @@ export function Landing({ contactEmail, onStartProject }: { contactEmail: string
           <h2 id="modules-title" className="text-2xl font-bold">
             Modules you switch on as you need them
           </h2>
-          <p className="mt-2 max-w-2xl opacity-80">
-            Billing is per module: start with CIS, add files or chat later, and stop paying for anything you switch off.
-          </p>
+          <p className="mt-2 max-w-2xl opacity-80">Billing is per module: start with CIS, add files later, and stop paying for anything you switch off.</p>
           <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {MODULES.map((m) => (
               <li key={m.title} className="rounded-brand border border-line bg-elevated p-6">

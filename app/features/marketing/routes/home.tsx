@@ -41,8 +41,7 @@ export function meta() {
     { title: "Workspace: modular business apps for UK construction contractors" },
     {
       name: "description",
-      content:
-        "CIS subcontractors, deductions, statements and returns, with files, e-signature, notes, calendar and chat. One workspace per organisation, billed per module.",
+      content: "CIS subcontractors, deductions, statements and returns, with files and e-signature. One workspace per organisation, billed per module.",
     },
   ];
 }

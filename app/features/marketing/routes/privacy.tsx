@@ -34,7 +34,7 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
               Subcontractor and tax details a contractor enters: names, addresses, Unique Taxpayer References (UTRs), National Insurance numbers, company and
               VAT numbers, verification numbers and payments.
             </li>
-            <li>Files, notes, calendar entries and chat messages your organisation stores.</li>
+            <li>Files and documents your organisation stores, and their signatures.</li>
             <li>Enquiries: the name, e-mail, company and message you send us through this site.</li>
           </ul>
         </section>

@@ -27,9 +27,9 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
         <section>
           <h2>2. The service</h2>
           <p>
-            We provide a workspace at its own address, with the modules you choose, such as CIS, files and e-signature, notes, calendar and chat. Bespoke
-            modules we build for you are part of the service once they are live and are covered by these terms. We may improve the service over time; we will
-            not remove a module you pay for without at least 90 days&apos; notice.
+            We provide a workspace at its own address, with the modules you choose, such as CIS, and files with e-signature. Bespoke modules we build for you
+            are part of the service once they are live and are covered by these terms. We may improve the service over time; we will not remove a module you pay
+            for without at least 90 days&apos; notice.
           </p>
         </section>
         <section>

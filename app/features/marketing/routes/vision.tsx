@@ -27,8 +27,8 @@ export default function Vision({ loaderData }: Route.ComponentProps) {
         <section>
           <h2>Modules, not a monolith</h2>
           <p>
-            No two firms work the same way, so nobody should pay for a suite they half use. Every part of the workspace is a module: CIS, files and e-signature,
-            notes, calendar, chat. You switch on what you need, you are billed per module, and you switch modules off as easily as you turned them on.
+            No two firms work the same way, so nobody should pay for a suite they half use. Every part of the workspace is a module: CIS, and files with
+            e-signature. You switch on what you need, you are billed per module, and you switch modules off as easily as you turned them on.
           </p>
         </section>
         <section>

@@ -23,7 +23,7 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
           <div className="mt-8 rounded-brand border border-line bg-elevated p-6">
             <h2 className="font-semibold">No modules are switched on yet</h2>
             <p className="mt-2 text-sm opacity-80">
-              Your workspace administrator can enable modules such as CIS, Files, Notes and Calendar. Until then this Welcome page is your home.
+              Your workspace administrator can enable modules such as CIS and Files. Until then this Welcome page is your home.
             </p>
           </div>
         ) : (

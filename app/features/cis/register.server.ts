@@ -1,0 +1,38 @@
+import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/jobs/features.server";
+import { runCisDeadlineAlerts } from "./deadline-alerts.server";
+import { hmrcPollJob, hmrcSendJob } from "./hmrc/jobs.server";
+import { onSubmissionResult } from "./hmrc/gateway.server";
+import { runHmrcRecordsHousekeeping } from "./hmrc/records.server";
+import { registerReturnSubmissionSource } from "./hmrc/return-submission.server";
+import { registerHmrcResultHandlers } from "./hmrc/verification.server";
+import { runCisImportCleanup } from "./import.server";
+import { statementsGenerateJob } from "./invoices/jobs.server";
+import { applyReturnSubmission, returnSubmissionSource } from "./returns/submission.server";
+import { statementsGenerateAllJob } from "./statements/jobs.server";
+
+const CIS_JOBS = [statementsGenerateJob, statementsGenerateAllJob, hmrcSendJob, hmrcPollJob] as const;
+
+declare module "~/features/platform/jobs/definitions.server" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RegisteredJobs extends JobInputsOf<typeof CIS_JOBS> {}
+}
+
+/** CIS in the server runtime: statement and HMRC jobs, deadline alerts and housekeeping, HMRC result hooks. */
+export const cisServer: ServerFeature = {
+  name: "cis",
+  jobs: CIS_JOBS,
+  cron: [
+    // Deadlines (statements, filing, payment) still to be met: in-app notifications and a digest
+    // e-mail. Suspended tenants are skipped.
+    { cron: CRONS.daily, name: "cis-deadline-alerts", run: (env, t) => runCisDeadlineAlerts(env, t) },
+    { cron: CRONS.hourly, name: "cis-stale-imports", run: (env, t) => runCisImportCleanup(env, t) },
+    // HMRC messages: legacy plaintext XML encrypted, submissions past six tax years deleted.
+    { cron: CRONS.hourly, name: "cis-hmrc-records", run: (env, t) => runHmrcRecordsHousekeeping(env, t) },
+  ],
+  register() {
+    registerHmrcResultHandlers();
+    // The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.
+    registerReturnSubmissionSource(returnSubmissionSource);
+    onSubmissionResult("cis300", applyReturnSubmission);
+  },
+};

@@ -1,0 +1,46 @@
+import type { z } from "zod";
+import { registerJobs } from "./definitions.server";
+import type { JobDefinition } from "./registry.server";
+
+/** The crons wrangler.toml triggers (`[triggers] crons`); every scheduled task runs on one of them. */
+export const CRONS = { daily: "0 6 * * *", hourly: "15 * * * *" } as const;
+export type Cron = (typeof CRONS)[keyof typeof CRONS];
+
+/** A feature's scheduled work. Each task runs even when another on the same cron fails. */
+export type CronTask = { cron: Cron; name: string; run(env: Env, scheduledTime: number): Promise<unknown> };
+
+/**
+ * What a feature plugs into the server runtime from its own folder (its `register.server.ts`):
+ * the job types the JOBS consumer dispatches, the tasks the scheduled handler runs, and any
+ * hooks it installs in the platform at start-up. The composition root (app/jobs.server.ts)
+ * lists the features; platform code never imports one.
+ */
+export type ServerFeature = {
+  name: string;
+  jobs?: readonly JobDefinition[];
+  cron?: readonly CronTask[];
+  /** Run once when the worker starts (e.g. what a feature does when its HMRC submission ends). */
+  register?(): void;
+};
+
+/** The job types of a list of job definitions, by name, with the input a caller passes: for `RegisteredJobs`. */
+export type JobInputsOf<Defs extends readonly { type: string; input: z.ZodType }[]> = {
+  [D in Defs[number] as D["type"]]: z.input<D["input"]>;
+};
+
+/** Registers every feature's jobs with the JOBS consumer and runs its start-up hooks. */
+export function registerServerFeatures(features: readonly ServerFeature[]): void {
+  for (const feature of features) {
+    registerJobs(...(feature.jobs ?? []));
+    feature.register?.();
+  }
+}
+
+/** Cron expression -> the tasks it runs, in feature order; every cron of CRONS has a list, even an empty one. */
+export function cronRegistry(features: readonly ServerFeature[]): Record<string, Omit<CronTask, "cron">[]> {
+  const registry: Record<string, Omit<CronTask, "cron">[]> = Object.fromEntries(Object.values(CRONS).map((c) => [c, []]));
+  for (const feature of features) {
+    for (const { cron, name, run } of feature.cron ?? []) registry[cron].push({ name, run });
+  }
+  return registry;
+}

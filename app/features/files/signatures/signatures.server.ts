@@ -5,6 +5,7 @@ import { auditEvents, fileAccess, files, signatureRequests, users } from "~/db/s
 import { insertWhere } from "~/db/insert-where.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { visibleTo, type Viewer } from "../files.server";
@@ -38,14 +39,15 @@ const isUniqueViolation = (err: unknown) =>
 /**
  * Asks `signerId` to sign a PDF. The request row, the file's pendingSign flag and visibility (a
  * private file becomes restricted to the requester and the signer; a restricted one gains the
- * signer), the audit entry and the signer's e-mail are one D1 batch. The partial unique index on
- * pending requests makes a racing duplicate fail the whole batch.
+ * signer), the audit entry and the signer's e-mail are one D1 batch, with the form's one-time
+ * submission `claim` when given. The partial unique index on pending requests makes a racing
+ * duplicate fail the whole batch (and so does a repeated submission key).
  */
 export async function requestSignature(
   env: Env,
   tenantId: string,
   actor: SignatureActor,
-  input: { fileId: string; signerId: string; signUrl: (requestId: string) => string },
+  input: { fileId: string; signerId: string; signUrl: (requestId: string) => string; claim?: SubmissionClaim },
   now = Date.now(),
 ): Promise<{ ok: true; requestId: string } | SignatureFail> {
   const db = getDb(env);
@@ -123,6 +125,7 @@ export async function requestSignature(
           ip: null,
           createdAt: now,
         }),
+        ...(input.claim ? [claimSubmission(b, input.claim)] : []),
       ],
     });
   } catch (err) {

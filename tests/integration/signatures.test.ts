@@ -1,3 +1,4 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { createTenant, createUser } from "../factories";
 import { count, signIn } from "./auth-helpers";
 import { location, type Browser } from "./http";
 import { deliverMessages, messageId, postRecordingJobs } from "./queue-helpers";
+import worker from "../../workers/app";
 
 async function samplePdf(pages = 3): Promise<Uint8Array<ArrayBuffer>> {
   const doc = await PDFDocument.create();
@@ -159,6 +161,67 @@ describe("default role bundles", () => {
 });
 
 describe("signing and stamping", () => {
+  it("the stamp job is sent only after the signature is stored: a failed signing batch sends nothing, and a redelivered job stamps once", async () => {
+    const { t, b, sb, signer, fileId } = await setup(1);
+    await askToSign(b, t, fileId, signer.id);
+    const id = String((await requestRow(fileId))!.id);
+    const page = `${t.origin}/files/signatures/${id}`;
+    const form = { intent: "sign", mode: "typed", name: "Sam Signer", font: "Allura", consent: "on" };
+    const stampJobs = () => count("jobs", "tenant_id = ? AND idempotency_key = ?", t.id, `files.signature.stamp:${id}`);
+
+    // The signing batch fails (its audit entry is refused): no job row, no message.
+    const trigger = `fail_sign_${t.id.replace(/[^a-z0-9]/gi, "")}`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE INSERT ON audit_events WHEN NEW.tenant_id = '${t.id}' AND NEW.action = 'SIGNATURE_COMPLETED' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+    ).run();
+    let failed: Awaited<ReturnType<typeof sign>>;
+    try {
+      failed = await sign(sb, page, form);
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+    expect(failed.status).not.toBe(302);
+    expect(failed.jobs).toEqual([]);
+    expect(await stampJobs()).toBe(0);
+    expect(await requestRow(fileId)).toMatchObject({ status: "pending", signed_at: null, stamp_status: null });
+
+    // Signed: when the message is sent the signature and the job row are already committed.
+    const seenAtSend: unknown[] = [];
+    const queue = {
+      async send(body: unknown) {
+        const row = await env.DB.prepare("SELECT status, signed_at, stamp_status FROM signature_requests WHERE id = ?").bind(id).first();
+        const job = await env.DB.prepare("SELECT status FROM jobs WHERE id = ?")
+          .bind((body as { jobId: string }).jobId)
+          .first();
+        seenAtSend.push({ row, job, body });
+      },
+    } as unknown as Queue;
+    const res = await sb.post(page, form, {
+      fetch: async (request) => {
+        const ctx = createExecutionContext();
+        const answer = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, JOBS: queue }, ctx);
+        await waitOnExecutionContext(ctx);
+        return answer;
+      },
+    });
+    expect(res.status).toBe(302);
+    expect(seenAtSend).toEqual([
+      {
+        row: { status: "signed", signed_at: expect.any(Number), stamp_status: "queued" },
+        job: { status: "pending" },
+        body: expect.objectContaining({ tenantId: t.id, type: "files.signature.stamp", idempotencyKey: `files.signature.stamp:${id}` }),
+      },
+    ]);
+    expect(await stampJobs()).toBe(1);
+
+    // Delivered twice: one stamped version, one audit entry.
+    await runStampJob(t.id, id);
+    await runStampJob(t.id, id);
+    expect(await requestRow(fileId)).toMatchObject({ stamp_status: "done" });
+    expect(await count("file_versions", "file_id = ? AND type = 'signed'", fileId)).toBe(1);
+    expect(await count("audit_events", "action = 'SIGNATURE_STAMPED' AND target_id = ?", id)).toBe(1);
+  });
+
   it("signs with a typed name through the three steps, stamps the PDF once however often the job is delivered", async () => {
     const { t, b, sb, signer, requester, pdf, fileId } = await setup(3);
     await askToSign(b, t, fileId, signer.id);

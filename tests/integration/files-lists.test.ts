@@ -240,12 +240,13 @@ describe("bulk actions run once per submission key", () => {
     const { t, b } = await filesStaff("lead");
     const id = await uploadOk(b, t, "kept.txt", "k");
     const url = `${t.origin}/files/all`;
-    for (const form of [
+    const forms: Record<string, string | string[]>[] = [
       { intent: "delete", ids: [id], confirmed: "yes" },
       { intent: "move", ids: [id], folderId: "" },
-    ]) {
+    ];
+    for (const form of forms) {
       const res = await b.post(url, form);
-      expect(res.status, form.intent).toBe(409);
+      expect(res.status, String(form.intent)).toBe(409);
       expect((await visit({ get: async () => res }, "")).text).toContain(SUBMISSION_KEY_MESSAGES.missing);
     }
     expect(await count("files", "id = ?", id)).toBe(1);

@@ -3,6 +3,7 @@ import type { Role } from "~/db/schema";
 import { signIn } from "../integration/auth-helpers";
 import type { Browser } from "../integration/http";
 import { createTenant, createUser, type TestTenant } from "./index";
+import { mintKey, pageKeys, SUBMISSION_KEY_FIELD } from "./submission-keys";
 
 /** A tenant with the Files module (unless given) and a signed-in member of the given role. */
 export async function filesStaff(role: Role = "lead", opts: { tenant?: TestTenant; bundles?: Partial<Record<Role, string[]>> } = {}) {
@@ -57,4 +58,19 @@ export async function uploadOk(
   const json: { ok: boolean; fileId?: string; message?: string } = await res.json();
   if (!json.ok || !json.fileId) throw new Error(`upload failed: ${res.status} ${json.message}`);
   return json.fileId;
+}
+
+/** The one-time submission key scope of a file's Request Signature form. */
+export const signatureRequestAction = (fileId: string) => `files.signature.request:${fileId}`;
+
+/**
+ * Posts a file's Request Signature form as its page would: with the submission key the page
+ * renders, or (when the page shows no form: a pending or signed file, another tenant's) one
+ * minted for `user`.
+ */
+export async function askToSign(b: Browser, t: TestTenant, fileId: string, signerId: string, user?: { id: string }): Promise<Response> {
+  const key = user
+    ? await mintKey(t, user, signatureRequestAction(fileId))
+    : (await pageKeys(b, `${t.origin}/files/file/${fileId}`, 'form[action="/files/signatures/request"]'))[0];
+  return b.post(`${t.origin}/files/signatures/request`, { fileId, signerId, ...(key ? { [SUBMISSION_KEY_FIELD]: key } : {}) });
 }

@@ -17,7 +17,7 @@ import {
   parseInvoiceListQuery,
   requestInvoiceStatement,
 } from "~/features/cis/invoices/invoices.server";
-import { generateStatement } from "~/features/cis/statements/statements.server";
+import { generateStatement, pendingStatementGroups } from "~/features/cis/statements/statements.server";
 import { renderTemplate } from "~/features/platform/email/templates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { newEmail, seedCisSettings, seedSub } from "../factories/cis";
@@ -25,6 +25,7 @@ import { alerts, all, describedBy, field, isDisabled, isInvalid, linksTo, one, p
 import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { signIn } from "./auth-helpers";
 import { type Browser } from "./http";
+import { postRecordingJobs } from "./queue-helpers";
 
 type Actor = { id: string; email: string; name: string };
 type Person = { b: Browser; actor: Actor };
@@ -465,29 +466,44 @@ describe("approve", () => {
     expect(alerts(await page(loser))).toContain("Only draft or portal-submitted invoices can be approved");
     expect((await raw(id)).status).toBe("approved");
     expect(await audits(t.id, "cis.invoice.approved", id)).toHaveLength(1);
-    expect(await statementJobs(t.id, id)).toHaveLength(1);
+    expect(await statementJobs(t.id, id)).toHaveLength(0);
   });
 
-  it("with a deduction queues exactly one statements.generate job; a gross (0%) subcontractor's queues none", async () => {
+  it("approving sends no statements.generate job (the approval flags the need itself); paying puts it on its month's statement", async () => {
     const t = await createTenant({ modules: ["cis"] });
     const admin = await person(t, "admin");
-    const standard = await invoiceIn(t, (await seedSub(t)).id, "draft");
+    const lead = await person(t, "lead");
+    const sub = await seedSub(t);
+    const standard = await invoiceIn(t, sub.id, "draft");
     const gross = await invoiceIn(t, (await seedSub(t, { verificationStatus: "gross" })).id, "draft");
 
-    const res = await admin.b.post(url(t, standard), { intent: "approve" });
-    expect(res.status).toBe(302);
+    const approved = await postRecordingJobs(admin.b, url(t, standard), { intent: "approve" });
+    expect(approved.res.status).toBe(302);
+    expect(approved.jobs).toEqual([]);
+    expect(await statementJobs(t.id, standard)).toHaveLength(0);
     const shown = await visit(admin.b, url(t, standard));
     expect(textOf(shown.doc, "[data-toast-type]")).toContain("Invoice approved");
-    expect(await statementJobs(t.id, standard)).toHaveLength(1);
-    expect((await raw(standard)).approvedBy).toBe(admin.actor.id);
+    expect(await raw(standard)).toMatchObject({ approvedBy: admin.actor.id, statementRequired: true, statementRequestedBy: admin.actor.id });
+    const grossApproved = await postRecordingJobs(admin.b, url(t, gross), { intent: "approve" });
+    expect(grossApproved.res.status).toBe(302);
+    expect(grossApproved.jobs).toEqual([]);
+    expect((await raw(gross)).statementRequired).toBe(false);
 
-    expect((await admin.b.post(url(t, gross), { intent: "approve" })).status).toBe(302);
-    expect((await raw(gross)).cisDeductionP).toBe(0);
+    // Approved but not paid: on no statement yet.
+    expect(await pendingStatementGroups(env, t.id, "2026-03")).toEqual([]);
+    const paid = await postRecordingJobs(lead.b, url(t, standard), { intent: "pay", paymentDate: "2026-04-01" });
+    expect(paid.res.status).toBe(302);
+    expect(paid.jobs).toEqual([]);
+    const [group] = await pendingStatementGroups(env, t.id, "2026-03");
+    expect(group).toMatchObject({ subcontractorId: sub.id, invoiceIds: [standard] });
+    const gen = await generateStatement(env, t.id, sub.id, "2026-03", SEEDER);
+    if (!gen.ok) throw new Error(gen.code);
+    expect((await raw(standard)).statementId).toBe(gen.id);
     const queued = await getDb(env)
       .select()
       .from(jobs)
       .where(and(eq(jobs.tenantId, t.id), eq(jobs.type, "statements.generate")));
-    expect(queued.map((j) => j.idempotencyKey)).toEqual([statementJobKey(standard)]);
+    expect(queued).toEqual([]);
   });
 });
 

@@ -386,8 +386,8 @@ describe("invoice transitions", () => {
     expect(refused).toEqual({ ok: false, code: "not_approvable" });
     if (refused && !refused.ok) expect(INVOICE_ERROR_MESSAGES[refused.code]).toBe("Only draft or portal-submitted invoices can be approved");
     expect(await audits(t.id, "cis.invoice.approved", id)).toHaveLength(1);
-    expect(await jobRows(t.id)).toHaveLength(1);
-    expect(sent).toHaveLength(1);
+    expect(await jobRows(t.id)).toHaveLength(0);
+    expect(sent).toHaveLength(0);
   });
 
   it("a concurrent approve and delete: one wins, the invoice ends in that state with one audit entry", async () => {
@@ -406,31 +406,26 @@ describe("invoice transitions", () => {
 });
 
 describe("statements.generate job", () => {
-  it("is queued once per invoice on approval with a deduction (which the approval already flagged), and its effect is idempotent under redelivery", async () => {
+  it("is not queued by an approval (which flags the need itself); one queued by an earlier approval still completes, idempotently", async () => {
     const t = await tenant();
     const { e, sent } = testEnv();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id);
     const res = await approveInvoice(e, t.id, id, actor);
-    if (!res.ok) throw new Error(res.code);
-    expect(res.jobId).toBeTypeOf("string");
-    const [job] = await jobRows(t.id);
-    expect(job).toMatchObject({ id: res.jobId, idempotencyKey: statementJobKey(id), inputs: { invoiceId: id }, status: "pending", performedBy: actor.id });
-    expect(sent).toEqual([expect.objectContaining({ jobId: res.jobId, tenantId: t.id, type: "statements.generate" })]);
-    // The approval's own batch already says the invoice needs a statement; the job waits for nothing.
+    expect(res).toEqual({ ok: true, id });
+    expect(sent).toEqual([]);
+    expect(await jobRows(t.id)).toEqual([]);
+    // The approval's own batch already says the invoice needs a statement; nothing waits for a job.
     const approved = await raw(id);
     expect(approved).toMatchObject({ statementRequired: true, statementRequestedBy: actor.id, statementRequestedAt: approved.approvedAt });
 
-    // The same key never makes a second job.
+    // A message an approval queued before this change: the same key never makes a second job.
     const { enqueue } = await import("~/features/platform/jobs/enqueue.server");
-    const again = await enqueue(e, {
-      tenantId: t.id,
-      type: "statements.generate",
-      input: { invoiceId: id },
-      performedBy: actor.id,
-      idempotencyKey: statementJobKey(id),
-    });
-    expect(again).toEqual({ jobId: res.jobId, created: false });
+    const queue = () =>
+      enqueue(e, { tenantId: t.id, type: "statements.generate", input: { invoiceId: id }, performedBy: actor.id, idempotencyKey: statementJobKey(id) });
+    const first = await queue();
+    expect(first.created).toBe(true);
+    expect(await queue()).toEqual({ jobId: first.jobId, created: false });
     expect(sent).toHaveLength(1);
 
     await deliverMessages(JOBS_QUEUE, [{ body: sent[0] }]);
@@ -447,7 +442,7 @@ describe("statements.generate job", () => {
     // The effect itself, run again (a crash between the work and 'done'), keeps the first request time.
     await statementsGenerateJob.run(
       { invoiceId: id },
-      { env: e, jobId: res.jobId!, tenantId: t.id, performedBy: "someone-else", progress: async () => {}, checkpoint: null },
+      { env: e, jobId: first.jobId, tenantId: t.id, performedBy: "someone-else", progress: async () => {}, checkpoint: null },
     );
     expect(await raw(id)).toEqual(flagged);
     expect(await jobRows(t.id)).toHaveLength(1);
@@ -498,8 +493,9 @@ describe("bulk actions", () => {
       ]),
     );
     expect(res.failed).toHaveLength(4);
-    expect(Object.keys(res.jobs).sort()).toEqual([d1, d2].sort());
-    expect(sent.length - sentBefore).toBe(2);
+    // The approvals flag their statements themselves: no job is sent.
+    expect(sent.length - sentBefore).toBe(0);
+    expect(await raw(d1)).toMatchObject({ statementRequired: true });
 
     const [bulk] = await audits(t.id, "cis.invoice.bulk.approve");
     expect(bulk.actorId).toBe(actor.id);

@@ -23,6 +23,8 @@ import {
   textsOf,
   valueOf,
 } from "../factories/html";
+import { SUBMISSION_KEY_MESSAGES } from "~/features/platform/submission-key-codes";
+import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { count } from "./auth-helpers";
 import { location, toForm, type Browser } from "./http";
 import worker from "../../workers/app";
@@ -58,6 +60,9 @@ function decrypt(r: Record<string, unknown> | null | undefined, field: "utr" | "
 
 // ---------------------------------------------------------------------------
 
+/** The submission key a server-rendered confirmation step carries. */
+const confirmKey = async (res: Response) => attr(one(await page(res), `[data-confirm] input[name="${SUBMISSION_KEY_FIELD}"]`), "value") ?? "";
+
 describe("subcontractor routes x roles", () => {
   const EXPECT: Record<Role, { write: boolean; unmask: boolean; invite: boolean; export: boolean; import: boolean }> = {
     standard: { write: false, unmask: false, invite: false, export: false, import: false },
@@ -70,7 +75,7 @@ describe("subcontractor routes x roles", () => {
   for (const role of Object.keys(EXPECT) as Role[]) {
     it(`${role}: sees and may do exactly what the bundle allows`, async () => {
       const e = EXPECT[role];
-      const { t, b } = await setup(role);
+      const { t, u, b } = await setup(role);
       const sub = await seedSub(t, { name: "Matrix Joinery", email: "joiner@example.test", phone: "07700900123" });
       const base = `${t.origin}/cis/subcontractors`;
 
@@ -120,7 +125,12 @@ describe("subcontractor routes x roles", () => {
       expect(created.status, `${role} create post`).toBe(e.write ? 302 : 403);
       expect(await count("cis_subcontractors", "tenant_id = ? AND name = 'Created By Post'", t.id)).toBe(e.write ? 1 : 0);
 
-      const bulk = await b.post(base, { intent: "bulk-archive", ids: [sub.id], confirmed: "yes" });
+      const bulk = await b.post(base, {
+        intent: "bulk-archive",
+        ids: [sub.id],
+        confirmed: "yes",
+        [SUBMISSION_KEY_FIELD]: await mintKey(t, u, "cis.subcontractors.bulk"),
+      });
       expect(bulk.status, `${role} bulk`).toBe(e.write ? 200 : 403);
       const archive = await b.post(`${base}/${sub.id}`, { intent: "archive", confirmed: "yes" });
       // Already archived by the bulk post when allowed: the detail page reports it.
@@ -579,7 +589,7 @@ describe("bulk archive and bulk delete", () => {
     // Step 1: no JavaScript, no confirmation yet: the server lists what would change.
     const ask = await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id, foreign.id] });
     expect(ask.status).toBe(200);
-    const askBody = await shownText(ask);
+    const askBody = await shownText(ask.clone());
     expect(askBody).toContain("Are you sure you want to archive 3 selected items?");
     expect(askBody).toContain("Bulk One");
     expect(askBody).toContain("Bulk Two");
@@ -589,7 +599,12 @@ describe("bulk archive and bulk delete", () => {
     expect((await row(s1.id))?.active).toBe(1);
 
     // Step 2: confirmed.
-    const done = await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id, foreign.id], confirmed: "yes" });
+    const done = await b.post(base, {
+      intent: "bulk-archive",
+      ids: [s1.id, s2.id, foreign.id],
+      confirmed: "yes",
+      [SUBMISSION_KEY_FIELD]: await confirmKey(ask),
+    });
     expect(done.status).toBe(200);
     const doneDoc = await page(done);
     expect(pageText(doneDoc)).toContain("Archived 2 of 3 selected items.");
@@ -605,14 +620,18 @@ describe("bulk archive and bulk delete", () => {
     expect(await count("audit_events", "target_id = ?", foreign.id)).toBe(1); // only its own creation
 
     // Archiving again reports 'Already archived' per item.
-    const again = await shownText(await b.post(base, { intent: "bulk-archive", ids: [s1.id], confirmed: "yes" }));
+    const again = await shownText(await b.post(base, await withPageKey(b, base, { intent: "bulk-archive", ids: [s1.id], confirmed: "yes" })));
     expect(again).toContain("Archived 0 of 1 selected items.");
     expect(again).toContain("Already archived");
 
     // Bulk delete through 'select all' on the page (no JavaScript: the page's ids travel along).
-    const askDelete = await shownText(await b.post(base, { intent: "bulk-delete", selectAll: "page", pageIds: [s1.id, s2.id, s3.id, foreign.id] }));
+    const askDeleteRes = await b.post(base, { intent: "bulk-delete", selectAll: "page", pageIds: [s1.id, s2.id, s3.id, foreign.id] });
+    const deleteKey = await confirmKey(askDeleteRes.clone());
+    const askDelete = await shownText(askDeleteRes);
     expect(askDelete).toContain("Are you sure you want to delete 4 selected items?");
-    const deleted = await shownText(await b.post(base, { intent: "bulk-delete", ids: [s1.id, s2.id, s3.id, foreign.id], confirmed: "yes" }));
+    const deleted = await shownText(
+      await b.post(base, { intent: "bulk-delete", ids: [s1.id, s2.id, s3.id, foreign.id], confirmed: "yes", [SUBMISSION_KEY_FIELD]: deleteKey }),
+    );
     expect(deleted).toContain("Deleted 3 of 4 selected items.");
     expect(deleted).toContain("Subcontractor not found");
     for (const s of [s1, s2, s3]) {
@@ -623,6 +642,45 @@ describe("bulk archive and bulk delete", () => {
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.deleted'", t.id)).toBe(3);
     const list = await shownText(await b.get(base));
     expect(list).toContain("No subcontractors found");
+  });
+
+  it("a repeated bulk archive or delete (the same submission key: a double click, a refreshed result) answers with the first result and does nothing again", async () => {
+    const { t, b } = await setup("lead");
+    const s1 = await seedSub(t, { name: "Repeat One" });
+    const s2 = await seedSub(t, { name: "Repeat Two" });
+    const base = `${t.origin}/cis/subcontractors`;
+
+    // Without JavaScript: the confirmation step carries the key.
+    const archive = { intent: "bulk-archive", ids: [s1.id, s2.id], confirmed: "yes" };
+    const key = await confirmKey(await b.post(base, { intent: "bulk-archive", ids: [s1.id, s2.id] }));
+    expect(await shownText(await b.post(base, { ...archive, [SUBMISSION_KEY_FIELD]: key }))).toContain("Archived 2 of 2 selected items.");
+    // Someone makes one active again; the repeated post must not archive it a second time.
+    await env.DB.prepare("UPDATE cis_subcontractors SET active = 1 WHERE id = ?").bind(s1.id).run();
+    const repeat = await b.post(base, { ...archive, [SUBMISSION_KEY_FIELD]: key });
+    expect(repeat.status).toBe(200);
+    const repeated = await shownText(repeat);
+    expect(repeated).toContain("Archived 2 of 2 selected items.");
+    expect(repeated).not.toContain("Already archived");
+    expect((await row(s1.id))?.active).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.archived'", t.id)).toBe(2);
+
+    // With JavaScript the toolbar's own key goes with the confirmed post.
+    const del = await withPageKey(b, base, { intent: "bulk-delete", ids: [s1.id, s2.id], confirmed: "yes" }, "#subcontractor-bulk");
+    const [first, second] = await Promise.all([b.post(base, del), b.post(base, del)]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    for (const res of [first, second]) expect(await shownText(res)).toContain("Deleted 2 of 2 selected items.");
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.deleted'", t.id)).toBe(2);
+    expect(await shownText(await b.post(base, del))).toContain("Deleted 2 of 2 selected items.");
+  });
+
+  it("a confirmed bulk archive without its submission key is refused and changes nothing", async () => {
+    const { t, b } = await setup("lead");
+    const s = await seedSub(t, { name: "Keyless" });
+    const res = await b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-archive", ids: [s.id], confirmed: "yes" });
+    expect(res.status).toBe(409);
+    expect(alerts(await page(res)).join(" ")).toContain(SUBMISSION_KEY_MESSAGES.missing);
+    expect((await row(s.id))?.active).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.archived'", t.id)).toBe(0);
   });
 
   it("archives one row after its own confirmation and shows a toast", async () => {

@@ -255,7 +255,7 @@ describe("D1 round trips: files", () => {
 
 describe("D1 round trips: signatures", () => {
   it("serves the signature list, its tabs and the signing steps in two round trips", async () => {
-    const { filesStaff, uploadOk } = await import("../factories/files");
+    const { askToSign, filesStaff, uploadOk } = await import("../factories/files");
     const { PDFDocument } = await import("pdf-lib");
     const { t, b } = await filesStaff("lead");
     const signer = await createUser(t, { role: "lead" });
@@ -263,7 +263,7 @@ describe("D1 round trips: signatures", () => {
     const pdf = await PDFDocument.create();
     pdf.addPage();
     const fileId = await uploadOk(b, t, "count.pdf", Uint8Array.from(await pdf.save()), {}, "application/pdf");
-    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    await askToSign(b, t, fileId, signer.id);
     const row = await env.DB.prepare("SELECT id FROM signature_requests WHERE file_id = ?").bind(fileId).first<{ id: string }>();
     for (const path of [
       "/files/signatures",

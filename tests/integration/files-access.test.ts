@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { filesStaff, upload, uploadOk } from "../factories/files";
 import { visit } from "../factories/html";
+import { withPageKey } from "../factories/submission-keys";
 import { count } from "./auth-helpers";
 
 describe("serving a stored file", () => {
@@ -92,7 +93,10 @@ describe("tenant isolation", () => {
     expect((await other.b.post(`${other.t.origin}/files/file/${id}`, { intent: "delete", confirmed: "yes" })).status).toBe(404);
     expect((await other.b.post(`${other.t.origin}/files/file/${id}`, { intent: "move", folderId: "" })).status).toBe(404);
     expect((await other.b.post(`${other.t.origin}/files/file/${id}`, { intent: "share", userIds: [a.u.id] })).status).toBe(404);
-    await other.b.post(`${other.t.origin}/files/all`, { intent: "delete", ids: [id], confirmed: "yes" });
+    await other.b.post(
+      `${other.t.origin}/files/all`,
+      await withPageKey(other.b, `${other.t.origin}/files/all`, { intent: "delete", ids: [id], confirmed: "yes" }),
+    );
     expect(await count("files", "id = ?", id)).toBe(1);
     expect((await env.FILES.get(`tenants/${a.t.id}/files/${id}/v1/original/secret.txt`)) !== null).toBe(true);
     // The list of the other tenant never shows it.

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
-import { withPageKey } from "../factories/submission-keys";
+import { SUBMISSION_KEY_MESSAGES } from "~/features/platform/submission-key-codes";
+import { SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { filesStaff, uploadOk } from "../factories/files";
 import { all, textsOf, visit } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
@@ -88,12 +89,13 @@ describe("bulk delete", () => {
     const theirs = await uploadOk(bb, t, "theirs.txt", "t", { visibility: "shared" });
     const ask = await ab.post(`${t.origin}/files/all`, { intent: "delete", ids: [mine, theirs], confirmed: "" });
     expect(ask.status).toBe(200);
-    const { text } = await visit({ get: async () => ask }, "");
+    const { text, doc: askDoc } = await visit({ get: async () => ask }, "");
     expect(text).toContain("Delete 2 file(s)?");
     expect(text).toContain("You can only delete the 1 files you own. The other 1 files will not be deleted.");
     expect(text).toContain("This action cannot be undone.");
     expect(await count("files", "tenant_id = ?", t.id)).toBe(2);
-    const done = await ab.post(`${t.origin}/files/all`, { intent: "delete", ids: [mine, theirs], confirmed: "yes" });
+    const key = askDoc.querySelector(`[data-confirm] input[name="${SUBMISSION_KEY_FIELD}"]`)?.getAttribute("value");
+    const done = await ab.post(`${t.origin}/files/all`, { intent: "delete", ids: [mine, theirs], confirmed: "yes", [SUBMISSION_KEY_FIELD]: key ?? "" });
     expect(done.status).toBe(302);
     expect(await count("files", "id = ?", mine)).toBe(0);
     expect(await count("files", "id = ?", theirs)).toBe(1);
@@ -124,7 +126,7 @@ describe("bulk delete", () => {
     }) as typeof env.FILES.delete;
     let res: Response;
     try {
-      res = await b.post(`${t.origin}/files/all`, { intent: "delete", ids: [bad, ok], confirmed: "yes" });
+      res = await b.post(`${t.origin}/files/all`, await withPageKey(b, `${t.origin}/files/all`, { intent: "delete", ids: [bad, ok], confirmed: "yes" }));
     } finally {
       env.FILES.delete = original;
     }
@@ -173,7 +175,10 @@ describe("move", () => {
     const m1 = await uploadOk(ab, t, "m1.txt", "1", { visibility: "shared" });
     const m2 = await uploadOk(ab, t, "m2.txt", "2", { visibility: "shared" });
     const theirs = await uploadOk(bb, t, "theirs.txt", "t", { visibility: "shared" });
-    const res = await ab.post(`${t.origin}/files/all`, { intent: "move", folderId: folder!.id, ids: [m1, m2, theirs] });
+    const res = await ab.post(
+      `${t.origin}/files/all`,
+      await withPageKey(ab, `${t.origin}/files/all`, { intent: "move", folderId: folder!.id, ids: [m1, m2, theirs] }),
+    );
     expect(res.status).toBe(302);
     expect(await count("files", "folder_id = ?", folder!.id)).toBe(2);
     expect(await count("files", "id = ? AND folder_id IS NULL", theirs)).toBe(1);
@@ -189,6 +194,63 @@ describe("move", () => {
     const foreign = await env.DB.prepare("SELECT id FROM file_folders WHERE tenant_id = ?").bind(other.t.id).first<{ id: string }>();
     expect((await ab.post(`${t.origin}/files/file/${m2}`, { intent: "move", folderId: foreign!.id })).status).toBe(404);
     expect(await count("files", "id = ? AND folder_id = ?", m2, folder!.id)).toBe(1);
+  });
+});
+
+describe("bulk actions run once per submission key", () => {
+  it("a repeated bulk delete (a double click without JavaScript) answers with the first result", async () => {
+    const { t, b } = await filesStaff("lead");
+    const one = await uploadOk(b, t, "one.txt", "1");
+    const two = await uploadOk(b, t, "two.txt", "2");
+    const url = `${t.origin}/files/all`;
+    // Without JavaScript the confirmation step carries the key.
+    const ask = await visit({ get: async () => b.post(url, { intent: "delete", ids: [one, two] }) }, "");
+    const key = ask.doc.querySelector(`[data-confirm] input[name="${SUBMISSION_KEY_FIELD}"]`)?.getAttribute("value");
+    expect(key).toBeTruthy();
+    const form = { intent: "delete", ids: [one, two], confirmed: "yes", [SUBMISSION_KEY_FIELD]: key! };
+    for (let i = 0; i < 2; i++) {
+      const res = await b.post(url, form);
+      expect(res.status).toBe(302);
+      expect(await (await b.follow(res, url)).text()).toContain("Deleted 2 file(s)");
+    }
+    expect(await count("files", "tenant_id = ?", t.id)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'BULK_FILES_DELETED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_DELETED'", t.id)).toBe(2);
+  });
+
+  it("a repeated bulk move (the list's own key, posted twice) moves and records once", async () => {
+    const { t, b } = await filesStaff("lead");
+    await b.post(`${t.origin}/files/folders`, { intent: "create-folder", name: "Archive", color: "#64748b" });
+    const folder = await env.DB.prepare("SELECT id FROM file_folders WHERE tenant_id = ?").bind(t.id).first<{ id: string }>();
+    const a = await uploadOk(b, t, "a.txt", "a");
+    const c = await uploadOk(b, t, "c.txt", "c");
+    const url = `${t.origin}/files/all`;
+    const form = await withPageKey(b, url, { intent: "move", folderId: folder!.id, ids: [a, c] }, '[aria-label="Bulk actions"]');
+    for (let i = 0; i < 2; i++) {
+      const res = await b.post(url, form);
+      expect(res.status).toBe(302);
+      expect(await (await b.follow(res, url)).text()).toContain("Moved 2 file(s)");
+    }
+    expect(await count("files", "folder_id = ?", folder!.id)).toBe(2);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'BULK_FILES_MOVED'", t.id)).toBe(1);
+    expect(await count("activity_log", "tenant_id = ? AND action = 'bulk files moved'", t.id)).toBe(1);
+  });
+
+  it("a confirmed bulk delete or a move without its key is refused and changes nothing", async () => {
+    const { t, b } = await filesStaff("lead");
+    const id = await uploadOk(b, t, "kept.txt", "k");
+    const url = `${t.origin}/files/all`;
+    const forms: Record<string, string | string[]>[] = [
+      { intent: "delete", ids: [id], confirmed: "yes" },
+      { intent: "move", ids: [id], folderId: "" },
+    ];
+    for (const form of forms) {
+      const res = await b.post(url, form);
+      expect(res.status, String(form.intent)).toBe(409);
+      expect((await visit({ get: async () => res }, "")).text).toContain(SUBMISSION_KEY_MESSAGES.missing);
+    }
+    expect(await count("files", "id = ?", id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action IN ('FILE_DELETED', 'BULK_FILES_MOVED', 'FILE_MOVED')", t.id)).toBe(0);
   });
 });
 

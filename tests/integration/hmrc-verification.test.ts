@@ -228,7 +228,7 @@ describe("verification: scopes and tenants", () => {
       intent: "bulk-verify",
       ids: [own.id, theirs.id],
       confirmed: "yes",
-      [SUBMISSION_KEY_FIELD]: await mintKey(mine, u, "cis.subcontractors.bulk-verify"),
+      [SUBMISSION_KEY_FIELD]: await mintKey(mine, u, "cis.subcontractors.bulk"),
     });
     expect(bulk.status).toBe(404);
     expect(await count("hmrc_submissions", "tenant_id IN (?, ?)", mine.id, other.id)).toBe(0);

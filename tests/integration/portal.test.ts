@@ -534,7 +534,14 @@ describe("archived subcontractors and changed addresses", () => {
       const admin = (await cisStaff("admin", { tenant: t })).b;
       if (how === "detail") await archiveFromDetail(t, admin, sub.id);
       if (how === "bulk")
-        expect((await admin.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-archive", ids: [sub.id], confirmed: "yes" })).status).toBe(200);
+        expect(
+          (
+            await admin.post(
+              `${t.origin}/cis/subcontractors`,
+              await withPageKey(admin, `${t.origin}/cis/subcontractors`, { intent: "bulk-archive", ids: [sub.id], confirmed: "yes" }),
+            )
+          ).status,
+        ).toBe(200);
       if (how === "form") {
         const res = await admin.post(`${t.origin}/cis/subcontractors/${sub.id}/edit`, {
           type: "individual",

@@ -11,7 +11,7 @@ import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { enqueue, getJob, type JobMessage } from "~/features/platform/jobs/enqueue.server";
 import { defineJob, type JobDefinition } from "~/features/platform/jobs/registry.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
-import { filesStaff, upload, uploadOk } from "../factories/files";
+import { askToSign, filesStaff, upload, uploadOk } from "../factories/files";
 import { visit } from "../factories/html";
 import { count, signIn } from "./auth-helpers";
 import type { Browser } from "./http";
@@ -56,7 +56,7 @@ async function runStampJob(tenantId: string, requestId: string) {
 
 /** Requests, signs (typed) and stamps: the file ends signed at version 2. */
 async function signAndStamp(s: Awaited<ReturnType<typeof setup>>) {
-  const asked = await s.b.post(`${s.t.origin}/files/signatures/request`, { fileId: s.fileId, signerId: s.signer.id });
+  const asked = await askToSign(s.b, s.t, s.fileId, s.signer.id);
   expect(asked.status).toBe(302);
   const id = String((await requestRow(s.fileId))!.id);
   const signed = await s.sb.post(`${s.t.origin}/files/signatures/${id}`, { intent: "sign", mode: "typed", name: "Sam Signer", font: "Allura", consent: "on" });
@@ -98,7 +98,7 @@ const PENDING = "A signature request for this document is pending";
 describe("a new version of a document in signature", () => {
   it("is refused while a request is pending: the simple upload (form and script) and the multipart start", async () => {
     const { t, b, signer, fileId } = await setup();
-    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    await askToSign(b, t, fileId, signer.id);
     const other = await samplePdf("Changed");
 
     const xhr = await upload(b, t, { name: "contract.pdf", content: other, type: "application/pdf" }, { fileId }, { xhr: true });
@@ -124,7 +124,7 @@ describe("a new version of a document in signature", () => {
     expect(started.body.ok).toBe(true);
     expect((await putPart(b, t, started.body.uploadId, other)).status).toBe(200);
     // The request lands between the start and the completion.
-    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    await askToSign(b, t, fileId, signer.id);
     const done = await postJson(b, t, `/files/upload/multipart/${started.body.uploadId}`, { intent: "complete" });
     expect(done.status).toBe(409);
     expect(((await done.json()) as { message: string }).message).toBe(PENDING);
@@ -173,7 +173,7 @@ describe("a new version of a document in signature", () => {
     expect(csv[0]).toBe("Name,Folder,Owner,Size (bytes),Type,Visibility,Signed,Signed version,Version,Created");
     expect(csv[1].split(",").slice(6, 9)).toEqual(["No", "2", "3"]);
     // Signed again later is possible: the new version is a different document.
-    const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: s.signer.id });
+    const again = await askToSign(b, t, fileId, s.signer.id, s.requester);
     expect(again.status).toBe(302);
     expect(await requestRow(fileId)).toMatchObject({ status: "pending", original_version: 3 });
   });
@@ -209,7 +209,7 @@ describe("a stamp that fails for good", () => {
   it("frees the file: it is not signed, and it takes a new version again", async () => {
     const { t, b, sb, signer } = await setup();
     const broken = await uploadOk(b, t, "broken.pdf", "%PDF-1.4 not really", {}, "application/pdf");
-    await b.post(`${t.origin}/files/signatures/request`, { fileId: broken, signerId: signer.id });
+    await askToSign(b, t, broken, signer.id);
     const id = String((await requestRow(broken))!.id);
     await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "sign", mode: "typed", name: "Sam", font: "Allura", consent: "on" });
     await runStampJob(t.id, id);
@@ -226,7 +226,7 @@ describe("long file names in signature texts", () => {
     const name = `${"Subcontract agreement for the north elevation works ".repeat(5).slice(0, 246)}.pdf`;
     expect(name).toHaveLength(250);
     const s = await setup(name);
-    const asked = await s.b.post(`${s.t.origin}/files/signatures/request`, { fileId: s.fileId, signerId: s.signer.id });
+    const asked = await askToSign(s.b, s.t, s.fileId, s.signer.id);
     expect(asked.status).toBe(302);
     const row = await requestRow(s.fileId);
     expect(row).toMatchObject({ status: "pending", file_name: name });
@@ -254,7 +254,7 @@ describe("long file names in signature texts", () => {
   it("a 250-character name can be declined, and the requester's e-mail carries it shortened", async () => {
     const name = `${"x".repeat(246)}.pdf`;
     const s = await setup(name);
-    await s.b.post(`${s.t.origin}/files/signatures/request`, { fileId: s.fileId, signerId: s.signer.id });
+    await askToSign(s.b, s.t, s.fileId, s.signer.id);
     const id = String((await requestRow(s.fileId))!.id);
     const res = await s.sb.post(`${s.t.origin}/files/signatures/${id}`, { intent: "decline", reason: "Wrong amount" });
     expect(res.status).toBe(302);

@@ -1,14 +1,18 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { pdfText } from "~/features/cis/statements/pdf-text.test-support";
 import { sha256 } from "~/features/files/signatures/stamp-pdf";
 import { consumeToast } from "~/features/platform/flash.server";
-import { filesStaff, uploadOk } from "../factories/files";
+import { askToSign, filesStaff, uploadOk } from "../factories/files";
+import { pageKeys, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
+import { SUBMISSION_KEY_MESSAGES } from "~/features/platform/submission-key-codes";
 import { createTenant, createUser } from "../factories";
 import { count, signIn } from "./auth-helpers";
 import { location, type Browser } from "./http";
 import { deliverMessages, messageId, postRecordingJobs } from "./queue-helpers";
+import worker from "../../workers/app";
 
 async function samplePdf(pages = 3): Promise<Uint8Array<ArrayBuffer>> {
   const doc = await PDFDocument.create();
@@ -67,15 +71,15 @@ describe("signature requests", () => {
   it("requests a signature: pending row, file restricted to requester and signer, e-mail and audit; refusals", async () => {
     const { t, b, requester, signer, fileId } = await setup();
     // Refusals first: yourself, nobody, a user of another tenant.
-    const self = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: requester.id });
+    const self = await askToSign(b, t, fileId, requester.id);
     expect(await toastOf(self)).toContain("You cannot ask yourself to sign");
     const other = await createTenant({ modules: ["files"] });
     const stranger = await createUser(other, { role: "lead" });
-    const foreign = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: stranger.id });
+    const foreign = await askToSign(b, t, fileId, stranger.id);
     expect(await toastOf(foreign)).toContain("Choose a team member to sign");
     expect(await count("signature_requests", "file_id = ?", fileId)).toBe(0);
 
-    const res = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const res = await askToSign(b, t, fileId, signer.id);
     expect(res.status).toBe(302);
     expect(location(res)).toBe(`/files/file/${fileId}`);
     expect(await toastOf(res)).toContain("Signature request sent");
@@ -88,13 +92,13 @@ describe("signature requests", () => {
     expect(await count("email_outbox", "to_address = ? AND tenant_id = ?", signer.email, t.id)).toBe(1);
 
     // A second request on a pending file is refused.
-    const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const again = await askToSign(b, t, fileId, signer.id, requester);
     expect(await toastOf(again)).toContain("A pending request already exists");
     expect(await count("signature_requests", "file_id = ?", fileId)).toBe(1);
 
     // Not a PDF.
     const textId = await uploadOk(b, t, "notes.txt", "hello");
-    const notPdf = await b.post(`${t.origin}/files/signatures/request`, { fileId: textId, signerId: signer.id });
+    const notPdf = await askToSign(b, t, textId, signer.id, requester);
     expect(await toastOf(notPdf)).toContain("Only PDF documents can be signed");
 
     // The signer sees it under Pending with a Sign link; the file page shows it pending.
@@ -110,7 +114,7 @@ describe("signature requests", () => {
     const ob = await signIn(t, owner);
     const signer = await createUser(t, { role: "lead" });
     const fileId = await uploadOk(ob, t, "a.pdf", await samplePdf(1), {}, "application/pdf");
-    const denied = await ob.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const denied = await askToSign(ob, t, fileId, signer.id);
     expect(denied.status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND actor_id = ? AND action LIKE '%denied%'", t.id, owner.id)).toBeGreaterThan(0);
     expect((await ob.get(`${t.origin}/files/signatures`)).status).toBe(403);
@@ -119,19 +123,19 @@ describe("signature requests", () => {
     const lead = await createUser(t, { role: "lead" });
     const lb = await signIn(t, lead);
     const leadFile = await uploadOk(lb, t, "b.pdf", await samplePdf(1), {}, "application/pdf");
-    await lb.post(`${t.origin}/files/signatures/request`, { fileId: leadFile, signerId: owner.id });
+    await askToSign(lb, t, leadFile, owner.id);
     const pending = await requestRow(leadFile);
     expect(pending).toMatchObject({ status: "pending", signer_id: owner.id });
     const noSign = await sign(ob, `${t.origin}/files/signatures/${pending!.id}`, { mode: "typed", name: "O", font: "Allura", consent: "on" });
     expect(noSign.status).toBe(403);
     expect(await requestRow(leadFile)).toMatchObject({ status: "pending" });
 
-    const { t: t2, b: b2 } = await filesStaff("lead");
+    const { t: t2, u: u2, b: b2 } = await filesStaff("lead");
     // Another tenant's requests are not listed, and its request page is a 404.
     expect(await (await b2.get(`${t2.origin}/files/signatures?tab=pending`)).text()).not.toContain("b.pdf");
     expect((await b2.get(`${t2.origin}/files/signatures/${pending!.id}`)).status).toBe(404);
     const signer2 = await createUser(t2, { role: "lead" });
-    const cross = await b2.post(`${t2.origin}/files/signatures/request`, { fileId, signerId: signer2.id });
+    const cross = await askToSign(b2, t2, fileId, signer2.id, u2);
     expect(cross.status).toBe(404);
     expect(await count("signature_requests", "file_id = ?", fileId)).toBe(0);
   });
@@ -143,7 +147,7 @@ describe("default role bundles", () => {
     const member = await createUser(t, { role: "standard" });
     const mb = await signIn(t, member);
     const fileId = await uploadOk(b, t, "terms.pdf", await samplePdf(1), {}, "application/pdf");
-    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: member.id });
+    await askToSign(b, t, fileId, member.id);
     const row = await requestRow(fileId);
     expect(row).toMatchObject({ status: "pending", signer_id: member.id });
     expect((await mb.get(`${t.origin}/files/signatures?tab=pending`)).status).toBe(200);
@@ -152,14 +156,75 @@ describe("default role bundles", () => {
     expect(await requestRow(fileId)).toMatchObject({ status: "signed" });
 
     const own = await uploadOk(mb, t, "mine.pdf", await samplePdf(1), {}, "application/pdf");
-    expect((await mb.post(`${t.origin}/files/signatures/request`, { fileId: own, signerId: member.id })).status).toBe(403);
+    expect((await askToSign(mb, t, own, member.id)).status).toBe(403);
   });
 });
 
 describe("signing and stamping", () => {
+  it("the stamp job is sent only after the signature is stored: a failed signing batch sends nothing, and a redelivered job stamps once", async () => {
+    const { t, b, sb, signer, fileId } = await setup(1);
+    await askToSign(b, t, fileId, signer.id);
+    const id = String((await requestRow(fileId))!.id);
+    const page = `${t.origin}/files/signatures/${id}`;
+    const form = { intent: "sign", mode: "typed", name: "Sam Signer", font: "Allura", consent: "on" };
+    const stampJobs = () => count("jobs", "tenant_id = ? AND idempotency_key = ?", t.id, `files.signature.stamp:${id}`);
+
+    // The signing batch fails (its audit entry is refused): no job row, no message.
+    const trigger = `fail_sign_${t.id.replace(/[^a-z0-9]/gi, "")}`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE INSERT ON audit_events WHEN NEW.tenant_id = '${t.id}' AND NEW.action = 'SIGNATURE_COMPLETED' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+    ).run();
+    let failed: Awaited<ReturnType<typeof sign>>;
+    try {
+      failed = await sign(sb, page, form);
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+    expect(failed.status).not.toBe(302);
+    expect(failed.jobs).toEqual([]);
+    expect(await stampJobs()).toBe(0);
+    expect(await requestRow(fileId)).toMatchObject({ status: "pending", signed_at: null, stamp_status: null });
+
+    // Signed: when the message is sent the signature and the job row are already committed.
+    const seenAtSend: unknown[] = [];
+    const queue = {
+      async send(body: unknown) {
+        const row = await env.DB.prepare("SELECT status, signed_at, stamp_status FROM signature_requests WHERE id = ?").bind(id).first();
+        const job = await env.DB.prepare("SELECT status FROM jobs WHERE id = ?")
+          .bind((body as { jobId: string }).jobId)
+          .first();
+        seenAtSend.push({ row, job, body });
+      },
+    } as unknown as Queue;
+    const res = await sb.post(page, form, {
+      fetch: async (request) => {
+        const ctx = createExecutionContext();
+        const answer = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, JOBS: queue }, ctx);
+        await waitOnExecutionContext(ctx);
+        return answer;
+      },
+    });
+    expect(res.status).toBe(302);
+    expect(seenAtSend).toEqual([
+      {
+        row: { status: "signed", signed_at: expect.any(Number), stamp_status: "queued" },
+        job: { status: "pending" },
+        body: expect.objectContaining({ tenantId: t.id, type: "files.signature.stamp", idempotencyKey: `files.signature.stamp:${id}` }),
+      },
+    ]);
+    expect(await stampJobs()).toBe(1);
+
+    // Delivered twice: one stamped version, one audit entry.
+    await runStampJob(t.id, id);
+    await runStampJob(t.id, id);
+    expect(await requestRow(fileId)).toMatchObject({ stamp_status: "done" });
+    expect(await count("file_versions", "file_id = ? AND type = 'signed'", fileId)).toBe(1);
+    expect(await count("audit_events", "action = 'SIGNATURE_STAMPED' AND target_id = ?", id)).toBe(1);
+  });
+
   it("signs with a typed name through the three steps, stamps the PDF once however often the job is delivered", async () => {
     const { t, b, sb, signer, requester, pdf, fileId } = await setup(3);
-    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    await askToSign(b, t, fileId, signer.id);
     const row = await requestRow(fileId);
     const id = String(row!.id);
     const page = `${t.origin}/files/signatures/${id}`;
@@ -244,13 +309,13 @@ describe("signing and stamping", () => {
     expect(new Uint8Array(await v1.arrayBuffer()).length).toBe(pdf.length);
     // Signed tab and the file page.
     expect(await (await sb.get(`${t.origin}/files/signatures?tab=signed`)).text()).toContain("PDF signed successfully ✔︎");
-    const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const again = await askToSign(b, t, fileId, signer.id, requester);
     expect(await toastOf(again)).toContain("A pending request already exists");
   });
 
   it("stamps a drawn PNG signature, and marks an unreadable PDF as failed", async () => {
     const { t, b, sb, signer, fileId } = await setup(1);
-    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    await askToSign(b, t, fileId, signer.id);
     const id = String((await requestRow(fileId))!.id);
     // A 2x2 PNG.
     const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFElEQVR4nGNkYPj/n4GBgYGJAQoAHvgCAf7ONVAAAAAASUVORK5CYII=";
@@ -261,7 +326,7 @@ describe("signing and stamping", () => {
     expect(await requestRow(fileId)).toMatchObject({ stamp_status: "done", signature_kind: "drawn" });
 
     const broken = await uploadOk(b, t, "broken.pdf", "%PDF-1.4 not really", {}, "application/pdf");
-    await b.post(`${t.origin}/files/signatures/request`, { fileId: broken, signerId: signer.id });
+    await askToSign(b, t, broken, signer.id);
     const bid = String((await requestRow(broken))!.id);
     await sign(sb, `${t.origin}/files/signatures/${bid}`, { mode: "typed", name: "Sam", font: "Allura", consent: "on" });
     await runStampJob(t.id, bid);
@@ -269,9 +334,33 @@ describe("signing and stamping", () => {
     expect(await count("notifications", "subject_id = ? AND title = ?", broken, "Failed to stamp PDF ❌")).toBe(2);
   });
 
+  it("a repeated request (the same submission key: a double click) answers with the first result and sends nothing again", async () => {
+    const { t, b, sb, signer, fileId } = await setup(1);
+    const url = `${t.origin}/files/file/${fileId}`;
+    const key = (await pageKeys(b, url, 'form[action="/files/signatures/request"]'))[0];
+    expect(key).toBeTruthy();
+    const form = { fileId, signerId: signer.id, [SUBMISSION_KEY_FIELD]: key };
+    const first = await b.post(`${t.origin}/files/signatures/request`, form);
+    expect(await toastOf(first)).toContain("Signature request sent");
+    const id = String((await requestRow(fileId))!.id);
+    // The signer declines, so the file could take a new request: the repeated post must not make one.
+    expect((await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "decline", reason: "Wrong amount" })).status).toBe(302);
+    const second = await b.post(`${t.origin}/files/signatures/request`, form);
+    expect(second.status).toBe(302);
+    expect(await toastOf(second)).toContain("Signature request sent");
+    expect(await count("signature_requests", "file_id = ?", fileId)).toBe(1);
+    expect(await count("email_outbox", "to_address = ?", signer.email)).toBe(1);
+    expect(await count("audit_events", "action = 'SIGNATURE_REQUESTED' AND tenant_id = ?", t.id)).toBe(1);
+
+    // Without a key nothing is sent.
+    const bare = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    expect(await toastOf(bare)).toContain(SUBMISSION_KEY_MESSAGES.missing);
+    expect(await count("signature_requests", "file_id = ?", fileId)).toBe(1);
+  });
+
   it("declines with a reason: the file is free for a new request, the requester is told", async () => {
     const { t, b, sb, signer, requester, fileId } = await setup(1);
-    await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    await askToSign(b, t, fileId, signer.id);
     const id = String((await requestRow(fileId))!.id);
     const noReason = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "decline", reason: " " });
     expect(noReason.status).toBe(400);
@@ -283,7 +372,7 @@ describe("signing and stamping", () => {
     expect((await env.DB.prepare("SELECT pending_sign FROM files WHERE id = ?").bind(fileId).first())?.pending_sign).toBe(0);
     const signAfter = await sign(sb, `${t.origin}/files/signatures/${id}`, { mode: "typed", name: "S", font: "Allura", consent: "on" });
     expect(await toastOf(signAfter)).toContain("Failed to sign document");
-    const again = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });
+    const again = await askToSign(b, t, fileId, signer.id, requester);
     expect(await toastOf(again)).toContain("Signature request sent");
   });
 });

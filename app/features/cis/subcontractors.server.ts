@@ -4,6 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { newId } from "~/utils/ids";
 import { revokePortalSessionsStatements } from "~/features/portal/portal-session.server";
 import {
@@ -453,17 +454,20 @@ export async function subcontractorNames(env: Env, tenantId: string, ids: string
   return Object.fromEntries(rows.map((r) => [r.id, r.name]));
 }
 
-/** Archive (active=false) several subcontractors; each id reports on its own. */
-export async function archiveSubcontractors(env: Env, tenantId: string, ids: string[], actor: Actor): Promise<BulkResult> {
-  return bulkChange(env, tenantId, ids, actor, "archive");
+/**
+ * Archive (active=false) several subcontractors; each id reports on its own. A form's one-time
+ * submission `claim` goes into the batch of the change, so a repeated key changes nothing.
+ */
+export async function archiveSubcontractors(env: Env, tenantId: string, ids: string[], actor: Actor, claim?: SubmissionClaim): Promise<BulkResult> {
+  return bulkChange(env, tenantId, ids, actor, "archive", claim);
 }
 
-/** Soft delete: sets deletedAt/deletedBy; nothing is removed. */
-export async function deleteSubcontractors(env: Env, tenantId: string, ids: string[], actor: Actor): Promise<BulkResult> {
-  return bulkChange(env, tenantId, ids, actor, "delete");
+/** Soft delete: sets deletedAt/deletedBy; nothing is removed. `claim` as for archiving. */
+export async function deleteSubcontractors(env: Env, tenantId: string, ids: string[], actor: Actor, claim?: SubmissionClaim): Promise<BulkResult> {
+  return bulkChange(env, tenantId, ids, actor, "delete", claim);
 }
 
-async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Actor, kind: "archive" | "delete"): Promise<BulkResult> {
+async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Actor, kind: "archive" | "delete", claim?: SubmissionClaim): Promise<BulkResult> {
   const all = [...new Set(ids)];
   const unique = all.slice(0, BULK_LIMIT);
   const result: BulkResult = { succeeded: [], failed: all.slice(BULK_LIMIT).map((id) => ({ id, code: "too_many" as const })), names: {} };
@@ -519,6 +523,8 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
   if (statements.length === 0) return result;
   // An archived or deleted subcontractor keeps no portal access: their sessions end in the same batch.
   statements.push(...revokePortalSessionsStatements(db, tenantId, result.succeeded, now));
+  // A repeated submission key fails this INSERT and with it the whole batch.
+  if (claim) statements.push(claimSubmission(db, claim));
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return result;
 }

@@ -732,7 +732,8 @@ export type BulkResult = { succeeded: { id: string; name: string }[]; failed: { 
 
 /**
  * Moves files the viewer owns (or all, with manage-all) to a folder of the tenant, or to the root.
- * Each file is its own conditional UPDATE whose audit entry lands only if it matched.
+ * Each file is its own conditional UPDATE whose audit entry lands only if it matched. A form's
+ * one-time submission `claim` goes into the same batch, so a repeated key moves nothing.
  */
 export async function moveFiles(
   env: Env,
@@ -741,6 +742,7 @@ export async function moveFiles(
   ids: readonly string[],
   folderId: string | null,
   now = Date.now(),
+  claim?: SubmissionClaim,
 ): Promise<BulkResult | Fail> {
   const db = getDb(env);
   if (folderId) {
@@ -801,6 +803,7 @@ export async function moveFiles(
       },
       now,
     ),
+    ...(claim ? [claimSubmission(db, claim)] : []),
   ]);
   movable.forEach((r, i) => {
     const changed = (results[i] as { id: string }[]).length > 0;
@@ -812,9 +815,18 @@ export async function moveFiles(
 
 /**
  * Deletes files the viewer owns (or any, with manage-all): the stored objects first, then the
- * rows, usage and audit in one batch per file. One failure does not stop the others.
+ * rows, usage and audit in one batch per file. One failure does not stop the others. A form's
+ * one-time submission `claim` goes into the first of those batches: on a repeated key it fails
+ * there, and nothing more is done (the error reaches the caller).
  */
-export async function deleteFiles(env: Env, tenantId: string, viewer: Viewer, ids: readonly string[], now = Date.now()): Promise<BulkResult> {
+export async function deleteFiles(
+  env: Env,
+  tenantId: string,
+  viewer: Viewer,
+  ids: readonly string[],
+  now = Date.now(),
+  claim?: SubmissionClaim,
+): Promise<BulkResult> {
   const db = getDb(env);
   const rows = await visibleFiles(db, tenantId, viewer, ids);
   const found = new Set(rows.map((r) => r.id));
@@ -835,10 +847,17 @@ export async function deleteFiles(env: Env, tenantId: string, viewer: Viewer, id
         .where(and(eq(fileVersions.tenantId, tenantId), eq(fileVersions.fileId, r.id)));
       const keys = versions.map((v) => v.key).filter((k) => k.startsWith(`tenants/${tenantId}/`));
       if (keys.length) await env.FILES.delete(keys);
-      const exists = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${r.id})`;
+    } catch {
+      result.failed.push({ id: r.id, name: r.name, code: "storage_failed" });
+      continue;
+    }
+    const exists = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${r.id})`;
+    const claiming = claim;
+    let removed: { id: string }[];
+    try {
       // Counters and the audit entry come first, guarded on the row still existing, so a racing
       // second delete of the same file changes nothing.
-      const [, , , , removed] = await db.batch([
+      const out = await db.batch([
         usageDelta(db, tenantId, r.category, -r.storedBytes, -1, now, exists),
         db
           .insert(auditEvents)
@@ -860,12 +879,18 @@ export async function deleteFiles(env: Env, tenantId: string, viewer: Viewer, id
           .returning({ id: files.id }),
         db.delete(fileVersions).where(and(eq(fileVersions.tenantId, tenantId), eq(fileVersions.fileId, r.id))),
         db.delete(fileAccess).where(and(eq(fileAccess.tenantId, tenantId), eq(fileAccess.fileId, r.id))),
+        ...(claiming ? [claimSubmission(db, claiming)] : []),
       ]);
-      if (removed.length) result.succeeded.push({ id: r.id, name: r.name });
-      else result.failed.push({ id: r.id, name: r.name, code: "not_found" });
-    } catch {
+      removed = out[4];
+    } catch (err) {
+      // The batch carrying the submission key failed: this submission did nothing; say so.
+      if (claiming) throw err;
       result.failed.push({ id: r.id, name: r.name, code: "storage_failed" });
+      continue;
     }
+    claim = undefined;
+    if (removed.length) result.succeeded.push({ id: r.id, name: r.name });
+    else result.failed.push({ id: r.id, name: r.name, code: "not_found" });
   }
   if (bulk && result.succeeded.length > 0)
     await auditInsert(

@@ -7,7 +7,6 @@ import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisSubcontractors, users, type InvoiceSource } from "~/db/schema";
 import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
-import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { newId } from "~/utils/ids";
 import {
@@ -24,7 +23,6 @@ import {
   type InvoiceStatus,
 } from "../domain";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
-import { statementJobKey } from "./jobs.server";
 import { pendingInvoices } from "../statements/statements.server";
 import type { Actor } from "../module.server";
 import {
@@ -542,8 +540,8 @@ function bulkAuditIfAny(db: Db, tenantId: string, token: string, action: Invoice
 }
 
 export type TransitionFailure = { id: string; code: InvoiceErrorCode };
-export type TransitionResult = { succeeded: string[]; failed: TransitionFailure[]; jobs: Record<string, string> };
-export type SingleTransitionResult = { ok: true; id: string; jobId?: string } | { ok: false; code: InvoiceErrorCode };
+export type TransitionResult = { succeeded: string[]; failed: TransitionFailure[] };
+export type SingleTransitionResult = { ok: true; id: string } | { ok: false; code: InvoiceErrorCode };
 
 type TransitionOptions = { paymentDate?: string; bulk?: boolean; now?: Date; claim?: SubmissionClaim };
 
@@ -562,7 +560,7 @@ async function transition(
 ): Promise<TransitionResult> {
   const all = [...new Set(rawIds)];
   const ids = all.slice(0, INVOICE_BULK_LIMIT);
-  const result: TransitionResult = { succeeded: [], failed: all.slice(INVOICE_BULK_LIMIT).map((id) => ({ id, code: "too_many" as const })), jobs: {} };
+  const result: TransitionResult = { succeeded: [], failed: all.slice(INVOICE_BULK_LIMIT).map((id) => ({ id, code: "too_many" as const })) };
   if (ids.length === 0) return result;
   const rule = INVOICE_TRANSITIONS[action];
   const db = getDb(env);
@@ -669,7 +667,7 @@ async function transition(
         .update(cisInvoices)
         .set({ ...set, ...common })
         .where(target(id))
-        .returning({ id: cisInvoices.id, cisDeductionP: cisInvoices.cisDeductionP }),
+        .returning({ id: cisInvoices.id }),
       auditIfChanged(db, tenantId, id, token, rule.audit, actor, payload, now),
     );
   }
@@ -679,16 +677,10 @@ async function transition(
   if (opts.claim) statements.push(claimSubmission(db, opts.claim));
 
   const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
-  const deductions = new Map<string, number>();
-  attempted.forEach((id, i) => {
-    const changed = results[i * 2] as { id: string; cisDeductionP: number }[];
-    if (changed.length > 0) {
-      result.succeeded.push(id);
-      deductions.set(id, changed[0].cisDeductionP);
-    }
-  });
+  const changed = new Set(attempted.filter((_, i) => (results[i * 2] as unknown[]).length > 0));
+  result.succeeded.push(...changed);
 
-  const missed = attempted.filter((id) => !deductions.has(id));
+  const missed = attempted.filter((id) => !changed.has(id));
   if (missed.length > 0) {
     const states = await db
       .select({ id: cisInvoices.id, status: cisInvoices.status, statementId: cisInvoices.statementId, revealedBy: cisInvoices.portalLinkRevealedBy })
@@ -706,27 +698,6 @@ async function transition(
     };
     for (const id of missed) result.failed.push({ id, code: reason(present.get(id)) });
   }
-
-  if (action === "approve") {
-    for (const id of result.succeeded) {
-      if ((deductions.get(id) ?? 0) <= 0) continue;
-      // Keyed by invoice: a retried approval or a second delivery never makes a second job. The
-      // approval's own batch already marked the invoice as needing a statement, so a job the
-      // queue refuses costs nothing the law depends on and does not fail the approval.
-      try {
-        const job = await enqueue(env, {
-          tenantId,
-          type: "statements.generate",
-          input: { invoiceId: id },
-          performedBy: actor.id,
-          idempotencyKey: statementJobKey(id),
-        });
-        result.jobs[id] = job.jobId;
-      } catch (err) {
-        console.error(`invoice ${id}: the statements.generate job could not be queued; the approval stands`, err);
-      }
-    }
-  }
   return result;
 }
 
@@ -739,7 +710,7 @@ async function single(
   opts: TransitionOptions = {},
 ): Promise<SingleTransitionResult> {
   const res = await transition(env, tenantId, [id], action, actor, opts);
-  if (res.succeeded.length === 1) return { ok: true, id, ...(res.jobs[id] ? { jobId: res.jobs[id] } : {}) };
+  if (res.succeeded.length === 1) return { ok: true, id };
   return { ok: false, code: res.failed[0]?.code ?? "not_found" };
 }
 

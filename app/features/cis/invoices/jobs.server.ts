@@ -10,11 +10,11 @@ export function statementJobKey(invoiceId: string): string {
 }
 
 /**
- * Queued when an invoice with a deduction is approved. The approval's own batch already marks the
- * invoice as needing a payment and deduction statement, so nothing the law depends on waits for
- * this job: it only re-asserts the flag (a no-op for invoices approved since), and stays so that
- * messages queued before the approval set it still complete. Running it again changes nothing
- * (the first request time is kept), and an invoice cancelled or deleted since is left alone.
+ * No longer queued: the approval's own batch marks the invoice as needing a payment and
+ * deduction statement, and the payment puts it on its tax month's pending statement. The job
+ * stays only so that messages queued by earlier approvals still complete: it re-asserts the flag
+ * (a no-op for invoices approved since). Running it again changes nothing (the first request
+ * time is kept), and an invoice cancelled or deleted since is left alone.
  */
 export const statementsGenerateJob = defineJob({
   type: "statements.generate",

@@ -19,6 +19,7 @@ import {
   BULK_LIMIT,
   deleteSubcontractors,
   listSubcontractors,
+  type BulkResult,
   parseListQuery,
   subcontractorListItem,
   subcontractorNames,
@@ -28,7 +29,7 @@ import type { Route } from "./+types/subcontractors-list";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { requireScope } from "~/features/auth/middleware.server";
 import { VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
-import { startVerification } from "../hmrc/verification.server";
+import { startVerification, type StartVerificationResult } from "../hmrc/verification.server";
 import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { SUBMISSION_KEY_FIELD } from "~/features/platform/submission-key-codes";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
@@ -44,24 +45,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canImport: can(user, "cis.io.import") && can(user, "cis.sub.write"),
     canVerify: can(user, "cis.sub.verify"),
   };
-  const verifyKey = perms.canVerify ? await mintSubmissionKey(env, bulkVerifyScope(tenant.id, user.id)) : null;
+  const bulkKey = perms.canWrite || perms.canVerify ? await mintSubmissionKey(env, bulkScope(tenant.id, user.id)) : null;
   try {
     const { summary, ...list } = await listSubcontractors(env, tenant.id, query);
-    return { query, perms, verifyKey, error: null, summary, list: { ...list, rows: list.rows.map(subcontractorListItem) } };
+    return { query, perms, bulkKey, error: null, summary, list: { ...list, rows: list.rows.map(subcontractorListItem) } };
   } catch (err) {
     // The page still renders (toolbar, filters) with the spec's error text; the error's own
     // text (SQL, parameters) is logged under the reference the page shows, never sent.
-    return { query, perms, verifyKey, error: reportInternalError(context, err, "cis subcontractors list"), summary: null, list: null };
+    return { query, perms, bulkKey, error: reportInternalError(context, err, "cis subcontractors list"), summary: null, list: null };
   }
 }
 
-/** Sending subcontractors to HMRC for verification happens once per submission key. */
-function bulkVerifyScope(tenantId: string, userId: string) {
-  return { tenantId, userId, action: "cis.subcontractors.bulk-verify" };
+/**
+ * The toolbar's bulk actions (verify with HMRC, archive, delete) run once per submission key: a
+ * double click or a refreshed result page answers with the first result. One key serves the
+ * toolbar's buttons, so the stored answer says which of them it was.
+ */
+function bulkScope(tenantId: string, userId: string) {
+  return { tenantId, userId, action: "cis.subcontractors.bulk" };
 }
 
+type BulkAnswer = { step: "verified"; requested: number; res: StartVerificationResult } | { step: "changed"; outcome: BulkOutcome };
+
 type ActionData =
-  | { step: "confirm"; kind: BulkKind; intent: Exclude<BulkIntent, "bulk-verify">; items: ConfirmItem[] }
+  | { step: "confirm"; kind: BulkKind; intent: Exclude<BulkIntent, "bulk-verify">; items: ConfirmItem[]; key: string | null }
   | { step: "confirm-verify"; items: ConfirmItem[]; key: string }
   | { step: "result"; outcome: BulkOutcome }
   | { step: "error"; message: string };
@@ -106,37 +113,48 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (parsed.data.confirmed !== "yes") {
     const names = await subcontractorNames(env, tenant.id, ids);
     const items = ids.map((id) => ({ id, name: names[id] ?? null }));
-    if (intent === "bulk-verify")
-      return data<ActionData>({ step: "confirm-verify", items, key: await mintSubmissionKey(env, bulkVerifyScope(tenant.id, user.id)) });
-    return data<ActionData>({ step: "confirm", kind: KIND[intent], intent, items });
+    // A bulk confirmation carries its own key (the toolbar's may be spent); one row's Archive needs none.
+    const key = intent === "archive" ? null : await mintSubmissionKey(env, bulkScope(tenant.id, user.id));
+    if (intent === "bulk-verify") return data<ActionData>({ step: "confirm-verify", items, key: key ?? "" });
+    return data<ActionData>({ step: "confirm", kind: KIND[intent], intent, items, key });
   }
 
   const actor = actorOf(user);
-  if (intent === "bulk-verify") {
-    const sent = await submitOnce(env, form, bulkVerifyScope(tenant.id, user.id), (claim) => startVerification(env, tenant.id, ids, actor, new Date(), claim));
-    if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ step: "error", message: sent.message }, { status: 409 });
-    const res = sent.result;
-    if (!res.ok) return data<ActionData>({ step: "error", message: verifyRefusalMessage(res) }, { status: res.code === "not_found" ? 404 : 400 });
-    const url = pageUrl(request);
-    return redirectWithToast(env, url.pathname + url.search, {
-      type: "success",
-      title: VERIFY_SENT_TITLE,
-      message: verifySentMessage(ids.length, res.created),
-    });
+  const url = pageUrl(request);
+  if (intent === "archive") {
+    // One row's own Archive changes that row only (conditionally): no submission key.
+    const res = await archiveSubcontractors(env, tenant.id, ids, actor);
+    if (res.failed.length === 0)
+      return redirectWithToast(env, url.pathname + url.search, { type: "success", title: "Subcontractor archived", message: res.names[ids[0]] });
+    return data<ActionData>({ step: "result", outcome: bulkOutcome("archive", ids.length, res) });
   }
-  const kind = KIND[intent];
-  const res = kind === "archive" ? await archiveSubcontractors(env, tenant.id, ids, actor) : await deleteSubcontractors(env, tenant.id, ids, actor);
-  if (intent === "archive" && res.failed.length === 0) {
-    const url = pageUrl(request);
-    return redirectWithToast(env, url.pathname + url.search, { type: "success", title: "Subcontractor archived", message: res.names[ids[0]] });
-  }
-  const outcome: BulkOutcome = {
+  const sent = await submitOnce(env, form, bulkScope(tenant.id, user.id), async (claim): Promise<BulkAnswer> => {
+    if (intent === "bulk-verify")
+      return { step: "verified", requested: ids.length, res: await startVerification(env, tenant.id, ids, actor, new Date(), claim) };
+    const kind = KIND[intent];
+    const res =
+      kind === "archive" ? await archiveSubcontractors(env, tenant.id, ids, actor, claim) : await deleteSubcontractors(env, tenant.id, ids, actor, claim);
+    return { step: "changed", outcome: bulkOutcome(kind, ids.length, res) };
+  });
+  if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ step: "error", message: sent.message }, { status: 409 });
+  const answer = sent.result;
+  if (answer.step === "changed") return data<ActionData>({ step: "result", outcome: answer.outcome });
+  const { res } = answer;
+  if (!res.ok) return data<ActionData>({ step: "error", message: verifyRefusalMessage(res) }, { status: res.code === "not_found" ? 404 : 400 });
+  return redirectWithToast(env, url.pathname + url.search, {
+    type: "success",
+    title: VERIFY_SENT_TITLE,
+    message: verifySentMessage(answer.requested, res.created),
+  });
+}
+
+function bulkOutcome(kind: BulkKind, requested: number, res: BulkResult): BulkOutcome {
+  return {
     kind,
-    requested: ids.length,
+    requested,
     succeeded: res.succeeded.map((id) => ({ id, name: res.names[id] ?? null })),
     failed: res.failed.map((f) => ({ id: f.id, error: BULK_FAILURE_MESSAGES[f.code], name: res.names[f.id] ?? null })),
   };
-  return data<ActionData>({ step: "result", outcome });
 }
 
 function queryString(q: ListQuery, page: number): string {
@@ -152,7 +170,7 @@ function queryString(q: ListQuery, page: number): string {
 const BULK_FORM = "subcontractor-bulk";
 
 export default function SubcontractorsList({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, perms, list, summary, error, verifyKey } = loaderData;
+  const { query, perms, list, summary, error, bulkKey } = loaderData;
   const location = useLocation();
   const hydrated = useHydrated();
   const result = actionData;
@@ -218,7 +236,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
                 return bulkConfirmText(kind, selected.size);
               })}
             >
-              {verifyKey ? <SubmissionKeyInput value={verifyKey} /> : null}
+              {bulkKey ? <SubmissionKeyInput value={bulkKey} /> : null}
               {perms.canVerify ? (
                 <button type="submit" name="intent" value="bulk-verify" className={buttonClass("secondary")} disabled={hydrated && selected.size === 0}>
                   Verify with HMRC
@@ -267,6 +285,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
           intent={result.intent}
           items={result.items}
           cancelTo={cancelTo}
+          extra={result.key ? { [SUBMISSION_KEY_FIELD]: result.key } : undefined}
         />
       ) : null}
       {result?.step === "confirm-verify" ? (

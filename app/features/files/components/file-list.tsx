@@ -6,6 +6,7 @@ import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
 import { deleteDialogTexts, fileKind, formatBytes, signedLabel, SUPPORTED_TYPES, visibilityLabel } from "../file-rules";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { DownloadLink } from "./download-link";
 
 export type ListedFile = {
@@ -157,11 +158,13 @@ export function BulkBar({
   hydrated,
   folders,
   perms,
+  submissionKey,
 }: {
   selectedCount: number;
   hydrated: boolean;
   folders: { id: string; path: string }[];
   perms: { delete: boolean };
+  submissionKey: string;
 }) {
   return (
     <Form
@@ -176,6 +179,7 @@ export function BulkBar({
       })}
     >
       <input type="hidden" name="confirmed" value="" />
+      <SubmissionKeyInput value={submissionKey} />
       {hydrated ? (
         <p aria-live="polite" className="text-sm">
           {selectedCount} item(s) selected
@@ -205,7 +209,16 @@ export function BulkBar({
 }
 
 /** The server-rendered delete confirmation: the dialog's texts, the files, Confirm or Cancel. */
-export function DeleteConfirm({ items, cancelTo }: { items: { id: string; name: string; mayChange: boolean }[]; cancelTo: string }) {
+export function DeleteConfirm({
+  items,
+  cancelTo,
+  submissionKey,
+}: {
+  items: { id: string; name: string; mayChange: boolean }[];
+  cancelTo: string;
+  /** A list's bulk delete acts once per submission key; one file's own delete needs none. */
+  submissionKey?: string;
+}) {
   const deletable = items.filter((i) => i.mayChange);
   const texts = deleteDialogTexts(items.length, deletable.length);
   return (
@@ -226,6 +239,7 @@ export function DeleteConfirm({ items, cancelTo }: { items: { id: string; name: 
       <Form method="post" className="mt-3 flex gap-2">
         <input type="hidden" name="intent" value="delete" />
         <input type="hidden" name="confirmed" value="yes" />
+        {submissionKey ? <SubmissionKeyInput value={submissionKey} /> : null}
         {deletable.map((i) => (
           <input key={i.id} type="hidden" name="ids" value={i.id} />
         ))}

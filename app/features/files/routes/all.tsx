@@ -3,7 +3,8 @@ import { buttonClass } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
-import { bulkAction } from "../bulk-actions.server";
+import { mintSubmissionKey } from "~/features/platform/submission-keys.server";
+import { bulkAction, bulkScope } from "../bulk-actions.server";
 import { BulkBar, DeleteConfirm, FileGrid, FileTable, noFilesText, type SortKey } from "../components/file-list";
 import { ListToolbar } from "../components/list-toolbar";
 import { listFiles, PAGE_SIZE } from "../files.server";
@@ -18,7 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const list = await listFiles(env, tenant.id, viewer, query);
   const headers = new Headers();
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  return data({ query, view, tile, perms: filePerms(user), ...list, pageCount: Math.max(1, Math.ceil(list.total / PAGE_SIZE)) }, { headers });
+  const bulkKey = await mintSubmissionKey(env, bulkScope(tenant.id, user.id));
+  return data({ query, view, tile, perms: filePerms(user), bulkKey, ...list, pageCount: Math.max(1, Math.ceil(list.total / PAGE_SIZE)) }, { headers });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -27,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AllFiles({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, view, tile, rows, total, folders, perms, pageCount } = loaderData;
+  const { query, view, tile, rows, total, folders, perms, pageCount, bulkKey } = loaderData;
   const location = useLocation();
   const hydrated = useHydrated();
   const { selected, toggle, toggleAll } = useSelection(
@@ -67,14 +69,14 @@ export default function AllFiles({ loaderData, actionData }: Route.ComponentProp
         </button>
       </Form>
       {actionData && "step" in actionData && actionData.step === "confirm-delete" ? (
-        <DeleteConfirm items={actionData.items} cancelTo={location.pathname + location.search} />
+        <DeleteConfirm items={actionData.items} cancelTo={location.pathname + location.search} submissionKey={actionData.key} />
       ) : null}
       {actionData && "step" in actionData && actionData.step === "error" ? (
         <p role="alert" className="mb-4 text-danger">
           {actionData.message}
         </p>
       ) : null}
-      <BulkBar selectedCount={selected.size} hydrated={hydrated} folders={folders} perms={perms} />
+      <BulkBar selectedCount={selected.size} hydrated={hydrated} folders={folders} perms={perms} submissionKey={bulkKey} />
       <p className="my-2 text-sm opacity-70">{total} file(s)</p>
       {view === "grid" ? (
         <FileGrid rows={rows} tile={tile} selected={selected} onToggle={toggle} emptyText={noFilesText(filtered)} />

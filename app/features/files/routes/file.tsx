@@ -12,7 +12,7 @@ import { ShareForm } from "../components/share-form";
 import { deleteDialogTexts, FILE_ERRORS, FILE_MESSAGES, formatBytes, previewMode, visibilityLabel } from "../file-rules";
 import { deleteFiles, getFile, moveFiles, shareFile } from "../files.server";
 import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
-import { signaturePerms } from "../signatures/access.server";
+import { signaturePerms, signatureRequestScope } from "../signatures/access.server";
 import { RequestSignatureForm } from "../signatures/components/request-signature-form";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import type { Route } from "./+types/file";
@@ -58,7 +58,7 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
     mayChange: found.mayChange,
     perms: filePerms(user),
     shareKey: filePerms(user).share && found.mayChange ? await mintSubmissionKey(env, shareScope(tenant.id, user.id, file.id)) : null,
-    mayRequestSignature: signaturePerms(user).create && found.mayChange,
+    signatureKey: signaturePerms(user).create && found.mayChange ? await mintSubmissionKey(env, signatureRequestScope(tenant.id, user.id, file.id)) : null,
     preview: { mode, text, truncated: text !== null && found.file.size > TEXT_PREVIEW_BYTES, loadFailed },
   };
 }
@@ -123,7 +123,7 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
 }
 
 export default function FilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { file, versions, access, folders, people, mayChange, perms, preview, mayRequestSignature, shareKey } = loaderData;
+  const { file, versions, access, folders, people, mayChange, perms, preview, signatureKey, shareKey } = loaderData;
   const err = (intent: string) => (actionData && actionData.intent === intent && "error" in actionData ? actionData.error : null);
   return (
     <article className="space-y-6">
@@ -198,7 +198,7 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
 
       {perms.share && mayChange ? <ShareForm people={people} error={err("share")} submissionKey={shareKey} /> : null}
 
-      {mayRequestSignature ? <RequestSignatureForm file={file} people={people} /> : null}
+      {signatureKey ? <RequestSignatureForm file={file} people={people} submissionKey={signatureKey} /> : null}
 
       {access.length ? (
         <section>

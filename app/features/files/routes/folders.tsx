@@ -6,7 +6,8 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
-import { bulkAction } from "../bulk-actions.server";
+import { mintSubmissionKey } from "~/features/platform/submission-keys.server";
+import { bulkAction, bulkScope } from "../bulk-actions.server";
 import { BulkBar, DeleteConfirm, FileTable, type SortKey } from "../components/file-list";
 import { FILE_ERRORS, FOLDER_COLOURS, slugify } from "../file-rules";
 import { createFolder, deleteFolder, listFolderLevel, updateFolder } from "../files.server";
@@ -52,6 +53,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     query,
     fq: q,
     perms: filePerms(user),
+    bulkKey: await mintSubmissionKey(env, bulkScope(tenant.id, user.id)),
   };
 }
 
@@ -154,7 +156,7 @@ function FolderFields({ intent, name, color, error }: { intent: string; name: st
 }
 
 export default function Folders({ loaderData, actionData }: Route.ComponentProps) {
-  const { current, crumbs, children, previous, next, folders, rows, query, fq, perms } = loaderData;
+  const { current, crumbs, children, previous, next, folders, rows, query, fq, perms, bulkKey } = loaderData;
   const location = useLocation();
   const hydrated = useHydrated();
   const { selected, toggle, toggleAll } = useSelection(
@@ -260,14 +262,14 @@ export default function Folders({ loaderData, actionData }: Route.ComponentProps
         ) : null}
       </div>
       {actionData && "step" in actionData && actionData.step === "confirm-delete" ? (
-        <DeleteConfirm items={actionData.items} cancelTo={location.pathname} />
+        <DeleteConfirm items={actionData.items} cancelTo={location.pathname} submissionKey={actionData.key} />
       ) : null}
       {actionData && "step" in actionData && actionData.step === "error" ? (
         <p role="alert" className="text-danger">
           {actionData.message}
         </p>
       ) : null}
-      <BulkBar selectedCount={selected.size} hydrated={hydrated} folders={folders} perms={perms} />
+      <BulkBar selectedCount={selected.size} hydrated={hydrated} folders={folders} perms={perms} submissionKey={bulkKey} />
       <FileTable
         rows={rows}
         sort={{ key: query.sort, dir: query.dir }}

@@ -20,6 +20,11 @@ export async function requireSignatures(
   return { ...req, actor: { ...req.viewer, manageSignatures: can(req.user, SIGNATURE_SCOPES.manage) } };
 }
 
+/** Asking for a signature e-mails the signer: once per submission key (bound to the file). */
+export function signatureRequestScope(tenantId: string, userId: string, fileId: string) {
+  return { tenantId, userId, action: `files.signature.request:${fileId}` };
+}
+
 export function signaturePerms(user: FilesRequest["user"]) {
   return {
     view: can(user, SIGNATURE_SCOPES.view),

@@ -4,7 +4,8 @@ import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, fileAccess, files, signatureRequests, users } from "~/db/schema";
 import { insertWhere } from "~/db/insert-where.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
-import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { jobRowWhen, sendCommittedJob } from "~/features/platform/jobs/enqueue.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { visibleTo, type Viewer } from "../files.server";
@@ -38,14 +39,15 @@ const isUniqueViolation = (err: unknown) =>
 /**
  * Asks `signerId` to sign a PDF. The request row, the file's pendingSign flag and visibility (a
  * private file becomes restricted to the requester and the signer; a restricted one gains the
- * signer), the audit entry and the signer's e-mail are one D1 batch. The partial unique index on
- * pending requests makes a racing duplicate fail the whole batch.
+ * signer), the audit entry and the signer's e-mail are one D1 batch, with the form's one-time
+ * submission `claim` when given. The partial unique index on pending requests makes a racing
+ * duplicate fail the whole batch (and so does a repeated submission key).
  */
 export async function requestSignature(
   env: Env,
   tenantId: string,
   actor: SignatureActor,
-  input: { fileId: string; signerId: string; signUrl: (requestId: string) => string },
+  input: { fileId: string; signerId: string; signUrl: (requestId: string) => string; claim?: SubmissionClaim },
   now = Date.now(),
 ): Promise<{ ok: true; requestId: string } | SignatureFail> {
   const db = getDb(env);
@@ -123,6 +125,7 @@ export async function requestSignature(
           ip: null,
           createdAt: now,
         }),
+        ...(input.claim ? [claimSubmission(b, input.claim)] : []),
       ],
     });
   } catch (err) {
@@ -225,9 +228,10 @@ export async function originalForReview(env: Env, tenantId: string, actor: Signa
 }
 
 /**
- * Records the signer's signature: the drawn PNG goes to R2, the stamping job is queued (it
- * waits for the row to be signed), then the row turns signed with its audit entry in one
- * batch, conditional on the request still being pending and the person being its signer.
+ * Records the signer's signature: the drawn PNG goes to R2, then the row turns signed with its
+ * audit entry and the stamping job's row in one batch, conditional on the request still being
+ * pending and the person being its signer. Only after that batch commits is the job's message
+ * sent, so the job only ever reads a stored signature; a batch that fails sends nothing.
  */
 export async function signRequest(
   env: Env,
@@ -262,13 +266,7 @@ export async function signRequest(
       return { ok: false, code: "storage_failed" };
     }
   }
-  await enqueue(env, {
-    tenantId,
-    type: "files.signature.stamp",
-    input: { requestId, origin: meta.origin },
-    performedBy: actor.id,
-    idempotencyKey: stampJobKey(requestId),
-  });
+  const signedNow = changedAt(tenantId, requestId, "signed", now);
   const [updated] = await db.batch([
     db
       .update(signatureRequests)
@@ -307,10 +305,21 @@ export async function signRequest(
         ip,
         createdAt: now,
       },
-      changedAt(tenantId, requestId, "signed", now),
+      signedNow,
+    ),
+    jobRowWhen(
+      db,
+      { tenantId, type: "files.signature.stamp", input: { requestId, origin: meta.origin }, performedBy: actor.id, idempotencyKey: stampJobKey(requestId) },
+      signedNow,
     ),
   ]);
   if (updated.length === 0) return { ok: false, code: "not_pending" };
+  try {
+    await sendCommittedJob(env, tenantId, "files.signature.stamp", stampJobKey(requestId));
+  } catch (err) {
+    // The signature stands; its request stays 'queued' until the stamp job is sent again.
+    console.error(JSON.stringify({ at: "signature.sign", requestId, stampJobNotSent: String(err) }));
+  }
   return { ok: true };
 }
 

@@ -42,7 +42,7 @@ export const signatureStampJob = defineJob({
     const req = rows[0];
     if (!req) throw new PermanentJobError("signature request not found");
     if (req.status === "declined") return { requestId: req.id, skipped: "declined" };
-    // Queued just before the signature is recorded: wait for it.
+    // Sent only after the signature is stored; a message from before that order may arrive early.
     if (req.status === "pending" || req.signedAt === null) throw new Error("signature not recorded yet");
     if (req.stampStatus === "done") return { requestId: req.id, already: true };
     const signer = people.find((p) => p.id === req.signerId);

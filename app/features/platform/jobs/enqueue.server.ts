@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
 import { jobs } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { JOB_DEFINITIONS, type JobInput, type JobType } from "./definitions.server";
@@ -75,6 +76,55 @@ export async function enqueue<T extends JobType>(
     throw err;
   }
   return { jobId: id, created: true };
+}
+
+/**
+ * For a job whose work reads what the caller's own D1 batch writes: the job's row as a statement
+ * of that batch, landing only while `onlyIf` holds (checked in the same statement, so it sees the
+ * batch's earlier writes). Nothing is sent: after the batch commits, `sendCommittedJob` sends the
+ * message, so the job never runs against state that is not stored. A row already under the key
+ * is kept as it is.
+ */
+export function jobRowWhen<T extends JobType>(
+  db: Db,
+  opts: { tenantId: string; type: T; input: JobInput<T>; performedBy: string | null; idempotencyKey: string },
+  onlyIf: SQL,
+) {
+  const def = JOB_DEFINITIONS[opts.type];
+  if (!def) throw new Error(`Unknown job type ${opts.type}`);
+  const input = def.input.parse(opts.input) as Record<string, unknown>;
+  const now = Date.now();
+  return insertWhere(
+    db,
+    jobs,
+    {
+      id: newId(),
+      tenantId: opts.tenantId,
+      type: opts.type,
+      inputs: JSON.stringify(input),
+      status: "pending",
+      progress: 0,
+      attempts: 0,
+      idempotencyKey: opts.idempotencyKey,
+      performedBy: opts.performedBy,
+      createdAt: now,
+      updatedAt: now,
+    },
+    onlyIf,
+  ).onConflictDoNothing();
+}
+
+/** Sends the message of a job whose row is committed (see `jobRowWhen`); false when there is no such row. */
+export async function sendCommittedJob(env: Env, tenantId: string, type: JobType, idempotencyKey: string): Promise<boolean> {
+  const [row] = await getDb(env)
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.idempotencyKey, idempotencyKey)))
+    .limit(1);
+  if (!row) return false;
+  const message: JobMessage = { jobId: row.id, tenantId, type, idempotencyKey };
+  await env.JOBS.send(message);
+  return true;
 }
 
 export async function getJob(env: Env, tenantId: string, jobId: string) {

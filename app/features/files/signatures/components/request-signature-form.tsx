@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
+import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { isPdf, SIGNATURE_MESSAGES } from "../signature-rules";
 
 type Person = { id: string; displayName: string; email: string };
@@ -13,9 +14,12 @@ type Person = { id: string; displayName: string; email: string };
 export function RequestSignatureForm({
   file,
   people,
+  submissionKey,
 }: {
   file: { id: string; name: string; mimeType: string; pendingSign: boolean; signed: boolean };
   people: Person[];
+  /** Sending e-mails the signer: the form's one-time submission key. */
+  submissionKey: string;
 }) {
   const [query, setQuery] = useState("");
   const needle = query.trim().toLowerCase();
@@ -41,6 +45,7 @@ export function RequestSignatureForm({
         Request Signature
       </h2>
       <input type="hidden" name="fileId" value={file.id} />
+      <SubmissionKeyInput value={submissionKey} />
       <label className="block text-sm">
         <span className="sr-only">Search team members</span>
         <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder="Search team members" className={inputClass} />

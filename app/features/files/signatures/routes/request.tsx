@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { redirectWithToast } from "~/features/platform/flash.server";
-import { requireSignatures } from "../access.server";
+import { submitOnce } from "~/features/platform/submission-keys.server";
+import { requireSignatures, signatureRequestScope } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
 import { requestSignature, type SignatureErrorCode } from "../signatures.server";
 import type { Route } from "./+types/request";
@@ -26,7 +27,8 @@ export async function loader() {
 
 /**
  * POST /files/signatures/request (the Request Signature form of a file's page): the outcome is a
- * toast back on that page; another tenant's file, or one the person cannot see, is a 404.
+ * toast back on that page; another tenant's file, or one the person cannot see, is a 404. It acts
+ * once per submission key: a repeated post answers with the first outcome and sends nothing.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, actor } = await requireSignatures(request, context, SIGNATURE_SCOPES.create, SIGNATURE_MESSAGES.noCreatePermission);
@@ -35,9 +37,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) throw data("Bad request", { status: 400 });
   const { fileId, signerId } = parsed.data;
   const origin = new URL(request.url).origin;
-  const res = await requestSignature(env, tenant.id, actor, { fileId, signerId, signUrl: (id) => `${origin}/files/signatures/${id}` });
-  if (!res.ok && res.code === "not_found") throw data(SIGNATURE_MESSAGES.documentNotFound, { status: 404 });
   const back = `/files/file/${fileId}`;
+  const sent = await submitOnce(env, raw, signatureRequestScope(tenant.id, actor.id, fileId), (claim) =>
+    requestSignature(env, tenant.id, actor, { fileId, signerId, signUrl: (id) => `${origin}/files/signatures/${id}`, claim }),
+  );
+  if (sent.kind === "refused" || sent.kind === "pending") return redirectWithToast(env, back, { type: "error", title: sent.message });
+  const res = sent.result;
+  if (!res.ok && res.code === "not_found") throw data(SIGNATURE_MESSAGES.documentNotFound, { status: 404 });
   if (!res.ok) return redirectWithToast(env, back, { type: "error", title: REFUSALS[res.code] });
   return redirectWithToast(env, back, { type: "success", title: SIGNATURE_MESSAGES.requestSent });
 }

@@ -1,11 +1,12 @@
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
+import type { RequestContext } from "~/features/auth/guard.server";
 import { requireScope } from "~/features/auth/middleware.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { pageUrl } from "~/utils/request-url";
 import { FILE_ERRORS, FILE_MESSAGES } from "./file-rules";
 import { deleteFiles, describeSelection, moveFiles } from "./files.server";
-import { FILE_SCOPES, type FilesRequest } from "./module.server";
+import { FILE_SCOPES, viewerOf } from "./module.server";
 
 const idList = z.array(z.string().min(1).max(100)).max(500).default([]);
 const bulkForm = z.discriminatedUnion("intent", [
@@ -19,7 +20,7 @@ export type BulkActionData = { step: "confirm-delete"; items: { id: string; name
  * Move and Delete from a list page. Delete needs files.delete; both touch only files the person
  * owns unless they manage all files. An unconfirmed delete answers with the confirmation step.
  */
-export async function bulkAction(request: Request, context: Readonly<RouterContextProvider>, req: FilesRequest) {
+export async function bulkAction(request: Request, context: Readonly<RouterContextProvider>, req: RequestContext) {
   const form = await request.formData();
   const parsed = bulkForm.safeParse({
     intent: form.get("intent"),
@@ -28,7 +29,8 @@ export async function bulkAction(request: Request, context: Readonly<RouterConte
     ids: form.getAll("ids"),
   });
   if (!parsed.success) return data<BulkActionData>({ step: "error", message: "Choose at least one file." }, { status: 400 });
-  const { env, tenant, viewer } = req;
+  const { env, tenant, user } = req;
+  const viewer = viewerOf(user);
   const back = pageUrl(request);
   const to = back.pathname + back.search;
   const input = parsed.data;

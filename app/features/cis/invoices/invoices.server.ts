@@ -26,7 +26,7 @@ import {
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { statementJobKey } from "./jobs.server";
 import { pendingInvoices } from "../statements/statements.server";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 import {
   INVOICE_BULK_LIMIT,
   INVOICE_PAGE_SIZE,

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { redirectWithToast } from "~/features/platform/flash.server";
-import { requireSignatures } from "../access.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { signatureActorOf } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
 import { requestSignature, type SignatureErrorCode } from "../signatures.server";
 import type { Route } from "./+types/request";
@@ -29,7 +30,12 @@ export async function loader() {
  * toast back on that page; another tenant's file, or one the person cannot see, is a 404.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, actor } = await requireSignatures(request, context, SIGNATURE_SCOPES.create, SIGNATURE_MESSAGES.noCreatePermission);
+  const { env, tenant, user } = await requireModule(request, context, {
+    module: "files",
+    scope: SIGNATURE_SCOPES.create,
+    message: SIGNATURE_MESSAGES.noCreatePermission,
+  });
+  const actor = signatureActorOf(user);
   const raw = await request.formData();
   const parsed = form.safeParse({ fileId: raw.get("fileId"), signerId: raw.get("signerId") ?? "" });
   if (!parsed.success) throw data("Bad request", { status: 400 });

@@ -5,6 +5,7 @@ import "./app.css";
 import "./scopes";
 import { Toaster } from "./components/ui/toaster";
 import { cloudflareContext, tenantContext } from "./context";
+import { mayEnter } from "./features/auth/guard.server";
 import { optionalUser } from "./features/auth/middleware.server";
 import { can } from "./features/auth/scopes";
 import { brandingCssVars, effectiveTheme } from "./features/platform/branding";
@@ -37,10 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ? {
             slug: tenant.slug,
             name: tenant.name,
-            // Files shows only to people who may open it.
-            modules: tenant.modules
-              .filter((m) => m.id !== "files" || can(user, "files.view"))
-              .map(({ id, label, route, icon }) => ({ id, label, route, icon })),
+            // A module shows only to people who may enter it (the catalogue's entry scope).
+            modules: tenant.modules.filter((m) => mayEnter(user, m.id)).map(({ id, label, route, icon }) => ({ id, label, route, icon })),
           }
         : null,
       user: user

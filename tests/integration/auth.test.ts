@@ -409,9 +409,9 @@ describe("sessions", () => {
     const b1 = await signIn(t, u1);
     const b2 = await signIn(t, u2);
     expect((await b1.get(`${t.origin}/welcome`)).status).toBe(200);
-    await setUserDisabled(env, t.id, u1.id, true, { id: admin.id, email: admin.email });
+    await setUserDisabled(env, t.id, u1.id, true, { id: admin.id, email: admin.email, name: "Test Actor" });
     expect((await b1.get(`${t.origin}/welcome`)).status).toBe(302);
-    await changePassword(env, t.id, u2.id, "a-brand-new-password", { id: admin.id, email: admin.email });
+    await changePassword(env, t.id, u2.id, "a-brand-new-password", { id: admin.id, email: admin.email, name: "Test Actor" });
     expect((await b2.get(`${t.origin}/welcome`)).status).toBe(302);
     // A disabled account cannot sign in again either.
     expect((await new Browser().post(`${t.origin}/login`, { email: u1.email, password: u1.password })).status).toBe(400);

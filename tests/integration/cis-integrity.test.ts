@@ -75,7 +75,7 @@ describe("CIS data integrity", () => {
   it("leaves no UTR or NINO in plain text in any table or column after a verification and a CIS300 through the fake gateway", async () => {
     const t = await createTenant({ modules: ["cis"] });
     const u = await createUser(t, { role: "admin" });
-    const actor = { id: u.id, email: u.email };
+    const actor = { id: u.id, email: u.email, name: "Test Actor" };
     const contractorUtr = newUtr();
     const employerRef = uniqueEmployerRef();
     await seedCisSettings(t);

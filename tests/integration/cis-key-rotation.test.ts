@@ -122,7 +122,12 @@ describe("PII key rotation", () => {
 
   it("re-encrypts the Government Gateway credentials too, and the gateway reads them with the new key alone", async () => {
     const { t } = await seedTenant();
-    await saveGatewayCredentials(env, t.id, { senderId: "ROTATE123", password: "rotate-Secret-77" }, { id: "setup", email: "setup@example.test", ip: null });
+    await saveGatewayCredentials(
+      env,
+      t.id,
+      { senderId: "ROTATE123", password: "rotate-Secret-77" },
+      { id: "setup", email: "setup@example.test", name: "Test Actor", ip: null },
+    );
     const before = await env.DB.prepare("SELECT gateway_sender_id_enc AS s, gateway_password_enc AS p FROM cis_settings WHERE tenant_id = ?")
       .bind(t.id)
       .first<{ s: string; p: string }>();

@@ -12,7 +12,7 @@ import { chooseHmrcTransport, HMRC_ENDPOINTS, hmrcTransportName, httpTransport, 
 import { cisTenant } from "../factories/cis";
 import { auditsFor, cis300Message, fakeMessages, GATEWAY_PASSWORD, GATEWAY_SENDER, jobsRecorder, submissionRow, withCredentials } from "./hmrc-helpers";
 
-const actor = { id: "user-hmrc", email: "hmrc@example.test" };
+const actor = { id: "user-hmrc", email: "hmrc@example.test", name: "Test Actor" };
 
 async function tenantWithCredentials() {
   const t = await cisTenant({ settings: {} });
@@ -296,7 +296,7 @@ describe("the Transaction Engine round trip through the fake", () => {
     await withCredentials(t);
     const started = await startSubmission(q.env, t.id, { subject: { kind: "cis300", returnId: "ret-nocred" }, message: msg, actor });
     if (!started.ok) throw new Error("not started");
-    await clearGatewayCredentials(env, t.id, { id: "u", email: "u@example.test", ip: null });
+    await clearGatewayCredentials(env, t.id, { id: "u", email: "u@example.test", name: "Test Actor", ip: null });
     await q.deliver(q.of("hmrc.send")[0]);
     const row = await submissionRow(t.id, started.submissionId);
     expect(row.status).toBe("failed");

@@ -73,7 +73,7 @@ export async function withCredentials(t: TestTenant) {
     env,
     t.id,
     { senderId: GATEWAY_SENDER, password: GATEWAY_PASSWORD },
-    { id: "setup", email: "setup@example.test", ip: null },
+    { id: "setup", email: "setup@example.test", name: "Test Actor", ip: null },
   );
   if (!res.ok) throw new Error(res.code);
 }

@@ -12,7 +12,7 @@ import { cisTenant } from "../factories/cis";
 import { count } from "./auth-helpers";
 import { cis300Message, jobsRecorder, submissionRow, withCredentials } from "./hmrc-helpers";
 
-const actor = { id: "user-records", email: "records@example.test" };
+const actor = { id: "user-records", email: "records@example.test", name: "Test Actor" };
 const KEY2 = "2:ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=";
 const BOTH = `${env.PII_KEYS},${KEY2}`;
 

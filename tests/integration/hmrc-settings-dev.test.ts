@@ -91,7 +91,7 @@ describe("/dev/hmrc", () => {
     const started = await startSubmission(q.env, t.id, {
       subject: { kind: "cis300", returnId: "ret-dev" },
       message: msg,
-      actor: { id: "x", email: "x@example.test" },
+      actor: { id: "x", email: "x@example.test", name: "Test Actor" },
     });
     if (!started.ok) throw new Error("not started");
     await q.deliver(q.of("hmrc.send")[0]);
@@ -116,7 +116,7 @@ describe("/dev/hmrc", () => {
     const started = await startSubmission(q.env, t.id, {
       subject: { kind: "cis300", returnId: "ret-receipt" },
       message: await cis300Message(),
-      actor: { id: "x", email: "x@example.test" },
+      actor: { id: "x", email: "x@example.test", name: "Test Actor" },
     });
     if (!started.ok) throw new Error("not started");
     await q.deliver(q.of("hmrc.send")[0]);

@@ -56,7 +56,7 @@ describe("online verification through the gateway", () => {
     const unmatched = await seedSub(t, { type: "company", name: "Unmatched Builders Ltd", utr: utrEnding("9"), verificationStatus: "standard" });
     const net = await seedSub(t, { name: "Ned Net", utr: utrEnding("4"), verificationStatus: "gross" });
     const q = jobsRecorder();
-    const actor = { id: "verifier-1", email: "verifier@example.test" };
+    const actor = { id: "verifier-1", email: "verifier@example.test", name: "Test Actor" };
 
     const started = await startVerification(q.env, t.id, [gross.id, unmatched.id, net.id], actor);
     expect(started).toMatchObject({ ok: true, created: true });
@@ -104,7 +104,7 @@ describe("online verification through the gateway", () => {
       .run();
     try {
       const q = jobsRecorder();
-      const started = await startVerification(q.env, t.id, [sub.id], { id: "v", email: "v@example.test" });
+      const started = await startVerification(q.env, t.id, [sub.id], { id: "v", email: "v@example.test", name: "Test Actor" });
       if (!started.ok) throw new Error("not started");
       await q.deliver(q.of("hmrc.send")[0]);
       await q.deliver(q.of("hmrc.poll")[0]);

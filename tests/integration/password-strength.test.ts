@@ -49,7 +49,13 @@ describe("guessable passwords are refused wherever a password is set", () => {
     const admin = await createUser(t, { role: "admin" });
     const email = `${uid("new")}@example.test`;
     const started = Date.now();
-    const res = await inviteUser(env, { tenantId: t.id, email, role: "standard", displayName: "Nia Newcomer", actor: { id: admin.id, email: admin.email } });
+    const res = await inviteUser(env, {
+      tenantId: t.id,
+      email,
+      role: "standard",
+      displayName: "Nia Newcomer",
+      actor: { id: admin.id, email: admin.email, name: "Test Admin" },
+    });
     expect(res.ok).toBe(true);
     const token = linkIn(await waitForMail(email, { after: started }), "/activate");
     // Without JavaScript the form posts back to the page's own address, link included.

@@ -143,7 +143,7 @@ describe("creating tenants at the same time", () => {
   it("gives one of two simultaneous creations with the same slug the tenant and the other 'slug_taken', and writes nothing for the loser", async () => {
     await ensureCatalogue();
     const slug = `race${newId().slice(0, 8).toLowerCase()}`;
-    const actor = { id: "platform-admin", email: "ops@example.com", ip: null };
+    const actor = { id: "platform-admin", email: "ops@example.com", name: "Ops", ip: null };
     const results = await Promise.all([
       createTenantAsAdmin(env, { slug, name: "First Race Ltd" }, actor),
       createTenantAsAdmin(env, { slug, name: "Second Race Ltd" }, actor),

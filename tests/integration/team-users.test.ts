@@ -22,7 +22,7 @@ async function invited(t: TestTenant, opts: { role?: "standard" | "admin" } = {}
   const admin = await createUser(t, { role: "admin" });
   const email = `${uid("inv")}@example.test`;
   const started = Date.now();
-  const res = await inviteUser(env, { tenantId: t.id, email, role: opts.role ?? "standard", actor: { id: admin.id, email: admin.email } });
+  const res = await inviteUser(env, { tenantId: t.id, email, role: opts.role ?? "standard", actor: { id: admin.id, email: admin.email, name: "Test Admin" } });
   if (!res.ok) throw new Error(res.code);
   const mail = await waitForMail(email, { after: started });
   return { admin, email, userId: res.userId, mail, link: linkIn(mail) };
@@ -58,7 +58,12 @@ describe("invitations (inviteUser)", () => {
     const t = await createTenant();
     const { admin, email, userId, link: first } = await invited(t);
     const again = Date.now();
-    const res = await inviteUser(env, { tenantId: t.id, email: email.toUpperCase(), role: "lead", actor: { id: admin.id, email: admin.email } });
+    const res = await inviteUser(env, {
+      tenantId: t.id,
+      email: email.toUpperCase(),
+      role: "lead",
+      actor: { id: admin.id, email: admin.email, name: "Test Admin" },
+    });
     expect(res).toEqual({ ok: true, userId });
     const second = linkIn(await waitForMail(email, { after: again }));
     expect(second).not.toBe(first);
@@ -66,7 +71,7 @@ describe("invitations (inviteUser)", () => {
     expect((await checkActivationLink(env, t.id, tokenOf(second))).ok).toBe(true);
     expect(await count("users", "tenant_id = ? AND email = ? AND role = 'lead'", t.id, email)).toBe(1);
 
-    const actor = { id: admin.id, email: admin.email };
+    const actor = { id: admin.id, email: admin.email, name: "Test Admin" };
     expect(await inviteUser(env, { tenantId: t.id, email: admin.email, role: "standard", actor })).toEqual({ ok: false, code: "email_taken" });
     expect(await inviteUser(env, { tenantId: t.id, email: "not-an-email", role: "standard", actor })).toEqual({ ok: false, code: "invalid_email" });
     // Another tenant may invite the same address: accounts are per tenant.

@@ -20,7 +20,7 @@ import { deliverMessages, messageId, recordingQueue } from "./queue-helpers";
 
 const JOBS_QUEUE = "cis-workspace-jobs";
 const EMAIL_QUEUE = "cis-workspace-email";
-const SUPERADMIN = { id: "superadmin-test", email: "superadmin@example.test", ip: null };
+const SUPERADMIN = { id: "superadmin-test", email: "superadmin@example.test", name: "Super Admin", ip: null };
 
 /** An env whose JOBS and EMAIL producers record instead of sending, so the test delivers each message itself. */
 function recordingEnv() {

@@ -1,5 +1,5 @@
 import { pageUrl } from "~/utils/request-url";
-import { data, redirect, type RouterContextProvider } from "react-router";
+import { createContext, data, redirect, type RouterContextProvider } from "react-router";
 import { cloudflareContext, tenantContext, userContext, type SessionUser } from "~/context";
 import { clientIp, writeAudit } from "~/features/platform/audit.server";
 import { can, deniedAuditAction, type Scope } from "./scopes";
@@ -44,13 +44,21 @@ export function requireUser(request: Request, context: Ctx): SessionUser {
 }
 
 /**
- * Throws 403 (and audits the denial) unless the user's current bundle grants the scope, or
+ * Set once a request's refusal is audited: a layout and its page refusing the same request
+ * (their loaders run side by side) write one audit entry between them.
+ */
+const refusalAudited = createContext<boolean>(false);
+
+/**
+ * Throws 403 (and audits the denial, once per request) unless the user's current bundle grants the scope, or
  * one of the scopes when given several. `message` is the 403's body, for pages that explain
  * the refusal in their own words.
  */
 export async function requireScope(request: Request, context: Ctx, user: SessionUser, scope: Scope | readonly Scope[], message = "Forbidden"): Promise<void> {
   const scopes: readonly Scope[] = typeof scope === "string" ? [scope] : scope;
   if (scopes.some((s) => can(user, s))) return;
+  if (context.get(refusalAudited)) throw data(message, { status: 403 });
+  context.set(refusalAudited, true);
   const { env } = context.get(cloudflareContext);
   await writeAudit(env, {
     tenantId: user.tenantId,

@@ -1,11 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import type { Actor } from "./actor";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
 import { hashPassword } from "./password.server";
 import { revokeUserSessionsStatement } from "./session.server";
-
-type Actor = { id: string; email: string };
 
 /** displayName defaults to the names given, else the e-mail, else 'Anonymous'. */
 export function defaultDisplayName(u: { displayName?: string | null; firstName?: string | null; lastName?: string | null; email?: string | null }): string {

@@ -6,7 +6,7 @@ import { auditInsert } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
 import { currentTaxMonth, penceToPoundsString, previousTaxMonth, type TaxMonth } from "./domain";
-import type { Actor } from "./module.server";
+import type { Actor } from "~/features/auth/actor";
 import { materialsShare, type FilingState } from "./analytics-codes";
 
 /** How many tax months the analytics cover, ending with the current one. */

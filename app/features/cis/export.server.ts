@@ -5,7 +5,7 @@ import { cisSubcontractors } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
-import type { Actor } from "./module.server";
+import type { Actor } from "~/features/auth/actor";
 import { maskEmail, maskPhone } from "./pii.server";
 import { subcontractorFilter, type ListQuery } from "./subcontractors.server";
 

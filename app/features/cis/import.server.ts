@@ -8,7 +8,7 @@ import { countStatuses, readImportTable } from "./csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "./csv-import/import-kit";
 import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "./domain";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
-import type { Actor } from "./module.server";
+import type { Actor } from "~/features/auth/actor";
 import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 import { IMPORT_COLUMNS, type ImportColumnKey } from "./import-columns";
 

@@ -6,7 +6,7 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/submi
 import { auditInsert } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
-import type { Actor } from "./module.server";
+import type { Actor } from "~/features/auth/actor";
 import type { RevealRefusal } from "./portal-invite-codes";
 import { getCisSettings } from "./settings.server";
 import { getSubcontractor, type SubcontractorRow } from "./subcontractors.server";

@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { roleBundles } from "~/db/schema";
+import type { ActorAt } from "~/features/auth/actor";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "./domain";
 
@@ -52,7 +53,6 @@ export function mergeCisScopes(current: readonly string[], chosen: readonly CisS
   return [...kept, ...CIS_SCOPES.filter((s) => wanted.has(s))];
 }
 
-export type BundleActor = { id: string; email: string; name: string; ip: string | null };
 /** "stale": changed by someone else since the form was rendered; "last_manager": nobody would keep cis.manage. */
 export type UpdateBundleResult = { ok: true; added: string[]; removed: string[] } | { ok: false; code: "not_found" | "stale" | "last_manager" };
 
@@ -70,7 +70,7 @@ export async function updateBundleCisScopes(
   name: string,
   chosen: readonly CisScope[],
   expectedVersion: number | null,
-  actor: BundleActor,
+  actor: ActorAt,
   now = Date.now(),
 ): Promise<UpdateBundleResult> {
   const db = getDb(env);

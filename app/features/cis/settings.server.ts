@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
+import type { ActorAt } from "~/features/auth/actor";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { type CisSettings, DEFAULT_CIS_SETTINGS, type VatScheme } from "./domain";
 import { listCisRoleBundles, roleBundlesQuery, toCisRoleBundles, type CisRoleBundle } from "./role-bundles.server";
@@ -111,7 +112,6 @@ export async function getSettingsScreen(env: Env, tenantId: string): Promise<{ s
 // ---------------------------------------------------------------------------
 // Saving
 
-export type SettingsActor = { id: string; email: string; name: string; ip: string | null };
 /** "encrypt_failed": the UTR could not be encrypted; "save_failed": anything else (nothing was written). */
 export type SaveSettingsResult =
   { ok: true; changedFields: string[]; activated: boolean; deactivated: boolean } | { ok: false; code: "encrypt_failed" | "save_failed" };
@@ -141,7 +141,7 @@ export function utrPiiContext(tenantId: string): PiiContext {
  * settings row) and only its mask is stored in the clear. Audit payloads name the changed
  * fields, never their values.
  */
-export async function saveCisSettings(env: Env, tenantId: string, input: CisSettings, actor: SettingsActor, now = Date.now()): Promise<SaveSettingsResult> {
+export async function saveCisSettings(env: Env, tenantId: string, input: CisSettings, actor: ActorAt, now = Date.now()): Promise<SaveSettingsResult> {
   try {
     const db = getDb(env);
     const [existing] = await db.select().from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);

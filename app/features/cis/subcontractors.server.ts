@@ -15,7 +15,7 @@ import {
   type SubcontractorUpdate,
   type VerificationField,
 } from "./domain";
-import type { Actor } from "./module.server";
+import type { Actor } from "~/features/auth/actor";
 import { BULK_LIMIT } from "./subcontractor-messages";
 import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 

@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
+import type { RequestContext } from "~/features/auth/guard.server";
 import { requireScope } from "~/features/auth/middleware.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
@@ -7,7 +8,7 @@ import { pageUrl } from "~/utils/request-url";
 import type { Toast } from "~/utils/toast";
 import { FILE_ERRORS, FILE_MESSAGES } from "./file-rules";
 import { deleteFiles, describeSelection, moveFiles } from "./files.server";
-import { FILE_SCOPES, type FilesRequest } from "./module.server";
+import { FILE_SCOPES, viewerOf } from "./module.server";
 
 const idList = z.array(z.string().min(1).max(100)).max(500).default([]);
 const bulkForm = z.discriminatedUnion("intent", [
@@ -32,7 +33,7 @@ type BulkAnswer = { toast: Toast } | { error: { message: string; status: number 
  * The action itself runs once per submission key: a double click, or a repeated post, answers
  * with the first result and moves or deletes nothing again.
  */
-export async function bulkAction(request: Request, context: Readonly<RouterContextProvider>, req: FilesRequest) {
+export async function bulkAction(request: Request, context: Readonly<RouterContextProvider>, req: RequestContext) {
   const form = await request.formData();
   const parsed = bulkForm.safeParse({
     intent: form.get("intent"),
@@ -41,7 +42,8 @@ export async function bulkAction(request: Request, context: Readonly<RouterConte
     ids: form.getAll("ids"),
   });
   if (!parsed.success) return data<BulkActionData>({ step: "error", message: "Choose at least one file." }, { status: 400 });
-  const { env, tenant, viewer } = req;
+  const { env, tenant, user } = req;
+  const viewer = viewerOf(user);
   const back = pageUrl(request);
   const to = back.pathname + back.search;
   const input = parsed.data;

@@ -2,6 +2,7 @@
  * Files data access: every exported function takes the tenant id explicitly, and every query on a
  * tenant-owned table filters by it. Expected failures come back as typed codes.
  */
+import type { Actor } from "~/features/auth/actor";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, asc, count, desc, eq, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -28,7 +29,7 @@ import { USAGE_RECALC_AUDIT } from "./file-constants";
 import { storageCap, TIER_LIMITS } from "./file-rules";
 import { latestUsageJobQuery, usageJobView } from "./usage-recalculation.server";
 
-export type Viewer = { id: string; email: string; name: string; manageAll: boolean };
+export type Viewer = Actor & { manageAll: boolean };
 
 export type FileErrorCode =
   | "not_found"

@@ -1,9 +1,9 @@
 import { data, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "~/context";
+import { moduleOn } from "~/features/auth/guard.server";
 import { requireTenant } from "~/features/auth/middleware.server";
 import { createSession, revokeSession } from "~/features/auth/session.server";
 import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/tokens.server";
-import { hasCisModule } from "~/features/cis/module.server";
 import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/portal-invites.server";
 import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors.server";
 import { writeAudit } from "~/features/platform/audit.server";
@@ -16,7 +16,7 @@ import { loadPortalSession } from "./portal-session.server";
 export function requirePortalModule(context: Readonly<RouterContextProvider>) {
   const { env, ctx } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
-  if (!hasCisModule(tenant)) throw data("Page not found", { status: 404 });
+  if (!moduleOn(tenant, "cis")) throw data("Page not found", { status: 404 });
   return { env, ctx, tenant };
 }
 

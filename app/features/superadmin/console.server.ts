@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
+import type { ActorAt } from "~/features/auth/actor";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { auditInsert } from "~/features/platform/audit.server";
 import { isOfferedModule } from "~/features/platform/module-catalogue";
@@ -8,8 +9,6 @@ import { resumeParkedWork } from "~/features/platform/parked-work.server";
 import { inviteUser } from "~/features/team/invitations.server";
 import { newId } from "~/utils/ids";
 import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
-
-type Actor = { id: string; email: string; ip: string | null };
 
 export type CreateTenantError = "slug_taken";
 export type SetTenantModuleError = "tenant_not_found" | "module_not_found" | "module_unavailable";
@@ -30,7 +29,7 @@ function isSlugViolation(err: unknown): boolean {
 export async function createTenant(
   env: Env,
   input: Pick<CreateTenantInput, "slug" | "name"> & Partial<Omit<CreateTenantInput, "slug" | "name">>,
-  actor: Actor,
+  actor: ActorAt,
 ): Promise<{ ok: true; id: string } | { ok: false; code: CreateTenantError }> {
   const db = getDb(env);
   const [[existing], catalogue] = await db.batch([
@@ -78,18 +77,23 @@ export type FirstAdminInvite = "sent" | "email_taken" | "invalid_email";
 export async function createTenantWithAdmin(
   env: Env,
   input: CreateTenantInput,
-  actor: Actor,
+  actor: ActorAt,
 ): Promise<{ ok: true; id: string; invite: FirstAdminInvite } | { ok: false; code: CreateTenantError }> {
   const created = await createTenant(env, input, actor);
   if (!created.ok) return created;
-  const invited = await inviteUser(env, { tenantId: created.id, email: input.adminEmail, role: "admin", actor: { id: actor.id, email: actor.email } });
+  const invited = await inviteUser(env, {
+    tenantId: created.id,
+    email: input.adminEmail,
+    role: "admin",
+    actor: { id: actor.id, email: actor.email, name: actor.name },
+  });
   return { ok: true, id: created.id, invite: invited.ok ? "sent" : invited.code };
 }
 
 export async function setTenantModule(
   env: Env,
   { tenantId, moduleId, enabled }: { tenantId: string; moduleId: string; enabled: boolean },
-  actor: Actor,
+  actor: ActorAt,
 ): Promise<{ ok: true } | { ok: false; code: SetTenantModuleError }> {
   const db = getDb(env);
   const [[tenant], [mod]] = await db.batch([
@@ -130,7 +134,7 @@ export async function setTenantSuspended(
   env: Env,
   tenantId: string,
   suspend: boolean,
-  actor: Actor,
+  actor: ActorAt,
 ): Promise<{ ok: true; slug: string; name: string } | { ok: false; code: TenantStatusError }> {
   const db = getDb(env);
   const [tenant] = await db

@@ -1,3 +1,4 @@
+import type { Actor } from "~/features/auth/actor";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
@@ -11,9 +12,7 @@ import { auditInsert } from "~/features/platform/audit.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { emailField } from "./schemas";
-import { auditWhere, linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
-
-export type { Actor } from "./team.server";
+import { auditWhere, linkOrigin, tenantStatement, tokenAudience } from "./team.server";
 
 /** An invitation link lasts 7 days (people are invited ahead of their start date) and works once. */
 export const INVITE_TTL_SECONDS = 7 * 24 * 60 * 60;

@@ -1,3 +1,4 @@
+import type { Actor } from "~/features/auth/actor";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
@@ -8,7 +9,7 @@ import { countAttempt } from "~/features/auth/throttle.server";
 import { signToken, verifyToken } from "~/features/auth/tokens.server";
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { linkThrottleKeys, personColumns, personOf, type LinkProblem } from "./invitations.server";
-import { auditWhere, linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
+import { auditWhere, linkOrigin, tenantStatement, tokenAudience } from "./team.server";
 import type { ChangeResult } from "./users.server";
 
 /** A reset link works for an hour, once: it hands over an account already in use. */

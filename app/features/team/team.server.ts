@@ -8,7 +8,6 @@ import { tenantOrigin } from "~/features/platform/host";
 import { newId } from "~/utils/ids";
 
 /** Who acted, as the audit entries record them: a staff member or a platform operator. */
-export type Actor = { id: string; email: string };
 
 /**
  * An audit entry that lands only while `where` holds. Placed in a batch BEFORE the UPDATE that

@@ -1,10 +1,11 @@
+import type { Actor } from "~/features/auth/actor";
 import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
 import { erasureStatements } from "./erasure.server";
 import { inviteUser, type InviteResult } from "./invitations.server";
-import { anotherActiveAdmin, auditWhere, type Actor } from "./team.server";
+import { anotherActiveAdmin, auditWhere } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
 
 /** The most people one page lists; a search narrows it down. */

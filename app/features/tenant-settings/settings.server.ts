@@ -1,12 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
+import type { ActorAt } from "~/features/auth/actor";
 import { auditInsert } from "~/features/platform/audit.server";
 import { hexToHsl } from "~/features/platform/branding";
 import { isOfferedModule } from "~/features/platform/module-catalogue";
 import type { BrandingInput } from "./schemas";
-
-type Actor = { id: string; email: string; ip: string | null };
 
 export type SetModuleError = "module_not_found" | "module_unavailable";
 
@@ -14,7 +13,7 @@ export type SetModuleError = "module_not_found" | "module_unavailable";
  * Saves the tenant's branding choices over what it had (other branding keys are kept) with its
  * audit entry in one batch. The accent is stored as given and as the HSL the theme uses.
  */
-export async function saveBranding(env: Env, tenantId: string, current: TenantBranding, input: BrandingInput, actor: Actor): Promise<void> {
+export async function saveBranding(env: Env, tenantId: string, current: TenantBranding, input: BrandingInput, actor: ActorAt): Promise<void> {
   const db = getDb(env);
   const accentHsl = hexToHsl(input.accentColor);
   if (!accentHsl) throw new Error("saveBranding: accent colour not validated");
@@ -56,7 +55,7 @@ export async function setModuleEnabled(
   available: string[] | null,
   moduleId: string,
   enabled: boolean,
-  actor: Actor,
+  actor: ActorAt,
 ): Promise<{ ok: true; label: string } | { ok: false; code: SetModuleError }> {
   // A module the code does not offer has no pages to switch on, whatever the database lists.
   if (!isOfferedModule(moduleId)) return { ok: false, code: "module_not_found" };

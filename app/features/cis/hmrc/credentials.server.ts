@@ -6,6 +6,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
+import type { ActorAt } from "~/features/auth/actor";
 import { auditInsert } from "~/features/platform/audit.server";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import type { GatewayCredentials } from "./protocol";
@@ -14,7 +15,6 @@ export function gatewayPiiContext(tenantId: string, field: "gateway_sender_id" |
   return { tenantId, table: "cis_settings", recordId: tenantId, field };
 }
 
-export type CredentialsActor = { id: string; email: string; ip: string | null };
 export type CredentialsResult = { ok: true } | { ok: false; code: "settings_missing" | "encrypt_failed" };
 
 /** The query alone, for a page that reads it in its own D1 batch. */
@@ -32,7 +32,7 @@ export async function hasGatewayCredentials(env: Env, tenantId: string): Promise
 }
 
 /** Replaces both values (they belong together). Needs the settings row: credentials come after the CIS settings. */
-export async function saveGatewayCredentials(env: Env, tenantId: string, credentials: GatewayCredentials, actor: CredentialsActor): Promise<CredentialsResult> {
+export async function saveGatewayCredentials(env: Env, tenantId: string, credentials: GatewayCredentials, actor: ActorAt): Promise<CredentialsResult> {
   let senderEnc: string;
   let passwordEnc: string;
   try {
@@ -69,7 +69,7 @@ export async function saveGatewayCredentials(env: Env, tenantId: string, credent
   return { ok: true };
 }
 
-export async function clearGatewayCredentials(env: Env, tenantId: string, actor: CredentialsActor): Promise<void> {
+export async function clearGatewayCredentials(env: Env, tenantId: string, actor: ActorAt): Promise<void> {
   const db = getDb(env);
   const now = Date.now();
   await db.batch([

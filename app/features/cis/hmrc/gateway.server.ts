@@ -15,6 +15,7 @@
  * transition is a conditional UPDATE on the states it may start from; each poll job is keyed by
  * submission and poll number and checks the row's state before doing anything.
  */
+import type { Actor } from "~/features/auth/actor";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -32,7 +33,6 @@ import { chooseHmrcTransport, HmrcTransportError, type HmrcTransport } from "./t
 export type HmrcSubmissionRow = typeof hmrcSubmissions.$inferSelect;
 
 export type SubmissionSubject = { kind: "cis300"; returnId: string } | { kind: "verify"; subcontractorIds: string[] };
-export type GatewayActor = { id: string; email: string };
 
 export const MESSAGE_CLASS: Record<HmrcSubmissionKind, string> = { cis300: "IR-CIS-CIS300MR", verify: "IR-CIS-VERIFY" };
 
@@ -173,7 +173,7 @@ export type StartSubmissionInput = {
   subject: SubmissionSubject;
   /** The GovTalk message as the rules engine built it, without credentials, IRmark filled in. */
   message: { xml: string; irmark?: { base64: string } };
-  actor: GatewayActor;
+  actor: Actor;
   /** The form's one-time submission key: stored in the same batch as the submission row. */
   claim?: SubmissionClaim;
 };

@@ -4,6 +4,7 @@
  * server composition root), and registers its `cis300` result handler with onSubmissionResult to
  * mark the return submitted and locked when HMRC accepts it.
  */
+import type { Actor } from "~/features/auth/actor";
 import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { getDb } from "~/db/client.server";
 import { taxMonthFromLabel } from "../domain/tax-month";
@@ -14,7 +15,6 @@ import {
   latestSubmissionQuery,
   startSubmission,
   submissionView,
-  type GatewayActor,
   type HmrcSubmissionRow,
   type StartSubmissionResult,
   type SubmissionView,
@@ -86,7 +86,7 @@ export async function submitReturn(
   tenantId: string,
   taxMonth: string,
   declarations: Cis300Declarations,
-  actor: GatewayActor,
+  actor: Actor,
   now = new Date(),
   claim?: SubmissionClaim,
 ): Promise<SubmitReturnResult> {

@@ -4,6 +4,7 @@
  * verification number, method 'online', date and who asked, in the same D1 batch as the
  * submission's final UPDATE, with a cis.subcontractor.verified audit entry for each.
  */
+import type { Actor } from "~/features/auth/actor";
 import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -22,15 +23,7 @@ import {
 } from "../domain/xml/verification";
 import { decryptPii } from "../pii.server";
 import { utrPiiContext } from "../settings.server";
-import {
-  onSubmissionResult,
-  startSubmission,
-  submissionView,
-  type GatewayActor,
-  type ResultHandler,
-  type StartSubmissionResult,
-  type SubmissionView,
-} from "./gateway.server";
+import { onSubmissionResult, startSubmission, submissionView, type ResultHandler, type StartSubmissionResult, type SubmissionView } from "./gateway.server";
 
 /** ChannelRouting: the software that built the message. */
 export const PRODUCT = { name: "CIS Workspace", version: "1.0" } as const;
@@ -58,7 +51,7 @@ export async function startVerification(
   env: Env,
   tenantId: string,
   subcontractorIds: string[],
-  actor: GatewayActor,
+  actor: Actor,
   now = new Date(),
   claim?: SubmissionClaim,
 ): Promise<StartVerificationResult> {

@@ -6,7 +6,7 @@ import { auditInsert } from "~/features/platform/audit.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
 import { formatDate, LONDON } from "~/utils/dates";
 import { penceToPoundsString } from "../domain";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { invoiceFilter, type InvoiceListQuery } from "./invoices.server";
 

@@ -7,7 +7,7 @@ import { newId } from "~/utils/ids";
 import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
 import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, parseMoney, UTR_RE, type InvoiceInput } from "../domain";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 import { maskUtr, piiSearchHash } from "../pii.server";
 import { INVOICE_IMPORT_COLUMNS, type InvoiceImportColumnKey } from "./import-columns";
 import { INVOICE_ERROR_MESSAGES, isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./invoices.server";

@@ -24,7 +24,7 @@ import {
 } from "../domain";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { pendingInvoices } from "../statements/statements.server";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 import {
   INVOICE_BULK_LIMIT,
   INVOICE_PAGE_SIZE,

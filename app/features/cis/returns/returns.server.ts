@@ -25,7 +25,7 @@ import {
   type SubcontractorRecord,
   type TaxMonth,
 } from "../domain";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 import {
   RETURN_EXPORT_HEADER,
   RETURN_HISTORY_LIMIT,

@@ -4,7 +4,7 @@ import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { exportSubcontractorAnalytics } from "../analytics.server";
-import { actorOf, requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import type { Route } from "./+types/analytics-export";
 
 /** A resource route (no component): POST answers with the by-subcontractor figures as CSV. An export is audited, so it is never a GET. */
@@ -13,10 +13,10 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.io.export");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.io.export" });
   // The figures are read off the invoices: exporting them needs both scopes, each checked on its own.
   await requireScope(request, context, user, "cis.inv.read");
-  const result = await exportSubcontractorAnalytics(env, tenant.id, actorOf(user), { ip: clientIp(request) });
+  const result = await exportSubcontractorAnalytics(env, tenant.id, actor, { ip: clientIp(request) });
   if (!result.ok) return redirectWithToast(env, "/cis/analytics", { type: "error", title: "Export Failed", message: "No data to export" });
   return new Response(result.body, {
     headers: {

@@ -8,14 +8,14 @@ import { formatPence } from "../domain";
 import { FILING_LABELS, materialsShare } from "../analytics-codes";
 import { cisAnalytics } from "../analytics.server";
 import { BarChart, compactPounds, HorizontalBarChart, shortMonth } from "../components/analytics-charts";
-import { requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import type { Route } from "./+types/analytics";
 
 const STATUS_LABEL = { gross: "Gross (0%)", standard: "Standard (20%)", higher: "Higher (30%)" } as const;
 const TYPE_LABEL = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.read");
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.read" });
   const figures = await cisAnalytics(env, tenant.id);
   return { ...figures, canExport: can(user, "cis.io.export") && can(user, "cis.inv.read") };
 }

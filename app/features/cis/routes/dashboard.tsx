@@ -3,12 +3,12 @@ import { buttonClass } from "~/components/ui/button";
 import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards, TaxMonthOverview } from "../components/dashboard-panels";
 import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard.server";
 import { formatPence } from "../domain";
-import { requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { OverdueReturns } from "../returns/components/overdue-returns";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.read");
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.read" });
   const dash = await getDashboardData(env, tenant.id, { now: new Date() });
   if (!dash.active) return { active: false as const, canManage: canManageSettings(user) };
   return {

@@ -1,13 +1,13 @@
 import { NavLink, Outlet, useLocation } from "react-router";
 import { can } from "~/features/auth/scopes";
 import { AppShell } from "~/features/platform/components/app-shell";
-import { requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { RETURNS_READ_SCOPES } from "../returns/return-codes";
 import type { Route } from "./+types/layout";
 
 /** The CIS area: module switched on and a signed-in staff member; each page checks its own scope. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireCis(request, context);
+  const { user } = await requireModule(request, context, { module: "cis" });
   return {
     nav: [
       { to: "/cis", label: "Dashboard", show: can(user, "cis.read") },

@@ -7,7 +7,7 @@ import { clientIp } from "~/features/platform/audit.server";
 import { formErrorReply } from "~/utils/forms";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema, inviteRefusalMessage } from "../components/invite-to-portal";
-import { actorOf, requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invite-codes";
 import { inviteRefusal, issuePortalInvite, portalInviteScope, revealPortalLink } from "../portal-invites.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
@@ -38,7 +38,7 @@ const intentSchema = z.discriminatedUnion("intent", [
 const REVEAL_SCOPE = "cis.inv.write";
 
 async function guard(request: Request, context: Route.LoaderArgs["context"], creating: boolean) {
-  const cis = await requireCis(request, context, "cis.portal.invite");
+  const cis = await requireModule(request, context, { module: "cis", scope: "cis.portal.invite" });
   if (creating) await requireScope(request, context, cis.user, "cis.sub.write");
   return cis;
 }
@@ -73,12 +73,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { id } = paramsSchema.parse(params);
-  const { env, tenant, user } = await guard(request, context, !id);
+  const { env, tenant, user, actor } = await guard(request, context, !id);
   const formData = await request.formData();
   const intent = intentSchema.safeParse({ intent: formData.get("intent"), invite: formData.get("invite") ?? undefined });
   // Each route takes its own intents only.
   if (!intent.success || (intent.data.intent !== "create") !== Boolean(id)) throw data("Unknown action", { status: 400 });
-  const actor = actorOf(user);
   const origin = new URL(request.url).origin;
   const ip = clientIp(request);
   const reply = (body: InviteActionData, status = 200) => data(body, { status, headers: NO_STORE });

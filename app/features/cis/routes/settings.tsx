@@ -12,7 +12,7 @@ import { clearGatewayCredentials, saveGatewayCredentials } from "../hmrc/credent
 import { gatewayCredentialsSchema, type GatewayFormErrors } from "../hmrc/gateway-credentials-schema";
 import { RolePermissions, ScopeChecklistPanel } from "../components/settings-role-permissions";
 import { CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
-import { requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { ENCRYPT_FAILED } from "../pii.server";
 import { scopeChecklist, updateBundleCisScopes } from "../role-bundles.server";
 import { getCisSettings, getSettingsScreen, saveCisSettings } from "../settings.server";
@@ -29,7 +29,7 @@ const LAST_MANAGER = "At least one role must keep cis.manage, or nobody could ch
 const SETTINGS_SCOPES = ["cis.settings.write", "cis.manage"] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis" });
   await requireScope(request, context, user, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
   const { settings, bundles } = await getSettingsScreen(env, tenant.id);
   return { settings, bundles, checklist: scopeChecklist(bundles), canEditBundles: can(user, "cis.manage"), allScopes: CIS_SCOPES };
@@ -54,7 +54,7 @@ const settingsIntent = z.discriminatedUnion("intent", [
 ]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis" });
   await requireScope(request, context, user, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
   const formData = await request.formData();
   const actor = { id: user.id, email: user.email, name: user.displayName, ip: clientIp(request) };
@@ -75,16 +75,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       const senderId = formData.get("senderId");
       return data<ActionData>({ gatewayErrors: errors, gatewaySenderId: typeof senderId === "string" ? senderId : "" }, { status: 400 });
     }
-    const who = { id: user.id, email: user.email, ip: actor.ip };
     if (gateway.data.intent === "gateway-clear") {
-      await clearGatewayCredentials(env, tenant.id, who);
+      await clearGatewayCredentials(env, tenant.id, actor);
       return redirectWithToast(env, "/cis/settings", {
         type: "success",
         title: "Credentials Cleared",
         message: "The Government Gateway credentials have been removed.",
       });
     }
-    const saved = await saveGatewayCredentials(env, tenant.id, { senderId: gateway.data.senderId, password: gateway.data.password }, who);
+    const saved = await saveGatewayCredentials(env, tenant.id, { senderId: gateway.data.senderId, password: gateway.data.password }, actor);
     if (!saved.ok) {
       const form = saved.code === "settings_missing" ? "Save your CIS settings first, then add the Government Gateway credentials." : ENCRYPT_FAILED;
       return data<ActionData>({ gatewayErrors: { form }, gatewaySenderId: gateway.data.senderId }, { status: saved.code === "settings_missing" ? 400 : 500 });

@@ -12,7 +12,7 @@ import { InviteToPortalButton } from "../components/invite-to-portal";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { ConfirmPanel } from "../components/subcontractor-confirm";
 import { METHOD_LABELS, STATUS_LABELS, StatusBadge, TYPE_LABELS } from "../components/subcontractor-table";
-import { actorOf, requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { DECRYPT_FAILED, PiiError } from "../pii.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors.server";
@@ -29,7 +29,7 @@ const paramsSchema = z.object({ id: z.string().min(1).max(64) });
 const VERIFY_REFRESH_SECONDS = 3;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.sub.read" });
   const { id } = paramsSchema.parse(params);
   // The subcontractor and its latest online verification, in one round trip.
   const found = await subcontractorWithVerification(env, tenant.id, id);
@@ -70,7 +70,7 @@ type ActionData =
   { kind: "reveal"; field: Field; value: string | null; error: string | null } | { kind: "confirm-archive" } | { kind: "error"; message: string };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.sub.read" });
   const { id } = paramsSchema.parse(params);
   // Another tenant's or a deleted subcontractor is simply not there, whoever asks.
   const row = await getSubcontractor(env, tenant.id, id);
@@ -86,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // The plaintext travels only in this POST response, which nothing may cache.
     const headers = { "Cache-Control": "no-store" };
     try {
-      const value = await revealIdentifier(env, tenant.id, row.id, field, actorOf(user), clientIp(request));
+      const value = await revealIdentifier(env, tenant.id, row.id, field, actor, clientIp(request));
       if (value === null)
         return data<ActionData>(
           { kind: "reveal", field, value: null, error: field === "utr" ? "No UTR on record" : "No NINO on record" },
@@ -104,7 +104,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (posted.intent === "verify") {
     await requireScope(request, context, user, "cis.sub.verify");
     const sent = await submitOnce(env, form, verifyScope(tenant.id, user.id, row.id), (claim) =>
-      startVerification(env, tenant.id, [row.id], actorOf(user), new Date(), claim),
+      startVerification(env, tenant.id, [row.id], actor, new Date(), claim),
     );
     if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ kind: "error", message: sent.message }, { status: 409 });
     const res = sent.result;
@@ -114,7 +114,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   await requireScope(request, context, user, "cis.sub.write");
   if (posted.confirmed !== "yes") return data<ActionData>({ kind: "confirm-archive" });
-  const res = await archiveSubcontractors(env, tenant.id, [row.id], actorOf(user));
+  const res = await archiveSubcontractors(env, tenant.id, [row.id], actor);
   if (res.failed.length) return data<ActionData>({ kind: "error", message: BULK_FAILURE_MESSAGES[res.failed[0].code] }, { status: 409 });
   return redirectWithToast(env, `/cis/subcontractors/${row.id}`, { type: "success", title: "Subcontractor archived", message: row.name });
 }

@@ -17,7 +17,7 @@ import {
   type SubcontractorUpdate,
   type VerificationValues,
 } from "../domain";
-import { actorOf, requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { ENCRYPT_FAILED, PiiError } from "../pii.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
 import { createSubcontractor, getSubcontractor, updateSubcontractor, type SaveResult } from "../subcontractors.server";
@@ -27,7 +27,7 @@ import type { Route } from "./+types/subcontractor-form";
 const paramsSchema = z.object({ id: z.string().min(1).max(64).optional() });
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.sub.write");
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.sub.write" });
   const { id } = paramsSchema.parse(params);
   const canVerify = can(user, "cis.sub.verify");
   if (!id) {
@@ -84,12 +84,11 @@ function keepUnposted<T extends SubcontractorCreate | SubcontractorUpdate>(value
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.sub.write");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.sub.write" });
   const { id } = paramsSchema.parse(params);
   const existing = id ? await getSubcontractor(env, tenant.id, id) : null;
   if (id && !existing) throw data("Not found", { status: 404 });
   const formData = await request.formData();
-  const actor = actorOf(user);
   const canVerify = can(user, "cis.sub.verify");
 
   type Reply = (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>;

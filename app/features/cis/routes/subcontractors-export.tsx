@@ -3,7 +3,7 @@ import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { exportSubcontractors } from "../export.server";
-import { actorOf, requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { parseListQuery } from "../subcontractors.server";
 import type { Route } from "./+types/subcontractors-export";
 
@@ -18,7 +18,7 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.io.export");
+  const { env, tenant, actor } = await requireModule(request, context, { module: "cis", scope: "cis.io.export" });
   const form = await request.formData();
   const params = new URLSearchParams();
   for (const key of ["q", "status", "type"] as const) {
@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (typeof value === "string") params.set(key, value);
   }
   const query = parseListQuery(params);
-  const result = await exportSubcontractors(env, tenant.id, query, actorOf(user), { ip: clientIp(request) });
+  const result = await exportSubcontractors(env, tenant.id, query, actor, { ip: clientIp(request) });
   if (!result) {
     const back = new URLSearchParams();
     if (query.q) back.set("q", query.q);

@@ -9,7 +9,7 @@ import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownloa
 import { ImportPage, ImportPreviewPanel } from "../csv-import/import-page";
 import { analyseImport, importSubcontractors, type ImportRowResult } from "../import.server";
 import { IMPORT_COLUMNS, IMPORT_TEMPLATE_FILE } from "../import-columns";
-import { actorOf, requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import type { Route } from "./+types/subcontractors-import";
 
 const CHANGED_MESSAGE = "The data changed since your preview. Check the rows again before importing.";
@@ -17,7 +17,7 @@ const NO_VALID_ROWS = "No valid rows to import. Correct the file and upload it a
 
 /** An import creates subcontractors: it needs cis.io.import and cis.sub.write, on every request. */
 async function requireImport(request: Request, context: Readonly<RouterContextProvider>) {
-  const cis = await requireCis(request, context, "cis.io.import");
+  const cis = await requireModule(request, context, { module: "cis", scope: "cis.io.import" });
   await requireScope(request, context, cis.user, "cis.sub.write");
   return cis;
 }
@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireImport(request, context);
+  const { env, tenant, user, actor } = await requireImport(request, context);
   // Rows that record verification need cis.sub.verify too.
   const canVerify = can(user, "cis.sub.verify");
   const step = await importStep(request, {
@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     importPreview(analysis, { importId: analysis.counts.valid > 0 ? importId : null, fileName, notice }, status);
   if (analysis.counts.valid === 0) return preview(NO_VALID_ROWS, 400);
   if (analysis.counts.valid !== expected) return preview(CHANGED_MESSAGE, 409);
-  const imported = await importSubcontractors(env, tenant.id, analysis.valid, actorOf(user), { ip: clientIp(request) });
+  const imported = await importSubcontractors(env, tenant.id, analysis.valid, actor, { ip: clientIp(request) });
   if (!imported.ok) return preview(CHANGED_MESSAGE, 409);
   const count = imported.ids.length;
   await deleteUpload(env, tenant.id, importId);

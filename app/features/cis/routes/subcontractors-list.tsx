@@ -12,7 +12,7 @@ import { Pager } from "~/components/ui/pager";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { BulkResults, bulkConfirmText, ConfirmPanel, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
 import { SubcontractorTable, SummaryCards } from "../components/subcontractor-table";
-import { actorOf, requireCis } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
 import {
   archiveSubcontractors,
@@ -35,7 +35,7 @@ import { SUBMISSION_KEY_FIELD } from "~/features/platform/submission-key-codes";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.sub.read");
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.sub.read" });
   const query = parseListQuery(new URL(request.url).searchParams);
   const perms = {
     canWrite: can(user, "cis.sub.write"),
@@ -92,7 +92,7 @@ const KIND: Record<Exclude<BulkIntent, "bulk-verify">, BulkKind> = { archive: "a
 const verifyConfirmText = (n: number) => `Send ${n === 1 ? "1 subcontractor" : `${n} subcontractors`} to HMRC for verification?`;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context);
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis" });
   const form = await request.formData();
   // Verifying with HMRC needs cis.sub.verify; archiving and deleting need cis.sub.write.
   await requireScope(request, context, user, form.get("intent") === "bulk-verify" ? "cis.sub.verify" : "cis.sub.write");
@@ -119,7 +119,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ step: "confirm", kind: KIND[intent], intent, items, key });
   }
 
-  const actor = actorOf(user);
   const url = pageUrl(request);
   if (intent === "archive") {
     // One row's own Archive changes that row only (conditionally): no submission key.

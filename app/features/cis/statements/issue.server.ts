@@ -8,7 +8,7 @@ import { queueEmailIf } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { formatPence } from "../domain/money";
 import { taxMonthFromLabel } from "../domain/tax-month";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 import { maskEmail } from "../pii.server";
 import { getCisSettings } from "../settings.server";
 import { ensureStatementPdf } from "./files.server";

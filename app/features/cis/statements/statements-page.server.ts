@@ -6,7 +6,7 @@ import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs } from "~/db
 import { QUEUE_REFUSED } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import type { StatementIssueMethod } from "../domain";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 import type { EmailFailure } from "./issue-codes";
 import type { StatementRowStatus } from "./statement-codes";
 import { pendingInvoices, pendingStatementsQuery } from "./statements.server";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
 import { newId } from "~/utils/ids";
-import type { Actor } from "../module.server";
+import type { Actor } from "~/features/auth/actor";
 
 /**
  * Statement data: which invoices still need one, generating one per subcontractor and tax month,

@@ -9,11 +9,13 @@ import { BulkBar, DeleteConfirm, FileGrid, FileTable, noFilesText, type SortKey 
 import { ListToolbar } from "../components/list-toolbar";
 import { listFiles, PAGE_SIZE } from "../files.server";
 import { parseListQuery, viewChoice } from "../list-query.server";
-import { filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { filePerms, viewerOf } from "../module.server";
 import type { Route } from "./+types/all";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files" });
+  const viewer = viewerOf(user);
   const query = parseListQuery(new URL(request.url).searchParams);
   const { view, tile, setCookie } = viewChoice(request, "all");
   const list = await listFiles(env, tenant.id, viewer, query);
@@ -24,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const req = await requireFiles(request, context);
+  const req = await requireModule(request, context, { module: "files" });
   return bulkAction(request, context, req);
 }
 

@@ -4,7 +4,8 @@ import { toCsv, CSV_CONTENT_TYPE } from "~/utils/csv";
 import { formatDateTime } from "~/utils/dates";
 import { EXPORT_HEADER, exportFileList } from "../files.server";
 import { parseListQuery } from "../list-query.server";
-import { requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { viewerOf } from "../module.server";
 import type { Route } from "./+types/export";
 
 /** A resource route: POST answers with the file list as CSV. An export is audited, so it is never a GET. */
@@ -13,7 +14,8 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, viewer } = await requireFiles(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files" });
+  const viewer = viewerOf(user);
   const form = await request.formData();
   const params = new URLSearchParams();
   for (const key of ["filter", "q", "sort", "dir"]) {

@@ -2,7 +2,8 @@ import { data } from "react-router";
 import { z } from "zod";
 import { auditDownload, fileForDownload } from "../files.server";
 import { downloadSignalHeader } from "../download-signal";
-import { requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { viewerOf } from "../module.server";
 import { fileResponseHeaders } from "../serve.server";
 import type { Route } from "./+types/file-content";
 
@@ -15,7 +16,8 @@ const query = z.object({ v: z.coerce.number().int().min(1).optional() });
  * person cannot see, or another tenant's, is 404.
  */
 export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
-  const { env, tenant, viewer } = await requireFiles(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files" });
+  const viewer = viewerOf(user);
   const { id } = params.parse(raw);
   const url = new URL(request.url);
   const { v } = query.catch({}).parse(Object.fromEntries(url.searchParams));

@@ -11,7 +11,8 @@ import { DeleteConfirm } from "../components/file-list";
 import { ShareForm } from "../components/share-form";
 import { deleteDialogTexts, FILE_ERRORS, FILE_MESSAGES, formatBytes, previewMode, visibilityLabel } from "../file-rules";
 import { deleteFiles, getFile, moveFiles, shareFile } from "../files.server";
-import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
 import { signaturePerms, signatureRequestScope } from "../signatures/access.server";
 import { RequestSignatureForm } from "../signatures/components/request-signature-form";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
@@ -24,7 +25,8 @@ const TEXT_PREVIEW_BYTES = 256 * 1024;
 const shareScope = (tenantId: string, userId: string, fileId: string) => ({ tenantId, userId, action: `files.share:${fileId}` });
 
 export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files" });
+  const viewer = viewerOf(user);
   const { id } = params.parse(raw);
   const found = await getFile(env, tenant.id, viewer, id);
   if (!found.ok) throw data("File not found", { status: 404 });
@@ -73,8 +75,9 @@ type ActionData =
   { intent: "share" | "move" | "delete"; error: string } | { intent: "confirm-delete"; items: { id: string; name: string; mayChange: boolean }[] };
 
 export async function action({ request, context, params: raw }: Route.ActionArgs) {
-  const req = await requireFiles(request, context);
-  const { env, tenant, user, viewer } = req;
+  const req = await requireModule(request, context, { module: "files" });
+  const { env, tenant, user } = req;
+  const viewer = viewerOf(user);
   const { id } = params.parse(raw);
   const form = await request.formData();
   const parsed = actionForm.safeParse({

@@ -12,7 +12,8 @@ import { BulkBar, DeleteConfirm, FileTable, type SortKey } from "../components/f
 import { FILE_ERRORS, FOLDER_COLOURS, slugify } from "../file-rules";
 import { createFolder, deleteFolder, listFolderLevel, updateFolder } from "../files.server";
 import { parseListQuery } from "../list-query.server";
-import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
 import type { Route } from "./+types/folders";
 
 const pathParam = z
@@ -29,7 +30,8 @@ function folderPath(params: Record<string, string | undefined>): string | null {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files" });
+  const viewer = viewerOf(user);
   const path = folderPath(params);
   const url = new URL(request.url);
   const query = parseListQuery(url.searchParams);
@@ -74,8 +76,9 @@ const folderForm = z.discriminatedUnion("intent", [
 type FolderActionData = { intent: "create-folder" | "update-folder" | "delete-folder"; error: string; name?: string };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const req = await requireFiles(request, context);
-  const { env, tenant, user, viewer } = req;
+  const req = await requireModule(request, context, { module: "files" });
+  const { env, tenant, user } = req;
+  const viewer = viewerOf(user);
   const path = folderPath(params);
   const peek = await request.clone().formData();
   const intent = peek.get("intent");

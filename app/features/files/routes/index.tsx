@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
-import { requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import type { Route } from "./+types/index";
 
 /** The module's entry in the navigation opens the overview. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireFiles(request, context);
+  await requireModule(request, context, { module: "files" });
   return redirect("/files/overview");
 }

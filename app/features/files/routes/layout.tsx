@@ -1,12 +1,13 @@
 import { NavLink, Outlet } from "react-router";
 import { AppShell } from "~/features/platform/components/app-shell";
-import { filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { filePerms } from "../module.server";
 import { signaturePerms } from "../signatures/access.server";
 import type { Route } from "./+types/layout";
 
 /** The files area: module switched on, a signed-in member with files.view; each page checks its own scope too. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireFiles(request, context);
+  const { user } = await requireModule(request, context, { module: "files" });
   const perms = filePerms(user);
   return {
     nav: [

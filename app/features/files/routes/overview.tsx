@@ -10,12 +10,14 @@ import { formatDate, formatDateTime } from "~/utils/dates";
 import { USAGE_CATEGORIES } from "../file-constants";
 import { CATEGORY_LABELS, formatBytes, percentUsed } from "../file-rules";
 import { overview } from "../files.server";
-import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
 import { startUsageRecalculation } from "../usage-recalculation.server";
 import type { Route } from "./+types/overview";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files" });
+  const viewer = viewerOf(user);
   const perms = filePerms(user);
   const recalcKey = perms.manageAll ? await mintSubmissionKey(env, recalcScope(tenant.id, user.id)) : null;
   return { ...(await overview(env, tenant.id, viewer)), perms, recalcKey };
@@ -28,7 +30,11 @@ const actionSchema = z.object({ intent: z.literal("recalculate-usage") });
 
 /** Recalculate usage: only those who manage all files, since it reads every stored object. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireFiles(request, context, FILE_SCOPES.manageAll, "You do not have permission to recalculate storage usage");
+  const { env, tenant, user } = await requireModule(request, context, {
+    module: "files",
+    scope: FILE_SCOPES.manageAll,
+    message: "You do not have permission to recalculate storage usage",
+  });
   const form = await request.formData();
   const parsed = actionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return redirectWithToast(env, "/files/overview", { type: "error", title: "Unknown action" });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
-import { requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { viewerOf } from "../module.server";
 import { abortMultipartUpload, completeMultipartUpload, uploadPart } from "../multipart-upload.server";
 import type { Route } from "./+types/upload-multipart-item";
 
@@ -13,7 +14,8 @@ const intentSchema = z.object({ intent: z.enum(["complete", "abort"]) });
  * PUT ?part=N with the part's bytes; POST {"intent":"complete"} or {"intent":"abort"}.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files", scope: "files.upload", message: FILE_MESSAGES.noUploadPermission });
+  const viewer = viewerOf(user);
   const parsed = paramsSchema.safeParse(params);
   if (!parsed.success) return fail("not_found");
   const { uploadId } = parsed.data;

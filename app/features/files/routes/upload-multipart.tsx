@@ -1,5 +1,6 @@
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
-import { filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { filePerms, viewerOf } from "../module.server";
 import { startMultipartSchema, startMultipartUpload } from "../multipart-upload.server";
 import type { Route } from "./+types/upload-multipart";
 
@@ -12,7 +13,8 @@ const MAX_DECLARATION_BYTES = 64 * 1024;
  * /files/upload/multipart/{id}?part=N. The same-origin check on every POST covers it.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files", scope: "files.upload", message: FILE_MESSAGES.noUploadPermission });
+  const viewer = viewerOf(user);
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
   const length = Number(request.headers.get("Content-Length") ?? "");
   if (!Number.isSafeInteger(length) || length <= 0 || length > MAX_DECLARATION_BYTES) return fail("bad_request");

@@ -1,5 +1,6 @@
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
-import { filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { filePerms, viewerOf } from "../module.server";
 import { handleUpload } from "../upload.server";
 import type { Route } from "./+types/upload-xhr";
 
@@ -8,7 +9,8 @@ import type { Route } from "./+types/upload-xhr";
  * answer is JSON. The form itself (no JavaScript) posts to /files/upload.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files", scope: "files.upload", message: FILE_MESSAGES.noUploadPermission });
+  const viewer = viewerOf(user);
   const perms = filePerms(user);
   const result = await handleUpload(request, env, tenant.id, viewer, { mayShare: perms.share });
   if (result.ok) return Response.json({ ok: true, fileId: result.fileId, redirectTo: "/files/all" });

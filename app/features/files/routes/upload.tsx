@@ -4,12 +4,14 @@ import { redirectWithToast } from "~/features/platform/flash.server";
 import { UploadForm } from "../components/upload-form";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
 import { uploadPageData } from "../files.server";
-import { filePerms, requireFiles } from "../module.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { filePerms, viewerOf } from "../module.server";
 import { handleUpload } from "../upload.server";
 import type { Route } from "./+types/upload";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files", scope: "files.upload", message: FILE_MESSAGES.noUploadPermission });
+  const viewer = viewerOf(user);
   const params = new URL(request.url).searchParams;
   const fileId = params.get("fileId");
   const page = await uploadPageData(env, tenant.id, viewer, fileId && fileId.length <= 100 ? fileId : null);
@@ -26,7 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The form without JavaScript: the body streams to R2, then the list. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user, viewer } = await requireFiles(request, context, "files.upload", FILE_MESSAGES.noUploadPermission);
+  const { env, tenant, user } = await requireModule(request, context, { module: "files", scope: "files.upload", message: FILE_MESSAGES.noUploadPermission });
+  const viewer = viewerOf(user);
   const result = await handleUpload(request, env, tenant.id, viewer, { mayShare: filePerms(user).share });
   if (result.ok) {
     const title = result.version > 1 ? `Uploaded version ${result.version} of ${result.name}` : `Uploaded ${result.name}`;

@@ -1,23 +1,12 @@
-import type { RouterContextProvider } from "react-router";
+import type { SessionUser } from "~/context";
 import { can } from "~/features/auth/scopes";
-import { requireFiles, type FilesRequest } from "../module.server";
+import { viewerOf } from "../module.server";
 import { SIGNATURE_SCOPES } from "./signature-rules";
 import type { SignatureActor } from "./signatures.server";
 
-type Ctx = Readonly<RouterContextProvider>;
-
-/**
- * Every signature loader and action starts here: the Files module and files.view (requireFiles),
- * then the signature scope the page or action needs, checked on the server (403, audited).
- */
-export async function requireSignatures(
-  request: Request,
-  context: Ctx,
-  scope: (typeof SIGNATURE_SCOPES)[keyof typeof SIGNATURE_SCOPES],
-  message?: string,
-): Promise<FilesRequest & { actor: SignatureActor }> {
-  const req = await requireFiles(request, context, scope, message);
-  return { ...req, actor: { ...req.viewer, manageSignatures: can(req.user, SIGNATURE_SCOPES.manage) } };
+/** The person as the signature code sees them: the files viewer, and whether they manage every request. */
+export function signatureActorOf(user: SessionUser): SignatureActor {
+  return { ...viewerOf(user), manageSignatures: can(user, SIGNATURE_SCOPES.manage) };
 }
 
 /** Asking for a signature e-mails the signer: once per submission key (bound to the file). */
@@ -25,7 +14,7 @@ export function signatureRequestScope(tenantId: string, userId: string, fileId: 
   return { tenantId, userId, action: `files.signature.request:${fileId}` };
 }
 
-export function signaturePerms(user: FilesRequest["user"]) {
+export function signaturePerms(user: SessionUser) {
   return {
     view: can(user, SIGNATURE_SCOPES.view),
     create: can(user, SIGNATURE_SCOPES.create),

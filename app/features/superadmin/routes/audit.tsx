@@ -3,17 +3,15 @@ import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { Pager } from "~/components/ui/pager";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
-import { cloudflareContext } from "~/context";
+import { requireConsole } from "~/features/auth/guard.server";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { formatDateTime } from "~/utils/dates";
 import { platformAuditPage } from "../console.server";
-import { guardConsole } from "../guard.server";
 import { AUDIT_PAGE_SIZE, auditFilterSchema } from "../schemas";
 import type { Route } from "./+types/audit";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = context.get(cloudflareContext);
-  await guardConsole(request, context);
+  const { env } = await requireConsole(request, context);
   const url = new URL(request.url);
   const filter = auditFilterSchema.parse({
     tenant: url.searchParams.get("tenant") || undefined,

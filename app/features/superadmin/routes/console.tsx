@@ -5,14 +5,13 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { Field, inputClass } from "~/components/ui/field";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
-import { cloudflareContext } from "~/context";
 import { STORAGE_TIERS } from "~/features/files/file-constants";
 import { formatBytes } from "~/features/files/file-rules";
-import { clientIp } from "~/features/platform/audit.server";
 import { AppShell } from "~/features/platform/components/app-shell";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { MODULE_CATALOGUE } from "~/features/platform/module-catalogue";
 import { formatDate } from "~/utils/dates";
+import { requireConsole } from "~/features/auth/guard.server";
 import { requireScope } from "~/features/auth/middleware.server";
 import type { Scope } from "~/features/auth/scopes";
 import {
@@ -24,7 +23,6 @@ import {
   type SetTenantModuleError,
   type TenantStatusError,
 } from "../console.server";
-import { guardConsole } from "../guard.server";
 import { createTenantSchema, superadminActionSchema, superadminIntentSchema, type SuperadminIntent } from "../schemas";
 import type { Route } from "./+types/console";
 
@@ -61,14 +59,12 @@ const TIER_LABELS: Record<(typeof STORAGE_TIERS)[number], string> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = context.get(cloudflareContext);
-  const user = await guardConsole(request, context);
+  const { env, user } = await requireConsole(request, context);
   return { tenants: await consoleTenants(env), email: user.email };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env } = context.get(cloudflareContext);
-  const user = await guardConsole(request, context);
+  const { env, user, actor: who, ip } = await requireConsole(request, context);
   const formData = await request.formData();
   const intent = superadminIntentSchema.safeParse({ intent: formData.get("intent") });
   if (!intent.success) throw data("Unknown action", { status: 400 });
@@ -79,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent.data.intent === "create-tenant") return data({ result: submission.reply(), confirm: null }, { status: 400 });
     throw data("Invalid request", { status: 400 });
   }
-  const actor = { id: user.id, email: user.email, ip: clientIp(request) };
+  const actor = { ...who, ip };
   const input = submission.value;
   switch (input.intent) {
     case "create-tenant": {

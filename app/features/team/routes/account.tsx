@@ -5,6 +5,7 @@ import { z } from "zod";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
+import { requireModule } from "~/features/auth/guard.server";
 import { clearSessionCookie } from "~/features/auth/session.server";
 import { WEAK_PASSWORD_MESSAGE } from "~/features/auth/password-strength.server";
 import { throttleMessage } from "~/features/auth/throttle.server";
@@ -12,14 +13,13 @@ import { AppShell } from "~/features/platform/components/app-shell";
 import { redirectWithToast, setToastHeader } from "~/features/platform/flash.server";
 import { formatDateTime } from "~/utils/dates";
 import { changeOwnPassword, listOwnSessions, revokeOwnSession, setOwnDisplayName } from "../account.server";
-import { requireTeam } from "../guard.server";
 import { accountActionSchema, PASSWORD_MIN_LENGTH } from "../schemas";
 import type { Route } from "./+types/account";
 
 const PATH = "/account";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireTeam(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "workspace" });
   return {
     displayName: user.displayName,
     email: user.email,
@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const intentSchema = z.object({ intent: z.enum(["password", "name", "revoke"]) });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user, ip } = await requireTeam(request, context);
+  const { env, tenant, user, ip } = await requireModule(request, context, { module: "workspace" });
   const formData = await request.formData();
   const intent = intentSchema.safeParse({ intent: formData.get("intent") });
   if (!intent.success) throw data("Unknown action", { status: 400 });

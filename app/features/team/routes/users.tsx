@@ -6,6 +6,7 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { Field, inputClass } from "~/components/ui/field";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
+import { requireModule } from "~/features/auth/guard.server";
 import { requireScope } from "~/features/auth/middleware.server";
 import { can } from "~/features/auth/scopes";
 import { AppShell } from "~/features/platform/components/app-shell";
@@ -14,7 +15,6 @@ import { SubmissionKeyInput } from "~/features/platform/components/submission-ke
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { formatDate } from "~/utils/dates";
 import { CHANGE_ERRORS, STATUS_LABELS } from "../codes";
-import { requireTeam } from "../guard.server";
 import { inviteUser } from "../invitations.server";
 import { sendPasswordReset } from "../password-reset.server";
 import { inviteSchema, ROLE_LABELS, ROLES, usersActionSchema, usersSearchSchema } from "../schemas";
@@ -24,7 +24,7 @@ import type { Route } from "./+types/users";
 const PATH = "/settings/users";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireTeam(request, context, "users.view");
+  const { env, tenant, user } = await requireModule(request, context, { module: "workspace", scope: "users.view" });
   const { q } = usersSearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const members = await listMembers(env, tenant.id, q);
   const canManage = can(user, "users.manage");
@@ -51,7 +51,7 @@ const memberMailScope = (tenantId: string, userId: string, memberId: string) => 
 const intentSchema = z.object({ intent: z.enum(["invite", "role", "disable", "enable", "reset", "reinvite", "scrub"]) });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user, actor, ip } = await requireTeam(request, context);
+  const { env, tenant, user, actor, ip } = await requireModule(request, context, { module: "workspace" });
   const formData = await request.formData();
   const intent = intentSchema.safeParse({ intent: formData.get("intent") });
   if (!intent.success) throw data("Unknown action", { status: 400 });

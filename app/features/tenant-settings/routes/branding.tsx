@@ -5,6 +5,7 @@ import { data, Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { cloudflareContext } from "~/context";
+import { actorOf } from "~/features/auth/actor";
 import { requireTenant, requireUserWithScope } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import {
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUserWithScope(request, context, "branding.edit");
   const submission = parseWithZod(await request.formData(), { schema: brandingSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  await saveBranding(env, tenant.id, tenant.branding, submission.value, { id: user.id, email: user.email, ip: clientIp(request) });
+  await saveBranding(env, tenant.id, tenant.branding, submission.value, { ...actorOf(user), ip: clientIp(request) });
   return redirectWithToast(env, "/settings/branding", { type: "success", title: "Branding saved", message: "Your workspace now uses it." });
 }
 

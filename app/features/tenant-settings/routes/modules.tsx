@@ -2,6 +2,7 @@ import { data, Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { cloudflareContext } from "~/context";
+import { actorOf } from "~/features/auth/actor";
 import { requireTenant, requireUserWithScope } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { AppShell } from "~/features/platform/components/app-shell";
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = moduleToggleSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw data("Invalid request", { status: 400 });
   const { moduleId, enabled } = parsed.data;
-  const res = await setModuleEnabled(env, tenant.id, tenant.availableModules, moduleId, enabled, { id: user.id, email: user.email, ip: clientIp(request) });
+  const res = await setModuleEnabled(env, tenant.id, tenant.availableModules, moduleId, enabled, { ...actorOf(user), ip: clientIp(request) });
   if (!res.ok) return redirectWithToast(env, "/settings/modules", { type: "error", title: "Module not changed", message: MODULE_ERRORS[res.code] });
   return redirectWithToast(env, "/settings/modules", { type: "success", title: enabled ? `${res.label} switched on` : `${res.label} switched off` });
 }

@@ -4,7 +4,7 @@ import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { formatDateTime } from "~/utils/dates";
 import { requireScope } from "~/features/auth/middleware.server";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
@@ -31,7 +31,7 @@ function taxMonthOf(params: unknown): string {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context);
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis" });
   await requireScope(request, context, user, "cis.ret.submit", NO_SUBMIT_PERMISSION);
   const taxMonth = taxMonthOf(params);
   const page = await submitPageData(env, tenant.id, taxMonth);
@@ -56,7 +56,7 @@ type FieldErrors = Partial<Record<"employmentStatus" | "verification" | "informa
 type ActionData = { fieldErrors: FieldErrors; formError: string | null; values: Record<string, boolean> };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context);
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis" });
   await requireScope(request, context, user, "cis.ret.submit", NO_SUBMIT_PERMISSION);
   const taxMonth = taxMonthOf(params);
   const page = await submitPageData(env, tenant.id, taxMonth);
@@ -77,7 +77,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (Object.keys(fieldErrors).length > 0) return data<ActionData>({ fieldErrors, formError: null, values: d }, { status: 400 });
 
   const sent = await submitOnce(env, form, submitScope(tenant.id, user.id, taxMonth), (claim) =>
-    submitReturn(env, tenant.id, taxMonth, d, actorOf(user), new Date(), claim),
+    submitReturn(env, tenant.id, taxMonth, d, actor, new Date(), claim),
   );
   if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ fieldErrors: {}, formError: sent.message, values: d }, { status: 409 });
   const res = sent.result;

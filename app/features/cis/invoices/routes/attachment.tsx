@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { attachmentHeaders } from "~/features/cis/statements/statement-params";
-import { requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { staffInvoiceAttachment } from "../portal-invoices.server";
 import type { Route } from "./+types/attachment";
 
@@ -13,7 +13,7 @@ const paramsSchema = z.object({ id: z.string().min(1).max(64) });
  * invoice, or one without a PDF, is 404.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant } = await requireCis(request, context, "cis.inv.read");
+  const { env, tenant } = await requireModule(request, context, { module: "cis", scope: "cis.inv.read" });
   const { id } = paramsSchema.parse(params);
   const pdf = await staffInvoiceAttachment(env, tenant.id, id);
   if (!pdf.ok) throw data("Not found", { status: 404 });

@@ -13,7 +13,7 @@ import type { SessionUser } from "~/context";
 import { formatDate } from "~/utils/dates";
 import type { Toast } from "~/utils/toast";
 import { taxMonthFromLabel } from "../../domain";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { InvoiceDetail, type InvoiceDetailView } from "../components/invoice-detail";
 import { InvoiceConfirmStep, InvoiceToolbar, type InvoiceActions } from "../components/invoice-toolbar";
 import { INVALID_DATE, intentFormSchema, isConfirmedIntent, payFormSchema, type ConfirmedIntent, type DetailIntent } from "../detail-actions";
@@ -144,7 +144,7 @@ function detailView({ invoice: r, sub, names }: Found): InvoiceDetailView {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.inv.read");
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.inv.read" });
   const id = invoiceId(params);
   const found = await getInvoiceDetail(env, tenant.id, id);
   if (!found) throw data("Not found", { status: 404 });
@@ -193,7 +193,7 @@ const RUN = {
 } as const;
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.inv.read");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.inv.read" });
   const id = invoiceId(params);
   // Another tenant's, an unknown or a deleted invoice is simply not there, whatever the intent.
   const invoice = await getInvoice(env, tenant.id, id);
@@ -203,7 +203,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!parsed.success) throw data("Unknown action", { status: 400 });
   const { intent } = parsed.data;
   await requireScope(request, context, user, INTENT_SCOPE[intent]);
-  const actor = actorOf(user);
   const here = `/cis/invoices/${invoice.id}`;
   const name = invoice.invoiceNumber || "Untitled";
   const toast = (title: string, message?: string): Toast => ({ type: "success", title, message: message ?? name });

@@ -3,7 +3,7 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { exportInvoices } from "../export.server";
 import { invoiceListSearch } from "../list-query";
 import { parseInvoiceListQuery } from "../invoices.server";
@@ -20,7 +20,7 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.io.export");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.io.export" });
   // Exporting invoices is reading them: both scopes, each checked on its own.
   await requireScope(request, context, user, "cis.inv.read");
   const form = await request.formData();
@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (typeof value === "string") params.set(key, value);
   }
   const query = parseInvoiceListQuery(params);
-  const result = await exportInvoices(env, tenant.id, query, actorOf(user), { ip: clientIp(request) });
+  const result = await exportInvoices(env, tenant.id, query, actor, { ip: clientIp(request) });
   if (!result.ok) {
     const message =
       result.code === "empty"

@@ -7,7 +7,7 @@ import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formErrorReply } from "~/utils/forms";
 import { invoiceAmounts, invoiceFormAmountsSchema, invoiceFormSchema, isCisRate, isVatRate, penceToPoundsString } from "../../domain";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import type { InvoiceFigures } from "../components/calculation-panel";
 import { InvoiceForm, type InvoiceFormDefaults } from "../components/invoice-form";
 import {
@@ -34,7 +34,7 @@ const detailUrl = (id: string) => `/cis/invoices/${id}`;
 
 /** Editing needs the invoice to be readable as well as writable; creating needs write only. */
 async function guard(request: Request, context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {
-  const cis = await requireCis(request, context, "cis.inv.write");
+  const cis = await requireModule(request, context, { module: "cis", scope: "cis.inv.write" });
   const { id } = paramsSchema.parse(params);
   if (id) await requireScope(request, context, cis.user, "cis.inv.read");
   return { ...cis, id };
@@ -102,7 +102,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user, id } = await guard(request, context, params);
+  const { env, tenant, actor, id } = await guard(request, context, params);
   if (id) {
     const existing = await getInvoice(env, tenant.id, id);
     if (!existing) throw data("Not found", { status: 404 });
@@ -143,7 +143,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const value = submission.value;
   let saved: SaveInvoiceResult;
   try {
-    saved = id ? await updateInvoice(env, tenant.id, id, value, actorOf(user)) : await createInvoice(env, tenant.id, value, actorOf(user));
+    saved = id ? await updateInvoice(env, tenant.id, id, value, actor) : await createInvoice(env, tenant.id, value, actor);
   } catch (err) {
     const message = reportInternalError(context, err, "cis invoice save", "Failed to save invoice. Nothing was changed; please try again.");
     return data({ result: submission.reply({ formErrors: [message] }), calculation: null }, { status: 500 });

@@ -7,7 +7,7 @@ import { IMPORT_MAX_ROWS, type ImportPreview } from "../../csv-import/import-kit
 import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownload } from "../../csv-import/import-kit.server";
 import { ImportPage, ImportPreviewPanel } from "../../csv-import/import-page";
 import { formatPence } from "../../domain";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { INVOICE_IMPORT_COLUMNS, INVOICE_IMPORT_TEMPLATE_FILE } from "../import-columns";
 import { analyseInvoiceImport, importInvoices, type InvoiceImportRowResult } from "../import.server";
 import type { Route } from "./+types/import";
@@ -17,7 +17,7 @@ const NOT_ALL_VALID = "Nothing can be imported until every row is valid: an invo
 
 /** An import creates invoices: it needs cis.io.import and cis.inv.write, on every request. */
 async function requireInvoiceImport(request: Request, context: Readonly<RouterContextProvider>) {
-  const cis = await requireCis(request, context, "cis.io.import");
+  const cis = await requireModule(request, context, { module: "cis", scope: "cis.io.import" });
   await requireScope(request, context, cis.user, "cis.inv.write");
   return cis;
 }
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireInvoiceImport(request, context);
+  const { env, tenant, user, actor } = await requireInvoiceImport(request, context);
   const step = await importStep(request, {
     env,
     tenantId: tenant.id,
@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return importPreview(analysis, { importId: null, fileName, notice: CHANGED_MESSAGE }, 409);
   };
   if (analysis.items.length === 0 || analysis.items.length !== expected) return changed();
-  const imported = await importInvoices(env, tenant.id, analysis.items, actorOf(user), { ip: clientIp(request) });
+  const imported = await importInvoices(env, tenant.id, analysis.items, actor, { ip: clientIp(request) });
   if (!imported.ok) return changed();
   const count = imported.ids.length;
   await deleteUpload(env, tenant.id, importId);

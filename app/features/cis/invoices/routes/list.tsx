@@ -11,7 +11,7 @@ import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";
 import { isIsoDate, type CisScope } from "../../domain";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutcome, type BulkPerms, type ConfirmItem } from "../components/invoice-bulk";
 import { InvoiceStatCards } from "../components/invoice-stats";
 import { INVOICE_STATUS_LABELS } from "../components/invoice-status";
@@ -37,7 +37,7 @@ const BULK_SCOPES: Readonly<Record<BulkInvoiceAction, CisScope>> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.inv.read");
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.inv.read" });
   const query = parseInvoiceListQuery(new URL(request.url).searchParams);
   const bulk: BulkPerms = {
     approve: can(user, BULK_SCOPES.approve),
@@ -88,7 +88,7 @@ const bulkForm = z.object({
 });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.inv.read");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.inv.read" });
   const form = await request.formData();
   const parsed = bulkForm.safeParse({
     intent: form.get("intent"),
@@ -126,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const sent = await submitOnce(env, form, scope, async (claim): Promise<BulkOutcome> => {
-    const res = await bulkInvoiceAction(env, tenant.id, intent, ids, actorOf(user), { ...(paymentDate ? { paymentDate } : {}), claim });
+    const res = await bulkInvoiceAction(env, tenant.id, intent, ids, actor, { ...(paymentDate ? { paymentDate } : {}), claim });
     return {
       action: intent,
       requested: ids.length,

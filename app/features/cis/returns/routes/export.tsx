@@ -4,7 +4,7 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { exportReturnCsv, RETURN_ERROR_MESSAGES, RETURNS_READ_SCOPES } from "../returns.server";
 import type { Route } from "./+types/export";
 
@@ -16,13 +16,13 @@ export function loader() {
 const formSchema = z.object({ id: z.string().min(1).max(64) });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.io.export");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.io.export" });
   // Exporting a return is reading it: both, each checked on its own.
   await requireScope(request, context, user, RETURNS_READ_SCOPES);
   const form = await request.formData();
   const parsed = formSchema.safeParse({ id: form.get("id") });
   if (!parsed.success) throw data("Not found", { status: 404 });
-  const result = await exportReturnCsv(env, tenant.id, parsed.data.id, actorOf(user), { ip: clientIp(request) });
+  const result = await exportReturnCsv(env, tenant.id, parsed.data.id, actor, { ip: clientIp(request) });
   if (!result.ok) {
     if (result.code === "not_found") throw data("Not found", { status: 404 });
     const month = parsed.data.id.slice(0, 7);

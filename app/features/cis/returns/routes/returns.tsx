@@ -7,7 +7,8 @@ import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatLongDate } from "~/utils/dates";
 import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain";
-import { actorOf, requireCis, type Actor } from "../../module.server";
+import type { Actor } from "~/features/auth/actor";
+import { requireModule } from "~/features/auth/guard.server";
 import {
   ActionError,
   ConfirmStep,
@@ -53,7 +54,7 @@ function parseMonth(raw: string | null, now: Date): TaxMonth | null {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, RETURNS_READ_SCOPES);
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
   const now = new Date();
   const month = parseMonth(new URL(request.url).searchParams.get("month"), now);
   if (!month) return data({ kind: "no-month" as const, message: NO_TAX_MONTH }, { status: 400 });
@@ -121,7 +122,7 @@ function refused(code: ReturnErrorCode) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, RETURNS_READ_SCOPES);
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
   const form = await request.formData();
   const parsed = actionSchema.safeParse({
     intent: form.get("intent"),
@@ -140,7 +141,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const month = parseMonth(parsed.data.month, new Date());
   if (!month || parsed.data.month.trim() === "") return refused("invalid_month");
-  const actor = actorOf(user);
   const here = `/cis/returns?month=${month.label}`;
 
   if (intent !== "compile" && confirmed !== "yes") {

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { ensureStatementPdf, STATEMENT_FILE_ERROR_MESSAGES, statementHtmlFile } from "../files.server";
 import { attachmentHeaders, downloadFormatSchema, statementIdSchema } from "../statement-params";
 import type { Route } from "./+types/download";
@@ -10,7 +10,7 @@ import type { Route } from "./+types/download";
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   // Statements are invoice data: reading invoices (coarse cis.read grants it) or issuing statements.
-  const { env, tenant } = await requireCis(request, context, ["cis.inv.read", "cis.stmt.issue"]);
+  const { env, tenant } = await requireModule(request, context, { module: "cis", scope: ["cis.inv.read", "cis.stmt.issue"] });
   const id = statementIdSchema.safeParse(params.id);
   if (!id.success) throw data(STATEMENT_FILE_ERROR_MESSAGES.not_found, { status: 404 });
   const format = downloadFormatSchema.safeParse(new URL(request.url).searchParams.get("format") ?? "pdf");

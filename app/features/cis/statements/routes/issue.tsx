@@ -5,7 +5,7 @@ import { clientIp } from "~/features/platform/audit.server";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { submitOnce } from "~/features/platform/submission-keys.server";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { issueStatement, issueSubmissionScope } from "../issue.server";
 import { ISSUE_ERROR_MESSAGES, ISSUE_SUCCESS_TITLES, issueFailedTitle, STATEMENT_ISSUE_METHODS } from "../issue-codes";
 import { statementIdSchema } from "../statement-params";
@@ -25,7 +25,7 @@ export function loader() {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.stmt.issue");
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.stmt.issue" });
   const id = statementIdSchema.safeParse(params.id);
   const statement = id.success ? await getStatement(env, tenant.id, id.data) : null;
   if (!statement) throw data(STATEMENT_NOT_FOUND, { status: 404 });
@@ -40,7 +40,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     // A repeat of the same submission (a double click, a refresh) answers as the first did and issues nothing.
     sent = await submitOnce(env, form, issueSubmissionScope(tenant.id, user.id, statement.id), (claim) =>
-      issueStatement(env, tenant, statement.id, method, actorOf(user), { ip: clientIp(request), claim }),
+      issueStatement(env, tenant, statement.id, method, actor, { ip: clientIp(request), claim }),
     );
   } catch (err) {
     const message = reportInternalError(context, err, "cis statement issue", "Something went wrong.");

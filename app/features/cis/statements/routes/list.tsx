@@ -14,7 +14,7 @@ import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatLongDate } from "~/utils/dates";
 import { currentTaxMonth, deadlineIndicator, isTaxMonthLabel, nextTaxMonth, previousTaxMonth, taxMonthFromLabel } from "../../domain";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { BatchPanel, StatementDeadlineBanner } from "../components/statement-panels";
 import { StatementList } from "../components/statement-list";
 import { generateSubcontractorStatement } from "../generate.server";
@@ -48,7 +48,7 @@ function parseQuery(params: URLSearchParams, now: Date) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireCis(request, context, READ_SCOPE);
+  const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: READ_SCOPE });
   const now = new Date();
   const query = parseQuery(new URL(request.url).searchParams, now);
   const tm = taxMonthFromLabel(query.month);
@@ -101,7 +101,7 @@ const actionSchema = z.discriminatedUnion("intent", [
 ]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, READ_SCOPE);
+  const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: READ_SCOPE });
   await requireScope(request, context, user, ISSUE_SCOPE);
   const form = await request.formData();
   const parsed = actionSchema.safeParse({
@@ -112,7 +112,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!parsed.success) throw data("Unknown action", { status: 400 });
   const { month, filter } = parsed.data;
-  const actor = actorOf(user);
   const back = listUrl(month, filter);
 
   if (parsed.data.intent === "generate-all") {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { cloudflareContext } from "~/context";
-import { requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { statementDocument, STATEMENT_FILE_ERROR_MESSAGES } from "../files.server";
 import { printableStatementHtml } from "../printable";
 import { statementIdSchema } from "../statement-params";
@@ -11,7 +11,7 @@ import type { Route } from "./+types/print";
  * JavaScript the browser's print dialog opens at once; without it the person prints from the browser.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant } = await requireCis(request, context, ["cis.inv.read", "cis.stmt.issue"]);
+  const { env, tenant } = await requireModule(request, context, { module: "cis", scope: ["cis.inv.read", "cis.stmt.issue"] });
   const id = statementIdSchema.safeParse(params.id);
   const frozen = id.success ? await statementDocument(env, tenant.id, id.data) : null;
   if (!frozen || !frozen.ok) {

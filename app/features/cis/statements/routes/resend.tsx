@@ -4,7 +4,7 @@ import { safeRedirectPath } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
-import { actorOf, requireCis } from "../../module.server";
+import { requireModule } from "~/features/auth/guard.server";
 import { resendStatementEmail } from "../issue.server";
 import { RESEND_ERROR_MESSAGES, RESEND_SUCCESS_TITLE, resendFailedTitle } from "../issue-codes";
 import { statementIdSchema } from "../statement-params";
@@ -24,7 +24,7 @@ export function loader() {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { env, tenant, user } = await requireCis(request, context, "cis.stmt.issue");
+  const { env, tenant, actor } = await requireModule(request, context, { module: "cis", scope: "cis.stmt.issue" });
   const id = statementIdSchema.safeParse(params.id);
   const statement = id.success ? await getStatement(env, tenant.id, id.data) : null;
   if (!statement) throw data(STATEMENT_NOT_FOUND, { status: 404 });
@@ -35,7 +35,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   let result;
   try {
-    result = await resendStatementEmail(env, tenant, statement.id, actorOf(user), { ip: clientIp(request) });
+    result = await resendStatementEmail(env, tenant, statement.id, actor, { ip: clientIp(request) });
   } catch (err) {
     const message = reportInternalError(context, err, "cis statement resend", "Something went wrong.");
     return redirectWithToast(env, back, { type: "error", title: resendFailedTitle(message) });

@@ -4,7 +4,8 @@ import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { EmptyRow, Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
 import { formatDateTime } from "~/utils/dates";
-import { requireSignatures, signaturePerms } from "../access.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { signatureActorOf, signaturePerms } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES, statusLabel } from "../signature-rules";
 import { listSignatureRequests, SIGNATURE_TABS } from "../signatures.server";
 import type { Route } from "./+types/list";
@@ -13,7 +14,12 @@ const query = z.object({ tab: z.enum(SIGNATURE_TABS).catch("pending"), q: z.stri
 
 /** /files/signatures: Pending and Signed tabs as links (no JavaScript needed), one query for the rows. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant, user, actor } = await requireSignatures(request, context, SIGNATURE_SCOPES.view, SIGNATURE_MESSAGES.noViewPermission);
+  const { env, tenant, user } = await requireModule(request, context, {
+    module: "files",
+    scope: SIGNATURE_SCOPES.view,
+    message: SIGNATURE_MESSAGES.noViewPermission,
+  });
+  const actor = signatureActorOf(user);
   const url = new URL(request.url);
   const { tab, q } = query.parse({ tab: url.searchParams.get("tab") ?? undefined, q: url.searchParams.get("q") ?? "" });
   const rows = await listSignatureRequests(env, tenant.id, actor, tab, q);

@@ -2,7 +2,8 @@ import { data } from "react-router";
 import { z } from "zod";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { submitOnce } from "~/features/platform/submission-keys.server";
-import { requireSignatures, signatureRequestScope } from "../access.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { signatureActorOf, signatureRequestScope } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
 import { requestSignature, type SignatureErrorCode } from "../signatures.server";
 import type { Route } from "./+types/request";
@@ -31,7 +32,12 @@ export async function loader() {
  * once per submission key: a repeated post answers with the first outcome and sends nothing.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, actor } = await requireSignatures(request, context, SIGNATURE_SCOPES.create, SIGNATURE_MESSAGES.noCreatePermission);
+  const { env, tenant, user } = await requireModule(request, context, {
+    module: "files",
+    scope: SIGNATURE_SCOPES.create,
+    message: SIGNATURE_MESSAGES.noCreatePermission,
+  });
+  const actor = signatureActorOf(user);
   const raw = await request.formData();
   const parsed = form.safeParse({ fileId: raw.get("fileId"), signerId: raw.get("signerId") ?? "" });
   if (!parsed.success) throw data("Bad request", { status: 400 });

@@ -12,7 +12,8 @@ import { inputClass } from "~/components/ui/field";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formatDateTime } from "~/utils/dates";
-import { requireSignatures, signaturePerms } from "../access.server";
+import { requireModule } from "~/features/auth/guard.server";
+import { signatureActorOf, signaturePerms } from "../access.server";
 import { SignaturePad } from "../components/signature-pad";
 import {
   MAX_DECLINE_REASON,
@@ -35,7 +36,12 @@ const params = z.object({ id: z.string().min(1).max(100) });
 const search = z.object({ step: z.enum(SIGNATURE_STEPS).catch("review"), done: z.literal("1").optional().catch(undefined) });
 
 export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
-  const { env, tenant, user, actor } = await requireSignatures(request, context, SIGNATURE_SCOPES.view, SIGNATURE_MESSAGES.noViewPermission);
+  const { env, tenant, user } = await requireModule(request, context, {
+    module: "files",
+    scope: SIGNATURE_SCOPES.view,
+    message: SIGNATURE_MESSAGES.noViewPermission,
+  });
+  const actor = signatureActorOf(user);
   const { id } = params.parse(raw);
   const url = new URL(request.url);
   const { step, done } = search.parse({ step: url.searchParams.get("step") ?? undefined, done: url.searchParams.get("done") ?? undefined });
@@ -86,7 +92,12 @@ function toInput(s: z.infer<typeof signature>): SignatureInput | null {
 }
 
 export async function action({ request, context, params: raw }: Route.ActionArgs) {
-  const { env, tenant, actor } = await requireSignatures(request, context, SIGNATURE_SCOPES.sign, SIGNATURE_MESSAGES.noSignPermission);
+  const { env, tenant, user } = await requireModule(request, context, {
+    module: "files",
+    scope: SIGNATURE_SCOPES.sign,
+    message: SIGNATURE_MESSAGES.noSignPermission,
+  });
+  const actor = signatureActorOf(user);
   const { id } = params.parse(raw);
   const form = await request.formData();
   const parsed = actionForm.safeParse({

@@ -4,7 +4,7 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { pageUrl } from "~/utils/request-url";
 import { FILE_ERRORS, FILE_MESSAGES } from "./file-rules";
-import { deleteFiles, describeSelection, moveFiles } from "./files.server";
+import { deleteFiles, describeSelection, moveFiles } from "./move-delete.server";
 import { FILE_SCOPES, type FilesRequest } from "./module.server";
 
 const idList = z.array(z.string().min(1).max(100)).max(500).default([]);

@@ -6,7 +6,7 @@ import { useSelection } from "~/utils/use-selection";
 import { bulkAction } from "../bulk-actions.server";
 import { BulkBar, DeleteConfirm, FileGrid, FileTable, noFilesText, type SortKey } from "../components/file-list";
 import { ListToolbar } from "../components/list-toolbar";
-import { listFiles, PAGE_SIZE } from "../files.server";
+import { listFiles, PAGE_SIZE } from "../listing.server";
 import { parseListQuery, viewChoice } from "../list-query.server";
 import { filePerms, requireFiles } from "../module.server";
 import type { Route } from "./+types/all";

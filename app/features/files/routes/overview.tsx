@@ -9,7 +9,7 @@ import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-ke
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { USAGE_CATEGORIES } from "../file-constants";
 import { CATEGORY_LABELS, formatBytes, percentUsed } from "../file-rules";
-import { overview } from "../files.server";
+import { overview } from "../listing.server";
 import { FILE_SCOPES, filePerms, requireFiles } from "../module.server";
 import { startUsageRecalculation } from "../usage-recalculation.server";
 import type { Route } from "./+types/overview";

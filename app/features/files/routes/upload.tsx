@@ -3,7 +3,7 @@ import { devToolsEnabled } from "~/features/platform/environment.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { UploadForm } from "../components/upload-form";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
-import { uploadPageData } from "../files.server";
+import { uploadPageData } from "../listing.server";
 import { filePerms, requireFiles } from "../module.server";
 import { handleUpload } from "../upload.server";
 import type { Route } from "./+types/upload";

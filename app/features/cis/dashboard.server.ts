@@ -15,7 +15,7 @@ import {
   type DeadlineSeverity,
   type DeadlineState,
 } from "./domain";
-import { invoiceStatsQuery, toInvoiceStats } from "./invoices/invoices.server";
+import { invoiceStatsQuery, toInvoiceStats } from "./invoices/queries.server";
 import { latestReturnStatusQuery, NOT_COMPILED, overdueReturnsQueries, RETURN_STATUS_LABELS, toOverdueReturns } from "./returns/returns.server";
 import { overdueReturnView, type OverdueReturnView } from "./returns/view.server";
 import { pendingStatementsCountQuery } from "./statements/statements.server";

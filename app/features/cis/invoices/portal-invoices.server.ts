@@ -14,7 +14,8 @@ import { PORTAL_PDF_MAX_BYTES, type PortalAttachmentErrorCode } from "~/features
 import { newId } from "~/utils/ids";
 import type { InvoiceInput } from "../domain";
 import type { SubcontractorRow } from "../subcontractors.server";
-import { createInvoice, getInvoice, type SaveInvoiceResult } from "./invoices.server";
+import { getInvoice } from "./queries.server";
+import { createInvoice, type SaveInvoiceResult } from "./form.server";
 
 export function portalInvoicePdfKey(tenantId: string, invoiceId: string): string {
   return `tenants/${tenantId}/cis/portal-invoices/${invoiceId}.pdf`;

@@ -13,7 +13,7 @@ import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { seedInvoice } from "../factories/returns";
-import { analyticsWindow } from "~/features/cis/analytics.server";
+import { analyticsWindow } from "~/features/cis/analytics/analytics.server";
 
 function d1Queries(res: Response): number {
   const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");

@@ -5,8 +5,8 @@ import { cisInvoices, cisReturns, cisStatements, cisSubcontractors } from "~/db/
 import { auditInsert } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
-import { currentTaxMonth, penceToPoundsString, previousTaxMonth, type TaxMonth } from "./domain";
-import type { Actor } from "./module.server";
+import { currentTaxMonth, penceToPoundsString, previousTaxMonth, type TaxMonth } from "../domain";
+import type { Actor } from "../module.server";
 import { materialsShare, type FilingState } from "./analytics-codes";
 
 /** How many tax months the analytics cover, ending with the current one. */

@@ -5,7 +5,7 @@ import { queueEmail } from "~/features/platform/email/send.server";
 import { formatPence, taxMonthFromLabel } from "../domain";
 import type { Actor } from "../module.server";
 import { maskEmail } from "../pii.server";
-import { contractorDetails } from "../portal-invites.server";
+import { contractorDetails } from "../portal-invites/portal-invites.server";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import type { InvoiceEmailErrorCode } from "./invoice-codes";
 import { getInvoiceDetail, type InvoiceRow } from "./queries.server";

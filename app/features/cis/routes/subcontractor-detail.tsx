@@ -8,7 +8,7 @@ import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { formatDate, formatDateTime } from "~/utils/dates";
-import { InviteToPortalButton } from "../components/invite-to-portal";
+import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { ConfirmPanel } from "../components/subcontractor-confirm";
 import { METHOD_LABELS, STATUS_LABELS, StatusBadge, TYPE_LABELS } from "../components/subcontractor-table";

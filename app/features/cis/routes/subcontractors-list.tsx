@@ -5,7 +5,7 @@ import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
-import { InviteToPortalButton } from "../components/invite-to-portal";
+import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";

@@ -6,10 +6,10 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/submi
 import { auditInsert } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
-import type { Actor } from "./module.server";
+import type { Actor } from "../module.server";
 import type { RevealRefusal } from "./portal-invite-codes";
-import { getCisSettings } from "./settings.server";
-import { getSubcontractor, type SubcontractorRow } from "./subcontractors.server";
+import { getCisSettings } from "../settings.server";
+import { getSubcontractor, type SubcontractorRow } from "../subcontractors.server";
 import { newId } from "~/utils/ids";
 
 /** A portal magic link lasts 15 minutes and can be used once. */

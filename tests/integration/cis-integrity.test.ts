@@ -6,7 +6,7 @@ import { startSubmission } from "~/features/cis/hmrc/gateway.server";
 import { startVerification } from "~/features/cis/hmrc/verification.server";
 import { runCisImportCleanup, storeUpload } from "~/features/cis/import.server";
 import { encryptPii } from "~/features/cis/pii.server";
-import { utrPiiContext } from "~/features/cis/settings.server";
+import { utrPiiContext } from "~/features/cis/settings/settings.server";
 import { createSubcontractor } from "~/features/cis/subcontractors.server";
 import { createTenant, createUser } from "../factories";
 import { newUtr, seedCisSettings, seedSub, subInput } from "../factories/cis";

@@ -21,7 +21,7 @@ import {
   type VerificationSubcontractor,
 } from "../domain/xml/verification";
 import { decryptPii } from "../pii.server";
-import { utrPiiContext } from "../settings.server";
+import { utrPiiContext } from "../settings/settings.server";
 import {
   onSubmissionResult,
   startSubmission,

@@ -8,7 +8,7 @@ import { queueEmail } from "~/features/platform/email/send.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
 import type { Actor } from "../module.server";
 import type { RevealRefusal } from "./portal-invite-codes";
-import { getCisSettings } from "../settings.server";
+import { getCisSettings } from "../settings/settings.server";
 import { getSubcontractor, type SubcontractorRow } from "../subcontractors.server";
 import { newId } from "~/utils/ids";
 

@@ -4,7 +4,7 @@ import type { Role } from "~/db/schema";
 import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, deleteInvoice } from "~/features/cis/invoices/invoices.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
-import { deleteSubcontractors } from "~/features/cis/subcontractors.server";
+import { deleteSubcontractors } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, createUser, uid, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { describedBy, fieldMessage, field, isInvalid, options, page, pageText, textOf, valueOf, type Doc } from "../factories/html";

@@ -6,7 +6,7 @@ import { IMPORT_ROW_MESSAGES, INVOICE_ROWS_PER_INSERT } from "~/features/cis/inv
 import { deleteInvoice } from "~/features/cis/invoices/invoices.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
-import { archiveSubcontractors } from "~/features/cis/subcontractors.server";
+import { archiveSubcontractors } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { all, pageText, parseHtml, shownText, valueOf } from "../factories/html";

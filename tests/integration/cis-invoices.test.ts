@@ -22,7 +22,7 @@ import {
 import { getInvoice, listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { createInvoice, updateInvoice } from "~/features/cis/invoices/form.server";
 import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_PAGE_SIZE } from "~/features/cis/invoices/invoice-codes";
-import { createSubcontractor } from "~/features/cis/subcontractors.server";
+import { createSubcontractor } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, type TestTenant } from "../factories";
 import { deliverMessages, recordingQueue } from "./queue-helpers";
 

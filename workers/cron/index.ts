@@ -1,6 +1,6 @@
 import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
 import { runHmrcRecordsHousekeeping } from "../../app/features/cis/hmrc/records.server";
-import { runCisImportCleanup } from "../../app/features/cis/import.server";
+import { runCisImportCleanup } from "../../app/features/cis/subcontractors/import.server";
 import { expireMultipartUploads } from "../../app/features/files/multipart-upload.server";
 import { runHousekeeping } from "../../app/features/platform/housekeeping.server";
 

@@ -19,7 +19,7 @@ import { invoiceStatsQuery, toInvoiceStats } from "./invoices/queries.server";
 import { latestReturnStatusQuery, NOT_COMPILED, overdueReturnsQueries, RETURN_STATUS_LABELS, toOverdueReturns } from "./returns/returns.server";
 import { overdueReturnView, type OverdueReturnView } from "./returns/view.server";
 import { pendingStatementsCountQuery } from "./statements/statements.server";
-import { summaryQuery, toSummary } from "./subcontractors.server";
+import { summaryQuery, toSummary } from "./subcontractors/subcontractors.server";
 
 export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
   statements: "Statements deadline",

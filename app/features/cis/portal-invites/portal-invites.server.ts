@@ -9,7 +9,7 @@ import type { TenantContextValue } from "~/features/platform/tenants.server";
 import type { Actor } from "../module.server";
 import type { RevealRefusal } from "./portal-invite-codes";
 import { getCisSettings } from "../settings/settings.server";
-import { getSubcontractor, type SubcontractorRow } from "../subcontractors.server";
+import { getSubcontractor, type SubcontractorRow } from "../subcontractors/subcontractors.server";
 import { newId } from "~/utils/ids";
 
 /** A portal magic link lasts 15 minutes and can be used once. */

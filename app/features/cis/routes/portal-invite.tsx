@@ -16,8 +16,8 @@ import {
 import { actorOf, requireCis } from "../module.server";
 import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invites/portal-invite-codes";
 import { inviteRefusal, issuePortalInvite, portalInviteScope, revealPortalLink } from "../portal-invites/portal-invites.server";
-import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
-import { createSubcontractor, getSubcontractor } from "../subcontractors.server";
+import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractors/subcontractor-messages";
+import { createSubcontractor, getSubcontractor } from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/portal-invite";
 
 /**

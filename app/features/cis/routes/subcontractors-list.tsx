@@ -10,10 +10,17 @@ import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
-import { BulkResults, bulkConfirmText, ConfirmPanel, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
-import { SubcontractorTable, SummaryCards } from "../components/subcontractor-table";
+import {
+  BulkResults,
+  bulkConfirmText,
+  ConfirmPanel,
+  type BulkKind,
+  type BulkOutcome,
+  type ConfirmItem,
+} from "../subcontractors/components/subcontractor-confirm";
+import { SubcontractorTable, SummaryCards } from "../subcontractors/components/subcontractor-table";
 import { actorOf, requireCis } from "../module.server";
-import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
+import { BULK_FAILURE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import {
   archiveSubcontractors,
   BULK_LIMIT,
@@ -23,7 +30,7 @@ import {
   subcontractorListItem,
   subcontractorNames,
   type ListQuery,
-} from "../subcontractors.server";
+} from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/subcontractors-list";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { requireScope } from "~/features/auth/middleware.server";

@@ -5,8 +5,8 @@ import { cisSubcontractors } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
-import type { Actor } from "./module.server";
-import { maskEmail, maskPhone } from "./pii.server";
+import type { Actor } from "../module.server";
+import { maskEmail, maskPhone } from "../pii.server";
 import { subcontractorFilter, type ListQuery } from "./subcontractors.server";
 
 /** The list's columns, in the list's order: an export holds what the list shows. */

@@ -13,10 +13,10 @@ import {
   type SubcontractorCreate,
   type SubcontractorUpdate,
   type VerificationField,
-} from "./domain";
-import type { Actor } from "./module.server";
+} from "../domain";
+import type { Actor } from "../module.server";
 import { BULK_LIMIT } from "./subcontractor-messages";
-import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
+import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
 
 export type SubcontractorRow = typeof cisSubcontractors.$inferSelect;
 const TABLE = "cis_subcontractors";

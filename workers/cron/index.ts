@@ -1,4 +1,4 @@
-import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
+import { runCisDeadlineAlerts } from "../../app/features/cis/dashboard/deadline-alerts.server";
 import { runHmrcRecordsHousekeeping } from "../../app/features/cis/hmrc/records.server";
 import { runCisImportCleanup } from "../../app/features/cis/subcontractors/import.server";
 import { expireMultipartUploads } from "../../app/features/files/multipart-upload.server";

@@ -16,7 +16,7 @@ import { DatabaseSync } from "node:sqlite";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import type { Db } from "../app/db/client.server";
 import * as schema from "../app/db/schema";
-import { invoiceListQueries, parseInvoiceListQuery } from "../app/features/cis/invoices/invoices.server";
+import { invoiceListQueries, parseInvoiceListQuery } from "../app/features/cis/invoices/queries.server";
 
 export const EXPLAIN_CASES = ["", "?page=100", "?status=paid&q=roofing", "?status=draft", "?period=current", "?period=year&status=approved", "?q=b-00012"];
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { Role } from "~/db/schema";
 import { subcontractorCreateSchema } from "~/features/cis/domain";
-import { archiveSubcontractors, createSubcontractor } from "~/features/cis/subcontractors.server";
+import { archiveSubcontractors, createSubcontractor } from "~/features/cis/subcontractors/subcontractors.server";
 import { newId } from "~/utils/ids";
 import { signIn } from "../integration/auth-helpers";
 import { createTenant, createUser, type TestTenant } from "./index";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { cisReturns, cisStatements } from "~/db/schema";
-import { analyticsWindow, cisAnalytics } from "~/features/cis/analytics.server";
+import { analyticsWindow, cisAnalytics } from "~/features/cis/analytics/analytics.server";
 import { currentTaxMonth, taxMonthFromLabel } from "~/features/cis/domain";
 import { parseCsv } from "~/utils/csv-read.server";
 import { newId } from "~/utils/ids";

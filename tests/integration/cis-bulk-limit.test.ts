@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { archiveSubcontractors, BULK_LIMIT, deleteSubcontractors } from "~/features/cis/subcontractors.server";
+import { archiveSubcontractors, BULK_LIMIT, deleteSubcontractors } from "~/features/cis/subcontractors/subcontractors.server";
 import { cisTenant, seedSub } from "../factories/cis";
 import { count } from "./auth-helpers";
 

@@ -3,19 +3,11 @@ import { env } from "cloudflare:workers";
 import "~/jobs.server";
 import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
-import { deadlineLink, deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/deadline-alerts.server";
+import { deadlineLink, deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/dashboard/deadline-alerts.server";
 import { currentTaxMonth, deadlineIndicator, formatPence, invoiceSchema, nextDeadlines, previousTaxMonth } from "~/features/cis/domain";
-import {
-  approveInvoice,
-  cancelInvoice,
-  createInvoice,
-  deleteInvoice,
-  listInvoices,
-  londonToday,
-  markInvoicePaid,
-  parseInvoiceListQuery,
-  requestInvoiceStatement,
-} from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, cancelInvoice, deleteInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
+import { createInvoice } from "~/features/cis/invoices/form.server";
 import { formatLongDate } from "~/utils/dates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedCisSettings as activate, seedSub } from "../factories/cis";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { cisReturns, cisStatements } from "~/db/schema";
-import { deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/deadline-alerts.server";
+import { deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/dashboard/deadline-alerts.server";
 import { taxMonthFromLabel } from "~/features/cis/domain";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser, type TestTenant } from "../factories";

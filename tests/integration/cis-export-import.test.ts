@@ -86,7 +86,7 @@ describe("subcontractor CSV export", () => {
 
   it("pages through more rows than one chunk without skipping or repeating any", async () => {
     const { t, b } = await cisStaff("manager");
-    const { exportSubcontractors } = await import("~/features/cis/export.server");
+    const { exportSubcontractors } = await import("~/features/cis/subcontractors/export.server");
     for (let i = 0; i < 7; i++) await seedSub(t, { name: i % 2 ? "Same Name" : `Name ${i}`, utr: String(5000000000 + i) });
     const result = await exportSubcontractors(env, t.id, { q: "", status: "all", type: "all" }, { id: "x", email: "x@example.test", name: "X" }, { chunk: 2 });
     expect(result?.rowCount).toBe(7);
@@ -345,7 +345,7 @@ describe("subcontractor CSV import", () => {
   });
 
   it("importSubcontractors is all or nothing: a failing insert leaves no row and no audit entry", async () => {
-    const { importSubcontractors } = await import("~/features/cis/import.server");
+    const { importSubcontractors } = await import("~/features/cis/subcontractors/import.server");
     const rows = [1, 2, 3, 4].map((i) => subInput({ name: `Atomic ${i}`, utr: `707070707${i}` }));
     // No such tenant: the subcontractor inserts break the foreign key, after the batch has already
     // inserted the audit rows (which have no foreign key); the batch must roll those back.

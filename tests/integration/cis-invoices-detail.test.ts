@@ -6,17 +6,10 @@ import { auditEvents, cisInvoices, emailOutbox, jobs, type Role } from "~/db/sch
 import { invoiceSchema, type InvoiceStatus } from "~/features/cis/domain";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
 import { statementJobKey } from "~/features/cis/invoices/jobs.server";
-import {
-  approveInvoice,
-  cancelInvoice,
-  createInvoice,
-  emailInvoiceCopy,
-  listInvoices,
-  londonToday,
-  markInvoicePaid,
-  parseInvoiceListQuery,
-  requestInvoiceStatement,
-} from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, cancelInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
+import { createInvoice } from "~/features/cis/invoices/form.server";
+import { emailInvoiceCopy } from "~/features/cis/invoices/email.server";
 import { generateStatement, pendingStatementGroups } from "~/features/cis/statements/statements.server";
 import { renderTemplate } from "~/features/platform/email/templates";
 import { createTenant, createUser, type TestTenant } from "../factories";

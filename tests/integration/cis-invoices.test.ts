@@ -11,23 +11,18 @@ import {
   approveInvoice,
   bulkInvoiceAction,
   cancelInvoice,
-  createInvoice,
   deleteInvoice,
-  getInvoice,
-  INVOICE_BULK_LIMIT,
-  INVOICE_ERROR_MESSAGES,
-  INVOICE_PAGE_SIZE,
   INVOICE_TRANSITIONS,
-  listInvoices,
   londonToday,
   markInvoicePaid,
-  parseInvoiceListQuery,
   rejectInvoice,
   requestInvoiceStatement,
-  updateInvoice,
   type InvoiceAction,
 } from "~/features/cis/invoices/invoices.server";
-import { createSubcontractor } from "~/features/cis/subcontractors.server";
+import { getInvoice, listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
+import { createInvoice, updateInvoice } from "~/features/cis/invoices/form.server";
+import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_PAGE_SIZE } from "~/features/cis/invoices/invoice-codes";
+import { createSubcontractor } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, type TestTenant } from "../factories";
 import { deliverMessages, recordingQueue } from "./queue-helpers";
 

@@ -115,7 +115,7 @@ describe("PII key rotation", () => {
   it("the app reads rotated values: revealing a UTR after rotation gives the original", async () => {
     const { t, plain } = await seedTenant();
     await rotatePiiKeys({ DB: env.DB, PII_KEYS: BOTH });
-    const { revealIdentifier } = await import("~/features/cis/subcontractors.server");
+    const { revealIdentifier } = await import("~/features/cis/subcontractors/subcontractors.server");
     const [id, want] = [...plain.entries()][0];
     expect(await revealIdentifier({ ...env, PII_KEYS: BOTH }, t.id, id, "utr", actor, null)).toBe(want.utr);
   });

@@ -8,7 +8,7 @@ import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submi
 import { encryptPii } from "~/features/cis/pii.server";
 import { amendReturn, compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { returnSubmissionSource } from "~/features/cis/returns/submission.server";
-import { utrPiiContext } from "~/features/cis/settings.server";
+import { utrPiiContext } from "~/features/cis/settings/settings.server";
 import type { TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { page, pageText, textOf } from "../factories/html";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { seedCis, seedCisInvoices, seedPlatform } from "~/db/seed";
 import { currentTaxMonth, invoiceAmounts, materialsNeedJustification, previousTaxMonth, taxMonthOfDate } from "~/features/cis/domain";
-import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/invoices.server";
+import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 
 type Row = Record<string, unknown> & {
   id: string;

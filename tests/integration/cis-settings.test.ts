@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { CIS_SCOPES, settingsSchema } from "~/features/cis/domain";
 import { decryptPii } from "~/features/cis/pii.server";
-import { saveCisSettings } from "~/features/cis/settings.server";
+import { saveCisSettings } from "~/features/cis/settings/settings.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, settingsForm as validForm, SETTINGS_UTR } from "../factories/cis";
 import { describedBy, hrefs, isChecked, one, page, pageText, parseHtml, shownText, textOf, textsOf, valueOf } from "../factories/html";

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { currentTaxMonth, invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, createInvoice, getInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { getInvoice } from "~/features/cis/invoices/queries.server";
+import { createInvoice } from "~/features/cis/invoices/form.server";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
 import { ensureStatementPdf } from "~/features/cis/statements/files.server";
 import { issueStatement, resendStatementEmail, STATEMENT_RESENT_AUDIT } from "~/features/cis/statements/issue.server";

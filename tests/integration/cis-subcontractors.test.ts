@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Role } from "~/db/schema";
-import { decryptSubcontractorField, PAGE_SIZE } from "~/features/cis/subcontractors.server";
+import { decryptSubcontractorField, PAGE_SIZE } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant } from "../factories";
 import { cisStaff as setup, newUtr, seedSub, subForm as validForm } from "../factories/cis";
 import {

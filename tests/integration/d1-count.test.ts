@@ -2,7 +2,8 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, createInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { createInvoice } from "~/features/cis/invoices/form.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { createPlatformAdmin, signIn, signInPlatform } from "./auth-helpers";
 import { Browser } from "./http";
@@ -12,7 +13,7 @@ import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { seedInvoice } from "../factories/returns";
-import { analyticsWindow } from "~/features/cis/analytics.server";
+import { analyticsWindow } from "~/features/cis/analytics/analytics.server";
 
 function d1Queries(res: Response): number {
   const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { setStoragePlan } from "~/features/files/files.server";
+import { setStoragePlan } from "~/features/files/quota.server";
 import { FILE_MESSAGES, MIN_PART_BYTES } from "~/features/files/file-rules";
 import { expireMultipartUploads } from "~/features/files/multipart-upload.server";
 import { CRON_REGISTRY } from "../../workers/cron";

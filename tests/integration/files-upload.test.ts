@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { recordUpload, setStoragePlan, uploadTarget } from "~/features/files/files.server";
+import { recordUpload, uploadTarget } from "~/features/files/files.server";
+import { setStoragePlan } from "~/features/files/quota.server";
 import { FILE_MESSAGES } from "~/features/files/file-rules";
 import { filesStaff, upload, uploadOk } from "../factories/files";
 import { shownText } from "../factories/html";

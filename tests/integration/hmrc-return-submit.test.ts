@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encryptPii } from "~/features/cis/pii.server";
-import { utrPiiContext } from "~/features/cis/settings.server";
+import { utrPiiContext } from "~/features/cis/settings/settings.server";
 import { registerReturnSubmissionSource, type ReturnForSubmission } from "~/features/cis/hmrc/return-submission.server";
 import { returnSubmissionSource } from "~/features/cis/returns/submission.server";
 import type { TestTenant } from "../factories";

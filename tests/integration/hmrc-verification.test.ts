@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { encryptPii } from "~/features/cis/pii.server";
-import { utrPiiContext } from "~/features/cis/settings.server";
+import { utrPiiContext } from "~/features/cis/settings/settings.server";
 import { londonDateParts } from "~/features/cis/domain/tax-month";
 import { fakeVerificationNumber } from "~/features/cis/hmrc/fake-te.server";
 import { startVerification } from "~/features/cis/hmrc/verification.server";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { invoiceAmounts, invoiceSchema } from "~/features/cis/domain";
-import { createInvoice } from "~/features/cis/invoices/invoices.server";
+import { createInvoice } from "~/features/cis/invoices/form.server";
 import { portalInvoicePdfKey } from "~/features/cis/invoices/portal-invoices.server";
 import { PORTAL_PDF_MAX_BYTES } from "~/features/portal/portal-invoice-codes";
 import { createTenant, createUser, type TestTenant } from "../factories";

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { invoiceSchema } from "~/features/cis/domain";
-import { createInvoice, londonToday } from "~/features/cis/invoices/invoices.server";
+import { londonToday } from "~/features/cis/invoices/invoices.server";
+import { createInvoice } from "~/features/cis/invoices/form.server";
 import { runHousekeeping } from "~/features/platform/housekeeping.server";
 import { SUBMISSION_KEY_MESSAGES } from "~/features/platform/submission-key-codes";
 import { mintSubmissionKey, SUBMISSION_KEY_LIFETIME_MS, verifySubmissionKey } from "~/features/platform/submission-keys.server";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { devMailbox, emailOutbox } from "~/db/schema";
-import { runCisDeadlineAlerts } from "~/features/cis/deadline-alerts.server";
+import { runCisDeadlineAlerts } from "~/features/cis/dashboard/deadline-alerts.server";
 import { handleEmailBatch } from "~/features/platform/email/consumer.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import { runHousekeeping } from "~/features/platform/housekeeping.server";

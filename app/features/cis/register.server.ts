@@ -1,11 +1,11 @@
 import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/jobs/features.server";
-import { runCisDeadlineAlerts } from "./deadline-alerts.server";
+import { runCisDeadlineAlerts } from "./dashboard/deadline-alerts.server";
 import { hmrcPollJob, hmrcSendJob } from "./hmrc/jobs.server";
 import { onSubmissionResult } from "./hmrc/gateway.server";
 import { runHmrcRecordsHousekeeping } from "./hmrc/records.server";
 import { registerReturnSubmissionSource } from "./hmrc/return-submission.server";
 import { registerHmrcResultHandlers } from "./hmrc/verification.server";
-import { runCisImportCleanup } from "./import.server";
+import { runCisImportCleanup } from "./subcontractors/import.server";
 import { statementsGenerateJob } from "./invoices/jobs.server";
 import { applyReturnSubmission, returnSubmissionSource } from "./returns/submission.server";
 import { statementsGenerateAllJob } from "./statements/jobs.server";

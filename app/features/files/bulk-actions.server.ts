@@ -7,7 +7,7 @@ import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-ke
 import { pageUrl } from "~/utils/request-url";
 import type { Toast } from "~/utils/toast";
 import { FILE_ERRORS, FILE_MESSAGES } from "./file-rules";
-import { deleteFiles, describeSelection, moveFiles } from "./files.server";
+import { deleteFiles, describeSelection, moveFiles } from "./move-delete.server";
 import { FILE_SCOPES, viewerOf } from "./module.server";
 
 const idList = z.array(z.string().min(1).max(100)).max(500).default([]);

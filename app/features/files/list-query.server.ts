@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FILE_FILTERS, FILE_SORTS, type ListQuery } from "./files.server";
+import { FILE_FILTERS, FILE_SORTS, type ListQuery } from "./listing.server";
 
 const querySchema = z.object({
   filter: z.enum(FILE_FILTERS).catch("all"),

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { newId } from "~/utils/ids";
 import { FILE_VISIBILITIES } from "~/db/schema/files";
 import { MAX_UPLOAD_BYTES, storageKey, usageCategory } from "./file-rules";
-import { folderExists, recordUpload, releaseReservation, reserveStorage, uploadTarget, type FileErrorCode, type Viewer } from "./files.server";
+import { recordUpload, releaseReservation, reserveStorage, uploadTarget, type FileErrorCode, type Viewer } from "./files.server";
+import { folderExists } from "./folders.server";
 import { boundaryOf, MultipartError, readMultipart } from "./multipart";
 
 /** R2 needs every part but the last to be the same size, and at least 5 MiB. */

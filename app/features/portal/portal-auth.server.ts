@@ -4,8 +4,8 @@ import { moduleOn } from "~/features/auth/guard.server";
 import { requireTenant } from "~/features/auth/middleware.server";
 import { createSession, revokeSession } from "~/features/auth/session.server";
 import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/tokens.server";
-import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/portal-invites.server";
-import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors.server";
+import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/portal-invites/portal-invites.server";
+import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors/subcontractors.server";
 import { writeAudit } from "~/features/platform/audit.server";
 import { loadPortalSession } from "./portal-session.server";
 

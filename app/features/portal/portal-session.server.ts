@@ -4,7 +4,7 @@ import { redirect } from "react-router";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors, sessions } from "~/db/schema";
 import { readSessionToken, SESSION_POLICY } from "~/features/auth/session.server";
-import type { SubcontractorRow } from "~/features/cis/subcontractors.server";
+import type { SubcontractorRow } from "~/features/cis/subcontractors/subcontractors.server";
 import { sha256Hex } from "~/utils/ids";
 
 const TOUCH_INTERVAL_MS = 5 * 60_000;

@@ -22,7 +22,7 @@ import {
   type VerificationSubcontractor,
 } from "../domain/xml/verification";
 import { decryptPii } from "../pii.server";
-import { utrPiiContext } from "../settings.server";
+import { utrPiiContext } from "../settings/settings.server";
 import { onSubmissionResult, startSubmission, submissionView, type ResultHandler, type StartSubmissionResult, type SubmissionView } from "./gateway.server";
 
 /** ChannelRouting: the software that built the message. */

@@ -8,7 +8,7 @@ import { formatDate, LONDON } from "~/utils/dates";
 import { penceToPoundsString } from "../domain";
 import type { Actor } from "~/features/auth/actor";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
-import { invoiceFilter, type InvoiceListQuery } from "./invoices.server";
+import { invoiceFilter, type InvoiceListQuery } from "./queries.server";
 
 export const INVOICE_EXPORT_HEADER = ["Invoice Number", "Subcontractor", "Date", "Gross", "Materials", "CIS", "Net", "Status"] as const;
 

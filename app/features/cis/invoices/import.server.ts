@@ -10,7 +10,8 @@ import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, pars
 import type { Actor } from "~/features/auth/actor";
 import { maskUtr, piiSearchHash } from "../pii.server";
 import { INVOICE_IMPORT_COLUMNS, type InvoiceImportColumnKey } from "./import-columns";
-import { INVOICE_ERROR_MESSAGES, isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./invoices.server";
+import { isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./form.server";
+import { INVOICE_ERROR_MESSAGES } from "./invoice-codes";
 
 /**
  * One data row as the preview shows it. `row` counts data rows from 1 (the first row under the

@@ -1,4 +1,4 @@
-import type { InvoiceListQuery } from "./invoices.server";
+import type { InvoiceListQuery } from "./queries.server";
 
 /**
  * The list's address for a query: defaults left out, so the pager, the export's way back and

@@ -13,8 +13,9 @@ import { streamToR2 } from "~/features/files/upload.server";
 import { PORTAL_PDF_MAX_BYTES, type PortalAttachmentErrorCode } from "~/features/portal/portal-invoice-codes";
 import { newId } from "~/utils/ids";
 import type { InvoiceInput } from "../domain";
-import type { SubcontractorRow } from "../subcontractors.server";
-import { createInvoice, getInvoice, type SaveInvoiceResult } from "./invoices.server";
+import type { SubcontractorRow } from "../subcontractors/subcontractors.server";
+import { getInvoice } from "./queries.server";
+import { createInvoice, type SaveInvoiceResult } from "./form.server";
 
 export function portalInvoicePdfKey(tenantId: string, invoiceId: string): string {
   return `tenants/${tenantId}/cis/portal-invoices/${invoiceId}.pdf`;

@@ -3,7 +3,7 @@ import { requireScope } from "~/features/auth/middleware.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
-import { exportSubcontractorAnalytics } from "../analytics.server";
+import { exportSubcontractorAnalytics } from "../analytics/analytics.server";
 import { requireModule } from "~/features/auth/guard.server";
 import type { Route } from "./+types/analytics-export";
 

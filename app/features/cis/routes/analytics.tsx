@@ -5,9 +5,9 @@ import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table
 import { can } from "~/features/auth/scopes";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { formatPence } from "../domain";
-import { FILING_LABELS, materialsShare } from "../analytics-codes";
-import { cisAnalytics } from "../analytics.server";
-import { BarChart, compactPounds, HorizontalBarChart, shortMonth } from "../components/analytics-charts";
+import { FILING_LABELS, materialsShare } from "../analytics/analytics-codes";
+import { cisAnalytics } from "../analytics/analytics.server";
+import { BarChart, compactPounds, HorizontalBarChart, shortMonth } from "../analytics/components/analytics-charts";
 import { requireModule } from "~/features/auth/guard.server";
 import type { Route } from "./+types/analytics";
 

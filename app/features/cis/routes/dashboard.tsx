@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
-import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards, TaxMonthOverview } from "../components/dashboard-panels";
-import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard.server";
+import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards, TaxMonthOverview } from "../dashboard/components/dashboard-panels";
+import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard/dashboard.server";
 import { formatPence } from "../domain";
 import { requireModule } from "~/features/auth/guard.server";
 import { OverdueReturns } from "../returns/components/overdue-returns";

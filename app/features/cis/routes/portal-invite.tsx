@@ -6,12 +6,18 @@ import { can } from "~/features/auth/scopes";
 import { clientIp } from "~/features/platform/audit.server";
 import { formErrorReply } from "~/utils/forms";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
-import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteCreateSchema, inviteRefusalMessage } from "../components/invite-to-portal";
+import {
+  type InviteActionData,
+  type InviteLoaderData,
+  InvitePanel,
+  inviteCreateSchema,
+  inviteRefusalMessage,
+} from "../portal-invites/components/invite-to-portal";
 import { requireModule } from "~/features/auth/guard.server";
-import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invite-codes";
-import { inviteRefusal, issuePortalInvite, portalInviteScope, revealPortalLink } from "../portal-invites.server";
-import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
-import { createSubcontractor, getSubcontractor } from "../subcontractors.server";
+import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invites/portal-invite-codes";
+import { inviteRefusal, issuePortalInvite, portalInviteScope, revealPortalLink } from "../portal-invites/portal-invites.server";
+import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractors/subcontractor-messages";
+import { createSubcontractor, getSubcontractor } from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/portal-invite";
 
 /**

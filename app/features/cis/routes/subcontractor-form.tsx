@@ -6,7 +6,7 @@ import { buttonClass } from "~/components/ui/button";
 import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { reportInternalError } from "~/features/platform/error-reference";
-import { SubcontractorForm, type SubcontractorFormDefaults } from "../components/subcontractor-form";
+import { SubcontractorForm, type SubcontractorFormDefaults } from "../subcontractors/components/subcontractor-form";
 import {
   DEFAULT_SUBCONTRACTOR_VALUES,
   rateFor,
@@ -19,8 +19,8 @@ import {
 } from "../domain";
 import { requireModule } from "~/features/auth/guard.server";
 import { ENCRYPT_FAILED, PiiError } from "../pii.server";
-import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractor-messages";
-import { createSubcontractor, getSubcontractor, updateSubcontractor, type SaveResult } from "../subcontractors.server";
+import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractors/subcontractor-messages";
+import { createSubcontractor, getSubcontractor, updateSubcontractor, type SaveResult } from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/subcontractor-form";
 
 // One module for /cis/subcontractors/new and /cis/subcontractors/:id/edit: the id decides.

@@ -7,8 +7,8 @@ import { redirectWithToast } from "~/features/platform/flash.server";
 import { IMPORT_MAX_ROWS, type ImportPreview } from "../csv-import/import-kit";
 import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownload } from "../csv-import/import-kit.server";
 import { ImportPage, ImportPreviewPanel } from "../csv-import/import-page";
-import { analyseImport, importSubcontractors, type ImportRowResult } from "../import.server";
-import { IMPORT_COLUMNS, IMPORT_TEMPLATE_FILE } from "../import-columns";
+import { analyseImport, importSubcontractors, type ImportRowResult } from "../subcontractors/import.server";
+import { IMPORT_COLUMNS, IMPORT_TEMPLATE_FILE } from "../subcontractors/import-columns";
 import { requireModule } from "~/features/auth/guard.server";
 import type { Route } from "./+types/subcontractors-import";
 

@@ -5,15 +5,22 @@ import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { can } from "~/features/auth/scopes";
 import { redirectWithToast } from "~/features/platform/flash.server";
-import { InviteToPortalButton } from "../components/invite-to-portal";
+import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
-import { BulkResults, bulkConfirmText, ConfirmPanel, type BulkKind, type BulkOutcome, type ConfirmItem } from "../components/subcontractor-confirm";
-import { SubcontractorTable, SummaryCards } from "../components/subcontractor-table";
+import {
+  BulkResults,
+  bulkConfirmText,
+  ConfirmPanel,
+  type BulkKind,
+  type BulkOutcome,
+  type ConfirmItem,
+} from "../subcontractors/components/subcontractor-confirm";
+import { SubcontractorTable, SummaryCards } from "../subcontractors/components/subcontractor-table";
 import { requireModule } from "~/features/auth/guard.server";
-import { BULK_FAILURE_MESSAGES } from "../subcontractor-messages";
+import { BULK_FAILURE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import {
   archiveSubcontractors,
   BULK_LIMIT,
@@ -24,7 +31,7 @@ import {
   subcontractorListItem,
   subcontractorNames,
   type ListQuery,
-} from "../subcontractors.server";
+} from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/subcontractors-list";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { requireScope } from "~/features/auth/middleware.server";

@@ -10,7 +10,7 @@ import { formatPence } from "../domain/money";
 import { taxMonthFromLabel } from "../domain/tax-month";
 import type { Actor } from "~/features/auth/actor";
 import { maskEmail } from "../pii.server";
-import { getCisSettings } from "../settings.server";
+import { getCisSettings } from "../settings/settings.server";
 import { ensureStatementPdf } from "./files.server";
 import type { IssueErrorCode, IssueMethod, ResendErrorCode } from "./issue-codes";
 import { getStatement, type Statement } from "./statements.server";

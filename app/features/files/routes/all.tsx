@@ -7,7 +7,7 @@ import { mintSubmissionKey } from "~/features/platform/submission-keys.server";
 import { bulkAction, bulkScope } from "../bulk-actions.server";
 import { BulkBar, DeleteConfirm, FileGrid, FileTable, noFilesText, type SortKey } from "../components/file-list";
 import { ListToolbar } from "../components/list-toolbar";
-import { listFiles, PAGE_SIZE } from "../files.server";
+import { listFiles, PAGE_SIZE } from "../listing.server";
 import { parseListQuery, viewChoice } from "../list-query.server";
 import { requireModule } from "~/features/auth/guard.server";
 import { filePerms, viewerOf } from "../module.server";

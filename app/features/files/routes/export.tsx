@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { clientIp } from "~/features/platform/audit.server";
 import { toCsv, CSV_CONTENT_TYPE } from "~/utils/csv";
 import { formatDateTime } from "~/utils/dates";
-import { EXPORT_HEADER, exportFileList } from "../files.server";
+import { EXPORT_HEADER, exportFileList } from "../listing.server";
 import { parseListQuery } from "../list-query.server";
 import { requireModule } from "~/features/auth/guard.server";
 import { viewerOf } from "../module.server";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { auditDownload, fileForDownload } from "../files.server";
+import { auditDownload, fileForDownload } from "../downloads.server";
 import { downloadSignalHeader } from "../download-signal";
 import { requireModule } from "~/features/auth/guard.server";
 import { viewerOf } from "../module.server";

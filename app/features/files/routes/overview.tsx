@@ -9,7 +9,7 @@ import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-ke
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { USAGE_CATEGORIES } from "../file-constants";
 import { CATEGORY_LABELS, formatBytes, percentUsed } from "../file-rules";
-import { overview } from "../files.server";
+import { overview } from "../listing.server";
 import { requireModule } from "~/features/auth/guard.server";
 import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
 import { startUsageRecalculation } from "../usage-recalculation.server";

@@ -3,7 +3,7 @@ import { devToolsEnabled } from "~/features/platform/environment.server";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { UploadForm } from "../components/upload-form";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
-import { uploadPageData } from "../files.server";
+import { uploadPageData } from "../listing.server";
 import { requireModule } from "~/features/auth/guard.server";
 import { filePerms, viewerOf } from "../module.server";
 import { handleUpload } from "../upload.server";

@@ -2,7 +2,7 @@ import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import { SubmitButton } from "~/components/ui/button";
 import { Honeypot } from "~/components/ui/field";
-import { contractorDetails } from "~/features/cis/portal-invites.server";
+import { contractorDetails } from "~/features/cis/portal-invites/portal-invites.server";
 import { clientIp } from "~/features/platform/audit.server";
 import { AskForNewLink, PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { consumePortalLink, inspectPortalLink, requirePortalModule, statusFor, type LinkProblem } from "../portal-auth.server";

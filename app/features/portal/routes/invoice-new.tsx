@@ -7,7 +7,7 @@ import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIF
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
 import { londonToday } from "~/features/cis/invoices/invoices.server";
 import { submitPortalInvoice } from "~/features/cis/invoices/portal-invoices.server";
-import { contractorDetails } from "~/features/cis/portal-invites.server";
+import { contractorDetails } from "~/features/cis/portal-invites/portal-invites.server";
 import { boundaryOf, MultipartError, readMultipart, type FilePart } from "~/features/files/multipart";
 import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";

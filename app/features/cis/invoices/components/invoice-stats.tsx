@@ -1,6 +1,6 @@
 import { StatCards } from "~/components/ui/stat-cards";
 import { formatPence } from "../../domain";
-import type { InvoiceStats } from "../invoices.server";
+import type { InvoiceStats } from "../queries.server";
 
 /** The five cards above the list; they describe the whole tenant, not the filtered view. */
 export function InvoiceStatCards({ stats }: { stats: InvoiceStats }) {

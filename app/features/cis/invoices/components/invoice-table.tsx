@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain";
-import type { InvoiceListItem } from "../invoices.server";
+import type { InvoiceListItem } from "../queries.server";
 import { linkShownText } from "./invoice-detail";
 import { InvoiceStatusBadge } from "./invoice-status";
 

@@ -21,9 +21,6 @@ import {
   approveInvoice,
   cancelInvoice,
   deleteInvoice,
-  emailInvoiceCopy,
-  getInvoice,
-  getInvoiceDetail,
   INVOICE_TRANSITIONS,
   londonToday,
   markInvoicePaid,
@@ -31,6 +28,8 @@ import {
   requestInvoiceStatement,
   type InvoiceAction,
 } from "../invoices.server";
+import { getInvoice, getInvoiceDetail } from "../queries.server";
+import { emailInvoiceCopy } from "../email.server";
 import { FOUR_EYES_CODES, INVOICE_EMAIL_ERROR_MESSAGES, INVOICE_ERROR_MESSAGES, type InvoiceErrorCode } from "../invoice-codes";
 import type { Route } from "./+types/detail";
 

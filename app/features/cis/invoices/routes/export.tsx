@@ -6,7 +6,7 @@ import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { requireModule } from "~/features/auth/guard.server";
 import { exportInvoices } from "../export.server";
 import { invoiceListSearch } from "../list-query";
-import { parseInvoiceListQuery } from "../invoices.server";
+import { parseInvoiceListQuery } from "../queries.server";
 import type { Route } from "./+types/export";
 
 /**

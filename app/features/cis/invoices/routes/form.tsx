@@ -10,17 +10,9 @@ import { invoiceAmounts, invoiceFormAmountsSchema, invoiceFormSchema, isCisRate,
 import { requireModule } from "~/features/auth/guard.server";
 import type { InvoiceFigures } from "../components/calculation-panel";
 import { InvoiceForm, type InvoiceFormDefaults } from "../components/invoice-form";
-import {
-  createInvoice,
-  getInvoice,
-  invoiceFormData,
-  londonToday,
-  previewInvoiceAmounts,
-  updateInvoice,
-  type InvoiceFormSubcontractor,
-  type InvoiceRow,
-  type SaveInvoiceResult,
-} from "../invoices.server";
+import { londonToday } from "../invoices.server";
+import { getInvoice, type InvoiceRow } from "../queries.server";
+import { createInvoice, invoiceFormData, previewInvoiceAmounts, updateInvoice, type InvoiceFormSubcontractor, type SaveInvoiceResult } from "../form.server";
 import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";
 import type { Route } from "./+types/form";
 

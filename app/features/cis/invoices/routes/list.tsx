@@ -16,7 +16,8 @@ import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutc
 import { InvoiceStatCards } from "../components/invoice-stats";
 import { INVOICE_STATUS_LABELS } from "../components/invoice-status";
 import { InvoiceTable } from "../components/invoice-table";
-import { bulkInvoiceAction, invoiceNumbers, listInvoices, londonToday, parseInvoiceListQuery } from "../invoices.server";
+import { bulkInvoiceAction, londonToday } from "../invoices.server";
+import { invoiceNumbers, listInvoices, parseInvoiceListQuery } from "../queries.server";
 import {
   BULK_INVOICE_ACTIONS,
   INVOICE_BULK_LIMIT,

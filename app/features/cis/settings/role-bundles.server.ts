@@ -3,7 +3,7 @@ import { getDb, type Db } from "~/db/client.server";
 import { roleBundles } from "~/db/schema";
 import type { ActorAt } from "~/features/auth/actor";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
-import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "./domain";
+import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "../domain";
 
 export type CisRoleBundle = {
   name: string;

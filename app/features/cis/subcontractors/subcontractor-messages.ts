@@ -2,7 +2,7 @@
  * What people read for each typed failure of the subcontractor data layer. The data layer
  * returns codes; routes turn them into these words. No server code here: pages import it too.
  */
-import { VERIFY_PERMISSION_MESSAGE } from "./domain";
+import { VERIFY_PERMISSION_MESSAGE } from "../domain";
 import type { BulkFailure, SaveError } from "./subcontractors.server";
 
 /**

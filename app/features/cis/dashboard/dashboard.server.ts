@@ -14,12 +14,12 @@ import {
   type DeadlineKind,
   type DeadlineSeverity,
   type DeadlineState,
-} from "./domain";
-import { invoiceStatsQuery, toInvoiceStats } from "./invoices/invoices.server";
-import { latestReturnStatusQuery, NOT_COMPILED, overdueReturnsQueries, RETURN_STATUS_LABELS, toOverdueReturns } from "./returns/returns.server";
-import { overdueReturnView, type OverdueReturnView } from "./returns/view.server";
-import { pendingStatementsCountQuery } from "./statements/statements.server";
-import { summaryQuery, toSummary } from "./subcontractors.server";
+} from "../domain";
+import { invoiceStatsQuery, toInvoiceStats } from "../invoices/queries.server";
+import { latestReturnStatusQuery, NOT_COMPILED, overdueReturnsQueries, RETURN_STATUS_LABELS, toOverdueReturns } from "../returns/returns.server";
+import { overdueReturnView, type OverdueReturnView } from "../returns/view.server";
+import { pendingStatementsCountQuery } from "../statements/statements.server";
+import { summaryQuery, toSummary } from "../subcontractors/subcontractors.server";
 
 export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
   statements: "Statements deadline",

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
-import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../domain";
+import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../../domain";
 import { useHydrated } from "~/utils/use-hydrated";
 
 // ---------------------------------------------------------------------------

@@ -4,9 +4,9 @@ import { getDb, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
 import type { ActorAt } from "~/features/auth/actor";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
-import { type CisSettings, DEFAULT_CIS_SETTINGS, type VatScheme } from "./domain";
+import { type CisSettings, DEFAULT_CIS_SETTINGS, type VatScheme } from "../domain";
 import { listCisRoleBundles, roleBundlesQuery, toCisRoleBundles, type CisRoleBundle } from "./role-bundles.server";
-import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";
+import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "../pii.server";
 
 export type CisSettingsView = {
   active: boolean;

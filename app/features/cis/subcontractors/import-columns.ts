@@ -1,5 +1,5 @@
 /** The subcontractor import file's shape: shared by the page (client) and the server. */
-import type { ImportColumn } from "./csv-import/import-kit";
+import type { ImportColumn } from "../csv-import/import-kit";
 
 export type ImportColumnKey =
   | "name"

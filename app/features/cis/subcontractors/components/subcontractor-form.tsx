@@ -15,7 +15,7 @@ import {
   type SubcontractorType,
   type VerificationMethod,
   type VerificationStatus,
-} from "../domain";
+} from "../../domain";
 import { useHydrated } from "~/utils/use-hydrated";
 import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-table";
 

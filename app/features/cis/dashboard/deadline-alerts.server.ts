@@ -7,9 +7,9 @@ import { devToolsEnabled } from "~/features/platform/environment.server";
 import { tenantOrigin } from "~/features/platform/host";
 import { formatInTimeZone } from "date-fns-tz";
 import { formatLongDate, LONDON } from "~/utils/dates";
-import { nextDeadlines, type DeadlineAlert, type DeadlineKind } from "./domain";
+import { nextDeadlines, type DeadlineAlert, type DeadlineKind } from "../domain";
 import { DEADLINE_LABELS } from "./dashboard.server";
-import { pendingInvoices } from "./statements/statements.server";
+import { pendingInvoices } from "../statements/statements.server";
 
 export const DEADLINE_NOTIFICATION_TYPE = "cis.deadline";
 

@@ -14,10 +14,10 @@ import {
   type SubcontractorCreate,
   type SubcontractorUpdate,
   type VerificationField,
-} from "./domain";
+} from "../domain";
 import type { Actor } from "~/features/auth/actor";
 import { BULK_LIMIT } from "./subcontractor-messages";
-import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
+import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
 
 export type SubcontractorRow = typeof cisSubcontractors.$inferSelect;
 const TABLE = "cis_subcontractors";

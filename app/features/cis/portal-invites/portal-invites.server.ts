@@ -8,8 +8,8 @@ import { queueEmail } from "~/features/platform/email/send.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
 import type { Actor } from "~/features/auth/actor";
 import type { RevealRefusal } from "./portal-invite-codes";
-import { getCisSettings } from "./settings.server";
-import { getSubcontractor, type SubcontractorRow } from "./subcontractors.server";
+import { getCisSettings } from "../settings/settings.server";
+import { getSubcontractor, type SubcontractorRow } from "../subcontractors/subcontractors.server";
 import { newId } from "~/utils/ids";
 
 /** A portal magic link lasts 15 minutes and can be used once. */

@@ -6,7 +6,7 @@ import { auditInsert } from "~/features/platform/audit.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
 import type { Actor } from "~/features/auth/actor";
-import { maskEmail, maskPhone } from "./pii.server";
+import { maskEmail, maskPhone } from "../pii.server";
 import { subcontractorFilter, type ListQuery } from "./subcontractors.server";
 
 /** The list's columns, in the list's order: an export holds what the list shows. */

@@ -4,17 +4,17 @@ import { auditEvents, cisSubcontractors } from "~/db/schema";
 import { isUniqueUtrViolation } from "./subcontractors.server";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
-import { countStatuses, readImportTable } from "./csv-import/import-kit.server";
-import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "./csv-import/import-kit";
-import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "./domain";
+import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
+import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
+import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "../domain";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "~/features/auth/actor";
-import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
+import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
 import { IMPORT_COLUMNS, type ImportColumnKey } from "./import-columns";
 
 // The stored upload and its hourly purge live in the shared import kit; the cron and existing
 // callers still reach them here.
-export { runCisImportCleanup, storeUpload } from "./csv-import/import-kit.server";
+export { runCisImportCleanup, storeUpload } from "../csv-import/import-kit.server";
 
 /**
  * One data row as the preview shows it. `row` counts data rows from 1 (the first row under the

@@ -5,7 +5,7 @@ import { cisInvoices, cisReturns, cisStatements, cisSubcontractors } from "~/db/
 import { auditInsert } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
-import { currentTaxMonth, penceToPoundsString, previousTaxMonth, type TaxMonth } from "./domain";
+import { currentTaxMonth, penceToPoundsString, previousTaxMonth, type TaxMonth } from "../domain";
 import type { Actor } from "~/features/auth/actor";
 import { materialsShare, type FilingState } from "./analytics-codes";
 

@@ -1,0 +1,266 @@
+/**
+ * Saving an invoice from the staff form (create, edit, the amounts preview) and the records the
+ * portal and the CSV import save with: amounts always computed here, at the subcontractor's
+ * current rate.
+ */
+import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { getDb, type Db } from "~/db/client.server";
+import { cisInvoices, cisSubcontractors, type InvoiceSource } from "~/db/schema";
+import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
+import { newId } from "~/utils/ids";
+import { invoiceAmounts, taxMonthOfDate, type InvoiceInput } from "../domain";
+import type { Actor } from "~/features/auth/actor";
+import { auditIfChanged } from "./invoices.server";
+import { getInvoice, visible, type InvoiceRow } from "./queries.server";
+
+export type SaveInvoiceError =
+  | { ok: false; code: "not_found" | "not_editable" }
+  | { ok: false; code: "subcontractor_not_found" | "subcontractor_archived"; field: "subcontractorId" }
+  | { ok: false; code: "duplicate_number"; field: "invoiceNumber" };
+export type SaveInvoiceResult = { ok: true; id: string } | SaveInvoiceError;
+
+export function isUniqueNumberViolation(err: unknown): boolean {
+  const text = `${err instanceof Error ? err.message : String(err)} ${err instanceof Error && err.cause ? String((err.cause as Error).message ?? err.cause) : ""}`;
+  return /UNIQUE constraint failed/i.test(text) && /invoice_number|cis_invoices_number_unique/i.test(text);
+}
+
+const DUPLICATE: SaveInvoiceError = { ok: false, code: "duplicate_number", field: "invoiceNumber" };
+
+/** The subcontractor an invoice may be saved against: this tenant's, not deleted, and active. */
+async function usableSubcontractor(env: Env, tenantId: string, id: string) {
+  const [sub] = await getDb(env)
+    .select()
+    .from(cisSubcontractors)
+    .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
+    .limit(1);
+  if (!sub) return { ok: false, code: "subcontractor_not_found", field: "subcontractorId" } as const;
+  if (!sub.active) return { ok: false, code: "subcontractor_archived", field: "subcontractorId" } as const;
+  return { ok: true, sub } as const;
+}
+
+/** A subcontractor as the invoice form offers it: name, current CIS rate, and whether it is active. */
+export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean };
+
+/**
+ * What the invoice form needs, in one D1 round trip: this tenant's active subcontractors by name
+ * and, for an edit, the invoice (null when unknown, deleted or another tenant's). An edited
+ * invoice's own subcontractor is listed even if archived since, so the form shows who it is
+ * rather than silently offering someone else; saving against it is still refused.
+ */
+export async function invoiceFormData(
+  env: Env,
+  tenantId: string,
+  invoiceId?: string,
+): Promise<{ subcontractors: InvoiceFormSubcontractor[]; invoice: InvoiceRow | null }> {
+  const db = getDb(env);
+  const usable = eq(cisSubcontractors.active, true);
+  const ownSub = invoiceId
+    ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
+    : undefined;
+  const subs = db
+    .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, rate: cisSubcontractors.verificationRate, active: cisSubcontractors.active })
+    .from(cisSubcontractors)
+    .where(and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), ownSub ? or(usable, ownSub) : usable))
+    .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id));
+  if (!invoiceId) return { subcontractors: await subs, invoice: null };
+  const [subcontractors, rows] = await db.batch([
+    subs,
+    db
+      .select()
+      .from(cisInvoices)
+      .where(and(visible(tenantId), eq(cisInvoices.id, invoiceId)))
+      .limit(1),
+  ]);
+  return { subcontractors, invoice: rows[0] ?? null };
+}
+
+export type InvoicePreviewInput = Pick<InvoiceInput, "subcontractorId" | "grossP" | "materialsP" | "vatRate" | "reverseCharge">;
+export type InvoicePreview =
+  | { ok: true; cisRate: number; amounts: ReturnType<typeof invoiceAmounts> }
+  | { ok: false; code: "subcontractor_not_found" | "subcontractor_archived"; field: "subcontractorId" };
+
+/** The amounts a save would store now (same subcontractor check, same rate, same maths), writing nothing. */
+export async function previewInvoiceAmounts(env: Env, tenantId: string, input: InvoicePreviewInput): Promise<InvoicePreview> {
+  const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
+  if (!found.ok) return found;
+  const { cisRate, ...amounts } = amountsAt(input, found.sub.verificationRate);
+  return { ok: true, cisRate, amounts };
+}
+
+function amountsAt(input: InvoicePreviewInput, cisRate: number) {
+  return {
+    cisRate,
+    ...invoiceAmounts({ grossP: input.grossP, materialsP: input.materialsP, cisRate, vatRate: input.vatRate, reverseCharge: input.reverseCharge }),
+  };
+}
+
+async function numberTaken(env: Env, tenantId: string, subcontractorId: string, invoiceNumber: string, exceptId?: string): Promise<boolean> {
+  const [row] = await getDb(env)
+    .select({ id: cisInvoices.id })
+    .from(cisInvoices)
+    .where(
+      and(
+        visible(tenantId),
+        eq(cisInvoices.subcontractorId, subcontractorId),
+        eq(cisInvoices.invoiceNumber, invoiceNumber),
+        exceptId ? ne(cisInvoices.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/** What an invoice copies from its subcontractor when it is saved. */
+export type InvoiceSubcontractor = Pick<typeof cisSubcontractors.$inferSelect, "id" | "name" | "utrMasked" | "ninoMasked" | "verificationRate">;
+
+/** The stored fields of an input: amounts always computed here, at the subcontractor's current rate. */
+function savedFields(input: InvoiceInput, sub: InvoiceSubcontractor) {
+  const { cisRate, ...amounts } = amountsAt(input, sub.verificationRate);
+  return {
+    invoiceNumber: input.invoiceNumber,
+    subcontractorId: sub.id,
+    subcontractorName: sub.name,
+    subcontractorNameLower: sub.name.toLowerCase(),
+    utrMasked: sub.utrMasked,
+    ninoMasked: sub.ninoMasked,
+    invoiceDate: input.invoiceDate,
+    receivedDate: input.receivedDate ?? null,
+    description: input.description ?? null,
+    taxMonth: taxMonthOfDate(input.invoiceDate).label,
+    ...amounts,
+    cisRate,
+    vatRate: input.vatRate,
+    reverseCharge: input.reverseCharge,
+    materialsJustification: input.materialsJustification ?? null,
+  };
+}
+
+async function runSave(db: Db, statements: BatchItem<"sqlite">[]): Promise<SaveInvoiceError | null> {
+  try {
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    return null;
+  } catch (err) {
+    // Two saves racing past the number check meet the unique index, which refuses the batch whole.
+    if (isUniqueNumberViolation(err)) return DUPLICATE;
+    throw err;
+  }
+}
+
+/**
+ * A new invoice's row and its 'cis.invoice.created' audit entry, not yet written: a draft (or,
+ * from the portal, a portal_draft) with its amounts computed here by the rules engine at the
+ * subcontractor's current rate. The form (createInvoice) and the CSV import both build their
+ * rows with it, so an imported invoice is exactly what the form would have saved.
+ */
+export function newInvoiceRecords(
+  tenantId: string,
+  input: InvoiceInput,
+  sub: InvoiceSubcontractor,
+  actor: Actor,
+  opts: {
+    source?: InvoiceSource;
+    via?: "form" | "import";
+    now?: number;
+    id?: string;
+    attachmentBytes?: number | null;
+    /** Portal only: the staff member shown the link that opened the submitting session. */
+    portalLinkRevealedBy?: string | null;
+  } = {},
+) {
+  const source = opts.source ?? "staff";
+  const now = opts.now ?? Date.now();
+  const id = opts.id ?? newId();
+  const fields = savedFields(input, sub);
+  const row = {
+    id,
+    tenantId,
+    ...fields,
+    status: source === "portal" ? "portal_draft" : "draft",
+    source,
+    attachmentBytes: opts.attachmentBytes ?? null,
+    portalLinkRevealedBy: source === "portal" ? (opts.portalLinkRevealedBy ?? null) : null,
+    createdAt: now,
+    createdBy: actor.id,
+    updatedAt: now,
+    updatedBy: actor.id,
+  } satisfies typeof cisInvoices.$inferInsert;
+  const audit = {
+    tenantId,
+    action: "cis.invoice.created",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "invoice",
+    targetId: id,
+    payload: {
+      source: opts.via === "import" ? "import" : source,
+      subcontractorId: fields.subcontractorId,
+      grossP: fields.grossP,
+      cisDeductionP: fields.cisDeductionP,
+      ...(opts.attachmentBytes ? { attachmentBytes: opts.attachmentBytes } : {}),
+      ...(row.portalLinkRevealedBy ? { linkRevealedBy: row.portalLinkRevealedBy } : {}),
+    },
+  } satisfies AuditEntry;
+  return { id, row, audit };
+}
+
+/** Creates a draft (or, from the portal, a portal_draft) with its audit and activity entries in one batch. */
+export async function createInvoice(
+  env: Env,
+  tenantId: string,
+  input: InvoiceInput,
+  actor: Actor,
+  opts: { source?: InvoiceSource; id?: string; attachmentBytes?: number | null; portalLinkRevealedBy?: string | null } = {},
+): Promise<SaveInvoiceResult> {
+  const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
+  if (!found.ok) return found;
+  if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber)) return DUPLICATE;
+  const db = getDb(env);
+  const now = Date.now();
+  const { id, row, audit } = newInvoiceRecords(tenantId, input, found.sub, actor, { ...opts, now });
+  const failed = await runSave(db, [
+    db.insert(cisInvoices).values(row),
+    auditInsert(db, audit, now),
+    activityInsert(
+      db,
+      {
+        tenantId,
+        module: "cis",
+        action: "invoice.created",
+        entityType: "invoice",
+        entityId: id,
+        performedBy: actor.id,
+        performedByName: actor.name,
+        details: { invoiceNumber: row.invoiceNumber, subcontractorName: row.subcontractorName },
+      },
+      now,
+    ),
+  ]);
+  return failed ?? { ok: true, id };
+}
+
+/** Edits a draft. The update only lands while the invoice is still a draft, so an approval in between wins. */
+export async function updateInvoice(env: Env, tenantId: string, id: string, input: InvoiceInput, actor: Actor): Promise<SaveInvoiceResult> {
+  const existing = await getInvoice(env, tenantId, id);
+  if (!existing) return { ok: false, code: "not_found" };
+  if (existing.status !== "draft") return { ok: false, code: "not_editable" };
+  const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
+  if (!found.ok) return found;
+  if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber, id)) return DUPLICATE;
+  const db = getDb(env);
+  const token = newId();
+  const now = Date.now();
+  const fields = savedFields(input, found.sub);
+  const failed = await runSave(db, [
+    db
+      .update(cisInvoices)
+      .set({ ...fields, transitionId: token, updatedAt: now, updatedBy: actor.id })
+      .where(and(visible(tenantId), eq(cisInvoices.id, id), eq(cisInvoices.status, "draft"))),
+    auditIfChanged(db, tenantId, id, token, "cis.invoice.updated", actor, { grossP: fields.grossP, cisDeductionP: fields.cisDeductionP }, now),
+  ]);
+  if (failed) return failed;
+  const after = await getInvoice(env, tenantId, id);
+  if (!after) return { ok: false, code: "not_found" };
+  if (after.transitionId !== token) return { ok: false, code: "not_editable" };
+  return { ok: true, id };
+}

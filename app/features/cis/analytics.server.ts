@@ -5,7 +5,7 @@ import { cisInvoices, cisReturns, cisStatements, cisSubcontractors } from "~/db/
 import { auditInsert } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
-import { currentTaxMonth, penceToPoundsString, previousTaxMonth, type TaxMonth } from "./domain";
+import { currentTaxMonth, penceToPoundsString, previousTaxMonth, SUBCONTRACTOR_TYPES, VERIFICATION_STATUSES, type TaxMonth } from "./domain";
 import type { Actor } from "./module.server";
 import { materialsShare, type FilingState } from "./analytics-codes";
 
@@ -189,8 +189,8 @@ export async function cisAnalytics(env: Env, tenantId: string, now: Date = new D
   return {
     currentMonth: current.displayLabel,
     subcontractors: {
-      byStatus: (["gross", "standard", "higher"] as const).map((s) => ({ status: s, count: byStatus.find((r) => r.status === s)?.n ?? 0 })),
-      byType: (["individual", "company", "partnership"] as const).map((t) => ({ type: t, count: byType.find((r) => r.type === t)?.n ?? 0 })),
+      byStatus: VERIFICATION_STATUSES.map((s) => ({ status: s, count: byStatus.find((r) => r.status === s)?.n ?? 0 })),
+      byType: SUBCONTRACTOR_TYPES.map((t) => ({ type: t, count: byType.find((r) => r.type === t)?.n ?? 0 })),
       active: coverage?.active ?? 0,
       verified: Number(coverage?.verified ?? 0),
       withEmail: Number(coverage?.withEmail ?? 0),

@@ -2,7 +2,7 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/submi
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
-import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs } from "~/db/schema";
+import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs, type StatementStatus } from "~/db/schema";
 import { QUEUE_REFUSED } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import type { StatementIssueMethod } from "../domain";
@@ -121,7 +121,7 @@ export type StatementSubRow = {
   invoices: StatementInvoiceView[];
   statement: {
     id: string;
-    status: "generated" | "issued";
+    status: StatementStatus;
     generatedAt: number;
     issuedAt: number | null;
     issuedMethod: StatementIssueMethod | null;

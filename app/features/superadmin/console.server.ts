@@ -2,7 +2,7 @@ import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { resumeParkedWork } from "~/features/platform/parked-work.server";
 import { inviteUser } from "~/features/team/invitations.server";
 import { newId } from "~/utils/ids";
@@ -156,11 +156,21 @@ export async function setTenantSuspended(
         ]
       : []),
     // Written only when this request's UPDATE changed the state (updated_at is this request's now).
-    db.insert(auditEvents).select(
-      sql`SELECT ${newId()}, NULL, ${actor.id}, ${actor.email}, ${suspend ? "superadmin.tenant.suspended" : "superadmin.tenant.reinstated"}, 'tenant', ${tenantId},
-          ${JSON.stringify({ slug: tenant.slug, name: tenant.name })}, ${actor.ip}, ${now}
-          WHERE EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} = ${tenantId} AND ${tenants.updatedAt} = ${now}
+    auditInsertWhere(
+      db,
+      {
+        tenantId: null,
+        action: suspend ? "superadmin.tenant.suspended" : "superadmin.tenant.reinstated",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "tenant",
+        targetId: tenantId,
+        payload: { slug: tenant.slug, name: tenant.name },
+        ip: actor.ip,
+      },
+      sql`EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} = ${tenantId} AND ${tenants.updatedAt} = ${now}
             AND ${suspend ? sql`${tenants.suspendedAt} = ${now}` : sql`${tenants.suspendedAt} IS NULL`})`,
+      { now },
     ),
   ]);
   if (changed[0].length === 0) return { ok: false, code: suspend ? "already_suspended" : "not_suspended" };

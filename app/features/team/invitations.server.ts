@@ -7,11 +7,11 @@ import { isStrongPassword, type PasswordContext } from "~/features/auth/password
 import { countAttempt } from "~/features/auth/throttle.server";
 import { signToken, verifyToken } from "~/features/auth/tokens.server";
 import { defaultDisplayName } from "~/features/auth/users.server";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/audit.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { emailField } from "./schemas";
-import { auditWhere, linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
+import { linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
 
 export type { Actor } from "./team.server";
 
@@ -70,7 +70,7 @@ export async function inviteUser(
     idempotencyKey: `team-invite:${jti}`,
   };
   // The id of the link, never the link: the audit log must not hand out accounts.
-  const audit = {
+  const audit: AuditEntry = {
     tenantId,
     action: "user.invited",
     actorId: actor.id,
@@ -87,7 +87,7 @@ export async function inviteUser(
       ...mail,
       onlyIf: stillInvitedSql,
       alongside: (d) => [
-        auditWhere(d, audit, stillInvitedSql, now),
+        auditInsertWhere(d, audit, stillInvitedSql, { now }),
         d
           .update(users)
           .set({ inviteId: jti, role: input.role, ...(input.displayName?.trim() ? { displayName } : {}), updatedAt: now })
@@ -198,7 +198,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
       .insert(usedTokens)
       .values({ jti: link.jti, kind: "user-invite", tenantId, usedAt: now, expiresAt: now + INVITE_TTL_SECONDS * 1000 })
       .onConflictDoNothing(),
-    auditWhere(
+    auditInsertWhere(
       db,
       {
         tenantId,
@@ -211,7 +211,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
         ip: opts.ip,
       },
       invited,
-      now,
+      { now },
     ),
     db
       .update(users)

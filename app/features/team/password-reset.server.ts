@@ -6,9 +6,10 @@ import { hashPassword } from "~/features/auth/password.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
 import { countAttempt } from "~/features/auth/throttle.server";
 import { signToken, verifyToken } from "~/features/auth/tokens.server";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { linkThrottleKeys, personColumns, personOf, type LinkProblem } from "./invitations.server";
-import { auditWhere, linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
+import { linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
 import type { ChangeResult } from "./users.server";
 
 /** A reset link works for an hour, once: it hands over an account already in use. */
@@ -66,7 +67,7 @@ export async function sendPasswordReset(
     idempotencyKey: `team-reset:${jti}`,
     onlyIf: cond,
     alongside: (d) => [
-      auditWhere(
+      auditInsertWhere(
         d,
         {
           tenantId,
@@ -79,7 +80,7 @@ export async function sendPasswordReset(
           ip: opts.ip,
         },
         cond,
-        now,
+        { now },
       ),
       ...(opts.claim ? [claimSubmission(d, opts.claim)] : []),
     ],
@@ -140,7 +141,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
       .values({ jti: link.jti, kind: "password-reset", tenantId, usedAt: now, expiresAt: link.expiresAt })
       .onConflictDoNothing()
       .returning({ jti: usedTokens.jti }),
-    auditWhere(
+    auditInsertWhere(
       db,
       {
         tenantId,
@@ -153,7 +154,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
         ip: opts.ip,
       },
       sql`${unchanged} AND EXISTS (SELECT 1 FROM used_tokens WHERE jti = ${link.jti} AND used_at = ${now})`,
-      now,
+      { now },
     ),
     db
       .update(users)

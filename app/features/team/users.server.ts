@@ -4,7 +4,8 @@ import { getDb } from "~/db/client.server";
 import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
 import { erasureStatements } from "./erasure.server";
 import { inviteUser, type InviteResult } from "./invitations.server";
-import { anotherActiveAdmin, auditWhere, type Actor } from "./team.server";
+import { auditInsertWhere } from "~/features/platform/audit.server";
+import { anotherActiveAdmin, type Actor } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
 
 /** The most people one page lists; a search narrows it down. */
@@ -111,7 +112,7 @@ export async function changeRole(env: Env, tenantId: string, userId: string, rol
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND role = ${t.role} AND ${keepsAdmin})`;
   const now = Date.now();
   const [, updated] = await db.batch([
-    auditWhere(
+    auditInsertWhere(
       db,
       {
         tenantId,
@@ -124,7 +125,7 @@ export async function changeRole(env: Env, tenantId: string, userId: string, rol
         ip: opts.ip,
       },
       cond,
-      now,
+      { now },
     ),
     db
       .update(users)
@@ -150,7 +151,7 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
   const now = Date.now();
   const keepsAdmin = disabled ? sql`(role != 'admin' OR ${anotherActiveAdmin(tenantId, userId)})` : sql`1`;
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = ${disabled ? 0 : 1} AND scrubbed_at IS NULL AND ${keepsAdmin})`;
-  const audit = auditWhere(
+  const audit = auditInsertWhere(
     db,
     {
       tenantId,
@@ -162,7 +163,7 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
       ip: opts.ip,
     },
     cond,
-    now,
+    { now },
   );
   const update = db
     .update(users)
@@ -218,11 +219,11 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND scrubbed_at IS NULL)`;
   const done = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND scrubbed_at = ${now})`;
   const [, updated] = await db.batch([
-    auditWhere(
+    auditInsertWhere(
       db,
       { tenantId, action: "user.scrubbed", actorId: opts.actor.id, actorEmail: opts.actor.email, targetType: "user", targetId: userId, ip: opts.ip },
       cond,
-      now,
+      { now },
     ),
     db
       .update(users)

@@ -1,8 +1,8 @@
 import { and, asc, between, count, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { returnLockStub } from "../../../../workers/durable-objects/return-lock";
@@ -245,16 +245,27 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
       .returning({ id: cisReturns.id }),
     db.delete(cisReturnLines).where(and(eq(cisReturnLines.tenantId, tenantId), eq(cisReturnLines.returnId, id), sql`EXISTS (${mine})`)),
     ...lineInserts(db, tenantId, id, compiled.lines, mine),
-    db.insert(auditEvents).select(
-      sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.return.compiled', 'return', ${id}, ${JSON.stringify({
-        taxMonth: tm.label,
-        status,
-        subcontractors: compiled.totals.subcontractors,
-        invoices: compiled.totals.invoices,
-        gross: pounds(compiled.totals.grossP),
-        cis: pounds(compiled.totals.cisDeductedP),
-        issues: compiled.issues.length,
-      })}, NULL, ${now} WHERE EXISTS (${mine})`,
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: "cis.return.compiled",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "return",
+        targetId: id,
+        payload: {
+          taxMonth: tm.label,
+          status,
+          subcontractors: compiled.totals.subcontractors,
+          invoices: compiled.totals.invoices,
+          gross: pounds(compiled.totals.grossP),
+          cis: pounds(compiled.totals.cisDeductedP),
+          issues: compiled.issues.length,
+        },
+      },
+      sql`EXISTS (${mine})`,
+      { now },
     ),
   ];
   await opts.beforeWrite?.();
@@ -414,11 +425,12 @@ export async function unlockReturn(env: Env, tenantId: string, id: string, actor
         })
         .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id), eq(cisReturns.locked, true)))
         .returning({ id: cisReturns.id }),
-      db
-        .insert(auditEvents)
-        .select(
-          sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.return.unlocked', 'return', ${id}, ${JSON.stringify({ testing: true })}, NULL, ${now} WHERE EXISTS (${writtenBy(tenantId, id, token)})`,
-        ),
+      auditInsertWhere(
+        db,
+        { tenantId, action: "cis.return.unlocked", actorId: actor.id, actorEmail: actor.email, targetType: "return", targetId: id, payload: { testing: true } },
+        sql`EXISTS (${writtenBy(tenantId, id, token)})`,
+        { now },
+      ),
     ]);
   } catch (err) {
     if (isConstraintViolation(err)) return { ok: false, code: "amendment_open" };

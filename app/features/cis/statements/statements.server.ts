@@ -1,7 +1,8 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
+import { cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import type { Actor } from "../module.server";
 
@@ -163,12 +164,20 @@ export async function generateStatement(
         .update(cisInvoices)
         .set({ statementId: id, updatedAt: now, updatedBy: actor.id })
         .where(and(pending, sql`EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id})`)),
-      db.insert(auditEvents).select(
-        sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.statement.generated', 'statement', ${id},
-          json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
-            'invoiceCount', ${cisStatements.invoiceCount}, 'grossP', ${cisStatements.grossP}, 'cisDeductionP', ${cisStatements.cisDeductionP}),
-          NULL, ${now}
-        FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id}`,
+      auditInsertWhere(
+        db,
+        {
+          tenantId,
+          action: "cis.statement.generated",
+          actorId: actor.id,
+          actorEmail: actor.email,
+          targetType: "statement",
+          targetId: id,
+          payload: sql`json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
+            'invoiceCount', ${cisStatements.invoiceCount}, 'grossP', ${cisStatements.grossP}, 'cisDeductionP', ${cisStatements.cisDeductionP})`,
+        },
+        sql`${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id}`,
+        { from: cisStatements, now },
       ),
       db
         .select({ id: cisStatements.id })

@@ -1,8 +1,8 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, fileAccess, files, signatureRequests, users } from "~/db/schema";
-import { insertWhere } from "~/db/insert-where.server";
+import { fileAccess, files, signatureRequests, users } from "~/db/schema";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { newId } from "~/utils/ids";
@@ -111,18 +111,20 @@ export async function requestSignature(
         ...(file.visibility === "shared" ? [] : file.visibility === "private" ? [actor.id, signer.id] : [signer.id]).map((userId) =>
           b.insert(fileAccess).values({ tenantId, fileId: file.id, userId, via: "allowed", createdAt: now }).onConflictDoNothing(),
         ),
-        b.insert(auditEvents).values({
-          id: newId(),
-          tenantId,
-          action: SIGNATURE_AUDIT.requested,
-          actorId: actor.id,
-          actorEmail: actor.email,
-          targetType: "signature_request",
-          targetId: requestId,
-          payload: { fileId: file.id, name: file.name, signerId: signer.id },
-          ip: null,
-          createdAt: now,
-        }),
+        auditInsert(
+          b,
+          {
+            tenantId,
+            action: SIGNATURE_AUDIT.requested,
+            actorId: actor.id,
+            actorEmail: actor.email,
+            targetType: "signature_request",
+            targetId: requestId,
+            payload: { fileId: file.id, name: file.name, signerId: signer.id },
+            ip: null,
+          },
+          now,
+        ),
       ],
     });
   } catch (err) {
@@ -292,22 +294,20 @@ export async function signRequest(
         ),
       )
       .returning({ id: signatureRequests.id }),
-    insertWhere(
+    auditInsertWhere(
       db,
-      auditEvents,
       {
-        id: newId(),
         tenantId,
         action: SIGNATURE_AUDIT.completed,
         actorId: actor.id,
         actorEmail: actor.email,
         targetType: "signature_request",
         targetId: requestId,
-        payload: JSON.stringify({ fileId: row.fileId, name: row.fileName, kind: signature.kind }),
+        payload: { fileId: row.fileId, name: row.fileName, kind: signature.kind },
         ip,
-        createdAt: now,
       },
       changedAt(tenantId, requestId, "signed", now),
+      { now },
     ),
   ]);
   if (updated.length === 0) return { ok: false, code: "not_pending" };
@@ -369,22 +369,20 @@ export async function declineRequest(
         .update(files)
         .set({ pendingSign: false, updatedAt: now })
         .where(and(eq(files.tenantId, tenantId), eq(files.id, row.fileId), declined)),
-      insertWhere(
+      auditInsertWhere(
         b,
-        auditEvents,
         {
-          id: newId(),
           tenantId,
           action: SIGNATURE_AUDIT.declined,
           actorId: actor.id,
           actorEmail: actor.email,
           targetType: "signature_request",
           targetId: requestId,
-          payload: JSON.stringify({ fileId: row.fileId, name: row.fileName, reason }),
+          payload: { fileId: row.fileId, name: row.fileName, reason },
           ip,
-          createdAt: now,
         },
         declined,
+        { now },
       ),
     ],
   });

@@ -8,6 +8,7 @@ import { LONDON } from "~/utils/dates";
 import { currentTaxMonth, penceToPoundsString, previousTaxMonth, SUBCONTRACTOR_TYPES, VERIFICATION_STATUSES, type TaxMonth } from "./domain";
 import type { Actor } from "./module.server";
 import { materialsShare, type FilingState } from "./analytics-codes";
+import type { Result } from "~/utils/result";
 
 /** How many tax months the analytics cover, ending with the current one. */
 export const ANALYTICS_MONTHS = 12;
@@ -211,7 +212,7 @@ export function subcontractorExportFileName(now: Date = new Date()): string {
   return `cis-analytics-subcontractors-${formatInTimeZone(now, LONDON, "yyyy-MM-dd")}.csv`;
 }
 
-export type SubcontractorExportResult = { ok: true; fileName: string; body: string; rows: number } | { ok: false; code: "empty" };
+export type SubcontractorExportResult = Result<{ fileName: string; body: string; rows: number }, "empty">;
 
 /**
  * Every subcontractor paid in the analytics window, by CIS deducted (the page shows the first 10):

@@ -11,6 +11,7 @@ import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "./module.server";
 import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "./pii.server";
 import { IMPORT_COLUMNS, type ImportColumnKey } from "./import-columns";
+import type { Result } from "~/utils/result";
 
 // The stored upload and its hourly purge live in the shared import kit; the cron and existing
 // callers still reach them here.
@@ -146,7 +147,7 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
 }
 
 /** Why a commit wrote nothing: the rows no longer match what was checked (a UTR taken meanwhile, a repeat, too many). */
-export type ImportCommitResult = { ok: true; ids: string[] } | { ok: false; code: "conflict" };
+export type ImportCommitResult = Result<{ ids: string[] }, "conflict">;
 
 /** 29 columns x 3 and 10 columns x 9 stay under D1's 100 bound parameters per statement. */
 const SUB_ROWS_PER_INSERT = 3;

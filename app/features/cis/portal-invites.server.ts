@@ -10,6 +10,7 @@ import type { Actor } from "./module.server";
 import type { RevealRefusal } from "./portal-invite-codes";
 import { getCisSettings } from "./settings.server";
 import { getSubcontractor, type SubcontractorRow } from "./subcontractors.server";
+import type { Result } from "~/utils/result";
 
 /** A portal magic link lasts 15 minutes and can be used once. */
 export const PORTAL_LINK_TTL_SECONDS = 15 * 60;
@@ -31,7 +32,7 @@ export async function contractorDetails(
 export type IssuedInvite = { magicLink: string | null; email: string; emailSent: boolean; inviteId: string; expiresAt: number };
 /** Why no link was issued: the link goes by e-mail, and an archived subcontractor has no portal. */
 export type InviteRefusal = "no_email" | "archived";
-export type InviteResult = { ok: true; invite: IssuedInvite } | { ok: false; code: InviteRefusal };
+export type InviteResult = Result<{ invite: IssuedInvite }, InviteRefusal>;
 
 /** Whether a subcontractor can be invited now, before anything is signed or recorded. */
 export function inviteRefusal(subcontractor: Pick<SubcontractorRow, "email" | "active">): InviteRefusal | null {
@@ -187,8 +188,7 @@ async function recordReveal(
   return changed.length === 1;
 }
 
-export type RevealResult =
-  { ok: true; magicLink: string; name: string; email: string; emailSent: boolean; expiresAt: number } | { ok: false; code: RevealRefusal };
+export type RevealResult = Result<{ magicLink: string; name: string; email: string; emailSent: boolean; expiresAt: number }, RevealRefusal>;
 
 /**
  * 'Show link': the link of an invite that went by e-mail, to a staff member who may see it (the

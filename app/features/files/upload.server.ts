@@ -10,6 +10,7 @@ import { FILE_VISIBILITIES } from "~/db/schema/files";
 import { MAX_UPLOAD_BYTES, storageKey, usageCategory } from "./file-rules";
 import { folderExists, recordUpload, releaseReservation, reserveStorage, uploadTarget, type FileErrorCode, type Viewer } from "./files.server";
 import { boundaryOf, MultipartError, readMultipart } from "./multipart";
+import type { Result } from "~/utils/result";
 
 /** R2 needs every part but the last to be the same size, and at least 5 MiB. */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -21,7 +22,7 @@ const fieldsSchema = z.object({
   allowedUserIds: z.array(z.string().max(100)).max(500).default([]),
 });
 
-export type UploadResult = { ok: true; fileId: string; name: string; version: number } | { ok: false; code: FileErrorCode | "cancelled" };
+export type UploadResult = Result<{ fileId: string; name: string; version: number }, FileErrorCode | "cancelled">;
 
 export type UploadOptions = { mayShare: boolean };
 

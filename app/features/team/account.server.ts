@@ -6,6 +6,7 @@ import { newSession, revokeUserSessionsStatement } from "~/features/auth/session
 import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
 import { countAttempt, refundAttempt } from "~/features/auth/throttle.server";
 import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
+import type { Result } from "~/utils/result";
 
 export type OwnSession = { id: string; createdAt: number; lastSeenAt: number; ip: string | null; current: boolean };
 
@@ -35,7 +36,7 @@ export async function listOwnSessions(env: Env, tenantId: string, userId: string
 /** Wrong current passwords per person in the throttle's window, counted before the check. */
 export const PASSWORD_CHANGE_ATTEMPTS = 5;
 
-export type OwnPasswordResult = { ok: true; setCookie: string } | { ok: false; code: "wrong_password" | "throttled" | "weak_password"; waitMs?: number };
+export type OwnPasswordResult = Result<{ setCookie: string }, "wrong_password" | "throttled" | "weak_password", { waitMs?: number }>;
 
 /**
  * Changes one's own password. The current password is checked (the attempt counted first); then

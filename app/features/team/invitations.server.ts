@@ -12,6 +12,7 @@ import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server"
 import { newId } from "~/utils/ids";
 import { emailField } from "./schemas";
 import { linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
+import type { Result } from "~/utils/result";
 
 export type { Actor } from "./team.server";
 
@@ -21,7 +22,7 @@ export const INVITE_EXPIRES_IN = "7 days";
 /** Not a hash any password can match: an invited person cannot sign in until they choose one. */
 export const NO_PASSWORD = "!invited";
 
-export type InviteResult = { ok: true; userId: string } | { ok: false; code: "email_taken" | "invalid_email" };
+export type InviteResult = Result<{ userId: string }, "email_taken" | "invalid_email">;
 
 /**
  * Invites a person to a tenant: the user row (invited, no usable password), its `user.invited`
@@ -134,7 +135,7 @@ export async function inviteUser(
 
 export type LinkProblem = "invalid" | "expired" | "used";
 /** `person` is what a new password must not be built from: the e-mail, names and workspace. */
-export type LinkCheck = { ok: true; userId: string; jti: string; email: string; person: PasswordContext } | { ok: false; code: LinkProblem };
+export type LinkCheck = Result<{ userId: string; jti: string; email: string; person: PasswordContext }, LinkProblem>;
 
 /** The columns a new password is checked against (select them joined with `tenants`). */
 export const personColumns = {
@@ -175,7 +176,7 @@ export function linkThrottleKeys(ip: string | null, kind: "activate" | "reset") 
   return [{ key: `${kind}:ip:${ip ?? "unknown"}`, limit: LINK_ATTEMPTS_PER_IP }];
 }
 
-export type ActivateResult = { ok: true; email: string } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number };
+export type ActivateResult = Result<{ email: string }, LinkProblem | "throttled" | "weak_password", { waitMs?: number }>;
 
 /**
  * Sets the first password from an activation link. The attempt is counted before the token or

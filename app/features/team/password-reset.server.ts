@@ -11,6 +11,7 @@ import { queueEmailIf } from "~/features/platform/email/send.server";
 import { linkThrottleKeys, personColumns, personOf, type LinkProblem } from "./invitations.server";
 import { linkOrigin, tenantStatement, tokenAudience, type Actor } from "./team.server";
 import type { ChangeResult } from "./users.server";
+import type { Result } from "~/utils/result";
 
 /** A reset link works for an hour, once: it hands over an account already in use. */
 export const RESET_TTL_SECONDS = 60 * 60;
@@ -88,8 +89,7 @@ export async function sendPasswordReset(
   return outboxId ? { ok: true } : { ok: false, code: "not_active" };
 }
 
-export type ResetLinkCheck =
-  { ok: true; userId: string; jti: string; email: string; pca: number; expiresAt: number; person: PasswordContext } | { ok: false; code: LinkProblem };
+export type ResetLinkCheck = Result<{ userId: string; jti: string; email: string; pca: number; expiresAt: number; person: PasswordContext }, LinkProblem>;
 
 /** Whether a reset link still works, without using it. */
 export async function checkResetLink(env: Env, tenantId: string, token: string): Promise<ResetLinkCheck> {
@@ -118,7 +118,7 @@ export async function checkResetLink(env: Env, tenantId: string, token: string):
   return { ok: true, userId, jti, email: u.email, pca: claims.pca, expiresAt, person: personOf(u) };
 }
 
-export type ResetResult = { ok: true } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number };
+export type ResetResult = Result<void, LinkProblem | "throttled" | "weak_password", { waitMs?: number }>;
 
 /**
  * Sets a new password from a reset link: counted before any check; then the burnt token id, the

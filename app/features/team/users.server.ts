@@ -7,6 +7,7 @@ import { inviteUser, type InviteResult } from "./invitations.server";
 import { auditInsertWhere } from "~/features/platform/audit.server";
 import { anotherActiveAdmin, type Actor } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
+import type { Result } from "~/utils/result";
 
 /** The most people one page lists; a search narrows it down. */
 export const USERS_PAGE_LIMIT = 200;
@@ -91,7 +92,7 @@ export async function getMember(env: Env, tenantId: string, userId: string): Pro
 }
 
 export type ChangeError = "not_found" | "self" | "last_admin" | "scrubbed" | "not_disabled" | "not_active" | "not_invited";
-export type ChangeResult = { ok: true } | { ok: false; code: ChangeError };
+export type ChangeResult = Result<void, ChangeError>;
 
 /** `claim`: the form's one-time submission key, for the changes that send e-mail. */
 type ChangeOpts = { actor: Actor; ip: string | null; claim?: SubmissionClaim };

@@ -29,6 +29,7 @@ import { hasGatewayCredentials, readGatewayCredentials } from "./credentials.ser
 import { clampPollInterval, deleteRequest, messageFacts, pollRequest, withCredentials } from "./protocol";
 import { openXml, sealXml, sealXmlOrNull, submissionXmlContext } from "./stored-xml.server";
 import { chooseHmrcTransport, HmrcTransportError, type HmrcTransport } from "./transport.server";
+import type { Result } from "~/utils/result";
 
 export type HmrcSubmissionRow = typeof hmrcSubmissions.$inferSelect;
 
@@ -186,9 +187,10 @@ export type StartSubmissionInput = {
   claim?: SubmissionClaim;
 };
 
-export type StartSubmissionResult =
-  | { ok: true; submissionId: string; created: boolean; status: HmrcSubmissionStatus }
-  | { ok: false; code: "transport_not_configured" | "credentials_missing" | "invalid_message" | "enqueue_failed" };
+export type StartSubmissionResult = Result<
+  { submissionId: string; created: boolean; status: HmrcSubmissionStatus },
+  "transport_not_configured" | "credentials_missing" | "invalid_message" | "enqueue_failed"
+>;
 
 /**
  * Stores the message and queues its sending. A subject already in flight (a double click, two

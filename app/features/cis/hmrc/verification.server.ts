@@ -31,6 +31,7 @@ import {
   type StartSubmissionResult,
   type SubmissionView,
 } from "./gateway.server";
+import type { Err } from "~/utils/result";
 
 /** ChannelRouting: the software that built the message. */
 export const PRODUCT = { name: "CIS Workspace", version: "1.0" } as const;
@@ -38,9 +39,7 @@ export const PRODUCT = { name: "CIS Workspace", version: "1.0" } as const;
 const subPii = (tenantId: string, id: string, field: "utr" | "nino") => ({ tenantId, table: "cis_subcontractors", recordId: id, field });
 
 export type StartVerificationResult =
-  | StartSubmissionResult
-  | { ok: false; code: "not_found" | "too_many" | "settings_incomplete" }
-  | { ok: false; code: "invalid_subcontractor"; subcontractorId: string; message: string };
+  StartSubmissionResult | Err<"not_found" | "too_many" | "settings_incomplete"> | Err<"invalid_subcontractor", { subcontractorId: string; message: string }>;
 
 /** The contractor's identifiers from CIS settings, or null when any is missing. */
 export async function contractorOf(env: Env, tenantId: string) {

@@ -10,6 +10,7 @@ import type { Actor } from "../module.server";
 import { maskUtr, piiSearchHash } from "../pii.server";
 import { INVOICE_IMPORT_COLUMNS, type InvoiceImportColumnKey } from "./import-columns";
 import { INVOICE_ERROR_MESSAGES, isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./invoices.server";
+import type { Result } from "~/utils/result";
 
 /**
  * One data row as the preview shows it. `row` counts data rows from 1 (the first row under the
@@ -298,7 +299,7 @@ export async function analyseInvoiceImport(env: Env, tenantId: string, text: str
 }
 
 /** Why a commit wrote nothing: the rows no longer hold (a number taken meanwhile, a repeat, too many). */
-export type InvoiceImportCommitResult = { ok: true; ids: string[] } | { ok: false; code: "conflict" };
+export type InvoiceImportCommitResult = Result<{ ids: string[] }, "conflict">;
 
 /**
  * An invoice row binds 32 parameters (the columns a draft fills; the others are literal NULLs),

@@ -15,6 +15,7 @@ import { newId } from "~/utils/ids";
 import type { InvoiceInput } from "../domain";
 import type { SubcontractorRow } from "../subcontractors.server";
 import { createInvoice, getInvoice, type SaveInvoiceResult } from "./invoices.server";
+import type { Err, Result } from "~/utils/result";
 
 export function portalInvoicePdfKey(tenantId: string, invoiceId: string): string {
   return `tenants/${tenantId}/cis/portal-invoices/${invoiceId}.pdf`;
@@ -104,7 +105,7 @@ async function* checkedPdf(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Ui
   if (head.length < PDF_MAGIC.length) throw new AttachmentRefused("not_pdf");
 }
 
-export type PortalSubmitResult = SaveInvoiceResult | { ok: false; code: PortalAttachmentErrorCode; field: "attachment" };
+export type PortalSubmitResult = SaveInvoiceResult | Err<PortalAttachmentErrorCode, { field: "attachment" }>;
 
 /**
  * Submits an invoice from the portal as a portal_draft of this subcontractor, at their current
@@ -149,7 +150,7 @@ export async function submitPortalInvoice(
   }
 }
 
-export type InvoiceAttachment = { ok: true; body: ReadableStream; size: number; fileName: string } | { ok: false; code: "not_found" };
+export type InvoiceAttachment = Result<{ body: ReadableStream; size: number; fileName: string }, "not_found">;
 
 async function attachmentOf(env: Env, tenantId: string, row: { id: string; invoiceNumber: string } | undefined | null): Promise<InvoiceAttachment> {
   if (!row) return { ok: false, code: "not_found" };

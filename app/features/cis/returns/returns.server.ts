@@ -34,6 +34,7 @@ import {
   returnExportFileName,
   type ReturnErrorCode,
 } from "./return-codes";
+import type { Result } from "~/utils/result";
 
 export * from "./return-codes";
 
@@ -98,9 +99,10 @@ function compileTarget(rows: ReturnRow[]): { kind: "original"; row: ReturnRow | 
   return { kind: "original", row: rows.find((r) => r.amendmentOf === null) ?? null };
 }
 
-export type CompileResult =
-  | { ok: true; id: string; status: ReturnStatus; issues: string[]; lines: number }
-  | { ok: false; code: Extract<ReturnErrorCode, "invalid_month" | "compile_running" | "locked" | "has_payments"> };
+export type CompileResult = Result<
+  { id: string; status: ReturnStatus; issues: string[]; lines: number },
+  Extract<ReturnErrorCode, "invalid_month" | "compile_running" | "locked" | "has_payments">
+>;
 
 export type CompileOptions = {
   now?: Date;
@@ -315,8 +317,7 @@ function lineInserts(db: Db, tenantId: string, returnId: string, lines: readonly
   return out;
 }
 
-export type AmendResult =
-  { ok: true; id: string } | { ok: false; code: Extract<ReturnErrorCode, "invalid_month" | "not_found" | "not_submitted" | "amendment_open"> };
+export type AmendResult = Result<{ id: string }, Extract<ReturnErrorCode, "invalid_month" | "not_found" | "not_submitted" | "amendment_open">>;
 
 /**
  * Starts an amendment of the month's latest submitted (locked) return: a new row
@@ -395,7 +396,7 @@ function isConstraintViolation(err: unknown): boolean {
   return /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(text);
 }
 
-export type UnlockResult = { ok: true } | { ok: false; code: Extract<ReturnErrorCode, "not_found" | "not_locked" | "amendment_open"> };
+export type UnlockResult = Result<void, Extract<ReturnErrorCode, "not_found" | "not_locked" | "amendment_open">>;
 
 /**
  * Testing only (the route offers it behind the development flag and cis.manage): a locked return
@@ -710,8 +711,7 @@ export function latestReturnStatusQuery(db: Db, tenantId: string, taxMonth: stri
     .limit(1);
 }
 
-export type ExportReturnResult =
-  { ok: true; fileName: string; body: string; rows: number } | { ok: false; code: Extract<ReturnErrorCode, "not_found" | "empty"> };
+export type ExportReturnResult = Result<{ fileName: string; body: string; rows: number }, Extract<ReturnErrorCode, "not_found" | "empty">>;
 
 /**
  * CIS_Return_{id}.csv: one row per line, amounts in pounds with two decimals, identifiers masked,

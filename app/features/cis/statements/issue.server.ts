@@ -15,8 +15,9 @@ import { getCisSettings } from "../settings.server";
 import { ensureStatementPdf } from "./files.server";
 import type { IssueErrorCode, IssueMethod, ResendErrorCode } from "./issue-codes";
 import { getStatement, type Statement } from "./statements.server";
+import type { Result } from "~/utils/result";
 
-export type IssueResult = { ok: true; method: IssueMethod; to: string | null } | { ok: false; code: IssueErrorCode };
+export type IssueResult = Result<{ method: IssueMethod; to: string | null }, IssueErrorCode>;
 
 /** The audit action of an issue, whatever the method: the statement was sent to the subcontractor. */
 export const STATEMENT_ISSUED_AUDIT = "cis.statement.sent" satisfies AuditAction;
@@ -182,7 +183,7 @@ function issueStatements(
   ];
 }
 
-export type ResendResult = { ok: true; to: string } | { ok: false; code: ResendErrorCode };
+export type ResendResult = Result<{ to: string }, ResendErrorCode>;
 
 /**
  * Sends an issued statement's e-mail again when the last one failed (the queue refused it, or

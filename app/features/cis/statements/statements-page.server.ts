@@ -10,6 +10,7 @@ import type { Actor } from "../module.server";
 import type { EmailFailure } from "./issue-codes";
 import type { StatementRowStatus } from "./statement-codes";
 import { pendingInvoices, pendingStatementsQuery } from "./statements.server";
+import type { Result } from "~/utils/result";
 
 /**
  * What the statements screen reads (one D1 batch per page) and how Generate All starts its job.
@@ -80,7 +81,7 @@ export async function pendingStatementTargets(env: Env, tenantId: string, taxMon
   return pendingStatementsQuery(getDb(env), tenantId, taxMonth);
 }
 
-export type StartBatchResult = { ok: true; jobId: string; created: boolean } | { ok: false; code: "no_pending" };
+export type StartBatchResult = Result<{ jobId: string; created: boolean }, "no_pending">;
 
 /**
  * Starts Generate All for a tax month, or hands back the job already under way for it: a double

@@ -5,6 +5,7 @@ import { cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import type { Actor } from "../module.server";
+import type { Result } from "~/utils/result";
 
 /**
  * Statement data: which invoices still need one, generating one per subcontractor and tax month,
@@ -13,7 +14,7 @@ import type { Actor } from "../module.server";
  */
 
 export type StatementErrorCode = "already_exists" | "no_pending" | "not_found";
-export type GenerateStatementResult = { ok: true; id: string } | { ok: false; code: StatementErrorCode };
+export type GenerateStatementResult = Result<{ id: string }, StatementErrorCode>;
 
 /** The toast each code shows: a title and, where there is one, the message under it. */
 export const STATEMENT_ERROR_MESSAGES: Readonly<Record<StatementErrorCode, { title: string; message?: string }>> = {

@@ -9,13 +9,14 @@ import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { visibleTo, type Viewer } from "../files.server";
 import { isPdf, SIGNATURE_AUDIT, type SignatureFont, type SignatureStatus } from "./signature-rules";
+import type { Err, Ok } from "~/utils/result";
 
 /** Someone acting on signatures: `manage` (files.signatures.manage) sees every request of the tenant. */
 export type SignatureActor = Viewer & { manageSignatures: boolean };
 
 export type SignatureErrorCode =
   "not_found" | "not_pdf" | "not_owner" | "self_sign" | "signer_not_found" | "duplicate" | "not_pending" | "no_signature" | "storage_failed";
-export type SignatureFail = { ok: false; code: SignatureErrorCode; field?: string };
+export type SignatureFail = Err<SignatureErrorCode, { field?: string }>;
 
 export type SignatureInput = { kind: "typed"; name: string; font: SignatureFont } | { kind: "drawn"; png: Uint8Array };
 
@@ -47,7 +48,7 @@ export async function requestSignature(
   actor: SignatureActor,
   input: { fileId: string; signerId: string; signUrl: (requestId: string) => string },
   now = Date.now(),
-): Promise<{ ok: true; requestId: string } | SignatureFail> {
+): Promise<Ok<{ requestId: string }> | SignatureFail> {
   const db = getDb(env);
   const [fileRows, signerRows] = await db.batch([
     db
@@ -239,7 +240,7 @@ export async function signRequest(
   signature: SignatureInput,
   meta: { ip: string | null; origin: string },
   now = Date.now(),
-): Promise<{ ok: true } | SignatureFail> {
+): Promise<Ok | SignatureFail> {
   const { ip } = meta;
   const db = getDb(env);
   const row = await db
@@ -332,7 +333,7 @@ export async function declineRequest(
   reason: string,
   ip: string | null,
   now = Date.now(),
-): Promise<{ ok: true } | SignatureFail> {
+): Promise<Ok | SignatureFail> {
   const db = getDb(env);
   const row = await db
     .select({

@@ -5,6 +5,7 @@ import { submissionKeys } from "~/db/schema";
 import { base64UrlToBytes, bytesToBase64Url } from "~/utils/base64";
 import { newId } from "~/utils/ids";
 import { SUBMISSION_KEY_FIELD, SUBMISSION_KEY_MESSAGES, type SubmissionKeyRefusal } from "./submission-key-codes";
+import type { Result } from "~/utils/result";
 
 /**
  * One-time submission keys for forms whose action does something outside the row it updates
@@ -62,7 +63,7 @@ export async function verifySubmissionKey(
   scope: SubmissionScope,
   value: unknown,
   now = Date.now(),
-): Promise<{ ok: true; key: string } | { ok: false; code: SubmissionKeyRefusal }> {
+): Promise<Result<{ key: string }, SubmissionKeyRefusal>> {
   if (typeof value !== "string" || value === "") return { ok: false, code: "missing" };
   const parts = value.length <= 200 ? value.split(".") : [];
   if (parts.length !== 3) return { ok: false, code: "invalid" };

@@ -65,7 +65,7 @@ export async function consumePortalLink(
   tenantId: string,
   token: string,
   ip: string | null,
-): Promise<{ ok: true; setCookie: string } | { ok: false; code: LinkProblem }> {
+): Promise<Result<{ setCookie: string }, LinkProblem>> {
   const refuse = async (problem: LinkProblem, reason: string) => {
     await writeAudit(env, { tenantId, action: "cis.portal.link_refused", targetType: "portal-link", payload: { reason }, ip });
     return { ok: false as const, code: problem };

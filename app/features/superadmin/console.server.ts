@@ -7,6 +7,7 @@ import { resumeParkedWork } from "~/features/platform/parked-work.server";
 import { inviteUser } from "~/features/team/invitations.server";
 import { newId } from "~/utils/ids";
 import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
+import type { Result } from "~/utils/result";
 
 type Actor = { id: string; email: string; ip: string | null };
 
@@ -30,7 +31,7 @@ export async function createTenant(
   env: Env,
   input: Pick<CreateTenantInput, "slug" | "name"> & Partial<Omit<CreateTenantInput, "slug" | "name">>,
   actor: Actor,
-): Promise<{ ok: true; id: string } | { ok: false; code: CreateTenantError }> {
+): Promise<Result<{ id: string }, CreateTenantError>> {
   const db = getDb(env);
   const [[existing], catalogue] = await db.batch([
     db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, input.slug)).limit(1),
@@ -78,7 +79,7 @@ export async function createTenantWithAdmin(
   env: Env,
   input: CreateTenantInput,
   actor: Actor,
-): Promise<{ ok: true; id: string; invite: FirstAdminInvite } | { ok: false; code: CreateTenantError }> {
+): Promise<Result<{ id: string; invite: FirstAdminInvite }, CreateTenantError>> {
   const created = await createTenant(env, input, actor);
   if (!created.ok) return created;
   const invited = await inviteUser(env, { tenantId: created.id, email: input.adminEmail, role: "admin", actor: { id: actor.id, email: actor.email } });
@@ -89,7 +90,7 @@ export async function setTenantModule(
   env: Env,
   { tenantId, moduleId, enabled }: { tenantId: string; moduleId: string; enabled: boolean },
   actor: Actor,
-): Promise<{ ok: true } | { ok: false; code: SetTenantModuleError }> {
+): Promise<Result<void, SetTenantModuleError>> {
   const db = getDb(env);
   const [[tenant], [mod]] = await db.batch([
     db.select({ availableModules: tenants.availableModules }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
@@ -130,7 +131,7 @@ export async function setTenantSuspended(
   tenantId: string,
   suspend: boolean,
   actor: Actor,
-): Promise<{ ok: true; slug: string; name: string } | { ok: false; code: TenantStatusError }> {
+): Promise<Result<{ slug: string; name: string }, TenantStatusError>> {
   const db = getDb(env);
   const [tenant] = await db
     .select({ slug: tenants.slug, name: tenants.name, suspendedAt: tenants.suspendedAt })

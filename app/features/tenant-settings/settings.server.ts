@@ -4,6 +4,7 @@ import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schem
 import { auditInsert } from "~/features/platform/audit.server";
 import { hexToHsl } from "~/features/platform/branding";
 import type { BrandingInput } from "./schemas";
+import type { Result } from "~/utils/result";
 
 type Actor = { id: string; email: string; ip: string | null };
 
@@ -55,7 +56,7 @@ export async function setModuleEnabled(
   moduleId: string,
   enabled: boolean,
   actor: Actor,
-): Promise<{ ok: true; label: string } | { ok: false; code: SetModuleError }> {
+): Promise<Result<{ label: string }, SetModuleError>> {
   const db = getDb(env);
   const [mod] = await db.select({ id: modules.id, label: modules.label }).from(modules).where(eq(modules.id, moduleId)).limit(1);
   if (!mod) return { ok: false, code: "module_not_found" };

@@ -8,7 +8,8 @@ import type { SubmissionClaim } from "~/features/platform/submission-keys.server
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { RATE_FOR_VERIFICATION_STATUS, type VerificationStatus } from "../domain/calculation";
 import { currentTaxMonth, londonDateParts } from "../domain/tax-month";
 import { CRN_RE, HmrcInputError, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
@@ -167,10 +168,19 @@ const applyVerification: ResultHandler = async ({ env, db, submission, outcome, 
           updatedBy: submission.createdBy,
         })
         .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt), guard)),
-      db.insert(auditEvents).select(
-        sql`SELECT ${crypto.randomUUID()}, ${tenantId}, ${submission.createdBy}, ${submission.createdByEmail}, 'cis.subcontractor.verified', 'subcontractor', ${id},
-          json_object('status', ${status}, 'rate', ${rate}, 'method', 'online', 'reference', ${answer.verificationNumber}, 'submissionId', ${submission.id}), NULL, ${now}
-          FROM ${hmrcSubmissions} WHERE ${hmrcSubmissions.tenantId} = ${tenantId} AND ${hmrcSubmissions.id} = ${submission.id} AND ${hmrcSubmissions.resultToken} = ${token}`,
+      auditInsertWhere(
+        db,
+        {
+          tenantId,
+          action: "cis.subcontractor.verified",
+          actorId: submission.createdBy,
+          actorEmail: submission.createdByEmail,
+          targetType: "subcontractor",
+          targetId: id,
+          payload: sql`json_object('status', ${status}, 'rate', ${rate}, 'method', 'online', 'reference', ${answer.verificationNumber}, 'submissionId', ${submission.id})`,
+        },
+        sql`${hmrcSubmissions.tenantId} = ${tenantId} AND ${hmrcSubmissions.id} = ${submission.id} AND ${hmrcSubmissions.resultToken} = ${token}`,
+        { from: hmrcSubmissions, now },
       ),
     );
   }

@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { Role, ThemePreference, UserStatus } from "./db/enums";
 import type { TenantContextValue } from "./features/platform/tenants.server";
 
 export type CloudflareContext = {
@@ -29,11 +30,11 @@ export type SessionUser = {
   tenantId: string | null;
   email: string;
   displayName: string;
-  role: "standard" | "lead" | "manager" | "admin" | "superadmin";
+  role: Role | "superadmin";
   /** The role bundle as it stands now: read on every request, never cached. */
   scopes: string[];
-  themePreference: "system" | "light" | "dark";
-  userStatus: "active" | "busy" | "unavailable";
+  themePreference: ThemePreference;
+  userStatus: UserStatus;
   sessionIdHash: string;
   /** Unread notifications, read with the session (counting stops at a cap); 0 for platform sessions. */
   unreadNotifications: number;

@@ -5,7 +5,7 @@ import type { Db } from "./client.server";
 /**
  * An INSERT of one row that lands only while `where` holds, checked by the database in the same
  * statement (so inside a D1 batch it sees the batch's earlier writes). `values` are stored values
- * by column key; `from` optionally names a table the values and condition may refer to.
+ * by column key; `from` optionally names a table (or a join, as SQL) the values and condition may refer to.
  * Columns left out take their default, or NULL. The column list is built from the table, so
  * adding a column to the table does not break the insert.
  */
@@ -14,7 +14,7 @@ export function insertWhere<T extends SQLiteTable>(
   table: T,
   values: Partial<Record<keyof T["_"]["columns"], unknown>>,
   where: SQL,
-  opts: { from?: SQLiteTable } = {},
+  opts: { from?: SQLiteTable | SQL } = {},
 ) {
   const given = values as Record<string, unknown>;
   const exprs = Object.entries(getTableColumns(table)).map(([key, col]) => {

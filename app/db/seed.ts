@@ -3,6 +3,7 @@ import { modules, platformAdmins, roleBundles, tenantModules, tenants, users } f
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { DEFAULT_ROLE_BUNDLES } from "../features/auth/default-bundles";
 import { hashPassword } from "../features/auth/password.server";
+import type { SubcontractorType, VerificationStatus } from "../features/cis/domain";
 import { MODULE_CATALOGUE } from "../features/platform/module-catalogue";
 
 // Any drizzle SQLite database: D1 in tests, the SQL-collecting proxy in scripts/seed.ts.
@@ -102,8 +103,8 @@ export type SeedSecrets = { piiKeys: string; hmacKey: string };
 
 const DEMO_SUBCONTRACTORS: {
   name: string;
-  type: "individual" | "company" | "partnership";
-  status: "gross" | "standard" | "higher";
+  type: SubcontractorType;
+  status: VerificationStatus;
   method?: "online" | "phone" | "letter";
   nino?: string;
   company?: string;

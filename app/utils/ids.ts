@@ -1,14 +1,10 @@
-import { bytesToBase64 } from "./base64";
+import { bytesToBase64Url } from "./base64";
 
 /** URL-safe random id (128 bits by default). */
 export function newId(bytes = 16): string {
   const buf = new Uint8Array(bytes);
   crypto.getRandomValues(buf);
-  return base64url(buf);
-}
-
-export function base64url(bytes: Uint8Array): string {
-  return bytesToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return bytesToBase64Url(buf);
 }
 
 export async function sha256Hex(input: string): Promise<string> {

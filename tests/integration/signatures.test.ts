@@ -88,7 +88,7 @@ describe("signature requests", () => {
     const file = await env.DB.prepare("SELECT visibility, pending_sign FROM files WHERE id = ?").bind(fileId).first();
     expect(file).toEqual({ visibility: "restricted", pending_sign: 1 });
     expect(await count("file_access", "file_id = ? AND user_id IN (?, ?)", fileId, requester.id, signer.id)).toBe(2);
-    expect(await count("audit_events", "action = 'SIGNATURE_REQUESTED' AND target_id = ?", row!.id)).toBe(1);
+    expect(await count("audit_events", "action = 'files.signature.requested' AND target_id = ?", row!.id)).toBe(1);
     expect(await count("email_outbox", "to_address = ? AND tenant_id = ?", signer.email, t.id)).toBe(1);
 
     // A second request on a pending file is refused.
@@ -263,7 +263,7 @@ describe("signing and stamping", () => {
       .first<{ id: string }>();
     expect(signed.jobs).toEqual([{ jobId: job!.id, tenantId: t.id, type: "files.signature.stamp", idempotencyKey: `files.signature.stamp:${id}` }]);
     expect(await toastOf(signed)).toContain("Document signed successfully! ✅");
-    expect(await count("audit_events", "action = 'SIGNATURE_COMPLETED' AND target_id = ? AND ip = '203.0.113.9'", id)).toBe(1);
+    expect(await count("audit_events", "action = 'files.signature.completed' AND target_id = ? AND ip = '203.0.113.9'", id)).toBe(1);
     // Signing twice is refused.
     const twice = await sign(sb, page, { mode: "typed", name: "Sam Signer", font: "Great Vibes", consent: "on" });
     expect(await toastOf(twice)).toContain("Failed to sign document");
@@ -286,7 +286,7 @@ describe("signing and stamping", () => {
     expect(await count("file_versions", "file_id = ?", fileId)).toBe(2);
     expect(await count("notifications", "subject_id = ? AND title = ?", fileId, "PDF signed successfully ✔︎")).toBe(2);
     expect(await count("email_outbox", "to_address = ? AND tenant_id = ?", requester.email, t.id)).toBe(1);
-    expect(await count("audit_events", "action = 'SIGNATURE_STAMPED' AND target_id = ?", id)).toBe(1);
+    expect(await count("audit_events", "action = 'files.signature.stamped' AND target_id = ?", id)).toBe(1);
 
     const object = await env.FILES.get(String(file!.storage_key));
     const bytes = new Uint8Array(await object!.arrayBuffer());
@@ -367,7 +367,7 @@ describe("signing and stamping", () => {
     const res = await sb.post(`${t.origin}/files/signatures/${id}`, { intent: "decline", reason: "Wrong amount" });
     expect(res.status).toBe(302);
     expect(await requestRow(fileId)).toMatchObject({ status: "declined", decline_reason: "Wrong amount" });
-    expect(await count("audit_events", "action = 'SIGNATURE_DECLINED' AND target_id = ?", id)).toBe(1);
+    expect(await count("audit_events", "action = 'files.signature.declined' AND target_id = ?", id)).toBe(1);
     expect(await count("email_outbox", "to_address = ?", requester.email)).toBe(1);
     expect((await env.DB.prepare("SELECT pending_sign FROM files WHERE id = ?").bind(fileId).first())?.pending_sign).toBe(0);
     const signAfter = await sign(sb, `${t.origin}/files/signatures/${id}`, { mode: "typed", name: "S", font: "Allura", consent: "on" });

@@ -1,13 +1,9 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ROLES, THEME_PREFERENCES, USER_STATUSES } from "../enums";
 import { tenants } from "./platform";
 
-export const ROLES = ["standard", "lead", "manager", "admin"] as const;
-export type Role = (typeof ROLES)[number];
-export const USER_STATUSES = ["active", "busy", "unavailable"] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
-export const THEME_PREFERENCES = ["system", "light", "dark"] as const;
-export type ThemePreference = (typeof THEME_PREFERENCES)[number];
+export { ROLES, THEME_PREFERENCES, USER_STATUSES, type Role, type ThemePreference, type UserStatus } from "../enums";
 
 export const users = sqliteTable(
   "users",

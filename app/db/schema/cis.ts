@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { VERIFICATION_STATUSES } from "../../features/cis/domain/calculation";
 import { INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../../features/cis/domain/types";
+import { STATEMENT_STATUSES } from "../enums";
 import { tenants } from "./platform";
 
 /** One settings document per tenant. The contractor UTR is stored encrypted. */
@@ -203,8 +204,7 @@ export const cisInvoices = sqliteTable(
   ],
 );
 
-export const STATEMENT_STATUSES = ["generated", "issued"] as const;
-export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+export { STATEMENT_STATUSES, type StatementStatus } from "../enums";
 
 /**
  * Payment and deduction statements: one per subcontractor and tax month. Totals are the sums of

@@ -1,16 +1,11 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { DEV_HMRC_MODES } from "../../features/cis/hmrc/codes";
+import { HMRC_SUBMISSION_STATUSES } from "../enums";
 
 export const HMRC_SUBMISSION_KINDS = ["cis300", "verify"] as const;
 export type HmrcSubmissionKind = (typeof HMRC_SUBMISSION_KINDS)[number];
 
-/**
- * queued: stored, the send job has not had an answer yet. acknowledged: the Transaction Engine
- * took it and gave a correlation id; polling: at least one poll was answered "not yet".
- * accepted / rejected (business errors) / failed (protocol, configuration or transport) are final.
- */
-export const HMRC_SUBMISSION_STATUSES = ["queued", "acknowledged", "polling", "accepted", "rejected", "failed"] as const;
-export type HmrcSubmissionStatus = (typeof HMRC_SUBMISSION_STATUSES)[number];
+export { HMRC_IN_FLIGHT_STATUSES, HMRC_SUBMISSION_STATUSES, type HmrcSubmissionStatus } from "../enums";
 
 export type HmrcStoredError = { number: number | null; type: string | null; text: string; location: string | null; raisedBy: string | null };
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { BrandAppearance } from "../enums";
 
 export type TenantBranding = {
   accentHsl?: string;
@@ -16,7 +17,7 @@ export type TenantBranding = {
   lightBorder?: string;
   radius?: string;
   scaling?: number;
-  appearance?: "auto" | "light" | "dark";
+  appearance?: BrandAppearance;
   fontFamily?: string;
   fontUrl?: string;
 };

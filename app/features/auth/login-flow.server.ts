@@ -35,6 +35,7 @@ import {
   type CodeSubject,
 } from "./throttle.server";
 import { burnToken, signToken, verifyToken } from "./tokens.server";
+import type { Err } from "~/utils/result";
 
 export const HANDOVER_TTL_SECONDS = 60;
 const CHOICE_TTL_SECONDS = 300;
@@ -47,11 +48,10 @@ type SignInMethod = "password" | "password+code";
 export type FlowRedirect = { ok: true; kind: "redirect"; location: string; headers: Headers };
 export type FlowChoice = { ok: true; kind: "choose"; email: string; tenants: { slug: string; name: string }[]; headers: Headers };
 export type FlowFailure =
-  | { ok: false; code: "bad_credentials" | "send_failed" | "choice_expired" | "choice_invalid" }
-  | { ok: false; code: "throttled" | "codes_exhausted" | "code_step_locked"; waitMs: number };
+  Err<"bad_credentials" | "send_failed" | "choice_expired" | "choice_invalid"> | Err<"throttled" | "codes_exhausted" | "code_step_locked", { waitMs: number }>;
 export type PasswordSignInResult = FlowRedirect | FlowChoice | FlowFailure;
-export type CodeSignInResult = FlowRedirect | { ok: false; code: "invalid" } | { ok: false; code: "code_step_locked"; waitMs: number };
-export type HandoverResult = FlowRedirect | { ok: false; code: "invalid" | "reused" | "user" };
+export type CodeSignInResult = FlowRedirect | Err<"invalid"> | Err<"code_step_locked", { waitMs: number }>;
+export type HandoverResult = FlowRedirect | Err<"invalid" | "reused" | "user">;
 
 /** A signed, host-only cookie that holds one step of a sign-in for `maxAge` seconds. */
 function stepCookie(env: Env, name: string, maxAge: number) {

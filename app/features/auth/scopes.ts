@@ -4,6 +4,8 @@
  * adds them to the `Scope` type by declaration merging on `RegisteredScopes`.
  */
 
+import type { AuditAction } from "~/features/platform/audit-actions";
+
 /** The platform's scopes. An entry ending in '.*' stands for its whole family ('files.upload'). */
 export const PLATFORM_SCOPES = [
   "tenant.view_settings",
@@ -57,7 +59,7 @@ export type ScopeRegistration = {
   /** The feature's own implications (coarse scopes granting fine ones), beyond exact and wildcard matches. */
   grants?: (held: readonly string[], wanted: string) => boolean;
   /** The audit action for a refusal of one of its scopes; 'auth.scope.denied' otherwise. */
-  deniedAuditAction?: string;
+  deniedAuditAction?: AuditAction;
 };
 
 export type ScopeRegistry = ReturnType<typeof createScopeRegistry>;
@@ -93,7 +95,7 @@ export function createScopeRegistry() {
       return feature?.grants?.(held, wanted) ?? false;
     },
 
-    deniedAuditAction(wanted: string): string {
+    deniedAuditAction(wanted: string): AuditAction {
       return featureOf(wanted)?.deniedAuditAction ?? "auth.scope.denied";
     },
   };
@@ -111,7 +113,7 @@ export function scopeGrants(held: readonly string[], wanted: Scope): boolean {
   return registry.grants(held, wanted);
 }
 
-export function deniedAuditAction(wanted: Scope): string {
+export function deniedAuditAction(wanted: Scope): AuditAction {
   return registry.deniedAuditAction(wanted);
 }
 

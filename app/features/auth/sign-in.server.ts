@@ -7,6 +7,7 @@ import { errorReference } from "~/features/platform/error-reference";
 import { newId, sha256Hex, timingSafeEqual } from "~/utils/ids";
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from "./password.server";
 import { clearThrottle, codeFailureKey, codesSentKey, countAttempt, lockedFor, refundAttempt, type CodeSubject } from "./throttle.server";
+import type { Err, Ok, Result } from "~/utils/result";
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
@@ -137,8 +138,7 @@ export function challengeSubject(c: { kind: "staff" | "platform"; tenantId: stri
   return c.tenantId ? { kind: "staff", tenantId: c.tenantId, userId: c.userId } : null;
 }
 
-export type StartChallengeResult =
-  { ok: true; challengeId: string } | { ok: false; code: "send_failed" } | { ok: false; code: "codes_exhausted" | "code_step_locked"; waitMs: number };
+export type StartChallengeResult = Result<{ challengeId: string }, "send_failed"> | Err<"codes_exhausted" | "code_step_locked", { waitMs: number }>;
 
 /**
  * Creates a challenge bound to this sign-in attempt and e-mails its code through the EMAIL
@@ -226,9 +226,7 @@ export function challengeBelongsHere(challenge: { kind: "staff" | "platform"; te
 
 type Challenge = typeof loginChallenges.$inferSelect;
 export type VerifyCodeResult =
-  | { ok: true; challenge: Challenge }
-  | { ok: false; code: "invalid"; challenge: Challenge | null }
-  | { ok: false; code: "code_step_locked"; waitMs: number; challenge: Challenge };
+  Ok<{ challenge: Challenge }> | Err<"invalid", { challenge: Challenge | null }> | Err<"code_step_locked", { waitMs: number; challenge: Challenge }>;
 
 /**
  * Verifies a code: single use, valid 10 minutes, 5 tries per challenge and the user's window

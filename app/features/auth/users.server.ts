@@ -26,7 +26,7 @@ export async function setUserDisabled(env: Env, tenantId: string, userId: string
     .returning({ id: users.id });
   const audit = auditInsert(db, {
     tenantId,
-    action: disabled ? "users.disabled" : "users.enabled",
+    action: disabled ? "user.disabled" : "user.enabled",
     actorId: actor.id,
     actorEmail: actor.email,
     targetType: "user",
@@ -47,7 +47,7 @@ export async function changePassword(env: Env, tenantId: string, userId: string,
       .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
       .returning({ id: users.id }),
     revokeUserSessionsStatement(env, tenantId, userId),
-    auditInsert(db, { tenantId, action: "users.password_changed", actorId: actor.id, actorEmail: actor.email, targetType: "user", targetId: userId }),
+    auditInsert(db, { tenantId, action: "user.password_changed", actorId: actor.id, actorEmail: actor.email, targetType: "user", targetId: userId }),
   ]);
   return updated.length === 1;
 }

@@ -1,4 +1,6 @@
 /** The files area's enumerations, shared by the schema, the server and the pages. */
+import type { AuditAction } from "~/features/platform/audit-actions";
+
 export const FILE_VISIBILITIES = ["private", "shared", "restricted"] as const;
 export type FileVisibility = (typeof FILE_VISIBILITIES)[number];
 
@@ -10,4 +12,4 @@ export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
 
 /** The background job that rewrites a tenant's usage from what storage holds, and its audit action. */
 export const USAGE_RECALC_JOB = "files.usage-recalculate";
-export const USAGE_RECALC_AUDIT = "STORAGE_USAGE_RECALCULATED";
+export const USAGE_RECALC_AUDIT = "files.storage.usage_recalculated" satisfies AuditAction;

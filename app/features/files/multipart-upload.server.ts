@@ -15,6 +15,7 @@ import { newId } from "~/utils/ids";
 import { DEFAULT_PART_BYTES, MAX_MULTIPART_BYTES, MAX_PART_BYTES, MAX_PARTS, MIN_PART_BYTES, partCount, storageKey, usageCategory } from "./file-rules";
 import { RESERVATION_TTL_MS, recordUpload, releaseReservation, reserveStorage, uploadTarget, type Fail, type Viewer } from "./files.server";
 import { cleanMime, cleanName, folderOrNull, isAbort } from "./upload.server";
+import type { Err, Ok } from "~/utils/result";
 
 type UploadRow = typeof fileMultipartUploads.$inferSelect;
 
@@ -122,7 +123,7 @@ export async function uploadPart(
   body: ReadableStream<Uint8Array> | null,
   contentLength: number,
   now = Date.now(),
-): Promise<{ ok: true; partNumber: number } | Fail | { ok: false; code: "cancelled" }> {
+): Promise<Ok<{ partNumber: number }> | Fail | Err<"cancelled">> {
   const db = getDb(env);
   const [rows] = await db.batch([
     db
@@ -243,7 +244,7 @@ export async function completeMultipartUpload(env: Env, tenantId: string, viewer
 }
 
 /** Cancels an upload: R2 drops its parts and the reservation goes. */
-export async function abortMultipartUpload(env: Env, tenantId: string, viewer: Viewer, uploadId: string): Promise<{ ok: true } | Fail> {
+export async function abortMultipartUpload(env: Env, tenantId: string, viewer: Viewer, uploadId: string): Promise<Ok | Fail> {
   const db = getDb(env);
   const gone = await db
     .delete(fileMultipartUploads)

@@ -11,6 +11,7 @@ import { MAX_UPLOAD_BYTES, storageKey, usageCategory } from "./file-rules";
 import { recordUpload, releaseReservation, reserveStorage, uploadTarget, type FileErrorCode, type Viewer } from "./files.server";
 import { folderExists } from "./folders.server";
 import { boundaryOf, MultipartError, readMultipart } from "./multipart";
+import type { Result } from "~/utils/result";
 
 /** R2 needs every part but the last to be the same size, and at least 5 MiB. */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -22,7 +23,7 @@ const fieldsSchema = z.object({
   allowedUserIds: z.array(z.string().max(100)).max(500).default([]),
 });
 
-export type UploadResult = { ok: true; fileId: string; name: string; version: number } | { ok: false; code: FileErrorCode | "cancelled" };
+export type UploadResult = Result<{ fileId: string; name: string; version: number }, FileErrorCode | "cancelled">;
 
 export type UploadOptions = { mayShare: boolean };
 

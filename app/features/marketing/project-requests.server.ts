@@ -5,13 +5,14 @@ import { queueEmail } from "~/features/platform/email/send.server";
 import { formatDateTime } from "~/utils/dates";
 import { sha256Hex } from "~/utils/ids";
 import { salesEmail } from "./config.server";
+import type { Err, Result } from "~/utils/result";
 
 /** Valid requests per client address in the throttle's 15-minute window. */
 export const PROJECT_REQUEST_IP_LIMIT = 5;
 
 export type ProjectRequestFields = { name: string; email: string; company?: string; message?: string };
 
-export type ProjectRequestResult = { ok: true } | { ok: false; code: "rate_limited"; waitMs: number } | { ok: false; code: "send_failed"; error: unknown };
+export type ProjectRequestResult = Result<void, "rate_limited", { waitMs: number }> | Err<"send_failed", { error: unknown }>;
 
 const londonDay = (now: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(now);
 

@@ -1,11 +1,17 @@
-import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, is, sql, SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getDb, type Db } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, auditEvents, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
+import type { AuditActionInput } from "./audit-actions";
+
+export { AUDIT_ACTIONS, auditSentence, type AuditAction } from "./audit-actions";
 
 export type AuditEntry = {
   tenantId: string | null;
-  action: string;
+  /** A registered action (see audit-actions.ts): anything else fails typecheck. */
+  action: AuditActionInput;
   actorId?: string | null;
   actorEmail?: string | null;
   targetType?: string | null;
@@ -15,9 +21,9 @@ export type AuditEntry = {
   ip?: string | null;
 };
 
-/** The insert as a statement, so callers can put it in the same D1 batch as the change it records. */
-export function auditInsert(db: Db, entry: AuditEntry, now = Date.now()) {
-  return db.insert(auditEvents).values({
+/** The row of an entry, as stored. */
+function auditRow(entry: AuditEntry, now: number) {
+  return {
     id: newId(),
     tenantId: entry.tenantId,
     action: entry.action,
@@ -28,7 +34,50 @@ export function auditInsert(db: Db, entry: AuditEntry, now = Date.now()) {
     payload: entry.payload ?? {},
     ip: entry.ip ?? null,
     createdAt: now,
-  });
+  };
+}
+
+/** The insert as a statement, so callers can put it in the same D1 batch as the change it records. */
+export function auditInsert(db: Db, entry: AuditEntry, now = Date.now()) {
+  return db.insert(auditEvents).values(auditRow(entry, now));
+}
+
+/** Several entries in one statement (an import's per-row entries); the caller keeps each statement under D1's bound-parameter limit. */
+export function auditInsertMany(db: Db, entries: readonly AuditEntry[], now = Date.now()) {
+  return db.insert(auditEvents).values(entries.map((e) => auditRow(e, now)));
+}
+
+/** An entry whose fields other than the action may also be SQL, read from the row the condition finds. */
+export type ConditionalAuditEntry = {
+  [K in keyof AuditEntry]: K extends "action" ? AuditEntry[K] : AuditEntry[K] | SQL;
+};
+
+/**
+ * An audit entry that lands only while `where` holds, checked by the database in the same
+ * statement: in a D1 batch it sees the batch's earlier writes, so placed after an UPDATE it
+ * records exactly the change that happened (and nothing when the UPDATE lost a race). `from`
+ * names the table (or a join, as SQL) the condition and any SQL fields read.
+ */
+export function auditInsertWhere(db: Db, entry: ConditionalAuditEntry, where: SQL, opts: { from?: SQLiteTable | SQL; now?: number } = {}) {
+  const payload = entry.payload;
+  return insertWhere(
+    db,
+    auditEvents,
+    {
+      id: newId(),
+      tenantId: entry.tenantId,
+      action: entry.action,
+      actorId: entry.actorId ?? null,
+      actorEmail: entry.actorEmail ?? null,
+      targetType: entry.targetType ?? null,
+      targetId: entry.targetId ?? null,
+      payload: is(payload, SQL) ? payload : JSON.stringify(payload ?? {}),
+      ip: entry.ip ?? null,
+      createdAt: opts.now ?? Date.now(),
+    },
+    where,
+    { from: opts.from },
+  );
 }
 
 export async function writeAudit(env: Env, entry: AuditEntry): Promise<void> {

@@ -1,3 +1,4 @@
+import type { ThemePreference } from "~/db/enums";
 import type { TenantBranding } from "~/db/schema";
 
 /** The branding a tenant has until it sets its own. */
@@ -24,7 +25,7 @@ const RADII = ["0rem", "0", "0.25rem", "0.5rem", "0.75rem", "1rem"];
 
 /** The radii a tenant may choose, in rem. */
 export const BRAND_RADII = ["0rem", "0.25rem", "0.5rem", "0.75rem", "1rem"] as const;
-export const BRAND_APPEARANCES = ["auto", "light", "dark"] as const;
+export { BRAND_APPEARANCES } from "~/db/enums";
 
 const SYSTEM_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
@@ -223,7 +224,7 @@ export function brandingCssVars(b: TenantBranding | null | undefined): Record<st
 }
 
 /** The theme to render: the user's choice wins; 'system' defers to the tenant's appearance. */
-export function effectiveTheme(preference: "system" | "light" | "dark", appearance: TenantBranding["appearance"]): "system" | "light" | "dark" {
+export function effectiveTheme(preference: ThemePreference, appearance: TenantBranding["appearance"]): ThemePreference {
   if (preference !== "system") return preference;
   if (appearance === "light" || appearance === "dark") return appearance;
   return "system";

@@ -2,8 +2,10 @@ import { and, eq, isNull, lt } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { submissionKeys } from "~/db/schema";
+import { base64UrlToBytes, bytesToBase64Url } from "~/utils/base64";
 import { newId } from "~/utils/ids";
 import { SUBMISSION_KEY_FIELD, SUBMISSION_KEY_MESSAGES, type SubmissionKeyRefusal } from "./submission-key-codes";
+import type { Result } from "~/utils/result";
 
 /**
  * One-time submission keys for forms whose action does something outside the row it updates
@@ -43,22 +45,6 @@ function signingKey(env: Env): Promise<CryptoKey> {
   return key;
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(s: string): Uint8Array<ArrayBuffer> | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(s)) return null;
-  try {
-    const padded = s.replaceAll("-", "+").replaceAll("_", "/") + "=".repeat((4 - (s.length % 4)) % 4);
-    return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
-
 function signedText(scope: SubmissionScope, issuedAt: string, nonce: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(JSON.stringify([scope.tenantId, scope.userId, scope.action, issuedAt, nonce]));
 }
@@ -66,9 +52,9 @@ function signedText(scope: SubmissionScope, issuedAt: string, nonce: string): Ui
 /** A fresh key for one rendering of one form. No D1: pages keep their round trips. */
 export async function mintSubmissionKey(env: Env, scope: SubmissionScope, now = Date.now()): Promise<string> {
   const issuedAt = now.toString(36);
-  const nonce = toBase64Url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES)));
+  const nonce = bytesToBase64Url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES)));
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await signingKey(env), signedText(scope, issuedAt, nonce)));
-  return `${issuedAt}.${nonce}.${toBase64Url(mac)}`;
+  return `${issuedAt}.${nonce}.${bytesToBase64Url(mac)}`;
 }
 
 /** The key's nonce when it was minted for this scope and is still fresh; the refusal otherwise. */
@@ -77,13 +63,13 @@ export async function verifySubmissionKey(
   scope: SubmissionScope,
   value: unknown,
   now = Date.now(),
-): Promise<{ ok: true; key: string } | { ok: false; code: SubmissionKeyRefusal }> {
+): Promise<Result<{ key: string }, SubmissionKeyRefusal>> {
   if (typeof value !== "string" || value === "") return { ok: false, code: "missing" };
   const parts = value.length <= 200 ? value.split(".") : [];
   if (parts.length !== 3) return { ok: false, code: "invalid" };
   const [issuedAt, nonce, macText] = parts;
-  const mac = fromBase64Url(macText);
-  const nonceBytes = fromBase64Url(nonce);
+  const mac = base64UrlToBytes(macText);
+  const nonceBytes = base64UrlToBytes(nonce);
   if (!mac || !nonceBytes || nonceBytes.length !== NONCE_BYTES || !/^[0-9a-z]{1,12}$/.test(issuedAt)) return { ok: false, code: "invalid" };
   // crypto.subtle.verify compares in constant time.
   const genuine = await crypto.subtle.verify("HMAC", await signingKey(env), mac, signedText(scope, issuedAt, nonce));

@@ -8,6 +8,7 @@ import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from
 import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors/subcontractors.server";
 import { writeAudit } from "~/features/platform/audit.server";
 import { loadPortalSession } from "./portal-session.server";
+import type { Result } from "~/utils/result";
 
 /**
  * Every portal page and action starts here: the portal belongs to the CIS module, so it exists
@@ -28,7 +29,7 @@ export function statusFor(problem: LinkProblem): 400 | 410 {
   return problem === "invalid" ? 400 : 410;
 }
 
-type Inspection = { ok: true; value: VerifiedToken; subcontractor: SubcontractorRow } | { ok: false; code: LinkProblem };
+type Inspection = Result<{ value: VerifiedToken; subcontractor: SubcontractorRow }, LinkProblem>;
 
 /**
  * Everything that can be checked without consuming the link: signature, expiry, this host as
@@ -64,7 +65,7 @@ export async function consumePortalLink(
   tenantId: string,
   token: string,
   ip: string | null,
-): Promise<{ ok: true; setCookie: string } | { ok: false; code: LinkProblem }> {
+): Promise<Result<{ setCookie: string }, LinkProblem>> {
   const refuse = async (problem: LinkProblem, reason: string) => {
     await writeAudit(env, { tenantId, action: "cis.portal.link_refused", targetType: "portal-link", payload: { reason }, ip });
     return { ok: false as const, code: problem };

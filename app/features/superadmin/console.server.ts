@@ -3,12 +3,13 @@ import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import type { ActorAt } from "~/features/auth/actor";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { isOfferedModule } from "~/features/platform/module-catalogue";
 import { resumeParkedWork } from "~/features/platform/parked-work.server";
 import { inviteUser } from "~/features/team/invitations.server";
 import { newId } from "~/utils/ids";
 import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
+import type { Result } from "~/utils/result";
 
 export type CreateTenantError = "slug_taken";
 export type SetTenantModuleError = "tenant_not_found" | "module_not_found" | "module_unavailable";
@@ -30,7 +31,7 @@ export async function createTenant(
   env: Env,
   input: Pick<CreateTenantInput, "slug" | "name"> & Partial<Omit<CreateTenantInput, "slug" | "name">>,
   actor: ActorAt,
-): Promise<{ ok: true; id: string } | { ok: false; code: CreateTenantError }> {
+): Promise<Result<{ id: string }, CreateTenantError>> {
   const db = getDb(env);
   const [[existing], catalogue] = await db.batch([
     db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, input.slug)).limit(1),
@@ -78,7 +79,7 @@ export async function createTenantWithAdmin(
   env: Env,
   input: CreateTenantInput,
   actor: ActorAt,
-): Promise<{ ok: true; id: string; invite: FirstAdminInvite } | { ok: false; code: CreateTenantError }> {
+): Promise<Result<{ id: string; invite: FirstAdminInvite }, CreateTenantError>> {
   const created = await createTenant(env, input, actor);
   if (!created.ok) return created;
   const invited = await inviteUser(env, {
@@ -94,7 +95,7 @@ export async function setTenantModule(
   env: Env,
   { tenantId, moduleId, enabled }: { tenantId: string; moduleId: string; enabled: boolean },
   actor: ActorAt,
-): Promise<{ ok: true } | { ok: false; code: SetTenantModuleError }> {
+): Promise<Result<void, SetTenantModuleError>> {
   const db = getDb(env);
   const [[tenant], [mod]] = await db.batch([
     db.select({ availableModules: tenants.availableModules }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
@@ -135,7 +136,7 @@ export async function setTenantSuspended(
   tenantId: string,
   suspend: boolean,
   actor: ActorAt,
-): Promise<{ ok: true; slug: string; name: string } | { ok: false; code: TenantStatusError }> {
+): Promise<Result<{ slug: string; name: string }, TenantStatusError>> {
   const db = getDb(env);
   const [tenant] = await db
     .select({ slug: tenants.slug, name: tenants.name, suspendedAt: tenants.suspendedAt })
@@ -161,11 +162,21 @@ export async function setTenantSuspended(
         ]
       : []),
     // Written only when this request's UPDATE changed the state (updated_at is this request's now).
-    db.insert(auditEvents).select(
-      sql`SELECT ${newId()}, NULL, ${actor.id}, ${actor.email}, ${suspend ? "superadmin.tenant.suspended" : "superadmin.tenant.reinstated"}, 'tenant', ${tenantId},
-          ${JSON.stringify({ slug: tenant.slug, name: tenant.name })}, ${actor.ip}, ${now}
-          WHERE EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} = ${tenantId} AND ${tenants.updatedAt} = ${now}
+    auditInsertWhere(
+      db,
+      {
+        tenantId: null,
+        action: suspend ? "superadmin.tenant.suspended" : "superadmin.tenant.reinstated",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "tenant",
+        targetId: tenantId,
+        payload: { slug: tenant.slug, name: tenant.name },
+        ip: actor.ip,
+      },
+      sql`EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} = ${tenantId} AND ${tenants.updatedAt} = ${now}
             AND ${suspend ? sql`${tenants.suspendedAt} = ${now}` : sql`${tenants.suspendedAt} IS NULL`})`,
+      { now },
     ),
   ]);
   if (changed[0].length === 0) return { ok: false, code: suspend ? "already_suspended" : "not_suspended" };

@@ -5,8 +5,8 @@ import { hashPassword, verifyPassword } from "~/features/auth/password.server";
 import { newSession, revokeUserSessionsStatement } from "~/features/auth/session.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
 import { countAttempt, refundAttempt } from "~/features/auth/throttle.server";
-import { auditInsert } from "~/features/platform/audit.server";
-import { auditWhere } from "./team.server";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
+import type { Result } from "~/utils/result";
 
 export type OwnSession = { id: string; createdAt: number; lastSeenAt: number; ip: string | null; current: boolean };
 
@@ -36,7 +36,7 @@ export async function listOwnSessions(env: Env, tenantId: string, userId: string
 /** Wrong current passwords per person in the throttle's window, counted before the check. */
 export const PASSWORD_CHANGE_ATTEMPTS = 5;
 
-export type OwnPasswordResult = { ok: true; setCookie: string } | { ok: false; code: "wrong_password" | "throttled" | "weak_password"; waitMs?: number };
+export type OwnPasswordResult = Result<{ setCookie: string }, "wrong_password" | "throttled" | "weak_password", { waitMs?: number }>;
 
 /**
  * Changes one's own password. The current password is checked (the attempt counted first); then
@@ -116,7 +116,7 @@ export async function revokeOwnSession(
     isNull(sessions.revokedAt),
   );
   const [, updated] = await db.batch([
-    auditWhere(
+    auditInsertWhere(
       db,
       // A prefix of the hash names the session in the trail without storing its key.
       {
@@ -130,7 +130,7 @@ export async function revokeOwnSession(
         ip: opts.ip,
       },
       sql`EXISTS (SELECT 1 FROM sessions WHERE id_hash = ${opts.idHash} AND tenant_id = ${tenantId} AND user_id = ${opts.userId} AND kind = 'staff' AND revoked_at IS NULL)`,
-      now,
+      { now },
     ),
     db.update(sessions).set({ revokedAt: now }).where(mine).returning({ id: sessions.idHash }),
   ]);

@@ -8,11 +8,12 @@ import { isStrongPassword, type PasswordContext } from "~/features/auth/password
 import { countAttempt } from "~/features/auth/throttle.server";
 import { signToken, verifyToken } from "~/features/auth/tokens.server";
 import { defaultDisplayName } from "~/features/auth/users.server";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/audit.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { emailField } from "./schemas";
-import { auditWhere, linkOrigin, tenantStatement, tokenAudience } from "./team.server";
+import { linkOrigin, tenantStatement, tokenAudience } from "./team.server";
+import type { Result } from "~/utils/result";
 
 /** An invitation link lasts 7 days (people are invited ahead of their start date) and works once. */
 export const INVITE_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -20,7 +21,7 @@ export const INVITE_EXPIRES_IN = "7 days";
 /** Not a hash any password can match: an invited person cannot sign in until they choose one. */
 export const NO_PASSWORD = "!invited";
 
-export type InviteResult = { ok: true; userId: string } | { ok: false; code: "email_taken" | "invalid_email" };
+export type InviteResult = Result<{ userId: string }, "email_taken" | "invalid_email">;
 
 /**
  * Invites a person to a tenant: the user row (invited, no usable password), its `user.invited`
@@ -69,7 +70,7 @@ export async function inviteUser(
     idempotencyKey: `team-invite:${jti}`,
   };
   // The id of the link, never the link: the audit log must not hand out accounts.
-  const audit = {
+  const audit: AuditEntry = {
     tenantId,
     action: "user.invited",
     actorId: actor.id,
@@ -86,7 +87,7 @@ export async function inviteUser(
       ...mail,
       onlyIf: stillInvitedSql,
       alongside: (d) => [
-        auditWhere(d, audit, stillInvitedSql, now),
+        auditInsertWhere(d, audit, stillInvitedSql, { now }),
         d
           .update(users)
           .set({ inviteId: jti, role: input.role, ...(input.displayName?.trim() ? { displayName } : {}), updatedAt: now })
@@ -133,7 +134,7 @@ export async function inviteUser(
 
 export type LinkProblem = "invalid" | "expired" | "used";
 /** `person` is what a new password must not be built from: the e-mail, names and workspace. */
-export type LinkCheck = { ok: true; userId: string; jti: string; email: string; person: PasswordContext } | { ok: false; code: LinkProblem };
+export type LinkCheck = Result<{ userId: string; jti: string; email: string; person: PasswordContext }, LinkProblem>;
 
 /** The columns a new password is checked against (select them joined with `tenants`). */
 export const personColumns = {
@@ -174,7 +175,7 @@ export function linkThrottleKeys(ip: string | null, kind: "activate" | "reset") 
   return [{ key: `${kind}:ip:${ip ?? "unknown"}`, limit: LINK_ATTEMPTS_PER_IP }];
 }
 
-export type ActivateResult = { ok: true; email: string } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number };
+export type ActivateResult = Result<{ email: string }, LinkProblem | "throttled" | "weak_password", { waitMs?: number }>;
 
 /**
  * Sets the first password from an activation link. The attempt is counted before the token or
@@ -197,7 +198,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
       .insert(usedTokens)
       .values({ jti: link.jti, kind: "user-invite", tenantId, usedAt: now, expiresAt: now + INVITE_TTL_SECONDS * 1000 })
       .onConflictDoNothing(),
-    auditWhere(
+    auditInsertWhere(
       db,
       {
         tenantId,
@@ -210,7 +211,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
         ip: opts.ip,
       },
       invited,
-      now,
+      { now },
     ),
     db
       .update(users)

@@ -7,10 +7,12 @@ import { hashPassword } from "~/features/auth/password.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
 import { countAttempt } from "~/features/auth/throttle.server";
 import { signToken, verifyToken } from "~/features/auth/tokens.server";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { linkThrottleKeys, personColumns, personOf, type LinkProblem } from "./invitations.server";
-import { auditWhere, linkOrigin, tenantStatement, tokenAudience } from "./team.server";
+import { linkOrigin, tenantStatement, tokenAudience } from "./team.server";
 import type { ChangeResult } from "./users.server";
+import type { Result } from "~/utils/result";
 
 /** A reset link works for an hour, once: it hands over an account already in use. */
 export const RESET_TTL_SECONDS = 60 * 60;
@@ -67,7 +69,7 @@ export async function sendPasswordReset(
     idempotencyKey: `team-reset:${jti}`,
     onlyIf: cond,
     alongside: (d) => [
-      auditWhere(
+      auditInsertWhere(
         d,
         {
           tenantId,
@@ -80,7 +82,7 @@ export async function sendPasswordReset(
           ip: opts.ip,
         },
         cond,
-        now,
+        { now },
       ),
       ...(opts.claim ? [claimSubmission(d, opts.claim)] : []),
     ],
@@ -88,8 +90,7 @@ export async function sendPasswordReset(
   return outboxId ? { ok: true } : { ok: false, code: "not_active" };
 }
 
-export type ResetLinkCheck =
-  { ok: true; userId: string; jti: string; email: string; pca: number; expiresAt: number; person: PasswordContext } | { ok: false; code: LinkProblem };
+export type ResetLinkCheck = Result<{ userId: string; jti: string; email: string; pca: number; expiresAt: number; person: PasswordContext }, LinkProblem>;
 
 /** Whether a reset link still works, without using it. */
 export async function checkResetLink(env: Env, tenantId: string, token: string): Promise<ResetLinkCheck> {
@@ -118,7 +119,7 @@ export async function checkResetLink(env: Env, tenantId: string, token: string):
   return { ok: true, userId, jti, email: u.email, pca: claims.pca, expiresAt, person: personOf(u) };
 }
 
-export type ResetResult = { ok: true } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number };
+export type ResetResult = Result<void, LinkProblem | "throttled" | "weak_password", { waitMs?: number }>;
 
 /**
  * Sets a new password from a reset link: counted before any check; then the burnt token id, the
@@ -141,7 +142,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
       .values({ jti: link.jti, kind: "password-reset", tenantId, usedAt: now, expiresAt: link.expiresAt })
       .onConflictDoNothing()
       .returning({ jti: usedTokens.jti }),
-    auditWhere(
+    auditInsertWhere(
       db,
       {
         tenantId,
@@ -154,7 +155,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
         ip: opts.ip,
       },
       sql`${unchanged} AND EXISTS (SELECT 1 FROM used_tokens WHERE jti = ${link.jti} AND used_at = ${now})`,
-      now,
+      { now },
     ),
     db
       .update(users)

@@ -1,38 +1,10 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { auditEvents, tenants } from "~/db/schema";
-import { insertWhere } from "~/db/insert-where.server";
-import type { AuditEntry } from "~/features/platform/audit.server";
+import { tenants } from "~/db/schema";
 import { devToolsEnabled } from "~/features/platform/environment.server";
 import { tenantOrigin } from "~/features/platform/host";
-import { newId } from "~/utils/ids";
 
 /** Who acted, as the audit entries record them: a staff member or a platform operator. */
-
-/**
- * An audit entry that lands only while `where` holds. Placed in a batch BEFORE the UPDATE that
- * has the same condition, both see the same state (D1 runs a batch as one transaction): the
- * entry records exactly the changes that happened.
- */
-export function auditWhere(db: Db, entry: AuditEntry, where: SQL, now = Date.now()) {
-  return insertWhere(
-    db,
-    auditEvents,
-    {
-      id: newId(),
-      tenantId: entry.tenantId,
-      action: entry.action,
-      actorId: entry.actorId ?? null,
-      actorEmail: entry.actorEmail ?? null,
-      targetType: entry.targetType ?? null,
-      targetId: entry.targetId ?? null,
-      payload: JSON.stringify(entry.payload ?? {}),
-      ip: entry.ip ?? null,
-      createdAt: now,
-    },
-    where,
-  );
-}
 
 /** The tenant's own origin for links in e-mails (plain http only where developer tools run). */
 export function linkOrigin(env: Env, slug: string): string {

@@ -5,8 +5,10 @@ import { getDb } from "~/db/client.server";
 import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
 import { erasureStatements } from "./erasure.server";
 import { inviteUser, type InviteResult } from "./invitations.server";
-import { anotherActiveAdmin, auditWhere } from "./team.server";
+import { auditInsertWhere } from "~/features/platform/audit.server";
+import { anotherActiveAdmin } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
+import type { Result } from "~/utils/result";
 
 /** The most people one page lists; a search narrows it down. */
 export const USERS_PAGE_LIMIT = 200;
@@ -91,7 +93,7 @@ export async function getMember(env: Env, tenantId: string, userId: string): Pro
 }
 
 export type ChangeError = "not_found" | "self" | "last_admin" | "scrubbed" | "not_disabled" | "not_active" | "not_invited";
-export type ChangeResult = { ok: true } | { ok: false; code: ChangeError };
+export type ChangeResult = Result<void, ChangeError>;
 
 /** `claim`: the form's one-time submission key, for the changes that send e-mail. */
 type ChangeOpts = { actor: Actor; ip: string | null; claim?: SubmissionClaim };
@@ -112,7 +114,7 @@ export async function changeRole(env: Env, tenantId: string, userId: string, rol
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND role = ${t.role} AND ${keepsAdmin})`;
   const now = Date.now();
   const [, updated] = await db.batch([
-    auditWhere(
+    auditInsertWhere(
       db,
       {
         tenantId,
@@ -125,7 +127,7 @@ export async function changeRole(env: Env, tenantId: string, userId: string, rol
         ip: opts.ip,
       },
       cond,
-      now,
+      { now },
     ),
     db
       .update(users)
@@ -151,7 +153,7 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
   const now = Date.now();
   const keepsAdmin = disabled ? sql`(role != 'admin' OR ${anotherActiveAdmin(tenantId, userId)})` : sql`1`;
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = ${disabled ? 0 : 1} AND scrubbed_at IS NULL AND ${keepsAdmin})`;
-  const audit = auditWhere(
+  const audit = auditInsertWhere(
     db,
     {
       tenantId,
@@ -163,7 +165,7 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
       ip: opts.ip,
     },
     cond,
-    now,
+    { now },
   );
   const update = db
     .update(users)
@@ -219,11 +221,11 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND scrubbed_at IS NULL)`;
   const done = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND scrubbed_at = ${now})`;
   const [, updated] = await db.batch([
-    auditWhere(
+    auditInsertWhere(
       db,
       { tenantId, action: "user.scrubbed", actorId: opts.actor.id, actorEmail: opts.actor.email, targetType: "user", targetId: userId, ip: opts.ip },
       cond,
-      now,
+      { now },
     ),
     db
       .update(users)

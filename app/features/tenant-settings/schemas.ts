@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { BrandAppearance } from "~/db/enums";
 import { BRAND_APPEARANCES, BRAND_FONT_IDS, BRAND_RADII, HEX_COLOUR_RE } from "~/features/platform/branding";
 
 export const brandingSchema = z.object({
@@ -23,7 +24,7 @@ export const RADIUS_LABELS: Record<(typeof BRAND_RADII)[number], string> = {
   "1rem": "Extra large (1 rem)",
 };
 
-export const APPEARANCE_LABELS: Record<(typeof BRAND_APPEARANCES)[number], string> = {
+export const APPEARANCE_LABELS: Record<BrandAppearance, string> = {
   auto: "Follow the system",
   light: "Light",
   dark: "Dark",

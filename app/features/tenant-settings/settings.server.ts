@@ -6,6 +6,7 @@ import { auditInsert } from "~/features/platform/audit.server";
 import { hexToHsl } from "~/features/platform/branding";
 import { isOfferedModule } from "~/features/platform/module-catalogue";
 import type { BrandingInput } from "./schemas";
+import type { Result } from "~/utils/result";
 
 export type SetModuleError = "module_not_found" | "module_unavailable";
 
@@ -56,7 +57,7 @@ export async function setModuleEnabled(
   moduleId: string,
   enabled: boolean,
   actor: ActorAt,
-): Promise<{ ok: true; label: string } | { ok: false; code: SetModuleError }> {
+): Promise<Result<{ label: string }, SetModuleError>> {
   // A module the code does not offer has no pages to switch on, whatever the database lists.
   if (!isOfferedModule(moduleId)) return { ok: false, code: "module_not_found" };
   const db = getDb(env);

@@ -1,15 +1,16 @@
 import { useId } from "react";
 import { Form, Link, useLocation } from "react-router";
+import { THEME_PREFERENCES, type ThemePreference, type UserStatus } from "~/db/enums";
 
 const STATUS = {
   active: { label: "Active", color: "#22C55E" },
   busy: { label: "Busy", color: "#F97316" },
   unavailable: { label: "Unavailable", color: "#EF4444" },
-} as const;
+} as const satisfies Record<UserStatus, { label: string; color: string }>;
 
 type Props = {
   user: { displayName: string; email: string; userStatus: keyof typeof STATUS };
-  themePreference: "system" | "light" | "dark";
+  themePreference: ThemePreference;
   /** Pages about the person and their workspace (Account, Users), shown above Sign out. */
   links?: { to: string; label: string }[];
 };
@@ -74,7 +75,7 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
           <legend className="text-xs font-semibold uppercase opacity-70">Theme</legend>
           <Form method="post" action="/preferences/theme" className="mt-1 flex gap-1">
             <input type="hidden" name="redirectTo" value={back} />
-            {(["system", "light", "dark"] as const).map((t) => (
+            {THEME_PREFERENCES.map((t) => (
               <button
                 key={t}
                 type="submit"

@@ -5,9 +5,10 @@ import { cisInvoices, cisReturns, cisStatements, cisSubcontractors } from "~/db/
 import { auditInsert } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
-import { currentTaxMonth, penceToPoundsString, previousTaxMonth, type TaxMonth } from "../domain";
+import { currentTaxMonth, penceToPoundsString, previousTaxMonth, SUBCONTRACTOR_TYPES, VERIFICATION_STATUSES, type TaxMonth } from "../domain";
 import type { Actor } from "~/features/auth/actor";
 import { materialsShare, type FilingState } from "./analytics-codes";
+import type { Result } from "~/utils/result";
 
 /** How many tax months the analytics cover, ending with the current one. */
 export const ANALYTICS_MONTHS = 12;
@@ -189,8 +190,8 @@ export async function cisAnalytics(env: Env, tenantId: string, now: Date = new D
   return {
     currentMonth: current.displayLabel,
     subcontractors: {
-      byStatus: (["gross", "standard", "higher"] as const).map((s) => ({ status: s, count: byStatus.find((r) => r.status === s)?.n ?? 0 })),
-      byType: (["individual", "company", "partnership"] as const).map((t) => ({ type: t, count: byType.find((r) => r.type === t)?.n ?? 0 })),
+      byStatus: VERIFICATION_STATUSES.map((s) => ({ status: s, count: byStatus.find((r) => r.status === s)?.n ?? 0 })),
+      byType: SUBCONTRACTOR_TYPES.map((t) => ({ type: t, count: byType.find((r) => r.type === t)?.n ?? 0 })),
       active: coverage?.active ?? 0,
       verified: Number(coverage?.verified ?? 0),
       withEmail: Number(coverage?.withEmail ?? 0),
@@ -211,7 +212,7 @@ export function subcontractorExportFileName(now: Date = new Date()): string {
   return `cis-analytics-subcontractors-${formatInTimeZone(now, LONDON, "yyyy-MM-dd")}.csv`;
 }
 
-export type SubcontractorExportResult = { ok: true; fileName: string; body: string; rows: number } | { ok: false; code: "empty" };
+export type SubcontractorExportResult = Result<{ fileName: string; body: string; rows: number }, "empty">;
 
 /**
  * Every subcontractor paid in the analytics window, by CIS deducted (the page shows the first 10):

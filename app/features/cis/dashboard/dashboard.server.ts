@@ -11,6 +11,7 @@ import {
   isTaxMonthLabel,
   nextDeadlines,
   taxMonthFromLabel,
+  DEADLINE_KINDS,
   type DeadlineKind,
   type DeadlineSeverity,
   type DeadlineState,
@@ -130,7 +131,7 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
     taxMonth: {
       label: tm.label,
       displayLabel: tm.displayLabel,
-      deadlines: (["statements", "filing", "payment"] as const).map((kind) => {
+      deadlines: DEADLINE_KINDS.map((kind) => {
         const ind = deadlineIndicator(tm.deadlines[kind], now);
         return { kind, label: DEADLINE_LABELS[kind], date: formatLongDate(tm.deadlines[kind]), state: ind.state, indicator: ind.text };
       }),

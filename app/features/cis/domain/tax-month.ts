@@ -202,7 +202,8 @@ export function deadlineIndicator(deadline: Date, now: Date): DeadlineIndicator 
   };
 }
 
-export type DeadlineKind = "statements" | "filing" | "payment";
+export const DEADLINE_KINDS = ["statements", "filing", "payment"] as const;
+export type DeadlineKind = (typeof DEADLINE_KINDS)[number];
 export type DeadlineSeverity = "high" | "critical";
 
 export interface DeadlineAlert {
@@ -251,7 +252,7 @@ export function nextDeadlines(now: Date, warningDays: number): DeadlineAlert[] {
   const candidates = [previousTaxMonth(current.label), current];
   const alerts: DeadlineAlert[] = [];
   for (const tm of candidates) {
-    for (const kind of ["statements", "filing", "payment"] as const) {
+    for (const kind of DEADLINE_KINDS) {
       const deadline = tm.deadlines[kind];
       if (deadline.getTime() < now.getTime()) continue;
       if (londonCalendarDaysBetween(now, deadline) > warningDays) continue;

@@ -4,6 +4,7 @@
  * rules read, so callers can pass rows straight in. Instants are accepted as
  * Date or ISO strings because rows come from both D1 (strings) and code (Dates).
  */
+import { STATEMENT_STATUSES, type StatementStatus } from "~/db/enums";
 import type { CisRate, VatRate, VerificationStatus } from "./calculation";
 
 export type DateLike = Date | string;
@@ -85,8 +86,7 @@ export interface InvoiceRecord {
   archived?: boolean;
 }
 
-export const STATEMENT_STATUSES = ["generated", "issued"] as const;
-export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+export { STATEMENT_STATUSES, type StatementStatus };
 
 export interface StatementRecord {
   id?: string;

@@ -1,4 +1,10 @@
 /** Client-safe: the gateway's typed codes and the sentences a person sees for them. */
+import { HMRC_IN_FLIGHT_STATUSES } from "~/db/enums";
+
+/** Whether a submission in this state is still waiting on HMRC's answer. */
+export function isInFlight(status: string): boolean {
+  return (HMRC_IN_FLIGHT_STATUSES as readonly string[]).includes(status);
+}
 
 export const GATEWAY_ERROR_CODES = [
   "transport_not_configured",

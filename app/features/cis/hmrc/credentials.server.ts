@@ -10,12 +10,13 @@ import type { ActorAt } from "~/features/auth/actor";
 import { auditInsert } from "~/features/platform/audit.server";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import type { GatewayCredentials } from "./protocol";
+import type { Result } from "~/utils/result";
 
 export function gatewayPiiContext(tenantId: string, field: "gateway_sender_id" | "gateway_password"): PiiContext {
   return { tenantId, table: "cis_settings", recordId: tenantId, field };
 }
 
-export type CredentialsResult = { ok: true } | { ok: false; code: "settings_missing" | "encrypt_failed" };
+export type CredentialsResult = Result<void, "settings_missing" | "encrypt_failed">;
 
 /** The query alone, for a page that reads it in its own D1 batch. */
 export function gatewayCredentialsStatusQuery(db: Db, tenantId: string) {
@@ -94,7 +95,7 @@ export async function clearGatewayCredentials(env: Env, tenantId: string, actor:
   ]);
 }
 
-export type ReadCredentialsResult = { ok: true; credentials: GatewayCredentials } | { ok: false; code: "credentials_missing" | "credentials_unreadable" };
+export type ReadCredentialsResult = Result<{ credentials: GatewayCredentials }, "credentials_missing" | "credentials_unreadable">;
 
 /** For the gateway only, at the moment a message is sent. */
 export async function readGatewayCredentials(env: Env, tenantId: string): Promise<ReadCredentialsResult> {

@@ -20,7 +20,8 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/submi
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, hmrcSubmissions, type HmrcStoredError, type HmrcSubmissionKind, type HmrcSubmissionStatus } from "~/db/schema";
+import { HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions, type HmrcStoredError, type HmrcSubmissionKind, type HmrcSubmissionStatus } from "~/db/schema";
+import { auditInsertWhere, type AuditAction } from "~/features/platform/audit.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { newId } from "~/utils/ids";
 import { parseGovTalkResponse, type GovTalkResponse } from "../domain/xml/govtalk-response";
@@ -29,6 +30,7 @@ import { hasGatewayCredentials, readGatewayCredentials } from "./credentials.ser
 import { clampPollInterval, deleteRequest, messageFacts, pollRequest, withCredentials } from "./protocol";
 import { openXml, sealXml, sealXmlOrNull, submissionXmlContext } from "./stored-xml.server";
 import { chooseHmrcTransport, HmrcTransportError, type HmrcTransport } from "./transport.server";
+import type { Result } from "~/utils/result";
 
 export type HmrcSubmissionRow = typeof hmrcSubmissions.$inferSelect;
 
@@ -49,7 +51,7 @@ export const MAX_SEND_ATTEMPTS = 5;
 /** Polls that found no Transaction Engine (after the one successful send) before the submission is failed. */
 export const MAX_POLL_FAILURES = 10;
 
-const IN_FLIGHT: HmrcSubmissionStatus[] = ["queued", "acknowledged", "polling"];
+const IN_FLIGHT: readonly HmrcSubmissionStatus[] = HMRC_IN_FLIGHT_STATUSES;
 
 export function subjectIdsOf(subject: SubmissionSubject): string[] {
   return subject.kind === "cis300" ? [subject.returnId] : [...new Set(subject.subcontractorIds)].sort();
@@ -68,6 +70,13 @@ export type SubmissionOutcome = {
   response: GovTalkResponse | null;
   errors: HmrcStoredError[];
 };
+
+/** The audit action each outcome records. */
+const HMRC_OUTCOME_AUDIT = {
+  accepted: "cis.hmrc.accepted",
+  rejected: "cis.hmrc.rejected",
+  failed: "cis.hmrc.failed",
+} as const satisfies Record<SubmissionOutcome["status"], AuditAction>;
 
 export type ResultHandlerContext = {
   env: Env;
@@ -178,9 +187,10 @@ export type StartSubmissionInput = {
   claim?: SubmissionClaim;
 };
 
-export type StartSubmissionResult =
-  | { ok: true; submissionId: string; created: boolean; status: HmrcSubmissionStatus }
-  | { ok: false; code: "transport_not_configured" | "credentials_missing" | "invalid_message" | "enqueue_failed" };
+export type StartSubmissionResult = Result<
+  { submissionId: string; created: boolean; status: HmrcSubmissionStatus },
+  "transport_not_configured" | "credentials_missing" | "invalid_message" | "enqueue_failed"
+>;
 
 /**
  * Stores the message and queues its sending. A subject already in flight (a double click, two
@@ -232,10 +242,19 @@ export async function startSubmission(env: Env, tenantId: string, input: StartSu
       })
       .onConflictDoNothing()
       .returning({ id: hmrcSubmissions.id }),
-    db.insert(auditEvents).select(
-      sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.hmrc.submitted', 'hmrc_submission', ${id},
-        json_object('kind', ${subject.kind}, 'subjectIds', json(${JSON.stringify(ids)}), 'transport', ${transport.transport.name}), NULL, ${now}
-        FROM ${hmrcSubmissions} WHERE ${hmrcSubmissions.tenantId} = ${tenantId} AND ${hmrcSubmissions.id} = ${id}`,
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: "cis.hmrc.submitted",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "hmrc_submission",
+        targetId: id,
+        payload: { kind: subject.kind, subjectIds: ids, transport: transport.transport.name },
+      },
+      sql`${hmrcSubmissions.tenantId} = ${tenantId} AND ${hmrcSubmissions.id} = ${id}`,
+      { from: hmrcSubmissions, now },
     ),
     ...(input.claim ? [claimSubmission(db, input.claim)] : []),
   ]);
@@ -302,10 +321,19 @@ async function finalize(
     })
     .where(and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id), inArray(hmrcSubmissions.status, IN_FLIGHT)))
     .returning({ id: hmrcSubmissions.id });
-  const audit = db.insert(auditEvents).select(
-    sql`SELECT ${newId()}, ${row.tenantId}, ${row.createdBy}, ${row.createdByEmail}, ${`cis.hmrc.${outcome.status}`}, 'hmrc_submission', ${row.id},
-      json_object('kind', ${row.kind}, 'subjectIds', json(${JSON.stringify(row.subjectIds)}), 'errors', ${outcome.errors.length}, 'failureCode', ${failureCode}), NULL, ${now}
-      FROM ${hmrcSubmissions} WHERE ${hmrcSubmissions.tenantId} = ${row.tenantId} AND ${hmrcSubmissions.id} = ${row.id} AND ${hmrcSubmissions.resultToken} = ${token}`,
+  const audit = auditInsertWhere(
+    db,
+    {
+      tenantId: row.tenantId,
+      action: HMRC_OUTCOME_AUDIT[outcome.status],
+      actorId: row.createdBy,
+      actorEmail: row.createdByEmail,
+      targetType: "hmrc_submission",
+      targetId: row.id,
+      payload: { kind: row.kind, subjectIds: row.subjectIds, errors: outcome.errors.length, failureCode },
+    },
+    sql`${hmrcSubmissions.tenantId} = ${row.tenantId} AND ${hmrcSubmissions.id} = ${row.id} AND ${hmrcSubmissions.resultToken} = ${token}`,
+    { from: hmrcSubmissions, now },
   );
   const handler = handlers.get(row.kind);
   const extra = handler ? await handler({ env, db, submission: row, outcome, guard: resultGuard(row.tenantId, row.id, token), token, now }) : [];

@@ -10,7 +10,7 @@
  */
 import { and, eq, lt, notInArray, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { devHmrcMessages, hmrcSubmissions } from "~/db/schema";
+import { devHmrcMessages, HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions } from "~/db/schema";
 import { cisRecordPurgeBefore } from "../domain/tax-month";
 import { devMessageXmlContext, isSealed, sealXml, submissionXmlContext, type DevMessageXmlField, type SubmissionXmlField } from "./stored-xml.server";
 
@@ -114,7 +114,7 @@ export async function purgeExpiredHmrcRecords(env: Env, now: number): Promise<Hm
   const db = getDb(env);
   const cutoff = cisRecordPurgeBefore(new Date(now)).getTime();
   const [submissions, devMessages] = await db.batch([
-    db.delete(hmrcSubmissions).where(and(lt(hmrcSubmissions.createdAt, cutoff), notInArray(hmrcSubmissions.status, ["queued", "acknowledged", "polling"]))),
+    db.delete(hmrcSubmissions).where(and(lt(hmrcSubmissions.createdAt, cutoff), notInArray(hmrcSubmissions.status, [...HMRC_IN_FLIGHT_STATUSES]))),
     db.delete(devHmrcMessages).where(lt(devHmrcMessages.createdAt, now - DEV_LOG_DAYS * DAY)),
   ]);
   return { submissions: submissions.meta.changes ?? 0, devMessages: devMessages.meta.changes ?? 0 };

@@ -20,6 +20,7 @@ import {
   type SubmissionView,
 } from "./gateway.server";
 import { contractorOf, PRODUCT } from "./verification.server";
+import type { Err } from "~/utils/result";
 
 /** What the submit page needs of a compiled return. */
 export type ReturnForSubmission = {
@@ -74,11 +75,7 @@ export async function submitPageData(
   return { ret, submission: latest ? submissionView(latest) : null };
 }
 
-export type SubmitReturnResult =
-  | StartSubmissionResult
-  | { ok: false; code: "not_found" | "settings_incomplete" }
-  | { ok: false; code: "refused"; message: string }
-  | { ok: false; code: "invalid_return"; message: string };
+export type SubmitReturnResult = StartSubmissionResult | Err<"not_found" | "settings_incomplete"> | Err<"refused" | "invalid_return", { message: string }>;
 
 /** Builds the CIS300 (declarations, IRmark, GovTalk envelope) from the return and hands it to the gateway. */
 export async function submitReturn(

@@ -10,6 +10,7 @@
  */
 import { devToolsEnabled } from "~/features/platform/environment.server";
 import { handleFakeTransactionEngine } from "./fake-te.server";
+import type { Result } from "~/utils/result";
 
 export const HMRC_TRANSPORTS = ["fake", "test", "live"] as const;
 export type HmrcTransportName = (typeof HMRC_TRANSPORTS)[number];
@@ -40,7 +41,7 @@ export class HmrcTransportError extends Error {
   override name = "HmrcTransportError";
 }
 
-export type TransportChoice = { ok: true; transport: HmrcTransport } | { ok: false; code: "transport_not_configured" };
+export type TransportChoice = Result<{ transport: HmrcTransport }, "transport_not_configured">;
 
 /** The configured transport's name, or null when this deployment must not send at all. */
 export function hmrcTransportName(env: Pick<Env, "APP_ENV" | "APP_DOMAIN"> & { HMRC_TRANSPORT?: string }): HmrcTransportName | null {

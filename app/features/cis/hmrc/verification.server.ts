@@ -9,7 +9,8 @@ import type { SubmissionClaim } from "~/features/platform/submission-keys.server
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { RATE_FOR_VERIFICATION_STATUS, type VerificationStatus } from "../domain/calculation";
 import { currentTaxMonth, londonDateParts } from "../domain/tax-month";
 import { CRN_RE, HmrcInputError, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
@@ -24,6 +25,7 @@ import {
 import { decryptPii } from "../pii.server";
 import { utrPiiContext } from "../settings/settings.server";
 import { onSubmissionResult, startSubmission, submissionView, type ResultHandler, type StartSubmissionResult, type SubmissionView } from "./gateway.server";
+import type { Err } from "~/utils/result";
 
 /** ChannelRouting: the software that built the message. */
 export const PRODUCT = { name: "CIS Workspace", version: "1.0" } as const;
@@ -31,9 +33,7 @@ export const PRODUCT = { name: "CIS Workspace", version: "1.0" } as const;
 const subPii = (tenantId: string, id: string, field: "utr" | "nino") => ({ tenantId, table: "cis_subcontractors", recordId: id, field });
 
 export type StartVerificationResult =
-  | StartSubmissionResult
-  | { ok: false; code: "not_found" | "too_many" | "settings_incomplete" }
-  | { ok: false; code: "invalid_subcontractor"; subcontractorId: string; message: string };
+  StartSubmissionResult | Err<"not_found" | "too_many" | "settings_incomplete"> | Err<"invalid_subcontractor", { subcontractorId: string; message: string }>;
 
 /** The contractor's identifiers from CIS settings, or null when any is missing. */
 export async function contractorOf(env: Env, tenantId: string) {
@@ -161,10 +161,19 @@ const applyVerification: ResultHandler = async ({ env, db, submission, outcome, 
           updatedBy: submission.createdBy,
         })
         .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt), guard)),
-      db.insert(auditEvents).select(
-        sql`SELECT ${crypto.randomUUID()}, ${tenantId}, ${submission.createdBy}, ${submission.createdByEmail}, 'cis.subcontractor.verified', 'subcontractor', ${id},
-          json_object('status', ${status}, 'rate', ${rate}, 'method', 'online', 'reference', ${answer.verificationNumber}, 'submissionId', ${submission.id}), NULL, ${now}
-          FROM ${hmrcSubmissions} WHERE ${hmrcSubmissions.tenantId} = ${tenantId} AND ${hmrcSubmissions.id} = ${submission.id} AND ${hmrcSubmissions.resultToken} = ${token}`,
+      auditInsertWhere(
+        db,
+        {
+          tenantId,
+          action: "cis.subcontractor.verified",
+          actorId: submission.createdBy,
+          actorEmail: submission.createdByEmail,
+          targetType: "subcontractor",
+          targetId: id,
+          payload: sql`json_object('status', ${status}, 'rate', ${rate}, 'method', 'online', 'reference', ${answer.verificationNumber}, 'submissionId', ${submission.id})`,
+        },
+        sql`${hmrcSubmissions.tenantId} = ${tenantId} AND ${hmrcSubmissions.id} = ${submission.id} AND ${hmrcSubmissions.resultToken} = ${token}`,
+        { from: hmrcSubmissions, now },
       ),
     );
   }

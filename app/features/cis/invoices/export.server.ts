@@ -9,6 +9,7 @@ import { penceToPoundsString } from "../domain";
 import type { Actor } from "~/features/auth/actor";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";
 import { invoiceFilter, type InvoiceListQuery } from "./queries.server";
+import type { Err, Result } from "~/utils/result";
 
 export const INVOICE_EXPORT_HEADER = ["Invoice Number", "Subcontractor", "Date", "Gross", "Materials", "CIS", "Net", "Status"] as const;
 
@@ -92,8 +93,7 @@ export async function* invoiceExportChunks(
   }
 }
 
-export type InvoiceExportResult =
-  { ok: true; fileName: string; body: string; rowCount: number } | { ok: false; code: "empty" } | { ok: false; code: "too_many"; total: number; max: number };
+export type InvoiceExportResult = Result<{ fileName: string; body: string; rowCount: number }, "empty"> | Err<"too_many", { total: number; max: number }>;
 
 /**
  * The CSV of the invoices the list's filters select (BOM, header, one line per invoice), with

@@ -1,9 +1,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisSubcontractors } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
-import { newId } from "~/utils/ids";
+import { cisInvoices, cisSubcontractors } from "~/db/schema";
+import { activityInsert, auditInsert, auditInsertMany, type AuditEntry } from "~/features/platform/audit.server";
 import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
 import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, parseMoney, UTR_RE, type InvoiceInput } from "../domain";
@@ -12,6 +11,7 @@ import { maskUtr, piiSearchHash } from "../pii.server";
 import { INVOICE_IMPORT_COLUMNS, type InvoiceImportColumnKey } from "./import-columns";
 import { isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./form.server";
 import { INVOICE_ERROR_MESSAGES } from "./invoice-codes";
+import type { Result } from "~/utils/result";
 
 /**
  * One data row as the preview shows it. `row` counts data rows from 1 (the first row under the
@@ -300,7 +300,7 @@ export async function analyseInvoiceImport(env: Env, tenantId: string, text: str
 }
 
 /** Why a commit wrote nothing: the rows no longer hold (a number taken meanwhile, a repeat, too many). */
-export type InvoiceImportCommitResult = { ok: true; ids: string[] } | { ok: false; code: "conflict" };
+export type InvoiceImportCommitResult = Result<{ ids: string[] }, "conflict">;
 
 /**
  * An invoice row binds 32 parameters (the columns a draft fills; the others are literal NULLs),
@@ -345,18 +345,17 @@ export async function importInvoices(
   const now = Date.now();
   const ids: string[] = [];
   const invoiceRows: (typeof cisInvoices.$inferInsert)[] = [];
-  const auditRows: (typeof auditEvents.$inferInsert)[] = [];
+  const auditRows: AuditEntry[] = [];
   for (const { input, sub } of items) {
     const { id, row, audit } = newInvoiceRecords(tenantId, input, sub, actor, { via: "import", now });
     ids.push(id);
     invoiceRows.push(withoutNulls(row));
-    auditRows.push({ ...audit, id: newId(), ip: opts.ip ?? null, createdAt: now });
+    auditRows.push({ ...audit, ip: opts.ip ?? null });
   }
   const statements: BatchItem<"sqlite">[] = [];
   for (let i = 0; i < invoiceRows.length; i += INVOICE_ROWS_PER_INSERT)
     statements.push(db.insert(cisInvoices).values(invoiceRows.slice(i, i + INVOICE_ROWS_PER_INSERT)));
-  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT)
-    statements.push(db.insert(auditEvents).values(auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT)));
+  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT) statements.push(auditInsertMany(db, auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT), now));
   statements.push(
     auditInsert(
       db,

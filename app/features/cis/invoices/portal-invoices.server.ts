@@ -16,6 +16,7 @@ import type { InvoiceInput } from "../domain";
 import type { SubcontractorRow } from "../subcontractors/subcontractors.server";
 import { getInvoice } from "./queries.server";
 import { createInvoice, type SaveInvoiceResult } from "./form.server";
+import type { Err, Result } from "~/utils/result";
 
 export function portalInvoicePdfKey(tenantId: string, invoiceId: string): string {
   return `tenants/${tenantId}/cis/portal-invoices/${invoiceId}.pdf`;
@@ -105,7 +106,7 @@ async function* checkedPdf(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Ui
   if (head.length < PDF_MAGIC.length) throw new AttachmentRefused("not_pdf");
 }
 
-export type PortalSubmitResult = SaveInvoiceResult | { ok: false; code: PortalAttachmentErrorCode; field: "attachment" };
+export type PortalSubmitResult = SaveInvoiceResult | Err<PortalAttachmentErrorCode, { field: "attachment" }>;
 
 /**
  * Submits an invoice from the portal as a portal_draft of this subcontractor, at their current
@@ -150,7 +151,7 @@ export async function submitPortalInvoice(
   }
 }
 
-export type InvoiceAttachment = { ok: true; body: ReadableStream; size: number; fileName: string } | { ok: false; code: "not_found" };
+export type InvoiceAttachment = Result<{ body: ReadableStream; size: number; fileName: string }, "not_found">;
 
 async function attachmentOf(env: Env, tenantId: string, row: { id: string; invoiceNumber: string } | undefined | null): Promise<InvoiceAttachment> {
   if (!row) return { ok: false, code: "not_found" };

@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisPortalInvites, usedTokens } from "~/db/schema";
+import { cisPortalInvites, usedTokens } from "~/db/schema";
 import { signToken, signTokenWith } from "~/features/auth/tokens.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
 import type { TenantContextValue } from "~/features/platform/tenants.server";
 import type { Actor } from "~/features/auth/actor";
@@ -11,6 +11,7 @@ import type { RevealRefusal } from "./portal-invite-codes";
 import { getCisSettings } from "../settings/settings.server";
 import { getSubcontractor, type SubcontractorRow } from "../subcontractors/subcontractors.server";
 import { newId } from "~/utils/ids";
+import type { Result } from "~/utils/result";
 
 /** A portal magic link lasts 15 minutes and can be used once. */
 export const PORTAL_LINK_TTL_SECONDS = 15 * 60;
@@ -32,7 +33,7 @@ export async function contractorDetails(
 export type IssuedInvite = { magicLink: string | null; email: string; emailSent: boolean; inviteId: string; expiresAt: number };
 /** Why no link was issued: the link goes by e-mail, and an archived subcontractor has no portal. */
 export type InviteRefusal = "no_email" | "archived";
-export type InviteResult = { ok: true; invite: IssuedInvite } | { ok: false; code: InviteRefusal };
+export type InviteResult = Result<{ invite: IssuedInvite }, InviteRefusal>;
 
 /** Whether a subcontractor can be invited now, before anything is signed or recorded. */
 export function inviteRefusal(subcontractor: Pick<SubcontractorRow, "email" | "active">): InviteRefusal | null {
@@ -162,24 +163,33 @@ async function recordReveal(
 ): Promise<boolean> {
   const { tenantId, inviteId, subcontractorId, actor } = opts;
   const now = Date.now();
-  const payload = JSON.stringify({ inviteId, reason: opts.reason, shownTo: actor.id });
   const [changed] = await db.batch([
     db
       .update(cisPortalInvites)
       .set({ revealedBy: actor.id, revealedAt: now })
       .where(revealable(tenantId, inviteId, subcontractorId, actor.id, now))
       .returning({ id: cisPortalInvites.id }),
-    db.insert(auditEvents).select(
-      sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'portal.link.revealed', 'subcontractor', ${subcontractorId}, ${payload}, ${opts.ip}, ${now}
-        FROM ${cisPortalInvites} WHERE ${cisPortalInvites.tenantId} = ${tenantId} AND ${cisPortalInvites.id} = ${inviteId}
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: "portal.link.revealed",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "subcontractor",
+        targetId: subcontractorId,
+        payload: { inviteId, reason: opts.reason, shownTo: actor.id },
+        ip: opts.ip,
+      },
+      sql`${cisPortalInvites.tenantId} = ${tenantId} AND ${cisPortalInvites.id} = ${inviteId}
         AND ${cisPortalInvites.revealedBy} = ${actor.id} AND ${cisPortalInvites.revealedAt} = ${now}`,
+      { from: cisPortalInvites, now },
     ),
   ]);
   return changed.length === 1;
 }
 
-export type RevealResult =
-  { ok: true; magicLink: string; name: string; email: string; emailSent: boolean; expiresAt: number } | { ok: false; code: RevealRefusal };
+export type RevealResult = Result<{ magicLink: string; name: string; email: string; emailSent: boolean; expiresAt: number }, RevealRefusal>;
 
 /**
  * 'Show link': the link of an invite that went by e-mail, to a staff member who may see it (the

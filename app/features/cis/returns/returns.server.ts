@@ -1,8 +1,8 @@
 import { and, asc, between, count, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { returnLockStub } from "../../../../workers/durable-objects/return-lock";
@@ -34,6 +34,7 @@ import {
   returnExportFileName,
   type ReturnErrorCode,
 } from "./return-codes";
+import type { Result } from "~/utils/result";
 
 export * from "./return-codes";
 
@@ -98,9 +99,10 @@ function compileTarget(rows: ReturnRow[]): { kind: "original"; row: ReturnRow | 
   return { kind: "original", row: rows.find((r) => r.amendmentOf === null) ?? null };
 }
 
-export type CompileResult =
-  | { ok: true; id: string; status: ReturnStatus; issues: string[]; lines: number }
-  | { ok: false; code: Extract<ReturnErrorCode, "invalid_month" | "compile_running" | "locked" | "has_payments"> };
+export type CompileResult = Result<
+  { id: string; status: ReturnStatus; issues: string[]; lines: number },
+  Extract<ReturnErrorCode, "invalid_month" | "compile_running" | "locked" | "has_payments">
+>;
 
 export type CompileOptions = {
   now?: Date;
@@ -245,16 +247,27 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
       .returning({ id: cisReturns.id }),
     db.delete(cisReturnLines).where(and(eq(cisReturnLines.tenantId, tenantId), eq(cisReturnLines.returnId, id), sql`EXISTS (${mine})`)),
     ...lineInserts(db, tenantId, id, compiled.lines, mine),
-    db.insert(auditEvents).select(
-      sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.return.compiled', 'return', ${id}, ${JSON.stringify({
-        taxMonth: tm.label,
-        status,
-        subcontractors: compiled.totals.subcontractors,
-        invoices: compiled.totals.invoices,
-        gross: pounds(compiled.totals.grossP),
-        cis: pounds(compiled.totals.cisDeductedP),
-        issues: compiled.issues.length,
-      })}, NULL, ${now} WHERE EXISTS (${mine})`,
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: "cis.return.compiled",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "return",
+        targetId: id,
+        payload: {
+          taxMonth: tm.label,
+          status,
+          subcontractors: compiled.totals.subcontractors,
+          invoices: compiled.totals.invoices,
+          gross: pounds(compiled.totals.grossP),
+          cis: pounds(compiled.totals.cisDeductedP),
+          issues: compiled.issues.length,
+        },
+      },
+      sql`EXISTS (${mine})`,
+      { now },
     ),
   ];
   await opts.beforeWrite?.();
@@ -304,8 +317,7 @@ function lineInserts(db: Db, tenantId: string, returnId: string, lines: readonly
   return out;
 }
 
-export type AmendResult =
-  { ok: true; id: string } | { ok: false; code: Extract<ReturnErrorCode, "invalid_month" | "not_found" | "not_submitted" | "amendment_open"> };
+export type AmendResult = Result<{ id: string }, Extract<ReturnErrorCode, "invalid_month" | "not_found" | "not_submitted" | "amendment_open">>;
 
 /**
  * Starts an amendment of the month's latest submitted (locked) return: a new row
@@ -384,7 +396,7 @@ function isConstraintViolation(err: unknown): boolean {
   return /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(text);
 }
 
-export type UnlockResult = { ok: true } | { ok: false; code: Extract<ReturnErrorCode, "not_found" | "not_locked" | "amendment_open"> };
+export type UnlockResult = Result<void, Extract<ReturnErrorCode, "not_found" | "not_locked" | "amendment_open">>;
 
 /**
  * Testing only (the route offers it behind the development flag and cis.manage): a locked return
@@ -414,11 +426,12 @@ export async function unlockReturn(env: Env, tenantId: string, id: string, actor
         })
         .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id), eq(cisReturns.locked, true)))
         .returning({ id: cisReturns.id }),
-      db
-        .insert(auditEvents)
-        .select(
-          sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.return.unlocked', 'return', ${id}, ${JSON.stringify({ testing: true })}, NULL, ${now} WHERE EXISTS (${writtenBy(tenantId, id, token)})`,
-        ),
+      auditInsertWhere(
+        db,
+        { tenantId, action: "cis.return.unlocked", actorId: actor.id, actorEmail: actor.email, targetType: "return", targetId: id, payload: { testing: true } },
+        sql`EXISTS (${writtenBy(tenantId, id, token)})`,
+        { now },
+      ),
     ]);
   } catch (err) {
     if (isConstraintViolation(err)) return { ok: false, code: "amendment_open" };
@@ -698,8 +711,7 @@ export function latestReturnStatusQuery(db: Db, tenantId: string, taxMonth: stri
     .limit(1);
 }
 
-export type ExportReturnResult =
-  { ok: true; fileName: string; body: string; rows: number } | { ok: false; code: Extract<ReturnErrorCode, "not_found" | "empty"> };
+export type ExportReturnResult = Result<{ fileName: string; body: string; rows: number }, Extract<ReturnErrorCode, "not_found" | "empty">>;
 
 /**
  * CIS_Return_{id}.csv: one row per line, amounts in pounds with two decimals, identifiers masked,

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { activityLog, auditEvents, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
+import { activityLog, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
 import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
@@ -91,13 +92,20 @@ export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, 
   const tenantId = submission.tenantId;
   const thisReturn = and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, returnId));
   return [
-    db.insert(auditEvents).select(
-      sql`SELECT ${newId()}, ${tenantId}, s.created_by, s.created_by_email, 'cis.return.submitted', 'return', r.id,
-          json_object('taxMonth', r.tax_month, 'status', CASE WHEN r.status IN ('nil', 'amended') THEN r.status ELSE 'submitted' END, 'gross', round(r.gross_p / 100.0, 2), 'cis', round(r.cis_deducted_p / 100.0, 2),
-            'subcontractors', r.subcontractor_count, 'correlationId', s.correlation_id, 'irmark', s.irmark, 'receipt', s.receipt_irmark),
-          NULL, ${now}
-        FROM ${hmrcSubmissions} s JOIN ${cisReturns} r ON r.tenant_id = s.tenant_id AND r.id = ${returnId}
-        WHERE s.tenant_id = ${tenantId} AND s.result_token = ${token} AND r.locked = 0`,
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: "cis.return.submitted",
+        actorId: sql`s.created_by`,
+        actorEmail: sql`s.created_by_email`,
+        targetType: "return",
+        targetId: sql`r.id`,
+        payload: sql`json_object('taxMonth', r.tax_month, 'status', CASE WHEN r.status IN ('nil', 'amended') THEN r.status ELSE 'submitted' END, 'gross', round(r.gross_p / 100.0, 2), 'cis', round(r.cis_deducted_p / 100.0, 2),
+            'subcontractors', r.subcontractor_count, 'correlationId', s.correlation_id, 'irmark', s.irmark, 'receipt', s.receipt_irmark)`,
+      },
+      sql`s.tenant_id = ${tenantId} AND s.result_token = ${token} AND r.locked = 0`,
+      { from: sql`${hmrcSubmissions} s JOIN ${cisReturns} r ON r.tenant_id = s.tenant_id AND r.id = ${returnId}`, now },
     ),
     // The dashboard's Recent Activity: 'return.submit' with gross and CIS in pounds, under the same guard.
     db.insert(activityLog).select(

@@ -17,7 +17,7 @@ import { DECRYPT_FAILED, PiiError } from "../pii.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontractorView } from "../subcontractors/subcontractors.server";
 import { RefreshWhile } from "~/components/refresh-while";
-import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
+import { GATEWAY_MESSAGES, isInFlight, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
 import { startVerification, subcontractorWithVerification } from "../hmrc/verification.server";
 import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
@@ -170,7 +170,7 @@ function Identifier({
 
 export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { sub, perms, hmrc, keys } = loaderData;
-  const verifying = hmrc !== null && hmrc !== undefined && ["queued", "acknowledged", "polling"].includes(hmrc.status);
+  const verifying = hmrc !== null && hmrc !== undefined && isInFlight(hmrc.status);
   const result = actionData;
   const reveal = result?.kind === "reveal" ? result : null;
   return (

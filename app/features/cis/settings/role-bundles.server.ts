@@ -4,6 +4,7 @@ import { roleBundles } from "~/db/schema";
 import type { ActorAt } from "~/features/auth/actor";
 import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "../domain";
+import type { Result } from "~/utils/result";
 
 export type CisRoleBundle = {
   name: string;
@@ -54,7 +55,7 @@ export function mergeCisScopes(current: readonly string[], chosen: readonly CisS
 }
 
 /** "stale": changed by someone else since the form was rendered; "last_manager": nobody would keep cis.manage. */
-export type UpdateBundleResult = { ok: true; added: string[]; removed: string[] } | { ok: false; code: "not_found" | "stale" | "last_manager" };
+export type UpdateBundleResult = Result<{ added: string[]; removed: string[] }, "not_found" | "stale" | "last_manager">;
 
 const grantsManage = (scopes: readonly string[]) => scopes.some((s) => s === "cis.manage" || s === "cis.*" || s === "*");
 

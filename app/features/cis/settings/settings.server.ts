@@ -7,6 +7,7 @@ import { activityInsert, auditInsert } from "~/features/platform/audit.server";
 import { type CisSettings, DEFAULT_CIS_SETTINGS, type VatScheme } from "../domain";
 import { listCisRoleBundles, roleBundlesQuery, toCisRoleBundles, type CisRoleBundle } from "./role-bundles.server";
 import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "../pii.server";
+import type { Result } from "~/utils/result";
 
 export type CisSettingsView = {
   active: boolean;
@@ -113,8 +114,7 @@ export async function getSettingsScreen(env: Env, tenantId: string): Promise<{ s
 // Saving
 
 /** "encrypt_failed": the UTR could not be encrypted; "save_failed": anything else (nothing was written). */
-export type SaveSettingsResult =
-  { ok: true; changedFields: string[]; activated: boolean; deactivated: boolean } | { ok: false; code: "encrypt_failed" | "save_failed" };
+export type SaveSettingsResult = Result<{ changedFields: string[]; activated: boolean; deactivated: boolean }, "encrypt_failed" | "save_failed">;
 
 /** Fields compared for the audit entry; the UTR is compared separately (it is stored encrypted). */
 const PLAIN_FIELDS = [

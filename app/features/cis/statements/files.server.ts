@@ -5,6 +5,7 @@ import { cisInvoices, cisSettings, cisStatementDocuments, cisStatements, cisSubc
 import { londonDateParts } from "../domain/tax-month";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import { assertStatementDocument, statementFileName, statementHtml, statementPdf, type StatementDocument } from "./document";
+import type { Err, Ok } from "~/utils/result";
 
 /**
  * The statement's files. The first rendering freezes the document (the statement's data as it
@@ -15,7 +16,7 @@ import { assertStatementDocument, statementFileName, statementHtml, statementPdf
  */
 
 export type StatementFileErrorCode = "not_found" | "settings_incomplete";
-export type StatementFileFailure = { ok: false; code: StatementFileErrorCode };
+export type StatementFileFailure = Err<StatementFileErrorCode>;
 
 export const STATEMENT_FILE_ERROR_MESSAGES: Readonly<Record<StatementFileErrorCode, string>> = {
   not_found: "Statement not found",
@@ -226,7 +227,7 @@ export async function statementHtmlFile(
   env: Env,
   tenantId: string,
   statementId: string,
-): Promise<{ ok: true; html: string; fileName: string } | StatementFileFailure> {
+): Promise<Ok<{ html: string; fileName: string }> | StatementFileFailure> {
   const frozen = await statementDocument(env, tenantId, statementId);
   if (!frozen.ok) return frozen;
   return { ok: true, html: statementHtml(frozen.document), fileName: statementFileName(frozen.document, "html") };

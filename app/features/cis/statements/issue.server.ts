@@ -3,7 +3,8 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
-import { activityLog, auditEvents, cisInvoices, cisStatements, cisSubcontractors, emailOutbox } from "~/db/schema";
+import { activityLog, cisInvoices, cisStatements, cisSubcontractors, emailOutbox } from "~/db/schema";
+import { auditInsertWhere, type AuditAction } from "~/features/platform/audit.server";
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { newId } from "~/utils/ids";
 import { formatPence } from "../domain/money";
@@ -14,15 +15,16 @@ import { getCisSettings } from "../settings/settings.server";
 import { ensureStatementPdf } from "./files.server";
 import type { IssueErrorCode, IssueMethod, ResendErrorCode } from "./issue-codes";
 import { getStatement, type Statement } from "./statements.server";
+import type { Result } from "~/utils/result";
 
-export type IssueResult = { ok: true; method: IssueMethod; to: string | null } | { ok: false; code: IssueErrorCode };
+export type IssueResult = Result<{ method: IssueMethod; to: string | null }, IssueErrorCode>;
 
 /** The audit action of an issue, whatever the method: the statement was sent to the subcontractor. */
-export const STATEMENT_ISSUED_AUDIT = "cis.statement.sent";
+export const STATEMENT_ISSUED_AUDIT = "cis.statement.sent" satisfies AuditAction;
 /** The activity-log action the dashboard's Recent Activity shows. */
 export const STATEMENT_ISSUED_ACTIVITY = "statement.issue";
 /** The audit action of sending an issued statement's e-mail again after it failed. */
-export const STATEMENT_RESENT_AUDIT = "cis.statement.resent";
+export const STATEMENT_RESENT_AUDIT = "cis.statement.resent" satisfies AuditAction;
 
 /**
  * Issues a generated statement by e-mail, portal or print. Freezes its PDF first (so what is issued
@@ -139,11 +141,9 @@ function issueStatements(
       .update(cisInvoices)
       .set({ statementIssuedAt: now, statementIssuedMethod: method, updatedAt: now, updatedBy: actor.id })
       .where(and(eq(cisInvoices.tenantId, tenantId), eq(cisInvoices.statementId, id), stillGenerated)),
-    insertWhere(
+    auditInsertWhere(
       db,
-      auditEvents,
       {
-        id: newId(),
         tenantId,
         actorId: actor.id,
         actorEmail: actor.email,
@@ -153,10 +153,9 @@ function issueStatements(
         payload: sql`json_object('method', ${method}, 'subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
           'invoiceCount', ${cisStatements.invoiceCount}${sql.join(detailPairs)})`,
         ip,
-        createdAt: now,
       },
       generatedRow,
-      { from: cisStatements },
+      { from: cisStatements, now },
     ),
     insertWhere(
       db,
@@ -184,7 +183,7 @@ function issueStatements(
   ];
 }
 
-export type ResendResult = { ok: true; to: string } | { ok: false; code: ResendErrorCode };
+export type ResendResult = Result<{ to: string }, ResendErrorCode>;
 
 /**
  * Sends an issued statement's e-mail again when the last one failed (the queue refused it, or
@@ -257,11 +256,9 @@ export async function resendStatementEmail(
         const thisStatement = sql`${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id} AND ${cisStatements.emailOutboxId} = ${failedOutbox}
           AND EXISTS (SELECT 1 FROM ${emailOutbox} WHERE ${emailOutbox.id} = ${outboxId})`;
         return [
-          insertWhere(
+          auditInsertWhere(
             db,
-            auditEvents,
             {
-              id: newId(),
               tenantId: tenant.id,
               actorId: actor.id,
               actorEmail: actor.email,
@@ -271,10 +268,9 @@ export async function resendStatementEmail(
               payload: sql`json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
                 'to', ${maskEmail(to)}, 'outboxId', ${outboxId}, 'failedOutboxId', ${failedOutbox})`,
               ip: opts.ip ?? null,
-              createdAt: now,
             },
             thisStatement,
-            { from: cisStatements },
+            { from: cisStatements, now },
           ),
           // Last: the statement points at the new e-mail only once the entry above was written.
           db.update(cisStatements).set({ emailOutboxId: outboxId, updatedAt: now }).where(thisStatement),

@@ -2,6 +2,7 @@
  * Client-safe constants of the statements screen: the page's components import these, never the
  * *.server.ts modules (a route component may not pull server code into the browser bundle).
  */
+import type { StatementStatus } from "~/db/enums";
 
 export const STATEMENT_FILTERS = ["all", "pending", "generated", "issued"] as const;
 export type StatementFilter = (typeof STATEMENT_FILTERS)[number];
@@ -14,7 +15,7 @@ export const STATEMENT_FILTER_LABELS: Readonly<Record<StatementFilter, string>> 
 };
 
 /** Where a subcontractor's month stands: no statement yet, a statement generated, or issued. */
-export type StatementRowStatus = "pending" | "generated" | "issued";
+export type StatementRowStatus = "pending" | StatementStatus;
 
 export const STATEMENT_ISSUE_METHOD_LABELS = { email: "Email", portal: "Portal", print: "Print" } as const;
 

@@ -2,7 +2,7 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/submi
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
-import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs } from "~/db/schema";
+import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs, type StatementStatus } from "~/db/schema";
 import { QUEUE_REFUSED } from "~/features/platform/email/send.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import type { StatementIssueMethod } from "../domain";
@@ -10,6 +10,7 @@ import type { Actor } from "~/features/auth/actor";
 import type { EmailFailure } from "./issue-codes";
 import type { StatementRowStatus } from "./statement-codes";
 import { pendingInvoices, pendingStatementsQuery } from "./statements.server";
+import type { Result } from "~/utils/result";
 
 /**
  * What the statements screen reads (one D1 batch per page) and how Generate All starts its job.
@@ -80,7 +81,7 @@ export async function pendingStatementTargets(env: Env, tenantId: string, taxMon
   return pendingStatementsQuery(getDb(env), tenantId, taxMonth);
 }
 
-export type StartBatchResult = { ok: true; jobId: string; created: boolean } | { ok: false; code: "no_pending" };
+export type StartBatchResult = Result<{ jobId: string; created: boolean }, "no_pending">;
 
 /**
  * Starts Generate All for a tax month, or hands back the job already under way for it: a double
@@ -121,7 +122,7 @@ export type StatementSubRow = {
   invoices: StatementInvoiceView[];
   statement: {
     id: string;
-    status: "generated" | "issued";
+    status: StatementStatus;
     generatedAt: number;
     issuedAt: number | null;
     issuedMethod: StatementIssueMethod | null;

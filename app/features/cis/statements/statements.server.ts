@@ -1,9 +1,11 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
+import { cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import type { Actor } from "~/features/auth/actor";
+import type { Result } from "~/utils/result";
 
 /**
  * Statement data: which invoices still need one, generating one per subcontractor and tax month,
@@ -12,7 +14,7 @@ import type { Actor } from "~/features/auth/actor";
  */
 
 export type StatementErrorCode = "already_exists" | "no_pending" | "not_found";
-export type GenerateStatementResult = { ok: true; id: string } | { ok: false; code: StatementErrorCode };
+export type GenerateStatementResult = Result<{ id: string }, StatementErrorCode>;
 
 /** The toast each code shows: a title and, where there is one, the message under it. */
 export const STATEMENT_ERROR_MESSAGES: Readonly<Record<StatementErrorCode, { title: string; message?: string }>> = {
@@ -163,12 +165,20 @@ export async function generateStatement(
         .update(cisInvoices)
         .set({ statementId: id, updatedAt: now, updatedBy: actor.id })
         .where(and(pending, sql`EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id})`)),
-      db.insert(auditEvents).select(
-        sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, 'cis.statement.generated', 'statement', ${id},
-          json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
-            'invoiceCount', ${cisStatements.invoiceCount}, 'grossP', ${cisStatements.grossP}, 'cisDeductionP', ${cisStatements.cisDeductionP}),
-          NULL, ${now}
-        FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id}`,
+      auditInsertWhere(
+        db,
+        {
+          tenantId,
+          action: "cis.statement.generated",
+          actorId: actor.id,
+          actorEmail: actor.email,
+          targetType: "statement",
+          targetId: id,
+          payload: sql`json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
+            'invoiceCount', ${cisStatements.invoiceCount}, 'grossP', ${cisStatements.grossP}, 'cisDeductionP', ${cisStatements.cisDeductionP})`,
+        },
+        sql`${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id}`,
+        { from: cisStatements, now },
       ),
       db
         .select({ id: cisStatements.id })

@@ -1,8 +1,8 @@
 import { and, inArray, isNull, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisSubcontractors } from "~/db/schema";
+import { cisSubcontractors } from "~/db/schema";
 import { isUniqueUtrViolation } from "./subcontractors.server";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert, auditInsertMany, type AuditEntry } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
@@ -11,6 +11,7 @@ import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "~/features/auth/actor";
 import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
 import { IMPORT_COLUMNS, type ImportColumnKey } from "./import-columns";
+import type { Result } from "~/utils/result";
 
 // The stored upload and its hourly purge live in the shared import kit; the cron and existing
 // callers still reach them here.
@@ -146,7 +147,7 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
 }
 
 /** Why a commit wrote nothing: the rows no longer match what was checked (a UTR taken meanwhile, a repeat, too many). */
-export type ImportCommitResult = { ok: true; ids: string[] } | { ok: false; code: "conflict" };
+export type ImportCommitResult = Result<{ ids: string[] }, "conflict">;
 
 /** 29 columns x 3 and 10 columns x 9 stay under D1's 100 bound parameters per statement. */
 const SUB_ROWS_PER_INSERT = 3;
@@ -176,7 +177,7 @@ export async function importSubcontractors(
   const now = Date.now();
   const ids: string[] = [];
   const subRows: (typeof cisSubcontractors.$inferInsert)[] = [];
-  const auditRows: (typeof auditEvents.$inferInsert)[] = [];
+  const auditRows: AuditEntry[] = [];
   for (const [i, r] of rows.entries()) {
     const id = newId();
     ids.push(id);
@@ -211,7 +212,6 @@ export async function importSubcontractors(
       updatedBy: actor.id,
     });
     auditRows.push({
-      id: newId(),
       tenantId,
       action: "cis.subcontractor.created",
       actorId: actor.id,
@@ -220,14 +220,12 @@ export async function importSubcontractors(
       targetId: id,
       payload: { type: r.type, verificationStatus: r.verificationStatus, source: "import" },
       ip: opts.ip ?? null,
-      createdAt: now,
     });
   }
   // Several rows per INSERT (within D1's 100 bound parameters per statement) keeps a
   // 1,000-row import to a few hundred statements in the one batch.
   const statements = [];
-  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT)
-    statements.push(db.insert(auditEvents).values(auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT)));
+  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT) statements.push(auditInsertMany(db, auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT), now));
   for (let i = 0; i < subRows.length; i += SUB_ROWS_PER_INSERT) statements.push(db.insert(cisSubcontractors).values(subRows.slice(i, i + SUB_ROWS_PER_INSERT)));
   statements.push(
     auditInsert(

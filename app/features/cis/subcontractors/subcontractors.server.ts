@@ -18,6 +18,7 @@ import {
 import type { Actor } from "~/features/auth/actor";
 import { BULK_LIMIT } from "./subcontractor-messages";
 import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
+import type { Err, Ok } from "~/utils/result";
 
 export type SubcontractorRow = typeof cisSubcontractors.$inferSelect;
 const TABLE = "cis_subcontractors";
@@ -252,11 +253,11 @@ function verifiedAudit(db: ReturnType<typeof getDb>, tenantId: string, id: strin
 }
 
 export type SaveError =
-  | { ok: false; code: "not_found" }
-  | { ok: false; code: "duplicate_utr"; field: "utr" }
+  | Err<"not_found">
+  | Err<"duplicate_utr", { field: "utr" }>
   /** The actor lacks cis.sub.verify and the save would change these verification fields. */
-  | { ok: false; code: "verification_forbidden"; fields: VerificationField[] };
-export type SaveResult = { ok: true; id: string } | SaveError;
+  | Err<"verification_forbidden", { fields: VerificationField[] }>;
+export type SaveResult = Ok<{ id: string }> | SaveError;
 
 /** Who saves, and whether they may record verification (cis.sub.verify). */
 export type SaveOptions = { canVerify: boolean };

@@ -4,6 +4,7 @@ import greatVibes from "@fontsource/great-vibes/files/great-vibes-latin-400-norm
 import homemadeApple from "@fontsource/homemade-apple/files/homemade-apple-latin-400-normal.woff?inline";
 import pacifico from "@fontsource/pacifico/files/pacifico-latin-400-normal.woff?inline";
 import satisfy from "@fontsource/satisfy/files/satisfy-latin-400-normal.woff?inline";
+import { base64ToBytes } from "~/utils/base64";
 import type { SignatureFont } from "./signature-rules";
 
 /**
@@ -23,5 +24,5 @@ export function signatureFontBytes(font: SignatureFont): Uint8Array | null {
   const url = FONT_DATA[font];
   const comma = url.indexOf(",");
   if (!url.startsWith("data:") || comma < 0) return null;
-  return Uint8Array.from(atob(url.slice(comma + 1)), (c) => c.charCodeAt(0));
+  return base64ToBytes(url.slice(comma + 1));
 }

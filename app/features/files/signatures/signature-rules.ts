@@ -1,5 +1,8 @@
 /** Client-safe rules and words of e-signature: the pages, the data layer and the stamping job share them. */
 
+import type { AuditAction } from "~/features/platform/audit-actions";
+import { base64ToBytesOrNull } from "~/utils/base64";
+
 export const SIGNATURE_STATUSES = ["pending", "signed", "declined"] as const;
 export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
 export const SIGNATURE_KINDS = ["typed", "drawn"] as const;
@@ -16,11 +19,11 @@ export const SIGNATURE_SCOPES = {
 } as const;
 
 export const SIGNATURE_AUDIT = {
-  requested: "SIGNATURE_REQUESTED",
-  completed: "SIGNATURE_COMPLETED",
-  declined: "SIGNATURE_DECLINED",
-  stamped: "SIGNATURE_STAMPED",
-} as const;
+  requested: "files.signature.requested",
+  completed: "files.signature.completed",
+  declined: "files.signature.declined",
+  stamped: "files.signature.stamped",
+} as const satisfies Record<string, AuditAction>;
 
 /** The six script fonts a typed signature may use (bundled with the app from @fontsource). */
 export const SIGNATURE_FONTS = ["Dancing Script", "Pacifico", "Great Vibes", "Satisfy", "Allura", "Homemade Apple"] as const;
@@ -82,16 +85,8 @@ const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 export function parseSignaturePng(dataUrl: string): Uint8Array | null {
   const prefix = "data:image/png;base64,";
   if (dataUrl.length > MAX_SIGNATURE_DATA_URL || !dataUrl.startsWith(prefix)) return null;
-  const b64 = dataUrl.slice(prefix.length);
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) return null;
-  let bin: string;
-  try {
-    bin = atob(b64);
-  } catch {
-    return null;
-  }
-  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-  if (bytes.length < 45 || PNG_MAGIC.some((b, i) => bytes[i] !== b)) return null;
+  const bytes = base64ToBytesOrNull(dataUrl.slice(prefix.length));
+  if (!bytes || bytes.length < 45 || PNG_MAGIC.some((b, i) => bytes[i] !== b)) return null;
   const view = new DataView(bytes.buffer);
   // The first chunk must be IHDR (length 13), and the image no larger than the canvas.
   if (view.getUint32(8) !== 13 || String.fromCharCode(...bytes.slice(12, 16)) !== "IHDR") return null;

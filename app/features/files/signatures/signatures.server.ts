@@ -1,8 +1,8 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, fileAccess, files, signatureRequests, users } from "~/db/schema";
-import { insertWhere } from "~/db/insert-where.server";
+import { fileAccess, files, signatureRequests, users } from "~/db/schema";
+import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
 import { jobRowWhen, sendCommittedJob } from "~/features/platform/jobs/enqueue.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
@@ -10,13 +10,14 @@ import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { visibleTo, type Viewer } from "../files.server";
 import { isPdf, SIGNATURE_AUDIT, type SignatureFont, type SignatureStatus } from "./signature-rules";
+import type { Err, Ok } from "~/utils/result";
 
 /** Someone acting on signatures: `manage` (files.signatures.manage) sees every request of the tenant. */
 export type SignatureActor = Viewer & { manageSignatures: boolean };
 
 export type SignatureErrorCode =
   "not_found" | "not_pdf" | "not_owner" | "self_sign" | "signer_not_found" | "duplicate" | "not_pending" | "no_signature" | "storage_failed";
-export type SignatureFail = { ok: false; code: SignatureErrorCode; field?: string };
+export type SignatureFail = Err<SignatureErrorCode, { field?: string }>;
 
 export type SignatureInput = { kind: "typed"; name: string; font: SignatureFont } | { kind: "drawn"; png: Uint8Array };
 
@@ -49,7 +50,7 @@ export async function requestSignature(
   actor: SignatureActor,
   input: { fileId: string; signerId: string; signUrl: (requestId: string) => string; claim?: SubmissionClaim },
   now = Date.now(),
-): Promise<{ ok: true; requestId: string } | SignatureFail> {
+): Promise<Ok<{ requestId: string }> | SignatureFail> {
   const db = getDb(env);
   const [fileRows, signerRows] = await db.batch([
     db
@@ -113,18 +114,20 @@ export async function requestSignature(
         ...(file.visibility === "shared" ? [] : file.visibility === "private" ? [actor.id, signer.id] : [signer.id]).map((userId) =>
           b.insert(fileAccess).values({ tenantId, fileId: file.id, userId, via: "allowed", createdAt: now }).onConflictDoNothing(),
         ),
-        b.insert(auditEvents).values({
-          id: newId(),
-          tenantId,
-          action: SIGNATURE_AUDIT.requested,
-          actorId: actor.id,
-          actorEmail: actor.email,
-          targetType: "signature_request",
-          targetId: requestId,
-          payload: { fileId: file.id, name: file.name, signerId: signer.id },
-          ip: null,
-          createdAt: now,
-        }),
+        auditInsert(
+          b,
+          {
+            tenantId,
+            action: SIGNATURE_AUDIT.requested,
+            actorId: actor.id,
+            actorEmail: actor.email,
+            targetType: "signature_request",
+            targetId: requestId,
+            payload: { fileId: file.id, name: file.name, signerId: signer.id },
+            ip: null,
+          },
+          now,
+        ),
         ...(input.claim ? [claimSubmission(b, input.claim)] : []),
       ],
     });
@@ -241,7 +244,7 @@ export async function signRequest(
   signature: SignatureInput,
   meta: { ip: string | null; origin: string },
   now = Date.now(),
-): Promise<{ ok: true } | SignatureFail> {
+): Promise<Ok | SignatureFail> {
   const { ip } = meta;
   const db = getDb(env);
   const row = await db
@@ -290,22 +293,20 @@ export async function signRequest(
         ),
       )
       .returning({ id: signatureRequests.id }),
-    insertWhere(
+    auditInsertWhere(
       db,
-      auditEvents,
       {
-        id: newId(),
         tenantId,
         action: SIGNATURE_AUDIT.completed,
         actorId: actor.id,
         actorEmail: actor.email,
         targetType: "signature_request",
         targetId: requestId,
-        payload: JSON.stringify({ fileId: row.fileId, name: row.fileName, kind: signature.kind }),
+        payload: { fileId: row.fileId, name: row.fileName, kind: signature.kind },
         ip,
-        createdAt: now,
       },
       signedNow,
+      { now },
     ),
     jobRowWhen(
       db,
@@ -341,7 +342,7 @@ export async function declineRequest(
   reason: string,
   ip: string | null,
   now = Date.now(),
-): Promise<{ ok: true } | SignatureFail> {
+): Promise<Ok | SignatureFail> {
   const db = getDb(env);
   const row = await db
     .select({
@@ -378,22 +379,20 @@ export async function declineRequest(
         .update(files)
         .set({ pendingSign: false, updatedAt: now })
         .where(and(eq(files.tenantId, tenantId), eq(files.id, row.fileId), declined)),
-      insertWhere(
+      auditInsertWhere(
         b,
-        auditEvents,
         {
-          id: newId(),
           tenantId,
           action: SIGNATURE_AUDIT.declined,
           actorId: actor.id,
           actorEmail: actor.email,
           targetType: "signature_request",
           targetId: requestId,
-          payload: JSON.stringify({ fileId: row.fileId, name: row.fileName, reason }),
+          payload: { fileId: row.fileId, name: row.fileName, reason },
           ip,
-          createdAt: now,
         },
         declined,
+        { now },
       ),
     ],
   });

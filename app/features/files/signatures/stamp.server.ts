@@ -2,7 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
-import { auditEvents, files, fileVersions, notifications, signatureRequests, users } from "~/db/schema";
+import { files, fileVersions, notifications, signatureRequests, users } from "~/db/schema";
+import { auditInsertWhere } from "~/features/platform/audit.server";
 import { queueEmailIf } from "~/features/platform/email/send.server";
 import { defineJob, PermanentJobError } from "~/features/platform/jobs/registry.server";
 import { newId } from "~/utils/ids";
@@ -161,22 +162,20 @@ export const signatureStampJob = defineJob({
         usageDelta(b, tenantId, "pdf", size, 0, now, sql`${open} AND ${fileThere}`),
         notify(req.signerId),
         notify(req.requesterId),
-        insertWhere(
+        auditInsertWhere(
           b,
-          auditEvents,
           {
-            id: newId(),
             tenantId,
             action: SIGNATURE_AUDIT.stamped,
             actorId: req.signerId,
             actorEmail: signer?.email ?? null,
             targetType: "signature_request",
             targetId: req.id,
-            payload: JSON.stringify({ fileId: req.fileId, originalSha256, signedSha256, bytes: size }),
+            payload: { fileId: req.fileId, originalSha256, signedSha256, bytes: size },
             ip: null,
-            createdAt: now,
           },
           open,
+          { now },
         ),
         // Last: every statement above is guarded on the request not being stamped yet.
         b

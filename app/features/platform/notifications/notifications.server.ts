@@ -2,6 +2,7 @@ import { and, desc, eq, lte } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { notifications } from "~/db/schema";
 import { NOTIFICATIONS_PAGE_SIZE } from "./notifications";
+import type { Result } from "~/utils/result";
 
 export type NotificationItem = {
   id: string;
@@ -43,12 +44,7 @@ export async function listNotifications(env: Env, tenantId: string, userId: stri
 }
 
 /** Marks one of the person's own notifications read; someone else's, or another tenant's, is not_found. */
-export async function markNotificationRead(
-  env: Env,
-  tenantId: string,
-  userId: string,
-  id: string,
-): Promise<{ ok: true } | { ok: false; code: NotificationErrorCode }> {
+export async function markNotificationRead(env: Env, tenantId: string, userId: string, id: string): Promise<Result<void, NotificationErrorCode>> {
   const res = await getDb(env)
     .update(notifications)
     .set({ read: true })

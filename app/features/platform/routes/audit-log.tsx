@@ -3,6 +3,7 @@ import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table
 import { cloudflareContext } from "~/context";
 import { formatDateTime } from "~/utils/dates";
 import { AppShell } from "../components/app-shell";
+import { auditSentence } from "../audit-actions";
 import { listAudit } from "../audit.server";
 import type { Route } from "./+types/audit-log";
 
@@ -16,6 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: rows.map((r) => ({
       id: r.id,
       action: r.action,
+      sentence: auditSentence(r.action),
       actor: r.actorErased ? "Former user" : (r.actorEmail ?? r.actorId ?? "system"),
       target: r.targetType ? `${r.targetType}${r.targetId ? ` ${r.targetId}` : ""}` : "",
       ip: r.ip,
@@ -45,7 +47,10 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               loaderData.rows.map((r) => (
                 <TR key={r.id}>
                   <TD className="whitespace-nowrap">{formatDateTime(r.at)}</TD>
-                  <TD className="font-mono text-xs">{r.action}</TD>
+                  <TD>
+                    {r.sentence}
+                    <span className="block font-mono text-xs opacity-70">{r.action}</span>
+                  </TD>
                   <TD>{r.actor}</TD>
                   <TD className="text-xs">{r.target}</TD>
                   <TD className="text-xs">{r.ip ?? "N/A"}</TD>

@@ -10,7 +10,7 @@ import { SubmissionKeyInput } from "~/features/platform/components/submission-ke
 import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
 import { formatPence } from "../../domain/money";
 import { isTaxMonthLabel, taxMonthFromLabel } from "../../domain/tax-month";
-import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS } from "../codes";
+import { GATEWAY_MESSAGES, isInFlight, SUBMISSION_STATUS_LABELS } from "../codes";
 import { submitPageData, submitReturn, type ReturnForSubmission } from "../return-submission.server";
 import type { Route } from "./+types/return-submit";
 
@@ -143,7 +143,7 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
   const { ret, submission, displayLabel } = loaderData;
   const errs = actionData?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
-  const inFlight = submission && ["queued", "acknowledged", "polling"].includes(submission.status);
+  const inFlight = submission && isInFlight(submission.status);
   return (
     <div className="space-y-6">
       <RefreshWhile running={Boolean(inFlight)} seconds={REFRESH_SECONDS} token={loaderData} />

@@ -32,6 +32,7 @@ import { getInvoice, getInvoiceDetail } from "../queries.server";
 import { emailInvoiceCopy } from "../email.server";
 import { FOUR_EYES_CODES, INVOICE_EMAIL_ERROR_MESSAGES, INVOICE_ERROR_MESSAGES, type InvoiceErrorCode } from "../invoice-codes";
 import type { Route } from "./+types/detail";
+import type { Result } from "~/utils/result";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });
 
@@ -162,7 +163,7 @@ function emailScope(tenantId: string, userId: string, invoiceId: string) {
   return { tenantId, userId, action: `cis.invoice.email:${invoiceId}` };
 }
 
-type EmailAnswer = { ok: true; to: string } | { ok: false; code: "no_email" | "not_found" };
+type EmailAnswer = Result<{ to: string }, "no_email" | "not_found">;
 
 type ActionData = { kind: "confirm"; intent: ConfirmedIntent } | { kind: "error"; message: string } | { kind: "pay"; result: SubmissionResult<string[]> };
 

@@ -2,9 +2,10 @@ import { SubmissionKeyInput } from "~/features/platform/components/submission-ke
 import { Form } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
+import type { StatementStatus } from "~/db/enums";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain";
-import { EMAIL_FAILURE_MESSAGES, resendFailedTitle, type EmailFailure } from "../issue-codes";
+import { EMAIL_FAILURE_MESSAGES, resendFailedTitle, STATEMENT_ISSUE_METHODS, type EmailFailure } from "../issue-codes";
 import { STATEMENT_ISSUE_METHOD_LABELS, type StatementRowStatus } from "../statement-codes";
 
 type InvoiceView = { id: string; invoiceNumber: string; paymentDate: string | null; grossP: number; cisDeductionP: number };
@@ -20,7 +21,7 @@ export type StatementRowView = {
   invoices: InvoiceView[];
   statement: {
     id: string;
-    status: "generated" | "issued";
+    status: StatementStatus;
     generatedAt: number;
     issuedAt: number | null;
     issuedMethod: IssueMethod | null;
@@ -106,7 +107,7 @@ function IssueForms({
   submissionKey?: string;
 }) {
   const action = `/cis/statements/${statementId}/issue`;
-  const methods: IssueMethod[] = emailStatements ? ["email", "portal", "print"] : ["portal", "print"];
+  const methods: readonly IssueMethod[] = emailStatements ? STATEMENT_ISSUE_METHODS : STATEMENT_ISSUE_METHODS.filter((m) => m !== "email");
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-label={`Issue statement for ${name}`} data-issue-actions>
       <span className="text-sm font-medium">Issue:</span>

@@ -1,0 +1,34 @@
+/**
+ * Lists of allowed values that the schema's columns, the zod schemas and the pages all use, each
+ * written once. Feature-free and client-safe (imports nothing), so `app/db/schema` and client code
+ * can both import it.
+ */
+
+/** A workspace member's role (the platform super-admin is not a member and has none of these). */
+export const ROLES = ["standard", "lead", "manager", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const USER_STATUSES = ["active", "busy", "unavailable"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** A member's own choice of colour scheme; 'system' follows the device. */
+export const THEME_PREFERENCES = ["system", "light", "dark"] as const;
+export type ThemePreference = (typeof THEME_PREFERENCES)[number];
+
+/** The workspace's branding appearance; 'auto' leaves it to each member's preference. */
+export const BRAND_APPEARANCES = ["auto", "light", "dark"] as const;
+export type BrandAppearance = (typeof BRAND_APPEARANCES)[number];
+
+/** A CIS payment and deduction statement: generated, then issued to the subcontractor. */
+export const STATEMENT_STATUSES = ["generated", "issued"] as const;
+export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+
+/**
+ * HMRC submission states. queued: stored, the send job has not had an answer yet. acknowledged:
+ * the Transaction Engine took it and gave a correlation id; polling: at least one poll was
+ * answered "not yet". accepted / rejected (business errors) / failed (protocol, configuration or
+ * transport) are final; the first three are in flight.
+ */
+export const HMRC_SUBMISSION_STATUSES = ["queued", "acknowledged", "polling", "accepted", "rejected", "failed"] as const;
+export type HmrcSubmissionStatus = (typeof HMRC_SUBMISSION_STATUSES)[number];
+export const HMRC_IN_FLIGHT_STATUSES = ["queued", "acknowledged", "polling"] as const satisfies readonly HmrcSubmissionStatus[];

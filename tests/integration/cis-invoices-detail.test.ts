@@ -22,8 +22,8 @@ import { renderTemplate } from "~/features/platform/email/templates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { newEmail, seedCisSettings, seedSub } from "../factories/cis";
 import { alerts, all, describedBy, field, isDisabled, isInvalid, linksTo, one, page, pageText, textOf, valueOf, visit } from "../factories/html";
+import { signedIn } from "../factories/sessions";
 import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
-import { signIn } from "./auth-helpers";
 import { type Browser } from "./http";
 
 type Actor = { id: string; email: string; name: string };
@@ -33,7 +33,7 @@ const SEEDER: Actor = { id: "seed", email: "seed@example.test", name: "Seeder" }
 
 async function person(t: TestTenant, role: Role): Promise<Person> {
   const u = await createUser(t, { role });
-  const b = await signIn(t, u);
+  const b = await signedIn(t, u);
   return { b, actor: { id: u.id, email: u.email, name: `User ${u.email.split("@")[0]}` } };
 }
 

@@ -1,32 +1,21 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { encryptPii } from "~/features/cis/pii.server";
-import { utrPiiContext } from "~/features/cis/settings.server";
 import { londonDateParts } from "~/features/cis/domain/tax-month";
 import { fakeVerificationNumber } from "~/features/cis/hmrc/fake-te.server";
 import { startVerification } from "~/features/cis/hmrc/verification.server";
-import { createTenant, type TestTenant } from "../factories";
+import { createTenant } from "../factories";
 import { cisStaff, newUtr, seedSub } from "../factories/cis";
 import { one, page, pageText, textOf } from "../factories/html";
 import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
+import { audits as auditsFor } from "../factories/audits";
+import { readyForHmrc } from "../factories/hmrc";
 import { count } from "./auth-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
-import { auditsFor, jobsRecorder, withCredentials } from "./hmrc-helpers";
+import { jobsRecorder } from "./hmrc-helpers";
 
 /** A UTR ending in `last`: the fake answers 0 → gross, 9 → unmatched, anything else → net. */
 const utrEnding = (last: string) => `${newUtr().slice(0, 9)}${last}`;
-
-async function readyForHmrc(t: TestTenant, opts: { credentials?: boolean } = {}) {
-  const utrEnc = await encryptPii(env.PII_KEYS, "2234567890", utrPiiContext(t.id));
-  const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO cis_settings (tenant_id, active, company_name, employer_ref, accounts_office_ref, utr_enc, utr_masked, created_at, updated_at) VALUES (?, 1, 'Test Co', '123/AB12345', '123PA00012345', ?, '******7890', ?, ?) ON CONFLICT(tenant_id) DO UPDATE SET utr_enc = excluded.utr_enc, employer_ref = excluded.employer_ref, accounts_office_ref = excluded.accounts_office_ref",
-  )
-    .bind(t.id, utrEnc, now, now)
-    .run();
-  if (opts.credentials !== false) await withCredentials(t);
-}
 
 async function subRow(id: string) {
   return env.DB.prepare(

@@ -14,6 +14,9 @@ import { location } from "./http";
 import { poll } from "./queue-helpers";
 import { jobsRecorder } from "./hmrc-helpers";
 
+/** The employer reference these tests verify under; one test sets the fake HMRC's mode for it. */
+const EMPLOYER_REF = "123/AB12345";
+
 /** A UTR ending in `last`: the fake answers 0 → gross, 9 → unmatched, anything else → net. */
 const utrEnding = (last: string) => `${newUtr().slice(0, 9)}${last}`;
 
@@ -40,7 +43,7 @@ function londonToday(): string {
 describe("online verification through the gateway", () => {
   it("sets status, rate, number, method online, date and who from HMRC's answer, audited, applied once", async () => {
     const t = await createTenant({ modules: ["cis"] });
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const gross = await seedSub(t, { name: "Gail Gross", utr: utrEnding("0"), verificationStatus: "standard" });
     const unmatched = await seedSub(t, { type: "company", name: "Unmatched Builders Ltd", utr: utrEnding("9"), verificationStatus: "standard" });
     const net = await seedSub(t, { name: "Ned Net", utr: utrEnding("4"), verificationStatus: "gross" });
@@ -84,7 +87,7 @@ describe("online verification through the gateway", () => {
 
   it("a rejected verification changes no subcontractor, and its page shows HMRC's words", async () => {
     const { t, b } = await cisStaff("lead");
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const sub = await seedSub(t, { name: "Rita Rejected", utr: utrEnding("0"), verificationStatus: "standard" });
     await env.DB.prepare(
       "INSERT INTO dev_hmrc_modes (employer_ref, mode, updated_at) VALUES ('123/AB12345', 'business_error', ?) ON CONFLICT(employer_ref) DO UPDATE SET mode = 'business_error'",
@@ -110,7 +113,7 @@ describe("online verification through the gateway", () => {
 
   it("Verify with HMRC on a subcontractor's page sends the request; the queued poll brings the answer", async () => {
     const { t, u, b } = await cisStaff("lead");
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const sub = await seedSub(t, { name: "Paula Page", utr: utrEnding("0") });
     const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`));
     expect(one(detail, 'form input[name="intent"][value="verify"]')).toBeTruthy();
@@ -138,7 +141,7 @@ describe("online verification through the gateway", () => {
 
   it("the list's bulk action asks first (without JavaScript) and then sends one request for the selection", async () => {
     const { t, b } = await cisStaff("lead");
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const a = await seedSub(t, { name: "Alpha Adams", utr: utrEnding("1") });
     const c = await seedSub(t, { name: "Carla Cole", utr: utrEnding("2") });
     const ask = await b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [a.id, c.id] });
@@ -162,7 +165,7 @@ describe("online verification through the gateway", () => {
 
   it("without Government Gateway credentials the page says what to do and sends nothing", async () => {
     const { t, u, b } = await cisStaff("lead");
-    await readyForHmrc(t, { credentials: false });
+    await readyForHmrc(t, { credentials: false, employerRef: EMPLOYER_REF });
     const sub = await seedSub(t, { name: "Nigel Nocreds" });
     const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
       intent: "verify",
@@ -177,7 +180,7 @@ describe("online verification through the gateway", () => {
 describe("verification: scopes and tenants", () => {
   it("needs cis.sub.verify: 403 with an audited denial, on the page and in the list, and no button", async () => {
     const t = await createTenant({ modules: ["cis"], bundles: { lead: ["cis.read", "cis.sub.write"] } });
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const { u, b } = await cisStaff("lead", { tenant: t });
     const sub = await seedSub(t, { name: "Sam Scope" });
     const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`));
@@ -200,9 +203,9 @@ describe("verification: scopes and tenants", () => {
 
   it("another tenant's subcontractor is not found (404), alone or in a selection", async () => {
     const { t: mine, u, b } = await cisStaff("lead");
-    await readyForHmrc(mine);
+    await readyForHmrc(mine, { employerRef: EMPLOYER_REF });
     const other = await createTenant({ modules: ["cis"] });
-    await readyForHmrc(other);
+    await readyForHmrc(other, { employerRef: EMPLOYER_REF });
     const theirs = await seedSub(other, { name: "Their Sub" });
     const own = await seedSub(mine, { name: "Own Sub" });
     expect(

@@ -23,6 +23,13 @@ export default defineConfig(async () => {
             PII_HMAC_KEY: "test-pii-hmac-key-0123456789abcdef",
             PASSWORD_PEPPER: "1:test-password-pepper-0123456789abcdef",
           },
+          // The EMAIL consumer takes a batch as soon as a message is sent instead of waiting
+          // max_batch_timeout (2 s) for more: every test that reads a mailed code or link waited
+          // those 2 s (ADR 0044). The rest of the consumer's settings are wrangler.toml's.
+          // JOBS keeps its 2 s: tests that deliver jobs themselves must not race its consumer.
+          queueConsumers: {
+            "cis-workspace-email": { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 5, deadLetterQueue: "cis-workspace-email-dlq" },
+          },
         },
       }),
       reactRouter(),

@@ -11,7 +11,7 @@ import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { ensureChromium, launch, newContext, newPage, PORT, registry, SCREENSHOT_DIR, todos, withScreenshotOnFailure } from "./helpers.mjs";
-import { buildApp, freshState, settleAll, ROOT, serveBuilt, since } from "./server.mjs";
+import { buildApp, e2eConfig, freshState, settleAll, ROOT, serveBuilt, since } from "./server.mjs";
 
 const E2E_DIR = path.join(ROOT, "tests", "e2e");
 const PERSIST_TO = path.join(".wrangler", "e2e-state");
@@ -114,7 +114,13 @@ async function main() {
     console.log(`[e2e] ${opts.build ? "built and " : ""}migrated + seeded ${PERSIST_TO} in ${since(t0)}`);
 
     const t1 = Date.now();
-    server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE, inspectorPort: PORT === 8787 ? undefined : PORT + 1000 });
+    server = await serveBuilt({
+      port: PORT,
+      persistTo: PERSIST_TO,
+      logFile: LOG_FILE,
+      inspectorPort: PORT === 8787 ? undefined : PORT + 1000,
+      config: e2eConfig(),
+    });
     console.log(`[e2e] wrangler dev serving the built worker at ${server.url} after ${since(t1)} (log: ${path.relative(ROOT, LOG_FILE)})`);
 
     const t2 = Date.now();

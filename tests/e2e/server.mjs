@@ -2,7 +2,7 @@
 // Used by tests/e2e/run.mjs and bench/run.mjs, so both exercise the production bundle.
 /* global AbortSignal */
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -16,6 +16,23 @@ export async function buildApp() {
   // The build copies .dev.vars next to the built worker, so it has to exist first.
   ensureDevVars();
   await run("npx", ["react-router", "build"], { label: "react-router build" });
+}
+
+/**
+ * Writes build/server/wrangler.e2e.json: the built worker's config with the EMAIL queue's
+ * consumer taking each message at once (max_batch_timeout 0) instead of waiting 2 s for a
+ * fuller batch, so a scenario that reads a mailed code or link waits for the mail, not the
+ * batch window. Beside the built config, so its relative paths (main, assets, .dev.vars)
+ * resolve the same. JOBS keeps its window: scenarios look at states a job later changes.
+ * Returns the file, for serveBuilt's `config`.
+ */
+export function e2eConfig() {
+  const built = path.join(ROOT, "build", "server", "wrangler.json");
+  const config = JSON.parse(readFileSync(built, "utf8"));
+  for (const consumer of config.queues?.consumers ?? []) if (consumer.queue === "cis-workspace-email") consumer.max_batch_timeout = 0;
+  const out = path.join(ROOT, "build", "server", "wrangler.e2e.json");
+  writeFileSync(out, JSON.stringify(config, null, 1));
+  return out;
 }
 
 /** Wipes `persistTo` and migrates + seeds a fresh local D1 there. */
@@ -38,21 +55,22 @@ function portInUse(port) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Starts `wrangler dev` on the built worker (no --config: wrangler follows
+ * Starts `wrangler dev` on the built worker (without `config`, wrangler follows
  * .wrangler/deploy/config.json, which the build wrote) and waits for /healthz.
  * APP_DOMAIN is overridden so tenant subdomains resolve on this port.
  * inspectorPort opens the Worker's DevTools inspector there (benchmarks read its heap).
  * Returns { url, stop(), logFile }. stop() is idempotent and also runs on exit and signals.
  */
-export async function serveBuilt({ port = 8787, persistTo, logFile, readyTimeoutMs = 60_000, vars = {}, inspectorPort }) {
+export async function serveBuilt({ port = 8787, persistTo, logFile, readyTimeoutMs = 60_000, vars = {}, inspectorPort, config }) {
   if (await portInUse(port)) throw new Error(`Port ${port} is already in use: stop whatever is listening there (an earlier run?) and try again`);
   mkdirSync(path.dirname(logFile), { recursive: true });
   const fd = openSync(logFile, "w");
   const varArgs = Object.entries({ APP_DOMAIN: `localhost:${port}`, ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const inspectorArgs = inspectorPort ? ["--inspector-port", String(inspectorPort)] : [];
+  const configArgs = config ? ["--config", config] : [];
   const child = spawn(
     "npx",
-    ["wrangler", "dev", "--port", String(port), "--persist-to", persistTo, ...varArgs, ...inspectorArgs, "--show-interactive-dev-session=false"],
+    ["wrangler", "dev", ...configArgs, "--port", String(port), "--persist-to", persistTo, ...varArgs, ...inspectorArgs, "--show-interactive-dev-session=false"],
     {
       cwd: ROOT,
       // Own process group, so stop() takes workerd down with wrangler.

@@ -3,8 +3,8 @@ import type { Role } from "~/db/schema";
 import { subcontractorCreateSchema } from "~/features/cis/domain";
 import { archiveSubcontractors, createSubcontractor } from "~/features/cis/subcontractors/subcontractors.server";
 import { newId } from "~/utils/ids";
-import { signIn } from "../integration/auth-helpers";
 import { createTenant, createUser, type TestTenant } from "./index";
+import { signedIn } from "./sessions";
 
 let seq = 0;
 /** A 10-digit UTR unlikely to appear anywhere else (timestamps, ids, hashes). */
@@ -36,7 +36,7 @@ export async function cisStaff(
   const t = opts.tenant ?? (await createTenant({ modules: ["cis"], ...opts.tenantOptions }));
   if (opts.settings) await seedCisSettings(t, opts.settings);
   const u = await createUser(t, { role });
-  const b = await signIn(t, u);
+  const b = await signedIn(t, u);
   return { t, u, b };
 }
 

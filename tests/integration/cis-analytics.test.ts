@@ -10,7 +10,8 @@ import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { all, one, page, pageText, textsOf } from "../factories/html";
 import { seedInvoice } from "../factories/returns";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 
 // 20 May 2026, 13:00 London: the window is June 2025 to May 2026; April's deadlines (19 May) have passed.
 const NOW = new Date("2026-05-20T12:00:00Z");
@@ -284,7 +285,7 @@ describe("CIS analytics", () => {
       { actor: { id: otherAdmin.id, email: otherAdmin.email, name: "B" } },
     );
 
-    const b = await signIn(t, await createUser(t, { role: "standard" }));
+    const b = await signedIn(t, await createUser(t, { role: "standard" }));
     const res = await b.get(`${t.origin}/cis/analytics`);
     expect(res.status).toBe(200);
     const doc = await page(res);
@@ -301,7 +302,7 @@ describe("CIS analytics", () => {
   it("is 404 when the CIS module is off and asks signed-out visitors to sign in", async () => {
     const off = await createTenant();
     const u = await createUser(off, { role: "admin" });
-    const b = await signIn(off, u);
+    const b = await signedIn(off, u);
     expect((await b.get(`${off.origin}/cis/analytics`)).status).toBe(404);
     const on = await createTenant({ modules: ["cis"] });
     const { Browser } = await import("./http");

@@ -12,10 +12,11 @@ import { formatLongDate } from "~/utils/dates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedCisSettings as activate, seedSub } from "../factories/cis";
 import { all, linksTo, one, textOf, textsOf, visit } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { count } from "./auth-helpers";
 import { Browser } from "./http";
 import { recordingQueue } from "./queue-helpers";
 import { seedInvoice } from "../factories/returns";
+import { signedIn } from "../factories/sessions";
 
 /** A CIS user signed in; the settings are active (written straight to D1) unless `active` is false, in which case none are stored. */
 async function setup(role: Role, opts: { active?: boolean; warningDays?: number } = {}) {
@@ -37,7 +38,7 @@ describe("CIS dashboard: access and set-up", () => {
   it("answers 404 when the module is off and sends signed-out visitors to sign in", async () => {
     const t = await createTenant();
     const u = await createUser(t, { role: "admin" });
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     expect((await b.get(`${t.origin}/cis`)).status).toBe(404);
     const on = await createTenant({ modules: ["cis"] });
     const anon = await new Browser().get(`${on.origin}/cis`);
@@ -48,7 +49,7 @@ describe("CIS dashboard: access and set-up", () => {
   it("refuses a user whose role lost cis.read", async () => {
     const t = await createTenant({ modules: ["cis"], bundles: { standard: ["notes.view"] } });
     const u = await createUser(t, { role: "standard" });
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     expect((await b.get(`${t.origin}/cis`)).status).toBe(403);
   });
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisInvoices, emailOutbox, jobs, type Role } from "~/db/schema";
+import { cisInvoices, emailOutbox, jobs, type Role } from "~/db/schema";
 import { invoiceSchema, type InvoiceStatus } from "~/features/cis/domain";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
 import { statementJobKey } from "~/features/cis/invoices/jobs.server";
@@ -15,8 +15,9 @@ import { renderTemplate } from "~/features/platform/email/templates";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { newEmail, seedCisSettings, seedSub } from "../factories/cis";
 import { alerts, all, describedBy, field, isDisabled, isInvalid, linksTo, one, page, pageText, textOf, valueOf, visit } from "../factories/html";
+import { signedIn } from "../factories/sessions";
 import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
-import { signIn } from "./auth-helpers";
+import { audits } from "../factories/audits";
 import { type Browser } from "./http";
 import { postRecordingJobs } from "./queue-helpers";
 
@@ -27,7 +28,7 @@ const SEEDER: Actor = { id: "seed", email: "seed@example.test", name: "Seeder" }
 
 async function person(t: TestTenant, role: Role): Promise<Person> {
   const u = await createUser(t, { role });
-  const b = await signIn(t, u);
+  const b = await signedIn(t, u);
   return { b, actor: { id: u.id, email: u.email, name: `User ${u.email.split("@")[0]}` } };
 }
 
@@ -61,13 +62,6 @@ async function invoiceIn(t: TestTenant, subId: string, status: InvoiceStatus, op
 async function raw(id: string) {
   const [row] = await getDb(env).select().from(cisInvoices).where(eq(cisInvoices.id, id));
   return row;
-}
-
-async function audits(tenantId: string, action: string, targetId: string) {
-  return getDb(env)
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, action), eq(auditEvents.targetId, targetId)));
 }
 
 async function outbox(tenantId: string) {

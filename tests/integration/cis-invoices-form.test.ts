@@ -8,7 +8,8 @@ import { deleteSubcontractors } from "~/features/cis/subcontractors/subcontracto
 import { createTenant, createUser, uid, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { describedBy, fieldMessage, field, isInvalid, options, page, pageText, textOf, valueOf, type Doc } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const MESSAGES = {
@@ -588,7 +589,7 @@ describe("who may use the form", () => {
     it(`fine scopes, ${bundle.name}`, async () => {
       const t = await createTenant({ modules: ["cis"], bundles: { lead: bundle.scopes } });
       const u = await createUser(t, { role: "lead" });
-      const b = await signIn(t, u);
+      const b = await signedIn(t, u);
       await check(bundle.name, t, b, bundle.expect);
     });
   }
@@ -605,7 +606,7 @@ describe("who may use the form", () => {
 
     const off = await createTenant({ modules: [] });
     const admin = await createUser(off, { role: "admin" });
-    const ob = await signIn(off, admin);
+    const ob = await signedIn(off, admin);
     expect((await ob.get(newUrl(off))).status).toBe(404);
   });
 

@@ -4,7 +4,7 @@ import "~/jobs.server";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisInvoices, jobs } from "~/db/schema";
+import { cisInvoices, jobs } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema, previousTaxMonth, subcontractorCreateSchema, type InvoiceStatus } from "~/features/cis/domain";
 import { statementJobKey, statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
 import {
@@ -24,16 +24,12 @@ import { createInvoice, updateInvoice } from "~/features/cis/invoices/form.serve
 import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_PAGE_SIZE } from "~/features/cis/invoices/invoice-codes";
 import { createSubcontractor } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, type TestTenant } from "../factories";
-import { deliverMessages, recordingQueue } from "./queue-helpers";
+import { audits } from "../factories/audits";
+import { recordingJobs } from "../factories/queues";
+import { deliverMessages } from "./queue-helpers";
 
 const JOBS_QUEUE = "cis-workspace-jobs";
 const actor = { id: "user-approver", email: "approver@example.test", name: "Approver" };
-
-/** The Worker's env with a JOBS producer that only records: no background consumer races the test. */
-function testEnv() {
-  const { sent, queue } = recordingQueue();
-  return { e: { ...env, JOBS: queue } as Env, sent };
-}
 
 let seq = 0;
 function newUtr(): string {
@@ -97,13 +93,6 @@ async function raw(id: string) {
   return row;
 }
 
-async function audits(tenantId: string, action: string, targetId?: string) {
-  return getDb(env)
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, action), targetId ? eq(auditEvents.targetId, targetId) : undefined));
-}
-
 async function jobRows(tenantId: string) {
   return getDb(env)
     .select()
@@ -116,7 +105,7 @@ async function jobRows(tenantId: string) {
 describe("invoice amounts are computed on the server", () => {
   it("standard rate: labour, deduction, VAT, gross total and net from gross and materials", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t, { status: "standard" });
     const id = await draft(e, t, sub.id);
     expect(await raw(id)).toMatchObject({
@@ -139,7 +128,7 @@ describe("invoice amounts are computed on the server", () => {
 
   it("reverse charge: no VAT, net is gross minus the deduction", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id, { reverseCharge: true });
     expect(await raw(id)).toMatchObject({ vatAmountP: 0, grossTotalP: 100_000, cisDeductionP: 14_000, netPaymentP: 86_000, reverseCharge: true });
@@ -147,7 +136,7 @@ describe("invoice amounts are computed on the server", () => {
 
   it("rounds half up to the penny and uses the subcontractor's rate (higher 30%, gross 0%)", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const standard = await seedSub(t, { status: "standard" });
     const higher = await seedSub(t, { status: "higher" });
     const gross = await seedSub(t, { status: "gross" });
@@ -165,7 +154,7 @@ describe("invoice amounts are computed on the server", () => {
 
   it("editing a draft recomputes at the subcontractor's current rate", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id);
     await env.DB.prepare("UPDATE cis_subcontractors SET verification_status = 'higher', verification_rate = 30 WHERE id = ?").bind(sub.id).run();
@@ -180,7 +169,7 @@ describe("invoice creation rules", () => {
   it("refuses an archived subcontractor and another tenant's subcontractor", async () => {
     const t = await tenant();
     const other = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const archived = await seedSub(t, { active: false });
     const foreign = await seedSub(other);
     const res = await createInvoice(e, t.id, input(archived.id), actor);
@@ -193,7 +182,7 @@ describe("invoice creation rules", () => {
 
   it("refuses a duplicate number for the same subcontractor, allows it for another and again after soft delete", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const a = await seedSub(t);
     const b = await seedSub(t);
     const first = await createInvoice(e, t.id, input(a.id, { invoiceNumber: "DUP-1" }), actor);
@@ -211,7 +200,7 @@ describe("invoice creation rules", () => {
 
   it("two simultaneous creates of one number: the unique index lets exactly one through", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const a = await seedSub(t);
     const results = await Promise.all([
       createInvoice(e, t.id, input(a.id, { invoiceNumber: "RACE-1" }), actor),
@@ -224,7 +213,7 @@ describe("invoice creation rules", () => {
 
   it("records cis.invoice.created with the row, and portal submissions arrive as portal_draft", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id, {}, "portal");
     expect(await raw(id)).toMatchObject({ status: "portal_draft", source: "portal" });
@@ -234,7 +223,7 @@ describe("invoice creation rules", () => {
 
   it("only drafts can be edited", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     for (const status of ["portal_draft", "approved", "paid", "cancelled"] as const) {
       const id = await inState(e, t, sub.id, status);
@@ -247,7 +236,7 @@ describe("tenant isolation", () => {
   it("another tenant's invoice is invisible to get, update, list and every transition", async () => {
     const t = await tenant();
     const other = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id);
     const theirSub = await seedSub(other);
@@ -287,7 +276,7 @@ describe("invoice transitions", () => {
   for (const action of Object.keys(EXPECTED) as InvoiceAction[]) {
     it(`${action}: allowed exactly from ${Object.keys(EXPECTED[action]).join(", ")}, refused with its code otherwise`, async () => {
       const t = await tenant();
-      const { e } = testEnv();
+      const { env: e } = recordingJobs();
       const sub = await seedSub(t);
       for (const from of STATES) {
         const id = await inState(e, t, sub.id, from);
@@ -313,7 +302,7 @@ describe("invoice transitions", () => {
 
   it("approval records who and when, locks, and snapshots the verification at the current rate", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id);
     await env.DB.prepare(
@@ -345,7 +334,7 @@ describe("invoice transitions", () => {
 
   it("mark paid: payment date defaults to today in London and sets the tax month; the 6th starts a new tax month", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const a = await inState(e, t, sub.id, "approved");
     expect(await markInvoicePaid(e, t.id, a, actor)).toEqual({ ok: true, id: a });
@@ -372,7 +361,7 @@ describe("invoice transitions", () => {
 
   it("two simultaneous approvals: exactly one succeeds, the other is refused and records nothing", async () => {
     const t = await tenant();
-    const { e, sent } = testEnv();
+    const { env: e, sent } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id);
     const results = await Promise.all([approveInvoice(e, t.id, id, actor), approveInvoice(e, t.id, id, { ...actor, id: "user-second" })]);
@@ -387,7 +376,7 @@ describe("invoice transitions", () => {
 
   it("a concurrent approve and delete: one wins, the invoice ends in that state with one audit entry", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id);
     const [ap, ca] = await Promise.all([approveInvoice(e, t.id, id, actor), deleteInvoice(e, t.id, id, actor)]);
@@ -403,7 +392,7 @@ describe("invoice transitions", () => {
 describe("statements.generate job", () => {
   it("is not queued by an approval (which flags the need itself); one queued by an earlier approval still completes, idempotently", async () => {
     const t = await tenant();
-    const { e, sent } = testEnv();
+    const { env: e, sent } = recordingJobs();
     const sub = await seedSub(t);
     const id = await draft(e, t, sub.id);
     const res = await approveInvoice(e, t.id, id, actor);
@@ -446,7 +435,7 @@ describe("statements.generate job", () => {
   it("is not queued when the deduction is zero, and leaves another tenant's invoice alone", async () => {
     const t = await tenant();
     const other = await tenant();
-    const { e, sent } = testEnv();
+    const { env: e, sent } = recordingJobs();
     const gross = await seedSub(t, { status: "gross" });
     const id = await draft(e, t, gross.id);
     const res = await approveInvoice(e, t.id, id, actor);
@@ -467,7 +456,7 @@ describe("bulk actions", () => {
   it("bulk approve with mixed outcomes: per-item reasons and one bulk audit entry with the succeeded ids", async () => {
     const t = await tenant();
     const other = await tenant();
-    const { e, sent } = testEnv();
+    const { env: e, sent } = recordingJobs();
     const sub = await seedSub(t);
     const d1 = await draft(e, t, sub.id);
     const d2 = await inState(e, t, sub.id, "portal_draft");
@@ -502,7 +491,7 @@ describe("bulk actions", () => {
 
   it("bulk mark paid, soft delete and statement request each report per item; nothing succeeded means no bulk entry", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     const approved = await inState(e, t, sub.id, "approved");
     const d = await draft(e, t, sub.id);
@@ -526,7 +515,7 @@ describe("bulk actions", () => {
 
   it("more than the limit: the extra ids fail as too_many", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const ids = Array.from({ length: INVOICE_BULK_LIMIT + 1 }, (_, i) => `missing-${i}`);
     const res = await bulkInvoiceAction(e, t.id, "delete", ids, actor);
     expect(res.failed.filter((f) => f.code === "too_many")).toEqual([{ id: `missing-${INVOICE_BULK_LIMIT}`, code: "too_many" }]);
@@ -537,7 +526,7 @@ describe("bulk actions", () => {
 describe("invoice list", () => {
   it("search, status and period filters, pagination and the five stat cards", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const alpha = await seedSub(t, { name: "Alpha Roofing" });
     const beta = await seedSub(t, { name: "Beta Plumbing" });
     const current = currentTaxMonth();
@@ -588,7 +577,7 @@ describe("invoice list", () => {
 
   it("flags the 60% materials warning on list rows", async () => {
     const t = await tenant();
-    const { e } = testEnv();
+    const { env: e } = recordingJobs();
     const sub = await seedSub(t);
     await draft(e, t, sub.id, { invoiceNumber: "M-59", grossP: 10_000, materialsP: 5_900 });
     await draft(e, t, sub.id, { invoiceNumber: "M-60", grossP: 10_000, materialsP: 6_000 });

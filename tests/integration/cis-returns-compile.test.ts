@@ -2,11 +2,12 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisReturnLines, cisReturns } from "~/db/schema";
+import { cisReturnLines, cisReturns } from "~/db/schema";
 import { compileMonthlyReturn, amendReturn, unlockReturn } from "~/features/cis/returns/returns.server";
 import { returnLockStub } from "../../workers/durable-objects/return-lock";
 import { cisTenant, seedSub } from "../factories/cis";
 import { seedInvoice } from "../factories/returns";
+import { audits } from "../factories/audits";
 
 const actor = { id: "user-ret", email: "ret@example.test", name: "Returns" };
 const MONTH = "2026-01"; // 6 January to 5 February 2026
@@ -25,13 +26,6 @@ async function linesOf(tenantId: string, id: string) {
     .from(cisReturnLines)
     .where(and(eq(cisReturnLines.tenantId, tenantId), eq(cisReturnLines.returnId, id)))
     .orderBy(cisReturnLines.position);
-}
-
-async function audits(tenantId: string, action: string) {
-  return getDb(env)
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, action)));
 }
 
 /** Submission is the HMRC gateway's: the tests stand in for it by locking the row. */

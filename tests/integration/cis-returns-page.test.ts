@@ -10,7 +10,8 @@ import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { all, attr, hrefs, isDisabled, one, page, textOf, textsOf, visit } from "../factories/html";
 import { seedInvoice } from "../factories/returns";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import type { Browser } from "./http";
 import worker from "../../workers/app";
 import { returnLockStub } from "../../workers/durable-objects/return-lock";
@@ -270,7 +271,7 @@ describe("unlock (testing)", () => {
     expect(textsOf(doc, '[data-testid="return-actions"] button')).toContain("Unlock (Testing)");
 
     const mgr = await createUser(t, { role: "manager" });
-    const mb = await signIn(t, mgr);
+    const mb = await signedIn(t, mgr);
     expect(textsOf((await visit(mb, url(t))).doc, '[data-testid="return-actions"] button')).not.toContain("Unlock (Testing)");
     const before = await denials(t.id);
     expect((await post(mb, t, { intent: "unlock", id: MONTH, confirmed: "yes" })).status).toBe(403);
@@ -323,7 +324,7 @@ describe("returns: scopes and tenant isolation", () => {
   it("the page needs a read, compile or submit scope (403 audited otherwise); the nav shows Returns to those who may open it", async () => {
     const t = await createTenant({ modules: ["cis"], bundles: { standard: ["cis.inv.read"] } });
     const u = await createUser(t, { role: "standard" });
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     const before = await denials(t.id);
     expect((await b.get(url(t))).status).toBe(403);
     expect(await denials(t.id)).toBe(before + 1);

@@ -5,18 +5,16 @@ import { getDb } from "~/db/client.server";
 import { cisReturns, hmrcSubmissions } from "~/db/schema";
 import { readDevHmrcMessages } from "~/features/cis/hmrc/fake-te.server";
 import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submission.server";
-import { encryptPii } from "~/features/cis/pii.server";
 import { amendReturn, compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { returnSubmissionSource } from "~/features/cis/returns/submission.server";
-import { utrPiiContext } from "~/features/cis/settings/settings.server";
-import type { TestTenant } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { page, pageText, textOf } from "../factories/html";
 import { seedInvoice } from "../factories/returns";
 import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
+import { audits as auditsFor } from "../factories/audits";
+import { readyForHmrc } from "../factories/hmrc";
 import { formatDateTime } from "~/utils/dates";
 import { count } from "./auth-helpers";
-import { auditsFor, uniqueEmployerRef, withCredentials } from "./hmrc-helpers";
 import { poll } from "./queue-helpers";
 
 const MONTH = "2026-01"; // 6 January to 5 February 2026
@@ -25,12 +23,6 @@ const actor = { id: "compiler", email: "compiler@example.test", name: "Compiler"
 
 // Another test file stands a stub in for the returns layer; this one uses the real source.
 beforeAll(() => registerReturnSubmissionSource(returnSubmissionSource));
-
-async function readyForHmrc(t: TestTenant) {
-  const utrEnc = await encryptPii(env.PII_KEYS, "2234567890", utrPiiContext(t.id));
-  await env.DB.prepare("UPDATE cis_settings SET utr_enc = ?, employer_ref = ? WHERE tenant_id = ?").bind(utrEnc, uniqueEmployerRef(), t.id).run();
-  await withCredentials(t);
-}
 
 async function returnRow(tenantId: string, id: string) {
   const [row] = await getDb(env)

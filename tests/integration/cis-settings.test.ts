@@ -7,7 +7,8 @@ import { saveCisSettings } from "~/features/cis/settings/settings.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, settingsForm as validForm, SETTINGS_UTR } from "../factories/cis";
 import { describedBy, hrefs, isChecked, one, page, pageText, parseHtml, shownText, textOf, textsOf, valueOf } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const UTR = SETTINGS_UTR;
@@ -91,7 +92,7 @@ describe("CIS settings: who may open it", () => {
   it("answers 404 when the CIS module is off", async () => {
     const t = await createTenant();
     const u = await createUser(t, { role: "admin" });
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     expect((await b.get(`${t.origin}/cis/settings`)).status).toBe(404);
   });
 });
@@ -311,7 +312,7 @@ describe("CIS settings: role permissions", () => {
   it("admin changes a role's CIS scopes, keeping its other scopes exactly, audited, effective on the next request", async () => {
     const { t, u, b } = await cisStaff("admin");
     const manager = await createUser(t, { role: "manager" });
-    const mb = await signIn(t, manager);
+    const mb = await signedIn(t, manager);
     expect((await mb.get(`${t.origin}/cis/settings`)).status).toBe(200);
 
     const chosen = ["cis.read", "cis.approve", "cis.submit", "cis.ret.compile", "cis.settings.read"];

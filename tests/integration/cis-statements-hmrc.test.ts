@@ -13,10 +13,10 @@ import { generateStatement, pendingStatementGroups } from "~/features/cis/statem
 import type { TestTenant } from "../factories";
 import { cisStaff, newEmail, seedSub } from "../factories/cis";
 import { all, attr, one, pageText, parseHtml, textOf, visit } from "../factories/html";
+import { quietEnv } from "../factories/queues";
 import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { inviteByMail } from "./portal-helpers";
-import { recordingQueue } from "./queue-helpers";
 
 /**
  * The payment and deduction statement as the law asks for it: what it must show (HMRC's list for
@@ -26,10 +26,6 @@ import { recordingQueue } from "./queue-helpers";
 
 const actor = { id: "user-hmrc-stmt", email: "hmrc-stmt@example.test", name: "Statements" };
 const MONTH = "2026-01"; // 6 January to 5 February 2026
-
-function quietEnv(): Env {
-  return { ...env, JOBS: recordingQueue().queue } as Env;
-}
 
 /** A producer whose every send fails, as a queue outage would. */
 function refusingQueue(): Queue {

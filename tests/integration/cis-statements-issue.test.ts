@@ -14,6 +14,7 @@ import type { TestTenant } from "../factories";
 import { cisStaff, cisTenant, newEmail, seedCisSettings, seedSub } from "../factories/cis";
 import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { all, attr, page as parsePage, parseHtml, textOf, visit } from "../factories/html";
+import { quietEnv } from "../factories/queues";
 import { count, waitForMail } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { inviteByMail } from "./portal-helpers";
@@ -21,11 +22,6 @@ import { deliverMessages, recordingQueue } from "./queue-helpers";
 
 const actor = { id: "user-issue", email: "issue@example.test", name: "Issuer" };
 const MONTH = "2026-01"; // 6 January to 5 February 2026
-
-/** A JOBS producer that only records: approval's statements.generate job never runs behind the test. */
-function testEnv(): Env {
-  return { ...env, JOBS: recordingQueue().queue } as Env;
-}
 
 type Settings = { emailStatements?: boolean; emailFrom?: string | null; replyTo?: string | null; footer?: string | null; companyName?: string };
 
@@ -39,7 +35,7 @@ async function settings(t: TestTenant, s: Settings = {}) {
 let seq = 0;
 /** Paid (on `paid`, else the invoice date), statement-required invoices for the subcontractor, through the data layer. */
 async function invoices(t: TestTenant, subId: string, amounts: { grossP: number; materialsP: number; paid?: string; date?: string }[]) {
-  const e = testEnv();
+  const e = quietEnv();
   for (const a of amounts) {
     seq += 1;
     const value = invoiceSchema.parse({
@@ -66,7 +62,7 @@ async function statementFor(t: TestTenant, sub: Partial<Record<string, string>> 
     { grossP: 150_000, materialsP: 50_000, paid: "2026-01-20" },
     { grossP: 20_050, materialsP: 0 },
   ]);
-  const res = await generateStatement(testEnv(), t.id, s.id, MONTH, actor);
+  const res = await generateStatement(quietEnv(), t.id, s.id, MONTH, actor);
   if (!res.ok) throw new Error(res.code);
   return { sub: s, id: res.id };
 }
@@ -523,7 +519,7 @@ describe("statements in the portal", () => {
     expect((await portal.get(`${t.origin}/portal/statements/${foreign.id}.pdf`)).status).toBe(404);
     // Own but not issued yet.
     await invoices(t, mine.sub.id, [{ grossP: 10_000, materialsP: 0, date: "2026-02-10" }]);
-    const next = await generateStatement(testEnv(), t.id, mine.sub.id, "2026-02", actor);
+    const next = await generateStatement(quietEnv(), t.id, mine.sub.id, "2026-02", actor);
     expect(next.ok).toBe(true);
     if (next.ok) expect((await portal.get(`${t.origin}/portal/statements/${next.id}.pdf`)).status).toBe(404);
     // Not a PDF name at all.

@@ -12,14 +12,10 @@ import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { JobContinuation, type JobContext } from "~/features/platform/jobs/registry.server";
 import type { TestTenant } from "../factories";
 import { cisTenant, seedSub } from "../factories/cis";
-import { recordingQueue } from "./queue-helpers";
+import { quietEnv } from "../factories/queues";
 
 const MONTH = "2026-03";
 const ACTOR = { id: "user-batch", email: "batch@example.test", name: "Batch" };
-
-function quietEnv(): Env {
-  return { ...env, JOBS: recordingQueue().queue } as Env;
-}
 
 let seq = 0;
 async function pendingInvoice(t: TestTenant, subId: string) {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
-import { auditEvents, cisStatements, jobs } from "~/db/schema";
+import { cisStatements, jobs } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
@@ -14,9 +14,11 @@ import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedCisSettings, seedSub } from "../factories/cis";
 import { all, alerts, hasField, one, pageText, parseHtml, textOf, textsOf, visit } from "../factories/html";
 import { pageKeys, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
-import { signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { quietEnv } from "../factories/queues";
+import { audits } from "../factories/audits";
 import { Browser, location } from "./http";
-import { deliverMessages, poll, recordingQueue } from "./queue-helpers";
+import { deliverMessages, poll } from "./queue-helpers";
 import worker from "../../workers/app";
 
 const JOBS_QUEUE = "cis-workspace-jobs";
@@ -31,11 +33,6 @@ async function generateAllKeyed(b: Browser, t: TestTenant, form: Record<string, 
   return key ? { ...form, [SUBMISSION_KEY_FIELD]: key } : form;
 }
 const SEEDER = { id: "seed-stmt-page", email: "seed-stmt@example.test", name: "Seeder" };
-
-/** A JOBS producer that only records: approval's own job never runs behind the test. */
-function quietEnv(): Env {
-  return { ...env, JOBS: recordingQueue().queue } as Env;
-}
 
 let seq = 0;
 /** A paid invoice of the month needing a statement (gross 1,000.00, materials 300.00: CIS 140.00 at 20%). */
@@ -69,13 +66,6 @@ async function statementsOf(tenantId: string, month = MONTH) {
     .select()
     .from(cisStatements)
     .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, month)));
-}
-
-async function auditsOf(tenantId: string, action: string) {
-  return getDb(env)
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, action)));
 }
 
 async function batchJobs(tenantId: string) {
@@ -262,12 +252,12 @@ describe("statements screen: scopes", () => {
     expect(all(doc, "form[action$='/issue']")).toHaveLength(0);
     expect(all(doc, "[data-downloads] a")).toHaveLength(2);
 
-    const before = (await auditsOf(t.id, "cis.permission.denied")).length;
+    const before = (await audits(t.id, "cis.permission.denied")).length;
     const single = await b.post(`${t.origin}${LIST()}`, { intent: "generate", subcontractorId: bravo.id, month: MONTH });
     expect(single.status).toBe(403);
     const batch = await b.post(`${t.origin}${LIST()}`, await generateAllKeyed(b, t, { intent: "generate-all", month: MONTH }));
     expect(batch.status).toBe(403);
-    const denials = await auditsOf(t.id, "cis.permission.denied");
+    const denials = await audits(t.id, "cis.permission.denied");
     expect(denials.length - before).toBe(2);
     expect(denials.map((d) => d.payload)).toContainEqual(expect.objectContaining({ scope: "cis.stmt.issue", method: "POST" }));
     expect(await statementsOf(t.id)).toHaveLength(1);
@@ -298,13 +288,13 @@ describe("statements screen: Generate", () => {
     const mine = rows.find((s) => s.subcontractorId === bravo.id);
     expect(mine).toMatchObject({ status: "generated", invoiceCount: 1, cisDeductionP: 14_000 });
     expect(JSON.parse(mine!.invoiceIds)).toEqual([b1.id]);
-    expect((await auditsOf(t.id, "cis.statement.generated")).length).toBe(2);
+    expect((await audits(t.id, "cis.statement.generated")).length).toBe(2);
 
     const again = await b.post(`${t.origin}${LIST()}`, { intent: "generate", subcontractorId: bravo.id, month: MONTH });
     shown = await visit(b, `${t.origin}${location(again)}`);
     expect(textOf(shown.doc, "[data-toast-type]")).toContain("Statement Already Exists");
     expect(await statementsOf(t.id)).toHaveLength(2);
-    expect((await auditsOf(t.id, "cis.statement.generated")).length).toBe(2);
+    expect((await audits(t.id, "cis.statement.generated")).length).toBe(2);
 
     const idle = await seedSub(t, { name: "Charlie Idle" });
     const none = await b.post(`${t.origin}${LIST()}`, { intent: "generate", subcontractorId: idle.id, month: MONTH });
@@ -355,7 +345,7 @@ describe("statements screen: Generate All", () => {
     expect(done.result).toMatchObject({ taxMonth: MONTH, total: 3, generated: 3, failed: 0 });
     expect(done.progress).toBe(100);
     expect(await statementsOf(t.id)).toHaveLength(3);
-    expect(await auditsOf(t.id, "cis.statement.generated")).toHaveLength(3);
+    expect(await audits(t.id, "cis.statement.generated")).toHaveLength(3);
 
     const res = await b.get(`${t.origin}${location(first)}`);
     const html = await res.text();
@@ -378,7 +368,7 @@ describe("statements screen: Generate All", () => {
     const [rerun] = await batchJobs(t.id);
     expect(rerun).toMatchObject({ status: "done", result: { total: 0, generated: 0, failed: 0 } });
     expect(await statementsOf(t.id)).toHaveLength(3);
-    expect(await auditsOf(t.id, "cis.statement.generated")).toHaveLength(3);
+    expect(await audits(t.id, "cis.statement.generated")).toHaveLength(3);
 
     // Once it is over, a new pending invoice gets a new job (the key names the one before it).
     const late = await seedSub(t, { name: "Golf Glazing" });
@@ -483,7 +473,7 @@ describe("statements screen: Generate All", () => {
     await deliverMessages(JOBS_QUEUE, [{ body: messageFor(job) }]);
     const [done] = await batchJobs(t.id);
     expect(done).toMatchObject({ status: "done", result: { total: 2, generated: 1, failed: 1 } });
-    const [audit] = await auditsOf(t.id, "cis.statement.generated");
+    const [audit] = await audits(t.id, "cis.statement.generated");
     expect(audit).toMatchObject({ actorId: u.id, actorEmail: u.email });
 
     const { doc } = await visit(b, `${t.origin}${LIST(MONTH, `&job=${jobId}`)}`);
@@ -497,7 +487,7 @@ describe("statements screen: Generate All", () => {
     const other = await createTenant({ modules: ["cis"] });
     await seedCisSettings(other);
     const otherAdmin = await createUser(other, { role: "admin" });
-    const ob = await signIn(other, otherAdmin, new Browser());
+    const ob = await signedIn(other, otherAdmin, new Browser());
     const mine = await seedSub(t, { name: "Kilo Kitchens" });
     const theirs = await seedSub(other, { name: "Lima Lofts" });
     await pendingInvoice(t, mine.id);

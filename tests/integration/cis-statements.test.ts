@@ -9,17 +9,12 @@ import { createInvoice } from "~/features/cis/invoices/form.server";
 import { generateStatement, getStatement, listStatements, pendingStatementGroups, STATEMENT_ERROR_MESSAGES } from "~/features/cis/statements/statements.server";
 import type { TestTenant } from "../factories";
 import { cisTenant, seedSub } from "../factories/cis";
-import { recordingQueue } from "./queue-helpers";
+import { quietEnv } from "../factories/queues";
 
 const actor = { id: "user-stmt", email: "stmt@example.test", name: "Statements" };
 const MONTH = "2026-01"; // 6 January to 5 February 2026
 const IN_MONTH = "2026-01-10";
 const OTHER_MONTH_DATE = "2026-02-10";
-
-/** A JOBS producer that only records: approval's statements.generate job never runs behind the test. */
-function testEnv(): Env {
-  return { ...env, JOBS: recordingQueue().queue } as Env;
-}
 
 let numberSeq = 0;
 type Made = { id: string; grossP: number; materialsP: number };
@@ -87,7 +82,7 @@ async function generatedAudits(tenantId: string) {
 
 describe("statement generation", () => {
   it("takes exactly the sub's paid, statement-required, unissued invoices of the month of their payment, with totals summed from their stored pence", async () => {
-    const e = testEnv();
+    const e = quietEnv();
     const t = await cisTenant();
     const other = await cisTenant();
     const sub = await seedSub(t);
@@ -171,7 +166,7 @@ describe("statement generation", () => {
   });
 
   it("refuses a second statement for the same sub and month with already_exists, even when new invoices are pending, and writes no audit", async () => {
-    const e = testEnv();
+    const e = quietEnv();
     const t = await cisTenant();
     const sub = await seedSub(t);
     await invoice(e, t, sub.id);
@@ -191,7 +186,7 @@ describe("statement generation", () => {
   });
 
   it("two simultaneous generations for the same sub and month: exactly one wins, the other is already_exists, one audit entry", async () => {
-    const e = testEnv();
+    const e = quietEnv();
     const t = await cisTenant();
     const sub = await seedSub(t);
     const a = await invoice(e, t, sub.id);
@@ -213,7 +208,7 @@ describe("statement generation", () => {
   });
 
   it("answers no_pending when the sub has nothing left to put on a statement, and writes nothing", async () => {
-    const e = testEnv();
+    const e = quietEnv();
     const t = await cisTenant();
     const sub = await seedSub(t);
     expect(await generateStatement(e, t.id, sub.id, MONTH, actor)).toEqual({ ok: false, code: "no_pending" });
@@ -233,7 +228,7 @@ describe("statement generation", () => {
 
 describe("invoices on a statement", () => {
   it("an approved invoice on a statement cannot be cancelled (on_statement, nothing written); one not on it still can", async () => {
-    const e = testEnv();
+    const e = quietEnv();
     const t = await cisTenant();
     const sub = await seedSub(t);
     await invoice(e, t, sub.id);
@@ -261,7 +256,7 @@ describe("invoices on a statement", () => {
 
 describe("statement tenant isolation", () => {
   it("another tenant's statement is null, is never listed, and its subcontractor cannot be used to generate", async () => {
-    const e = testEnv();
+    const e = quietEnv();
     const owner = await cisTenant();
     const attacker = await cisTenant();
     const sub = await seedSub(owner);
@@ -287,7 +282,7 @@ describe("statement tenant isolation", () => {
   });
 
   it("an unknown or deleted subcontractor is not_found", async () => {
-    const e = testEnv();
+    const e = quietEnv();
     const t = await cisTenant();
     expect(await generateStatement(e, t.id, "no-such-sub", MONTH, actor)).toEqual({ ok: false, code: "not_found" });
     expect(await getStatement(e, t.id, "no-such-statement")).toBeNull();

@@ -5,7 +5,7 @@ import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { cisStaff, seedSub } from "../factories/cis";
-import { createPlatformAdmin, signIn, signInPlatform } from "./auth-helpers";
+import { createPlatformAdmin, signInPlatform } from "./auth-helpers";
 import { Browser } from "./http";
 import { inviteByMail } from "./portal-helpers";
 import { batchJobKey } from "~/features/cis/statements/statements-page.server";
@@ -13,6 +13,7 @@ import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { seedInvoice } from "../factories/returns";
+import { signedIn } from "../factories/sessions";
 import { analyticsWindow } from "~/features/cis/analytics/analytics.server";
 
 function d1Queries(res: Response): number {
@@ -27,7 +28,7 @@ describe("D1 query count header", () => {
     expect(d1Queries(bare)).toBe(0);
     const t = await createTenant();
     const u = await createUser(t);
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     const page = await b.get(`${t.origin}/welcome`);
     expect(page.status).toBe(200);
     // One batch: the tenant, its modules, and the session with its user and role bundle.
@@ -260,7 +261,7 @@ describe("D1 round trips: signatures", () => {
     const { PDFDocument } = await import("pdf-lib");
     const { t, b } = await filesStaff("lead");
     const signer = await createUser(t, { role: "lead" });
-    const sb = await signIn(t, signer);
+    const sb = await signedIn(t, signer);
     const pdf = await PDFDocument.create();
     pdf.addPage();
     const fileId = await uploadOk(b, t, "count.pdf", Uint8Array.from(await pdf.save()), {}, "application/pdf");
@@ -286,7 +287,7 @@ describe("D1 round trips: notifications", () => {
     const { notifications } = await import("~/db/schema");
     const t = await createTenant();
     const u = await createUser(t);
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     const now = Date.now();
     await getDb(env)
       .insert(notifications)
@@ -347,7 +348,7 @@ describe("D1 round trips: team", () => {
     const t = await createTenant();
     const admin = await createUser(t, { role: "admin" });
     for (let i = 0; i < 5; i++) await createUser(t);
-    const b = await signIn(t, admin);
+    const b = await signedIn(t, admin);
     const users = await b.get(`${t.origin}/settings/users?q=u`);
     expect(users.status).toBe(200);
     expect(d1Queries(users)).toBe(2);
@@ -360,7 +361,7 @@ describe("D1 round trips: team", () => {
 describe("D1 round trips: tenant settings and the super-admin console", () => {
   it("serves /settings/branding in one round trip (the tenant rides on the middleware's batch) and /settings/modules in two", async () => {
     const t = await createTenant();
-    const b = await signIn(t, await createUser(t, { role: "admin" }));
+    const b = await signedIn(t, await createUser(t, { role: "admin" }));
     const branding = await b.get(`${t.origin}/settings/branding`);
     expect(branding.status).toBe(200);
     expect(d1Queries(branding)).toBe(1);

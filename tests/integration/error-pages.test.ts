@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/app";
 import { createTenant, createUser } from "../factories";
 import { pageText, parseHtml, shownText } from "../factories/html";
-import { signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
 
 const SQL_TEXT = "D1_ERROR: near SELECT * FROM users WHERE password='hunter2'";
 
@@ -77,7 +77,7 @@ describe("errors a page catches itself", () => {
   it("the subcontractor list shows a reference, not the failed query", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const t = await createTenant({ modules: ["cis"] });
-    const b = await signIn(t, await createUser(t, { role: "admin" }));
+    const b = await signedIn(t, await createUser(t, { role: "admin" }));
     const failingSubcontractors = new Proxy(env.DB, {
       get(target, prop) {
         if (prop === "prepare") {

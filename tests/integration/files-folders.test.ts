@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
 import { filesStaff, uploadOk } from "../factories/files";
 import { textsOf, visit } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { location } from "./http";
 
 describe("folders", () => {
@@ -57,9 +58,9 @@ describe("folders", () => {
 
   it("needs files.folders.create for New Folder and files.folders.manage for Edit Folder (403, audited)", async () => {
     const t = await createTenant({ modules: ["files"], bundles: { standard: ["files.view", "files.upload"], lead: ["files.view", "files.folders.create"] } });
-    const sb = await signIn(t, await createUser(t, { role: "standard" }));
+    const sb = await signedIn(t, await createUser(t, { role: "standard" }));
     expect((await sb.post(`${t.origin}/files/folders`, { intent: "create-folder", name: "X", color: "#64748b" })).status).toBe(403);
-    const lb = await signIn(t, await createUser(t, { role: "lead" }));
+    const lb = await signedIn(t, await createUser(t, { role: "lead" }));
     expect((await lb.post(`${t.origin}/files/folders`, { intent: "create-folder", name: "X", color: "#64748b" })).status).toBe(302);
     expect((await lb.post(`${t.origin}/files/folders/x`, { intent: "update-folder", name: "Y", color: "#64748b" })).status).toBe(403);
     expect((await lb.post(`${t.origin}/files/folders/x`, { intent: "delete-folder" })).status).toBe(403);

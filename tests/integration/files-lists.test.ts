@@ -5,7 +5,8 @@ import { SUBMISSION_KEY_MESSAGES } from "~/features/platform/submission-key-code
 import { SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 import { filesStaff, uploadOk } from "../factories/files";
 import { all, textsOf, visit } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { location } from "./http";
 
 /** Standard members who may upload, delete and share, but do not manage all files. */
@@ -15,7 +16,7 @@ async function ownersTenant() {
   const t = await createTenant({ modules: ["files"], bundles: OWNER_ONLY });
   const alice = await createUser(t, { role: "standard" });
   const bob = await createUser(t, { role: "standard" });
-  return { t, alice, bob, ab: await signIn(t, alice), bb: await signIn(t, bob) };
+  return { t, alice, bob, ab: await signedIn(t, alice), bb: await signedIn(t, bob) };
 }
 
 const rowIds = (doc: Document) => all(doc, "[data-file-id]").map((el) => el.getAttribute("data-file-id"));
@@ -55,7 +56,7 @@ describe("/files/all", () => {
   it("shows private files only to their owner, shared to everyone, restricted to the people listed; manage-all sees all", async () => {
     const { t, alice, bob, ab, bb } = await ownersTenant();
     const carol = await createUser(t, { role: "standard" });
-    const cb = await signIn(t, carol);
+    const cb = await signedIn(t, carol);
     const priv = await uploadOk(ab, t, "private.txt", "p", { visibility: "private" });
     const shared = await uploadOk(ab, t, "shared.txt", "s", { visibility: "shared" });
     const restricted = await uploadOk(ab, t, "restricted.txt", "r", { visibility: "restricted", allowedUserIds: [bob.id] });
@@ -68,7 +69,7 @@ describe("/files/all", () => {
     expect((await bb.get(`${t.origin}/files/file/${restricted}/download`)).status).toBe(200);
     expect((await cb.get(`${t.origin}/files/file/${priv}`)).status).toBe(404);
     const admin = await createUser(t, { role: "admin" });
-    const adb = await signIn(t, admin);
+    const adb = await signedIn(t, admin);
     expect(new Set(rowIds((await visit(adb, `${t.origin}/files/all`)).doc))).toEqual(new Set([priv, shared, restricted]));
     void alice;
   });
@@ -169,7 +170,7 @@ describe("move", () => {
   it("moves the owner's files to a folder and back to the root (FILE_MOVED, BULK_FILES_MOVED), never someone else's", async () => {
     const { t, ab, bb } = await ownersTenant();
     const lead = await createUser(t, { role: "lead" });
-    const lb = await signIn(t, lead);
+    const lb = await signedIn(t, lead);
     await lb.post(`${t.origin}/files/folders`, { intent: "create-folder", name: "Reports", color: "#64748b" });
     const folder = await env.DB.prepare("SELECT id FROM file_folders WHERE tenant_id = ?").bind(t.id).first<{ id: string }>();
     const m1 = await uploadOk(ab, t, "m1.txt", "1", { visibility: "shared" });
@@ -302,13 +303,13 @@ describe("the files area", () => {
   it("is 404 without the module, 403 without files.view, and shows Files in the navigation only with files.view", async () => {
     const off = await createTenant({ modules: ["cis"] });
     const ou = await createUser(off, { role: "admin" });
-    const ob = await signIn(off, ou);
+    const ob = await signedIn(off, ou);
     expect((await ob.get(`${off.origin}/files/all`)).status).toBe(404);
     const t = await createTenant({ modules: ["files"], bundles: { standard: ["users.view"] } });
-    const nobody = await signIn(t, await createUser(t, { role: "standard" }));
+    const nobody = await signedIn(t, await createUser(t, { role: "standard" }));
     expect((await nobody.get(`${t.origin}/files/all`)).status).toBe(403);
     expect((await visit(nobody, `${t.origin}/welcome`)).doc.querySelector("nav[aria-label='Modules'] a[href='/files']")).toBeNull();
-    const lead = await signIn(t, await createUser(t, { role: "lead" }));
+    const lead = await signedIn(t, await createUser(t, { role: "lead" }));
     expect((await visit(lead, `${t.origin}/welcome`)).doc.querySelector("nav[aria-label='Modules'] a[href='/files']")).not.toBeNull();
     const entry = await lead.get(`${t.origin}/files`);
     expect(location(entry)).toBe("/files/overview");

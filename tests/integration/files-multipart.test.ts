@@ -7,7 +7,8 @@ import { CRON_REGISTRY } from "../../workers/cron";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { filesStaff, uploadOk } from "../factories/files";
 import { shownText } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import type { Browser } from "./http";
 
 const HOUR = 60 * 60 * 1000;
@@ -228,7 +229,7 @@ describe("multipart isolation and guards", () => {
     const { t, b } = await filesStaff("lead");
     const id = await startedWithPart(b, t);
     // Someone who manages all files in the same tenant is still not the uploader.
-    const other = await signIn(t, await createUser(t, { role: "admin" }));
+    const other = await signedIn(t, await createUser(t, { role: "admin" }));
     expect((await putPart(other, t, id, 1, pattern(1000))).status).toBe(404);
     expect((await finish(other, t, id, "abort")).status).toBe(404);
     expect((await finish(other, t, id, "complete")).status).toBe(404);
@@ -256,7 +257,7 @@ describe("multipart isolation and guards", () => {
     expect(await count("file_multipart_uploads", "id = ? AND state = 'open'", id)).toBe(1);
 
     const t2 = await createTenant({ modules: ["files"], bundles: { standard: ["files.view"] } });
-    const viewer = await signIn(t2, await createUser(t2, { role: "standard" }));
+    const viewer = await signedIn(t2, await createUser(t2, { role: "standard" }));
     expect((await start(viewer, t2, { name: "a.bin", size: 10 })).res.status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'auth.scope.denied'", t2.id)).toBeGreaterThanOrEqual(1);
     expect(await count("storage_reservations", "tenant_id = ?", t2.id)).toBe(0);

@@ -5,7 +5,7 @@ import type { Role } from "~/db/schema";
 import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { createTenant, createUser } from "../factories";
 import { upload, uploadOk } from "../factories/files";
-import { signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
 import type { Browser } from "./http";
 
 type Actor = "owner" | "recipient" | "colleague" | "admin";
@@ -71,7 +71,7 @@ describe("files: role x visibility x action", () => {
         admin: await createUser(t, { role: "admin" }),
       };
       const bystander = await createUser(t, { role: "standard" });
-      const browsers = Object.fromEntries(await Promise.all(Object.entries(people).map(async ([k, u]) => [k, await signIn(t, u)]))) as Record<Actor, Browser>;
+      const browsers = Object.fromEntries(await Promise.all(Object.entries(people).map(async ([k, u]) => [k, await signedIn(t, u)]))) as Record<Actor, Browser>;
       const got: string[] = [];
       const want: string[] = [];
       for (const visibility of ["private", "restricted", "shared"] as const) {

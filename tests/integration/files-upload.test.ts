@@ -6,8 +6,9 @@ import { FILE_MESSAGES } from "~/features/files/file-rules";
 import { filesStaff, upload, uploadOk } from "../factories/files";
 import { shownText } from "../factories/html";
 import { createTenant } from "../factories";
-import { count, signIn } from "./auth-helpers";
+import { count } from "./auth-helpers";
 import { createUser } from "../factories";
+import { signedIn } from "../factories/sessions";
 import { location } from "./http";
 
 async function fileRow(id: string) {
@@ -98,7 +99,7 @@ describe("upload", () => {
   it("refuses a member without files.upload with 403 and an audited denial, and stores nothing", async () => {
     const t = await createTenant({ modules: ["files"], bundles: { standard: ["files.view"] } });
     const u = await createUser(t, { role: "standard" });
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     const res = await upload(b, t, { name: "a.txt", content: "a" }, {}, { xhr: true });
     expect(res.status).toBe(403);
     const page = await upload(b, t, { name: "a.txt", content: "a" });
@@ -127,7 +128,7 @@ describe("upload", () => {
     const id = await uploadOk(b, t, "shared.txt", "one", { visibility: "shared" });
     // A standard member may upload but does not manage all files (only an admin does).
     const other = await createUser(t, { role: "standard" });
-    const ob = await signIn(t, other);
+    const ob = await signedIn(t, other);
     expect((await upload(ob, t, { name: "x.txt", content: "x" }, { fileId: id }, { xhr: true })).status).toBe(403);
     const { t: t2, b: b2 } = await filesStaff("admin");
     expect((await upload(b2, t2, { name: "x.txt", content: "x" }, { fileId: id }, { xhr: true })).status).toBe(404);

@@ -7,7 +7,8 @@ import { createUser } from "../factories";
 import { withPageKey } from "../factories/submission-keys";
 import { filesStaff, uploadOk } from "../factories/files";
 import { visit } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
 
@@ -106,7 +107,7 @@ describe("full usage recalculation", () => {
   it("is refused on the server to anyone who does not manage all files, and a second click while one runs starts nothing", async () => {
     const { t, b } = await filesStaff("admin");
     const member = await createUser(t, { role: "standard" });
-    const mb = await signIn(t, member);
+    const mb = await signedIn(t, member);
     const page = await visit(mb, `${t.origin}/files/overview`);
     expect(page.doc.querySelector("button[type='submit']")?.textContent ?? "").not.toContain("Recalculate usage");
     expect((await mb.post(`${t.origin}/files/overview`, { intent: "recalculate-usage" })).status).toBe(403);

@@ -10,7 +10,8 @@ import { getSubmission, latestSubmission, onSubmissionResult, sendSubmission, st
 import { withCredentials as addCredentials } from "~/features/cis/hmrc/protocol";
 import { chooseHmrcTransport, HMRC_ENDPOINTS, hmrcTransportName, httpTransport, HmrcTransportError } from "~/features/cis/hmrc/transport.server";
 import { cisTenant } from "../factories/cis";
-import { auditsFor, cis300Message, fakeMessages, GATEWAY_PASSWORD, GATEWAY_SENDER, jobsRecorder, submissionRow, withCredentials } from "./hmrc-helpers";
+import { audits } from "../factories/audits";
+import { cis300Message, fakeMessages, GATEWAY_PASSWORD, GATEWAY_SENDER, jobsRecorder, submissionRow, withCredentials } from "./hmrc-helpers";
 
 const actor = { id: "user-hmrc", email: "hmrc@example.test", name: "Test Actor" };
 
@@ -135,13 +136,13 @@ describe("the Transaction Engine round trip through the fake", () => {
     const after = await fakeMessages(acked.correlationId!);
     expect(after.map((m) => m.function)).toEqual(["submit", "submit", "delete"]);
     expect(after.map((m) => m.qualifier)).toEqual(["request", "poll", "request"]);
-    expect(await auditsFor(t.id, "cis.hmrc.accepted")).toHaveLength(1);
+    expect(await audits(t.id, "cis.hmrc.accepted")).toHaveLength(1);
 
     // Redelivering the poll (and the send) changes nothing and sends nothing.
     await q.deliver(polls[0], 2);
     await q.deliver(q.of("hmrc.send")[0], 2);
     expect(await fakeMessages(acked.correlationId!)).toHaveLength(3);
-    expect(await auditsFor(t.id, "cis.hmrc.accepted")).toHaveLength(1);
+    expect(await audits(t.id, "cis.hmrc.accepted")).toHaveLength(1);
     expect(q.of("hmrc.poll")).toHaveLength(1);
   });
 
@@ -242,7 +243,7 @@ describe("the Transaction Engine round trip through the fake", () => {
     const done = await getSubmission(env, t.id, started.submissionId);
     expect(done?.status).toBe("rejected");
     expect(done?.errors.map((e) => [e.number, e.text])).toContainEqual([2021, "The supplied IRmark is incorrect."]);
-    expect(await auditsFor(t.id, "cis.hmrc.accepted")).toHaveLength(0);
+    expect(await audits(t.id, "cis.hmrc.accepted")).toHaveLength(0);
   });
 
   it("a double click returns the submission already in flight and queues one send", async () => {
@@ -256,7 +257,7 @@ describe("the Transaction Engine round trip through the fake", () => {
     expect(a.submissionId).toBe(b.submissionId);
     expect([a.created, b.created].sort()).toEqual([false, true]);
     expect(q.of("hmrc.send")).toHaveLength(1);
-    expect(await auditsFor(t.id, "cis.hmrc.submitted")).toHaveLength(1);
+    expect(await audits(t.id, "cis.hmrc.submitted")).toHaveLength(1);
 
     // Once accepted, the same return is not sent again either.
     await q.deliver(q.of("hmrc.send")[0]);

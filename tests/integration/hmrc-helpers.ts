@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, hmrcSubmissions } from "~/db/schema";
+import { hmrcSubmissions } from "~/db/schema";
 import { buildCis300Message } from "~/features/cis/domain/xml/cis300";
 import { newCorrelationId } from "~/features/cis/domain/xml/govtalk-envelope";
 import { saveGatewayCredentials } from "~/features/cis/hmrc/credentials.server";
@@ -89,11 +89,4 @@ export async function submissionRow(tenantId: string, id: string) {
 /** What the fake Transaction Engine logged for a correlation id, decrypted. */
 export async function fakeMessages(correlationId: string) {
   return readDevHmrcMessages(env, correlationId);
-}
-
-export async function auditsFor(tenantId: string, action: string) {
-  return getDb(env)
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, action)));
 }

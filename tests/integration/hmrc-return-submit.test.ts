@@ -1,17 +1,14 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encryptPii } from "~/features/cis/pii.server";
-import { utrPiiContext } from "~/features/cis/settings/settings.server";
 import { registerReturnSubmissionSource, type ReturnForSubmission } from "~/features/cis/hmrc/return-submission.server";
 import { returnSubmissionSource } from "~/features/cis/returns/submission.server";
 import type { TestTenant } from "../factories";
 import { cisStaff } from "../factories/cis";
 import { describedBy, page, pageText, textOf } from "../factories/html";
 import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
+import { readyForHmrc } from "../factories/hmrc";
 import { count } from "./auth-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
-import { withCredentials } from "./hmrc-helpers";
 
 const MONTH = "2026-01";
 /** Tenants whose stub return exists; any other tenant has none (as the real returns table answers). */
@@ -45,14 +42,6 @@ function stubReturn(t: TestTenant, over: Partial<ReturnForSubmission> = {}) {
     refusal: null,
     ...over,
   });
-}
-
-async function readyForHmrc(t: TestTenant) {
-  const utrEnc = await encryptPii(env.PII_KEYS, "2234567890", utrPiiContext(t.id));
-  await env.DB.prepare("UPDATE cis_settings SET utr_enc = ?, employer_ref = ? WHERE tenant_id = ?")
-    .bind(utrEnc, `${100 + (Date.now() % 800)}/R${Date.now() % 100000}`, t.id)
-    .run();
-  await withCredentials(t);
 }
 
 /** A fresh one-time submission key for the month's submit form, as its page renders it. */

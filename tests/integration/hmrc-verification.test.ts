@@ -1,32 +1,24 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { encryptPii } from "~/features/cis/pii.server";
-import { utrPiiContext } from "~/features/cis/settings/settings.server";
 import { londonDateParts } from "~/features/cis/domain/tax-month";
 import { fakeVerificationNumber } from "~/features/cis/hmrc/fake-te.server";
 import { startVerification } from "~/features/cis/hmrc/verification.server";
-import { createTenant, type TestTenant } from "../factories";
+import { createTenant } from "../factories";
 import { cisStaff, newUtr, seedSub } from "../factories/cis";
 import { one, page, pageText, textOf } from "../factories/html";
 import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
+import { audits as auditsFor } from "../factories/audits";
+import { readyForHmrc } from "../factories/hmrc";
 import { count } from "./auth-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
-import { auditsFor, jobsRecorder, withCredentials } from "./hmrc-helpers";
+import { jobsRecorder } from "./hmrc-helpers";
+
+/** The employer reference these tests verify under; one test sets the fake HMRC's mode for it. */
+const EMPLOYER_REF = "123/AB12345";
 
 /** A UTR ending in `last`: the fake answers 0 → gross, 9 → unmatched, anything else → net. */
 const utrEnding = (last: string) => `${newUtr().slice(0, 9)}${last}`;
-
-async function readyForHmrc(t: TestTenant, opts: { credentials?: boolean } = {}) {
-  const utrEnc = await encryptPii(env.PII_KEYS, "2234567890", utrPiiContext(t.id));
-  const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO cis_settings (tenant_id, active, company_name, employer_ref, accounts_office_ref, utr_enc, utr_masked, created_at, updated_at) VALUES (?, 1, 'Test Co', '123/AB12345', '123PA00012345', ?, '******7890', ?, ?) ON CONFLICT(tenant_id) DO UPDATE SET utr_enc = excluded.utr_enc, employer_ref = excluded.employer_ref, accounts_office_ref = excluded.accounts_office_ref",
-  )
-    .bind(t.id, utrEnc, now, now)
-    .run();
-  if (opts.credentials !== false) await withCredentials(t);
-}
 
 async function subRow(id: string) {
   return env.DB.prepare(
@@ -51,7 +43,7 @@ function londonToday(): string {
 describe("online verification through the gateway", () => {
   it("sets status, rate, number, method online, date and who from HMRC's answer, audited, applied once", async () => {
     const t = await createTenant({ modules: ["cis"] });
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const gross = await seedSub(t, { name: "Gail Gross", utr: utrEnding("0"), verificationStatus: "standard" });
     const unmatched = await seedSub(t, { type: "company", name: "Unmatched Builders Ltd", utr: utrEnding("9"), verificationStatus: "standard" });
     const net = await seedSub(t, { name: "Ned Net", utr: utrEnding("4"), verificationStatus: "gross" });
@@ -95,7 +87,7 @@ describe("online verification through the gateway", () => {
 
   it("a rejected verification changes no subcontractor, and its page shows HMRC's words", async () => {
     const { t, b } = await cisStaff("lead");
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const sub = await seedSub(t, { name: "Rita Rejected", utr: utrEnding("0"), verificationStatus: "standard" });
     await env.DB.prepare(
       "INSERT INTO dev_hmrc_modes (employer_ref, mode, updated_at) VALUES ('123/AB12345', 'business_error', ?) ON CONFLICT(employer_ref) DO UPDATE SET mode = 'business_error'",
@@ -121,7 +113,7 @@ describe("online verification through the gateway", () => {
 
   it("Verify with HMRC on a subcontractor's page sends the request; the queued poll brings the answer", async () => {
     const { t, u, b } = await cisStaff("lead");
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const sub = await seedSub(t, { name: "Paula Page", utr: utrEnding("0") });
     const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`));
     expect(one(detail, 'form input[name="intent"][value="verify"]')).toBeTruthy();
@@ -149,7 +141,7 @@ describe("online verification through the gateway", () => {
 
   it("the list's bulk action asks first (without JavaScript) and then sends one request for the selection", async () => {
     const { t, b } = await cisStaff("lead");
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const a = await seedSub(t, { name: "Alpha Adams", utr: utrEnding("1") });
     const c = await seedSub(t, { name: "Carla Cole", utr: utrEnding("2") });
     const ask = await b.post(`${t.origin}/cis/subcontractors`, { intent: "bulk-verify", ids: [a.id, c.id] });
@@ -173,7 +165,7 @@ describe("online verification through the gateway", () => {
 
   it("without Government Gateway credentials the page says what to do and sends nothing", async () => {
     const { t, u, b } = await cisStaff("lead");
-    await readyForHmrc(t, { credentials: false });
+    await readyForHmrc(t, { credentials: false, employerRef: EMPLOYER_REF });
     const sub = await seedSub(t, { name: "Nigel Nocreds" });
     const res = await b.post(`${t.origin}/cis/subcontractors/${sub.id}`, {
       intent: "verify",
@@ -188,7 +180,7 @@ describe("online verification through the gateway", () => {
 describe("verification: scopes and tenants", () => {
   it("needs cis.sub.verify: 403 with an audited denial, on the page and in the list, and no button", async () => {
     const t = await createTenant({ modules: ["cis"], bundles: { lead: ["cis.read", "cis.sub.write"] } });
-    await readyForHmrc(t);
+    await readyForHmrc(t, { employerRef: EMPLOYER_REF });
     const { u, b } = await cisStaff("lead", { tenant: t });
     const sub = await seedSub(t, { name: "Sam Scope" });
     const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${sub.id}`));
@@ -211,9 +203,9 @@ describe("verification: scopes and tenants", () => {
 
   it("another tenant's subcontractor is not found (404), alone or in a selection", async () => {
     const { t: mine, u, b } = await cisStaff("lead");
-    await readyForHmrc(mine);
+    await readyForHmrc(mine, { employerRef: EMPLOYER_REF });
     const other = await createTenant({ modules: ["cis"] });
-    await readyForHmrc(other);
+    await readyForHmrc(other, { employerRef: EMPLOYER_REF });
     const theirs = await seedSub(other, { name: "Their Sub" });
     const own = await seedSub(mine, { name: "Own Sub" });
     expect(

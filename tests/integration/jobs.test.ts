@@ -520,12 +520,16 @@ describe("dead letters", () => {
   it("dead-letters a poison message sent through the real JOBS queue, end to end", async () => {
     const marker = messageId("e2e");
     await env.JOBS.send({ marker, jobId: 42 });
-    const row = await poll(() =>
-      getDb(env)
-        .select()
-        .from(deadLetters)
-        .where(like(deadLetters.body, `%${marker}%`))
-        .get(),
+    // Two batch windows of 2 s (JOBS, then its DLQ) pass before the row exists: about 4 s idle,
+    // past 8 s on a loaded machine. The wait is for the row, however long that takes here.
+    const row = await poll(
+      () =>
+        getDb(env)
+          .select()
+          .from(deadLetters)
+          .where(like(deadLetters.body, `%${marker}%`))
+          .get(),
+      25_000,
     );
     expect(row).toMatchObject({ queue: JOBS_QUEUE, reason: "invalid message body" });
     expect(JSON.parse(row.body)).toEqual({ marker, jobId: 42 });

@@ -5,7 +5,7 @@ import { notifications } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { all, attr, one, textOf, textsOf, visit } from "../factories/html";
-import { signIn } from "./auth-helpers";
+import { signedIn as withSession } from "../factories/sessions";
 import { Browser, location } from "./http";
 
 const DAY = 86_400_000;
@@ -37,7 +37,7 @@ async function isRead(id: string): Promise<boolean> {
 async function signedIn(opts: { modules?: string[] } = {}) {
   const t = await createTenant({ modules: opts.modules ?? [] });
   const u = await createUser(t, { role: "standard" });
-  const b = await signIn(t, u);
+  const b = await withSession(t, u);
   return { t, u, b };
 }
 

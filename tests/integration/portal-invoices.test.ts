@@ -7,7 +7,8 @@ import { PORTAL_PDF_MAX_BYTES } from "~/features/portal/portal-invoice-codes";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, cisTenant, newEmail, seedSub } from "../factories/cis";
 import { all, attr, fieldMessage, isInvalid, one, page, pageText, textOf, valueOf } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { inviteByMail } from "./portal-helpers";
 
@@ -351,7 +352,7 @@ describe("staff and portal submissions", () => {
     const listed = await page(await staff.get(`${t.origin}/cis/invoices?status=portal_draft`));
     expect(one(listed, '[data-source="portal"]').textContent).toContain("Portal");
 
-    const lead = await signIn(t, await createUser(t, { role: "lead" }));
+    const lead = await signedIn(t, await createUser(t, { role: "lead" }));
     expect((await lead.post(`${t.origin}/cis/invoices/${id}`, { intent: "approve" })).status).toBe(403);
     expect((await row(t.id, values.invoiceNumber))?.status).toBe("portal_draft");
 
@@ -384,7 +385,7 @@ describe("staff and portal submissions", () => {
     const values = fields();
     expect((await portal.post(submitUrl(t), multipart(values, { bytes: PDF }))).status).toBe(302);
     const id = String((await row(t.id, values.invoiceNumber))?.id);
-    const writeOnly = await signIn(t, await createUser(t, { role: "admin" }));
+    const writeOnly = await signedIn(t, await createUser(t, { role: "admin" }));
     expect((await writeOnly.get(`${t.origin}/cis/invoices/${id}/attachment`)).status).toBe(403);
     expect((await manager.get(`${t.origin}/cis/invoices/${id}/attachment`)).status).toBe(200);
     const plain = fields();

@@ -6,9 +6,10 @@ import { approveInvoice, bulkInvoiceAction, markInvoicePaid } from "~/features/c
 import { createUser, type TestTenant } from "../factories";
 import { cisTenant, newEmail, newUtr, seedSub } from "../factories/cis";
 import { all, attr, page, pageText, parseHtml, textOf, textsOf } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { mailedPortalLink, PORTAL_LINK } from "./portal-helpers";
+import { signedIn } from "../factories/sessions";
 import { SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submission-keys";
 
 /**
@@ -23,7 +24,7 @@ type Person = { b: Browser; id: string; email: string; name: string };
 
 async function person(t: TestTenant, role: "manager" | "admin" | "lead" | "standard"): Promise<Person> {
   const u = await createUser(t, { role });
-  return { b: await signIn(t, u), id: u.id, email: u.email, name: `User ${u.email.split("@")[0]}` };
+  return { b: await signedIn(t, u), id: u.id, email: u.email, name: `User ${u.email.split("@")[0]}` };
 }
 
 /** The link as the result view shows it in its read-only field; null when it shows none. */

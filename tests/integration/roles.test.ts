@@ -5,7 +5,8 @@ import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { can } from "~/features/auth/scopes";
 import { createTenant, createUser } from "../factories";
 import { page, parseHtml, shownText, textOf } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const ROLES: Role[] = ["standard", "lead", "manager", "admin"];
@@ -42,7 +43,7 @@ describe("route x role matrix", () => {
       const t = await createTenant({ modules: ["cis"] });
       const other = await createTenant({ modules: ["cis"] });
       const u = await createUser(t, { role });
-      const b = await signIn(t, u);
+      const b = await signedIn(t, u);
       // The same session cookie, replayed on the other tenant's host.
       const thief = new Browser();
       thief.setCookie(other.host, SESSION_COOKIE, b.cookie(t.host, SESSION_COOKIE) ?? "");
@@ -71,7 +72,7 @@ describe("route x role matrix", () => {
   it("audits a scope denial", async () => {
     const t = await createTenant();
     const u = await createUser(t, { role: "standard" });
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     expect((await b.get(`${t.origin}/settings/audit`)).status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'auth.scope.denied' AND actor_id = ?", t.id, u.id)).toBe(1);
   });
@@ -79,7 +80,7 @@ describe("route x role matrix", () => {
   it("reads the bundle on every request: a revoked scope stops working at once", async () => {
     const t = await createTenant();
     const u = await createUser(t, { role: "manager" });
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     expect((await b.get(`${t.origin}/settings/audit`)).status).toBe(200);
     const scopes = DEFAULT_ROLE_BUNDLES.manager.filter((s) => s !== "tenant.view_settings");
     await env.DB.prepare("UPDATE role_bundles SET scopes = ? WHERE tenant_id = ? AND name = 'manager'").bind(JSON.stringify(scopes), t.id).run();
@@ -102,7 +103,7 @@ describe("the person in the shell", () => {
   it("saves status at once with a plain form post", async () => {
     const t = await createTenant();
     const u = await createUser(t);
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     const res = await b.post(`${t.origin}/me/status`, { status: "busy", redirectTo: "/welcome" });
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/welcome");
@@ -120,7 +121,7 @@ describe("the person in the shell", () => {
   it("answers the theme form with a redirect and a toast, without JavaScript, and renders the theme on the server", async () => {
     const t = await createTenant();
     const u = await createUser(t);
-    const b = await signIn(t, u);
+    const b = await signedIn(t, u);
     const res = await b.post(`${t.origin}/preferences/theme`, { theme: "dark", redirectTo: "/welcome" });
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/welcome");

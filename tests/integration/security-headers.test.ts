@@ -2,7 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
 import { all, parseHtml } from "../factories/html";
-import { signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
 import { location } from "./http";
 
 /** The nonce named in a CSP's script-src, or null when script-src has none. */
@@ -118,7 +118,7 @@ describe("same-origin check", () => {
 describe("redirectTo after sign-in", () => {
   it("keeps a signed-in user on this origin whatever redirectTo says", async () => {
     const t = await createTenant();
-    const b = await signIn(t, await createUser(t));
+    const b = await signedIn(t, await createUser(t));
     for (const to of [
       "/.//evil.test/x",
       "/..//evil.test/x",

@@ -13,7 +13,8 @@ import { defineJob, type JobDefinition } from "~/features/platform/jobs/registry
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { askToSign, filesStaff, upload, uploadOk } from "../factories/files";
 import { visit } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import type { Browser } from "./http";
 import { deliverMessages, messageId, poll, recordingQueue } from "./queue-helpers";
 
@@ -30,7 +31,7 @@ async function samplePdf(label = "Contract"): Promise<Uint8Array<ArrayBuffer>> {
 async function setup(name = "contract.pdf") {
   const { t, u: requester, b } = await filesStaff("lead");
   const signer = await createUser(t, { role: "lead" });
-  const sb = await signIn(t, signer);
+  const sb = await signedIn(t, signer);
   const pdf = await samplePdf();
   const fileId = await uploadOk(b, t, name, pdf, {}, "application/pdf");
   return { t, requester, b, signer, sb, pdf, fileId };

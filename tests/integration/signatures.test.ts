@@ -9,7 +9,8 @@ import { askToSign, filesStaff, uploadOk } from "../factories/files";
 import { pageKeys, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { SUBMISSION_KEY_MESSAGES } from "~/features/platform/submission-key-codes";
 import { createTenant, createUser } from "../factories";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { location, type Browser } from "./http";
 import { deliverMessages, messageId, postRecordingJobs } from "./queue-helpers";
 import worker from "../../workers/app";
@@ -25,7 +26,7 @@ async function samplePdf(pages = 3): Promise<Uint8Array<ArrayBuffer>> {
 async function setup(pages = 3) {
   const { t, u: requester, b } = await filesStaff("lead");
   const signer = await createUser(t, { role: "lead" });
-  const sb = await signIn(t, signer);
+  const sb = await signedIn(t, signer);
   const pdf = await samplePdf(pages);
   const fileId = await uploadOk(b, t, "contract.pdf", pdf, {}, "application/pdf");
   return { t, requester, b, signer, sb, pdf, fileId };
@@ -102,7 +103,7 @@ describe("signature requests", () => {
     expect(await toastOf(notPdf)).toContain("Only PDF documents can be signed");
 
     // The signer sees it under Pending with a Sign link; the file page shows it pending.
-    const list = await (await signIn(t, signer)).get(`${t.origin}/files/signatures?tab=pending`);
+    const list = await (await signedIn(t, signer)).get(`${t.origin}/files/signatures?tab=pending`);
     const html = await list.text();
     expect(html).toContain("contract.pdf");
     expect(html).toContain(`/files/signatures/${row!.id}`);
@@ -111,7 +112,7 @@ describe("signature requests", () => {
   it("without files.signatures.create the request is a 403 with an audited denial; another tenant's file is a 404", async () => {
     const t = await createTenant({ modules: ["files"], bundles: { standard: ["files.view", "files.upload"] } });
     const owner = await createUser(t, { role: "standard" });
-    const ob = await signIn(t, owner);
+    const ob = await signedIn(t, owner);
     const signer = await createUser(t, { role: "lead" });
     const fileId = await uploadOk(ob, t, "a.pdf", await samplePdf(1), {}, "application/pdf");
     const denied = await askToSign(ob, t, fileId, signer.id);
@@ -121,7 +122,7 @@ describe("signature requests", () => {
 
     // A member without files.signatures.sign who is asked to sign cannot: 403, and it stays pending.
     const lead = await createUser(t, { role: "lead" });
-    const lb = await signIn(t, lead);
+    const lb = await signedIn(t, lead);
     const leadFile = await uploadOk(lb, t, "b.pdf", await samplePdf(1), {}, "application/pdf");
     await askToSign(lb, t, leadFile, owner.id);
     const pending = await requestRow(leadFile);
@@ -145,7 +146,7 @@ describe("default role bundles", () => {
   it("let a standard member see and sign what they are asked to sign, but not ask others", async () => {
     const { t, b } = await filesStaff("lead");
     const member = await createUser(t, { role: "standard" });
-    const mb = await signIn(t, member);
+    const mb = await signedIn(t, member);
     const fileId = await uploadOk(b, t, "terms.pdf", await samplePdf(1), {}, "application/pdf");
     await askToSign(b, t, fileId, member.id);
     const row = await requestRow(fileId);

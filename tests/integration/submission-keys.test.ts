@@ -10,7 +10,8 @@ import { createTenant, createUser, uid, type TestTenant } from "../factories";
 import { newEmail, seedSub } from "../factories/cis";
 import { alerts, page, pageText, textsOf } from "../factories/html";
 import { mintKey, pageKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { location, type Browser } from "./http";
 
 /**
@@ -40,7 +41,7 @@ async function invoice(t: TestTenant, subId: string, status: "draft" | "approved
 
 async function staff(t: TestTenant, role: "admin" | "lead" = "admin") {
   const u = await createUser(t, { role });
-  return { u, b: await signIn(t, u) };
+  return { u, b: await signedIn(t, u) };
 }
 
 const outboxCount = (tenantId: string, template: string) => count("email_outbox", "tenant_id = ? AND template = ?", tenantId, template);
@@ -113,7 +114,7 @@ describe("submission keys: the invoice's Email", () => {
     expect(await count("submission_keys", "tenant_id IN (?, ?)", t.id, other.id)).toBe(0);
 
     // The colleague's own key, used by the colleague once, is stored under them; this person cannot answer with it.
-    const cb = await signIn(t, colleague);
+    const cb = await signedIn(t, colleague);
     const theirs = await mintKey(t, colleague, action);
     expect((await cb.post(url, { intent: "email", [SUBMISSION_KEY_FIELD]: theirs })).status).toBe(302);
     const reused = await b.post(url, { intent: "email", [SUBMISSION_KEY_FIELD]: theirs });
@@ -123,7 +124,7 @@ describe("submission keys: the invoice's Email", () => {
     // The guards come first: a person who may not e-mail is refused with 403 whatever the key.
     const t2 = await createTenant({ modules: ["cis"], bundles: { standard: ["cis.inv.read"] } });
     const reader = await createUser(t2, { role: "standard" });
-    const rb = await signIn(t2, reader);
+    const rb = await signedIn(t2, reader);
     const sub2 = await seedSub(t2, { email: newEmail("reader") });
     const id2 = await invoice(t2, sub2.id);
     const denied = await rb.post(`${t2.origin}/cis/invoices/${id2}`, {

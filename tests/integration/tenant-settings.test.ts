@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
 import { fieldMessage, linksTo, page, shownText, valueOf } from "../factories/html";
-import { count, signIn } from "./auth-helpers";
+import { signedIn } from "../factories/sessions";
+import { count } from "./auth-helpers";
 import { location } from "./http";
 
 const VALID = { accentColor: "#1D4ED8", radius: "1rem", appearance: "dark", fontFamily: "Lora" };
@@ -15,7 +16,7 @@ async function branding(tenantId: string): Promise<Record<string, unknown>> {
 async function staff(role: "admin" | "standard" | "manager" = "admin", opts: Parameters<typeof createTenant>[0] = {}) {
   const t = await createTenant(opts);
   const u = await createUser(t, { role });
-  return { t, u, b: await signIn(t, u) };
+  return { t, u, b: await signedIn(t, u) };
 }
 
 describe("/settings/branding", () => {

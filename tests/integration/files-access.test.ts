@@ -19,7 +19,7 @@ describe("serving a stored file", () => {
     expect(disposition).toBe(`attachment; filename="Caf_ plans.txt"; filename*=UTF-8''Caf%C3%A9%20plans.txt`);
     expect(res.headers.get("Content-Security-Policy")?.startsWith("sandbox;")).toBe(true);
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_DOWNLOADED' AND target_id = ?", t.id, id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.downloaded' AND target_id = ?", t.id, id)).toBe(1);
   });
 
   it("tells the page a download began with a cookie named after its nonce, only for a well-formed nonce and only on the download", async () => {

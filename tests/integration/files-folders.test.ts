@@ -31,7 +31,7 @@ describe("folders", () => {
     expect(accounts.doc.querySelector("a[rel='next']")?.getAttribute("href")).toBe("/files/folders/site-reports");
     expect(textsOf((await visit(b, `${t.origin}/files/folders?fq=acc`)).doc, "ul[aria-label='Folders'] li")).toEqual(["Accounts"]);
     expect((await b.get(`${t.origin}/files/folders/no-such`)).status).toBe(404);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FOLDER_CREATED'", t.id)).toBe(3);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.folder.created'", t.id)).toBe(3);
   });
 
   it("renames a folder (its children's paths follow), refuses a duplicate, deletes an empty one moving its files up", async () => {
@@ -45,7 +45,7 @@ describe("folders", () => {
     const renamed = await b.post(`${t.origin}/files/folders/old`, { intent: "update-folder", name: "New Name", color: "#ef4444" });
     expect(location(renamed)).toBe("/files/folders/new-name");
     expect(await count("file_folders", "tenant_id = ? AND path = 'new-name/child'", t.id)).toBe(1);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FOLDER_UPDATED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.folder.updated'", t.id)).toBe(1);
     expect((await b.post(`${t.origin}/files/folders/new-name`, { intent: "delete-folder" })).status).toBe(400);
     const child = await env.DB.prepare("SELECT id FROM file_folders WHERE tenant_id = ? AND path = 'new-name/child'").bind(t.id).first<{ id: string }>();
     const parent = await env.DB.prepare("SELECT id FROM file_folders WHERE tenant_id = ? AND path = 'new-name'").bind(t.id).first<{ id: string }>();
@@ -53,7 +53,7 @@ describe("folders", () => {
     const del = await b.post(`${t.origin}/files/folders/new-name/child`, { intent: "delete-folder" });
     expect(location(del)).toBe("/files/folders/new-name");
     expect(await count("files", "id = ? AND folder_id = ?", f, parent!.id)).toBe(1);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FOLDER_DELETED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.folder.deleted'", t.id)).toBe(1);
   });
 
   it("needs files.folders.create for New Folder and files.folders.manage for Edit Folder (403, audited)", async () => {

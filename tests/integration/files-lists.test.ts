@@ -102,8 +102,8 @@ describe("bulk delete", () => {
     expect(await count("files", "id = ?", theirs)).toBe(1);
     expect(await count("file_versions", "file_id = ?", mine)).toBe(0);
     expect((await env.FILES.list({ prefix: `tenants/${t.id}/files/${mine}/` })).objects).toHaveLength(0);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_DELETED' AND target_id = ?", t.id, mine)).toBe(1);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'BULK_FILES_DELETED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.deleted' AND target_id = ?", t.id, mine)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.bulk_deleted'", t.id)).toBe(1);
     const usage = await env.DB.prepare("SELECT used_bytes, file_count FROM storage_usage WHERE tenant_id = ?").bind(t.id).first();
     expect(usage).toEqual({ used_bytes: 1, file_count: 1 });
   });
@@ -161,7 +161,7 @@ describe("delete from the file's page", () => {
     const done = await ab.post(`${t.origin}/files/file/${id}`, { intent: "delete", confirmed: "yes" });
     expect(location(done)).toBe("/files/all");
     expect(await count("files", "id = ?", id)).toBe(0);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_DELETED' AND target_id = ?", t.id, id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.deleted' AND target_id = ?", t.id, id)).toBe(1);
     expect((await ab.get(`${t.origin}/files/file/${id}`)).status).toBe(404);
   });
 });
@@ -183,10 +183,10 @@ describe("move", () => {
     expect(res.status).toBe(302);
     expect(await count("files", "folder_id = ?", folder!.id)).toBe(2);
     expect(await count("files", "id = ? AND folder_id IS NULL", theirs)).toBe(1);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'BULK_FILES_MOVED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.bulk_moved'", t.id)).toBe(1);
     // One file from its page; a non-owner is refused there.
     expect((await ab.post(`${t.origin}/files/file/${m1}`, { intent: "move", folderId: "" })).status).toBe(302);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_MOVED' AND target_id = ?", t.id, m1)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.moved' AND target_id = ?", t.id, m1)).toBe(1);
     expect((await bb.post(`${t.origin}/files/file/${m2}`, { intent: "move", folderId: "" })).status).toBe(403);
     expect(await count("files", "id = ? AND folder_id = ?", m2, folder!.id)).toBe(1);
     // A folder of another tenant is not a destination.
@@ -215,8 +215,8 @@ describe("bulk actions run once per submission key", () => {
       expect(await (await b.follow(res, url)).text()).toContain("Deleted 2 file(s)");
     }
     expect(await count("files", "tenant_id = ?", t.id)).toBe(0);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'BULK_FILES_DELETED'", t.id)).toBe(1);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_DELETED'", t.id)).toBe(2);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.bulk_deleted'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.deleted'", t.id)).toBe(2);
   });
 
   it("a repeated bulk move (the list's own key, posted twice) moves and records once", async () => {
@@ -233,7 +233,7 @@ describe("bulk actions run once per submission key", () => {
       expect(await (await b.follow(res, url)).text()).toContain("Moved 2 file(s)");
     }
     expect(await count("files", "folder_id = ?", folder!.id)).toBe(2);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'BULK_FILES_MOVED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.bulk_moved'", t.id)).toBe(1);
     expect(await count("activity_log", "tenant_id = ? AND action = 'bulk files moved'", t.id)).toBe(1);
   });
 
@@ -251,7 +251,7 @@ describe("bulk actions run once per submission key", () => {
       expect((await visit({ get: async () => res }, "")).text).toContain(SUBMISSION_KEY_MESSAGES.missing);
     }
     expect(await count("files", "id = ?", id)).toBe(1);
-    expect(await count("audit_events", "tenant_id = ? AND action IN ('FILE_DELETED', 'BULK_FILES_MOVED', 'FILE_MOVED')", t.id)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND action IN ('files.file.deleted', 'files.file.bulk_moved', 'files.file.moved')", t.id)).toBe(0);
   });
 });
 
@@ -272,7 +272,7 @@ describe("share", () => {
       2,
     );
     expect(await count("notifications", "target_user_id = ?", alice.id)).toBe(0);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_SHARED' AND target_id = ?", t.id, id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.shared' AND target_id = ?", t.id, id)).toBe(1);
     expect((await bb.get(`${t.origin}/files/file/${id}/download`)).status).toBe(200);
     const page = await visit(ab, `${t.origin}/files/all`);
     expect(page.text).toContain("2 people");
@@ -348,15 +348,15 @@ describe("/files/export", () => {
     expect(lines[0]).toBe("Name,Folder,Owner,Size (bytes),Type,Visibility,Signed,Signed version,Version,Created");
     // Bob sees Alice's shared file and his own private one, never Alice's private file.
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["'=HYPERLINK(evil).txt", "bob-notes.txt"]);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILES_EXPORTED' AND actor_id = ?", t.id, bob.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.exported' AND actor_id = ?", t.id, bob.id)).toBe(1);
 
     const mine = await bb.post(`${t.origin}/files/export`, { filter: "mine", q: "notes" });
     expect((await mine.text()).includes("bob-notes.txt")).toBe(true);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILES_EXPORTED'", t.id)).toBe(2);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.exported'", t.id)).toBe(2);
 
     expect((await bb.get(`${t.origin}/files/export`)).status).toBe(404);
     // From another site the post is refused before anything is read or audited.
     expect((await bb.post(`${t.origin}/files/export`, { filter: "all" }, { origin: "https://evil.example" })).status).toBe(403);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILES_EXPORTED'", t.id)).toBe(2);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.exported'", t.id)).toBe(2);
   });
 });

@@ -93,7 +93,7 @@ describe("multipart upload", () => {
     expect(stored.length).toBe(size);
     expect(stored.every((v, i) => v === content[i])).toBe(true);
     expect(await count("file_versions", "tenant_id = ? AND file_id = ? AND version = 1", t.id, answer.fileId)).toBe(1);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_UPLOADED' AND target_id = ?", t.id, answer.fileId)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.uploaded' AND target_id = ?", t.id, answer.fileId)).toBe(1);
     const usage = await env.DB.prepare("SELECT used_bytes, file_count FROM storage_usage WHERE tenant_id = ?").bind(t.id).first();
     expect(usage).toEqual({ used_bytes: size, file_count: 1 });
     expect(await count("storage_reservations", "tenant_id = ?", t.id)).toBe(0);
@@ -197,7 +197,7 @@ describe("multipart quota", () => {
     const { res, body } = await start(b, t, { name: "huge.mov", size: 200 * 1000 * 1000 + 1 });
     expect(res.status).toBe(413);
     expect(body.message).toBe(FILE_MESSAGES.quotaExceeded);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'STORAGE_QUOTA_EXCEEDED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.storage.quota_exceeded'", t.id)).toBe(1);
     expect(await count("file_multipart_uploads", "tenant_id = ?", t.id)).toBe(0);
   });
 

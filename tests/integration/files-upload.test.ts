@@ -38,7 +38,7 @@ describe("upload", () => {
       .first<{ used_bytes: number; file_count: number; sheets: number }>();
     expect(usage).toEqual({ used_bytes: content.length, file_count: 1, sheets: content.length });
     expect(await count("storage_reservations", "tenant_id = ?", t.id)).toBe(0);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_UPLOADED' AND target_id = ?", t.id, row!.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.uploaded' AND target_id = ?", t.id, row!.id)).toBe(1);
     expect(await count("activity_log", "tenant_id = ? AND module = 'files' AND action = 'file uploaded'", t.id)).toBe(1);
   });
 
@@ -161,7 +161,7 @@ describe("new versions racing", () => {
     expect(await record(first, `tenants/${t.id}/files/${id}/v2/original-a/race.txt`)).toEqual({ ok: true, fileId: id });
     expect(await record(second, `tenants/${t.id}/files/${id}/v2/original-b/race.txt`)).toEqual({ ok: false, code: "not_found" });
     expect(await count("file_versions", "file_id = ?", id)).toBe(2);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'FILE_UPLOADED' AND target_id = ?", t.id, id)).toBe(2);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.file.uploaded' AND target_id = ?", t.id, id)).toBe(2);
     expect((await fileRow(id))!.storage_key).toBe(`tenants/${t.id}/files/${id}/v2/original-a/race.txt`);
     const used = await env.DB.prepare("SELECT used_bytes FROM storage_usage WHERE tenant_id = ?").bind(t.id).first<{ used_bytes: number }>();
     expect(used!.used_bytes).toBe(2 + 5);
@@ -176,7 +176,7 @@ describe("quota", () => {
     expect(res.status).toBe(413);
     expect(((await res.json()) as { message: string }).message).toBe("Storage limit exceeded. Please upgrade your storage plan or delete some files.");
     expect(await count("files", "tenant_id = ?", t.id)).toBe(0);
-    expect(await count("audit_events", "tenant_id = ? AND action = 'STORAGE_QUOTA_EXCEEDED'", t.id)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'files.storage.quota_exceeded'", t.id)).toBe(1);
     const listed = await env.FILES.list({ prefix: `tenants/${t.id}/` });
     expect(listed.objects).toHaveLength(0);
   });

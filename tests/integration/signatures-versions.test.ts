@@ -132,7 +132,7 @@ describe("a new version of a document in signature", () => {
     expect(await fileRow(fileId)).toMatchObject({ version: 1, pending_sign: 1 });
     expect(await count("file_versions", "file_id = ?", fileId)).toBe(1);
     expect(await count("storage_reservations", "tenant_id = ?", t.id)).toBe(0);
-    expect(await count("audit_events", "action = 'FILE_UPLOADED' AND target_id = ?", fileId)).toBe(1);
+    expect(await count("audit_events", "action = 'files.file.uploaded' AND target_id = ?", fileId)).toBe(1);
   });
 
   it("unsigns a signed file in the same batch; the signed version stays in the history, marked signed, and the list and export say which", async () => {

@@ -25,7 +25,8 @@ import {
   type FileVisibility,
   type UsageCategory,
 } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
+import type { AuditAction } from "~/features/platform/audit-actions";
 import { newId } from "~/utils/ids";
 import { USAGE_RECALC_AUDIT } from "./file-constants";
 import { TIER_LIMITS } from "./file-rules";
@@ -50,20 +51,20 @@ export type Fail = { ok: false; code: FileErrorCode; field?: string };
 
 /** Audit action names of the files area. */
 export const FILE_AUDIT = {
-  uploaded: "FILE_UPLOADED",
-  deleted: "FILE_DELETED",
-  bulkDeleted: "BULK_FILES_DELETED",
-  shared: "FILE_SHARED",
-  downloaded: "FILE_DOWNLOADED",
-  moved: "FILE_MOVED",
-  bulkMoved: "BULK_FILES_MOVED",
-  folderCreated: "FOLDER_CREATED",
-  folderUpdated: "FOLDER_UPDATED",
-  folderDeleted: "FOLDER_DELETED",
-  quotaExceeded: "STORAGE_QUOTA_EXCEEDED",
-  exported: "FILES_EXPORTED",
+  uploaded: "files.file.uploaded",
+  deleted: "files.file.deleted",
+  bulkDeleted: "files.file.bulk_deleted",
+  shared: "files.file.shared",
+  downloaded: "files.file.downloaded",
+  moved: "files.file.moved",
+  bulkMoved: "files.file.bulk_moved",
+  folderCreated: "files.folder.created",
+  folderUpdated: "files.folder.updated",
+  folderDeleted: "files.folder.deleted",
+  quotaExceeded: "files.storage.quota_exceeded",
+  exported: "files.exported",
   usageRecalculated: USAGE_RECALC_AUDIT,
-} as const;
+} as const satisfies Record<string, AuditAction>;
 
 export const RESERVATION_TTL_MS = 60 * 60 * 1000;
 
@@ -352,11 +353,21 @@ async function recordNewVersion(
       sql`SELECT ${tenantId}, ${dayOf(now)}, ${u.size}, 0, 1, 0, 0 WHERE ${current}
         ON CONFLICT (tenant_id, day) DO UPDATE SET bytes_added = bytes_added + excluded.bytes_added, uploads = uploads + 1`,
     ),
-    db
-      .insert(auditEvents)
-      .select(
-        sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, ${FILE_AUDIT.uploaded}, 'file', ${target.fileId}, ${details}, NULL, ${now} WHERE ${current}`,
-      ),
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: FILE_AUDIT.uploaded,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "file",
+        targetId: target.fileId,
+        payload: sql`${details}`,
+        ip: null,
+      },
+      current,
+      { now },
+    ),
     db
       .insert(activityLog)
       .select(

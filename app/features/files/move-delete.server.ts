@@ -3,7 +3,7 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/submi
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { activityLog, auditEvents, fileAccess, fileFolders, files, fileVersions, storageDaily, type UsageCategory } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import { dayOf, FILE_AUDIT, mayChange, usageDelta, visibleTo, type Fail, type FileErrorCode, type Viewer } from "./files.server";
 
@@ -155,11 +155,21 @@ export async function deleteFiles(
       // second delete of the same file changes nothing.
       const out = await db.batch([
         usageDelta(db, tenantId, r.category, -r.storedBytes, -1, now, exists),
-        db
-          .insert(auditEvents)
-          .select(
-            sql`SELECT ${newId()}, ${tenantId}, ${viewer.id}, ${viewer.email}, ${FILE_AUDIT.deleted}, 'file', ${r.id}, ${JSON.stringify({ name: r.name, bytes: r.storedBytes, bulk })}, NULL, ${now} WHERE ${exists}`,
-          ),
+        auditInsertWhere(
+          db,
+          {
+            tenantId,
+            action: FILE_AUDIT.deleted,
+            actorId: viewer.id,
+            actorEmail: viewer.email,
+            targetType: "file",
+            targetId: r.id,
+            payload: { name: r.name, bytes: r.storedBytes, bulk },
+            ip: null,
+          },
+          exists,
+          { now },
+        ),
         db
           .insert(activityLog)
           .select(

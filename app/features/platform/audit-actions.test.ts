@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AuditEntry } from "./audit.server";
-import { AUDIT_ACTIONS, auditSentence, isAuditAction, LEGACY_FILE_AUDIT_ACTIONS, type AuditAction } from "./audit-actions";
+import { AUDIT_ACTIONS, auditSentence, isAuditAction, type AuditAction } from "./audit-actions";
 
 const actions = Object.keys(AUDIT_ACTIONS) as AuditAction[];
 
@@ -19,14 +19,6 @@ describe("the audit action registry", () => {
     }
     // Two actions with one sentence would read the same in the audit log.
     expect(new Set(Object.values(AUDIT_ACTIONS)).size).toBe(actions.length);
-  });
-
-  it("maps every old files-area name to a registered action, and shows its sentence", () => {
-    for (const [old, action] of Object.entries(LEGACY_FILE_AUDIT_ACTIONS)) {
-      expect(isAuditAction(old)).toBe(false);
-      expect(isAuditAction(action)).toBe(true);
-      expect(auditSentence(old)).toBe(AUDIT_ACTIONS[action]);
-    }
   });
 
   it("shows an action it does not know as stored", () => {

@@ -116,29 +116,6 @@ export const AUDIT_ACTIONS = {
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
-/**
- * The names the files area writes until its data module (being split) takes the registered names
- * above: accepted by the helpers meanwhile. Migration 0027 renames stored rows to the new names.
- * Remove this map, and its place in `AuditActionInput`, once nothing writes them.
- */
-export const LEGACY_FILE_AUDIT_ACTIONS = {
-  FILE_UPLOADED: "files.file.uploaded",
-  FILE_DELETED: "files.file.deleted",
-  BULK_FILES_DELETED: "files.file.bulk_deleted",
-  FILE_SHARED: "files.file.shared",
-  FILE_DOWNLOADED: "files.file.downloaded",
-  FILE_MOVED: "files.file.moved",
-  BULK_FILES_MOVED: "files.file.bulk_moved",
-  FOLDER_CREATED: "files.folder.created",
-  FOLDER_UPDATED: "files.folder.updated",
-  FOLDER_DELETED: "files.folder.deleted",
-  STORAGE_QUOTA_EXCEEDED: "files.storage.quota_exceeded",
-  FILES_EXPORTED: "files.exported",
-} as const satisfies Record<string, AuditAction>;
-
-/** What the audit helpers accept: a registered action (or, for now, a files-area legacy name). */
-export type AuditActionInput = AuditAction | keyof typeof LEGACY_FILE_AUDIT_ACTIONS;
-
 export function isAuditAction(s: string): s is AuditAction {
   return Object.hasOwn(AUDIT_ACTIONS, s);
 }
@@ -146,6 +123,5 @@ export function isAuditAction(s: string): s is AuditAction {
 /** The sentence for a stored action; an unknown one (an old or foreign name) is shown as stored. */
 export function auditSentence(action: string): string {
   if (isAuditAction(action)) return AUDIT_ACTIONS[action];
-  if (Object.hasOwn(LEGACY_FILE_AUDIT_ACTIONS, action)) return AUDIT_ACTIONS[LEGACY_FILE_AUDIT_ACTIONS[action as keyof typeof LEGACY_FILE_AUDIT_ACTIONS]];
   return action;
 }

@@ -4,14 +4,14 @@ import { getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, auditEvents, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
-import type { AuditActionInput } from "./audit-actions";
+import type { AuditAction } from "./audit-actions";
 
 export { AUDIT_ACTIONS, auditSentence, type AuditAction } from "./audit-actions";
 
 export type AuditEntry = {
   tenantId: string | null;
   /** A registered action (see audit-actions.ts): anything else fails typecheck. */
-  action: AuditActionInput;
+  action: AuditAction;
   actorId?: string | null;
   actorEmail?: string | null;
   targetType?: string | null;

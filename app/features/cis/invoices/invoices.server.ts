@@ -8,7 +8,9 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
 import { getDb, type Db } from "~/db/client.server";
-import { auditEvents, cisInvoices, cisSubcontractors } from "~/db/schema";
+import { cisInvoices, cisSubcontractors } from "~/db/schema";
+import { auditInsertWhere } from "~/features/platform/audit.server";
+import type { AuditAction } from "~/features/platform/audit-actions";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { newId } from "~/utils/ids";
 import { invoiceAmounts, isCalendarDate, LONDON_TZ, taxMonthOfDate, type InvoiceStatus } from "../domain";
@@ -26,7 +28,9 @@ export type InvoiceAction = "approve" | "reject" | "pay" | "cancel" | "delete" |
 type TransitionRule = {
   from: readonly InvoiceStatus[];
   refused: InvoiceErrorCode;
-  audit: string;
+  audit: AuditAction;
+  /** The one entry a bulk run of this action writes (only the actions the list offers in bulk). */
+  bulkAudit?: AuditAction;
   /**
    * Four eyes: refused with this code to the staff member who was shown the portal link the
    * invoice was submitted through (they could have submitted it themselves).
@@ -36,16 +40,22 @@ type TransitionRule = {
 
 /** The states each action starts from; anything else is refused with its code. */
 export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceAction, TransitionRule>> = {
-  approve: { from: ["draft", "portal_draft"], refused: "not_approvable", audit: "cis.invoice.approved", notByLinkRevealer: "revealer_cannot_approve" },
+  approve: {
+    from: ["draft", "portal_draft"],
+    refused: "not_approvable",
+    audit: "cis.invoice.approved",
+    bulkAudit: "cis.invoice.bulk.approve",
+    notByLinkRevealer: "revealer_cannot_approve",
+  },
   // A rejected portal submission is cancelled, and recorded as such.
   reject: { from: ["portal_draft"], refused: "not_rejectable", audit: "cis.invoice.cancelled" },
-  pay: { from: ["approved"], refused: "not_payable", audit: "cis.invoice.paid", notByLinkRevealer: "revealer_cannot_pay" },
+  pay: { from: ["approved"], refused: "not_payable", audit: "cis.invoice.paid", bulkAudit: "cis.invoice.bulk.pay", notByLinkRevealer: "revealer_cannot_pay" },
   // Paid invoices are part of the tax record (returns read them): they are not cancelled.
   cancel: { from: ["draft", "portal_draft", "approved"], refused: "not_cancellable", audit: "cis.invoice.cancelled" },
   // Soft delete hides an invoice from lists; approved and paid ones carry a deduction and stay.
-  delete: { from: ["draft", "portal_draft", "cancelled"], refused: "not_deletable", audit: "cis.invoice.deleted" },
+  delete: { from: ["draft", "portal_draft", "cancelled"], refused: "not_deletable", audit: "cis.invoice.deleted", bulkAudit: "cis.invoice.bulk.delete" },
   // A statement reports payments made: only a paid invoice can be asked to go on one.
-  statement: { from: ["paid"], refused: "not_statement_eligible", audit: "cis.invoice.statement_requested" },
+  statement: { from: ["paid"], refused: "not_statement_eligible", audit: "cis.invoice.statement_requested", bulkAudit: "cis.invoice.bulk.statement" },
 };
 
 /**
@@ -57,22 +67,37 @@ export function auditIfChanged(
   tenantId: string,
   invoiceId: string,
   token: string,
-  action: string,
+  action: AuditAction,
   actor: Actor,
   payload: Record<string, unknown>,
   now: number,
 ) {
-  return db.insert(auditEvents)
-    .select(sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, ${action}, 'invoice', ${invoiceId}, ${JSON.stringify(payload)}, NULL, ${now}
-    FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.transitionId} = ${token}`);
+  return auditInsertWhere(
+    db,
+    { tenantId, action, actorId: actor.id, actorEmail: actor.email, targetType: "invoice", targetId: invoiceId, payload, ip: null },
+    sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.transitionId} = ${token}`,
+    { from: cisInvoices, now },
+  );
 }
 
 /** One entry for a bulk action, listing exactly the invoices this batch changed; none when nothing changed. */
-function bulkAuditIfAny(db: Db, tenantId: string, token: string, action: InvoiceAction, actor: Actor, now: number) {
-  return db.insert(auditEvents).select(sql`SELECT ${newId()}, ${tenantId}, ${actor.id}, ${actor.email}, ${`cis.invoice.bulk.${action}`}, 'invoice', NULL,
-      json_object('succeeded', json_group_array(${cisInvoices.id}), 'count', count(*)), NULL, ${now}
-    FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.transitionId} = ${token}
-    HAVING count(*) > 0`);
+function bulkAuditIfAny(db: Db, tenantId: string, token: string, action: AuditAction, actor: Actor, now: number) {
+  return auditInsertWhere(
+    db,
+    {
+      tenantId,
+      action,
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "invoice",
+      targetId: null,
+      payload: sql`json_object('succeeded', json_group_array(${cisInvoices.id}), 'count', count(*))`,
+      ip: null,
+    },
+    // Grouped over the batch's rows: no entry when nothing changed.
+    sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.transitionId} = ${token} HAVING count(*) > 0`,
+    { from: cisInvoices, now },
+  );
 }
 
 export type TransitionFailure = { id: string; code: InvoiceErrorCode };
@@ -247,7 +272,7 @@ async function transition(
   const { statements, attempted, failed } = await planTransition(db, tenantId, ids, action, actor, { token, nowDate, paymentDate: opts.paymentDate });
   result.failed.push(...failed);
   if (statements.length === 0) return result;
-  if (opts.bulk) statements.push(bulkAuditIfAny(db, tenantId, token, action, actor, now));
+  if (opts.bulk && rule.bulkAudit) statements.push(bulkAuditIfAny(db, tenantId, token, rule.bulkAudit, actor, now));
   // Last, so the results above keep their places; a repeated key fails the whole batch.
   if (opts.claim) statements.push(claimSubmission(db, opts.claim));
 

@@ -9,6 +9,7 @@ import { optionalUser } from "./features/auth/middleware.server";
 import { can } from "./features/auth/scopes";
 import { brandingCssVars, effectiveTheme } from "./features/platform/branding";
 import { AppShell } from "./features/platform/components/app-shell";
+import type { ShellData } from "./features/platform/components/shell-data";
 import { InternalErrorMessage } from "./features/platform/error-reference";
 import { consumeToast } from "./features/platform/flash.server";
 import { routeErrorCode } from "./features/platform/route-errors";
@@ -60,6 +61,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+// The shells read this data as ShellData: compiling fails here when the loader stops providing it.
+type Expect<T extends true> = T;
+type _RootFeedsTheShells = Expect<RootData extends ShellData ? true : false>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

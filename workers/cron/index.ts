@@ -1,3 +1,4 @@
+import { runAuthHousekeeping } from "../../app/features/auth/housekeeping.server";
 import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
 import { runHmrcRecordsHousekeeping } from "../../app/features/cis/hmrc/records.server";
 import { runCisImportCleanup } from "../../app/features/cis/import.server";
@@ -14,6 +15,7 @@ export const CRON_REGISTRY: Record<string, CronJob[]> = {
   // Hourly housekeeping.
   "15 * * * *": [
     { name: "housekeeping", run: (env, t) => runHousekeeping(env, t) },
+    { name: "auth-housekeeping", run: (env, t) => runAuthHousekeeping(env, t) },
     { name: "cis-stale-imports", run: (env, t) => runCisImportCleanup(env, t) },
     { name: "files-stale-multipart-uploads", run: (env, t) => expireMultipartUploads(env, t) },
     // HMRC messages: legacy plaintext XML encrypted, submissions past six tax years deleted.

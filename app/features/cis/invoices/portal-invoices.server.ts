@@ -10,7 +10,7 @@ import { cisInvoices, cisSettings } from "~/db/schema";
 import type { FilePart } from "~/features/files/multipart";
 import { MultipartError } from "~/features/files/multipart";
 import { streamToR2 } from "~/features/files/upload.server";
-import { PORTAL_PDF_MAX_BYTES, type PortalAttachmentErrorCode } from "~/features/portal/portal-invoice-codes";
+import { PORTAL_PDF_MAX_BYTES, type PortalAttachmentErrorCode } from "./portal-invoice-codes";
 import { newId } from "~/utils/ids";
 import type { InvoiceInput } from "../domain";
 import type { SubcontractorRow } from "../subcontractors.server";

@@ -13,7 +13,7 @@ import { reportInternalError } from "~/features/platform/error-reference";
 import { redirectWithToast } from "~/features/platform/flash.server";
 import { formErrorReply } from "~/utils/forms";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
-import { ATTACH_AGAIN, PORTAL_ATTACHMENT_MESSAGES, PORTAL_PDF_MAX_BYTES } from "../portal-invoice-codes";
+import { ATTACH_AGAIN, PORTAL_ATTACHMENT_MESSAGES, PORTAL_PDF_MAX_BYTES } from "~/features/cis/invoices/portal-invoice-codes";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
 import type { Route } from "./+types/invoice-new";

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { VERIFICATION_STATUSES } from "../../features/cis/domain/calculation";
-import { INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../../features/cis/domain/types";
+import { INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS, VERIFICATION_STATUSES } from "../constants";
 import { tenants } from "./platform";
 
 /** One settings document per tenant. The contractor UTR is stored encrypted. */

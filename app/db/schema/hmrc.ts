@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DEV_HMRC_MODES } from "../../features/cis/hmrc/codes";
+import { DEV_HMRC_MODES } from "../constants";
 
 export const HMRC_SUBMISSION_KINDS = ["cis300", "verify"] as const;
 export type HmrcSubmissionKind = (typeof HMRC_SUBMISSION_KINDS)[number];

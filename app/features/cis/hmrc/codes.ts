@@ -1,4 +1,7 @@
 /** Client-safe: the gateway's typed codes and the sentences a person sees for them. */
+import { DEV_HMRC_MODES } from "~/db/constants";
+
+export { DEV_HMRC_MODES } from "~/db/constants";
 
 export const GATEWAY_ERROR_CODES = [
   "transport_not_configured",
@@ -64,6 +67,4 @@ export function verifySentMessage(count: number, created: boolean): string {
     : `HMRC's answer will update the verification of ${count} subcontractors.`;
 }
 
-/** How the development Transaction Engine answers submissions for one employer reference. */
-export const DEV_HMRC_MODES = ["accept", "business_error", "slow"] as const;
 export type DevHmrcMode = (typeof DEV_HMRC_MODES)[number];

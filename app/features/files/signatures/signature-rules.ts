@@ -1,10 +1,10 @@
 /** Client-safe rules and words of e-signature: the pages, the data layer and the stamping job share them. */
+import { SIGNATURE_STATUSES, SIGNATURE_KINDS, STAMP_STATUSES } from "~/db/constants";
 
-export const SIGNATURE_STATUSES = ["pending", "signed", "declined"] as const;
+export { SIGNATURE_STATUSES, SIGNATURE_KINDS, STAMP_STATUSES } from "~/db/constants";
+
 export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
-export const SIGNATURE_KINDS = ["typed", "drawn"] as const;
 export type SignatureKind = (typeof SIGNATURE_KINDS)[number];
-export const STAMP_STATUSES = ["queued", "done", "failed"] as const;
 export type StampStatus = (typeof STAMP_STATUSES)[number];
 
 /** The e-signature scopes (inside the platform's files.* family). */

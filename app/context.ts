@@ -1,5 +1,5 @@
 import { createContext } from "react-router";
-import type { TenantContextValue } from "./features/platform/tenants.server";
+import type { TenantContextValue } from "./features/platform/index.server";
 
 export type CloudflareContext = {
   env: Env;

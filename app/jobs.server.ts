@@ -6,18 +6,18 @@
  * feature does when its submission ends) are registered here too.
  */
 import type { z } from "zod";
-import { hmrcPollJob, hmrcSendJob } from "~/features/cis/hmrc/jobs.server";
-import { onSubmissionResult } from "~/features/cis/hmrc/gateway.server";
-import { registerReturnSubmissionSource } from "~/features/cis/hmrc/return-submission.server";
-import { registerHmrcResultHandlers } from "~/features/cis/hmrc/verification.server";
-import { statementsGenerateJob } from "~/features/cis/invoices/jobs.server";
-import { applyReturnSubmission, returnSubmissionSource } from "~/features/cis/returns/submission.server";
-import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
-import { usageRecalculateJob } from "~/features/files/usage-recalculation.server";
+import { hmrcPollJob, hmrcSendJob } from "~/features/cis/index.server";
+import { onSubmissionResult } from "~/features/cis/index.server";
+import { registerReturnSubmissionSource } from "~/features/cis/index.server";
+import { registerHmrcResultHandlers } from "~/features/cis/index.server";
+import { statementsGenerateJob } from "~/features/cis/index.server";
+import { applyReturnSubmission, returnSubmissionSource } from "~/features/cis/index.server";
+import { statementsGenerateAllJob } from "~/features/cis/index.server";
+import { usageRecalculateJob } from "~/features/files/index.server";
 // E-signature: stamping a signed PDF.
-import { signatureStampJob } from "~/features/files/signatures/stamp.server";
-import { registerJobs } from "~/features/platform/jobs/definitions.server";
-import type { JobDefinition } from "~/features/platform/jobs/registry.server";
+import { signatureStampJob } from "~/features/files/index.server";
+import { registerJobs } from "~/features/platform/index.server";
+import type { JobDefinition } from "~/features/platform/index.server";
 
 declare module "~/features/platform/jobs/definitions.server" {
   interface RegisteredJobs {

@@ -4,8 +4,8 @@
  * its effect by app/root.tsx (server render and client bundle), workers/app.ts (queues and
  * cron, which run without the router) and the integration tests' setup.
  */
-import { registerScopes } from "~/features/auth/scopes";
-import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis/domain/scopes";
+import { registerScopes } from "~/features/auth";
+import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis";
 
 declare module "~/features/auth/scopes" {
   interface RegisteredScopes {

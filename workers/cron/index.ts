@@ -1,9 +1,9 @@
-import { runAuthHousekeeping } from "../../app/features/auth/housekeeping.server";
-import { runCisDeadlineAlerts } from "../../app/features/cis/deadline-alerts.server";
-import { runHmrcRecordsHousekeeping } from "../../app/features/cis/hmrc/records.server";
-import { runCisImportCleanup } from "../../app/features/cis/import.server";
-import { expireMultipartUploads } from "../../app/features/files/multipart-upload.server";
-import { runHousekeeping } from "../../app/features/platform/housekeeping.server";
+import { runAuthHousekeeping } from "../../app/features/auth/index.server";
+import { runCisDeadlineAlerts } from "../../app/features/cis/index.server";
+import { runHmrcRecordsHousekeeping } from "../../app/features/cis/index.server";
+import { runCisImportCleanup } from "../../app/features/cis/index.server";
+import { expireMultipartUploads } from "../../app/features/files/index.server";
+import { runHousekeeping } from "../../app/features/platform/index.server";
 
 type CronJob = { name: string; run(env: Env, scheduledTime: number): Promise<unknown> };
 

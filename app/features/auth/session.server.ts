@@ -4,9 +4,9 @@ import { createCookie } from "react-router";
 import { getDb } from "~/db/client.server";
 import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
-import { auditInsert, type AuditEntry } from "~/features/platform/audit.server";
-import { UNREAD_COUNT_CAP } from "~/features/platform/notifications/notifications";
-import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
+import { auditInsert, type AuditEntry } from "~/features/platform/index.server";
+import { UNREAD_COUNT_CAP } from "~/features/platform";
+import { secureCookies, sessionSecrets } from "~/features/platform/index.server";
 import { newId, sha256Hex } from "~/utils/ids";
 
 const MINUTE = 60_000;

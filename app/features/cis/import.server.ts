@@ -2,7 +2,7 @@ import { and, inArray, isNull, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisSubcontractors } from "~/db/schema";
 import { isUniqueUtrViolation } from "./subcontractors.server";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { countStatuses, readImportTable } from "./csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "./csv-import/import-kit";

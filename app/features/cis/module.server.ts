@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { cloudflareContext, type SessionUser } from "~/context";
-import { requireTenant, requireUser, requireUserWithScope } from "~/features/auth/middleware.server";
-import type { TenantContextValue } from "~/features/platform/tenants.server";
+import { requireTenant, requireUser, requireUserWithScope } from "~/features/auth/index.server";
+import type { TenantContextValue } from "~/features/platform/index.server";
 import type { CisScope } from "./domain/scopes";
 
 type Ctx = Readonly<RouterContextProvider>;

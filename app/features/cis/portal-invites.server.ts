@@ -1,11 +1,11 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisPortalInvites, usedTokens } from "~/db/schema";
-import { signToken, signTokenWith } from "~/features/auth/tokens.server";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
-import { auditInsert } from "~/features/platform/audit.server";
-import { queueEmail } from "~/features/platform/email/send.server";
-import type { TenantContextValue } from "~/features/platform/tenants.server";
+import { signToken, signTokenWith } from "~/features/auth/index.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
+import { auditInsert } from "~/features/platform/index.server";
+import { queueEmail } from "~/features/platform/index.server";
+import type { TenantContextValue } from "~/features/platform/index.server";
 import type { Actor } from "./module.server";
 import type { RevealRefusal } from "./portal-invite-codes";
 import { getCisSettings } from "./settings.server";

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { roleBundles } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "./domain";
 
 export type CisRoleBundle = {

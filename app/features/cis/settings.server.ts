@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { type CisSettings, DEFAULT_CIS_SETTINGS, type VatScheme } from "./domain";
 import { listCisRoleBundles, roleBundlesQuery, toCisRoleBundles, type CisRoleBundle } from "./role-bundles.server";
 import { decryptPii, encryptPii, maskUtr, PiiError, type PiiContext } from "./pii.server";

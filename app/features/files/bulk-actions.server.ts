@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { requireScope } from "~/features/auth/middleware.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { pageUrl } from "~/utils/request-url";
 import { FILE_ERRORS, FILE_MESSAGES } from "./file-rules";
 import { deleteFiles, describeSelection, moveFiles } from "./files.server";

@@ -2,7 +2,7 @@
  * Files data access: every exported function takes the tenant id explicitly, and every query on a
  * tenant-owned table filters by it. Expected failures come back as typed codes.
  */
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, asc, count, desc, eq, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
@@ -21,7 +21,7 @@ import {
   type FileVisibility,
   type UsageCategory,
 } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { USAGE_RECALC_AUDIT } from "./file-constants";

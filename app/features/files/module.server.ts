@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider } from "react-router";
 import { cloudflareContext, type SessionUser } from "~/context";
-import { requireTenant, requireUser, requireUserWithScope } from "~/features/auth/middleware.server";
-import { can, type Scope } from "~/features/auth/scopes";
-import type { TenantContextValue } from "~/features/platform/tenants.server";
+import { requireTenant, requireUser, requireUserWithScope } from "~/features/auth/index.server";
+import { can, type Scope } from "~/features/auth";
+import type { TenantContextValue } from "~/features/platform/index.server";
 import type { Viewer } from "./files.server";
 
 type Ctx = Readonly<RouterContextProvider>;

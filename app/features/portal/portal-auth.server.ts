@@ -1,12 +1,12 @@
 import { data, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "~/context";
-import { requireTenant } from "~/features/auth/middleware.server";
-import { createSession, revokeSession } from "~/features/auth/session.server";
-import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/tokens.server";
-import { hasCisModule } from "~/features/cis/module.server";
-import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/portal-invites.server";
-import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors.server";
-import { writeAudit } from "~/features/platform/audit.server";
+import { requireTenant } from "~/features/auth/index.server";
+import { createSession, revokeSession } from "~/features/auth/index.server";
+import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/index.server";
+import { hasCisModule } from "~/features/cis/index.server";
+import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/index.server";
+import { getSubcontractor, type SubcontractorRow } from "~/features/cis/index.server";
+import { writeAudit } from "~/features/platform/index.server";
 import { loadPortalSession } from "./portal-session.server";
 
 /**

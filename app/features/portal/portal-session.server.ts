@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { getDb } from "~/db/client.server";
-import { liveTenantSessionStatement, liveTenantSessionUserId, readSessionToken, touchSession } from "~/features/auth/session.server";
-import { activeSubcontractorStatement, type SubcontractorRow } from "~/features/cis/subcontractors.server";
+import { liveTenantSessionStatement, liveTenantSessionUserId, readSessionToken, touchSession } from "~/features/auth/index.server";
+import { activeSubcontractorStatement, type SubcontractorRow } from "~/features/cis/index.server";
 import { sha256Hex } from "~/utils/ids";
 
 /**

@@ -1,10 +1,10 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
-import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
-import { auditInsert } from "~/features/platform/audit.server";
-import { resumeParkedWork } from "~/features/platform/parked-work.server";
-import { inviteUser } from "~/features/team/invitations.server";
+import { DEFAULT_ROLE_BUNDLES } from "~/features/auth";
+import { auditInsert } from "~/features/platform/index.server";
+import { resumeParkedWork } from "~/features/platform/index.server";
+import { inviteUser } from "~/features/team/index.server";
 import { newId } from "~/utils/ids";
 import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { tenantContext, type SessionUser } from "~/context";
-import { requireScope, requireUser } from "~/features/auth/middleware.server";
+import { requireScope, requireUser } from "~/features/auth/index.server";
 
 /**
  * Every console loader and action starts here: the console lives on the bare domain only

@@ -1,12 +1,12 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
-import { hashPassword, verifyPassword } from "~/features/auth/password.server";
-import { newSession, revokeUserSessionsStatement } from "~/features/auth/session.server";
-import { revokeOwnStaffSessionStatement, setDisplayNameStatement, setPasswordStatement } from "~/features/auth/user-writes.server";
-import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
-import { countAttempt, refundAttempt } from "~/features/auth/throttle.server";
-import { auditInsert } from "~/features/platform/audit.server";
+import { hashPassword, verifyPassword } from "~/features/auth/index.server";
+import { newSession, revokeUserSessionsStatement } from "~/features/auth/index.server";
+import { revokeOwnStaffSessionStatement, setDisplayNameStatement, setPasswordStatement } from "~/features/auth/index.server";
+import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
+import { countAttempt, refundAttempt } from "~/features/auth/index.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { auditWhere } from "./team.server";
 
 export type OwnSession = { id: string; createdAt: number; lastSeenAt: number; ip: string | null; current: boolean };

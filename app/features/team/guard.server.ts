@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "~/context";
-import { requireTenant, requireUser, requireUserWithScope } from "~/features/auth/middleware.server";
-import type { Scope } from "~/features/auth/scopes";
-import { clientIp } from "~/features/platform/audit.server";
+import { requireTenant, requireUser, requireUserWithScope } from "~/features/auth/index.server";
+import type { Scope } from "~/features/auth";
+import { clientIp } from "~/features/platform/index.server";
 
 type Ctx = Readonly<RouterContextProvider>;
 

@@ -2,9 +2,9 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { auditEvents, tenants } from "~/db/schema";
 import { insertWhere } from "~/db/insert-where.server";
-import type { AuditEntry } from "~/features/platform/audit.server";
-import { devToolsEnabled } from "~/features/platform/environment.server";
-import { tenantOrigin } from "~/features/platform/host";
+import type { AuditEntry } from "~/features/platform/index.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
+import { tenantOrigin } from "~/features/platform";
 import { newId } from "~/utils/ids";
 
 /** Who acted, as the audit entries record them: a staff member or a platform operator. */

@@ -1,4 +1,4 @@
-import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
+import type { SubmissionClaim } from "~/features/platform/index.server";
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import {
@@ -7,7 +7,7 @@ import {
   scrubUserStatement,
   setUserDisabledStatement,
   setUserRoleStatement,
-} from "~/features/auth/user-writes.server";
+} from "~/features/auth/index.server";
 import { activityLog, auditEvents, emailOutbox, users, type Role } from "~/db/schema";
 import { erasureStatements } from "./erasure.server";
 import { inviteUser, type InviteResult } from "./invitations.server";

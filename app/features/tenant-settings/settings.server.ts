@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
-import { hexToHsl } from "~/features/platform/branding";
+import { auditInsert } from "~/features/platform/index.server";
+import { hexToHsl } from "~/features/platform";
 import type { BrandingInput } from "./schemas";
 
 type Actor = { id: string; email: string; ip: string | null };

@@ -2,7 +2,7 @@ import { data, type MiddlewareFunction, type RouterContextProvider } from "react
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { tenants } from "~/db/schema";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { CsvParseError, CSV_CONTENT_TYPE, csvRow, CSV_BOM, isBlankRecord, parseCsv, unneutraliseCell } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";

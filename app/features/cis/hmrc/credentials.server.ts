@@ -6,7 +6,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import type { GatewayCredentials } from "./protocol";
 

@@ -15,12 +15,12 @@
  * transition is a conditional UPDATE on the states it may start from; each poll job is keyed by
  * submission and poll number and checks the row's state before doing anything.
  */
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, hmrcSubmissions, type HmrcStoredError, type HmrcSubmissionKind, type HmrcSubmissionStatus } from "~/db/schema";
-import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { enqueue } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { parseGovTalkResponse, type GovTalkResponse } from "../domain/xml/govtalk-response";
 import type { GatewayErrorCode } from "./codes";

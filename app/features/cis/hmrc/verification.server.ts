@@ -4,7 +4,7 @@
  * verification number, method 'online', date and who asked, in the same D1 batch as the
  * submission's final UPDATE, with a cis.subcontractor.verified audit entry for each.
  */
-import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
+import type { SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";

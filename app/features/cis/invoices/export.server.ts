@@ -2,7 +2,7 @@ import { and, count, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { formatInTimeZone } from "date-fns-tz";
 import { getDb } from "~/db/client.server";
 import { cisInvoices } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
 import { formatDate, LONDON } from "~/utils/dates";
 import { penceToPoundsString } from "../domain";

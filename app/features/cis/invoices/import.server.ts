@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisSubcontractors } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";

@@ -5,10 +5,10 @@ import { formatInTimeZone } from "date-fns-tz";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisSubcontractors, users, type InvoiceSource } from "~/db/schema";
-import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
-import { queueEmail } from "~/features/platform/email/send.server";
-import { enqueue } from "~/features/platform/jobs/enqueue.server";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/index.server";
+import { queueEmail } from "~/features/platform/index.server";
+import { enqueue } from "~/features/platform/index.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import {
   currentTaxMonth,

@@ -2,7 +2,7 @@ import { and, asc, between, count, desc, eq, gte, inArray, isNull, lt, min, ne, 
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { returnLockStub } from "../../../../workers/durable-objects/return-lock";

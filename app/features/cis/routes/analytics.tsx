@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
-import { can } from "~/features/auth/scopes";
+import { can } from "~/features/auth";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { formatPence } from "../domain";
 import { FILING_LABELS, materialsShare } from "../analytics-codes";

@@ -1,6 +1,6 @@
 import { NavLink, Outlet, useLocation } from "react-router";
-import { can } from "~/features/auth/scopes";
-import { AppShell } from "~/features/platform/components/app-shell";
+import { can } from "~/features/auth";
+import { AppShell } from "~/features/platform";
 import { requireCis } from "../module.server";
 import { RETURNS_READ_SCOPES } from "../returns/return-codes";
 import type { Route } from "./+types/layout";

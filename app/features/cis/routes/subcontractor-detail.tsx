@@ -2,11 +2,11 @@ import type { ReactNode } from "react";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
-import { requireScope } from "~/features/auth/middleware.server";
-import { can } from "~/features/auth/scopes";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { reportInternalError } from "~/features/platform/error-reference";
+import { requireScope } from "~/features/auth/index.server";
+import { can } from "~/features/auth";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { reportInternalError } from "~/features/platform";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { InviteToPortalButton } from "../components/invite-to-portal";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
@@ -19,8 +19,8 @@ import { archiveSubcontractors, getSubcontractor, revealIdentifier, subcontracto
 import { RefreshWhile } from "~/components/refresh-while";
 import { GATEWAY_MESSAGES, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
 import { startVerification, subcontractorWithVerification } from "../hmrc/verification.server";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
+import { SubmissionKeyInput } from "~/features/platform";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import type { Route } from "./+types/subcontractor-detail";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(64) });

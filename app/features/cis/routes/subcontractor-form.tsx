@@ -3,9 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link } from "react-router";
 import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
-import { can } from "~/features/auth/scopes";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { reportInternalError } from "~/features/platform/error-reference";
+import { can } from "~/features/auth";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { reportInternalError } from "~/features/platform";
 import { SubcontractorForm, type SubcontractorFormDefaults } from "../components/subcontractor-form";
 import {
   DEFAULT_SUBCONTRACTOR_VALUES,

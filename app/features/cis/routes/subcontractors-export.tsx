@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { exportSubcontractors } from "../export.server";
 import { actorOf, requireCis } from "../module.server";

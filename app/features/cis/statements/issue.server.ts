@@ -1,10 +1,10 @@
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, auditEvents, cisInvoices, cisStatements, cisSubcontractors, emailOutbox } from "~/db/schema";
-import { queueEmailIf } from "~/features/platform/email/send.server";
+import { queueEmailIf } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { formatPence } from "../domain/money";
 import { taxMonthFromLabel } from "../domain/tax-month";

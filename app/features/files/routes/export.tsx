@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { clientIp } from "~/features/platform/audit.server";
+import { clientIp } from "~/features/platform/index.server";
 import { toCsv, CSV_CONTENT_TYPE } from "~/utils/csv";
 import { formatDateTime } from "~/utils/dates";
 import { EXPORT_HEADER, exportFileList } from "../files.server";

@@ -1,5 +1,5 @@
 import { NavLink, Outlet } from "react-router";
-import { AppShell } from "~/features/platform/components/app-shell";
+import { AppShell } from "~/features/platform";
 import { filePerms, requireFiles } from "../module.server";
 import { signaturePerms } from "../signatures/access.server";
 import type { Route } from "./+types/layout";

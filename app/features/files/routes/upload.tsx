@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
-import { devToolsEnabled } from "~/features/platform/environment.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { UploadForm } from "../components/upload-form";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
 import { uploadPageData } from "../files.server";

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { can } from "~/features/auth/scopes";
+import { can } from "~/features/auth";
 import { requireFiles, type FilesRequest } from "../module.server";
 import { SIGNATURE_SCOPES } from "./signature-rules";
 import type { SignatureActor } from "./signatures.server";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
-import type { ShellData } from "~/features/platform/components/shell-data";
+import type { ShellData } from "~/features/platform";
 
 /**
  * The subcontractor portal's own frame: the contractor's name and, when signed in, 'Sign out'.

@@ -4,7 +4,7 @@ import { inputClass } from "~/components/ui/field";
 import { Pager } from "~/components/ui/pager";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { cloudflareContext } from "~/context";
-import { AppShell } from "~/features/platform/components/app-shell";
+import { AppShell } from "~/features/platform";
 import { formatDateTime } from "~/utils/dates";
 import { platformAuditPage } from "../console.server";
 import { guardConsole } from "../guard.server";

@@ -6,15 +6,15 @@ import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { Field, inputClass } from "~/components/ui/field";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { cloudflareContext } from "~/context";
-import { STORAGE_TIERS } from "~/features/files/file-constants";
-import { formatBytes } from "~/features/files/file-rules";
-import { clientIp } from "~/features/platform/audit.server";
-import { AppShell } from "~/features/platform/components/app-shell";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { MODULE_CATALOGUE } from "~/features/platform/module-catalogue";
+import { STORAGE_TIERS } from "~/features/files";
+import { formatBytes } from "~/features/files";
+import { clientIp } from "~/features/platform/index.server";
+import { AppShell } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { MODULE_CATALOGUE } from "~/features/platform";
 import { formatDate } from "~/utils/dates";
-import { requireScope } from "~/features/auth/middleware.server";
-import type { Scope } from "~/features/auth/scopes";
+import { requireScope } from "~/features/auth/index.server";
+import type { Scope } from "~/features/auth";
 import {
   consoleTenants,
   createTenantWithAdmin,

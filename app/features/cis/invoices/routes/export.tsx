@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { requireScope } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { actorOf, requireCis } from "../../module.server";
 import { exportInvoices } from "../export.server";

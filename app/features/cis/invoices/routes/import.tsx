@@ -1,8 +1,8 @@
 import { type RouterContextProvider } from "react-router";
 import { TD } from "~/components/ui/table";
-import { requireScope } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { IMPORT_MAX_ROWS, type ImportPreview } from "../../csv-import/import-kit";
 import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownload } from "../../csv-import/import-kit.server";
 import { ImportPage, ImportPreviewPanel } from "../../csv-import/import-page";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { requireSignatures } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
 import { requestSignature, type SignatureErrorCode } from "../signatures.server";

@@ -1,6 +1,6 @@
 import { createContext } from "react-router";
 import type { Role, ThemePreference, UserStatus } from "./db/enums";
-import type { TenantContextValue } from "./features/platform/tenants.server";
+import type { TenantContextValue } from "./features/platform/index.server";
 
 export type CloudflareContext = {
   env: Env;

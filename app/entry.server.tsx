@@ -3,7 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { cloudflareContext, scriptPolicyContext } from "./context";
-import { ErrorReferenceProvider, errorReference, errorReferenceContext } from "./features/platform/error-reference";
+import { ErrorReferenceProvider, errorReference, errorReferenceContext } from "./features/platform";
 import { NonceContext } from "./nonce";
 import { inlineScriptHashes } from "./middleware/security";
 

@@ -5,11 +5,12 @@
  * list. Server only (job code reaches the database), so it is imported by workers/app.ts rather
  * than app/scopes.ts, which the client bundle also loads.
  */
+import { authServer } from "~/features/auth/register.server";
 import { cisServer } from "~/features/cis/register.server";
 import { filesServer } from "~/features/files/register.server";
-import { registerServerFeatures, type ServerFeature } from "~/features/platform/jobs/features.server";
+import { registerServerFeatures, type ServerFeature } from "~/features/platform/index.server";
 import { platformServer } from "~/features/platform/register.server";
 
-export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, cisServer, filesServer];
+export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, authServer, cisServer, filesServer];
 
 registerServerFeatures(SERVER_FEATURES);

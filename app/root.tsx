@@ -5,15 +5,15 @@ import "./app.css";
 import "./scopes";
 import { Toaster } from "./components/ui/toaster";
 import { cloudflareContext, tenantContext } from "./context";
-import { mayEnter } from "./features/auth/guard.server";
-import { optionalUser } from "./features/auth/middleware.server";
-import { can } from "./features/auth/scopes";
-import { brandingCssVars, effectiveTheme } from "./features/platform/branding";
-import { AppShell } from "./features/platform/components/app-shell";
-import { InternalErrorMessage } from "./features/platform/error-reference";
-import { consumeToast } from "./features/platform/flash.server";
-import { routeErrorCode } from "./features/platform/route-errors";
-import { readTheme } from "./features/platform/theme.server";
+import { mayEnter } from "./features/auth/index.server";
+import { optionalUser } from "./features/auth/index.server";
+import { can } from "./features/auth";
+import { brandingCssVars, effectiveTheme } from "./features/platform";
+import { AppShell, type ShellData } from "./features/platform";
+import { InternalErrorMessage } from "./features/platform";
+import { consumeToast } from "./features/platform/index.server";
+import { routeErrorCode } from "./features/platform";
+import { readTheme } from "./features/platform/index.server";
 import { tenantMiddleware } from "./middleware/tenant.server";
 import { useNonce } from "./nonce";
 
@@ -59,6 +59,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+// The shells read this data as ShellData: compiling fails here when the loader stops providing it.
+type Expect<T extends true> = T;
+type _RootFeedsTheShells = Expect<RootData extends ShellData ? true : false>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

@@ -4,7 +4,7 @@
  * its effect by app/root.tsx (server render and client bundle), workers/app.ts (queues and
  * cron, which run without the router) and the integration tests' setup.
  */
-import { registerScopes } from "~/features/auth/scopes";
+import { registerScopes } from "~/features/auth";
 import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis/domain/scopes";
 
 declare module "~/features/auth/scopes" {

@@ -1,10 +1,10 @@
 import type { Role } from "./schema";
 import { modules, platformAdmins, roleBundles, tenantModules, tenants, users } from "./schema";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { DEFAULT_ROLE_BUNDLES } from "../features/auth/default-bundles";
-import { hashPassword } from "../features/auth/password.server";
-import type { SubcontractorType, VerificationStatus } from "../features/cis/domain";
-import { MODULE_CATALOGUE } from "../features/platform/module-catalogue";
+import { DEFAULT_ROLE_BUNDLES } from "../features/auth";
+import { hashPassword } from "../features/auth/index.server";
+import type { SubcontractorType, VerificationStatus } from "../features/cis";
+import { MODULE_CATALOGUE } from "../features/platform";
 
 // Any drizzle SQLite database: D1 in tests, the SQL-collecting proxy in scripts/seed.ts.
 // The driver result types differ between the two; the seed only writes, so they do not matter.

@@ -1,10 +1,10 @@
 import { type MiddlewareFunction } from "react-router";
 import { cloudflareContext, tenantContext, userContext } from "~/context";
 import { getDb } from "~/db/client.server";
-import { loadPlatformSession, staffSessionHash, staffSessionStatement, staffSessionUser } from "~/features/auth/session.server";
-import { resolveHost } from "~/features/platform/host";
-import { routeError } from "~/features/platform/route-errors";
-import { tenantBySlugStatements, toTenantContext } from "~/features/platform/tenants.server";
+import { loadPlatformSession, staffSessionHash, staffSessionStatement, staffSessionUser } from "~/features/auth/index.server";
+import { resolveHost } from "~/features/platform";
+import { routeError } from "~/features/platform";
+import { tenantBySlugStatements, toTenantContext } from "~/features/platform/index.server";
 
 /**
  * Resolves the tenant from the first host label below APP_DOMAIN (null on the bare domain) and

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { invoiceAmounts, invoiceSchema } from "~/features/cis/domain";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { portalInvoicePdfKey } from "~/features/cis/invoices/portal-invoices.server";
-import { PORTAL_PDF_MAX_BYTES } from "~/features/portal/portal-invoice-codes";
+import { PORTAL_PDF_MAX_BYTES } from "~/features/cis/invoices/portal-invoice-codes";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, cisTenant, newEmail, seedSub } from "../factories/cis";
 import { all, attr, fieldMessage, isInvalid, one, page, pageText, textOf, valueOf } from "../factories/html";

@@ -1,5 +1,5 @@
 import { SERVER_FEATURES } from "../../app/jobs.server";
-import { cronRegistry } from "../../app/features/platform/jobs/features.server";
+import { cronRegistry } from "../../app/features/platform/index.server";
 
 /** Cron expression (as in wrangler.toml) -> the feature tasks it runs, from each feature's registration. */
 export const CRON_REGISTRY = cronRegistry(SERVER_FEATURES);

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { canRelease, tryAcquire, type AcquireResult, type Lease } from "../../app/features/platform/lease";
+import { canRelease, tryAcquire, type AcquireResult, type Lease } from "../../app/features/platform";
 
 /**
  * One instance per tenant and tax month (idFromName(`${tenantId}:${taxMonth}`)): a lease lock

@@ -1,5 +1,5 @@
-import { handleEmailBatch, handleEmailDeadLetters } from "../../app/features/platform/email/consumer.server";
-import { handleJobDeadLetters, handleJobsBatch } from "../../app/features/platform/jobs/consumer.server";
+import { handleEmailBatch, handleEmailDeadLetters } from "../../app/features/platform/index.server";
+import { handleJobDeadLetters, handleJobsBatch } from "../../app/features/platform/index.server";
 
 /** Queue name -> consumer. Names match wrangler.toml. */
 export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {

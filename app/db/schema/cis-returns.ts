@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { RETURN_STATUSES } from "../../features/cis/domain/types";
+import { RETURN_STATUSES } from "../enums";
 import { tenants } from "./platform";
 
 /**

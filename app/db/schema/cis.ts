@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { VERIFICATION_STATUSES } from "../../features/cis/domain/calculation";
-import { INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../../features/cis/domain/types";
+import { VERIFICATION_STATUSES } from "../enums";
+import { INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS } from "../enums";
 import { STATEMENT_STATUSES } from "../enums";
 import { tenants } from "./platform";
 

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { FILE_VISIBILITIES, STORAGE_TIERS, USAGE_CATEGORIES, type UsageCategory } from "~/features/files/file-constants";
+import { FILE_VISIBILITIES, STORAGE_TIERS, USAGE_CATEGORIES, type UsageCategory } from "../enums";
 
 export { FILE_VISIBILITIES, STORAGE_TIERS, USAGE_CATEGORIES };
-export type { FileVisibility, StorageTier, UsageCategory } from "~/features/files/file-constants";
+export type { FileVisibility, StorageTier, UsageCategory } from "../enums";
 
 /** Folders form a tree; `path` is the slug path from the root ('reports/2026'), unique per tenant. */
 export const fileFolders = sqliteTable(

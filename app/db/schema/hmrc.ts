@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DEV_HMRC_MODES } from "../../features/cis/hmrc/codes";
+import { DEV_HMRC_MODES } from "../enums";
 import { HMRC_SUBMISSION_STATUSES } from "../enums";
 
 export const HMRC_SUBMISSION_KINDS = ["cis300", "verify"] as const;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { SIGNATURE_KINDS, SIGNATURE_STATUSES, STAMP_STATUSES } from "~/features/files/signatures/signature-rules";
+import { SIGNATURE_KINDS, SIGNATURE_STATUSES, STAMP_STATUSES } from "../enums";
 
 /**
  * A request that one member of a tenant sign a PDF, and what came of it. The original version

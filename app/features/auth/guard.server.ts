@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider } from "react-router";
 import { cloudflareContext, tenantContext, type SessionUser } from "~/context";
-import { clientIp } from "~/features/platform/audit.server";
-import { MODULE_CATALOGUE, type ModuleId } from "~/features/platform/module-catalogue";
-import type { TenantContextValue } from "~/features/platform/tenants.server";
+import { clientIp } from "~/features/platform/index.server";
+import { MODULE_CATALOGUE, type ModuleId } from "~/features/platform";
+import type { TenantContextValue } from "~/features/platform/index.server";
 import { actorOf, type Actor } from "./actor";
 import { requireScope, requireUser } from "./middleware.server";
 import { can, type Scope, type ScopeHolder } from "./scopes";

@@ -5,9 +5,9 @@
  */
 import { createCookie } from "react-router";
 import { z } from "zod";
-import { clientIp, writeAudit } from "~/features/platform/audit.server";
-import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
-import { tenantOrigin } from "~/features/platform/host";
+import { clientIp, writeAudit } from "~/features/platform/index.server";
+import { secureCookies, sessionSecrets } from "~/features/platform/index.server";
+import { tenantOrigin } from "~/features/platform";
 import { safeRedirectPath } from "./middleware.server";
 import { replaceSession } from "./session.server";
 import {

@@ -1,7 +1,7 @@
 import { pageUrl } from "~/utils/request-url";
 import { createContext, data, redirect, type RouterContextProvider } from "react-router";
 import { cloudflareContext, tenantContext, userContext, type SessionUser } from "~/context";
-import { clientIp, writeAudit } from "~/features/platform/audit.server";
+import { clientIp, writeAudit } from "~/features/platform/index.server";
 import { can, deniedAuditAction, type Scope } from "./scopes";
 
 type Ctx = Readonly<RouterContextProvider>;

@@ -4,7 +4,7 @@
  * adds them to the `Scope` type by declaration merging on `RegisteredScopes`.
  */
 
-import type { AuditAction } from "~/features/platform/audit-actions";
+import type { AuditAction } from "~/features/platform";
 
 /** The platform's scopes. An entry ending in '.*' stands for its whole family ('files.upload'). */
 export const PLATFORM_SCOPES = [

@@ -1,11 +1,12 @@
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { createCookie } from "react-router";
 import { getDb } from "~/db/client.server";
 import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
-import { auditInsert, type AuditEntry } from "~/features/platform/audit.server";
-import { UNREAD_COUNT_CAP } from "~/features/platform/notifications/notifications";
-import { secureCookies, sessionSecrets } from "~/features/platform/environment.server";
+import { auditInsert, type AuditEntry } from "~/features/platform/index.server";
+import { UNREAD_COUNT_CAP } from "~/features/platform";
+import { secureCookies, sessionSecrets } from "~/features/platform/index.server";
 import { newId, sha256Hex } from "~/utils/ids";
 
 const MINUTE = 60_000;
@@ -83,7 +84,12 @@ function liveSession(now: number) {
   return and(isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now));
 }
 
-async function touch(env: Env, ctx: ExecutionContext | null, row: { idHash: string; lastSeenAt: number; kind: SessionKind; absoluteExpiresAt: number }) {
+/** Moves a live session's idle expiry on, at most once per few minutes (after the response when ctx is given). */
+export async function touchSession(
+  env: Env,
+  ctx: ExecutionContext | null,
+  row: { idHash: string; lastSeenAt: number; kind: SessionKind; absoluteExpiresAt: number },
+) {
   const now = Date.now();
   if (now - row.lastSeenAt < TOUCH_INTERVAL_MS) return;
   const idle = Math.min(now + SESSION_POLICY[row.kind].idleMs, row.absoluteExpiresAt);
@@ -138,7 +144,7 @@ export async function staffSessionUser(env: Env, ctx: ExecutionContext | null, r
   if (!row) return null;
   // A password change ends every session created before it.
   if (row.s.createdAt < row.u.passwordChangedAt) return null;
-  await touch(env, ctx, row.s);
+  await touchSession(env, ctx, row.s);
   return {
     kind: "staff",
     id: row.u.id,
@@ -172,7 +178,7 @@ export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null
     .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, "platform"), isNull(sessions.tenantId), liveSession(now), eq(platformAdmins.disabled, false)))
     .limit(1);
   if (!row) return null;
-  await touch(env, ctx, row.s);
+  await touchSession(env, ctx, row.s);
   const scopes = [...row.a.scopes];
   if (isSuperAdmin(row.a) && !scopes.includes("system.superadmin")) scopes.push("system.superadmin");
   return {
@@ -244,4 +250,55 @@ export async function purgeExpiredSessions(env: Env, now = Date.now()): Promise<
     .delete(sessions)
     .where(or(lt(sessions.absoluteExpiresAt, now), lt(sessions.idleExpiresAt, now), lt(sessions.revokedAt, now - 24 * HOUR)));
   return res.meta.changes ?? 0;
+}
+
+/** D1 binds at most 100 parameters per statement; the ids share it with the other conditions. */
+const IDS_PER_STATEMENT = 90;
+
+/**
+ * Statements ending every live session of this kind for these user ids (for portal sessions, the
+ * subcontractors' ids), for the caller's batch: an archive, a delete or a new e-mail address and
+ * the sign-out land together.
+ */
+export function revokeSessionsOfUsersStatements(
+  db: ReturnType<typeof getDb>,
+  tenantId: string,
+  kind: SessionKind,
+  userIds: readonly string[],
+  now = Date.now(),
+): BatchItem<"sqlite">[] {
+  const out: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < userIds.length; i += IDS_PER_STATEMENT) {
+    out.push(
+      db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(
+          and(
+            eq(sessions.tenantId, tenantId),
+            eq(sessions.kind, kind),
+            inArray(sessions.userId, userIds.slice(i, i + IDS_PER_STATEMENT)),
+            isNull(sessions.revokedAt),
+          ),
+        ),
+    );
+  }
+  return out;
+}
+
+/** The live session of this kind that a token hash names on a tenant, for the caller's batch. */
+export function liveTenantSessionStatement(db: ReturnType<typeof getDb>, kind: SessionKind, tenantId: string, idHash: string, now = Date.now()) {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, kind), eq(sessions.tenantId, tenantId), liveSession(now)))
+    .limit(1);
+}
+
+/** The user id of that session, as a subquery another feature's statement can filter its rows by. */
+export function liveTenantSessionUserId(db: ReturnType<typeof getDb>, kind: SessionKind, tenantId: string, idHash: string, now = Date.now()) {
+  return db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, kind), eq(sessions.tenantId, tenantId), liveSession(now)));
 }

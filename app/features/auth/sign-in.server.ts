@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, isNull, lt, lte, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { loginChallenges, platformAdmins, tenants, users } from "~/db/schema";
-import { queueEmail } from "~/features/platform/email/send.server";
-import { writeAudit } from "~/features/platform/audit.server";
-import { errorReference } from "~/features/platform/error-reference";
+import { queueEmail } from "~/features/platform/index.server";
+import { writeAudit } from "~/features/platform/index.server";
+import { errorReference } from "~/features/platform";
 import { newId, sha256Hex, timingSafeEqual } from "~/utils/ids";
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from "./password.server";
 import { clearThrottle, codeFailureKey, codesSentKey, countAttempt, lockedFor, refundAttempt, type CodeSubject } from "./throttle.server";

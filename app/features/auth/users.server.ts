@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Actor } from "./actor";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { hashPassword } from "./password.server";
 import { revokeUserSessionsStatement } from "./session.server";
 

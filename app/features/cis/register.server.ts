@@ -1,4 +1,4 @@
-import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/jobs/features.server";
+import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/index.server";
 import { runCisDeadlineAlerts } from "./dashboard/deadline-alerts.server";
 import { hmrcPollJob, hmrcSendJob } from "./hmrc/jobs.server";
 import { onSubmissionResult } from "./hmrc/gateway.server";

@@ -1,9 +1,9 @@
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import type { RequestContext } from "~/features/auth/guard.server";
-import { requireScope } from "~/features/auth/middleware.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
+import type { RequestContext } from "~/features/auth/index.server";
+import { requireScope } from "~/features/auth/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import { pageUrl } from "~/utils/request-url";
 import type { Toast } from "~/utils/toast";
 import { FILE_ERRORS, FILE_MESSAGES } from "./file-rules";

@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { files, fileVersions } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { FILE_AUDIT, visibleTo, type Viewer } from "./files.server";
 
 /** The R2 key of a visible file (its current version, or a given one), for download and preview. */

@@ -1,14 +1,7 @@
-/** The files area's enumerations, shared by the schema, the server and the pages. */
-import type { AuditAction } from "~/features/platform/audit-actions";
+/** The files area's enumerations, shared by the schema (which holds them), the server and the pages. */
+import type { AuditAction } from "~/features/platform";
 
-export const FILE_VISIBILITIES = ["private", "shared", "restricted"] as const;
-export type FileVisibility = (typeof FILE_VISIBILITIES)[number];
-
-export const STORAGE_TIERS = ["free", "starter", "professional", "enterprise", "custom"] as const;
-export type StorageTier = (typeof STORAGE_TIERS)[number];
-
-export const USAGE_CATEGORIES = ["pdf", "images", "video", "audio", "documents", "spreadsheets", "presentations", "archives", "other"] as const;
-export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
+export { FILE_VISIBILITIES, STORAGE_TIERS, USAGE_CATEGORIES, type FileVisibility, type StorageTier, type UsageCategory } from "~/db/enums";
 
 /** The background job that rewrites a tenant's usage from what storage holds, and its audit action. */
 export const USAGE_RECALC_JOB = "files.usage-recalculate";

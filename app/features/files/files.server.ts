@@ -8,13 +8,12 @@
  * listing.server.ts (what the pages read), downloads.server.ts, move-delete.server.ts,
  * sharing.server.ts and folders.server.ts.
  */
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import {
   activityLog,
-  auditEvents,
   fileAccess,
   files,
   fileVersions,
@@ -25,8 +24,8 @@ import {
   type FileVisibility,
   type UsageCategory,
 } from "~/db/schema";
-import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
-import type { AuditAction } from "~/features/platform/audit-actions";
+import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/index.server";
+import type { AuditAction } from "~/features/platform";
 import { newId } from "~/utils/ids";
 import { USAGE_RECALC_AUDIT } from "./file-constants";
 import { TIER_LIMITS } from "./file-rules";

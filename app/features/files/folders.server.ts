@@ -2,7 +2,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { fileFolders, files } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { FILE_AUDIT, type Fail, type Viewer } from "./files.server";
 

@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, gte, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { fileAccess, fileFolders, files, fileVersions, storageDaily, users, type FileVisibility } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { dayOf, FILE_AUDIT, mayChange, visibleTo, type Viewer } from "./files.server";
 import { reservedQuery, toUsage, usageQuery } from "./quota.server";
 import { latestUsageJobQuery, usageJobView } from "./usage-recalculation.server";

@@ -1,5 +1,5 @@
 import type { SessionUser } from "~/context";
-import { can, type Scope } from "~/features/auth/scopes";
+import { can, type Scope } from "~/features/auth";
 import type { Viewer } from "./files.server";
 
 /** The files area's scopes, by what they allow. */

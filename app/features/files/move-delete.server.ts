@@ -1,9 +1,9 @@
 /** Moving and deleting files, one or many: each file succeeds or fails on its own, with its reason. */
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
-import { activityLog, auditEvents, fileAccess, fileFolders, files, fileVersions, storageDaily, type UsageCategory } from "~/db/schema";
-import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
+import { activityLog, fileAccess, fileFolders, files, fileVersions, storageDaily, type UsageCategory } from "~/db/schema";
+import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { dayOf, FILE_AUDIT, mayChange, usageDelta, visibleTo, type Fail, type FileErrorCode, type Viewer } from "./files.server";
 

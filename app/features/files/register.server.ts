@@ -1,4 +1,4 @@
-import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/jobs/features.server";
+import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/index.server";
 import { expireMultipartUploads } from "./multipart-upload.server";
 import { signatureStampJob } from "./signatures/stamp.server";
 import { usageRecalculateJob } from "./usage-recalculation.server";

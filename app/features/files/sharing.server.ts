@@ -2,8 +2,8 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { fileAccess, files, notifications, users } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { auditInsert } from "~/features/platform/index.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { dailyDelta, existingUserIds, FILE_AUDIT, mayChange, visibleTo, type Viewer } from "./files.server";

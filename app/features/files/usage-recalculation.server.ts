@@ -13,14 +13,14 @@
  * or the next increment, puts that right. Reservations for uploads in flight are kept apart and
  * are not touched.
  */
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { auditEvents, jobs, storageUsage } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
-import { enqueue } from "~/features/platform/jobs/enqueue.server";
-import { continueJob, defineJob } from "~/features/platform/jobs/registry.server";
+import { auditInsert } from "~/features/platform/index.server";
+import { enqueue } from "~/features/platform/index.server";
+import { continueJob, defineJob } from "~/features/platform/index.server";
 import { USAGE_CATEGORIES, USAGE_RECALC_AUDIT, USAGE_RECALC_JOB, type UsageCategory } from "./file-constants";
 import { usageCategory } from "./file-rules";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigurationError } from "~/features/platform/environment.server";
+import { ConfigurationError } from "~/features/platform/index.server";
 
 /**
  * The public site's addresses come from configuration in every environment (wrangler.toml has

@@ -1,7 +1,7 @@
 import { projectRequests } from "~/db/schema";
-import { countAttempt } from "~/features/auth/throttle.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { queueEmail } from "~/features/platform/email/send.server";
+import { countAttempt } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { queueEmail } from "~/features/platform/index.server";
 import { formatDateTime } from "~/utils/dates";
 import { sha256Hex } from "~/utils/ids";
 import { salesEmail } from "./config.server";

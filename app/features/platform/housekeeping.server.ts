@@ -1,7 +1,3 @@
-import { lt } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
-import { authThrottle, loginChallenges, usedTokens } from "~/db/schema";
-import { purgeExpiredSessions } from "~/features/auth/session.server";
 import { purgeDevMailbox } from "./email/dev-mailbox.server";
 import { purgeEmailOutbox, scrubExpiredEmailSecrets } from "./email/outbox.server";
 import { purgeFinishedJobs } from "./jobs/consumer.server";
@@ -11,7 +7,7 @@ import { purgeSubmissionKeys } from "./submission-keys.server";
 const DAY = 86_400_000;
 
 /**
- * Hourly: expired sessions, spent tokens and codes, old throttles, dev mail older than 7 days,
+ * Hourly (sign-in's own tables are purged by auth's housekeeping): dev mail older than 7 days,
  * secrets in e-mails past their lifetime, outbox rows older than 30 days (whatever their
  * status, parked ones excepted), jobs finished more than 30 days ago (failed ones stay for an
  * operator to look at), and one-time submission keys older than their day. Also queues again the
@@ -19,16 +15,11 @@ const DAY = 86_400_000;
  * `now` is the cron's scheduled time, so a late run purges what the on-time run would have.
  */
 export async function runHousekeeping(env: Env, now = Date.now()) {
-  const db = getDb(env);
-  const sessions = await purgeExpiredSessions(env, now);
-  const tokens = (await db.delete(usedTokens).where(lt(usedTokens.expiresAt, now))).meta.changes ?? 0;
-  const challenges = (await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now - DAY))).meta.changes ?? 0;
-  const throttles = (await db.delete(authThrottle).where(lt(authThrottle.windowStartedAt, now - DAY))).meta.changes ?? 0;
   const devMail = await purgeDevMailbox(env, now - 7 * DAY);
   const emailSecrets = await scrubExpiredEmailSecrets(env, now);
   const emailOutbox = await purgeEmailOutbox(env, now - 30 * DAY);
   const finishedJobs = await purgeFinishedJobs(env, now - 30 * DAY);
   const submissionKeys = await purgeSubmissionKeys(env, now);
   const resumed = await resumeParkedWork(env);
-  return { sessions, tokens, challenges, throttles, devMail, emailSecrets, emailOutbox, finishedJobs, submissionKeys, resumed };
+  return { devMail, emailSecrets, emailOutbox, finishedJobs, submissionKeys, resumed };
 }

@@ -1,12 +1,12 @@
 import { data, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "~/context";
-import { moduleOn } from "~/features/auth/guard.server";
-import { requireTenant } from "~/features/auth/middleware.server";
-import { createSession, revokeSession } from "~/features/auth/session.server";
-import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/tokens.server";
-import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/portal-invites/portal-invites.server";
-import { getSubcontractor, type SubcontractorRow } from "~/features/cis/subcontractors/subcontractors.server";
-import { writeAudit } from "~/features/platform/audit.server";
+import { moduleOn } from "~/features/auth/index.server";
+import { requireTenant } from "~/features/auth/index.server";
+import { createSession, revokeSession } from "~/features/auth/index.server";
+import { burnToken, verifyToken, type VerifiedToken } from "~/features/auth/index.server";
+import { findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "~/features/cis/index.server";
+import { getSubcontractor, type SubcontractorRow } from "~/features/cis/index.server";
+import { writeAudit } from "~/features/platform/index.server";
 import { loadPortalSession } from "./portal-session.server";
 import type { Result } from "~/utils/result";
 

@@ -1,5 +1,5 @@
-import { formatPence } from "~/features/cis/domain/money";
-import type { PortalInvoice } from "~/features/cis/invoices/portal-invoices.server";
+import { formatPence } from "~/features/cis";
+import type { PortalInvoice } from "~/features/cis/index.server";
 import { formatDate } from "~/utils/dates";
 import type { PortalInvoiceItem } from "./components/portal-invoices";
 

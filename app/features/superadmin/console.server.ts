@@ -1,12 +1,12 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
-import type { ActorAt } from "~/features/auth/actor";
-import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
-import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
-import { isOfferedModule } from "~/features/platform/module-catalogue";
-import { resumeParkedWork } from "~/features/platform/parked-work.server";
-import { inviteUser } from "~/features/team/invitations.server";
+import type { ActorAt } from "~/features/auth";
+import { DEFAULT_ROLE_BUNDLES } from "~/features/auth";
+import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
+import { isOfferedModule } from "~/features/platform";
+import { resumeParkedWork } from "~/features/platform/index.server";
+import { inviteUser } from "~/features/team/index.server";
 import { newId } from "~/utils/ids";
 import { AUDIT_PAGE_SIZE, type AuditFilter, type CreateTenantInput } from "./schemas";
 import type { Result } from "~/utils/result";

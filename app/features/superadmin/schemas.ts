@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { STORAGE_TIERS } from "~/features/files/file-constants";
-import { isValidSlug } from "~/features/platform/host";
-import { MODULE_CATALOGUE, type ModuleId } from "~/features/platform/module-catalogue";
+import { STORAGE_TIERS } from "~/features/files";
+import { isValidSlug } from "~/features/platform";
+import { MODULE_CATALOGUE, type ModuleId } from "~/features/platform";
 
 const MODULE_IDS = MODULE_CATALOGUE.map((m) => m.id) as [ModuleId, ...ModuleId[]];
 

@@ -1,11 +1,17 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
-import { hashPassword, verifyPassword } from "~/features/auth/password.server";
-import { newSession, revokeUserSessionsStatement } from "~/features/auth/session.server";
-import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
-import { countAttempt, refundAttempt } from "~/features/auth/throttle.server";
-import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
+import { hashPassword, verifyPassword } from "~/features/auth/index.server";
+import {
+  newSession,
+  revokeOwnStaffSessionStatement,
+  revokeUserSessionsStatement,
+  setDisplayNameStatement,
+  setPasswordStatement,
+} from "~/features/auth/index.server";
+import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
+import { countAttempt, refundAttempt } from "~/features/auth/index.server";
+import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import type { Result } from "~/utils/result";
 
 export type OwnSession = { id: string; createdAt: number; lastSeenAt: number; ip: string | null; current: boolean };
@@ -65,10 +71,7 @@ export async function changeOwnPassword(
   const now = Date.now();
   const fresh = await newSession(env, { kind: "staff", tenantId, userId: opts.userId, ip: opts.ip });
   await db.batch([
-    db
-      .update(users)
-      .set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, opts.userId))),
+    setPasswordStatement(db, tenantId, opts.userId, hash, now),
     revokeUserSessionsStatement(env, tenantId, opts.userId),
     fresh.insert,
     auditInsert(
@@ -88,10 +91,7 @@ export async function setOwnDisplayName(
   const db = getDb(env);
   const now = Date.now();
   await db.batch([
-    db
-      .update(users)
-      .set({ displayName: opts.displayName, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, opts.userId))),
+    setDisplayNameStatement(db, tenantId, opts.userId, opts.displayName, now),
     auditInsert(
       db,
       { tenantId, action: "user.display_name_changed", actorId: opts.userId, actorEmail: opts.email, targetType: "user", targetId: opts.userId, ip: opts.ip },
@@ -108,13 +108,6 @@ export async function revokeOwnSession(
 ): Promise<boolean> {
   const db = getDb(env);
   const now = Date.now();
-  const mine = and(
-    eq(sessions.idHash, opts.idHash),
-    eq(sessions.tenantId, tenantId),
-    eq(sessions.userId, opts.userId),
-    eq(sessions.kind, "staff"),
-    isNull(sessions.revokedAt),
-  );
   const [, updated] = await db.batch([
     auditInsertWhere(
       db,
@@ -132,7 +125,7 @@ export async function revokeOwnSession(
       sql`EXISTS (SELECT 1 FROM sessions WHERE id_hash = ${opts.idHash} AND tenant_id = ${tenantId} AND user_id = ${opts.userId} AND kind = 'staff' AND revoked_at IS NULL)`,
       { now },
     ),
-    db.update(sessions).set({ revokedAt: now }).where(mine).returning({ id: sessions.idHash }),
+    revokeOwnStaffSessionStatement(db, tenantId, opts.userId, opts.idHash, now),
   ]);
   return updated.length === 1;
 }

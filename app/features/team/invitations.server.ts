@@ -1,15 +1,16 @@
-import type { Actor } from "~/features/auth/actor";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import type { Actor } from "~/features/auth";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { tenants, usedTokens, users, type Role } from "~/db/schema";
-import { hashPassword } from "~/features/auth/password.server";
-import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
-import { countAttempt } from "~/features/auth/throttle.server";
-import { signToken, verifyToken } from "~/features/auth/tokens.server";
-import { defaultDisplayName } from "~/features/auth/users.server";
-import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/audit.server";
-import { queueEmail, queueEmailIf } from "~/features/platform/email/send.server";
+import { tenants, users, type Role } from "~/db/schema";
+import { hashPassword } from "~/features/auth/index.server";
+import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
+import { countAttempt } from "~/features/auth/index.server";
+import { signToken, verifyToken } from "~/features/auth/index.server";
+import { activateUserStatement, burnTokenStatement, insertUserStatement, reinviteUserStatement } from "~/features/auth/index.server";
+import { defaultDisplayName } from "~/features/auth/index.server";
+import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/index.server";
+import { queueEmail, queueEmailIf } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { emailField } from "./schemas";
 import { linkOrigin, tenantStatement, tokenAudience } from "./team.server";
@@ -81,17 +82,13 @@ export async function inviteUser(
   };
 
   if (existing) {
-    const stillInvited = and(eq(users.tenantId, tenantId), eq(users.id, userId), isNotNull(users.inviteId), eq(users.disabled, false));
     const stillInvitedSql = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND invite_id IS NOT NULL AND disabled = 0)`;
     const { outboxId } = await queueEmailIf(env, {
       ...mail,
       onlyIf: stillInvitedSql,
       alongside: (d) => [
         auditInsertWhere(d, audit, stillInvitedSql, { now }),
-        d
-          .update(users)
-          .set({ inviteId: jti, role: input.role, ...(input.displayName?.trim() ? { displayName } : {}), updatedAt: now })
-          .where(stillInvited),
+        reinviteUserStatement(d, { tenantId, userId, inviteId: jti, role: input.role, displayName: input.displayName?.trim() ? displayName : undefined, now }),
         ...(input.claim ? [claimSubmission(d, input.claim)] : []),
       ],
     });
@@ -103,7 +100,7 @@ export async function inviteUser(
     await queueEmail(env, {
       ...mail,
       alongside: (d) => [
-        d.insert(users).values({
+        insertUserStatement(d, {
           id: userId,
           tenantId,
           email,
@@ -194,10 +191,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
   const now = Date.now();
   const invited = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND invite_id = ${link.jti} AND disabled = 0)`;
   const [, , updated] = await db.batch([
-    db
-      .insert(usedTokens)
-      .values({ jti: link.jti, kind: "user-invite", tenantId, usedAt: now, expiresAt: now + INVITE_TTL_SECONDS * 1000 })
-      .onConflictDoNothing(),
+    burnTokenStatement(db, { jti: link.jti, kind: "user-invite", tenantId, usedAt: now, expiresAt: now + INVITE_TTL_SECONDS * 1000 }),
     auditInsertWhere(
       db,
       {
@@ -213,11 +207,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
       invited,
       { now },
     ),
-    db
-      .update(users)
-      .set({ passwordHash: hash, passwordChangedAt: now, inviteId: null, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, link.userId), eq(users.inviteId, link.jti), eq(users.disabled, false)))
-      .returning({ id: users.id }),
+    activateUserStatement(db, { tenantId, userId: link.userId, inviteId: link.jti, passwordHash: hash, now }),
   ]);
   if (updated.length !== 1) return { ok: false, code: "used" };
   return { ok: true, email: link.email };

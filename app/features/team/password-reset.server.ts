@@ -1,14 +1,15 @@
-import type { Actor } from "~/features/auth/actor";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Actor } from "~/features/auth";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { sessions, tenants, usedTokens, users } from "~/db/schema";
-import { hashPassword } from "~/features/auth/password.server";
-import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
-import { countAttempt } from "~/features/auth/throttle.server";
-import { signToken, verifyToken } from "~/features/auth/tokens.server";
-import { auditInsertWhere } from "~/features/platform/audit.server";
-import { queueEmailIf } from "~/features/platform/email/send.server";
+import { tenants, usedTokens, users } from "~/db/schema";
+import { hashPassword } from "~/features/auth/index.server";
+import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
+import { countAttempt } from "~/features/auth/index.server";
+import { signToken, verifyToken } from "~/features/auth/index.server";
+import { burnTokenStatement, resetPasswordStatement, revokeSessionsAfterPasswordChangeStatement } from "~/features/auth/index.server";
+import { auditInsertWhere } from "~/features/platform/index.server";
+import { queueEmailIf } from "~/features/platform/index.server";
 import { linkThrottleKeys, personColumns, personOf, type LinkProblem } from "./invitations.server";
 import { linkOrigin, tenantStatement, tokenAudience } from "./team.server";
 import type { ChangeResult } from "./users.server";
@@ -137,11 +138,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
   const now = Date.now();
   const unchanged = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND password_changed_at = ${link.pca} AND disabled = 0 AND scrubbed_at IS NULL)`;
   const [burnt, , updated] = await db.batch([
-    db
-      .insert(usedTokens)
-      .values({ jti: link.jti, kind: "password-reset", tenantId, usedAt: now, expiresAt: link.expiresAt })
-      .onConflictDoNothing()
-      .returning({ jti: usedTokens.jti }),
+    burnTokenStatement(db, { jti: link.jti, kind: "password-reset", tenantId, usedAt: now, expiresAt: link.expiresAt }),
     auditInsertWhere(
       db,
       {
@@ -157,32 +154,9 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
       sql`${unchanged} AND EXISTS (SELECT 1 FROM used_tokens WHERE jti = ${link.jti} AND used_at = ${now})`,
       { now },
     ),
-    db
-      .update(users)
-      .set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now })
-      .where(
-        and(
-          eq(users.tenantId, tenantId),
-          eq(users.id, link.userId),
-          eq(users.passwordChangedAt, link.pca),
-          eq(users.disabled, false),
-          isNull(users.scrubbedAt),
-          sql`EXISTS (SELECT 1 FROM used_tokens WHERE jti = ${link.jti} AND used_at = ${now})`,
-        ),
-      )
-      .returning({ id: users.id }),
+    resetPasswordStatement(db, { tenantId, userId: link.userId, passwordChangedAt: link.pca, jti: link.jti, passwordHash: hash, now }),
     // Only once the new password is in: a refused reset signs no one out.
-    db
-      .update(sessions)
-      .set({ revokedAt: now })
-      .where(
-        and(
-          eq(sessions.tenantId, tenantId),
-          eq(sessions.userId, link.userId),
-          isNull(sessions.revokedAt),
-          sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND password_changed_at = ${now})`,
-        ),
-      ),
+    revokeSessionsAfterPasswordChangeStatement(db, tenantId, link.userId, now),
   ]);
   if (burnt.length !== 1 || updated.length !== 1) return { ok: false, code: "used" };
   return { ok: true };

@@ -1,8 +1,8 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { tenants } from "~/db/schema";
-import { devToolsEnabled } from "~/features/platform/environment.server";
-import { tenantOrigin } from "~/features/platform/host";
+import { devToolsEnabled } from "~/features/platform/index.server";
+import { tenantOrigin } from "~/features/platform";
 
 /** Who acted, as the audit entries record them: a staff member or a platform operator. */
 

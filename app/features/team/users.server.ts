@@ -1,11 +1,18 @@
-import type { Actor } from "~/features/auth/actor";
-import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
-import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import type { Actor } from "~/features/auth";
+import type { SubmissionClaim } from "~/features/platform/index.server";
+import { and, asc, eq, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
+import {
+  deleteUserSessionsStatement,
+  revokeSessionsAfterDisableStatement,
+  scrubUserStatement,
+  setUserDisabledStatement,
+  setUserRoleStatement,
+} from "~/features/auth/index.server";
+import { activityLog, auditEvents, emailOutbox, users, type Role } from "~/db/schema";
 import { erasureStatements } from "./erasure.server";
 import { inviteUser, type InviteResult } from "./invitations.server";
-import { auditInsertWhere } from "~/features/platform/audit.server";
+import { auditInsertWhere } from "~/features/platform/index.server";
 import { anotherActiveAdmin } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
 import type { Result } from "~/utils/result";
@@ -129,11 +136,7 @@ export async function changeRole(env: Env, tenantId: string, userId: string, rol
       cond,
       { now },
     ),
-    db
-      .update(users)
-      .set({ role, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.role, t.role), keepsAdmin))
-      .returning({ id: users.id }),
+    setUserRoleStatement(db, { tenantId, userId, from: t.role, to: role, now }, keepsAdmin),
   ]);
   return updated.length === 1 ? { ok: true } : { ok: false, code: "last_admin" };
 }
@@ -167,23 +170,9 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
     cond,
     { now },
   );
-  const update = db
-    .update(users)
-    .set({ disabled, updatedAt: now })
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.disabled, !disabled), isNull(users.scrubbedAt), keepsAdmin))
-    .returning({ id: users.id });
+  const update = setUserDisabledStatement(db, { tenantId, userId, disabled, now }, keepsAdmin);
   // Sessions end only when the UPDATE before them matched: a refused disable signs no one out.
-  const endSessions = db
-    .update(sessions)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND updated_at = ${now})`,
-      ),
-    );
+  const endSessions = revokeSessionsAfterDisableStatement(db, tenantId, userId, now);
   const [, updated] = disabled ? await db.batch([audit, update, endSessions]) : await db.batch([audit, update]);
   return updated.length === 1 ? { ok: true } : { ok: false, code: "last_admin" };
 }
@@ -227,22 +216,8 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
       cond,
       { now },
     ),
-    db
-      .update(users)
-      .set({
-        email: placeholder,
-        displayName: FORMER_USER,
-        firstName: null,
-        lastName: null,
-        username: null,
-        inviteId: null,
-        passwordHash: "!scrubbed",
-        scrubbedAt: now,
-        updatedAt: now,
-      })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.disabled, true), isNull(users.scrubbedAt)))
-      .returning({ id: users.id }),
-    db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), done)),
+    scrubUserStatement(db, { tenantId, userId, email: placeholder, displayName: FORMER_USER, now }),
+    deleteUserSessionsStatement(db, tenantId, userId, done),
     db
       .update(auditEvents)
       .set({ actorEmail: null })

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { BrandAppearance } from "~/db/enums";
-import { BRAND_APPEARANCES, BRAND_FONT_IDS, BRAND_RADII, HEX_COLOUR_RE } from "~/features/platform/branding";
+import { BRAND_APPEARANCES, BRAND_FONT_IDS, BRAND_RADII, HEX_COLOUR_RE } from "~/features/platform";
 
 export const brandingSchema = z.object({
   accentColor: z.string({ error: "Accent colour is required" }).trim().regex(HEX_COLOUR_RE, "Enter a colour as # and six hexadecimal digits, e.g. #00D16A"),

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
-import type { ActorAt } from "~/features/auth/actor";
-import { auditInsert } from "~/features/platform/audit.server";
-import { hexToHsl } from "~/features/platform/branding";
-import { isOfferedModule } from "~/features/platform/module-catalogue";
+import type { ActorAt } from "~/features/auth";
+import { auditInsert } from "~/features/platform/index.server";
+import { hexToHsl } from "~/features/platform";
+import { isOfferedModule } from "~/features/platform";
 import type { BrandingInput } from "./schemas";
 import type { Result } from "~/utils/result";
 

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { Button } from "~/components/ui/button";
 import { cloudflareContext, tenantContext } from "~/context";
-import { AppShell } from "~/features/platform/components/app-shell";
+import { AppShell } from "~/features/platform";
 import { acceptHandover, inspectHandover } from "../login-flow.server";
 import type { Route } from "./+types/accept-session";
 

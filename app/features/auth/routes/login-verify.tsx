@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { cloudflareContext, tenantContext } from "~/context";
-import { AppShell } from "~/features/platform/components/app-shell";
+import { AppShell } from "~/features/platform";
 import { CodeInput } from "../components/code-input";
 import { challengeCookie, codeSignIn, hasLiveChallenge } from "../login-flow.server";
 import { codeSchema, INVALID_CODE } from "../schemas";

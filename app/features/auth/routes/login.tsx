@@ -4,7 +4,7 @@ import { data, Form, redirect } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, Honeypot, inputClass } from "~/components/ui/field";
 import { cloudflareContext, tenantContext, userContext } from "~/context";
-import { AppShell } from "~/features/platform/components/app-shell";
+import { AppShell } from "~/features/platform";
 import { chooseWorkspace, passwordSignIn, type PasswordSignInResult } from "../login-flow.server";
 import { safeRedirectPath } from "../middleware.server";
 import { CHOICE_EXPIRED, CHOICE_INVALID, LOGIN_FAILED, loginActionSchema, SEND_CODE_FAILED } from "../schemas";

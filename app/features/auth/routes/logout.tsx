@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { cloudflareContext, userContext } from "~/context";
-import { clientIp, writeAudit } from "~/features/platform/audit.server";
-import { setToastHeader } from "~/features/platform/flash.server";
+import { clientIp, writeAudit } from "~/features/platform/index.server";
+import { setToastHeader } from "~/features/platform/index.server";
 import { clearSessionCookie, revokeSession } from "../session.server";
 import type { Route } from "./+types/logout";
 

@@ -2,11 +2,11 @@ import { and, count, desc, eq, gte, inArray, isNull, lte, sql, type SQL, type SQ
 import { formatInTimeZone } from "date-fns-tz";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisReturns, cisStatements, cisSubcontractors } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { toCsv } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
 import { currentTaxMonth, penceToPoundsString, previousTaxMonth, SUBCONTRACTOR_TYPES, VERIFICATION_STATUSES, type TaxMonth } from "../domain";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import { materialsShare, type FilingState } from "./analytics-codes";
 import type { Result } from "~/utils/result";
 

@@ -2,7 +2,7 @@ import { data, type MiddlewareFunction, type RouterContextProvider } from "react
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { tenants } from "~/db/schema";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE, csvRow, CSV_BOM, unneutraliseCell } from "~/utils/csv";
 import { CsvParseError, isBlankRecord, parseCsv } from "~/utils/csv-read.server";
 import { newId } from "~/utils/ids";

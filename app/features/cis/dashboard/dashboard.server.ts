@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
-import { can, type ScopeHolder } from "~/features/auth/scopes";
-import { recentActivityQuery } from "~/features/platform/audit.server";
+import { can, type ScopeHolder } from "~/features/auth";
+import { recentActivityQuery } from "~/features/platform/index.server";
 import { formatLongDate, formatRelative } from "~/utils/dates";
 import {
   currentTaxMonth,

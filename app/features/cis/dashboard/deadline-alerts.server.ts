@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { cisInvoices, cisReturns, cisSettings, cisStatements, notifications, roleBundles, tenantModules, tenants, users } from "~/db/schema";
-import { scopeGrants, type Scope } from "~/features/auth/scopes";
-import { queueEmail } from "~/features/platform/email/send.server";
-import { devToolsEnabled } from "~/features/platform/environment.server";
-import { tenantOrigin } from "~/features/platform/host";
+import { scopeGrants, type Scope } from "~/features/auth";
+import { queueEmail } from "~/features/platform/index.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
+import { tenantOrigin } from "~/features/platform";
 import { formatInTimeZone } from "date-fns-tz";
 import { formatLongDate, LONDON } from "~/utils/dates";
 import { nextDeadlines, type DeadlineAlert, type DeadlineKind } from "../domain";

@@ -1,4 +1,7 @@
 import { isValidPence } from "./money";
+import { VERIFICATION_STATUSES } from "~/db/enums";
+
+export { VERIFICATION_STATUSES } from "~/db/enums";
 
 export const CIS_RATES = [0, 20, 30] as const;
 export type CisRate = (typeof CIS_RATES)[number];
@@ -6,7 +9,6 @@ export type CisRate = (typeof CIS_RATES)[number];
 export const VAT_RATES = [0, 5, 20] as const;
 export type VatRate = (typeof VAT_RATES)[number];
 
-export const VERIFICATION_STATUSES = ["gross", "standard", "higher"] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 export const RATE_FOR_VERIFICATION_STATUS: Readonly<Record<VerificationStatus, CisRate>> = {

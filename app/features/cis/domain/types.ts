@@ -6,17 +6,16 @@
  */
 import { STATEMENT_STATUSES, type StatementStatus } from "~/db/enums";
 import type { CisRate, VatRate, VerificationStatus } from "./calculation";
+import { SUBCONTRACTOR_TYPES, VERIFICATION_METHODS, VAT_SCHEMES, INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, RETURN_STATUSES } from "~/db/enums";
+
+export { SUBCONTRACTOR_TYPES, VERIFICATION_METHODS, VAT_SCHEMES, INVOICE_STATUSES, STATEMENT_ISSUE_METHODS, RETURN_STATUSES } from "~/db/enums";
 
 export type DateLike = Date | string;
 
-export const SUBCONTRACTOR_TYPES = ["individual", "company", "partnership"] as const;
 export type SubcontractorType = (typeof SUBCONTRACTOR_TYPES)[number];
 
-export const VERIFICATION_METHODS = ["online", "phone", "letter"] as const;
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
-/** The contractor's VAT scheme (settings). */
-export const VAT_SCHEMES = ["standard", "reduced", "zero", "flat"] as const;
 export type VatScheme = (typeof VAT_SCHEMES)[number];
 
 export interface SubcontractorVerification {
@@ -40,7 +39,6 @@ export interface SubcontractorRecord {
   active?: boolean;
 }
 
-export const INVOICE_STATUSES = ["draft", "portal_draft", "approved", "paid", "cancelled"] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export interface InvoiceAmountsRecord {
@@ -55,7 +53,6 @@ export interface InvoiceAmountsRecord {
   materialsPercentage?: number;
 }
 
-export const STATEMENT_ISSUE_METHODS = ["email", "portal", "print"] as const;
 export type StatementIssueMethod = (typeof STATEMENT_ISSUE_METHODS)[number];
 
 export interface InvoiceStatementFlags {
@@ -97,7 +94,6 @@ export interface StatementRecord {
   issuedMethod?: StatementIssueMethod | null;
 }
 
-export const RETURN_STATUSES = ["draft", "ready", "submitted", "amended", "nil"] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 export interface ReturnLine {

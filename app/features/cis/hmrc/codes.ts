@@ -1,5 +1,7 @@
 /** Client-safe: the gateway's typed codes and the sentences a person sees for them. */
-import { HMRC_IN_FLIGHT_STATUSES } from "~/db/enums";
+import { DEV_HMRC_MODES, HMRC_IN_FLIGHT_STATUSES } from "~/db/enums";
+
+export { DEV_HMRC_MODES };
 
 /** Whether a submission in this state is still waiting on HMRC's answer. */
 export function isInFlight(status: string): boolean {
@@ -70,6 +72,4 @@ export function verifySentMessage(count: number, created: boolean): string {
     : `HMRC's answer will update the verification of ${count} subcontractors.`;
 }
 
-/** How the development Transaction Engine answers submissions for one employer reference. */
-export const DEV_HMRC_MODES = ["accept", "business_error", "slow"] as const;
 export type DevHmrcMode = (typeof DEV_HMRC_MODES)[number];

@@ -6,8 +6,8 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
-import type { ActorAt } from "~/features/auth/actor";
-import { auditInsert } from "~/features/platform/audit.server";
+import type { ActorAt } from "~/features/auth";
+import { auditInsert } from "~/features/platform/index.server";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import type { GatewayCredentials } from "./protocol";
 import type { Result } from "~/utils/result";

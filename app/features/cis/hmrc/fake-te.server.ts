@@ -28,7 +28,7 @@
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { devHmrcMessages, devHmrcModes } from "~/db/schema";
-import { devToolsEnabled } from "~/features/platform/environment.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { CIS_RETURN_NS } from "../domain/xml/cis300";
 import { children, nonBlankText, parseXml, path, child } from "../domain/xml/dom";

@@ -15,14 +15,14 @@
  * transition is a conditional UPDATE on the states it may start from; each poll job is keyed by
  * submission and poll number and checks the row's state before doing anything.
  */
-import type { Actor } from "~/features/auth/actor";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import type { Actor } from "~/features/auth";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions, type HmrcStoredError, type HmrcSubmissionKind, type HmrcSubmissionStatus } from "~/db/schema";
-import { auditInsertWhere, type AuditAction } from "~/features/platform/audit.server";
-import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { auditInsertWhere, type AuditAction } from "~/features/platform/index.server";
+import { enqueue } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { parseGovTalkResponse, type GovTalkResponse } from "../domain/xml/govtalk-response";
 import type { GatewayErrorCode } from "./codes";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob } from "~/features/platform/jobs/registry.server";
+import { defineJob } from "~/features/platform/index.server";
 import { pollSubmission, sendSubmission } from "./gateway.server";
 
 /** Sends one stored submission to HMRC (keyed by submission: queued once however often Submit is pressed). */

@@ -4,8 +4,8 @@
  * server composition root), and registers its `cis300` result handler with onSubmissionResult to
  * mark the return submitted and locked when HMRC accepts it.
  */
-import type { Actor } from "~/features/auth/actor";
-import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
+import type { Actor } from "~/features/auth";
+import type { SubmissionClaim } from "~/features/platform/index.server";
 import { getDb } from "~/db/client.server";
 import { taxMonthFromLabel } from "../domain/tax-month";
 import { buildCis300Message, type Cis300Line } from "../domain/xml/cis300";

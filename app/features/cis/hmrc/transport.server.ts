@@ -8,7 +8,7 @@
  *
  * A missing or unknown value outside development refuses to send: nothing goes to HMRC by accident.
  */
-import { devToolsEnabled } from "~/features/platform/environment.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
 import { handleFakeTransactionEngine } from "./fake-te.server";
 import type { Result } from "~/utils/result";
 

@@ -4,13 +4,13 @@
  * verification number, method 'online', date and who asked, in the same D1 batch as the
  * submission's final UPDATE, with a cis.subcontractor.verified audit entry for each.
  */
-import type { Actor } from "~/features/auth/actor";
-import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
+import type { Actor } from "~/features/auth";
+import type { SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
-import { auditInsertWhere } from "~/features/platform/audit.server";
+import { auditInsertWhere } from "~/features/platform/index.server";
 import { RATE_FOR_VERIFICATION_STATUS, type VerificationStatus } from "../domain/calculation";
 import { currentTaxMonth, londonDateParts } from "../domain/tax-month";
 import { CRN_RE, HmrcInputError, hmrcNameFromFullName } from "../domain/xml/hmrc-input";

@@ -1,9 +1,9 @@
 /** The e-mailed copy of an invoice: what it says, and sending it to the subcontractor. */
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
-import { auditInsert } from "~/features/platform/audit.server";
-import { queueEmail } from "~/features/platform/email/send.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
+import { auditInsert } from "~/features/platform/index.server";
+import { queueEmail } from "~/features/platform/index.server";
 import { formatPence, taxMonthFromLabel } from "../domain";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import { maskEmail } from "../pii.server";
 import { contractorDetails } from "../portal-invites/portal-invites.server";
 import { INVOICE_STATUS_LABELS } from "./components/invoice-status";

@@ -7,10 +7,10 @@ import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors, type InvoiceSource } from "~/db/schema";
-import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
+import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { invoiceAmounts, taxMonthOfDate, type InvoiceInput } from "../domain";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import { auditIfChanged } from "./invoices.server";
 import { getInvoice, visible, type InvoiceRow } from "./queries.server";
 

@@ -9,12 +9,12 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors } from "~/db/schema";
-import { auditInsertWhere } from "~/features/platform/audit.server";
-import type { AuditAction } from "~/features/platform/audit-actions";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { auditInsertWhere } from "~/features/platform/index.server";
+import type { AuditAction } from "~/features/platform";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { invoiceAmounts, isCalendarDate, LONDON_TZ, taxMonthOfDate, type InvoiceStatus } from "../domain";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import { INVOICE_BULK_LIMIT, type BulkInvoiceAction, type InvoiceErrorCode } from "./invoice-codes";
 import { visible, type InvoiceRow } from "./queries.server";
 

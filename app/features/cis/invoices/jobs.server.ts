@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { cisInvoices } from "~/db/schema";
-import { defineJob } from "~/features/platform/jobs/registry.server";
+import { defineJob } from "~/features/platform/index.server";
 
 /** One job per invoice, whoever approves it and however often. */
 export function statementJobKey(invoiceId: string): string {

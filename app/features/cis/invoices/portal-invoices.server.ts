@@ -7,10 +7,10 @@
 import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings } from "~/db/schema";
-import type { FilePart } from "~/features/files/multipart";
-import { MultipartError } from "~/features/files/multipart";
-import { streamToR2 } from "~/features/files/upload.server";
-import { PORTAL_PDF_MAX_BYTES, type PortalAttachmentErrorCode } from "~/features/portal/portal-invoice-codes";
+import type { FilePart } from "~/features/files";
+import { MultipartError } from "~/features/files";
+import { streamToR2 } from "~/features/files/index.server";
+import { PORTAL_PDF_MAX_BYTES, type PortalAttachmentErrorCode } from "./portal-invoice-codes";
 import { newId } from "~/utils/ids";
 import type { InvoiceInput } from "../domain";
 import type { SubcontractorRow } from "../subcontractors/subcontractors.server";

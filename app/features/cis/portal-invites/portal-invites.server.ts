@@ -1,16 +1,15 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { cisPortalInvites, usedTokens } from "~/db/schema";
-import { signToken, signTokenWith } from "~/features/auth/tokens.server";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
-import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
-import { queueEmail } from "~/features/platform/email/send.server";
-import type { TenantContextValue } from "~/features/platform/tenants.server";
-import type { Actor } from "~/features/auth/actor";
+import { signToken, signTokenWith } from "~/features/auth/index.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
+import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
+import { queueEmail } from "~/features/platform/index.server";
+import type { TenantContextValue } from "~/features/platform/index.server";
+import type { Actor } from "~/features/auth";
 import type { RevealRefusal } from "./portal-invite-codes";
 import { getCisSettings } from "../settings/settings.server";
 import { getSubcontractor, type SubcontractorRow } from "../subcontractors/subcontractors.server";
-import { newId } from "~/utils/ids";
 import type { Result } from "~/utils/result";
 
 /** A portal magic link lasts 15 minutes and can be used once. */

@@ -2,7 +2,7 @@ import { and, asc, between, count, desc, eq, gte, inArray, isNull, lt, min, ne, 
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
-import { auditInsert, auditInsertWhere } from "~/features/platform/audit.server";
+import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { returnLockStub } from "../../../../workers/durable-objects/return-lock";
@@ -25,7 +25,7 @@ import {
   type SubcontractorRecord,
   type TaxMonth,
 } from "../domain";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import {
   RETURN_EXPORT_HEADER,
   RETURN_HISTORY_LIMIT,

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { activityLog, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
-import { auditInsertWhere } from "~/features/platform/audit.server";
+import { auditInsertWhere } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
 import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";

@@ -1,10 +1,10 @@
 import { data } from "react-router";
-import { requireScope } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { exportSubcontractorAnalytics } from "../analytics/analytics.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import type { Route } from "./+types/analytics-export";
 
 /** A resource route (no component): POST answers with the by-subcontractor figures as CSV. An export is audited, so it is never a GET. */

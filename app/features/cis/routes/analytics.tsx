@@ -2,13 +2,13 @@ import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
-import { can } from "~/features/auth/scopes";
+import { can } from "~/features/auth";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { formatPence } from "../domain";
 import { FILING_LABELS, materialsShare } from "../analytics/analytics-codes";
 import { cisAnalytics } from "../analytics/analytics.server";
 import { BarChart, compactPounds, HorizontalBarChart, shortMonth } from "../analytics/components/analytics-charts";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import type { Route } from "./+types/analytics";
 
 const STATUS_LABEL = { gross: "Gross (0%)", standard: "Standard (20%)", higher: "Higher (30%)" } as const;

@@ -3,7 +3,7 @@ import { buttonClass } from "~/components/ui/button";
 import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards, TaxMonthOverview } from "../dashboard/components/dashboard-panels";
 import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard/dashboard.server";
 import { formatPence } from "../domain";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { OverdueReturns } from "../returns/components/overdue-returns";
 import type { Route } from "./+types/dashboard";
 

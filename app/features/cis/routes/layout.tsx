@@ -1,7 +1,7 @@
 import { NavLink, Outlet, useLocation } from "react-router";
-import { can } from "~/features/auth/scopes";
-import { AppShell } from "~/features/platform/components/app-shell";
-import { requireModule } from "~/features/auth/guard.server";
+import { can } from "~/features/auth";
+import { AppShell } from "~/features/platform";
+import { requireModule } from "~/features/auth/index.server";
 import { RETURNS_READ_SCOPES } from "../returns/return-codes";
 import type { Route } from "./+types/layout";
 

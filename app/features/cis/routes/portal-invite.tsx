@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
-import { requireScope } from "~/features/auth/middleware.server";
-import { can } from "~/features/auth/scopes";
-import { clientIp } from "~/features/platform/audit.server";
+import { requireScope } from "~/features/auth/index.server";
+import { can } from "~/features/auth";
+import { clientIp } from "~/features/platform/index.server";
 import { formErrorReply } from "~/utils/forms";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import {
   type InviteActionData,
   type InviteLoaderData,
@@ -13,7 +13,7 @@ import {
   inviteCreateSchema,
   inviteRefusalMessage,
 } from "../portal-invites/components/invite-to-portal";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invites/portal-invite-codes";
 import { inviteRefusal, issuePortalInvite, portalInviteScope, revealPortalLink } from "../portal-invites/portal-invites.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractors/subcontractor-messages";

@@ -3,9 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link } from "react-router";
 import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
-import { can } from "~/features/auth/scopes";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { reportInternalError } from "~/features/platform/error-reference";
+import { can } from "~/features/auth";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { reportInternalError } from "~/features/platform";
 import { SubcontractorForm, type SubcontractorFormDefaults } from "../subcontractors/components/subcontractor-form";
 import {
   DEFAULT_SUBCONTRACTOR_VALUES,
@@ -17,7 +17,7 @@ import {
   type SubcontractorUpdate,
   type VerificationValues,
 } from "../domain";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { ENCRYPT_FAILED, PiiError } from "../pii.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import { createSubcontractor, getSubcontractor, updateSubcontractor, type SaveResult } from "../subcontractors/subcontractors.server";

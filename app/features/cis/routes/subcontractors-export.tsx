@@ -1,9 +1,9 @@
 import { data } from "react-router";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { exportSubcontractors } from "../subcontractors/export.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { parseListQuery } from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/subcontractors-export";
 

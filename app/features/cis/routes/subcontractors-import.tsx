@@ -1,15 +1,15 @@
 import { type RouterContextProvider } from "react-router";
 import { TD } from "~/components/ui/table";
-import { requireScope } from "~/features/auth/middleware.server";
-import { can } from "~/features/auth/scopes";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { can } from "~/features/auth";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { IMPORT_MAX_ROWS, type ImportPreview } from "../csv-import/import-kit";
 import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownload } from "../csv-import/import-kit.server";
 import { ImportPage, ImportPreviewPanel } from "../csv-import/import-page";
 import { analyseImport, importSubcontractors, type ImportRowResult } from "../subcontractors/import.server";
 import { IMPORT_COLUMNS, IMPORT_TEMPLATE_FILE } from "../subcontractors/import-columns";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import type { Route } from "./+types/subcontractors-import";
 
 const CHANGED_MESSAGE = "The data changed since your preview. Check the rows again before importing.";

@@ -3,8 +3,8 @@ import { data, Form, Link, useLocation } from "react-router";
 import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
-import { can } from "~/features/auth/scopes";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { can } from "~/features/auth";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
@@ -19,7 +19,7 @@ import {
   type ConfirmItem,
 } from "../subcontractors/components/subcontractor-confirm";
 import { SubcontractorTable, SummaryCards } from "../subcontractors/components/subcontractor-table";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { BULK_FAILURE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import {
   archiveSubcontractors,
@@ -33,13 +33,13 @@ import {
   type ListQuery,
 } from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/subcontractors-list";
-import { reportInternalError } from "~/features/platform/error-reference";
-import { requireScope } from "~/features/auth/middleware.server";
+import { reportInternalError } from "~/features/platform";
+import { requireScope } from "~/features/auth/index.server";
 import { VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../hmrc/codes";
 import { startVerification, type StartVerificationResult } from "../hmrc/verification.server";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
-import { SUBMISSION_KEY_FIELD } from "~/features/platform/submission-key-codes";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
+import { SubmissionKeyInput } from "~/features/platform";
+import { SUBMISSION_KEY_FIELD } from "~/features/platform";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.sub.read" });

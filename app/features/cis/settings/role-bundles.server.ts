@@ -1,8 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { roleBundles } from "~/db/schema";
-import type { ActorAt } from "~/features/auth/actor";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
+import type { ActorAt } from "~/features/auth";
+import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "../domain";
 import type { Result } from "~/utils/result";
 

@@ -1,4 +1,4 @@
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import { ensureStatementPdf } from "./files.server";
 import { generateStatement, type GenerateStatementResult } from "./statements.server";
 

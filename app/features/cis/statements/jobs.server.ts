@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { continueJob, defineJob } from "~/features/platform/jobs/registry.server";
+import { continueJob, defineJob } from "~/features/platform/index.server";
 import { isTaxMonthLabel } from "../domain";
 import { generateSubcontractorStatement } from "./generate.server";
 import { BATCH_JOB_TYPE, pendingStatementTargets, type BatchResult } from "./statements-page.server";

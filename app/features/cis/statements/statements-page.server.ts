@@ -1,12 +1,12 @@
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs, type StatementStatus } from "~/db/schema";
-import { QUEUE_REFUSED } from "~/features/platform/email/send.server";
-import { enqueue } from "~/features/platform/jobs/enqueue.server";
+import { QUEUE_REFUSED } from "~/features/platform/index.server";
+import { enqueue } from "~/features/platform/index.server";
 import type { StatementIssueMethod } from "../domain";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import type { EmailFailure } from "./issue-codes";
 import type { StatementRowStatus } from "./statement-codes";
 import { pendingInvoices, pendingStatementsQuery } from "./statements.server";

@@ -2,9 +2,9 @@ import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
-import { auditInsertWhere } from "~/features/platform/audit.server";
+import { auditInsertWhere } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import type { Result } from "~/utils/result";
 
 /**

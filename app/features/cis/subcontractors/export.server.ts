@@ -2,10 +2,10 @@ import { and, asc, eq, gt, or, type SQL } from "drizzle-orm";
 import { formatInTimeZone } from "date-fns-tz";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
-import { auditInsert } from "~/features/platform/audit.server";
+import { auditInsert } from "~/features/platform/index.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
 import { LONDON } from "~/utils/dates";
-import type { Actor } from "~/features/auth/actor";
+import type { Actor } from "~/features/auth";
 import { maskEmail, maskPhone } from "../pii.server";
 import { subcontractorFilter, type ListQuery } from "./subcontractors.server";
 

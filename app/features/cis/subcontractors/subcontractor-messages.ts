@@ -2,8 +2,17 @@
  * What people read for each typed failure of the subcontractor data layer. The data layer
  * returns codes; routes turn them into these words. No server code here: pages import it too.
  */
-import { VERIFY_PERMISSION_MESSAGE } from "../domain";
-import type { BulkFailure, SaveError } from "./subcontractors.server";
+import type { Err } from "~/utils/result";
+import { VERIFY_PERMISSION_MESSAGE, type VerificationField } from "../domain";
+
+export type SaveError =
+  | Err<"not_found">
+  | Err<"duplicate_utr", { field: "utr" }>
+  /** The actor lacks cis.sub.verify and the save would change these verification fields. */
+  | Err<"verification_forbidden", { fields: VerificationField[] }>;
+
+/** Why one id of a bulk request did not change. */
+export type BulkFailure = "not_found" | "already_archived" | "too_many";
 
 /**
  * Ids accepted by one bulk request; the rest are reported as failed, never silently dropped.

@@ -1,24 +1,19 @@
-import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
-import { activityInsert, auditInsert } from "~/features/platform/audit.server";
-import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
+import { activityInsert, auditInsert } from "~/features/platform/index.server";
+import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
-import { revokePortalSessionsStatements } from "~/features/portal/portal-session.server";
-import {
-  changedVerificationFields,
-  SUBCONTRACTOR_TYPES,
-  UNVERIFIED,
-  type SubcontractorCreate,
-  type SubcontractorUpdate,
-  type VerificationField,
-} from "../domain";
-import type { Actor } from "~/features/auth/actor";
-import { BULK_LIMIT } from "./subcontractor-messages";
+import { revokeSessionsOfUsersStatements } from "~/features/auth/index.server";
+import { changedVerificationFields, SUBCONTRACTOR_TYPES, UNVERIFIED, type SubcontractorCreate, type SubcontractorUpdate } from "../domain";
+import type { Actor } from "~/features/auth";
+import { BULK_LIMIT, type BulkFailure, type SaveError } from "./subcontractor-messages";
 import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
-import type { Err, Ok } from "~/utils/result";
+import type { Ok } from "~/utils/result";
+
+export type { BulkFailure, SaveError } from "./subcontractor-messages";
 
 export type SubcontractorRow = typeof cisSubcontractors.$inferSelect;
 const TABLE = "cis_subcontractors";
@@ -187,6 +182,25 @@ export async function getSubcontractor(env: Env, tenantId: string, id: string): 
   return row ?? null;
 }
 
+/**
+ * The active subcontractor whose id the subquery yields (a portal session's user id), for the
+ * caller's batch: a deleted or archived subcontractor matches nothing.
+ */
+export function activeSubcontractorStatement(db: ReturnType<typeof getDb>, tenantId: string, idFrom: SQLWrapper) {
+  return db
+    .select()
+    .from(cisSubcontractors)
+    .where(
+      and(
+        inArray(cisSubcontractors.id, idFrom),
+        eq(cisSubcontractors.tenantId, tenantId),
+        isNull(cisSubcontractors.deletedAt),
+        eq(cisSubcontractors.active, true),
+      ),
+    )
+    .limit(1);
+}
+
 export async function findByUtr(env: Env, tenantId: string, utr: string): Promise<SubcontractorRow | null> {
   const hash = await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", utr.replace(/\s+/g, ""));
   const [row] = await getDb(env)
@@ -252,11 +266,6 @@ function verifiedAudit(db: ReturnType<typeof getDb>, tenantId: string, id: strin
   });
 }
 
-export type SaveError =
-  | Err<"not_found">
-  | Err<"duplicate_utr", { field: "utr" }>
-  /** The actor lacks cis.sub.verify and the save would change these verification fields. */
-  | Err<"verification_forbidden", { fields: VerificationField[] }>;
 export type SaveResult = Ok<{ id: string }> | SaveError;
 
 /** Who saves, and whether they may record verification (cis.sub.verify). */
@@ -434,12 +443,10 @@ export async function updateSubcontractor(
       }),
     );
   }
-  if (cutPortal) statements.push(...revokePortalSessionsStatements(db, tenantId, [id], now));
+  if (cutPortal) statements.push(...revokeSessionsOfUsersStatements(db, tenantId, "portal", [id], now));
   return saveInOneBatch(db, statements, id);
 }
 
-/** Why one id of a bulk request did not change. */
-export type BulkFailure = "not_found" | "already_archived" | "too_many";
 export type BulkResult = { succeeded: string[]; failed: { id: string; code: BulkFailure }[]; names: Record<string, string> };
 
 export { BULK_LIMIT };
@@ -523,7 +530,7 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
   }
   if (statements.length === 0) return result;
   // An archived or deleted subcontractor keeps no portal access: their sessions end in the same batch.
-  statements.push(...revokePortalSessionsStatements(db, tenantId, result.succeeded, now));
+  statements.push(...revokeSessionsOfUsersStatements(db, tenantId, "portal", result.succeeded, now));
   // A repeated submission key fails this INSERT and with it the whole batch.
   if (claim) statements.push(claimSubmission(db, claim));
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

@@ -6,7 +6,7 @@ import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
 import { deleteDialogTexts, fileKind, formatBytes, signedLabel, SUPPORTED_TYPES, visibilityLabel } from "../file-rules";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SubmissionKeyInput } from "~/features/platform";
 import { DownloadLink } from "./download-link";
 
 export type ListedFile = {

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SubmissionKeyInput } from "~/features/platform";
 
 type Person = { id: string; displayName: string; email: string; username: string | null; firstName: string | null; lastName: string | null };
 

@@ -3,13 +3,13 @@ import { buttonClass } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
-import { mintSubmissionKey } from "~/features/platform/submission-keys.server";
+import { mintSubmissionKey } from "~/features/platform/index.server";
 import { bulkAction, bulkScope } from "../bulk-actions.server";
 import { BulkBar, DeleteConfirm, FileGrid, FileTable, noFilesText, type SortKey } from "../components/file-list";
 import { ListToolbar } from "../components/list-toolbar";
 import { listFiles, PAGE_SIZE } from "../listing.server";
 import { parseListQuery, viewChoice } from "../list-query.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { filePerms, viewerOf } from "../module.server";
 import type { Route } from "./+types/all";
 

@@ -1,10 +1,10 @@
 import { data } from "react-router";
-import { clientIp } from "~/features/platform/audit.server";
+import { clientIp } from "~/features/platform/index.server";
 import { toCsv, CSV_CONTENT_TYPE } from "~/utils/csv";
 import { formatDateTime } from "~/utils/dates";
 import { EXPORT_HEADER, exportFileList } from "../listing.server";
 import { parseListQuery } from "../list-query.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { viewerOf } from "../module.server";
 import type { Route } from "./+types/export";
 

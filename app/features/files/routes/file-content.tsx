@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { auditDownload, fileForDownload } from "../downloads.server";
 import { downloadSignalHeader } from "../download-signal";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { viewerOf } from "../module.server";
 import { fileResponseHeaders } from "../serve.server";
 import type { Route } from "./+types/file-content";

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
-import { requireScope } from "~/features/auth/middleware.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { formatDateTime } from "~/utils/dates";
 import { DownloadLink } from "../components/download-link";
 import { DeleteConfirm } from "../components/file-list";
@@ -13,11 +13,11 @@ import { deleteDialogTexts, FILE_ERRORS, FILE_MESSAGES, formatBytes, previewMode
 import { getFile } from "../listing.server";
 import { deleteFiles, moveFiles } from "../move-delete.server";
 import { shareFile } from "../sharing.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
 import { signaturePerms, signatureRequestScope } from "../signatures/access.server";
 import { RequestSignatureForm } from "../signatures/components/request-signature-form";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/submission-keys.server";
+import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import type { Route } from "./+types/file";
 
 const params = z.object({ id: z.string().min(1).max(100) });

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import type { Route } from "./+types/index";
 
 /** The module's entry in the navigation opens the overview. */

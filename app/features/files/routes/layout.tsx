@@ -1,6 +1,6 @@
 import { NavLink, Outlet } from "react-router";
-import { AppShell } from "~/features/platform/components/app-shell";
-import { requireModule } from "~/features/auth/guard.server";
+import { AppShell } from "~/features/platform";
+import { requireModule } from "~/features/auth/index.server";
 import { filePerms } from "../module.server";
 import { signaturePerms } from "../signatures/access.server";
 import type { Route } from "./+types/layout";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { viewerOf } from "../module.server";
 import { abortMultipartUpload, completeMultipartUpload, uploadPart } from "../multipart-upload.server";
 import type { Route } from "./+types/upload-multipart-item";

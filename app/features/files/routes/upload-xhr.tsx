@@ -1,5 +1,5 @@
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { filePerms, viewerOf } from "../module.server";
 import { handleUpload } from "../upload.server";
 import type { Route } from "./+types/upload-xhr";

@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
-import { devToolsEnabled } from "~/features/platform/environment.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { UploadForm } from "../components/upload-form";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
 import { uploadPageData } from "../listing.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { filePerms, viewerOf } from "../module.server";
 import { handleUpload } from "../upload.server";
 import type { Route } from "./+types/upload";

@@ -1,5 +1,5 @@
 import type { SessionUser } from "~/context";
-import { can } from "~/features/auth/scopes";
+import { can } from "~/features/auth";
 import { viewerOf } from "../module.server";
 import { SIGNATURE_SCOPES } from "./signature-rules";
 import type { SignatureActor } from "./signatures.server";

@@ -1,13 +1,12 @@
 /** Client-safe rules and words of e-signature: the pages, the data layer and the stamping job share them. */
+import { SIGNATURE_STATUSES, SIGNATURE_KINDS, STAMP_STATUSES } from "~/db/enums";
 
-import type { AuditAction } from "~/features/platform/audit-actions";
+export { SIGNATURE_STATUSES, SIGNATURE_KINDS, STAMP_STATUSES } from "~/db/enums";
+
+import type { AuditAction } from "~/features/platform";
 import { base64ToBytesOrNull } from "~/utils/base64";
-
-export const SIGNATURE_STATUSES = ["pending", "signed", "declined"] as const;
 export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
-export const SIGNATURE_KINDS = ["typed", "drawn"] as const;
 export type SignatureKind = (typeof SIGNATURE_KINDS)[number];
-export const STAMP_STATUSES = ["queued", "done", "failed"] as const;
 export type StampStatus = (typeof STAMP_STATUSES)[number];
 
 /** The e-signature scopes (inside the platform's files.* family). */

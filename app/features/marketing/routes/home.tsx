@@ -1,7 +1,7 @@
 import { type MouseEvent, useCallback, useState } from "react";
 import { redirect } from "react-router";
 import { tenantContext } from "~/context";
-import { optionalUser } from "~/features/auth/middleware.server";
+import { optionalUser } from "~/features/auth/index.server";
 import { Landing } from "../components/landing";
 import { ProjectDrawer } from "../components/project-drawer";
 import { PublicLayout } from "../components/public-layout";

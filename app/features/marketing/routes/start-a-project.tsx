@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { cloudflareContext } from "~/context";
-import { reportInternalError } from "~/features/platform/error-reference";
+import { reportInternalError } from "~/features/platform";
 import { ProjectRequestForm, type ProjectRequestActionData } from "../components/project-form";
 import { ContentPage, PublicLayout } from "../components/public-layout";
 import { publicPageHeaders } from "../headers";

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
-import type { RootData } from "~/root";
-import { UserMenu } from "~/features/auth/components/user-menu";
 import { notificationsLabel, unreadBadge } from "../notifications/notifications";
+import type { ShellData } from "./shell-data";
+import { UserMenu } from "./user-menu";
 
 const SKIP_LINK = "sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent px-3 py-2 text-accent-foreground";
 
@@ -13,7 +13,7 @@ const SKIP_LINK = "sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent p
  * pages render their content into it and never add a <main> or a top-level <header> of their own.
  */
 export function AppShell({ children }: { children: ReactNode }) {
-  const root = useRouteLoaderData("root") as RootData | undefined;
+  const root = useRouteLoaderData("root") as ShellData | undefined;
   const location = useLocation();
   if (!root?.tenant) {
     return (

@@ -1,4 +1,4 @@
-import { requireTenant, requireUserWithScope } from "~/features/auth/middleware.server";
+import { requireTenant, requireUserWithScope } from "~/features/auth/index.server";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { cloudflareContext } from "~/context";
 import { formatDateTime } from "~/utils/dates";

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { cloudflareContext } from "~/context";
-import { requireTenant, requireUser, safeRedirectPath } from "~/features/auth/middleware.server";
+import { requireTenant, requireUser, safeRedirectPath } from "~/features/auth/index.server";
 import { formatDateTime } from "~/utils/dates";
 import { AppShell } from "../components/app-shell";
 import { redirectWithToast } from "../flash.server";

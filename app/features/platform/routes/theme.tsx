@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { cloudflareContext, tenantContext, userContext } from "~/context";
-import { safeRedirectPath } from "~/features/auth/middleware.server";
+import { safeRedirectPath } from "~/features/auth/index.server";
 import { redirectWithToast } from "../flash.server";
 import { saveUserTheme, themeFormSchema, themeSetCookie } from "../theme.server";
 import type { Route } from "./+types/theme";

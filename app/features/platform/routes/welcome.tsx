@@ -1,4 +1,4 @@
-import { requireTenant, requireUser } from "~/features/auth/middleware.server";
+import { requireTenant, requireUser } from "~/features/auth/index.server";
 import { AppShell } from "../components/app-shell";
 import type { Route } from "./+types/welcome";
 

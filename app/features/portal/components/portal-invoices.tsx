@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from "~/features/cis/domain";
+import type { InvoiceStatus } from "~/features/cis";
 
 /** Statuses in the subcontractor's words: a portal submission waits for the contractor. */
 export const PORTAL_STATUS_LABELS: Readonly<Record<InvoiceStatus, string>> = {

@@ -1,13 +1,13 @@
 import type { ReactNode } from "react";
 import { Form, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
-import type { RootData } from "~/root";
+import type { ShellData } from "~/features/platform";
 
 /**
  * The subcontractor portal's own frame: the contractor's name and, when signed in, 'Sign out'.
  * Nothing of the staff workspace (no module navigation, no staff user menu).
  */
 export function PortalShell({ contractorName, signedIn = false, children }: { contractorName?: string | null; signedIn?: boolean; children: ReactNode }) {
-  const root = useRouteLoaderData("root") as RootData | undefined;
+  const root = useRouteLoaderData("root") as ShellData | undefined;
   const name = contractorName || root?.tenant?.name || "Workspace";
   return (
     <div className="min-h-screen">

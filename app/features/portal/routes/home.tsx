@@ -1,7 +1,7 @@
-import { maskEmail } from "~/features/cis/pii.server";
-import { portalHomeData } from "~/features/cis/statements/portal.server";
-import { formatPence } from "~/features/cis/domain/money";
-import { taxMonthFromLabel } from "~/features/cis/domain/tax-month";
+import { maskEmail } from "~/features/cis/index.server";
+import { portalHomeData } from "~/features/cis/index.server";
+import { formatPence } from "~/features/cis";
+import { taxMonthFromLabel } from "~/features/cis";
 import { formatDate } from "~/utils/dates";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { portalInvoiceAttachment } from "~/features/cis/invoices/portal-invoices.server";
-import { attachmentHeaders } from "~/features/cis/statements/statement-params";
+import { portalInvoiceAttachment } from "~/features/cis/index.server";
+import { attachmentHeaders } from "~/features/cis";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
 import type { Route } from "./+types/invoice-pdf";

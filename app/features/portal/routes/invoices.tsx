@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
-import { portalInvoicesData } from "~/features/cis/invoices/portal-invoices.server";
+import { portalInvoicesData } from "~/features/cis/index.server";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { PortalInvoiceTable } from "../components/portal-invoices";
 import { requirePortalModule } from "../portal-auth.server";

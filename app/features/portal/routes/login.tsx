@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { tenantContext } from "~/context";
-import { contractorDetails } from "~/features/cis/portal-invites/portal-invites.server";
+import { contractorDetails } from "~/features/cis/index.server";
 import { AskForNewLink, PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";
 import { loadPortalSession } from "../portal-session.server";

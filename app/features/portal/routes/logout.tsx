@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
-import { clearSessionCookie, revokeSession } from "~/features/auth/session.server";
-import { clientIp, writeAudit } from "~/features/platform/audit.server";
-import { setToastHeader } from "~/features/platform/flash.server";
+import { clearSessionCookie, revokeSession } from "~/features/auth/index.server";
+import { clientIp, writeAudit } from "~/features/platform/index.server";
+import { setToastHeader } from "~/features/platform/index.server";
 import { requirePortalModule } from "../portal-auth.server";
 import { loadPortalSession } from "../portal-session.server";
 import type { Route } from "./+types/logout";

@@ -5,15 +5,15 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { Field, inputClass } from "~/components/ui/field";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
-import { STORAGE_TIERS } from "~/features/files/file-constants";
-import { formatBytes } from "~/features/files/file-rules";
-import { AppShell } from "~/features/platform/components/app-shell";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { MODULE_CATALOGUE } from "~/features/platform/module-catalogue";
+import { STORAGE_TIERS } from "~/features/files";
+import { formatBytes } from "~/features/files";
+import { AppShell } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { MODULE_CATALOGUE } from "~/features/platform";
 import { formatDate } from "~/utils/dates";
-import { requireConsole } from "~/features/auth/guard.server";
-import { requireScope } from "~/features/auth/middleware.server";
-import type { Scope } from "~/features/auth/scopes";
+import { requireConsole } from "~/features/auth/index.server";
+import { requireScope } from "~/features/auth/index.server";
+import type { Scope } from "~/features/auth";
 import {
   consoleTenants,
   createTenantWithAdmin,

@@ -1,12 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { cloudflareContext } from "~/context";
-import { requireTenant } from "~/features/auth/middleware.server";
-import { WEAK_PASSWORD_MESSAGE } from "~/features/auth/password-strength.server";
-import { throttleMessage } from "~/features/auth/throttle.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { AppShell } from "~/features/platform/components/app-shell";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireTenant } from "~/features/auth/index.server";
+import { WEAK_PASSWORD_MESSAGE } from "~/features/auth/index.server";
+import { throttleMessage } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { AppShell } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { LINK_ERRORS } from "../codes";
 import { SetPasswordForm } from "../components/set-password-form";
 import { resetPassword, checkResetLink } from "../password-reset.server";

@@ -5,9 +5,9 @@ import { data, Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { cloudflareContext } from "~/context";
-import { actorOf } from "~/features/auth/actor";
-import { requireTenant, requireUserWithScope } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
+import { actorOf } from "~/features/auth";
+import { requireTenant, requireUserWithScope } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
 import {
   accentAsText,
   BRAND_APPEARANCES,
@@ -19,9 +19,9 @@ import {
   HEX_COLOUR_RE,
   hslToHex,
   readableOn,
-} from "~/features/platform/branding";
-import { AppShell } from "~/features/platform/components/app-shell";
-import { redirectWithToast } from "~/features/platform/flash.server";
+} from "~/features/platform";
+import { AppShell } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { SettingsNav } from "../components/settings-nav";
 import { APPEARANCE_LABELS, brandingSchema, RADIUS_LABELS, type BrandingInput } from "../schemas";
 import { saveBranding } from "../settings.server";

@@ -7,15 +7,10 @@ import { buildContractorMessage, contractorIdentity, type BuiltMessage, type Con
 import { subcontractorNameTree, type HmrcSubcontractorIds } from "./subcontractor-name";
 import { x, type XmlTree } from "./xml-writer";
 
+export type { HmrcName } from "./subcontractor-name";
+
 export const CIS_RETURN_NS = "http://www.govtalk.gov.uk/taxation/CISreturn";
 export const CIS300_CLASS = "IR-CIS-CIS300MR";
-
-export interface HmrcName {
-  title?: string;
-  /** One or two forenames, each a single word. */
-  fore: string[];
-  sur: string;
-}
 
 export interface Cis300Line extends HmrcSubcontractorIds {
   verificationNumber?: string;

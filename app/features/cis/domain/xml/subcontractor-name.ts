@@ -1,6 +1,12 @@
-import type { HmrcName } from "./cis300";
 import { HmrcInputError, req } from "./hmrc-input";
 import { x, type XmlTree } from "./xml-writer";
+
+export interface HmrcName {
+  title?: string;
+  /** One or two forenames, each a single word. */
+  fore: string[];
+  sur: string;
+}
 
 /** How both messages identify a subcontractor (the schemas' shared elements, in their order). */
 export interface HmrcSubcontractorIds {

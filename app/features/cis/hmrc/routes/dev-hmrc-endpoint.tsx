@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { cloudflareContext } from "~/context";
-import { devToolsEnabled } from "~/features/platform/environment.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
 import { handleFakeTransactionEngine } from "../fake-te.server";
 import type { Route } from "./+types/dev-hmrc-endpoint";
 

@@ -1,7 +1,7 @@
 import { data, Form } from "react-router";
 import { z } from "zod";
 import { cloudflareContext } from "~/context";
-import { devToolsEnabled } from "~/features/platform/environment.server";
+import { devToolsEnabled } from "~/features/platform/index.server";
 import { formatDateTime } from "~/utils/dates";
 import { DEV_HMRC_MODES } from "../codes";
 import { listDevHmrc, setDevHmrcMode } from "../fake-te.server";

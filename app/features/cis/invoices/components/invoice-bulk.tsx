@@ -3,7 +3,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SubmissionKeyInput } from "~/features/platform";
 import type { BulkInvoiceAction } from "../invoice-codes";
 
 /** The toolbar buttons' words; the server's result and confirmation texts follow the same actions. */

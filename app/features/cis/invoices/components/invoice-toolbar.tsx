@@ -7,7 +7,7 @@ import { inputClass } from "~/components/ui/field";
 import type { InvoiceStatus } from "../../domain";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { confirmText, payFormSchema, type ConfirmedIntent } from "../detail-actions";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SubmissionKeyInput } from "~/features/platform";
 import { InvoiceStatusBadge } from "./invoice-status";
 
 /** What this person may do to this invoice now: their scopes and its status, both decided on the server. */

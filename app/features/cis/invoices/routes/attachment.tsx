@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { attachmentHeaders } from "~/features/cis/statements/statement-params";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { staffInvoiceAttachment } from "../portal-invoices.server";
 import type { Route } from "./+types/attachment";
 

@@ -1,13 +1,13 @@
 import { type RouterContextProvider } from "react-router";
 import { TD } from "~/components/ui/table";
-import { requireScope } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { IMPORT_MAX_ROWS, type ImportPreview } from "../../csv-import/import-kit";
 import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownload } from "../../csv-import/import-kit.server";
 import { ImportPage, ImportPreviewPanel } from "../../csv-import/import-page";
 import { formatPence } from "../../domain";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { INVOICE_IMPORT_COLUMNS, INVOICE_IMPORT_TEMPLATE_FILE } from "../import-columns";
 import { analyseInvoiceImport, importInvoices, type InvoiceImportRowResult } from "../import.server";
 import type { Route } from "./+types/import";

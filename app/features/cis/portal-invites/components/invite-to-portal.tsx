@@ -5,7 +5,7 @@ import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { z } from "zod";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SubmissionKeyInput } from "~/features/platform";
 import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../../domain";
 import { useHydrated } from "~/utils/use-hydrated";
 

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { requireScope } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { exportReturnCsv, RETURN_ERROR_MESSAGES, RETURNS_READ_SCOPES } from "../returns.server";
 import type { Route } from "./+types/export";
 

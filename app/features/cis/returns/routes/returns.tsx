@@ -1,14 +1,14 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { requireScope } from "~/features/auth/middleware.server";
-import { can } from "~/features/auth/scopes";
-import { devToolsEnabled } from "~/features/platform/environment.server";
-import { reportInternalError } from "~/features/platform/error-reference";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { requireScope } from "~/features/auth/index.server";
+import { can } from "~/features/auth";
+import { devToolsEnabled } from "~/features/platform/index.server";
+import { reportInternalError } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { formatLongDate } from "~/utils/dates";
 import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain";
-import type { Actor } from "~/features/auth/actor";
-import { requireModule } from "~/features/auth/guard.server";
+import type { Actor } from "~/features/auth";
+import { requireModule } from "~/features/auth/index.server";
 import {
   ActionError,
   ConfirmStep,

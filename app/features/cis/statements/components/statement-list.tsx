@@ -1,4 +1,4 @@
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SubmissionKeyInput } from "~/features/platform";
 import { Form } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { ensureStatementPdf, STATEMENT_FILE_ERROR_MESSAGES, statementHtmlFile } from "../files.server";
 import { attachmentHeaders, downloadFormatSchema, statementIdSchema } from "../statement-params";
 import type { Route } from "./+types/download";

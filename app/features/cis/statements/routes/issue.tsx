@@ -1,11 +1,11 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { safeRedirectPath } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { reportInternalError } from "~/features/platform/error-reference";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { submitOnce } from "~/features/platform/submission-keys.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { safeRedirectPath } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { reportInternalError } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { submitOnce } from "~/features/platform/index.server";
+import { requireModule } from "~/features/auth/index.server";
 import { issueStatement, issueSubmissionScope } from "../issue.server";
 import { ISSUE_ERROR_MESSAGES, ISSUE_SUCCESS_TITLES, issueFailedTitle, STATEMENT_ISSUE_METHODS } from "../issue-codes";
 import { statementIdSchema } from "../statement-params";

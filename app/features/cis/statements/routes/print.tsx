@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { cloudflareContext } from "~/context";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { statementDocument, STATEMENT_FILE_ERROR_MESSAGES } from "../files.server";
 import { printableStatementHtml } from "../printable";
 import { statementIdSchema } from "../statement-params";

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { safeRedirectPath } from "~/features/auth/middleware.server";
-import { clientIp } from "~/features/platform/audit.server";
-import { reportInternalError } from "~/features/platform/error-reference";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { safeRedirectPath } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { reportInternalError } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { requireModule } from "~/features/auth/index.server";
 import { resendStatementEmail } from "../issue.server";
 import { RESEND_ERROR_MESSAGES, RESEND_SUCCESS_TITLE, resendFailedTitle } from "../issue-codes";
 import { statementIdSchema } from "../statement-params";

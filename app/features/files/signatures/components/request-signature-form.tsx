@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
-import { SubmissionKeyInput } from "~/features/platform/components/submission-key-input";
+import { SubmissionKeyInput } from "~/features/platform";
 import { isPdf, SIGNATURE_MESSAGES } from "../signature-rules";
 
 type Person = { id: string; displayName: string; email: string };

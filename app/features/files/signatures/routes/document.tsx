@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { fileResponseHeaders } from "../../serve.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
 import { originalForReview } from "../signatures.server";

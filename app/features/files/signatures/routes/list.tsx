@@ -4,7 +4,7 @@ import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { EmptyRow, Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
 import { formatDateTime } from "~/utils/dates";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf, signaturePerms } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES, statusLabel } from "../signature-rules";
 import { listSignatureRequests, SIGNATURE_TABS } from "../signatures.server";

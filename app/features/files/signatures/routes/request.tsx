@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { redirectWithToast } from "~/features/platform/flash.server";
-import { submitOnce } from "~/features/platform/submission-keys.server";
-import { requireModule } from "~/features/auth/guard.server";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { submitOnce } from "~/features/platform/index.server";
+import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf, signatureRequestScope } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
 import { requestSignature, type SignatureErrorCode } from "../signatures.server";

@@ -9,10 +9,10 @@ import { data, Form, Link, useNavigate } from "react-router";
 import { z } from "zod";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
-import { clientIp } from "~/features/platform/audit.server";
-import { redirectWithToast } from "~/features/platform/flash.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
 import { formatDateTime } from "~/utils/dates";
-import { requireModule } from "~/features/auth/guard.server";
+import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf, signaturePerms } from "../access.server";
 import { SignaturePad } from "../components/signature-pad";
 import {

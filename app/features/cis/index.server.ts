@@ -1,0 +1,17 @@
+export { onSubmissionResult } from "./hmrc/gateway.server";
+export { hmrcPollJob, hmrcSendJob } from "./hmrc/jobs.server";
+export { runHmrcRecordsHousekeeping } from "./hmrc/records.server";
+export { registerReturnSubmissionSource } from "./hmrc/return-submission.server";
+export { registerHmrcResultHandlers } from "./hmrc/verification.server";
+export { londonToday } from "./invoices/invoices.server";
+export { statementsGenerateJob } from "./invoices/jobs.server";
+export { type PortalInvoice, portalInvoiceAttachment, portalInvoicesData, submitPortalInvoice } from "./invoices/portal-invoices.server";
+export { maskEmail } from "./pii.server";
+export { applyReturnSubmission, returnSubmissionSource } from "./returns/submission.server";
+export { statementsGenerateAllJob } from "./statements/jobs.server";
+export { portalHomeData, portalStatementPdf } from "./statements/portal.server";
+export { runCisImportCleanup } from "./csv-import/import-kit.server";
+export { runCisDeadlineAlerts } from "./dashboard/deadline-alerts.server";
+export { contractorDetails, findPortalInvite, isTokenUsed, linkWithdrawn, recordPortalSignIn } from "./portal-invites/portal-invites.server";
+export { cisServer } from "./register.server";
+export { activeSubcontractorStatement, getSubcontractor, type SubcontractorRow } from "./subcontractors/subcontractors.server";

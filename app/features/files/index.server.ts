@@ -1,0 +1,7 @@
+// Public surface of the files feature for server code (loaders, actions, jobs, other *.server.ts modules).
+// Other code imports this feature only through here or index.ts (ADR 0049, checked by `npm run lint`).
+export { expireMultipartUploads } from "./multipart-upload.server";
+export { signatureStampJob } from "./signatures/stamp.server";
+export { streamToR2 } from "./upload.server";
+export { usageRecalculateJob } from "./usage-recalculation.server";
+export { filesServer } from "./register.server";

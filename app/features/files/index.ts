@@ -1,0 +1,6 @@
+// Public surface of the files feature: shared code and types, safe on client and server (no *.server module).
+// Other code imports this feature only through here or index.server.ts (ADR 0049, checked by `npm run lint`).
+export { STORAGE_TIERS } from "./file-constants";
+export { formatBytes } from "./file-rules";
+export { boundaryOf, type FilePart, MultipartError, readMultipart } from "./multipart";
+export { filesRoutes } from "./routes.config";

@@ -1,0 +1,28 @@
+// Public surface of the platform feature for server code (loaders, actions, jobs, other *.server.ts modules).
+// Other code imports this feature only through here or index.ts (ADR 0049, checked by `npm run lint`).
+export {
+  activityInsert,
+  type AuditAction,
+  type AuditEntry,
+  auditInsert,
+  auditInsertMany,
+  auditInsertWhere,
+  clientIp,
+  recentActivityQuery,
+  writeAudit,
+} from "./audit.server";
+export { handleEmailBatch, handleEmailDeadLetters } from "./email/consumer.server";
+export { QUEUE_REFUSED, queueEmail, queueEmailIf } from "./email/send.server";
+export { ConfigurationError, devToolsEnabled, isDevelopment, requestEnvironment, secureCookies, sessionSecrets } from "./environment.server";
+export { consumeToast, redirectWithToast, setToastHeader } from "./flash.server";
+export { runHousekeeping } from "./housekeeping.server";
+export { handleJobDeadLetters, handleJobsBatch } from "./jobs/consumer.server";
+export { registerJobs } from "./jobs/definitions.server";
+export { enqueue, jobRowWhen, sendCommittedJob } from "./jobs/enqueue.server";
+export { continueJob, defineJob, type JobDefinition, PermanentJobError } from "./jobs/registry.server";
+export { resumeParkedWork } from "./parked-work.server";
+export { claimSubmission, mintSubmissionKey, type SubmissionClaim, submitOnce } from "./submission-keys.server";
+export { tenantBySlugStatements, type TenantContextValue, toTenantContext } from "./tenants.server";
+export { readTheme } from "./theme.server";
+export { cronRegistry, CRONS, type JobInputsOf, registerServerFeatures, type ServerFeature } from "./jobs/features.server";
+export { platformServer } from "./register.server";

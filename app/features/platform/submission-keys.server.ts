@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { submissionKeys } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { SUBMISSION_KEY_FIELD, SUBMISSION_KEY_MESSAGES, type SubmissionKeyRefusal } from "./submission-key-codes";
@@ -114,7 +115,7 @@ async function storedKey(env: Env, tenantId: string, key: string): Promise<Store
   const rows = await getDb(env)
     .select({ userId: submissionKeys.userId, action: submissionKeys.action, claimId: submissionKeys.claimId, result: submissionKeys.result })
     .from(submissionKeys)
-    .where(and(eq(submissionKeys.tenantId, tenantId), eq(submissionKeys.key, key)))
+    .where(and(forTenant(submissionKeys, tenantId), eq(submissionKeys.key, key)))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -126,7 +127,7 @@ async function settle(env: Env, claim: SubmissionClaim, result: unknown): Promis
     .set({ result })
     .where(
       and(
-        eq(submissionKeys.tenantId, claim.tenantId),
+        forTenant(submissionKeys, claim.tenantId),
         eq(submissionKeys.key, claim.key),
         eq(submissionKeys.claimId, claim.claimId),
         isNull(submissionKeys.result),

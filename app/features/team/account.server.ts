@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { sessions, users } from "~/db/schema";
 import { hashPassword, verifyPassword } from "~/features/auth/password.server";
 import { newSession, revokeUserSessionsStatement } from "~/features/auth/session.server";
@@ -18,7 +19,7 @@ export async function listOwnSessions(env: Env, tenantId: string, userId: string
     .from(sessions)
     .where(
       and(
-        eq(sessions.tenantId, tenantId),
+        forTenant(sessions, tenantId),
         eq(sessions.userId, userId),
         eq(sessions.kind, "staff"),
         isNull(sessions.revokedAt),
@@ -55,7 +56,7 @@ export async function changeOwnPassword(
   const [u] = await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, opts.userId)))
+    .where(and(forTenant(users, tenantId), eq(users.id, opts.userId)))
     .limit(1);
   if (!u || !(await verifyPassword(env, opts.current, u.passwordHash))) return { ok: false, code: "wrong_password" };
   await refundAttempt(env, keys);
@@ -68,7 +69,7 @@ export async function changeOwnPassword(
     db
       .update(users)
       .set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, opts.userId))),
+      .where(and(forTenant(users, tenantId), eq(users.id, opts.userId))),
     revokeUserSessionsStatement(env, tenantId, opts.userId),
     fresh.insert,
     auditInsert(
@@ -91,7 +92,7 @@ export async function setOwnDisplayName(
     db
       .update(users)
       .set({ displayName: opts.displayName, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, opts.userId))),
+      .where(and(forTenant(users, tenantId), eq(users.id, opts.userId))),
     auditInsert(
       db,
       { tenantId, action: "user.display_name_changed", actorId: opts.userId, actorEmail: opts.email, targetType: "user", targetId: opts.userId, ip: opts.ip },
@@ -110,7 +111,7 @@ export async function revokeOwnSession(
   const now = Date.now();
   const mine = and(
     eq(sessions.idHash, opts.idHash),
-    eq(sessions.tenantId, tenantId),
+    forTenant(sessions, tenantId),
     eq(sessions.userId, opts.userId),
     eq(sessions.kind, "staff"),
     isNull(sessions.revokedAt),

@@ -1,6 +1,7 @@
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { tenants, usedTokens, users, type Role } from "~/db/schema";
 import { hashPassword } from "~/features/auth/password.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
@@ -43,7 +44,7 @@ export async function inviteUser(
     db
       .select({ id: users.id, inviteId: users.inviteId, disabled: users.disabled })
       .from(users)
-      .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
+      .where(and(forTenant(users, tenantId), eq(users.email, email)))
       .limit(1),
   ]);
   if (!tenant) throw new Error("inviteUser: unknown tenant");
@@ -81,7 +82,7 @@ export async function inviteUser(
   };
 
   if (existing) {
-    const stillInvited = and(eq(users.tenantId, tenantId), eq(users.id, userId), isNotNull(users.inviteId), eq(users.disabled, false));
+    const stillInvited = and(forTenant(users, tenantId), eq(users.id, userId), isNotNull(users.inviteId), eq(users.disabled, false));
     const stillInvitedSql = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND invite_id IS NOT NULL AND disabled = 0)`;
     const { outboxId } = await queueEmailIf(env, {
       ...mail,
@@ -124,7 +125,7 @@ export async function inviteUser(
     const [taken] = await db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
+      .where(and(forTenant(users, tenantId), eq(users.email, email)))
       .limit(1);
     if (taken) return { ok: false, code: "email_taken" };
     throw err;
@@ -161,7 +162,7 @@ export async function checkActivationLink(env: Env, tenantId: string, token: str
     .select({ ...personColumns, inviteId: users.inviteId, disabled: users.disabled })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .where(and(forTenant(users, tenantId), eq(users.id, userId)))
     .limit(1);
   if (!row) return { ok: false, code: "invalid" };
   if (row.inviteId !== jti || row.disabled) return { ok: false, code: "used" };
@@ -216,7 +217,7 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
     db
       .update(users)
       .set({ passwordHash: hash, passwordChangedAt: now, inviteId: null, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, link.userId), eq(users.inviteId, link.jti), eq(users.disabled, false)))
+      .where(and(forTenant(users, tenantId), eq(users.id, link.userId), eq(users.inviteId, link.jti), eq(users.disabled, false)))
       .returning({ id: users.id }),
   ]);
   if (updated.length !== 1) return { ok: false, code: "used" };

@@ -1,6 +1,7 @@
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { sessions, tenants, usedTokens, users } from "~/db/schema";
 import { hashPassword } from "~/features/auth/password.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/password-strength.server";
@@ -40,7 +41,7 @@ export async function sendPasswordReset(
         passwordChangedAt: users.passwordChangedAt,
       })
       .from(users)
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+      .where(and(forTenant(users, tenantId), eq(users.id, userId)))
       .limit(1),
   ]);
   if (!tenant || !u) return { ok: false, code: "not_found" };
@@ -108,7 +109,7 @@ export async function checkResetLink(env: Env, tenantId: string, token: string):
       })
       .from(users)
       .innerJoin(tenants, eq(tenants.id, users.tenantId))
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+      .where(and(forTenant(users, tenantId), eq(users.id, userId)))
       .limit(1),
     db.select({ jti: usedTokens.jti }).from(usedTokens).where(eq(usedTokens.jti, jti)).limit(1),
   ]);
@@ -160,7 +161,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
       .set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now })
       .where(
         and(
-          eq(users.tenantId, tenantId),
+          forTenant(users, tenantId),
           eq(users.id, link.userId),
           eq(users.passwordChangedAt, link.pca),
           eq(users.disabled, false),
@@ -175,7 +176,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
       .set({ revokedAt: now })
       .where(
         and(
-          eq(sessions.tenantId, tenantId),
+          forTenant(sessions, tenantId),
           eq(sessions.userId, link.userId),
           isNull(sessions.revokedAt),
           sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND password_changed_at = ${now})`,

@@ -1,6 +1,7 @@
 import type { SubmissionClaim } from "~/features/platform/submission-keys.server";
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { activityLog, auditEvents, emailOutbox, sessions, users, type Role } from "~/db/schema";
 import { erasureStatements } from "./erasure.server";
 import { inviteUser, type InviteResult } from "./invitations.server";
@@ -34,7 +35,7 @@ export async function listMembers(env: Env, tenantId: string, q: string): Promis
     .from(users)
     .where(
       and(
-        eq(users.tenantId, tenantId),
+        forTenant(users, tenantId),
         q ? or(sql`${users.displayName} LIKE ${pattern} ESCAPE '\\'`, sql`${users.email} LIKE ${pattern} ESCAPE '\\'`) : undefined,
       ),
     )
@@ -78,7 +79,7 @@ async function target(env: Env, tenantId: string, userId: string): Promise<Targe
       lastName: users.lastName,
     })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .where(and(forTenant(users, tenantId), eq(users.id, userId)))
     .limit(1);
   return row ?? null;
 }
@@ -129,7 +130,7 @@ export async function changeRole(env: Env, tenantId: string, userId: string, rol
     db
       .update(users)
       .set({ role, updatedAt: now })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.role, t.role), keepsAdmin))
+      .where(and(forTenant(users, tenantId), eq(users.id, userId), eq(users.role, t.role), keepsAdmin))
       .returning({ id: users.id }),
   ]);
   return updated.length === 1 ? { ok: true } : { ok: false, code: "last_admin" };
@@ -167,7 +168,7 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
   const update = db
     .update(users)
     .set({ disabled, updatedAt: now })
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.disabled, !disabled), isNull(users.scrubbedAt), keepsAdmin))
+    .where(and(forTenant(users, tenantId), eq(users.id, userId), eq(users.disabled, !disabled), isNull(users.scrubbedAt), keepsAdmin))
     .returning({ id: users.id });
   // Sessions end only when the UPDATE before them matched: a refused disable signs no one out.
   const endSessions = db
@@ -175,7 +176,7 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
     .set({ revokedAt: now })
     .where(
       and(
-        eq(sessions.tenantId, tenantId),
+        forTenant(sessions, tenantId),
         eq(sessions.userId, userId),
         isNull(sessions.revokedAt),
         sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND updated_at = ${now})`,
@@ -237,21 +238,21 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
         scrubbedAt: now,
         updatedAt: now,
       })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), eq(users.disabled, true), isNull(users.scrubbedAt)))
+      .where(and(forTenant(users, tenantId), eq(users.id, userId), eq(users.disabled, true), isNull(users.scrubbedAt)))
       .returning({ id: users.id }),
-    db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), done)),
+    db.delete(sessions).where(and(forTenant(sessions, tenantId), eq(sessions.userId, userId), done)),
     db
       .update(auditEvents)
       .set({ actorEmail: null })
-      .where(and(eq(auditEvents.tenantId, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, t.email)), done)),
+      .where(and(forTenant(auditEvents, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, t.email)), done)),
     db
       .update(activityLog)
       .set({ performedByName: FORMER_USER })
-      .where(and(eq(activityLog.tenantId, tenantId), eq(activityLog.performedBy, userId), done)),
+      .where(and(forTenant(activityLog, tenantId), eq(activityLog.performedBy, userId), done)),
     db
       .update(emailOutbox)
       .set({ toAddress: placeholder })
-      .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.toAddress, t.email), done)),
+      .where(and(forTenant(emailOutbox, tenantId), eq(emailOutbox.toAddress, t.email), done)),
     ...erasureStatements(db, {
       tenantId,
       userId,

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import { auditInsert } from "~/features/platform/audit.server";
 import { hexToHsl } from "~/features/platform/branding";
@@ -43,7 +44,7 @@ export async function tenantModuleSettings(env: Env, tenantId: string) {
   return getDb(env)
     .select({ id: modules.id, label: modules.label, route: modules.route, enabled: tenantModules.enabled })
     .from(modules)
-    .leftJoin(tenantModules, and(eq(tenantModules.moduleId, modules.id), eq(tenantModules.tenantId, tenantId)))
+    .leftJoin(tenantModules, and(eq(tenantModules.moduleId, modules.id), forTenant(tenantModules, tenantId)))
     .orderBy(modules.sortOrder);
 }
 

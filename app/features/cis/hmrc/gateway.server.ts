@@ -19,6 +19,7 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/submi
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { auditEvents, hmrcSubmissions, type HmrcStoredError, type HmrcSubmissionKind, type HmrcSubmissionStatus } from "~/db/schema";
 import { enqueue } from "~/features/platform/jobs/enqueue.server";
 import { newId } from "~/utils/ids";
@@ -140,7 +141,7 @@ async function loadRow(env: Env, tenantId: string, id: string): Promise<HmrcSubm
   const [row] = await getDb(env)
     .select()
     .from(hmrcSubmissions)
-    .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.id, id)))
+    .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -156,7 +157,7 @@ export function latestSubmissionQuery(db: Db, tenantId: string, subject: Submiss
   return db
     .select()
     .from(hmrcSubmissions)
-    .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.subjectKey, subjectKeyOf(kind, subjectIdsOf(subject)))))
+    .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.subjectKey, subjectKeyOf(kind, subjectIdsOf(subject)))))
     .orderBy(desc(hmrcSubmissions.createdAt))
     .limit(1);
 }
@@ -243,7 +244,7 @@ export async function startSubmission(env: Env, tenantId: string, input: StartSu
     const [existing] = await db
       .select({ id: hmrcSubmissions.id, status: hmrcSubmissions.status })
       .from(hmrcSubmissions)
-      .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.activeKey, key)))
+      .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.activeKey, key)))
       .limit(1);
     if (existing) return { ok: true, submissionId: existing.id, created: false, status: existing.status };
     // Finished between the insert and this read: start afresh.
@@ -300,7 +301,7 @@ async function finalize(
       finishedAt: now,
       updatedAt: now,
     })
-    .where(and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id), inArray(hmrcSubmissions.status, IN_FLIGHT)))
+    .where(and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id), inArray(hmrcSubmissions.status, IN_FLIGHT)))
     .returning({ id: hmrcSubmissions.id });
   const audit = db.insert(auditEvents).select(
     sql`SELECT ${newId()}, ${row.tenantId}, ${row.createdBy}, ${row.createdByEmail}, ${`cis.hmrc.${outcome.status}`}, 'hmrc_submission', ${row.id},
@@ -321,7 +322,7 @@ function errorsOf(response: GovTalkResponse): HmrcStoredError[] {
 async function ensureDeleted(env: Env, row: HmrcSubmissionRow, transport: HmrcTransport): Promise<void> {
   if (row.deletedAt !== null || !row.correlationId) return;
   const db = getDb(env);
-  const where = and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id));
+  const where = and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id));
   try {
     await transport.post(transport.endpoint(row.responseEndpoint, "submission"), deleteRequest(row.messageClass, row.correlationId));
   } catch (err) {
@@ -375,7 +376,7 @@ async function handleAnswer(env: Env, row: HmrcSubmissionRow, transport: HmrcTra
       })
       .where(
         and(
-          eq(hmrcSubmissions.tenantId, row.tenantId),
+          forTenant(hmrcSubmissions, row.tenantId),
           eq(hmrcSubmissions.id, row.id),
           inArray(hmrcSubmissions.status, from),
           eq(hmrcSubmissions.pollCount, pollNumber === 0 ? 0 : pollNumber - 1),
@@ -457,9 +458,7 @@ export async function sendSubmission(env: Env, tenantId: string, id: string): Pr
   const claimed = await db
     .update(hmrcSubmissions)
     .set({ sentAt: claimedAt, attempts: sql`${hmrcSubmissions.attempts} + 1`, updatedAt: claimedAt })
-    .where(
-      and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.status, "queued"), sql`${hmrcSubmissions.sentAt} IS NULL`),
-    )
+    .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.status, "queued"), sql`${hmrcSubmissions.sentAt} IS NULL`))
     .returning({ attempts: hmrcSubmissions.attempts });
   if (claimed.length === 0) return { status: row.status, note: "claimed by another run" };
 
@@ -477,7 +476,7 @@ export async function sendSubmission(env: Env, tenantId: string, id: string): Pr
     await db
       .update(hmrcSubmissions)
       .set({ sentAt: null, updatedAt: Date.now() })
-      .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.sentAt, claimedAt)));
+      .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.sentAt, claimedAt)));
     throw err;
   }
   return handleAnswer(env, { ...row, sentAt: claimedAt }, transport, answer, 0);
@@ -526,7 +525,7 @@ async function retryPoll(env: Env, row: HmrcSubmissionRow, pollNumber: number, e
   const [counted] = await getDb(env)
     .update(hmrcSubmissions)
     .set({ attempts: sql`${hmrcSubmissions.attempts} + 1`, updatedAt: Date.now() })
-    .where(and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id)))
+    .where(and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id)))
     .returning({ attempts: hmrcSubmissions.attempts });
   const failures = (counted?.attempts ?? row.attempts + 1) - 1;
   if (failures >= MAX_POLL_FAILURES) {

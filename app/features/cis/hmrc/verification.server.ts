@@ -8,6 +8,7 @@ import type { SubmissionClaim } from "~/features/platform/submission-keys.server
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { auditEvents, cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { RATE_FOR_VERIFICATION_STATUS, type VerificationStatus } from "../domain/calculation";
 import { currentTaxMonth, londonDateParts } from "../domain/tax-month";
@@ -47,7 +48,7 @@ export async function contractorOf(env: Env, tenantId: string) {
   const [row] = await getDb(env)
     .select({ employerRef: cisSettings.employerRef, aoRef: cisSettings.accountsOfficeRef, utrEnc: cisSettings.utrEnc })
     .from(cisSettings)
-    .where(eq(cisSettings.tenantId, tenantId))
+    .where(forTenant(cisSettings, tenantId))
     .limit(1);
   if (!row || !row.employerRef || !row.aoRef || !row.utrEnc) return null;
   return { employerRef: row.employerRef, accountsOfficeRef: row.aoRef, contractorUtr: await decryptPii(env.PII_KEYS, row.utrEnc, utrPiiContext(tenantId)) };
@@ -68,7 +69,7 @@ export async function startVerification(
   const rows = await getDb(env)
     .select()
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), inArray(cisSubcontractors.id, ids), isNull(cisSubcontractors.deletedAt)));
+    .where(and(forTenant(cisSubcontractors, tenantId), inArray(cisSubcontractors.id, ids), isNull(cisSubcontractors.deletedAt)));
   if (rows.length !== ids.length) return { ok: false, code: "not_found" };
   const contractor = await contractorOf(env, tenantId);
   if (!contractor) return { ok: false, code: "settings_incomplete" };
@@ -138,7 +139,7 @@ const applyVerification: ResultHandler = async ({ env, db, submission, outcome, 
   const rows = await db
     .select({ id: cisSubcontractors.id, utrEnc: cisSubcontractors.utrEnc, ninoEnc: cisSubcontractors.ninoEnc })
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), inArray(cisSubcontractors.id, submission.subjectIds), isNull(cisSubcontractors.deletedAt)));
+    .where(and(forTenant(cisSubcontractors, tenantId), inArray(cisSubcontractors.id, submission.subjectIds), isNull(cisSubcontractors.deletedAt)));
   const byUtr = new Map<string, string>();
   const byNino = new Map<string, string>();
   for (const row of rows) {
@@ -167,7 +168,7 @@ const applyVerification: ResultHandler = async ({ env, db, submission, outcome, 
           updatedAt: now,
           updatedBy: submission.createdBy,
         })
-        .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt), guard)),
+        .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt), guard)),
       db.insert(auditEvents).select(
         sql`SELECT ${crypto.randomUUID()}, ${tenantId}, ${submission.createdBy}, ${submission.createdByEmail}, 'cis.subcontractor.verified', 'subcontractor', ${id},
           json_object('status', ${status}, 'rate', ${rate}, 'method', 'online', 'reference', ${answer.verificationNumber}, 'submissionId', ${submission.id}), NULL, ${now}
@@ -192,14 +193,14 @@ export async function subcontractorWithVerification(
     db
       .select()
       .from(cisSubcontractors)
-      .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
+      .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
       .limit(1),
     db
       .select()
       .from(hmrcSubmissions)
       .where(
         and(
-          eq(hmrcSubmissions.tenantId, tenantId),
+          forTenant(hmrcSubmissions, tenantId),
           eq(hmrcSubmissions.kind, "verify"),
           sql`EXISTS (SELECT 1 FROM json_each(${hmrcSubmissions.subjectIds}) WHERE value = ${id})`,
         ),

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { activityLog, auditEvents, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
@@ -51,7 +52,7 @@ export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenant
         })
         .from(cisSubcontractors)
         // One JSON parameter, whatever the number of lines (D1 binds at most 100 per statement).
-        .where(and(eq(cisSubcontractors.tenantId, tenantId), sql`${cisSubcontractors.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
+        .where(and(forTenant(cisSubcontractors, tenantId), sql`${cisSubcontractors.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
     : [];
   const byId = new Map(subs.map((s) => [s.id, s]));
   const out: Cis300Line[] = [];
@@ -89,7 +90,7 @@ export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, 
   const returnId = submission.subjectIds[0];
   if (!returnId) return [];
   const tenantId = submission.tenantId;
-  const thisReturn = and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, returnId));
+  const thisReturn = and(forTenant(cisReturns, tenantId), eq(cisReturns.id, returnId));
   return [
     db.insert(auditEvents).select(
       sql`SELECT ${newId()}, ${tenantId}, s.created_by, s.created_by_email, 'cis.return.submitted', 'return', r.id,

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { auditEvents, cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { Actor } from "../module.server";
@@ -138,7 +139,7 @@ export async function generateStatement(
   const [sub] = await db
     .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, utrMasked: cisSubcontractors.utrMasked })
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt)))
+    .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt)))
     .limit(1);
   if (!sub) return { ok: false, code: "not_found" };
   if (!TAX_MONTH.test(taxMonth)) return { ok: false, code: "no_pending" };
@@ -173,7 +174,7 @@ export async function generateStatement(
       db
         .select({ id: cisStatements.id })
         .from(cisStatements)
-        .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id))),
+        .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id))),
     ]);
   } catch (err) {
     if (isStatementUniqueViolation(err)) return { ok: false, code: "already_exists" };
@@ -186,7 +187,7 @@ export async function generateStatement(
   const [existing] = await db
     .select({ id: cisStatements.id })
     .from(cisStatements)
-    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.subcontractorId, sub.id), eq(cisStatements.taxMonth, taxMonth)))
+    .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, sub.id), eq(cisStatements.taxMonth, taxMonth)))
     .limit(1);
   return { ok: false, code: existing ? "already_exists" : "no_pending" };
 }
@@ -203,7 +204,7 @@ export async function listStatements(env: Env, tenantId: string, taxMonth: strin
   const rows = await getDb(env)
     .select()
     .from(cisStatements)
-    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, taxMonth)))
+    .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.taxMonth, taxMonth)))
     .orderBy(asc(cisStatements.subcontractorName), asc(cisStatements.id));
   return rows.map(toStatement);
 }
@@ -213,7 +214,7 @@ export async function getStatement(env: Env, tenantId: string, id: string): Prom
   const [row] = await getDb(env)
     .select()
     .from(cisStatements)
-    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id)))
+    .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id)))
     .limit(1);
   return row ? toStatement(row) : null;
 }

@@ -1,4 +1,4 @@
-import { eq, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /**
@@ -13,4 +13,13 @@ export type TenantTable = SQLiteTable & { tenantId: SQLiteColumn };
  */
 export function forTenant(table: TenantTable, tenantId: string): SQL {
   return eq(table.tenantId, tenantId);
+}
+
+/**
+ * `a.tenant_id = b.tenant_id`, both sides named with their table, for correlated sub-selects. (In a
+ * single-table select drizzle writes columns without their table, so `eq(a.tenantId, b.tenantId)`
+ * inside a selected sub-select would compare the inner table's column with itself.)
+ */
+export function sameTenant(a: TenantTable, b: TenantTable): SQL {
+  return sql`${a}.${sql.identifier(a.tenantId.name)} = ${b}.${sql.identifier(b.tenantId.name)}`;
 }

@@ -4,6 +4,7 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
+import { sameTenant } from "~/db/tenancy";
 import { auditEvents, cisInvoices, cisSubcontractors, users, type InvoiceSource } from "~/db/schema";
 import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/audit.server";
 import { queueEmail } from "~/features/platform/email/send.server";
@@ -204,7 +205,7 @@ export function invoiceListQueries(db: Db, tenantId: string, query: InvoiceListQ
         ...getTableColumns(cisInvoices),
         // Looked up by primary key for the rows of the page only, and only where a link was shown.
         linkShownTo: sql<string | null>`CASE WHEN ${cisInvoices.portalLinkRevealedBy} IS NULL THEN NULL ELSE
-          (SELECT ${users.displayName} FROM ${users} WHERE ${users.id} = ${cisInvoices.portalLinkRevealedBy} AND ${users.tenantId} = ${cisInvoices.tenantId}) END`.as(
+          (SELECT ${users.displayName} FROM ${users} WHERE ${users.id} = ${cisInvoices.portalLinkRevealedBy} AND ${sameTenant(users, cisInvoices)}) END`.as(
           "link_shown_to",
         ),
       })

@@ -41,3 +41,27 @@ describe("tenancyFindings", () => {
     expect(tables(`select * from "files" where "files"."name" = 'tenant_id' -- "files"."tenant_id"`)).toEqual(["select files"]);
   });
 });
+
+describe("tenancyFindings on sub-selects", () => {
+  it("reads a bare tenant_id as the condition of its own sub-select", () => {
+    const sql = `insert into "files" ("id", "tenant_id") SELECT ?, ? WHERE EXISTS (SELECT 1 FROM cis_invoices WHERE tenant_id = ? AND id = ?)`;
+    expect(tables(sql)).toEqual([]);
+    expect(
+      tables(`select min("created_at"), (SELECT "x" FROM "cis_subcontractors" WHERE "tenant_id" = ?) from "cis_invoices" where "cis_invoices"."tenant_id" = ?`),
+    ).toEqual([]);
+  });
+
+  it("does not lend an outer tenant_id to a sub-select, nor a sub-select's to the outer query", () => {
+    expect(tables(`update "files" set "x" = ? where "tenant_id" = ? and EXISTS (SELECT 1 FROM cis_invoices WHERE id = ?)`)).toEqual(["update cis_invoices"]);
+    expect(tables(`select * from cis_invoices where id = ? and x in (SELECT y FROM files WHERE tenant_id = ?)`)).toEqual(["select cis_invoices"]);
+  });
+});
+
+describe("tenancyFindings on conditions that hold for every row", () => {
+  it("does not take tenant_id compared with itself as a condition", () => {
+    const sub = (cond: string) =>
+      `select "id", (SELECT "display_name" FROM "files" WHERE "id" = "owner_id" AND ${cond}) from "cis_invoices" where "cis_invoices"."tenant_id" = ?`;
+    expect(tables(sub(`"tenant_id" = "tenant_id"`))).toEqual(["select files"]);
+    expect(tables(sub(`"files"."tenant_id" = "cis_invoices"."tenant_id"`))).toEqual([]);
+  });
+});

@@ -50,16 +50,47 @@ function normalise(sql: string): string {
     .trim();
 }
 
-type Ref = { table: string; alias: string | null; via: "from" | "join" | "update" | "into" };
+type Ref = { table: string; alias: string | null; via: "from" | "join" | "update" | "into"; at: number };
 
 function references(sql: string): Ref[] {
   const refs: Ref[] = [];
   const re = /\b(from|join|update|into)\s+"?([a-z_][a-z0-9_]*)"?(?:\s+(?:as\s+)?"?([a-z_][a-z0-9_]*)"?)?/g;
   for (let m = re.exec(sql); m; m = re.exec(sql)) {
     const alias = m[3] && !KEYWORDS.has(m[3]) ? m[3] : null;
-    refs.push({ table: m[2]!, alias, via: m[1] as Ref["via"] });
+    refs.push({ table: m[2]!, alias, via: m[1] as Ref["via"], at: m.index });
   }
   return refs;
+}
+
+/** The rest of the parenthesised group (or statement) that starts reading a table at `at`. */
+function scopeFrom(sql: string, at: number): string {
+  let depth = 0;
+  for (let i = at; i < sql.length; i++) {
+    if (sql[i] === "(") depth++;
+    else if (sql[i] === ")") {
+      if (depth === 0) return sql.slice(at, i);
+      depth--;
+    }
+  }
+  return sql.slice(at);
+}
+
+/** The text with every parenthesised sub-select left out: what one level of a query says. */
+function withoutSubqueries(sql: string): string {
+  let out = "";
+  for (let i = 0; i < sql.length; i++) {
+    if (sql[i] === "(" && /^\(\s*select\b/.test(sql.slice(i, i + 12))) {
+      let depth = 0;
+      for (; i < sql.length; i++) {
+        if (sql[i] === "(") depth++;
+        else if (sql[i] === ")" && --depth === 0) break;
+      }
+      out += "(…)";
+      continue;
+    }
+    out += sql[i];
+  }
+  return out;
 }
 
 /** The text of every WHERE and ON condition (ON CONFLICT is not a condition). */
@@ -67,7 +98,8 @@ function conditions(sql: string): string {
   const parts: string[] = [];
   const re = /\b(where|on)\b(?! conflict)/g;
   for (let m = re.exec(sql); m; m = re.exec(sql)) parts.push(sql.slice(m.index));
-  return parts.join(" | ");
+  // `tenant_id = tenant_id` with both sides naming the same column holds for every row: no condition.
+  return parts.join(" | ").replace(/((?:"?[a-z0-9_]+"?\.)?)"?tenant_id"?\s*=\s*\1"?tenant_id"?/g, "");
 }
 
 function statementKind(sql: string): TenancyFinding["kind"] | null {
@@ -85,7 +117,6 @@ export function tenancyFindings(rawSql: string, tenantTables: ReadonlySet<string
   const refs = references(sql).filter((r) => tenantTables.has(r.table));
   if (refs.length === 0) return [];
   const cond = conditions(sql);
-  const distinct = new Set(references(sql).map((r) => r.table));
   const findings: TenancyFinding[] = [];
   const seen = new Set<string>();
   for (const ref of refs) {
@@ -99,10 +130,12 @@ export function tenancyFindings(rawSql: string, tenantTables: ReadonlySet<string
     }
     const names = [ref.table, ref.alias].filter((n): n is string => !!n);
     const qualified = names.some((n) => cond.includes(`"${n}"."tenant_id"`) || cond.includes(`${n}.tenant_id`));
-    // A bare tenant_id names the statement's own table: the target of an UPDATE or DELETE, or
-    // the only table a SELECT reads.
-    const bareFits = ref.via === "update" || (kind === "delete" && ref.via === "from") || distinct.size === 1;
-    const bare = bareFits && /(?<![.\w"])"?tenant_id"?(?![\w"]*\.)/.test(cond.replace(/"[a-z0-9_]+"\."tenant_id"|\b[a-z0-9_]+\.tenant_id/g, ""));
+    // A bare tenant_id names the table of its own query level when that level reads one table
+    // (or it is the target of an UPDATE or DELETE).
+    const level = withoutSubqueries(scopeFrom(sql, ref.at));
+    const levelTables = new Set(references(level).map((r) => r.table));
+    const bareFits = ref.via === "update" || (kind === "delete" && ref.at === sql.indexOf("from")) || levelTables.size === 1;
+    const bare = bareFits && /(?<![.\w"])"?tenant_id"?(?![\w"]*\.)/.test(conditions(level).replace(/"[a-z0-9_]+"\."tenant_id"|\b[a-z0-9_]+\.tenant_id/g, ""));
     if (!qualified && !bare) findings.push({ table: ref.table, kind, reason: "no tenant_id in its WHERE/ON" });
   }
   return findings;

@@ -5,3 +5,4 @@ import "~/scopes";
 
 // Migrations are idempotent (d1_migrations table), so every test file can run this.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS ?? []);
+import "../tenancy/guard";

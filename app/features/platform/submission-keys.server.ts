@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { submissionKeys } from "~/db/schema";
 import { base64UrlToBytes, bytesToBase64Url } from "~/utils/base64";
 import { newId } from "~/utils/ids";
@@ -100,7 +101,7 @@ async function storedKey(env: Env, tenantId: string, key: string): Promise<Store
   const rows = await getDb(env)
     .select({ userId: submissionKeys.userId, action: submissionKeys.action, claimId: submissionKeys.claimId, result: submissionKeys.result })
     .from(submissionKeys)
-    .where(and(eq(submissionKeys.tenantId, tenantId), eq(submissionKeys.key, key)))
+    .where(and(forTenant(submissionKeys, tenantId), eq(submissionKeys.key, key)))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -112,7 +113,7 @@ async function settle(env: Env, claim: SubmissionClaim, result: unknown): Promis
     .set({ result })
     .where(
       and(
-        eq(submissionKeys.tenantId, claim.tenantId),
+        forTenant(submissionKeys, claim.tenantId),
         eq(submissionKeys.key, claim.key),
         eq(submissionKeys.claimId, claim.claimId),
         isNull(submissionKeys.result),

@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import { isOfferedModule } from "./module-catalogue";
 
@@ -90,5 +91,5 @@ export async function listModuleCatalogue(env: Env) {
 }
 
 export async function listTenantModuleSettings(env: Env, tenantId: string) {
-  return getDb(env).select().from(tenantModules).where(eq(tenantModules.tenantId, tenantId));
+  return getDb(env).select().from(tenantModules).where(forTenant(tenantModules, tenantId));
 }

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { THEME_PREFERENCES, users, type ThemePreference } from "~/db/schema";
 import { secureCookies } from "./environment.server";
 
@@ -33,5 +34,5 @@ export async function saveUserTheme(env: Env, tenantId: string, userId: string, 
   await getDb(env)
     .update(users)
     .set({ themePreference: theme, updatedAt: Date.now() })
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+    .where(and(forTenant(users, tenantId), eq(users.id, userId)));
 }

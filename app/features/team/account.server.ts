@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { sessions, users } from "~/db/schema";
 import { hashPassword, verifyPassword } from "~/features/auth/index.server";
 import {
@@ -24,7 +25,7 @@ export async function listOwnSessions(env: Env, tenantId: string, userId: string
     .from(sessions)
     .where(
       and(
-        eq(sessions.tenantId, tenantId),
+        forTenant(sessions, tenantId),
         eq(sessions.userId, userId),
         eq(sessions.kind, "staff"),
         isNull(sessions.revokedAt),
@@ -61,7 +62,7 @@ export async function changeOwnPassword(
   const [u] = await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, opts.userId)))
+    .where(and(forTenant(users, tenantId), eq(users.id, opts.userId)))
     .limit(1);
   if (!u || !(await verifyPassword(env, opts.current, u.passwordHash))) return { ok: false, code: "wrong_password" };
   await refundAttempt(env, keys);

@@ -13,6 +13,7 @@ import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { activityLog, auditEvents, authThrottle, cisSettings, devMailbox, emailOutbox, files, jobs, notifications, signatureRequests } from "~/db/schema";
 import { FORMER_USER } from "./codes";
 
@@ -75,18 +76,18 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
     db
       .update(files)
       .set({ ownerEmail: p.placeholder, ownerName: FORMER_USER })
-      .where(and(eq(files.tenantId, tenantId), eq(files.ownerId, userId), done)),
+      .where(and(forTenant(files, tenantId), eq(files.ownerId, userId), done)),
     // Their own inbox is of no use to anyone; other people's notifications keep their sense.
-    db.delete(notifications).where(and(eq(notifications.tenantId, tenantId), eq(notifications.targetUserId, userId), done)),
+    db.delete(notifications).where(and(forTenant(notifications, tenantId), eq(notifications.targetUserId, userId), done)),
     db
       .update(notifications)
       .set({ title: replaced(notifications.title, text), message: replaced(notifications.message, text) })
-      .where(and(eq(notifications.tenantId, tenantId), mentions([notifications.title, notifications.message], text), done)),
+      .where(and(forTenant(notifications, tenantId), mentions([notifications.title, notifications.message], text), done)),
     // A typed or drawn signature recorded their name as shown.
     db
       .update(signatureRequests)
       .set({ signatureText: FORMER_USER })
-      .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.signerId, userId), sql`${signatureRequests.signatureText} IS NOT NULL`, done)),
+      .where(and(forTenant(signatureRequests, tenantId), eq(signatureRequests.signerId, userId), sql`${signatureRequests.signatureText} IS NOT NULL`, done)),
     db
       .update(emailOutbox)
       .set({
@@ -96,7 +97,7 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
       })
       .where(
         and(
-          or(eq(emailOutbox.tenantId, tenantId), and(isNull(emailOutbox.tenantId), eq(emailOutbox.toAddress, p.email), unused)),
+          or(forTenant(emailOutbox, tenantId), and(isNull(emailOutbox.tenantId), eq(emailOutbox.toAddress, p.email), unused)),
           mentions([emailOutbox.toAddress, emailOutbox.data, emailOutbox.idempotencyKey], json),
           done,
         ),
@@ -112,7 +113,7 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
       })
       .where(
         and(
-          or(eq(devMailbox.tenantId, tenantId), and(isNull(devMailbox.tenantId), eq(devMailbox.toAddress, p.email), unused)),
+          or(forTenant(devMailbox, tenantId), and(isNull(devMailbox.tenantId), eq(devMailbox.toAddress, p.email), unused)),
           mentions([devMailbox.toAddress, devMailbox.subject, devMailbox.text, devMailbox.html, devMailbox.replyTo], [...text, ...html]),
           done,
         ),
@@ -120,7 +121,7 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
     db
       .update(auditEvents)
       .set({ payload: replaced(auditEvents.payload, json) })
-      .where(and(eq(auditEvents.tenantId, tenantId), mentions([auditEvents.payload], json), done)),
+      .where(and(forTenant(auditEvents, tenantId), mentions([auditEvents.payload], json), done)),
     // Sign-in attempts on the bare domain are recorded under the address alone.
     db
       .update(auditEvents)
@@ -129,11 +130,11 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
     db
       .update(activityLog)
       .set({ details: replaced(activityLog.details, json) })
-      .where(and(eq(activityLog.tenantId, tenantId), mentions([activityLog.details], json), done)),
+      .where(and(forTenant(activityLog, tenantId), mentions([activityLog.details], json), done)),
     db
       .update(jobs)
       .set({ inputs: replaced(jobs.inputs, json) })
-      .where(and(eq(jobs.tenantId, tenantId), mentions([jobs.inputs], json), done)),
+      .where(and(forTenant(jobs, tenantId), mentions([jobs.inputs], json), done)),
     // A workspace's statement e-mails are no longer sent from, or answered to, the departed person.
     db
       .update(cisSettings)
@@ -141,7 +142,7 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
         emailReplyTo: sql`CASE WHEN ${cisSettings.emailReplyTo} = ${p.email} THEN NULL ELSE ${cisSettings.emailReplyTo} END`,
         emailFrom: sql`CASE WHEN ${cisSettings.emailFrom} = ${p.email} THEN NULL ELSE ${cisSettings.emailFrom} END`,
       })
-      .where(and(eq(cisSettings.tenantId, tenantId), or(eq(cisSettings.emailReplyTo, p.email), eq(cisSettings.emailFrom, p.email)), done)),
+      .where(and(forTenant(cisSettings, tenantId), or(eq(cisSettings.emailReplyTo, p.email), eq(cisSettings.emailFrom, p.email)), done)),
     // Sign-in counters are keyed by the address.
     db
       .delete(authThrottle)

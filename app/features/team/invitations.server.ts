@@ -1,3 +1,4 @@
+import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, sql } from "drizzle-orm";
@@ -44,7 +45,7 @@ export async function inviteUser(
     db
       .select({ id: users.id, inviteId: users.inviteId, disabled: users.disabled })
       .from(users)
-      .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
+      .where(and(forTenant(users, tenantId), eq(users.email, email)))
       .limit(1),
   ]);
   if (!tenant) throw new Error("inviteUser: unknown tenant");
@@ -121,7 +122,7 @@ export async function inviteUser(
     const [taken] = await db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
+      .where(and(forTenant(users, tenantId), eq(users.email, email)))
       .limit(1);
     if (taken) return { ok: false, code: "email_taken" };
     throw err;
@@ -158,7 +159,7 @@ export async function checkActivationLink(env: Env, tenantId: string, token: str
     .select({ ...personColumns, inviteId: users.inviteId, disabled: users.disabled })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .where(and(forTenant(users, tenantId), eq(users.id, userId)))
     .limit(1);
   if (!row) return { ok: false, code: "invalid" };
   if (row.inviteId !== jti || row.disabled) return { ok: false, code: "used" };

@@ -1,3 +1,4 @@
+import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, sql } from "drizzle-orm";
@@ -44,7 +45,7 @@ export async function sendPasswordReset(
         passwordChangedAt: users.passwordChangedAt,
       })
       .from(users)
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+      .where(and(forTenant(users, tenantId), eq(users.id, userId)))
       .limit(1),
   ]);
   if (!tenant || !u) return { ok: false, code: "not_found" };
@@ -111,7 +112,7 @@ export async function checkResetLink(env: Env, tenantId: string, token: string):
       })
       .from(users)
       .innerJoin(tenants, eq(tenants.id, users.tenantId))
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+      .where(and(forTenant(users, tenantId), eq(users.id, userId)))
       .limit(1),
     db.select({ jti: usedTokens.jti }).from(usedTokens).where(eq(usedTokens.jti, jti)).limit(1),
   ]);

@@ -1,3 +1,4 @@
+import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import type { SubmissionClaim } from "~/features/platform/index.server";
 import { and, asc, eq, or, sql } from "drizzle-orm";
@@ -44,7 +45,7 @@ export async function listMembers(env: Env, tenantId: string, q: string): Promis
     .from(users)
     .where(
       and(
-        eq(users.tenantId, tenantId),
+        forTenant(users, tenantId),
         q ? or(sql`${users.displayName} LIKE ${pattern} ESCAPE '\\'`, sql`${users.email} LIKE ${pattern} ESCAPE '\\'`) : undefined,
       ),
     )
@@ -88,7 +89,7 @@ async function target(env: Env, tenantId: string, userId: string): Promise<Targe
       lastName: users.lastName,
     })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .where(and(forTenant(users, tenantId), eq(users.id, userId)))
     .limit(1);
   return row ?? null;
 }
@@ -221,15 +222,15 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
     db
       .update(auditEvents)
       .set({ actorEmail: null })
-      .where(and(eq(auditEvents.tenantId, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, t.email)), done)),
+      .where(and(forTenant(auditEvents, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, t.email)), done)),
     db
       .update(activityLog)
       .set({ performedByName: FORMER_USER })
-      .where(and(eq(activityLog.tenantId, tenantId), eq(activityLog.performedBy, userId), done)),
+      .where(and(forTenant(activityLog, tenantId), eq(activityLog.performedBy, userId), done)),
     db
       .update(emailOutbox)
       .set({ toAddress: placeholder })
-      .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.toAddress, t.email), done)),
+      .where(and(forTenant(emailOutbox, tenantId), eq(emailOutbox.toAddress, t.email), done)),
     ...erasureStatements(db, {
       tenantId,
       userId,

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { auditInsert } from "~/features/platform/index.server";
@@ -44,7 +45,7 @@ export async function tenantModuleSettings(env: Env, tenantId: string) {
   const rows = await getDb(env)
     .select({ id: modules.id, label: modules.label, route: modules.route, enabled: tenantModules.enabled })
     .from(modules)
-    .leftJoin(tenantModules, and(eq(tenantModules.moduleId, modules.id), eq(tenantModules.tenantId, tenantId)))
+    .leftJoin(tenantModules, and(eq(tenantModules.moduleId, modules.id), forTenant(tenantModules, tenantId)))
     .orderBy(modules.sortOrder);
   return rows.filter((m) => isOfferedModule(m.id));
 }

@@ -3,8 +3,9 @@
  * Encrypted at rest with the identifier keys (AES-GCM bound to tenant, row and field), never
  * sent back to a browser: the settings page only learns whether they are set.
  */
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, isNotNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { cisSettings } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { auditInsert } from "~/features/platform/index.server";
@@ -23,7 +24,7 @@ export function gatewayCredentialsStatusQuery(db: Db, tenantId: string) {
   return db
     .select({ updatedAt: cisSettings.gatewayCredentialsUpdatedAt })
     .from(cisSettings)
-    .where(and(eq(cisSettings.tenantId, tenantId), isNotNull(cisSettings.gatewaySenderIdEnc), isNotNull(cisSettings.gatewayPasswordEnc)))
+    .where(and(forTenant(cisSettings, tenantId), isNotNull(cisSettings.gatewaySenderIdEnc), isNotNull(cisSettings.gatewayPasswordEnc)))
     .limit(1);
 }
 
@@ -45,13 +46,13 @@ export async function saveGatewayCredentials(env: Env, tenantId: string, credent
   }
   const db = getDb(env);
   const now = Date.now();
-  const [existing] = await db.select({ tenantId: cisSettings.tenantId }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
+  const [existing] = await db.select({ tenantId: cisSettings.tenantId }).from(cisSettings).where(forTenant(cisSettings, tenantId)).limit(1);
   if (!existing) return { ok: false, code: "settings_missing" };
   await db.batch([
     db
       .update(cisSettings)
       .set({ gatewaySenderIdEnc: senderEnc, gatewayPasswordEnc: passwordEnc, gatewayCredentialsUpdatedAt: now, updatedAt: now, updatedBy: actor.id })
-      .where(eq(cisSettings.tenantId, tenantId)),
+      .where(forTenant(cisSettings, tenantId)),
     auditInsert(
       db,
       {
@@ -77,7 +78,7 @@ export async function clearGatewayCredentials(env: Env, tenantId: string, actor:
     db
       .update(cisSettings)
       .set({ gatewaySenderIdEnc: null, gatewayPasswordEnc: null, gatewayCredentialsUpdatedAt: now, updatedAt: now, updatedBy: actor.id })
-      .where(eq(cisSettings.tenantId, tenantId)),
+      .where(forTenant(cisSettings, tenantId)),
     auditInsert(
       db,
       {
@@ -102,7 +103,7 @@ export async function readGatewayCredentials(env: Env, tenantId: string): Promis
   const [row] = await getDb(env)
     .select({ sender: cisSettings.gatewaySenderIdEnc, password: cisSettings.gatewayPasswordEnc })
     .from(cisSettings)
-    .where(eq(cisSettings.tenantId, tenantId))
+    .where(forTenant(cisSettings, tenantId))
     .limit(1);
   if (!row?.sender || !row.password) return { ok: false, code: "credentials_missing" };
   try {

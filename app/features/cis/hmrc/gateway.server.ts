@@ -23,6 +23,7 @@ import { getDb, type Db } from "~/db/client.server";
 import { HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions, type HmrcStoredError, type HmrcSubmissionKind, type HmrcSubmissionStatus } from "~/db/schema";
 import { auditInsertWhere, type AuditAction } from "~/features/platform/index.server";
 import { enqueue } from "~/features/platform/index.server";
+import { forTenant } from "~/db/tenancy";
 import { newId } from "~/utils/ids";
 import { parseGovTalkResponse, type GovTalkResponse } from "../domain/xml/govtalk-response";
 import type { GatewayErrorCode } from "./codes";
@@ -149,7 +150,7 @@ async function loadRow(env: Env, tenantId: string, id: string): Promise<HmrcSubm
   const [row] = await getDb(env)
     .select()
     .from(hmrcSubmissions)
-    .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.id, id)))
+    .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -165,7 +166,7 @@ export function latestSubmissionQuery(db: Db, tenantId: string, subject: Submiss
   return db
     .select()
     .from(hmrcSubmissions)
-    .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.subjectKey, subjectKeyOf(kind, subjectIdsOf(subject)))))
+    .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.subjectKey, subjectKeyOf(kind, subjectIdsOf(subject)))))
     .orderBy(desc(hmrcSubmissions.createdAt))
     .limit(1);
 }
@@ -262,7 +263,7 @@ export async function startSubmission(env: Env, tenantId: string, input: StartSu
     const [existing] = await db
       .select({ id: hmrcSubmissions.id, status: hmrcSubmissions.status })
       .from(hmrcSubmissions)
-      .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.activeKey, key)))
+      .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.activeKey, key)))
       .limit(1);
     if (existing) return { ok: true, submissionId: existing.id, created: false, status: existing.status };
     // Finished between the insert and this read: start afresh.
@@ -319,7 +320,7 @@ async function finalize(
       finishedAt: now,
       updatedAt: now,
     })
-    .where(and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id), inArray(hmrcSubmissions.status, IN_FLIGHT)))
+    .where(and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id), inArray(hmrcSubmissions.status, IN_FLIGHT)))
     .returning({ id: hmrcSubmissions.id });
   const audit = auditInsertWhere(
     db,
@@ -349,7 +350,7 @@ function errorsOf(response: GovTalkResponse): HmrcStoredError[] {
 async function ensureDeleted(env: Env, row: HmrcSubmissionRow, transport: HmrcTransport): Promise<void> {
   if (row.deletedAt !== null || !row.correlationId) return;
   const db = getDb(env);
-  const where = and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id));
+  const where = and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id));
   try {
     await transport.post(transport.endpoint(row.responseEndpoint, "submission"), deleteRequest(row.messageClass, row.correlationId));
   } catch (err) {
@@ -403,7 +404,7 @@ async function handleAnswer(env: Env, row: HmrcSubmissionRow, transport: HmrcTra
       })
       .where(
         and(
-          eq(hmrcSubmissions.tenantId, row.tenantId),
+          forTenant(hmrcSubmissions, row.tenantId),
           eq(hmrcSubmissions.id, row.id),
           inArray(hmrcSubmissions.status, from),
           eq(hmrcSubmissions.pollCount, pollNumber === 0 ? 0 : pollNumber - 1),
@@ -485,9 +486,7 @@ export async function sendSubmission(env: Env, tenantId: string, id: string): Pr
   const claimed = await db
     .update(hmrcSubmissions)
     .set({ sentAt: claimedAt, attempts: sql`${hmrcSubmissions.attempts} + 1`, updatedAt: claimedAt })
-    .where(
-      and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.status, "queued"), sql`${hmrcSubmissions.sentAt} IS NULL`),
-    )
+    .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.status, "queued"), sql`${hmrcSubmissions.sentAt} IS NULL`))
     .returning({ attempts: hmrcSubmissions.attempts });
   if (claimed.length === 0) return { status: row.status, note: "claimed by another run" };
 
@@ -505,7 +504,7 @@ export async function sendSubmission(env: Env, tenantId: string, id: string): Pr
     await db
       .update(hmrcSubmissions)
       .set({ sentAt: null, updatedAt: Date.now() })
-      .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.sentAt, claimedAt)));
+      .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.id, id), eq(hmrcSubmissions.sentAt, claimedAt)));
     throw err;
   }
   return handleAnswer(env, { ...row, sentAt: claimedAt }, transport, answer, 0);
@@ -554,7 +553,7 @@ async function retryPoll(env: Env, row: HmrcSubmissionRow, pollNumber: number, e
   const [counted] = await getDb(env)
     .update(hmrcSubmissions)
     .set({ attempts: sql`${hmrcSubmissions.attempts} + 1`, updatedAt: Date.now() })
-    .where(and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id)))
+    .where(and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id)))
     .returning({ attempts: hmrcSubmissions.attempts });
   const failures = (counted?.attempts ?? row.attempts + 1) - 1;
   if (failures >= MAX_POLL_FAILURES) {

@@ -11,6 +11,7 @@
 import { and, eq, lt, notInArray, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { devHmrcMessages, HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions } from "~/db/schema";
+import { forTenant } from "~/db/tenancy";
 import { cisRecordPurgeBefore } from "../domain/tax-month";
 import { devMessageXmlContext, isSealed, sealXml, submissionXmlContext, type DevMessageXmlField, type SubmissionXmlField } from "./stored-xml.server";
 
@@ -53,7 +54,7 @@ async function sealLegacySubmissions(env: Env, limit: number): Promise<number> {
       db
         .update(hmrcSubmissions)
         .set(set)
-        .where(and(eq(hmrcSubmissions.tenantId, row.tenantId), eq(hmrcSubmissions.id, row.id), ...guards))
+        .where(and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id), ...guards))
         .returning({ id: hmrcSubmissions.id }),
     );
   }

@@ -4,6 +4,7 @@
  * verification number, method 'online', date and who asked, in the same D1 batch as the
  * submission's final UPDATE, with a cis.subcontractor.verified audit entry for each.
  */
+import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import type { SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
@@ -40,7 +41,7 @@ export async function contractorOf(env: Env, tenantId: string) {
   const [row] = await getDb(env)
     .select({ employerRef: cisSettings.employerRef, aoRef: cisSettings.accountsOfficeRef, utrEnc: cisSettings.utrEnc })
     .from(cisSettings)
-    .where(eq(cisSettings.tenantId, tenantId))
+    .where(forTenant(cisSettings, tenantId))
     .limit(1);
   if (!row || !row.employerRef || !row.aoRef || !row.utrEnc) return null;
   return { employerRef: row.employerRef, accountsOfficeRef: row.aoRef, contractorUtr: await decryptPii(env.PII_KEYS, row.utrEnc, utrPiiContext(tenantId)) };
@@ -61,7 +62,7 @@ export async function startVerification(
   const rows = await getDb(env)
     .select()
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), inArray(cisSubcontractors.id, ids), isNull(cisSubcontractors.deletedAt)));
+    .where(and(forTenant(cisSubcontractors, tenantId), inArray(cisSubcontractors.id, ids), isNull(cisSubcontractors.deletedAt)));
   if (rows.length !== ids.length) return { ok: false, code: "not_found" };
   const contractor = await contractorOf(env, tenantId);
   if (!contractor) return { ok: false, code: "settings_incomplete" };
@@ -131,7 +132,7 @@ const applyVerification: ResultHandler = async ({ env, db, submission, outcome, 
   const rows = await db
     .select({ id: cisSubcontractors.id, utrEnc: cisSubcontractors.utrEnc, ninoEnc: cisSubcontractors.ninoEnc })
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), inArray(cisSubcontractors.id, submission.subjectIds), isNull(cisSubcontractors.deletedAt)));
+    .where(and(forTenant(cisSubcontractors, tenantId), inArray(cisSubcontractors.id, submission.subjectIds), isNull(cisSubcontractors.deletedAt)));
   const byUtr = new Map<string, string>();
   const byNino = new Map<string, string>();
   for (const row of rows) {
@@ -194,14 +195,14 @@ export async function subcontractorWithVerification(
     db
       .select()
       .from(cisSubcontractors)
-      .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
+      .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
       .limit(1),
     db
       .select()
       .from(hmrcSubmissions)
       .where(
         and(
-          eq(hmrcSubmissions.tenantId, tenantId),
+          forTenant(hmrcSubmissions, tenantId),
           eq(hmrcSubmissions.kind, "verify"),
           sql`EXISTS (SELECT 1 FROM json_each(${hmrcSubmissions.subjectIds}) WHERE value = ${id})`,
         ),

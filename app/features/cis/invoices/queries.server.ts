@@ -3,6 +3,7 @@
  * for confirmation steps, and the detail page. Soft-deleted invoices never show; every query is
  * scoped to the tenant.
  */
+import { sameTenant } from "~/db/tenancy";
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
@@ -162,7 +163,7 @@ export function invoiceListQueries(db: Db, tenantId: string, query: InvoiceListQ
         ...getTableColumns(cisInvoices),
         // Looked up by primary key for the rows of the page only, and only where a link was shown.
         linkShownTo: sql<string | null>`CASE WHEN ${cisInvoices.portalLinkRevealedBy} IS NULL THEN NULL ELSE
-          (SELECT ${users.displayName} FROM ${users} WHERE ${users.id} = ${cisInvoices.portalLinkRevealedBy} AND ${users.tenantId} = ${cisInvoices.tenantId}) END`.as(
+          (SELECT ${users.displayName} FROM ${users} WHERE ${users.id} = ${cisInvoices.portalLinkRevealedBy} AND ${sameTenant(users, cisInvoices)}) END`.as(
           "link_shown_to",
         ),
       })

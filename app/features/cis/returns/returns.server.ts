@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
+import { forTenant } from "~/db/tenancy";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { returnLockStub } from "../../../../workers/durable-objects/return-lock";
@@ -76,7 +77,7 @@ function calendarRange(tm: TaxMonth): { from: string; to: string } {
 function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
   const { from, to } = calendarRange(tm);
   return and(
-    eq(cisInvoices.tenantId, tenantId),
+    forTenant(cisInvoices, tenantId),
     isNull(cisInvoices.deletedAt),
     eq(cisInvoices.status, "paid"),
     ne(cisInvoices.subcontractorId, ""),
@@ -88,7 +89,7 @@ function monthReturnsQuery(db: Db, tenantId: string, taxMonth: string) {
   return db
     .select()
     .from(cisReturns)
-    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.taxMonth, taxMonth)))
+    .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.taxMonth, taxMonth)))
     .orderBy(asc(cisReturns.createdAt), asc(cisReturns.id));
 }
 
@@ -173,14 +174,14 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
       .from(cisSubcontractors)
       .where(
         and(
-          eq(cisSubcontractors.tenantId, tenantId),
+          forTenant(cisSubcontractors, tenantId),
           inArray(cisSubcontractors.id, db.select({ id: cisInvoices.subcontractorId }).from(cisInvoices).where(where)),
         ),
       ),
     db
       .select({ subcontractorId: cisStatements.subcontractorId, taxMonth: cisStatements.taxMonth, issuedAt: cisStatements.issuedAt })
       .from(cisStatements)
-      .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, tm.label), eq(cisStatements.status, "issued"))),
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.taxMonth, tm.label), eq(cisStatements.status, "issued"))),
   ]);
 
   const target = compileTarget(existing);
@@ -245,7 +246,7 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
       .values({ tenantId, id, taxMonth: tm.label, amendmentOf: target.kind === "amendment" ? target.row.amendmentOf : null, ...fields, createdAt: now })
       .onConflictDoUpdate({ target: [cisReturns.tenantId, cisReturns.id], set: fields, setWhere: eq(cisReturns.locked, false) })
       .returning({ id: cisReturns.id }),
-    db.delete(cisReturnLines).where(and(eq(cisReturnLines.tenantId, tenantId), eq(cisReturnLines.returnId, id), sql`EXISTS (${mine})`)),
+    db.delete(cisReturnLines).where(and(forTenant(cisReturnLines, tenantId), eq(cisReturnLines.returnId, id), sql`EXISTS (${mine})`)),
     ...lineInserts(db, tenantId, id, compiled.lines, mine),
     auditInsertWhere(
       db,
@@ -424,7 +425,7 @@ export async function unlockReturn(env: Env, tenantId: string, id: string, actor
           updatedAt: now,
           updatedBy: actor.id,
         })
-        .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id), eq(cisReturns.locked, true)))
+        .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.id, id), eq(cisReturns.locked, true)))
         .returning({ id: cisReturns.id }),
       auditInsertWhere(
         db,
@@ -441,7 +442,7 @@ export async function unlockReturn(env: Env, tenantId: string, id: string, actor
   const [row] = await db
     .select({ id: cisReturns.id })
     .from(cisReturns)
-    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id)));
+    .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.id, id)));
   return { ok: false, code: row ? "not_locked" : "not_found" };
 }
 
@@ -485,12 +486,12 @@ export async function returnSubmissionView(
     db
       .select()
       .from(cisReturnLines)
-      .where(and(eq(cisReturnLines.tenantId, tenantId), sql`${cisReturnLines.returnId} IN ${ofMonth}`))
+      .where(and(forTenant(cisReturnLines, tenantId), sql`${cisReturnLines.returnId} IN ${ofMonth}`))
       .orderBy(asc(cisReturnLines.position)),
     db
       .select()
       .from(hmrcSubmissions)
-      .where(and(eq(hmrcSubmissions.tenantId, tenantId), eq(hmrcSubmissions.kind, "cis300"), sql`substr(${hmrcSubmissions.subjectKey}, 8) IN ${ofMonth}`))
+      .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.kind, "cis300"), sql`substr(${hmrcSubmissions.subjectKey}, 8) IN ${ofMonth}`))
       .orderBy(desc(hmrcSubmissions.createdAt)),
   ]);
   const target = compileTarget(rows);
@@ -507,7 +508,7 @@ function linesQuery(db: Db, tenantId: string, returnId: string) {
   return db
     .select()
     .from(cisReturnLines)
-    .where(and(eq(cisReturnLines.tenantId, tenantId), eq(cisReturnLines.returnId, returnId)))
+    .where(and(forTenant(cisReturnLines, tenantId), eq(cisReturnLines.returnId, returnId)))
     .orderBy(asc(cisReturnLines.position));
 }
 
@@ -576,13 +577,13 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
         settingsAt: sql<number | null>`(SELECT ${cisSettings.createdAt} FROM ${cisSettings} WHERE ${cisSettings.tenantId} = ${tenantId})`,
       })
       .from(cisInvoices)
-      .where(eq(cisInvoices.tenantId, tenantId)),
+      .where(forTenant(cisInvoices, tenantId)),
     db
       .select({ taxMonth: cisInvoices.taxMonth, paymentDate: cisInvoices.paymentDate, count: count() })
       .from(cisInvoices)
       .where(
         and(
-          eq(cisInvoices.tenantId, tenantId),
+          forTenant(cisInvoices, tenantId),
           isNull(cisInvoices.deletedAt),
           eq(cisInvoices.status, "paid"),
           ne(cisInvoices.subcontractorId, ""),
@@ -593,9 +594,7 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
     db
       .selectDistinct({ taxMonth: cisReturns.taxMonth })
       .from(cisReturns)
-      .where(
-        and(eq(cisReturns.tenantId, tenantId), gte(cisReturns.taxMonth, oldest.label), or(eq(cisReturns.locked, true), eq(cisReturns.status, "submitted"))),
-      ),
+      .where(and(forTenant(cisReturns, tenantId), gte(cisReturns.taxMonth, oldest.label), or(eq(cisReturns.locked, true), eq(cisReturns.status, "submitted")))),
   ] as const;
 }
 
@@ -640,13 +639,13 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
   const latestOfMonth = db
     .select({ id: cisReturns.id })
     .from(cisReturns)
-    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.taxMonth, month.label)))
+    .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.taxMonth, month.label)))
     .orderBy(desc(cisReturns.createdAt), desc(cisReturns.id))
     .limit(1);
   const recent = db
     .select({ id: cisReturns.id })
     .from(cisReturns)
-    .where(eq(cisReturns.tenantId, tenantId))
+    .where(forTenant(cisReturns, tenantId))
     .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
     .limit(RETURN_HISTORY_LIMIT);
   const [monthReturns, lines, history, historyLineRows, [payments], contacts, ...overdueResults] = await db.batch([
@@ -654,18 +653,18 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     db
       .select()
       .from(cisReturnLines)
-      .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), lt(cisReturnLines.position, RETURN_LINES_SHOWN)))
+      .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), lt(cisReturnLines.position, RETURN_LINES_SHOWN)))
       .orderBy(asc(cisReturnLines.position)),
     db
       .select()
       .from(cisReturns)
-      .where(eq(cisReturns.tenantId, tenantId))
+      .where(forTenant(cisReturns, tenantId))
       .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
       .limit(RETURN_HISTORY_LIMIT),
     db
       .select()
       .from(cisReturnLines)
-      .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
+      .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
       .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position)),
     db.select({ n: count() }).from(cisInvoices).where(paidInMonth(tenantId, month)),
     db
@@ -673,13 +672,13 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
       .from(cisSubcontractors)
       .where(
         and(
-          eq(cisSubcontractors.tenantId, tenantId),
+          forTenant(cisSubcontractors, tenantId),
           inArray(
             cisSubcontractors.id,
             db
               .select({ id: cisReturnLines.subcontractorId })
               .from(cisReturnLines)
-              .where(and(eq(cisReturnLines.tenantId, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), eq(cisReturnLines.statementsIssued, false))),
+              .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), eq(cisReturnLines.statementsIssued, false))),
           ),
         ),
       ),
@@ -706,7 +705,7 @@ export function latestReturnStatusQuery(db: Db, tenantId: string, taxMonth: stri
   return db
     .select({ status: cisReturns.status, locked: cisReturns.locked })
     .from(cisReturns)
-    .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.taxMonth, taxMonth)))
+    .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.taxMonth, taxMonth)))
     .orderBy(desc(cisReturns.createdAt), desc(cisReturns.id))
     .limit(1);
 }
@@ -724,7 +723,7 @@ export async function exportReturnCsv(env: Env, tenantId: string, id: string, ac
     db
       .select()
       .from(cisReturns)
-      .where(and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, id)))
+      .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.id, id)))
       .limit(1),
     linesQuery(db, tenantId, id),
   ]);

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { activityLog, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
+import { forTenant } from "~/db/tenancy";
 import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
 import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
@@ -52,7 +53,7 @@ export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenant
         })
         .from(cisSubcontractors)
         // One JSON parameter, whatever the number of lines (D1 binds at most 100 per statement).
-        .where(and(eq(cisSubcontractors.tenantId, tenantId), sql`${cisSubcontractors.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
+        .where(and(forTenant(cisSubcontractors, tenantId), sql`${cisSubcontractors.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
     : [];
   const byId = new Map(subs.map((s) => [s.id, s]));
   const out: Cis300Line[] = [];
@@ -90,7 +91,7 @@ export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, 
   const returnId = submission.subjectIds[0];
   if (!returnId) return [];
   const tenantId = submission.tenantId;
-  const thisReturn = and(eq(cisReturns.tenantId, tenantId), eq(cisReturns.id, returnId));
+  const thisReturn = and(forTenant(cisReturns, tenantId), eq(cisReturns.id, returnId));
   return [
     auditInsertWhere(
       db,

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { cisInvoices, cisSettings, cisStatementDocuments, cisStatements, cisSubcontractors, tenants } from "~/db/schema";
 import { londonDateParts } from "../domain/tax-month";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
@@ -96,15 +97,15 @@ type Frozen = { ok: true; document: StatementDocument; pdfKey: string | null };
  */
 export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
   const db = getDb(env);
-  const ofStatement = and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, statementId));
-  const ofDocument = and(eq(cisStatementDocuments.tenantId, tenantId), eq(cisStatementDocuments.statementId, statementId));
+  const ofStatement = and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId));
+  const ofDocument = and(forTenant(cisStatementDocuments, tenantId), eq(cisStatementDocuments.statementId, statementId));
   const [statements, documents, settings, tenantRows, invoices, subs] = await db.batch([
     db.select().from(cisStatements).where(ofStatement).limit(1),
     db.select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc }).from(cisStatementDocuments).where(ofDocument).limit(1),
     db
       .select({ companyName: cisSettings.companyName, employerRef: cisSettings.employerRef, footer: cisSettings.statementFooter })
       .from(cisSettings)
-      .where(eq(cisSettings.tenantId, tenantId))
+      .where(forTenant(cisSettings, tenantId))
       .limit(1),
     db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
     db
@@ -120,7 +121,7 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
         verificationReference: cisInvoices.verificationReference,
       })
       .from(cisInvoices)
-      .where(and(eq(cisInvoices.tenantId, tenantId), eq(cisInvoices.statementId, statementId)))
+      .where(and(forTenant(cisInvoices, tenantId), eq(cisInvoices.statementId, statementId)))
       .orderBy(asc(cisInvoices.invoiceDate), asc(cisInvoices.id)),
     db
       .select({
@@ -132,7 +133,7 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
       .from(cisSubcontractors)
       .where(
         and(
-          eq(cisSubcontractors.tenantId, tenantId),
+          forTenant(cisSubcontractors, tenantId),
           sql`${cisSubcontractors.id} = (SELECT ${cisStatements.subcontractorId} FROM ${cisStatements} WHERE ${ofStatement})`,
         ),
       )
@@ -217,7 +218,7 @@ export async function ensureStatementPdf(env: Env, tenantId: string, statementId
     await getDb(env)
       .update(cisStatements)
       .set({ pdfKey: key })
-      .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, statementId), isNull(cisStatements.pdfKey)));
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId), isNull(cisStatements.pdfKey)));
   }
   return { ok: true, key, bytes, fileName };
 }

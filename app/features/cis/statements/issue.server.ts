@@ -2,6 +2,7 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/index
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, cisInvoices, cisStatements, cisSubcontractors, emailOutbox } from "~/db/schema";
 import { auditInsertWhere, type AuditAction } from "~/features/platform/index.server";
@@ -61,7 +62,7 @@ export async function issueStatement(
     const [sub] = await getDb(env)
       .select({ email: cisSubcontractors.email })
       .from(cisSubcontractors)
-      .where(and(eq(cisSubcontractors.tenantId, tenant.id), eq(cisSubcontractors.id, statement.subcontractorId)))
+      .where(and(forTenant(cisSubcontractors, tenant.id), eq(cisSubcontractors.id, statement.subcontractorId)))
       .limit(1);
     to = sub?.email?.trim() || null;
     if (!to) return { ok: false, code: "no_email" };
@@ -178,7 +179,7 @@ function issueStatements(
     db
       .update(cisStatements)
       .set({ status: "issued", issuedMethod: method, issuedAt: now, updatedAt: now, emailOutboxId: details.outboxId ?? null })
-      .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id), eq(cisStatements.status, "generated")))
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id), eq(cisStatements.status, "generated")))
       .returning({ id: cisStatements.id }),
   ];
 }
@@ -204,14 +205,14 @@ export async function resendStatementEmail(
     db
       .select()
       .from(cisStatements)
-      .where(and(eq(cisStatements.tenantId, tenant.id), eq(cisStatements.id, id)))
+      .where(and(forTenant(cisStatements, tenant.id), eq(cisStatements.id, id)))
       .limit(1),
     db
       .select({ email: cisSubcontractors.email })
       .from(cisSubcontractors)
       .where(
         and(
-          eq(cisSubcontractors.tenantId, tenant.id),
+          forTenant(cisSubcontractors, tenant.id),
           sql`${cisSubcontractors.id} = (SELECT ${cisStatements.subcontractorId} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id})`,
         ),
       )
@@ -221,7 +222,7 @@ export async function resendStatementEmail(
       .from(emailOutbox)
       .where(
         and(
-          eq(emailOutbox.tenantId, tenant.id),
+          forTenant(emailOutbox, tenant.id),
           sql`${emailOutbox.id} = (SELECT ${cisStatements.emailOutboxId} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenant.id} AND ${cisStatements.id} = ${id})`,
         ),
       )
@@ -283,7 +284,7 @@ export async function resendStatementEmail(
     const [after] = await db
       .select({ emailOutboxId: cisStatements.emailOutboxId })
       .from(cisStatements)
-      .where(and(eq(cisStatements.tenantId, tenant.id), eq(cisStatements.id, id)))
+      .where(and(forTenant(cisStatements, tenant.id), eq(cisStatements.id, id)))
       .limit(1);
     if (after && after.emailOutboxId !== failedOutbox) return { ok: false, code: "email_not_queued" };
     throw err;

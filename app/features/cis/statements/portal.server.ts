@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { cisSettings, cisStatements } from "~/db/schema";
 import { portalInvoicesQuery, type PortalInvoice } from "../invoices/portal-invoices.server";
 import { ensureStatementPdf, type StatementFileFailure, type StatementPdf } from "./files.server";
@@ -19,7 +20,7 @@ const PORTAL_STATEMENT_LIMIT = 120;
 const PORTAL_HOME_INVOICES = 5;
 
 function ownIssued(tenantId: string, subcontractorId: string) {
-  return and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.status, "issued"));
+  return and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.status, "issued"));
 }
 
 /**
@@ -34,7 +35,7 @@ export async function portalHomeData(
 ): Promise<{ contractorName: string; statements: PortalStatement[]; recentInvoices: PortalInvoice[] }> {
   const db = getDb(env);
   const [settings, statements, recentInvoices] = await db.batch([
-    db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(eq(cisSettings.tenantId, tenant.id)).limit(1),
+    db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(forTenant(cisSettings, tenant.id)).limit(1),
     db
       .select({
         id: cisStatements.id,

@@ -5,6 +5,7 @@ import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs, type StatementStatus } from "~/db/schema";
 import { QUEUE_REFUSED } from "~/features/platform/index.server";
 import { enqueue } from "~/features/platform/index.server";
+import { forTenant } from "~/db/tenancy";
 import type { StatementIssueMethod } from "../domain";
 import type { Actor } from "~/features/auth";
 import type { EmailFailure } from "./issue-codes";
@@ -44,7 +45,7 @@ function latestBatchJobQuery(db: Db, tenantId: string, taxMonth: string) {
   return db
     .select({ id: jobs.id, status: jobs.status, progress: jobs.progress, result: jobs.result, finishedAt: jobs.finishedAt })
     .from(jobs)
-    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.type, BATCH_JOB_TYPE), gte(jobs.idempotencyKey, prefix), lt(jobs.idempotencyKey, upper)))
+    .where(and(forTenant(jobs, tenantId), eq(jobs.type, BATCH_JOB_TYPE), gte(jobs.idempotencyKey, prefix), lt(jobs.idempotencyKey, upper)))
     .orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(1);
 }
@@ -171,7 +172,7 @@ export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: s
   const db = getDb(env);
   const monthStatements = sql`SELECT ${cisStatements.id} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.taxMonth} = ${taxMonth}`;
   const [settings, statements, onStatements, pending, [job]] = await db.batch([
-    db.select({ emailStatements: cisSettings.emailStatements }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
+    db.select({ emailStatements: cisSettings.emailStatements }).from(cisSettings).where(forTenant(cisSettings, tenantId)).limit(1),
     db
       .select({
         id: cisStatements.id,
@@ -189,8 +190,8 @@ export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: s
         emailError: sql<string | null>`${emailOutbox.error}`.as("email_error"),
       })
       .from(cisStatements)
-      .leftJoin(emailOutbox, and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, cisStatements.emailOutboxId)))
-      .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, taxMonth))),
+      .leftJoin(emailOutbox, and(forTenant(emailOutbox, tenantId), eq(emailOutbox.id, cisStatements.emailOutboxId)))
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.taxMonth, taxMonth))),
     db
       .select(invoiceFields)
       .from(cisInvoices)

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
+import { forTenant } from "~/db/tenancy";
 import { newId } from "~/utils/ids";
 import type { Actor } from "~/features/auth";
 import type { Result } from "~/utils/result";
@@ -140,7 +141,7 @@ export async function generateStatement(
   const [sub] = await db
     .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, utrMasked: cisSubcontractors.utrMasked })
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt)))
+    .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt)))
     .limit(1);
   if (!sub) return { ok: false, code: "not_found" };
   if (!TAX_MONTH.test(taxMonth)) return { ok: false, code: "no_pending" };
@@ -183,7 +184,7 @@ export async function generateStatement(
       db
         .select({ id: cisStatements.id })
         .from(cisStatements)
-        .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id))),
+        .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id))),
     ]);
   } catch (err) {
     if (isStatementUniqueViolation(err)) return { ok: false, code: "already_exists" };
@@ -196,7 +197,7 @@ export async function generateStatement(
   const [existing] = await db
     .select({ id: cisStatements.id })
     .from(cisStatements)
-    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.subcontractorId, sub.id), eq(cisStatements.taxMonth, taxMonth)))
+    .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, sub.id), eq(cisStatements.taxMonth, taxMonth)))
     .limit(1);
   return { ok: false, code: existing ? "already_exists" : "no_pending" };
 }
@@ -213,7 +214,7 @@ export async function listStatements(env: Env, tenantId: string, taxMonth: strin
   const rows = await getDb(env)
     .select()
     .from(cisStatements)
-    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.taxMonth, taxMonth)))
+    .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.taxMonth, taxMonth)))
     .orderBy(asc(cisStatements.subcontractorName), asc(cisStatements.id));
   return rows.map(toStatement);
 }
@@ -223,7 +224,7 @@ export async function getStatement(env: Env, tenantId: string, id: string): Prom
   const [row] = await getDb(env)
     .select()
     .from(cisStatements)
-    .where(and(eq(cisStatements.tenantId, tenantId), eq(cisStatements.id, id)))
+    .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id)))
     .limit(1);
   return row ? toStatement(row) : null;
 }

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, inArray, isNull, lt, ne, not, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { emailOutbox, tenants } from "~/db/schema";
 import { tenantSuspendedSql } from "../suspended.server";
 import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } from "../jobs/queue-helpers.server";
@@ -163,7 +164,7 @@ export async function resumeParkedEmails(env: Env, tenantId?: string): Promise<n
   const rows = await getDb(env)
     .select({ outboxId: emailOutbox.id })
     .from(emailOutbox)
-    .where(and(eq(emailOutbox.status, "parked"), tenantId ? eq(emailOutbox.tenantId, tenantId) : undefined, not(tenantSuspendedSql(emailOutbox.tenantId))))
+    .where(and(eq(emailOutbox.status, "parked"), tenantId ? forTenant(emailOutbox, tenantId) : undefined, not(tenantSuspendedSql(emailOutbox.tenantId))))
     .orderBy(emailOutbox.createdAt);
   for (let i = 0; i < rows.length; i += 100) {
     await env.EMAIL.sendBatch(rows.slice(i, i + 100).map((body) => ({ body })));

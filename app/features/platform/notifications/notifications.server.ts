@@ -1,5 +1,6 @@
 import { and, desc, eq, lte } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { forTenant } from "~/db/tenancy";
 import { notifications } from "~/db/schema";
 import { NOTIFICATIONS_PAGE_SIZE } from "./notifications";
 import type { Result } from "~/utils/result";
@@ -20,7 +21,7 @@ export type NotificationErrorCode = "not_found";
 
 /** Only the person's own notifications, in their own tenant: every query here starts from this. */
 function mine(tenantId: string, userId: string) {
-  return and(eq(notifications.tenantId, tenantId), eq(notifications.targetUserId, userId));
+  return and(forTenant(notifications, tenantId), eq(notifications.targetUserId, userId));
 }
 
 /** One page of the person's notifications, newest first, in one query (one more row tells whether there is an older page). */

@@ -1,0 +1,46 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import { WEAK_PASSWORD_MESSAGE } from "~/features/auth/index.server";
+import { throttleMessage } from "~/features/auth/index.server";
+import { clientIp } from "~/features/platform/index.server";
+import { redirectWithToast } from "~/features/platform/index.server";
+import type { Toast } from "~/utils/toast";
+import { LINK_ERRORS } from "./codes";
+import type { LinkProblem } from "./invitations.server";
+import { setPasswordSchema } from "./schemas";
+
+/*
+ * The two pages a mailed link opens to set a password (activating an invitation, resetting a
+ * password) answer the same way: the loader says whether the link still works, without using it;
+ * the action sets the password through the link, then sends the person to sign in.
+ */
+
+type LinkCheck = { ok: true; email: string } | { ok: false; code: LinkProblem };
+type LinkUse = (input: {
+  token: string;
+  password: string;
+  ip: string | null;
+}) => Promise<{ ok: true } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number }>;
+
+/** The loader's answer: the link's token and e-mail address, or what is wrong with the link. */
+export async function passwordLinkState(request: Request, check: (token: string) => Promise<LinkCheck>) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const link = await check(token);
+  return link.ok ? { token, email: link.email, problem: null } : { token: "", email: "", problem: LINK_ERRORS[link.code] };
+}
+
+/** The action: sets the password through `use`, and on success redirects to sign in with `done`. */
+export async function setPasswordFromLink(env: Env, request: Request, use: LinkUse, done: Toast) {
+  const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem: null }, { status: 400 });
+  const res = await use({ token: submission.value.token, password: submission.value.password, ip: clientIp(request) });
+  if (!res.ok) {
+    const code = res.code;
+    // The typed password stays in the field so it can be changed rather than retyped.
+    if (code === "weak_password")
+      return data({ result: submission.reply({ fieldErrors: { password: [WEAK_PASSWORD_MESSAGE] } }), problem: null }, { status: 400 });
+    const problem = code === "throttled" ? throttleMessage(res.waitMs ?? 0) : LINK_ERRORS[code];
+    return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem }, { status: res.code === "throttled" ? 429 : 400 });
+  }
+  return redirectWithToast(env, "/login", done);
+}

@@ -1,0 +1,149 @@
+/**
+ * The statements that may touch a tenant-owned table without a tenant_id condition, by call site
+ * (`file › function`, the first frame of application code that issued the statement) and table.
+ * Each is cross-tenant on purpose; the reason says why no tenant could be named or why the key
+ * used is already one tenant's. The tenancy check (tests/tenancy/guard.ts) fails on any statement
+ * not listed here. Recorded in ADR 0051; add to this list only with a reason a reviewer accepts.
+ */
+export type CrossTenantException = { site: string; tables: readonly string[]; reason: string };
+
+export const CROSS_TENANT: readonly CrossTenantException[] = [
+  // Housekeeping and cron sweeps: retention and expiry run for every tenant at once.
+  {
+    site: "app/features/auth/session.server.ts › purgeExpiredSessions",
+    tables: ["sessions"],
+    reason: "cron: deletes expired and revoked sessions of every tenant",
+  },
+  {
+    site: "app/features/platform/housekeeping.server.ts › runHousekeeping",
+    tables: ["used_tokens", "login_challenges"],
+    reason: "cron: deletes expired burnt-token ids and sign-in challenges of every tenant",
+  },
+  {
+    site: "app/features/platform/submission-keys.server.ts › purgeSubmissionKeys",
+    tables: ["submission_keys"],
+    reason: "cron: deletes old one-time submission keys of every tenant",
+  },
+  { site: "app/features/platform/jobs/consumer.server.ts › purgeFinishedJobs", tables: ["jobs"], reason: "cron: deletes finished jobs of every tenant" },
+  {
+    site: "app/features/cis/hmrc/records.server.ts › sealLegacySubmissions",
+    tables: ["hmrc_submissions"],
+    reason: "cron: finds unsealed HMRC XML in every tenant; each row is then sealed by an update naming its tenant",
+  },
+  {
+    site: "app/features/cis/hmrc/records.server.ts › purgeExpiredHmrcRecords",
+    tables: ["hmrc_submissions"],
+    reason: "cron: deletes HMRC records past retention in every tenant",
+  },
+  {
+    site: "app/features/files/multipart-upload.server.ts › expireMultipartUploads",
+    tables: ["file_multipart_uploads"],
+    reason: "cron: finds abandoned multipart uploads in every tenant; each is then aborted by its own tenant's id",
+  },
+  {
+    site: "app/features/platform/email/outbox.server.ts › scrubExpiredEmailSecrets",
+    tables: ["email_outbox"],
+    reason: "cron: blanks expired link secrets in every tenant's outbox",
+  },
+  {
+    site: "app/features/platform/email/outbox.server.ts › purgeEmailOutbox",
+    tables: ["email_outbox"],
+    reason: "cron: deletes old outbox rows of every tenant",
+  },
+  {
+    site: "app/features/platform/email/dev-mailbox.server.ts › purgeDevMailbox",
+    tables: ["dev_mailbox"],
+    reason: "cron: deletes old development mail of every tenant",
+  },
+
+  {
+    site: "app/features/cis/key-rotation.server.ts › all",
+    tables: ["cis_subcontractors", "cis_statement_documents", "hmrc_submissions"],
+    reason: "key rotation: re-encrypts stored identifiers and HMRC XML of every tenant with the newest key; each row is written back by its own tenant and id",
+  },
+  {
+    site: "app/features/team/users.server.ts › scrubMember",
+    tables: ["users"],
+    reason: "erasure scrubs platform-level rows (no tenant) holding the person's e-mail only while no user of any workspace still has that address",
+  },
+
+  // The platform console: a super-admin looks across workspaces by design.
+  {
+    site: "app/features/superadmin/console.server.ts › consoleTenants",
+    tables: ["storage_usage", "tenant_modules", "users"],
+    reason: "super-admin console: every workspace's usage, modules and user count",
+  },
+  { site: "app/features/superadmin/console.server.ts › platformAuditPage", tables: ["audit_events"], reason: "super-admin console: the platform audit log" },
+
+  // Queue consumers and senders: the message carries a row's unique id; the row carries its tenant.
+  {
+    site: "app/features/platform/email/consumer.server.ts › handleEmailBatch",
+    tables: ["email_outbox"],
+    reason: "queue consumer: claims the outbox row the message names by its unique id (and skips suspended tenants by the row's own tenant_id)",
+  },
+  {
+    site: "app/features/platform/email/send.server.ts › sendToQueue",
+    tables: ["email_outbox"],
+    reason: "marks the outbox row just written (by its unique id, or its idempotency key, which embeds the tenant) as refused by the queue",
+  },
+
+  // Secrets that identify one row of one tenant: a session token's hash, a signed token's id.
+  {
+    site: "app/features/auth/session.server.ts › revokeSession",
+    tables: ["sessions"],
+    reason: "revokes the session whose secret token the browser presented (its hash is unique)",
+  },
+  {
+    site: "app/features/cis/portal-invites.server.ts › isTokenUsed",
+    tables: ["used_tokens"],
+    reason: "whether a verified token's id (unique, signed for one tenant's audience) has been burnt",
+  },
+  {
+    site: "app/features/cis/portal-invites.server.ts › recordReveal",
+    tables: ["used_tokens"],
+    reason: "the reveal is refused when the invite's token id (unique, signed for this tenant) is burnt; the invite itself is matched by tenant_id",
+  },
+  {
+    site: "app/features/team/password-reset.server.ts › checkResetLink",
+    tables: ["used_tokens"],
+    reason: "whether a verified reset token's id (unique, signed for one tenant's audience) has been burnt",
+  },
+  {
+    site: "app/features/team/password-reset.server.ts › resetPassword",
+    tables: ["used_tokens"],
+    reason: "the password changes only while the reset token's id (unique, signed for this tenant) is burnt by this attempt; the user is matched by tenant_id",
+  },
+
+  {
+    site: "app/features/auth/sign-in.server.ts › getLiveChallenge",
+    tables: ["login_challenges"],
+    reason: "the sign-in challenge named by its random id from this browser's signed cookie; the row says its tenant (none for platform admins)",
+  },
+
+  // To fix where the module is being split on another branch: a correlated sub-select keyed by the
+  // file's unique id, the file itself filtered by tenant (so nothing leaks). It should still say
+  // `file_access.tenant_id = files.tenant_id` (with sameTenant from app/db/tenancy.ts).
+  ...[
+    "listFiles",
+    "getFile",
+    "fileForDownload",
+    "shareFile",
+    "moveFiles",
+    "deleteFiles",
+    "exportFileList",
+    "uploadTarget",
+    "describeSelection",
+    "overview",
+    "listFolderLevel",
+    "uploadPageData",
+  ].map((fn) => ({
+    site: `app/features/files/files.server.ts › ${fn}`,
+    tables: ["file_access"],
+    reason: "the viewer's access and the people count read file_access by file id only (pending: add the tenant term)",
+  })),
+  {
+    site: "app/features/files/signatures/signatures.server.ts › requestSignature",
+    tables: ["file_access"],
+    reason: "reads the file through the files module's viewer condition above (pending: add the tenant term)",
+  },
+];

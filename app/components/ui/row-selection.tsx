@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { TD, TH } from "./table";
+import { TD, TH, THead } from "./table";
 
 // The selection column of a list with bulk actions. The checkboxes belong to the bulk form (by
 // its id), so without JavaScript the ticked ids and, for 'select all', every id on the page
@@ -60,5 +60,36 @@ export function SelectRowCell({
       <input type="hidden" name="pageIds" value={id} form={formId} />
       <input type="checkbox" name="ids" value={id} form={formId} aria-label={label} checked={checked} onChange={(e) => onToggle(id, e.currentTarget.checked)} />
     </TD>
+  );
+}
+
+/**
+ * The head row of a list with bulk actions: the select-all cell when the user may select, then one
+ * plain column header per label.
+ */
+export function SelectableTHead({
+  selectable,
+  rowIds,
+  selected,
+  onToggleAll,
+  formId,
+  selectAllLabel,
+  columns,
+}: {
+  selectable: boolean;
+  rowIds: readonly string[];
+  selected: ReadonlySet<string>;
+  onToggleAll: (on: boolean) => void;
+  formId: string;
+  selectAllLabel: string;
+  columns: readonly string[];
+}) {
+  return (
+    <THead className="bg-surface">
+      {selectable ? <SelectAllHeader rowIds={rowIds} selected={selected} onToggleAll={onToggleAll} formId={formId} label={selectAllLabel} /> : null}
+      {columns.map((c) => (
+        <TH key={c}>{c}</TH>
+      ))}
+    </THead>
   );
 }

@@ -24,3 +24,4 @@ export { ATTACH_AGAIN, PORTAL_ATTACHMENT_MESSAGES, PORTAL_PDF_MAX_BYTES } from "
 export { attachmentHeaders } from "./statements/statement-params";
 export { DEV_HMRC_MODES } from "./hmrc/codes";
 export { cisRoutes } from "./routes.config";
+export { InvoiceAmountFields, InvoiceDetailsFields } from "./invoices/components/invoice-fields";

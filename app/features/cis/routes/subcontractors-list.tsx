@@ -9,6 +9,7 @@ import { InviteToPortalButton } from "../portal-invites/components/invite-to-por
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";
+import { ExportImportButtons } from "~/components/ui/list-toolbar";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import {
   BulkResults,
@@ -257,21 +258,13 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
               </button>
             </Form>
           ) : null}
-          {perms.canExport ? (
-            <Form method="post" action="/cis/subcontractors/export" reloadDocument>
-              <input type="hidden" name="q" value={query.q} />
-              <input type="hidden" name="status" value={query.status} />
-              <input type="hidden" name="type" value={query.type} />
-              <button type="submit" className={buttonClass("secondary")}>
-                Export
-              </button>
-            </Form>
-          ) : null}
-          {perms.canImport ? (
-            <Link to="/cis/subcontractors/import" className={buttonClass("secondary")}>
-              Import
-            </Link>
-          ) : null}
+          <ExportImportButtons
+            exportAction="/cis/subcontractors/export"
+            filters={{ q: query.q, status: query.status, type: query.type }}
+            importTo="/cis/subcontractors/import"
+            canExport={perms.canExport}
+            canImport={perms.canImport}
+          />
           {perms.canInvite && perms.canWrite ? <InviteToPortalButton className={buttonClass("secondary")} /> : null}
           {perms.canWrite ? (
             <Link to="/cis/subcontractors/new" className={buttonClass("primary")}>

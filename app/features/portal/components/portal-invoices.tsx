@@ -1,4 +1,5 @@
 import type { InvoiceStatus } from "~/features/cis";
+import { PortalTableHead } from "./portal-table";
 
 /** Statuses in the subcontractor's words: a portal submission waits for the contractor. */
 export const PORTAL_STATUS_LABELS: Readonly<Record<InvoiceStatus, string>> = {
@@ -27,31 +28,17 @@ export function PortalInvoiceTable({ invoices, caption }: { invoices: PortalInvo
     <div className="mt-3 overflow-x-auto">
       <table className="w-full text-left text-sm" data-testid="portal-invoices">
         <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="py-2 pr-4">
-              Invoice
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Date
-            </th>
-            <th scope="col" className="py-2 pr-4 text-right">
-              Gross
-            </th>
-            <th scope="col" className="py-2 pr-4 text-right">
-              CIS
-            </th>
-            <th scope="col" className="py-2 pr-4 text-right">
-              Net
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Status
-            </th>
-            <th scope="col" className="py-2">
-              <span className="sr-only">Your PDF</span>
-            </th>
-          </tr>
-        </thead>
+        <PortalTableHead
+          columns={[
+            { label: "Invoice" },
+            { label: "Date" },
+            { label: "Gross", numeric: true },
+            { label: "CIS", numeric: true },
+            { label: "Net", numeric: true },
+            { label: "Status" },
+          ]}
+          linkColumn="Your PDF"
+        />
         <tbody>
           {invoices.map((inv) => (
             <tr key={inv.id} className="border-t border-line" data-invoice-id={inv.id}>

@@ -7,6 +7,7 @@ import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
 import { PortalInvoiceTable } from "../components/portal-invoices";
+import { PortalTableHead } from "../components/portal-table";
 import { portalInvoiceItem } from "../portal-invoices-view.server";
 import type { Route } from "./+types/home";
 
@@ -103,31 +104,17 @@ export default function PortalHome({ loaderData }: Route.ComponentProps) {
           <div className="mt-3 overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="portal-statements">
               <caption className="sr-only">Your CIS payment and deduction statements</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="py-2 pr-4">
-                    Tax month
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Invoices
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Gross
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Materials
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    CIS deducted
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Issued
-                  </th>
-                  <th scope="col" className="py-2">
-                    <span className="sr-only">Download</span>
-                  </th>
-                </tr>
-              </thead>
+              <PortalTableHead
+                columns={[
+                  { label: "Tax month" },
+                  { label: "Invoices", numeric: true },
+                  { label: "Gross", numeric: true },
+                  { label: "Materials", numeric: true },
+                  { label: "CIS deducted", numeric: true },
+                  { label: "Issued" },
+                ]}
+                linkColumn="Download"
+              />
               <tbody>
                 {loaderData.statements.map((st) => (
                   <tr key={st.id} className="border-t border-line" data-statement-id={st.id}>

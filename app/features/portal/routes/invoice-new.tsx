@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
-import { Field, inputClass } from "~/components/ui/field";
-import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, VAT_RATES } from "~/features/cis";
+import { Field } from "~/components/ui/field";
+import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT } from "~/features/cis";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis";
 import { londonToday } from "~/features/cis/index.server";
 import { submitPortalInvoice } from "~/features/cis/index.server";
@@ -11,6 +11,7 @@ import { contractorDetails } from "~/features/cis/index.server";
 import { boundaryOf, MultipartError, readMultipart, type FilePart } from "~/features/files";
 import { reportInternalError } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
+import { InvoiceAmountFields, InvoiceDetailsFields } from "~/features/cis";
 import { formErrorReply } from "~/utils/forms";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { ATTACH_AGAIN, PORTAL_ATTACHMENT_MESSAGES, PORTAL_PDF_MAX_BYTES } from "~/features/cis";
@@ -142,80 +143,17 @@ export default function PortalInvoiceNew({ loaderData, actionData }: Route.Compo
           <h2 id="portal-invoice-details" className="font-semibold md:col-span-2">
             Invoice details
           </h2>
-          <Field id={fields.invoiceNumber.id} label="Invoice Number *" error={fields.invoiceNumber.errors}>
-            <input
-              {...getInputProps(fields.invoiceNumber, { type: "text" })}
-              key={fields.invoiceNumber.key}
-              className={inputClass}
-              maxLength={50}
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fields.invoiceDate.id} label="Invoice Date *" error={fields.invoiceDate.errors}>
-            <input {...getInputProps(fields.invoiceDate, { type: "date" })} key={fields.invoiceDate.key} className={inputClass} />
-          </Field>
-          <div className="md:col-span-2">
-            <Field id={fields.description.id} label="Description" error={fields.description.errors}>
-              <textarea {...getTextareaProps(fields.description)} key={fields.description.key} className={inputClass} rows={2} maxLength={1000} />
-            </Field>
-          </div>
+          <InvoiceDetailsFields fields={fields} />
         </section>
         <section aria-labelledby="portal-invoice-amounts" className="grid gap-4 rounded-brand border border-line bg-elevated p-4 md:grid-cols-2">
           <h2 id="portal-invoice-amounts" className="font-semibold md:col-span-2">
             Amounts
           </h2>
-          <Field id={fields.gross.id} label="Gross Amount (£) *" error={fields.gross.errors} hint="Pounds and pence, e.g. 1,250.00, before VAT">
-            <input
-              {...getInputProps(fields.gross, { type: "text", ariaDescribedBy: fields.gross.descriptionId })}
-              key={fields.gross.key}
-              className={`${inputClass} font-mono`}
-              inputMode="decimal"
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fields.materials.id} label="Materials (£)" error={fields.materials.errors} hint="Not subject to the CIS deduction. Leave blank for none.">
-            <input
-              {...getInputProps(fields.materials, { type: "text", ariaDescribedBy: fields.materials.descriptionId })}
-              key={fields.materials.key}
-              className={`${inputClass} font-mono`}
-              inputMode="decimal"
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fields.vatRate.id} label="VAT Rate" error={fields.vatRate.errors}>
-            <select {...getSelectProps(fields.vatRate)} key={fields.vatRate.key} className={inputClass}>
-              {VAT_RATES.map((r) => (
-                <option key={r} value={String(r)}>{`${r}%`}</option>
-              ))}
-            </select>
-          </Field>
-          <div className="flex items-center gap-3 self-end pb-2">
-            <input
-              {...getInputProps(fields.reverseCharge, { type: "checkbox" })}
-              key={fields.reverseCharge.key}
-              className="h-4 w-4 accent-[var(--color-accent)]"
-            />
-            <label htmlFor={fields.reverseCharge.id} className="text-sm font-medium">
-              Reverse charge
-            </label>
-            <span className="text-xs opacity-70">The contractor accounts for the VAT.</span>
-          </div>
-          <div className="md:col-span-2">
-            <Field
-              id={fields.materialsJustification.id}
-              label="Materials Justification"
-              error={fields.materialsJustification.errors}
-              hint={`Needed when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of the gross: at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters.`}
-            >
-              <textarea
-                {...getTextareaProps(fields.materialsJustification, { ariaDescribedBy: fields.materialsJustification.descriptionId })}
-                key={fields.materialsJustification.key}
-                className={inputClass}
-                rows={2}
-                maxLength={1000}
-              />
-            </Field>
-          </div>
+          <InvoiceAmountFields
+            fields={fields}
+            grossHint="Pounds and pence, e.g. 1,250.00, before VAT"
+            justificationHint={`Needed when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of the gross: at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters.`}
+          />
         </section>
         <section aria-labelledby="portal-invoice-attachment" className="rounded-brand border border-line bg-elevated p-4">
           <h2 id="portal-invoice-attachment" className="mb-4 font-semibold">

@@ -1,9 +1,33 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { PASSWORD_MIN_LENGTH, setPasswordSchema } from "../schemas";
+
+/** A new password and its repeat, with the rule as the hint: for setting a password and changing one. */
+export function NewPasswordFields({ password, confirm }: { password: FieldMetadata<string>; confirm: FieldMetadata<string> }) {
+  return (
+    <>
+      <Field
+        id={password.id}
+        label="New password"
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: not a common word, a name or a pattern.`}
+        error={password.errors}
+      >
+        <input
+          {...getInputProps(password, { type: "password", ariaDescribedBy: password.descriptionId })}
+          key={password.key}
+          autoComplete="new-password"
+          className={inputClass}
+        />
+      </Field>
+      <Field id={confirm.id} label="Repeat the new password" error={confirm.errors}>
+        <input {...getInputProps(confirm, { type: "password" })} key={confirm.key} autoComplete="new-password" className={inputClass} />
+      </Field>
+    </>
+  );
+}
 
 /** The new-password form of /activate and /reset-password: the link's token rides along hidden. */
 export function SetPasswordForm({
@@ -28,22 +52,7 @@ export function SetPasswordForm({
       <input type="hidden" name="token" value={token} />
       {/* Lets a password manager file the new password under the right account. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <Field
-        id={fields.password.id}
-        label="New password"
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: not a common word, a name or a pattern.`}
-        error={fields.password.errors}
-      >
-        <input
-          {...getInputProps(fields.password, { type: "password", ariaDescribedBy: fields.password.descriptionId })}
-          key={fields.password.key}
-          autoComplete="new-password"
-          className={inputClass}
-        />
-      </Field>
-      <Field id={fields.confirm.id} label="Repeat the new password" error={fields.confirm.errors}>
-        <input {...getInputProps(fields.confirm, { type: "password" })} key={fields.confirm.key} autoComplete="new-password" className={inputClass} />
-      </Field>
+      <NewPasswordFields password={fields.password} confirm={fields.confirm} />
       {form.errors?.length ? (
         <p role="alert" className="text-sm text-danger">
           {form.errors[0]}

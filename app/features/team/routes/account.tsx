@@ -13,7 +13,8 @@ import { AppShell } from "~/features/platform";
 import { redirectWithToast, setToastHeader } from "~/features/platform/index.server";
 import { formatDateTime } from "~/utils/dates";
 import { changeOwnPassword, listOwnSessions, revokeOwnSession, setOwnDisplayName } from "../account.server";
-import { accountActionSchema, PASSWORD_MIN_LENGTH } from "../schemas";
+import { NewPasswordFields } from "../components/set-password-form";
+import { accountActionSchema } from "../schemas";
 import type { Route } from "./+types/account";
 
 const PATH = "/account";
@@ -191,22 +192,7 @@ function PasswordForm({ email, lastResult }: { email: string; lastResult?: Submi
         <Field id={fields.current.id} label="Current password" error={fields.current.errors}>
           <input {...getInputProps(fields.current, { type: "password" })} key={fields.current.key} autoComplete="current-password" className={inputClass} />
         </Field>
-        <Field
-          id={fields.password.id}
-          label="New password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: not a common word, a name or a pattern.`}
-          error={fields.password.errors}
-        >
-          <input
-            {...getInputProps(fields.password, { type: "password", ariaDescribedBy: fields.password.descriptionId })}
-            key={fields.password.key}
-            autoComplete="new-password"
-            className={inputClass}
-          />
-        </Field>
-        <Field id={fields.confirm.id} label="Repeat the new password" error={fields.confirm.errors}>
-          <input {...getInputProps(fields.confirm, { type: "password" })} key={fields.confirm.key} autoComplete="new-password" className={inputClass} />
-        </Field>
+        <NewPasswordFields password={fields.password} confirm={fields.confirm} />
         <SubmitButton pendingText="Changing..." match={{ intent: "password" }}>
           Change password
         </SubmitButton>

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { useHydrated } from "~/utils/use-hydrated";
-import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning, VAT_RATES } from "../../domain";
+import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning } from "../../domain";
 import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
+import { InvoiceAmountFields, InvoiceDetailsFields } from "./invoice-fields";
 
 /** The form's fields as text, the way a browser posts them (pounds, not pence). */
 export type InvoiceFormDefaults = {
@@ -77,10 +78,6 @@ export function InvoiceForm({
       })
     : serverFigures;
   const warning = figures ? materialsWarning(figures.grossP, figures.materialsP) : null;
-  const warningId = `${fields.materials.id}-warning`;
-  const materialsDescribedBy = [fields.materials.errors ? fields.materials.errorId : null, warning ? warningId : null, fields.materials.descriptionId]
-    .filter(Boolean)
-    .join(" ");
 
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-6 lg:grid-cols-3">
@@ -123,94 +120,16 @@ export function InvoiceForm({
               </select>
             </Field>
           </div>
-          <Field id={fields.invoiceNumber.id} label="Invoice Number *" error={fields.invoiceNumber.errors}>
-            <input
-              {...getInputProps(fields.invoiceNumber, { type: "text" })}
-              key={fields.invoiceNumber.key}
-              className={inputClass}
-              maxLength={50}
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fields.invoiceDate.id} label="Invoice Date *" error={fields.invoiceDate.errors}>
-            <input {...getInputProps(fields.invoiceDate, { type: "date" })} key={fields.invoiceDate.key} className={inputClass} />
-          </Field>
-          <Field id={fields.receivedDate.id} label="Received Date" error={fields.receivedDate.errors}>
-            <input {...getInputProps(fields.receivedDate, { type: "date" })} key={fields.receivedDate.key} className={inputClass} />
-          </Field>
-          <div className="md:col-span-2">
-            <Field id={fields.description.id} label="Description" error={fields.description.errors}>
-              <textarea {...getTextareaProps(fields.description)} key={fields.description.key} className={inputClass} rows={2} maxLength={1000} />
-            </Field>
-          </div>
+          <InvoiceDetailsFields fields={fields} />
         </Section>
 
         <Section id="invoice-amounts-heading" title="Amounts">
-          <Field id={fields.gross.id} label="Gross Amount (£) *" error={fields.gross.errors} hint="Pounds and pence, e.g. 1,250.00">
-            <input
-              {...getInputProps(fields.gross, { type: "text", ariaDescribedBy: fields.gross.descriptionId })}
-              key={fields.gross.key}
-              className={`${inputClass} font-mono`}
-              inputMode="decimal"
-              autoComplete="off"
-            />
-          </Field>
-          <Field
-            id={fields.materials.id}
-            label="Materials (£)"
-            error={fields.materials.errors}
-            hint="Not subject to the CIS deduction. Leave blank for none."
-            after={
-              warning ? (
-                <p id={warningId} role="status" className="rounded-brand border border-danger/40 bg-danger/5 px-3 py-2 text-sm" data-materials-warning>
-                  {warning}
-                </p>
-              ) : null
-            }
-          >
-            <input
-              {...getInputProps(fields.materials, { type: "text" })}
-              key={fields.materials.key}
-              aria-describedby={materialsDescribedBy || undefined}
-              className={`${inputClass} font-mono`}
-              inputMode="decimal"
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fields.vatRate.id} label="VAT Rate" error={fields.vatRate.errors}>
-            <select {...getSelectProps(fields.vatRate)} key={fields.vatRate.key} className={inputClass}>
-              {VAT_RATES.map((r) => (
-                <option key={r} value={String(r)}>{`${r}%`}</option>
-              ))}
-            </select>
-          </Field>
-          <div className="flex items-center gap-3 self-end pb-2">
-            <input
-              {...getInputProps(fields.reverseCharge, { type: "checkbox" })}
-              key={fields.reverseCharge.key}
-              className="h-4 w-4 accent-[var(--color-accent)]"
-            />
-            <label htmlFor={fields.reverseCharge.id} className="text-sm font-medium">
-              Reverse charge
-            </label>
-            <span className="text-xs opacity-70">The contractor accounts for the VAT.</span>
-          </div>
-          <div className="md:col-span-2">
-            <Field
-              id={fields.materialsJustification.id}
-              label="Materials Justification"
-              error={fields.materialsJustification.errors}
-              hint={`Required when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of gross (at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters).`}
-            >
-              <textarea
-                {...getTextareaProps(fields.materialsJustification, { ariaDescribedBy: fields.materialsJustification.descriptionId })}
-                key={fields.materialsJustification.key}
-                className={inputClass}
-                rows={2}
-                maxLength={1000}
-              />
-            </Field>
-          </div>
+          <InvoiceAmountFields
+            fields={fields}
+            grossHint="Pounds and pence, e.g. 1,250.00"
+            justificationHint={`Required when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of gross (at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters).`}
+            materialsWarning={warning}
+          />
         </Section>
 
         <div className="flex flex-wrap justify-end gap-3">

@@ -1,6 +1,6 @@
-import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
+import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
 import { Link } from "react-router";
-import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
+import { TBody, TD, TH, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain";
 import type { InvoiceListItem } from "../queries.server";
@@ -58,24 +58,15 @@ export function InvoiceTable({
 }) {
   return (
     <Table caption="Invoices" scrollClassName="overflow-x-auto rounded-brand border border-line">
-      <THead className="bg-surface">
-        {canSelect ? (
-          <SelectAllHeader
-            rowIds={rows.map((r) => r.id)}
-            selected={selected}
-            onToggleAll={onToggleAll}
-            formId={bulkFormId}
-            label="Select all invoices on this page"
-          />
-        ) : null}
-        <TH>Invoice</TH>
-        <TH>Subcontractor</TH>
-        <TH>Amounts</TH>
-        <TH>CIS</TH>
-        <TH>Dates</TH>
-        <TH>Status</TH>
-        <TH>Actions</TH>
-      </THead>
+      <SelectableTHead
+        selectable={canSelect}
+        rowIds={rows.map((r) => r.id)}
+        selected={selected}
+        onToggleAll={onToggleAll}
+        formId={bulkFormId}
+        selectAllLabel="Select all invoices on this page"
+        columns={["Invoice", "Subcontractor", "Amounts", "CIS", "Dates", "Status", "Actions"]}
+      />
       <TBody>
         {rows.map((r) => (
           <TR key={r.id} data-row={r.id}>

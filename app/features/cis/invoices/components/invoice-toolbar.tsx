@@ -66,6 +66,32 @@ function IntentForm({
   );
 }
 
+/** An item of the 'More actions' menu that asks before posting; a danger item is shown in red. */
+function ConfirmedMenuItem({
+  intent,
+  label,
+  pendingText,
+  invoiceNumber,
+  danger = false,
+}: {
+  intent: "cancel" | "delete";
+  label: string;
+  pendingText: string;
+  invoiceNumber: string;
+  danger?: boolean;
+}) {
+  return (
+    <IntentForm
+      intent={intent}
+      label={label}
+      pendingText={pendingText}
+      confirm={confirmText(intent, invoiceNumber)}
+      variant="ghost"
+      className={danger ? "[&>button]:w-full [&>button]:justify-start [&>button]:text-danger" : "[&>button]:w-full [&>button]:justify-start"}
+    />
+  );
+}
+
 /** Mark Paid with its payment date (today in London unless changed); an invalid date is shown next to the field. */
 function MarkPaidForm({ today, lastResult }: { today: string; lastResult: SubmissionResult<string[]> | null | undefined }) {
   const [form, fields] = useForm({
@@ -179,26 +205,8 @@ export function InvoiceToolbar({
                     className="[&>button]:w-full [&>button]:justify-start"
                   />
                 ) : null}
-                {actions.cancel ? (
-                  <IntentForm
-                    intent="cancel"
-                    label="Cancel"
-                    pendingText="Cancelling..."
-                    confirm={confirmText("cancel", number)}
-                    variant="ghost"
-                    className="[&>button]:w-full [&>button]:justify-start"
-                  />
-                ) : null}
-                {actions.delete ? (
-                  <IntentForm
-                    intent="delete"
-                    label="Delete"
-                    pendingText="Deleting..."
-                    confirm={confirmText("delete", number)}
-                    variant="ghost"
-                    className="[&>button]:w-full [&>button]:justify-start [&>button]:text-danger"
-                  />
-                ) : null}
+                {actions.cancel ? <ConfirmedMenuItem intent="cancel" label="Cancel" pendingText="Cancelling..." invoiceNumber={number} /> : null}
+                {actions.delete ? <ConfirmedMenuItem intent="delete" label="Delete" pendingText="Deleting..." invoiceNumber={number} danger /> : null}
               </div>
             </details>
           ) : null}

@@ -10,6 +10,7 @@ import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server"
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { Pager } from "~/components/ui/pager";
+import { ExportImportButtons } from "~/components/ui/list-toolbar";
 import { isIsoDate, type CisScope } from "../../domain";
 import { requireModule } from "~/features/auth/index.server";
 import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutcome, type BulkPerms, type ConfirmItem } from "../components/invoice-bulk";
@@ -225,21 +226,13 @@ export default function InvoiceList({ loaderData, actionData }: Route.ComponentP
               paymentDateError={result?.step === "error" && result.field === "paymentDate" ? result.message : null}
             />
           ) : null}
-          {perms.canExport ? (
-            <Form method="post" action="/cis/invoices/export" reloadDocument>
-              <input type="hidden" name="q" value={query.q} />
-              <input type="hidden" name="status" value={query.status} />
-              <input type="hidden" name="period" value={query.period} />
-              <button type="submit" className={buttonClass("secondary")}>
-                Export
-              </button>
-            </Form>
-          ) : null}
-          {perms.canImport ? (
-            <Link to="/cis/invoices/import" className={buttonClass("secondary")}>
-              Import
-            </Link>
-          ) : null}
+          <ExportImportButtons
+            exportAction="/cis/invoices/export"
+            filters={{ q: query.q, status: query.status, period: query.period }}
+            importTo="/cis/invoices/import"
+            canExport={perms.canExport}
+            canImport={perms.canImport}
+          />
           {perms.canWrite ? (
             <Link to="/cis/invoices/new" className={buttonClass("primary")}>
               New Invoice

@@ -1,7 +1,7 @@
 import { StatCards } from "~/components/ui/stat-cards";
-import { SelectAllHeader, SelectRowCell } from "~/components/ui/row-selection";
+import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
 import { Form, Link } from "react-router";
-import { TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
+import { TBody, TD, TH, TR, Table } from "~/components/ui/table";
 import type { SubcontractorListItem } from "../subcontractors.server";
 import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
@@ -52,24 +52,15 @@ export function SubcontractorTable({
 }) {
   return (
     <Table caption="Subcontractors" scrollClassName="overflow-x-auto rounded-brand border border-line">
-      <THead className="bg-surface">
-        {perms.canWrite ? (
-          <SelectAllHeader
-            rowIds={rows.map((r) => r.id)}
-            selected={selected}
-            onToggleAll={onToggleAll}
-            formId={bulkFormId}
-            label="Select all subcontractors on this page"
-          />
-        ) : null}
-        <TH>Subcontractor</TH>
-        <TH>Type</TH>
-        <TH>UTR / NINO</TH>
-        <TH>Verification</TH>
-        <TH>Contact</TH>
-        <TH>Status</TH>
-        <TH>Actions</TH>
-      </THead>
+      <SelectableTHead
+        selectable={perms.canWrite}
+        rowIds={rows.map((r) => r.id)}
+        selected={selected}
+        onToggleAll={onToggleAll}
+        formId={bulkFormId}
+        selectAllLabel="Select all subcontractors on this page"
+        columns={["Subcontractor", "Type", "UTR / NINO", "Verification", "Contact", "Status", "Actions"]}
+      />
       <TBody>
         {rows.map((r) => (
           <TR key={r.id} data-row={r.id}>

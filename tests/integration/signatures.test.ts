@@ -173,7 +173,7 @@ describe("signing and stamping", () => {
     // The signing batch fails (its audit entry is refused): no job row, no message.
     const trigger = `fail_sign_${t.id.replace(/[^a-z0-9]/gi, "")}`;
     await env.DB.prepare(
-      `CREATE TRIGGER ${trigger} BEFORE INSERT ON audit_events WHEN NEW.tenant_id = '${t.id}' AND NEW.action = 'SIGNATURE_COMPLETED' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      `CREATE TRIGGER ${trigger} BEFORE INSERT ON audit_events WHEN NEW.tenant_id = '${t.id}' AND NEW.action = 'files.signature.completed' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
     ).run();
     let failed: Awaited<ReturnType<typeof sign>>;
     try {
@@ -220,7 +220,7 @@ describe("signing and stamping", () => {
     await runStampJob(t.id, id);
     expect(await requestRow(fileId)).toMatchObject({ stamp_status: "done" });
     expect(await count("file_versions", "file_id = ? AND type = 'signed'", fileId)).toBe(1);
-    expect(await count("audit_events", "action = 'SIGNATURE_STAMPED' AND target_id = ?", id)).toBe(1);
+    expect(await count("audit_events", "action = 'files.signature.stamped' AND target_id = ?", id)).toBe(1);
   });
 
   it("signs with a typed name through the three steps, stamps the PDF once however often the job is delivered", async () => {
@@ -351,7 +351,7 @@ describe("signing and stamping", () => {
     expect(await toastOf(second)).toContain("Signature request sent");
     expect(await count("signature_requests", "file_id = ?", fileId)).toBe(1);
     expect(await count("email_outbox", "to_address = ?", signer.email)).toBe(1);
-    expect(await count("audit_events", "action = 'SIGNATURE_REQUESTED' AND tenant_id = ?", t.id)).toBe(1);
+    expect(await count("audit_events", "action = 'files.signature.requested' AND tenant_id = ?", t.id)).toBe(1);
 
     // Without a key nothing is sent.
     const bare = await b.post(`${t.origin}/files/signatures/request`, { fileId, signerId: signer.id });

@@ -15,7 +15,7 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     reason: "cron: deletes expired and revoked sessions of every tenant",
   },
   {
-    site: "app/features/platform/housekeeping.server.ts › runHousekeeping",
+    site: "app/features/auth/housekeeping.server.ts › runAuthHousekeeping",
     tables: ["used_tokens", "login_challenges"],
     reason: "cron: deletes expired burnt-token ids and sign-in challenges of every tenant",
   },
@@ -82,6 +82,27 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     reason: "queue consumer: claims the outbox row the message names by its unique id (and skips suspended tenants by the row's own tenant_id)",
   },
   {
+    site: "app/features/platform/email/send.server.ts › queue",
+    tables: ["email_outbox"],
+    reason:
+      "after writing an outbox row, reads it back by its idempotency key (which embeds the tenant) and marks it by its unique id when the queue refuses the message",
+  },
+  {
+    site: "app/features/platform/email/outbox.server.ts › failEmail",
+    tables: ["email_outbox"],
+    reason: "queue consumer: marks the outbox row it claimed, by its unique id and claimed status",
+  },
+  {
+    site: "app/features/platform/email/consumer.server.ts › handleEmailDeadLetters",
+    tables: ["email_outbox"],
+    reason: "dead-letter consumer: reads the outbox row a dead message names, by its unique id",
+  },
+  {
+    site: "app/features/platform/email/dev-mailbox.server.ts › listDevMailbox",
+    tables: ["dev_mailbox"],
+    reason: "the development mailbox page (development only, never served in production) lists the mail of every local workspace",
+  },
+  {
     site: "app/features/platform/email/send.server.ts › sendToQueue",
     tables: ["email_outbox"],
     reason: "marks the outbox row just written (by its unique id, or its idempotency key, which embeds the tenant) as refused by the queue",
@@ -94,12 +115,12 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     reason: "revokes the session whose secret token the browser presented (its hash is unique)",
   },
   {
-    site: "app/features/cis/portal-invites.server.ts › isTokenUsed",
+    site: "app/features/cis/portal-invites/portal-invites.server.ts › isTokenUsed",
     tables: ["used_tokens"],
     reason: "whether a verified token's id (unique, signed for one tenant's audience) has been burnt",
   },
   {
-    site: "app/features/cis/portal-invites.server.ts › recordReveal",
+    site: "app/features/cis/portal-invites/portal-invites.server.ts › recordReveal",
     tables: ["used_tokens"],
     reason: "the reveal is refused when the invite's token id (unique, signed for this tenant) is burnt; the invite itself is matched by tenant_id",
   },
@@ -115,35 +136,18 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
   },
 
   {
+    site: "app/features/auth/sign-in.server.ts › startChallenge",
+    tables: ["login_challenges"],
+    reason: "replaces this browser's previous sign-in challenge, named by its random id from the signed cookie",
+  },
+  {
+    site: "app/features/auth/sign-in.server.ts › announceAccountLock",
+    tables: ["users"],
+    reason: "an account locked everywhere (its e-mail address across workspaces) is told once: the users with that address are looked up by it",
+  },
+  {
     site: "app/features/auth/sign-in.server.ts › getLiveChallenge",
     tables: ["login_challenges"],
     reason: "the sign-in challenge named by its random id from this browser's signed cookie; the row says its tenant (none for platform admins)",
-  },
-
-  // To fix where the module is being split on another branch: a correlated sub-select keyed by the
-  // file's unique id, the file itself filtered by tenant (so nothing leaks). It should still say
-  // `file_access.tenant_id = files.tenant_id` (with sameTenant from app/db/tenancy.ts).
-  ...[
-    "listFiles",
-    "getFile",
-    "fileForDownload",
-    "shareFile",
-    "moveFiles",
-    "deleteFiles",
-    "exportFileList",
-    "uploadTarget",
-    "describeSelection",
-    "overview",
-    "listFolderLevel",
-    "uploadPageData",
-  ].map((fn) => ({
-    site: `app/features/files/files.server.ts › ${fn}`,
-    tables: ["file_access"],
-    reason: "the viewer's access and the people count read file_access by file id only (pending: add the tenant term)",
-  })),
-  {
-    site: "app/features/files/signatures/signatures.server.ts › requestSignature",
-    tables: ["file_access"],
-    reason: "reads the file through the files module's viewer condition above (pending: add the tenant term)",
   },
 ];

@@ -8,6 +8,7 @@
  * listing.server.ts (what the pages read), downloads.server.ts, move-delete.server.ts,
  * sharing.server.ts and folders.server.ts.
  */
+import { sameTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -74,7 +75,7 @@ export function dayOf(now: number): string {
 /** Who can see a file: managers of all files, the owner, everyone for shared, listed people for restricted. */
 export function visibleTo(viewer: Viewer): SQL {
   if (viewer.manageAll) return sql`1 = 1`;
-  return sql`(${files.ownerId} = ${viewer.id} OR ${files.visibility} = 'shared' OR (${files.visibility} = 'restricted' AND EXISTS (SELECT 1 FROM ${fileAccess} WHERE ${fileAccess.fileId} = ${files.id} AND ${fileAccess.userId} = ${viewer.id})))`;
+  return sql`(${files.ownerId} = ${viewer.id} OR ${files.visibility} = 'shared' OR (${files.visibility} = 'restricted' AND EXISTS (SELECT 1 FROM ${fileAccess} WHERE ${fileAccess.fileId} = ${files.id} AND ${sameTenant(fileAccess, files)} AND ${fileAccess.userId} = ${viewer.id})))`;
 }
 
 export function mayChange(viewer: Viewer, ownerId: string): boolean {

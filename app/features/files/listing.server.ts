@@ -1,4 +1,5 @@
 /** What the list, folder, overview, file and upload pages read: each page in one D1 round trip. */
+import { sameTenant } from "~/db/tenancy";
 import { and, asc, count, desc, eq, gte, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { fileAccess, fileFolders, files, fileVersions, storageDaily, users, type FileVisibility } from "~/db/schema";
@@ -56,7 +57,9 @@ export const fileListColumns = {
   signedVersion: signedVersionSql(),
   version: files.version,
   createdAt: files.createdAt,
-  people: sql<number>`(SELECT COUNT(*) FROM ${fileAccess} WHERE ${fileAccess.fileId} = ${files.id})`,
+  // Spelled with table names: inside a column list drizzle writes bare column names, and a bare
+  // "id" here would only reach files.id because file_access happens to have no id column.
+  people: sql<number>`(SELECT COUNT(*) FROM ${fileAccess} WHERE ${fileAccess}.${sql.identifier(fileAccess.fileId.name)} = ${files}.${sql.identifier(files.id.name)} AND ${sameTenant(fileAccess, files)})`,
 };
 
 /** The latest version of the file that is a signed PDF, or null: it stays signed in the history after newer uploads. */

@@ -56,6 +56,9 @@ function withTimeout(promise, ms, what) {
   ]);
 }
 
+/** What failed, for the closing summary: the last lines CI shows. */
+const failures = [];
+
 async function runOne(browser, s, js) {
   const label = `${s.name} [${js ? "js" : "no-js"}]`;
   const t0 = Date.now();
@@ -73,13 +76,11 @@ async function runOne(browser, s, js) {
     console.log(`  ✓ ${label} (${Date.now() - t0} ms)`);
     return true;
   } catch (err) {
-    console.log(`  ✗ ${label} (${Date.now() - t0} ms)`);
-    console.log(
-      `      ${String(err?.stack ?? err)
-        .split("\n")
-        .slice(0, 6)
-        .join("\n      ")}`,
-    );
+    const ms = Date.now() - t0;
+    const lines = String(err?.stack ?? err).split("\n");
+    console.log(`  ✗ ${label} (${ms} ms)`);
+    console.log(`      ${lines.slice(0, 6).join("\n      ")}`);
+    failures.push({ name: `${s.file} › ${label} (${ms} ms)`, message: lines.slice(0, 3).join("\n") });
     if (err?.screenshot) console.log(`      screenshot: ${path.relative(ROOT, err.screenshot)}`);
     return false;
   } finally {
@@ -144,6 +145,13 @@ async function main() {
   } catch (err) {
     failed++;
     console.error(`\n[e2e] could not run the scenarios: ${err?.stack ?? err}`);
+    failures.push({
+      name: "could not run the scenarios",
+      message: String(err?.stack ?? err)
+        .split("\n")
+        .slice(0, 3)
+        .join("\n"),
+    });
   } finally {
     if (browser) await browser.close().catch(() => {});
     if (server) await server.stop();
@@ -151,7 +159,7 @@ async function main() {
   console.log(`${passed} passed, ${failed} failed`);
   // For scripts/test-summary.mjs, which prints one total line for the whole `npm test`.
   mkdirSync(path.join(ROOT, ".tmp", "test-results"), { recursive: true });
-  writeFileSync(path.join(ROOT, ".tmp", "test-results", "e2e.json"), JSON.stringify({ passed, failed }));
+  writeFileSync(path.join(ROOT, ".tmp", "test-results", "e2e.json"), JSON.stringify({ passed, failed, failures }));
   process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
 }
 

@@ -1,14 +1,12 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { submitOnce } from "~/features/platform/index.server";
 import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf, signatureRequestScope } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
+import { requestForm } from "../schemas";
 import { requestSignature, type SignatureErrorCode } from "../signatures.server";
 import type { Route } from "./+types/request";
-
-const form = z.object({ fileId: z.string().min(1).max(100), signerId: z.string().max(100) });
 
 const REFUSALS: Record<SignatureErrorCode, string> = {
   not_found: SIGNATURE_MESSAGES.documentNotFound,
@@ -39,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   const actor = signatureActorOf(user);
   const raw = await request.formData();
-  const parsed = form.safeParse({ fileId: raw.get("fileId"), signerId: raw.get("signerId") ?? "" });
+  const parsed = requestForm.safeParse({ fileId: raw.get("fileId"), signerId: raw.get("signerId") ?? "" });
   if (!parsed.success) throw data("Bad request", { status: 400 });
   const { fileId, signerId } = parsed.data;
   const origin = new URL(request.url).origin;

@@ -6,7 +6,6 @@ import "@fontsource/allura/latin-400.css";
 import "@fontsource/homemade-apple/latin-400.css";
 import { useEffect } from "react";
 import { data, Form, Link, useNavigate } from "react-router";
-import { z } from "zod";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { clientIp } from "~/features/platform/index.server";
@@ -17,8 +16,6 @@ import { signatureActorOf, signaturePerms } from "../access.server";
 import { SignaturePad } from "../components/signature-pad";
 import {
   MAX_DECLINE_REASON,
-  MAX_SIGNATURE_DATA_URL,
-  MAX_TYPED_NAME,
   parseSignaturePng,
   SIGNATURE_FONTS,
   SIGNATURE_MESSAGES,
@@ -29,11 +26,9 @@ import {
   SUCCESS_CLOSE_MS,
   TYPED_SIZE_PX,
 } from "../signature-rules";
+import { requestIdParams, signActionForm, signSearch, type SignatureForm } from "../schemas";
 import { declineRequest, getSignatureRequest, signRequest, type SignatureInput } from "../signatures.server";
 import type { Route } from "./+types/sign";
-
-const params = z.object({ id: z.string().min(1).max(100) });
-const search = z.object({ step: z.enum(SIGNATURE_STEPS).catch("review"), done: z.literal("1").optional().catch(undefined) });
 
 export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, {
@@ -42,9 +37,9 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
     message: SIGNATURE_MESSAGES.noViewPermission,
   });
   const actor = signatureActorOf(user);
-  const { id } = params.parse(raw);
+  const { id } = requestIdParams.parse(raw);
   const url = new URL(request.url);
-  const { step, done } = search.parse({ step: url.searchParams.get("step") ?? undefined, done: url.searchParams.get("done") ?? undefined });
+  const { step, done } = signSearch.parse({ step: url.searchParams.get("step") ?? undefined, done: url.searchParams.get("done") ?? undefined });
   const req = await getSignatureRequest(env, tenant.id, actor, id);
   if (!req) throw data(SIGNATURE_MESSAGES.taskNotFound, { status: 404 });
   const mayAct = req.status === "pending" && req.signerId === user.id && signaturePerms(user).sign;
@@ -71,21 +66,11 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
   };
 }
 
-const signature = z.discriminatedUnion("mode", [
-  z.object({ mode: z.literal("typed"), name: z.string().trim().max(MAX_TYPED_NAME).catch(""), font: z.enum(SIGNATURE_FONTS).catch(SIGNATURE_FONTS[0]) }),
-  z.object({ mode: z.literal("drawn"), drawn: z.string().max(MAX_SIGNATURE_DATA_URL).catch("") }),
-]);
-const actionForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("preview"), signature }),
-  z.object({ intent: z.literal("sign"), signature, consent: z.literal("on").optional().catch(undefined) }),
-  z.object({ intent: z.literal("decline"), reason: z.string().trim().max(MAX_DECLINE_REASON).catch("") }),
-]);
-
 type Carried = { mode: "typed"; name: string; font: string } | { mode: "drawn"; drawn: string };
 type ActionData =
   { step: "signature"; error: string; field: "signature" } | { step: "confirm"; signature: Carried; error?: string } | { step: "decline"; error: string };
 
-function toInput(s: z.infer<typeof signature>): SignatureInput | null {
+function toInput(s: SignatureForm): SignatureInput | null {
   if (s.mode === "typed") return s.name ? { kind: "typed", name: s.name, font: s.font } : null;
   const png = parseSignaturePng(s.drawn);
   return png ? { kind: "drawn", png } : null;
@@ -98,9 +83,9 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
     message: SIGNATURE_MESSAGES.noSignPermission,
   });
   const actor = signatureActorOf(user);
-  const { id } = params.parse(raw);
+  const { id } = requestIdParams.parse(raw);
   const form = await request.formData();
-  const parsed = actionForm.safeParse({
+  const parsed = signActionForm.safeParse({
     intent: form.get("intent"),
     signature: { mode: form.get("mode") ?? "typed", name: form.get("name") ?? "", font: form.get("font") ?? undefined, drawn: form.get("drawn") ?? "" },
     consent: form.get("consent") ?? undefined,

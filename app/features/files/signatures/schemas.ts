@@ -1,7 +1,6 @@
 /** The shapes the signature pages accept: route params, search params and form posts, parsed on the server. */
 import { z } from "zod";
-import { MAX_DECLINE_REASON, MAX_SIGNATURE_DATA_URL, MAX_TYPED_NAME, SIGNATURE_FONTS, SIGNATURE_STEPS } from "./signature-rules";
-import { SIGNATURE_TABS } from "./signatures.server";
+import { MAX_DECLINE_REASON, MAX_SIGNATURE_DATA_URL, MAX_TYPED_NAME, SIGNATURE_FONTS, SIGNATURE_STEPS, SIGNATURE_TABS } from "./signature-rules";
 
 /** `:id` of a signature request. */
 export const requestIdParams = z.object({ id: z.string().min(1).max(100) });

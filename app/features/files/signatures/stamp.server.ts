@@ -10,7 +10,7 @@ import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { usageDelta } from "../files.server";
 import { signatureFontBytes } from "./fonts.server";
-import { SIGNATURE_AUDIT, SIGNATURE_FONTS, SIGNATURE_MESSAGES, type SignatureFont } from "./signature-rules";
+import { SIGNATURE_AUDIT, SIGNATURE_FONTS, SIGNATURE_MESSAGES, type SignatureFont, type SignerKind } from "./signature-rules";
 import { signedPdfKey } from "./signatures.server";
 import { sha256, stampPdf, UnreadablePdfError, type StampSignature } from "./stamp-pdf";
 
@@ -70,7 +70,12 @@ async function loadRequest(
       .select({ id: users.id, name: users.displayName, email: users.email })
       .from(users)
       .innerJoin(signatureRequests, and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
-      .where(and(eq(users.tenantId, tenantId), sql`${users.id} IN (${signatureRequests.signerId}, ${signatureRequests.requesterId})`)),
+      .where(
+        and(
+          eq(users.tenantId, tenantId),
+          sql`${users.id} IN (${signatureRequests.requesterId}, CASE WHEN ${signatureRequests.signerKind} = 'user' THEN ${signatureRequests.signerId} END)`,
+        ),
+      ),
   ]);
   const req = rows[0];
   if (!req) throw new PermanentJobError("signature request not found");
@@ -79,12 +84,12 @@ async function loadRequest(
   if (req.status === "pending" || req.signedAt === null) throw new Error("signature not recorded yet");
   if (req.stampStatus === "done") return { ready: false, result: { requestId: req.id, already: true } };
   const { signedAt } = req;
-  return {
-    ready: true,
-    req: { ...req, signedAt },
-    signer: people.find((p) => p.id === req.signerId),
-    requester: people.find((p) => p.id === req.requesterId),
-  };
+  // A subcontractor signer is not a user: their name and e-mail were kept on the request.
+  const signer =
+    req.signerKind === "subcontractor"
+      ? { id: req.signerId, name: req.signerName ?? "Subcontractor", email: req.signerEmail ?? "N/A" }
+      : people.find((p) => p.id === req.signerId);
+  return { ready: true, req: { ...req, signedAt }, signer, requester: people.find((p) => p.id === req.requesterId) };
 }
 
 /**
@@ -180,6 +185,8 @@ function stampedStatements(
   const { key, originalSha256, signedSha256 } = stamped;
   const size = stamped.bytes.byteLength;
   const fileThere = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${req.fileId})`;
+  // Notifications are for users: a subcontractor signer has none (the portal shows the request's state).
+  const bySubcontractor = req.signerKind === "subcontractor";
   const notify = (targetUserId: string) =>
     insertWhere(
       b,
@@ -194,7 +201,7 @@ function stampedStatements(
         link: `/files/file/${req.fileId}`,
         subjectType: "file",
         subjectId: req.fileId,
-        fromUserId: req.signerId,
+        fromUserId: bySubcontractor ? null : req.signerId,
         read: false,
         createdAt: now,
       },
@@ -213,7 +220,7 @@ function stampedStatements(
         size,
         mimeType: "application/pdf",
         type: "signed",
-        createdBy: req.signerId,
+        createdBy: bySubcontractor ? req.requesterId : req.signerId,
         createdAt: now,
       },
       sql`${open} AND ${fileThere}`,
@@ -234,7 +241,7 @@ function stampedStatements(
       })
       .where(and(eq(files.tenantId, tenantId), eq(files.id, req.fileId), open)),
     usageDelta(b, tenantId, "pdf", size, 0, now, sql`${open} AND ${fileThere}`),
-    notify(req.signerId),
+    ...(bySubcontractor ? [] : [notify(req.signerId)]),
     notify(req.requesterId),
     auditInsertWhere(
       b,
@@ -262,7 +269,7 @@ function stampedStatements(
 async function markFailed(
   db: Db,
   tenantId: string,
-  req: { id: string; fileId: string; fileName: string; signerId: string; requesterId: string },
+  req: { id: string; fileId: string; fileName: string; signerId: string; signerKind: SignerKind; requesterId: string },
   reason: string,
 ) {
   const now = Date.now();
@@ -288,8 +295,8 @@ async function markFailed(
       open,
     );
   await db.batch([
-    notify(req.signerId),
     notify(req.requesterId),
+    ...(req.signerKind === "subcontractor" ? [] : [notify(req.signerId)]),
     // Nothing is being stamped any more: the file may take a new version or a new request.
     db
       .update(files)

@@ -71,7 +71,10 @@ export default function SignaturesPage({ loaderData }: Route.ComponentProps) {
                   <span className="block text-xs opacity-60">File ID {r.fileId}</span>
                 </TD>
                 <TD>{r.requesterName ?? "N/A"}</TD>
-                <TD>{r.signerName ?? "N/A"}</TD>
+                <TD>
+                  {r.signerName ?? "N/A"}
+                  {r.signerKind === "subcontractor" ? <span className="block text-xs opacity-70">Subcontractor (signs in the portal)</span> : null}
+                </TD>
                 <TD>
                   {statusLabel(r)}
                   {r.status === "declined" && r.declineReason ? <span className="block text-xs opacity-70">{r.declineReason}</span> : null}

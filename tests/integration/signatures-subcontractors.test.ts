@@ -183,6 +183,10 @@ describe("signature requests to subcontractors", () => {
     expect((await otherPortal.post(`${t.origin}/portal/signatures/${id}`, { intent: "decline", reason: "no" })).status).toBe(404);
     expect(await requestRow(fileId)).toMatchObject({ status: "pending" });
 
+    // Staff cannot sign or decline it for the subcontractor, not even one who manages signatures.
+    expect((await staff.post(`${t.origin}/files/signatures/${id}`, typed)).status).toBe(404);
+    expect((await staff.post(`${t.origin}/files/signatures/${id}`, { intent: "decline", reason: "no" })).status).toBe(404);
+
     // The same request id on another tenant's portal is a 404.
     const t2 = await createTenant({ modules: ["files", "cis"] });
     const staff2 = await signedIn(t2, await createUser(t2, { role: "admin" }));
@@ -223,6 +227,17 @@ describe("signature requests to subcontractors", () => {
     const refused = await askSubcontractor(b3, t3, f3, sub3.id);
     expect(await toastOf(refused)).toContain("Choose an active subcontractor with an e-mail address to sign");
     expect(await count("signature_requests", "file_id = ?", f3)).toBe(0);
+  });
+
+  it("a link's next page is followed only when it is a portal signing page (no open redirect)", async () => {
+    const { t, b, sub, fileId } = await setup();
+    const since = Date.now();
+    await askSubcontractor(b, t, fileId, sub.id);
+    const { link } = await mailedSignLink(sub.email, since);
+    const token = new URL(link).searchParams.get("token") ?? "";
+    const res = await new Browser().post(`${t.origin}/portal/auth`, { token, next: "https://evil.example/portal/signatures/x" });
+    expect(res.status).toBe(302);
+    expect(location(res)).toBe("/portal");
   });
 
   it("a subcontractor declines with a reason: the request is declined, the file free again, the requester told", async () => {

@@ -58,4 +58,6 @@ export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
 // Signatures
 export const SIGNATURE_STATUSES = ["pending", "signed", "declined"] as const;
 export const SIGNATURE_KINDS = ["typed", "drawn"] as const;
+/** Who signs: a member of the tenant (a user) or one of its CIS subcontractors (through the portal). */
+export const SIGNER_KINDS = ["user", "subcontractor"] as const;
 export const STAMP_STATUSES = ["queued", "done", "failed"] as const;

@@ -343,6 +343,34 @@ describe("D1 round trips: portal invoices", () => {
   });
 });
 
+describe("D1 round trips: signatures by subcontractors", () => {
+  it("offers subcontractors on a file's page in its two round trips, and serves the portal's signing page and document in three", async () => {
+    const { askToSign, uploadOk } = await import("../factories/files");
+    const { PDFDocument } = await import("pdf-lib");
+    const t = await createTenant({ modules: ["files", "cis"] });
+    const lead = await createUser(t, { role: "lead" });
+    const b = await signedIn(t, lead);
+    const staff = await signedIn(t, await createUser(t, { role: "admin" }));
+    const sub = await seedSub(t, { name: "Count Signing Sub", email: `count-sign-${Date.now().toString(36)}@example.test` });
+    const pdf = await PDFDocument.create();
+    pdf.addPage();
+    const fileId = await uploadOk(b, t, "count-sub.pdf", Uint8Array.from(await pdf.save()), {}, "application/pdf");
+    const filePage = await b.get(`${t.origin}/files/file/${fileId}`);
+    expect(await filePage.text()).toContain(`sub:${sub.id}`);
+    expect(d1Queries(filePage)).toBe(2);
+    await askToSign(b, t, fileId, `sub:${sub.id}`);
+    const row = await env.DB.prepare("SELECT id FROM signature_requests WHERE file_id = ?").bind(fileId).first<{ id: string }>();
+    const { link } = await inviteByMail(t, staff, sub);
+    const portal = new Browser();
+    expect((await portal.post(`${t.origin}/portal/auth`, { token: new URL(link).searchParams.get("token") ?? "" })).status).toBe(302);
+    for (const path of [`/portal/signatures/${row!.id}`, `/portal/signatures/${row!.id}?step=signature`, `/portal/signatures/${row!.id}/document`, "/portal"]) {
+      const res = await portal.get(`${t.origin}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(d1Queries(res), path).toBe(3);
+    }
+  });
+});
+
 describe("D1 round trips: team", () => {
   it("serves /settings/users and /account in two round trips each", async () => {
     const t = await createTenant();

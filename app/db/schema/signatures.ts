@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { SIGNATURE_KINDS, SIGNATURE_STATUSES, STAMP_STATUSES } from "../enums";
+import { SIGNATURE_KINDS, SIGNATURE_STATUSES, SIGNER_KINDS, STAMP_STATUSES } from "../enums";
 
 /**
  * A request that one member of a tenant sign a PDF, and what came of it. The original version
@@ -18,7 +18,12 @@ export const signatureRequests = sqliteTable(
     originalKey: text("original_key").notNull(),
     originalVersion: integer("original_version").notNull(),
     requesterId: text("requester_id").notNull(),
+    /** A user id, or a CIS subcontractor's id when `signer_kind` is 'subcontractor'. */
     signerId: text("signer_id").notNull(),
+    signerKind: text("signer_kind", { enum: SIGNER_KINDS }).notNull().default("user"),
+    /** A subcontractor signer's name and e-mail as they were when asked (files knows no CIS table). */
+    signerName: text("signer_name"),
+    signerEmail: text("signer_email"),
     status: text("status", { enum: SIGNATURE_STATUSES }).notNull().default("pending"),
     signatureKind: text("signature_kind", { enum: SIGNATURE_KINDS }),
     /** The typed name (typed signatures) or the signer's name as shown (drawn ones). */

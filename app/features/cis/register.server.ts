@@ -1,3 +1,4 @@
+import { registerSubcontractorSigners } from "~/features/files/index.server";
 import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/index.server";
 import { runCisDeadlineAlerts } from "./dashboard/deadline-alerts.server";
 import { hmrcPollJob, hmrcSendJob } from "./hmrc/jobs.server";
@@ -9,6 +10,7 @@ import { runCisImportCleanup } from "./subcontractors/import.server";
 import { statementsGenerateJob } from "./invoices/jobs.server";
 import { applyReturnSubmission, returnSubmissionSource } from "./returns/submission.server";
 import { statementsGenerateAllJob } from "./statements/jobs.server";
+import { cisSubcontractorSigners } from "./portal-invites/signature-signers.server";
 
 const CIS_JOBS = [statementsGenerateJob, statementsGenerateAllJob, hmrcSendJob, hmrcPollJob] as const;
 
@@ -34,5 +36,7 @@ export const cisServer: ServerFeature = {
     // The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.
     registerReturnSubmissionSource(returnSubmissionSource);
     onSubmissionResult("cis300", applyReturnSubmission);
+    // Signature requests in files may go to subcontractors, who sign in the portal.
+    registerSubcontractorSigners(cisSubcontractorSigners);
   },
 };

@@ -5,3 +5,19 @@ export { signatureStampJob } from "./signatures/stamp.server";
 export { streamToR2 } from "./upload.server";
 export { usageRecalculateJob } from "./usage-recalculation.server";
 export { filesServer } from "./register.server";
+export {
+  registerSubcontractorSigners,
+  type SubcontractorSignerChoice,
+  type SubcontractorSigners,
+  type SubcontractorSignLink,
+} from "./signatures/subcontractor-signers.server";
+export {
+  declineRequest,
+  getRequestForSubcontractor,
+  signRequest,
+  subcontractorReviewDocument,
+  subcontractorSignatureRequests,
+  type SignatureFail,
+  type Signer,
+} from "./signatures/signatures.server";
+export { readSignPost, type SignPost } from "./signatures/sign-post.server";

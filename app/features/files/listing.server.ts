@@ -7,6 +7,7 @@ import { auditInsert } from "~/features/platform/index.server";
 import { dayOf, FILE_AUDIT, mayChange, visibleTo, type Viewer } from "./files.server";
 import { reservedQuery, toUsage, usageQuery } from "./quota.server";
 import { latestUsageJobQuery, usageJobView } from "./usage-recalculation.server";
+import type { SubcontractorSignerChoice, SubcontractorSigners } from "./signatures/subcontractor-signers.server";
 
 export const FILE_SORTS = ["name", "owner", "size", "shared", "signed", "created"] as const;
 export type FileSort = (typeof FILE_SORTS)[number];
@@ -249,9 +250,9 @@ export async function overview(env: Env, tenantId: string, viewer: Viewer, now =
 // One file
 
 /** A file the viewer may see, its versions and the people it is open to; another tenant's or a hidden one is not_found. */
-export async function getFile(env: Env, tenantId: string, viewer: Viewer, fileId: string) {
+export async function getFile(env: Env, tenantId: string, viewer: Viewer, fileId: string, subcontractors?: SubcontractorSigners | null) {
   const db = getDb(env);
-  const [rows, versions, access, folders, people] = await db.batch([
+  const [rows, versions, access, folders, people, subcontractorRows] = await db.batch([
     db
       .select()
       .from(files)
@@ -279,10 +280,18 @@ export async function getFile(env: Env, tenantId: string, viewer: Viewer, fileId
       .from(users)
       .where(and(eq(users.tenantId, tenantId), ne(users.id, viewer.id), eq(users.disabled, false)))
       .orderBy(asc(users.displayName)),
+    // Subcontractors who may be asked to sign (when this person may pick them), in the same round trip.
+    subcontractors
+      ? subcontractors.choices(db, tenantId)
+      : db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.tenantId, tenantId), sql`0`)),
   ]);
   const file = rows[0];
   if (!file) return { ok: false as const, code: "not_found" as const };
-  return { ok: true as const, file, versions, access, folders, people, mayChange: mayChange(viewer, file.ownerId) };
+  const subcontractorChoices = subcontractors ? (subcontractorRows as SubcontractorSignerChoice[]) : [];
+  return { ok: true as const, file, versions, access, folders, people, subcontractorChoices, mayChange: mayChange(viewer, file.ownerId) };
 }
 
 /** The upload screen: folders, the people a restricted file can be opened to, the file a new version is for; one round trip. */

@@ -11,5 +11,7 @@ export const portalRoutes: RouteConfigEntry[] = [
     route("invoices", "features/portal/routes/invoices.tsx"),
     route("invoices/new", "features/portal/routes/invoice-new.tsx"),
     route("invoices/:file", "features/portal/routes/invoice-pdf.tsx"),
+    route("signatures/:id", "features/portal/routes/signature.tsx"),
+    route("signatures/:id/document", "features/portal/routes/signature-document.tsx"),
   ]),
 ];

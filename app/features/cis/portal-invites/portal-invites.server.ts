@@ -236,7 +236,7 @@ export async function revealPortalLink(
   };
 }
 
-function portalLink(origin: string, token: string): string {
+export function portalLink(origin: string, token: string): string {
   return `${origin}/portal/auth?token=${encodeURIComponent(token)}`;
 }
 

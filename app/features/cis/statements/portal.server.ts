@@ -1,3 +1,4 @@
+import { subcontractorSignatureRequests } from "~/features/files/index.server";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
@@ -28,13 +29,15 @@ function ownIssued(tenantId: string, subcontractorId: string) {
  * else the tenant's), the subcontractor's latest invoices and their issued statements, newest
  * tax month first.
  */
+export type PortalSignatureRequest = Awaited<ReturnType<typeof subcontractorSignatureRequests>>[number];
+
 export async function portalHomeData(
   env: Env,
   tenant: { id: string; name: string },
   subcontractorId: string,
-): Promise<{ contractorName: string; statements: PortalStatement[]; recentInvoices: PortalInvoice[] }> {
+): Promise<{ contractorName: string; statements: PortalStatement[]; recentInvoices: PortalInvoice[]; signatureRequests: PortalSignatureRequest[] }> {
   const db = getDb(env);
-  const [settings, statements, recentInvoices] = await db.batch([
+  const [settings, statements, recentInvoices, signatureRequests] = await db.batch([
     db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(forTenant(cisSettings, tenant.id)).limit(1),
     db
       .select({
@@ -51,8 +54,10 @@ export async function portalHomeData(
       .orderBy(desc(cisStatements.taxMonth), desc(cisStatements.id))
       .limit(PORTAL_STATEMENT_LIMIT),
     portalInvoicesQuery(db, tenant.id, subcontractorId, PORTAL_HOME_INVOICES),
+    // Documents the contractor asked this subcontractor to sign (Files owns them).
+    subcontractorSignatureRequests(db, tenant.id, subcontractorId),
   ]);
-  return { contractorName: settings[0]?.companyName.trim() || tenant.name, statements, recentInvoices };
+  return { contractorName: settings[0]?.companyName.trim() || tenant.name, statements, recentInvoices, signatureRequests };
 }
 
 /** The PDF of one of the subcontractor's own issued statements; anything else is not found. */

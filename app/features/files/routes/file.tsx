@@ -17,6 +17,7 @@ import { requireModule } from "~/features/auth/index.server";
 import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
 import { signaturePerms, signatureRequestScope } from "../signatures/access.server";
 import { RequestSignatureForm } from "../signatures/components/request-signature-form";
+import { subcontractorSignersFor } from "../signatures/subcontractor-signers.server";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import type { Route } from "./+types/file";
 
@@ -30,7 +31,8 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
   const { env, tenant, user } = await requireModule(request, context, { module: "files" });
   const viewer = viewerOf(user);
   const { id } = params.parse(raw);
-  const found = await getFile(env, tenant.id, viewer, id);
+  const subcontractors = signaturePerms(user).create ? subcontractorSignersFor(tenant, user) : null;
+  const found = await getFile(env, tenant.id, viewer, id, subcontractors);
   if (!found.ok) throw data("File not found", { status: 404 });
   const mode = previewMode(found.file.mimeType, found.file.name);
   let text: string | null = null;
@@ -59,6 +61,7 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
     access: found.access,
     folders: found.folders,
     people: found.people,
+    subcontractors: subcontractors && found.mayChange ? found.subcontractorChoices : null,
     mayChange: found.mayChange,
     perms: filePerms(user),
     shareKey: filePerms(user).share && found.mayChange ? await mintSubmissionKey(env, shareScope(tenant.id, user.id, file.id)) : null,
@@ -128,7 +131,7 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
 }
 
 export default function FilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { file, versions, access, folders, people, mayChange, perms, preview, signatureKey, shareKey } = loaderData;
+  const { file, versions, access, folders, people, subcontractors, mayChange, perms, preview, signatureKey, shareKey } = loaderData;
   const err = (intent: string) => (actionData && actionData.intent === intent && "error" in actionData ? actionData.error : null);
   return (
     <article className="space-y-6">
@@ -203,7 +206,7 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
 
       {perms.share && mayChange ? <ShareForm people={people} error={err("share")} submissionKey={shareKey} /> : null}
 
-      {signatureKey ? <RequestSignatureForm file={file} people={people} submissionKey={signatureKey} /> : null}
+      {signatureKey ? <RequestSignatureForm file={file} people={people} subcontractors={subcontractors} submissionKey={signatureKey} /> : null}
 
       {access.length ? (
         <section>

@@ -1,13 +1,17 @@
 /** Client-safe rules and words of e-signature: the pages, the data layer and the stamping job share them. */
-import { SIGNATURE_STATUSES, SIGNATURE_KINDS, STAMP_STATUSES } from "~/db/enums";
+import { SIGNATURE_STATUSES, SIGNATURE_KINDS, SIGNER_KINDS, STAMP_STATUSES } from "~/db/enums";
 
-export { SIGNATURE_STATUSES, SIGNATURE_KINDS, STAMP_STATUSES } from "~/db/enums";
+export { SIGNATURE_STATUSES, SIGNATURE_KINDS, SIGNER_KINDS, STAMP_STATUSES } from "~/db/enums";
 
 import type { AuditAction } from "~/features/platform";
 import { base64ToBytesOrNull } from "~/utils/base64";
 export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
 export type SignatureKind = (typeof SIGNATURE_KINDS)[number];
 export type StampStatus = (typeof STAMP_STATUSES)[number];
+export type SignerKind = (typeof SIGNER_KINDS)[number];
+
+/** The Request Signature form's radio value for a subcontractor signer (team members are their user id). */
+export const SUBCONTRACTOR_SIGNER_PREFIX = "sub:";
 
 /** The e-signature scopes (inside the platform's files.* family). */
 export const SIGNATURE_SCOPES = {
@@ -64,7 +68,14 @@ export const SIGNATURE_MESSAGES = {
   noViewPermission: "You don't have permission to view signature documents",
   noCreatePermission: "You don't have permission to request signatures",
   noSignPermission: "You don't have permission to sign documents",
+  noSubcontractors: "No subcontractors with an e-mail address",
+  revealedLinkCannotSign:
+    "This portal session was opened with a link that was shown to a member of staff, so it cannot be used to sign. Open the link e-mailed to you, or ask your contractor for a new one.",
 } as const;
+
+/** The tabs of /files/signatures. */
+export const SIGNATURE_TABS = ["pending", "signed"] as const;
+export type SignatureTab = (typeof SIGNATURE_TABS)[number];
 
 export const SIGNATURE_STEPS = ["review", "signature", "confirm"] as const;
 export type SignatureStep = (typeof SIGNATURE_STEPS)[number];

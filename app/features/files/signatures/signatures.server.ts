@@ -9,15 +9,37 @@ import { claimSubmission, type SubmissionClaim } from "~/features/platform/index
 import { newId } from "~/utils/ids";
 import { ellipsize } from "~/utils/text";
 import { visibleTo, type Viewer } from "../files.server";
-import { isPdf, SIGNATURE_AUDIT, type SignatureFont, type SignatureStatus } from "./signature-rules";
+import { fileResponseHeaders } from "../serve.server";
+import { isPdf, SIGNATURE_AUDIT, type SignatureFont, type SignatureStatus, type SignatureTab, type SignerKind } from "./signature-rules";
+import { portalSignPath, type SubcontractorSignerChoice, type SubcontractorSigners } from "./subcontractor-signers.server";
+import type { TenantContextValue } from "~/features/platform/index.server";
 import type { Err, Ok } from "~/utils/result";
 
 /** Someone acting on signatures: `manage` (files.signatures.manage) sees every request of the tenant. */
 export type SignatureActor = Viewer & { manageSignatures: boolean };
 
 export type SignatureErrorCode =
-  "not_found" | "not_pdf" | "not_owner" | "self_sign" | "signer_not_found" | "duplicate" | "not_pending" | "no_signature" | "storage_failed";
+  | "not_found"
+  | "not_pdf"
+  | "not_owner"
+  | "self_sign"
+  | "signer_not_found"
+  | "subcontractor_not_found"
+  | "duplicate"
+  | "not_pending"
+  | "no_signature"
+  | "storage_failed";
 export type SignatureFail = Err<SignatureErrorCode, { field?: string }>;
+
+/** Who is asked to sign: a member of the tenant, or one of its subcontractors (who signs in the portal). */
+export type SignerRef = { kind: "user"; id: string } | { kind: "subcontractor"; id: string };
+
+/** The person signing or declining: a user (SignatureActor) or a subcontractor in a portal session. */
+export type Signer = { kind: SignerKind; id: string; name: string; email: string };
+
+export function userSigner(actor: SignatureActor): Signer {
+  return { kind: "user", id: actor.id, name: actor.name, email: actor.email };
+}
 
 export type SignatureInput = { kind: "typed"; name: string; font: SignatureFont } | { kind: "drawn"; png: Uint8Array };
 
@@ -38,20 +60,32 @@ const isUniqueViolation = (err: unknown) =>
   err instanceof Error && /UNIQUE constraint failed: signature_requests/.test(`${err.message} ${String(err.cause ?? "")}`);
 
 /**
- * Asks `signerId` to sign a PDF. The request row, the file's pendingSign flag and visibility (a
- * private file becomes restricted to the requester and the signer; a restricted one gains the
- * signer), the audit entry and the signer's e-mail are one D1 batch, with the form's one-time
- * submission `claim` when given. The partial unique index on pending requests makes a racing
- * duplicate fail the whole batch (and so does a repeated submission key).
+ * Asks a team member or a subcontractor to sign a PDF. The request row, the file's pendingSign
+ * flag and visibility (a private file becomes restricted to the requester and a team signer; a
+ * restricted one gains the team signer), the audit entry and the signer's e-mail are one D1
+ * batch, with the form's one-time submission `claim` when given. A subcontractor's e-mail
+ * carries a single-use portal link that opens the request; its invite row and audit entry join
+ * the same batch. The partial unique index on pending requests makes a racing duplicate fail the
+ * whole batch (and so does a repeated submission key).
  */
 export async function requestSignature(
   env: Env,
-  tenantId: string,
+  tenant: Pick<TenantContextValue, "id" | "name">,
   actor: SignatureActor,
-  input: { fileId: string; signerId: string; signUrl: (requestId: string) => string; claim?: SubmissionClaim },
+  input: {
+    fileId: string;
+    signer: SignerRef;
+    /** Present when this person may ask subcontractors (see subcontractorSignersFor). */
+    subcontractors: SubcontractorSigners | null;
+    origin: string;
+    claim?: SubmissionClaim;
+  },
   now = Date.now(),
 ): Promise<Ok<{ requestId: string }> | SignatureFail> {
+  const tenantId = tenant.id;
   const db = getDb(env);
+  const subs = input.signer.kind === "subcontractor" ? input.subcontractors : null;
+  if (input.signer.kind === "subcontractor" && !subs) return { ok: false, code: "subcontractor_not_found", field: "signerId" };
   const [fileRows, signerRows] = await db.batch([
     db
       .select({
@@ -67,70 +101,106 @@ export async function requestSignature(
       })
       .from(files)
       .where(and(eq(files.tenantId, tenantId), eq(files.id, input.fileId), visibleTo(actor))),
-    db
-      .select({ id: users.id, email: users.email, name: users.displayName })
-      .from(users)
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, input.signerId), eq(users.disabled, false))),
+    subs
+      ? subs.find(db, tenantId, input.signer.id)
+      : db
+          .select({ id: users.id, email: users.email, name: users.displayName })
+          .from(users)
+          .where(and(eq(users.tenantId, tenantId), eq(users.id, input.signer.id), eq(users.disabled, false))),
   ]);
   const file = fileRows[0];
   if (!file) return { ok: false, code: "not_found" };
   if (!actor.manageAll && file.ownerId !== actor.id) return { ok: false, code: "not_owner" };
   if (!isPdf(file.mimeType, file.name)) return { ok: false, code: "not_pdf" };
-  if (input.signerId === actor.id) return { ok: false, code: "self_sign", field: "signerId" };
-  const signer = signerRows[0];
-  if (!signer) return { ok: false, code: "signer_not_found", field: "signerId" };
+  if (input.signer.kind === "user" && input.signer.id === actor.id) return { ok: false, code: "self_sign", field: "signerId" };
+  const signer = (signerRows as SubcontractorSignerChoice[])[0];
+  if (!signer) return { ok: false, code: subs ? "subcontractor_not_found" : "signer_not_found", field: "signerId" };
   if (file.signed || file.pendingSign) return { ok: false, code: "duplicate" };
 
   const requestId = newId();
   const name = ellipsize(file.name);
-  try {
-    await queueEmail(env, {
+  const link = subs
+    ? await subs.issueLink(env, {
+        tenant,
+        subcontractorId: signer.id,
+        email: signer.email,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        origin: input.origin,
+        next: portalSignPath(requestId),
+      })
+    : null;
+  // A subcontractor signs in the portal: the file's visibility among staff does not change.
+  const openTo = link ? [] : file.visibility === "shared" ? [] : file.visibility === "private" ? [actor.id, signer.id] : [signer.id];
+  const statements = (b: Db) => [
+    b.insert(signatureRequests).values({
+      id: requestId,
       tenantId,
-      to: signer.email,
-      template: "platform.notice",
-      idempotencyKey: `signature.request:${requestId}`,
-      data: {
-        subject: `${ellipsize(actor.name, 60)} asks you to sign ${name}`,
-        message: `Hello ${ellipsize(signer.name)},\n\n${ellipsize(actor.name)} (${actor.email}) asks you to review and sign "${name}".\n\nOpen the document to sign or decline it:\n${input.signUrl(requestId)}`,
+      fileId: file.id,
+      fileName: file.name,
+      originalKey: file.storageKey,
+      originalVersion: file.version,
+      requesterId: actor.id,
+      signerId: signer.id,
+      signerKind: input.signer.kind,
+      signerName: link ? signer.name : null,
+      signerEmail: link ? signer.email : null,
+      status: "pending" as const,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    b
+      .update(files)
+      .set({ pendingSign: true, ...(!link && file.visibility === "private" ? { visibility: "restricted" as const } : {}), updatedAt: now })
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, file.id))),
+    ...openTo.map((userId) => b.insert(fileAccess).values({ tenantId, fileId: file.id, userId, via: "allowed", createdAt: now }).onConflictDoNothing()),
+    auditInsert(
+      b,
+      {
+        tenantId,
+        action: SIGNATURE_AUDIT.requested,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "signature_request",
+        targetId: requestId,
+        payload: { fileId: file.id, name: file.name, signerId: signer.id, ...(link ? { signerKind: "subcontractor" } : {}) },
+        ip: null,
       },
-      alongside: (b) => [
-        b.insert(signatureRequests).values({
-          id: requestId,
-          tenantId,
-          fileId: file.id,
-          fileName: file.name,
-          originalKey: file.storageKey,
-          originalVersion: file.version,
-          requesterId: actor.id,
-          signerId: signer.id,
-          status: "pending",
-          createdAt: now,
-          updatedAt: now,
-        }),
-        b
-          .update(files)
-          .set({ pendingSign: true, ...(file.visibility === "private" ? { visibility: "restricted" as const } : {}), updatedAt: now })
-          .where(and(eq(files.tenantId, tenantId), eq(files.id, file.id))),
-        ...(file.visibility === "shared" ? [] : file.visibility === "private" ? [actor.id, signer.id] : [signer.id]).map((userId) =>
-          b.insert(fileAccess).values({ tenantId, fileId: file.id, userId, via: "allowed", createdAt: now }).onConflictDoNothing(),
-        ),
-        auditInsert(
-          b,
-          {
-            tenantId,
-            action: SIGNATURE_AUDIT.requested,
-            actorId: actor.id,
-            actorEmail: actor.email,
-            targetType: "signature_request",
-            targetId: requestId,
-            payload: { fileId: file.id, name: file.name, signerId: signer.id },
-            ip: null,
-          },
-          now,
-        ),
-        ...(input.claim ? [claimSubmission(b, input.claim)] : []),
-      ],
-    });
+      now,
+    ),
+    ...(link ? link.statements(b) : []),
+    ...(input.claim ? [claimSubmission(b, input.claim)] : []),
+  ];
+  try {
+    if (link) {
+      await queueEmail(env, {
+        tenantId,
+        to: signer.email,
+        template: "portal.signature-request",
+        idempotencyKey: `signature.request:${requestId}`,
+        data: {
+          recipientName: ellipsize(signer.name),
+          contractorName: ellipsize(link.contractorName),
+          requesterName: ellipsize(actor.name),
+          documentName: name,
+          magicLink: link.magicLink,
+          expiresIn: link.expiresIn,
+        },
+        alongside: statements,
+      });
+    } else {
+      await queueEmail(env, {
+        tenantId,
+        to: signer.email,
+        template: "platform.notice",
+        idempotencyKey: `signature.request:${requestId}`,
+        data: {
+          subject: `${ellipsize(actor.name, 60)} asks you to sign ${name}`,
+          message: `Hello ${ellipsize(signer.name)},\n\n${ellipsize(actor.name)} (${actor.email}) asks you to review and sign "${name}".\n\nOpen the document to sign or decline it:\n${input.origin}/files/signatures/${requestId}`,
+        },
+        alongside: statements,
+      });
+    }
   } catch (err) {
     if (isUniqueViolation(err)) return { ok: false, code: "duplicate" };
     throw err;
@@ -149,7 +219,8 @@ const listColumns = {
   stampStatus: signatureRequests.stampStatus,
   signerId: signatureRequests.signerId,
   requesterId: signatureRequests.requesterId,
-  signerName: signer.displayName,
+  signerKind: signatureRequests.signerKind,
+  signerName: sql<string | null>`coalesce(${signer.displayName}, ${signatureRequests.signerName})`,
   requesterName: requester.displayName,
   createdAt: signatureRequests.createdAt,
   signedAt: signatureRequests.signedAt,
@@ -157,8 +228,11 @@ const listColumns = {
   declineReason: signatureRequests.declineReason,
 };
 
-export const SIGNATURE_TABS = ["pending", "signed"] as const;
-export type SignatureTab = (typeof SIGNATURE_TABS)[number];
+/** Requests this user is the signer of (a subcontractor's id never counts as a user's). */
+const isMySigning = (userId: string) => sql`(${signatureRequests.signerKind} = 'user' AND ${signatureRequests.signerId} = ${userId})`;
+const signsAsUser = (row: { signerKind: SignerKind; signerId: string }, userId: string) => row.signerKind === "user" && row.signerId === userId;
+
+export { SIGNATURE_TABS, type SignatureTab } from "./signature-rules";
 
 /**
  * A tab of /files/signatures: Pending (requests waiting, the person's own to sign first) or
@@ -167,7 +241,7 @@ export type SignatureTab = (typeof SIGNATURE_TABS)[number];
  */
 export function listSignatureRequests(env: Env, tenantId: string, actor: SignatureActor, tab: SignatureTab, q: string) {
   const db = getDb(env);
-  const mine = actor.manageSignatures ? undefined : or(eq(signatureRequests.signerId, actor.id), eq(signatureRequests.requesterId, actor.id));
+  const mine = actor.manageSignatures ? undefined : or(isMySigning(actor.id), eq(signatureRequests.requesterId, actor.id));
   const status = tab === "pending" ? eq(signatureRequests.status, "pending") : sql`${signatureRequests.status} IN ('signed', 'declined')`;
   const needle = q
     .trim()
@@ -177,10 +251,10 @@ export function listSignatureRequests(env: Env, tenantId: string, actor: Signatu
   return db
     .select(listColumns)
     .from(signatureRequests)
-    .leftJoin(signer, and(eq(signer.id, signatureRequests.signerId), eq(signer.tenantId, tenantId)))
+    .leftJoin(signer, and(eq(signer.id, signatureRequests.signerId), eq(signer.tenantId, tenantId), eq(signatureRequests.signerKind, "user")))
     .leftJoin(requester, and(eq(requester.id, signatureRequests.requesterId), eq(requester.tenantId, tenantId)))
     .where(and(eq(signatureRequests.tenantId, tenantId), status, mine, search))
-    .orderBy(desc(sql`${signatureRequests.signerId} = ${actor.id}`), desc(signatureRequests.createdAt))
+    .orderBy(desc(isMySigning(actor.id)), desc(signatureRequests.createdAt))
     .limit(200);
 }
 export type SignatureListRow = Awaited<ReturnType<typeof listSignatureRequests>>[number];
@@ -202,13 +276,13 @@ export async function getSignatureRequest(env: Env, tenantId: string, actor: Sig
       fileVersion: files.version,
     })
     .from(signatureRequests)
-    .leftJoin(signer, and(eq(signer.id, signatureRequests.signerId), eq(signer.tenantId, tenantId)))
+    .leftJoin(signer, and(eq(signer.id, signatureRequests.signerId), eq(signer.tenantId, tenantId), eq(signatureRequests.signerKind, "user")))
     .leftJoin(requester, and(eq(requester.id, signatureRequests.requesterId), eq(requester.tenantId, tenantId)))
     .leftJoin(files, and(eq(files.id, signatureRequests.fileId), eq(files.tenantId, tenantId)))
     .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
     .get();
   if (!row) return null;
-  if (!actor.manageSignatures && row.signerId !== actor.id && row.requesterId !== actor.id) return null;
+  if (!actor.manageSignatures && !signsAsUser(row, actor.id) && row.requesterId !== actor.id) return null;
   return row;
 }
 export type SignatureDetail = NonNullable<Awaited<ReturnType<typeof getSignatureRequest>>>;
@@ -220,12 +294,13 @@ export async function originalForReview(env: Env, tenantId: string, actor: Signa
       key: signatureRequests.originalKey,
       name: signatureRequests.fileName,
       signerId: signatureRequests.signerId,
+      signerKind: signatureRequests.signerKind,
       requesterId: signatureRequests.requesterId,
     })
     .from(signatureRequests)
     .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
     .get();
-  if (!row || (!actor.manageSignatures && row.signerId !== actor.id && row.requesterId !== actor.id)) return null;
+  if (!row || (!actor.manageSignatures && !signsAsUser(row, actor.id) && row.requesterId !== actor.id)) return null;
   if (!row.key.startsWith(`tenants/${tenantId}/`)) return null;
   return row;
 }
@@ -239,7 +314,7 @@ export async function originalForReview(env: Env, tenantId: string, actor: Signa
 export async function signRequest(
   env: Env,
   tenantId: string,
-  actor: SignatureActor,
+  actor: Signer,
   requestId: string,
   signature: SignatureInput,
   meta: { ip: string | null; origin: string },
@@ -252,13 +327,14 @@ export async function signRequest(
       id: signatureRequests.id,
       status: signatureRequests.status,
       signerId: signatureRequests.signerId,
+      signerKind: signatureRequests.signerKind,
       fileId: signatureRequests.fileId,
       fileName: signatureRequests.fileName,
     })
     .from(signatureRequests)
     .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
     .get();
-  if (!row || row.signerId !== actor.id) return { ok: false, code: "not_found" };
+  if (!row || row.signerId !== actor.id || row.signerKind !== actor.kind) return { ok: false, code: "not_found" };
   if (row.status !== "pending") return { ok: false, code: "not_pending" };
   let path: string | null = null;
   if (signature.kind === "drawn") {
@@ -289,6 +365,7 @@ export async function signRequest(
           eq(signatureRequests.tenantId, tenantId),
           eq(signatureRequests.id, requestId),
           eq(signatureRequests.signerId, actor.id),
+          eq(signatureRequests.signerKind, actor.kind),
           eq(signatureRequests.status, "pending"),
         ),
       )
@@ -302,7 +379,7 @@ export async function signRequest(
         actorEmail: actor.email,
         targetType: "signature_request",
         targetId: requestId,
-        payload: { fileId: row.fileId, name: row.fileName, kind: signature.kind },
+        payload: { fileId: row.fileId, name: row.fileName, kind: signature.kind, ...(actor.kind === "subcontractor" ? { signerKind: actor.kind } : {}) },
         ip,
       },
       signedNow,
@@ -310,7 +387,13 @@ export async function signRequest(
     ),
     jobRowWhen(
       db,
-      { tenantId, type: "files.signature.stamp", input: { requestId, origin: meta.origin }, performedBy: actor.id, idempotencyKey: stampJobKey(requestId) },
+      {
+        tenantId,
+        type: "files.signature.stamp",
+        input: { requestId, origin: meta.origin },
+        performedBy: actor.kind === "user" ? actor.id : null,
+        idempotencyKey: stampJobKey(requestId),
+      },
       signedNow,
     ),
   ]);
@@ -337,7 +420,7 @@ function changedAt(tenantId: string, requestId: string, status: SignatureStatus,
 export async function declineRequest(
   env: Env,
   tenantId: string,
-  actor: SignatureActor,
+  actor: Signer,
   requestId: string,
   reason: string,
   ip: string | null,
@@ -348,6 +431,7 @@ export async function declineRequest(
     .select({
       status: signatureRequests.status,
       signerId: signatureRequests.signerId,
+      signerKind: signatureRequests.signerKind,
       fileId: signatureRequests.fileId,
       fileName: signatureRequests.fileName,
       requesterEmail: users.email,
@@ -356,7 +440,7 @@ export async function declineRequest(
     .innerJoin(users, and(eq(users.id, signatureRequests.requesterId), eq(users.tenantId, tenantId)))
     .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.id, requestId)))
     .get();
-  if (!row || row.signerId !== actor.id) return { ok: false, code: "not_found" };
+  if (!row || row.signerId !== actor.id || row.signerKind !== actor.kind) return { ok: false, code: "not_found" };
   if (row.status !== "pending") return { ok: false, code: "not_pending" };
   const pending = sql`EXISTS (SELECT 1 FROM ${signatureRequests} WHERE ${signatureRequests.tenantId} = ${tenantId} AND ${signatureRequests.id} = ${requestId} AND ${signatureRequests.status} = 'pending')`;
   const declined = changedAt(tenantId, requestId, "declined", now);
@@ -388,7 +472,7 @@ export async function declineRequest(
           actorEmail: actor.email,
           targetType: "signature_request",
           targetId: requestId,
-          payload: { fileId: row.fileId, name: row.fileName, reason },
+          payload: { fileId: row.fileId, name: row.fileName, reason, ...(actor.kind === "subcontractor" ? { signerKind: actor.kind } : {}) },
           ip,
         },
         declined,
@@ -398,4 +482,58 @@ export async function declineRequest(
   });
   if (!res.outboxId) return { ok: false, code: "not_pending" };
   return { ok: true };
+}
+
+/**
+ * The portal's view: a request this subcontractor was asked to sign, with what its signing page
+ * shows; another subcontractor's or another tenant's request is null.
+ */
+export async function getRequestForSubcontractor(env: Env, tenantId: string, subcontractorId: string, requestId: string) {
+  const row = await getDb(env)
+    .select({
+      ...listColumns,
+      originalKey: signatureRequests.originalKey,
+      originalSha256: signatureRequests.originalSha256,
+      signedSha256: signatureRequests.signedSha256,
+    })
+    .from(signatureRequests)
+    .leftJoin(signer, and(eq(signer.id, signatureRequests.signerId), eq(signer.tenantId, tenantId), eq(signatureRequests.signerKind, "user")))
+    .leftJoin(requester, and(eq(requester.id, signatureRequests.requesterId), eq(requester.tenantId, tenantId)))
+    .where(
+      and(
+        eq(signatureRequests.tenantId, tenantId),
+        eq(signatureRequests.id, requestId),
+        eq(signatureRequests.signerKind, "subcontractor"),
+        eq(signatureRequests.signerId, subcontractorId),
+      ),
+    )
+    .get();
+  if (!row || !row.originalKey.startsWith(`tenants/${tenantId}/`)) return null;
+  return row;
+}
+
+/** The requests a subcontractor was asked to sign, newest first (the portal lists them). */
+export function subcontractorSignatureRequests(db: Db, tenantId: string, subcontractorId: string) {
+  return db
+    .select({
+      id: signatureRequests.id,
+      fileName: signatureRequests.fileName,
+      status: signatureRequests.status,
+      stampStatus: signatureRequests.stampStatus,
+      createdAt: signatureRequests.createdAt,
+      signedAt: signatureRequests.signedAt,
+    })
+    .from(signatureRequests)
+    .where(and(eq(signatureRequests.tenantId, tenantId), eq(signatureRequests.signerKind, "subcontractor"), eq(signatureRequests.signerId, subcontractorId)))
+    .orderBy(desc(sql`${signatureRequests.status} = 'pending'`), desc(signatureRequests.createdAt))
+    .limit(50);
+}
+
+/** The original PDF a subcontractor is asked to sign, inline for the portal's review step; null when not theirs. */
+export async function subcontractorReviewDocument(env: Env, tenantId: string, subcontractorId: string, requestId: string): Promise<Response | null> {
+  const row = await getRequestForSubcontractor(env, tenantId, subcontractorId, requestId);
+  if (!row) return null;
+  const object = await env.FILES.get(row.originalKey);
+  if (!object) return null;
+  return new Response(object.body, { headers: fileResponseHeaders({ name: row.fileName, mimeType: "application/pdf", size: object.size }, "inline") });
 }

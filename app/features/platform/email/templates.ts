@@ -60,6 +60,26 @@ export const TEMPLATES = {
       ),
     }),
   },
+  "portal.signature-request": {
+    // The portal magic link in it is valid for 15 minutes.
+    secretLifetimeMs: 15 * MINUTE,
+    schema: z.object({
+      recipientName: z.string(),
+      contractorName: z.string(),
+      requesterName: z.string(),
+      documentName: z.string(),
+      magicLink: z.string().url(),
+      expiresIn: z.string(),
+    }),
+    render: (d: { recipientName: string; contractorName: string; requesterName: string; documentName: string; magicLink: string; expiresIn: string }) => ({
+      subject: `${d.contractorName} asks you to sign ${d.documentName}`,
+      text: `Hello ${d.recipientName},\n\n${d.requesterName} of ${d.contractorName} asks you to review and sign "${d.documentName}".\n\nOpen this link to sign in to the subcontractor portal and sign or decline it (it expires in ${d.expiresIn} and can be used once):\n${d.magicLink}\n\nIf the link has expired, ask ${d.contractorName} for a new portal link: the document waits for you in the portal.`,
+      html: layout(
+        "Document to sign",
+        `<p>Hello ${escape(d.recipientName)},</p><p>${escape(d.requesterName)} of ${escape(d.contractorName)} asks you to review and sign <strong>${escape(d.documentName)}</strong>.</p><p><a href="${escape(d.magicLink)}" style="display:inline-block;background:#00d15a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Review and sign</a></p><p>The link signs you in to the subcontractor portal. It expires in ${escape(d.expiresIn)} and can be used once. If it has expired, ask ${escape(d.contractorName)} for a new portal link: the document waits for you in the portal.</p>`,
+      ),
+    }),
+  },
   // A copy of an invoice for the subcontractor who issued it. Amounts and dates come formatted
   // (this layer knows no CIS rules); tax identifiers are never part of it.
   "cis.invoice-copy": {

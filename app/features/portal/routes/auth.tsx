@@ -8,7 +8,13 @@ import { AskForNewLink, PortalErrorBoundary, PortalShell } from "../components/p
 import { consumePortalLink, inspectPortalLink, requirePortalModule, statusFor, type LinkProblem } from "../portal-auth.server";
 import type { Route } from "./+types/auth";
 
-type PageData = { contractorName: string; replyTo: string | null } & ({ token: string; problem: null } | { token: null; problem: LinkProblem });
+type PageData = { contractorName: string; replyTo: string | null } & (
+  { token: string; next: string | null; problem: null } | { token: null; problem: LinkProblem }
+);
+
+/** Where a link may lead after sign-in besides the portal's home: a document to sign. Anything else goes home. */
+const NEXT = /^\/portal\/signatures\/[A-Za-z0-9_-]{1,100}$/;
+const safeNext = (next: string | null | undefined) => (next && NEXT.test(next) ? next : null);
 
 // The token is a credential: keep the page out of every cache.
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -18,14 +24,16 @@ async function portalTenant(context: Route.LoaderArgs["context"]) {
   return { ...portal, ...(await contractorDetails(portal.env, portal.tenant)) };
 }
 
-const signInForm = z.object({ token: z.string().max(4096).catch(""), website: z.string().catch("") });
+const signInForm = z.object({ token: z.string().max(4096).catch(""), website: z.string().catch(""), next: z.string().max(200).catch("") });
 
 /** GET only looks: it consumes nothing, because mail scanners and link previews follow links. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, contractorName, replyTo } = await portalTenant(context);
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
   const inspected = await inspectPortalLink(env, request, tenant.id, token);
-  if (inspected.ok) return data<PageData>({ contractorName, replyTo, token, problem: null }, { headers: NO_STORE });
+  if (inspected.ok)
+    return data<PageData>({ contractorName, replyTo, token, next: safeNext(url.searchParams.get("next")), problem: null }, { headers: NO_STORE });
   return data<PageData>({ contractorName, replyTo, token: null, problem: inspected.code }, { status: statusFor(inspected.code), headers: NO_STORE });
 }
 
@@ -33,9 +41,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, ctx, tenant, contractorName, replyTo } = await portalTenant(context);
   const form = await request.formData();
-  const { token, website } = signInForm.parse({ token: form.get("token") ?? "", website: form.get("website") ?? "" });
+  const { token, website, next } = signInForm.parse({ token: form.get("token") ?? "", website: form.get("website") ?? "", next: form.get("next") ?? "" });
   const result = website ? ({ ok: false, code: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
-  if (result.ok) return redirect("/portal", { headers: { "Set-Cookie": result.setCookie, ...NO_STORE } });
+  if (result.ok) return redirect(safeNext(next) ?? "/portal", { headers: { "Set-Cookie": result.setCookie, ...NO_STORE } });
   return data<PageData>({ contractorName, replyTo, token: null, problem: result.code }, { status: statusFor(result.code), headers: NO_STORE });
 }
 
@@ -66,6 +74,7 @@ export default function PortalAuth({ loaderData, actionData }: Route.ComponentPr
           <p className="mt-2 text-sm opacity-80">This link signs you in once. Continue to open your subcontractor portal.</p>
           <Form method="post" className="mt-8">
             <input type="hidden" name="token" value={state.token} />
+            {"next" in state && state.next ? <input type="hidden" name="next" value={state.next} /> : null}
             <Honeypot />
             <SubmitButton pendingText="Signing in...">Continue</SubmitButton>
           </Form>

@@ -2,7 +2,9 @@ import { maskEmail } from "~/features/cis/index.server";
 import { portalHomeData } from "~/features/cis/index.server";
 import { formatPence } from "~/features/cis";
 import { taxMonthFromLabel } from "~/features/cis";
-import { formatDate } from "~/utils/dates";
+import { formatDate, formatDateTime } from "~/utils/dates";
+import { moduleOn } from "~/features/auth/index.server";
+import { statusLabel } from "~/features/files";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
@@ -22,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, ctx, tenant } = requirePortalModule(context);
   const { subcontractor: s } = await requirePortalSession(env, ctx, request, tenant.id);
   // Contractor name and statements in one D1 round trip.
-  const { contractorName, statements, recentInvoices } = await portalHomeData(env, tenant, s.id);
+  const { contractorName, statements, recentInvoices, signatureRequests } = await portalHomeData(env, tenant, s.id);
   return {
     contractorName,
     me: {
@@ -36,6 +38,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       emailMasked: s.email ? maskEmail(s.email) : null,
     },
     invoices: recentInvoices.map(portalInvoiceItem),
+    // Signature requests live in Files: without that module their pages are not there.
+    signatures: moduleOn(tenant, "files")
+      ? signatureRequests.map((r) => ({ id: r.id, fileName: r.fileName, status: statusLabel(r), pending: r.status === "pending", createdAt: r.createdAt }))
+      : [],
     statements: statements.map((st) => ({
       id: st.id,
       period: taxMonthFromLabel(st.taxMonth).displayLabel,
@@ -72,6 +78,24 @@ export default function PortalHome({ loaderData }: Route.ComponentProps) {
         </dl>
         <p className="mt-4 text-xs opacity-70">{`Identifiers are shown masked. If something is wrong, contact ${contractorName}.`}</p>
       </section>
+
+      {loaderData.signatures.length > 0 ? (
+        <section aria-labelledby="signatures-heading" className="mt-6 rounded-brand border border-line bg-elevated p-5">
+          <h2 id="signatures-heading" className="text-lg font-semibold">
+            Documents to sign
+          </h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            {loaderData.signatures.map((r) => (
+              <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-2">
+                <a href={`/portal/signatures/${r.id}`} className="font-medium underline">
+                  {r.pending ? `Review and sign ${r.fileName}` : r.fileName}
+                </a>
+                <span className="opacity-70">{`${r.status} · asked ${formatDateTime(r.createdAt)}`}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section aria-labelledby="invoices-heading" className="mt-6 rounded-brand border border-line bg-elevated p-5">
         <div className="flex flex-wrap items-center justify-between gap-3">

@@ -1,5 +1,4 @@
 import { Form, Link } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { EmptyRow, Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
@@ -7,10 +6,9 @@ import { formatDateTime } from "~/utils/dates";
 import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf, signaturePerms } from "../access.server";
 import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES, statusLabel } from "../signature-rules";
-import { listSignatureRequests, SIGNATURE_TABS } from "../signatures.server";
+import { listQuery } from "../schemas";
+import { listSignatureRequests } from "../signatures.server";
 import type { Route } from "./+types/list";
-
-const query = z.object({ tab: z.enum(SIGNATURE_TABS).catch("pending"), q: z.string().max(200).catch("") });
 
 /** /files/signatures: Pending and Signed tabs as links (no JavaScript needed), one query for the rows. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -21,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   const actor = signatureActorOf(user);
   const url = new URL(request.url);
-  const { tab, q } = query.parse({ tab: url.searchParams.get("tab") ?? undefined, q: url.searchParams.get("q") ?? "" });
+  const { tab, q } = listQuery.parse({ tab: url.searchParams.get("tab") ?? undefined, q: url.searchParams.get("q") ?? "" });
   const rows = await listSignatureRequests(env, tenant.id, actor, tab, q);
   return { tab, q, me: user.id, perms: signaturePerms(user), rows };
 }
@@ -73,7 +71,10 @@ export default function SignaturesPage({ loaderData }: Route.ComponentProps) {
                   <span className="block text-xs opacity-60">File ID {r.fileId}</span>
                 </TD>
                 <TD>{r.requesterName ?? "N/A"}</TD>
-                <TD>{r.signerName ?? "N/A"}</TD>
+                <TD>
+                  {r.signerName ?? "N/A"}
+                  {r.signerKind === "subcontractor" ? <span className="block text-xs opacity-70">Subcontractor (signs in the portal)</span> : null}
+                </TD>
                 <TD>
                   {statusLabel(r)}
                   {r.status === "declined" && r.declineReason ? <span className="block text-xs opacity-70">{r.declineReason}</span> : null}

@@ -1,14 +1,13 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { submitOnce } from "~/features/platform/index.server";
 import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf, signatureRequestScope } from "../access.server";
-import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES } from "../signature-rules";
-import { requestSignature, type SignatureErrorCode } from "../signatures.server";
+import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES, SUBCONTRACTOR_SIGNER_PREFIX } from "../signature-rules";
+import { subcontractorSignersFor } from "../subcontractor-signers.server";
+import { requestForm } from "../schemas";
+import { requestSignature, type SignatureErrorCode, type SignerRef } from "../signatures.server";
 import type { Route } from "./+types/request";
-
-const form = z.object({ fileId: z.string().min(1).max(100), signerId: z.string().max(100) });
 
 const REFUSALS: Record<SignatureErrorCode, string> = {
   not_found: SIGNATURE_MESSAGES.documentNotFound,
@@ -16,6 +15,7 @@ const REFUSALS: Record<SignatureErrorCode, string> = {
   not_owner: "Only the file's owner can request a signature",
   self_sign: "You cannot ask yourself to sign",
   signer_not_found: "Choose a team member to sign",
+  subcontractor_not_found: "Choose an active subcontractor with an e-mail address to sign",
   duplicate: SIGNATURE_MESSAGES.duplicate,
   not_pending: SIGNATURE_MESSAGES.duplicate,
   no_signature: SIGNATURE_MESSAGES.noSignature,
@@ -39,13 +39,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   const actor = signatureActorOf(user);
   const raw = await request.formData();
-  const parsed = form.safeParse({ fileId: raw.get("fileId"), signerId: raw.get("signerId") ?? "" });
+  const parsed = requestForm.safeParse({ fileId: raw.get("fileId"), signerId: raw.get("signerId") ?? "" });
   if (!parsed.success) throw data("Bad request", { status: 400 });
   const { fileId, signerId } = parsed.data;
+  const signer: SignerRef = signerId.startsWith(SUBCONTRACTOR_SIGNER_PREFIX)
+    ? { kind: "subcontractor", id: signerId.slice(SUBCONTRACTOR_SIGNER_PREFIX.length) }
+    : { kind: "user", id: signerId };
   const origin = new URL(request.url).origin;
   const back = `/files/file/${fileId}`;
+  const subcontractors = subcontractorSignersFor(tenant, user);
   const sent = await submitOnce(env, raw, signatureRequestScope(tenant.id, actor.id, fileId), (claim) =>
-    requestSignature(env, tenant.id, actor, { fileId, signerId, signUrl: (id) => `${origin}/files/signatures/${id}`, claim }),
+    requestSignature(env, tenant, actor, { fileId, signer, subcontractors, origin, claim }),
   );
   if (sent.kind === "refused" || sent.kind === "pending") return redirectWithToast(env, back, { type: "error", title: sent.message });
   const res = sent.result;

@@ -77,7 +77,8 @@ export function InvoiceForm({
     if (mode !== "create") return;
     const sub = subcontractors.find((s) => s.id === id);
     const on = sub ? defaultReverseCharge({ subcontractorVatRegistered: sub.vatRegistered, contractorEndUser }) : false;
-    form.update({ name: fields.reverseCharge.name, value: on ? "on" : undefined });
+    // An empty value clears the box (undefined would leave it as it is).
+    form.update({ name: fields.reverseCharge.name, value: on ? "on" : "" });
   };
   const figures = hydrated
     ? figuresFor({

@@ -1,4 +1,4 @@
-import type { Role } from "./schema";
+import type { Role, TenantBranding } from "./schema";
 import { modules, platformAdmins, roleBundles, tenantModules, tenants, users } from "./schema";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { DEFAULT_ROLE_BUNDLES } from "../features/auth";
@@ -13,7 +13,14 @@ type AnyDb = BaseSQLiteDatabase<"async", unknown, Record<string, unknown>>;
 export const SEED_PASSWORD = "workspace-demo-2026";
 
 export const SEED_TENANTS = [
-  { id: "tnt_acme", slug: "acme", name: "Acme Construction Ltd", modules: ["cis", "files"] as string[], branding: { accentHsl: "145 100% 41%" } },
+  {
+    id: "tnt_acme",
+    slug: "acme",
+    name: "Acme Construction Ltd",
+    modules: ["cis", "files"] as string[],
+    // The address is printed on acme's statements.
+    branding: { accentHsl: "145 100% 41%", address: "Unit 4, Riverside Park\nLeeds\nLS1 4AB" } as TenantBranding,
+  },
   { id: "tnt_globex", slug: "globex", name: "Globex Building Services", modules: [] as string[], branding: { accentHsl: "221 83% 53%", radius: "0.75rem" } },
 ];
 

@@ -157,7 +157,7 @@ describe("the statement shows everything HMRC requires on it", () => {
     // The address and the logo, through the branding page as an admin sets them.
     const branding = { accentColor: "#1D4ED8", radius: "0.5rem", appearance: "auto", fontFamily: "Inter" };
     expect((await b.post(`${t.origin}/settings/branding`, { ...branding, address: "Unit 4, Riverside Park\nLeeds\nLS1 4AB" })).status).toBe(302);
-    const upload = (bytes: Uint8Array, name: string, type: string) => {
+    const upload = (bytes: Uint8Array<ArrayBuffer>, name: string, type: string) => {
       const form = new FormData();
       form.set("intent", "logo");
       form.set("logo", new File([bytes], name, { type }));

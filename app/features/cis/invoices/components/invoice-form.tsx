@@ -73,12 +73,13 @@ export function InvoiceForm({
 
   const chosen = subcontractors.find((s) => s.id === fields.subcontractorId.value);
   // A new invoice's reverse charge follows the chosen subcontractor (with JavaScript); it stays editable.
-  const followSubcontractor = (id: string) => {
+  // Clicking the box (rather than setting it) fires the events the form and the live figures listen to.
+  const followSubcontractor = (select: HTMLSelectElement) => {
     if (mode !== "create") return;
-    const sub = subcontractors.find((s) => s.id === id);
+    const sub = subcontractors.find((s) => s.id === select.value);
     const on = sub ? defaultReverseCharge({ subcontractorVatRegistered: sub.vatRegistered, contractorEndUser }) : false;
-    // An empty value clears the box (undefined would leave it as it is).
-    form.update({ name: fields.reverseCharge.name, value: on ? "on" : "" });
+    const box = select.form?.elements.namedItem(fields.reverseCharge.name);
+    if (box instanceof HTMLInputElement && box.checked !== on) box.click();
   };
   const figures = hydrated
     ? figuresFor({
@@ -122,7 +123,7 @@ export function InvoiceForm({
                 {...getSelectProps(fields.subcontractorId, { ariaDescribedBy: fields.subcontractorId.descriptionId })}
                 key={fields.subcontractorId.key}
                 className={inputClass}
-                onChange={(e) => followSubcontractor(e.currentTarget.value)}
+                onChange={(e) => followSubcontractor(e.currentTarget)}
               >
                 <option value="">Select a subcontractor</option>
                 {subcontractors.map((s) => (

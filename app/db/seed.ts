@@ -1,10 +1,10 @@
-import type { Role } from "./schema";
+import type { Role, TenantBranding } from "./schema";
 import { modules, platformAdmins, roleBundles, tenantModules, tenants, users } from "./schema";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { DEFAULT_ROLE_BUNDLES } from "../features/auth";
 import { hashPassword } from "../features/auth/index.server";
 import type { SubcontractorType, VerificationStatus } from "../features/cis";
-import { MODULE_CATALOGUE } from "../features/platform";
+import { MODULE_CATALOGUE, type AuditAction } from "../features/platform";
 
 // Any drizzle SQLite database: D1 in tests, the SQL-collecting proxy in scripts/seed.ts.
 // The driver result types differ between the two; the seed only writes, so they do not matter.
@@ -13,7 +13,14 @@ type AnyDb = BaseSQLiteDatabase<"async", unknown, Record<string, unknown>>;
 export const SEED_PASSWORD = "workspace-demo-2026";
 
 export const SEED_TENANTS = [
-  { id: "tnt_acme", slug: "acme", name: "Acme Construction Ltd", modules: ["cis", "files"] as string[], branding: { accentHsl: "145 100% 41%" } },
+  {
+    id: "tnt_acme",
+    slug: "acme",
+    name: "Acme Construction Ltd",
+    modules: ["cis", "files"] as string[],
+    // The address is printed on acme's statements.
+    branding: { accentHsl: "145 100% 41%", address: "Unit 4, Riverside Park\nLeeds\nLS1 4AB" } as TenantBranding,
+  },
   { id: "tnt_globex", slug: "globex", name: "Globex Building Services", modules: [] as string[], branding: { accentHsl: "221 83% 53%", radius: "0.75rem" } },
 ];
 
@@ -108,6 +115,8 @@ const DEMO_SUBCONTRACTORS: {
   method?: "online" | "phone" | "letter";
   nino?: string;
   company?: string;
+  /** A VAT number: VAT registered, so new invoices from it default to the reverse charge. */
+  vat?: string;
   email?: string;
   phone?: string;
   archived?: boolean;
@@ -118,6 +127,7 @@ const DEMO_SUBCONTRACTORS: {
     status: "gross",
     method: "online",
     company: "09876543",
+    vat: "GB123456789",
     email: "accounts@hartleygroundworks.test",
     phone: "01632960001",
   },
@@ -132,7 +142,15 @@ const DEMO_SUBCONTRACTORS: {
   },
   { name: "Kowalski & Sons", type: "partnership", status: "standard", method: "phone", email: "office@kowalski.test", phone: "01632960002" },
   { name: "Tom Barker", type: "individual", status: "higher", nino: "AH234567B", phone: "07700900102" },
-  { name: "Northgate Scaffolding Ltd", type: "company", status: "gross", method: "online", company: "SC123456", email: "info@northgate.test" },
+  {
+    name: "Northgate Scaffolding Ltd",
+    type: "company",
+    status: "gross",
+    method: "online",
+    company: "SC123456",
+    vat: "GB234567891",
+    email: "info@northgate.test",
+  },
   { name: "Aisha Okafor", type: "individual", status: "standard", method: "letter", nino: "CE345678C", email: "aisha.okafor@example.test" },
   {
     name: "Brightwell Electrical Ltd",
@@ -140,6 +158,7 @@ const DEMO_SUBCONTRACTORS: {
     status: "standard",
     method: "online",
     company: "11223344",
+    vat: "GB345678912",
     email: "jobs@brightwell.test",
     phone: "01632960003",
   },
@@ -220,6 +239,7 @@ export async function seedCis(db: AnyDb, secrets: SeedSecrets, now = Date.now())
         ninoEnc: s.nino ? await encryptPii(secrets.piiKeys, s.nino, ctx("nino")) : null,
         ninoMasked: s.nino ? maskNino(s.nino) : null,
         companyNumber: s.company ?? null,
+        vatNumber: s.vat ?? null,
         email: s.email ?? null,
         phone: s.phone ?? null,
         verificationStatus: s.status,
@@ -234,7 +254,52 @@ export async function seedCis(db: AnyDb, secrets: SeedSecrets, now = Date.now())
         updatedBy: "usr_acme_admin",
       })
       .onConflictDoNothing();
+    // The audit trail of adding it (and of its verification), so the dashboard's Recent Activity has a history.
+    const createdAt = now - (DEMO_SUBCONTRACTORS.length - i) * 86_400_000;
+    await seedAudit(db, `aud_acme_${id}_created`, {
+      action: "cis.subcontractor.created",
+      actorId: "usr_acme_admin",
+      targetType: "subcontractor",
+      targetId: id,
+      at: createdAt,
+      payload: { type: s.type, verificationStatus: s.status },
+    });
+    if (s.method)
+      await seedAudit(db, `aud_acme_${id}_verified`, {
+        action: "cis.subcontractor.verified",
+        actorId: "usr_acme_admin",
+        targetType: "subcontractor",
+        targetId: id,
+        at: createdAt + 3_600_000,
+        payload: { status: s.status, rate: rates[s.status], method: s.method },
+      });
   }
+}
+
+const SEED_ACTOR_EMAILS: Readonly<Record<string, string>> = Object.fromEntries(SEED_USERS.map((u) => [u.id, u.email]));
+
+/** One audit entry of acme's demo history, under a fixed id (a later run adds nothing). */
+async function seedAudit(
+  db: AnyDb,
+  id: string,
+  e: { action: AuditAction; actorId: string; targetType: string; targetId: string; at: number; payload: Record<string, unknown> },
+): Promise<void> {
+  const { auditEvents } = await import("./schema");
+  await db
+    .insert(auditEvents)
+    .values({
+      id,
+      tenantId: "tnt_acme",
+      action: e.action,
+      actorId: e.actorId,
+      actorEmail: SEED_ACTOR_EMAILS[e.actorId] ?? null,
+      targetType: e.targetType,
+      targetId: e.targetId,
+      payload: e.payload,
+      ip: null,
+      createdAt: e.at,
+    })
+    .onConflictDoNothing();
 }
 
 // ---------------------------------------------------------------------------
@@ -373,5 +438,27 @@ export async function seedCisInvoices(db: AnyDb, now = Date.now()): Promise<void
         deletedBy: deleted ? "usr_acme_admin" : null,
       })
       .onConflictDoNothing();
+    // The approval and payment as the audit log records them (never later than the seed runs).
+    const invoiceId = `inv_acme_${seq}`;
+    if (settled) {
+      await seedAudit(db, `aud_acme_${invoiceId}_approved`, {
+        action: "cis.invoice.approved",
+        actorId: "usr_acme_manager",
+        targetType: "invoice",
+        targetId: invoiceId,
+        at: Math.min(created + 86_400_000, now - (COUNT - i) * 60_000),
+        payload: { cisDeductionP: amounts.cisDeductionP, rate, verificationStatus: sub.status },
+      });
+    }
+    if (paymentDate) {
+      await seedAudit(db, `aud_acme_${invoiceId}_paid`, {
+        action: "cis.invoice.paid",
+        actorId: "usr_acme_admin",
+        targetType: "invoice",
+        targetId: invoiceId,
+        at: Math.min(Date.parse(`${paymentDate}T15:00:00Z`), now - (COUNT - i) * 30_000),
+        payload: { paymentDate, taxMonth: taxMonthOfDate(paymentDate).label },
+      });
+    }
   }
 }

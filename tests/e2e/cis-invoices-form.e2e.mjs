@@ -121,3 +121,31 @@ scenario("Materials of 80% or more are refused without a justification note of 1
   await page.getByRole("button", { name: "Create Invoice", exact: true }).click();
   await expectCreated(page, number);
 });
+
+scenario(
+  "A new invoice defaults the reverse charge from the subcontractor: on for a VAT-registered one, with the reason, and editable",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    const box = page.getByLabel("Reverse charge", { exact: true });
+    const hint = page.locator("[data-reverse-charge-hint]");
+    // Hartley Groundworks Ltd is VAT registered in the seed, and acme is not the end user.
+    await page.goto(tenantUrl("acme", "/cis/subcontractors/sub_acme_01"));
+    await page.getByRole("heading", { name: "Hartley Groundworks Ltd", exact: true }).waitFor();
+    await page.getByRole("link", { name: "New Invoice", exact: true }).click();
+    await page.getByRole("heading", { name: "New Invoice", exact: true }).waitFor();
+    await waitForHydration(page, js);
+    expect(await box.isChecked(), "on for a VAT-registered subcontractor").toBe(true);
+    expect(await hint.innerText(), "hint").toContain("VAT registered and you are not the end user");
+    await box.uncheck();
+    expect(await box.isChecked(), "editable").toBe(false);
+    if (js) {
+      // With JavaScript it follows the select.
+      await page.getByLabel("Subcontractor *", { exact: true }).selectOption({ label: "Tom Barker (CIS 30%)" });
+      await page.locator("[data-reverse-charge-hint]", { hasText: "no VAT number on record" }).waitFor({ timeout: 5_000 });
+      expect(await box.isChecked(), "off for one without a VAT number").toBe(false);
+      await page.getByLabel("Subcontractor *", { exact: true }).selectOption({ label: "Northgate Scaffolding Ltd (CIS 0%)" });
+      await page.locator("[data-reverse-charge-hint]", { hasText: "VAT registered" }).waitFor({ timeout: 5_000 });
+      expect(await box.isChecked(), "on again for a VAT-registered one").toBe(true);
+    }
+  },
+);

@@ -291,8 +291,9 @@ export function parseCsv(text) {
 }
 
 /**
- * Creates a subcontractor through /cis/subcontractors/new (already signed in with cis.sub.write)
- * and waits for the list with its 'Subcontractor created' toast. Returns what was entered.
+ * Creates a subcontractor through /cis/subcontractors/new (already signed in with cis.sub.write),
+ * checks it lands on the subcontractor's own page with its 'Subcontractor created' toast, then opens
+ * the list. Returns what was entered and the new id.
  */
 export async function createSubcontractor(page, { name, utr = uniqueUtr(), email = "", type = "Individual", verification = "Standard", js = true }) {
   await page.goto(tenantUrl("acme", "/cis/subcontractors/new"));
@@ -304,10 +305,16 @@ export async function createSubcontractor(page, { name, utr = uniqueUtr(), email
   if (email) await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Verification Status", { exact: true }).selectOption({ label: verification });
   await page.getByRole("button", { name: "Create Subcontractor", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/cis/subcontractors", { timeout: 15_000 });
+  // It lands on the new subcontractor's own page, with the toast.
+  await page.waitForURL((u) => /^\/cis\/subcontractors\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith("/new"), { timeout: 15_000 });
+  await page.getByRole("heading", { name, exact: true }).waitFor();
   const toast = await expectToast(page, "Subcontractor created");
   expect(await toast.innerText(), "create toast").toContain(`${name} has been created.`);
-  return { name, utr, email };
+  const id = new URL(page.url()).pathname.split("/").pop();
+  // Callers carry on from the list.
+  await page.goto(tenantUrl("acme", "/cis/subcontractors"));
+  await page.getByRole("search").waitFor();
+  return { name, utr, email, id };
 }
 
 /** Submits the list's GET search form (Search, Status, Type, Apply) and waits for the result. */

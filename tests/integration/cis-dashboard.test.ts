@@ -4,7 +4,11 @@ import "~/jobs.server";
 import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { deadlineLink, deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/dashboard/deadline-alerts.server";
-import { currentTaxMonth, deadlineIndicator, formatPence, invoiceSchema, nextDeadlines, previousTaxMonth } from "~/features/cis/domain";
+import { currentTaxMonth, deadlineIndicator, formatPence, invoiceSchema, nextDeadlines, previousTaxMonth, taxMonthOfDate } from "~/features/cis/domain";
+import { generateSubcontractorStatement } from "~/features/cis/statements/generate.server";
+import { issueStatement } from "~/features/cis/statements/issue.server";
+import { auditInsert } from "~/features/platform/index.server";
+import { getDb } from "~/db/client.server";
 import { approveInvoice, cancelInvoice, deleteInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
 import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
@@ -89,7 +93,7 @@ describe("CIS dashboard: access and set-up", () => {
     expect(text).not.toContain("Setup Required");
     expect(text).toContain("Quick Actions");
     // The save itself is real activity.
-    expect(text).toContain("Settings updated");
+    expect(textOf((await visit(b, `${t.origin}/cis`)).doc, '[data-testid="recent-activity"]')).toContain("updated the CIS settings");
   });
 });
 
@@ -144,13 +148,13 @@ describe("CIS dashboard: content", () => {
     expect(stat("current-month-cis")).toEqual(["Current Month CIS", "£0.00"]);
     expect(html).not.toContain("Invoices arrive in a later release");
 
-    // Recent Activity is the real log, newest first, with relative times; nothing of the other tenant.
-    expect(html).toContain("Subcontractor archived: Old Co Ltd");
-    expect(html).toContain("Subcontractor created: Wendy Works Ltd");
-    expect(html).toContain("Subcontractor created: Bob Builder Ltd");
-    expect(html.indexOf("Subcontractor archived: Old Co Ltd")).toBeLessThan(html.indexOf("Subcontractor created: Bob Builder Ltd"));
+    // Recent Activity is the real audit log, newest first, with relative times; nothing of the other tenant.
+    const activity = textsOf(doc, "[data-activity]");
+    const name = await displayName(u.id);
+    expect(activity[0]).toContain(`${name} added subcontractor Old Co Ltd`);
+    expect(activity[1]).toContain(`${name} added subcontractor Wendy Works Ltd`);
+    expect(activity[2]).toContain(`${name} added subcontractor Bob Builder Ltd`);
     expect(html).toContain("Just now");
-    expect(html).toContain("by Sam Manager");
     expect(html).not.toContain("Elsewhere Ltd");
     expect(html).not.toContain("No recent activity");
   });
@@ -187,6 +191,114 @@ describe("CIS dashboard: content", () => {
     const narrow = await setup("standard", { warningDays: 0 });
     const { doc: narrowDoc } = await visit(narrow.b, `${narrow.t.origin}/cis`);
     expect(all(narrowDoc, "[data-severity]")).toHaveLength(nextDeadlines(new Date(), 0).length);
+  });
+});
+
+/** A user's display name as stored (what Recent Activity shows). */
+async function displayName(userId: string): Promise<string> {
+  const row = await env.DB.prepare("SELECT display_name FROM users WHERE id = ?").bind(userId).first<{ display_name: string }>();
+  return row!.display_name;
+}
+
+describe("CIS dashboard: Recent Activity", () => {
+  it("shows the audit log's invoices approved and paid, statements generated and issued, returns compiled and submitted and subcontractors verified, as sentences with names and links, newest first", async () => {
+    const { t, u, b } = await setup("admin");
+    await env.DB.prepare("UPDATE users SET display_name = 'Alice Admin' WHERE id = ?").bind(u.id).run();
+    const me = { id: u.id, email: u.email, name: "Alice Admin" };
+    const { queue } = recordingQueue();
+    const e = { ...env, JOBS: queue } as Env;
+    const today = londonToday();
+    const month = taxMonthOfDate(today);
+    const dan = await seedSub(
+      t,
+      { name: "Dan Murphy", verificationStatus: "higher", verificationMethod: "online", verificationReference: "V1234567890A", verifiedDate: today },
+      { actor: me },
+    );
+    const input = invoiceSchema.parse({
+      subcontractorId: dan.id,
+      invoiceNumber: "HAR-202611-045",
+      invoiceDate: today,
+      grossP: 100_000,
+      materialsP: 0,
+      vatRate: 0,
+    });
+    const created = await createInvoice(e, t.id, input, me);
+    if (!created.ok) throw new Error(created.code);
+    expect((await approveInvoice(e, t.id, created.id, me)).ok).toBe(true);
+    expect((await markInvoicePaid(e, t.id, created.id, me, { paymentDate: today })).ok).toBe(true);
+    const statement = await generateSubcontractorStatement(e, t.id, dan.id, month.label, me);
+    if (!statement.ok) throw new Error(statement.code);
+    expect((await issueStatement(e, t, statement.id, "print", me)).ok).toBe(true);
+    // The return's entries as compiling and submitting write them (those journeys have their own tests).
+    const later = Date.now() + 1_000;
+    await getDb(env).batch([
+      auditInsert(
+        getDb(env),
+        {
+          tenantId: t.id,
+          action: "cis.return.compiled",
+          actorId: u.id,
+          actorEmail: u.email,
+          targetType: "return",
+          targetId: "ret_1",
+          payload: { taxMonth: month.label },
+        },
+        later,
+      ),
+      auditInsert(
+        getDb(env),
+        {
+          tenantId: t.id,
+          action: "cis.return.submitted",
+          actorId: u.id,
+          actorEmail: u.email,
+          targetType: "return",
+          targetId: "ret_1",
+          payload: { taxMonth: month.label },
+        },
+        later + 1,
+      ),
+    ]);
+    // Another tenant's activity never shows here.
+    const other = await createTenant({ modules: ["cis"] });
+    await seedSub(other, { name: "Elsewhere Ltd", type: "company" }, { actor: me });
+
+    const { doc, text } = await visit(b, `${t.origin}/cis`);
+    const items = all(doc, "[data-activity]");
+    const sentences = items.map((li) => (li.querySelector("span")?.textContent ?? "").replace(/\s+/g, " ").trim());
+    expect(sentences).toEqual([
+      `Alice Admin submitted the return for ${month.displayLabel}`,
+      `Alice Admin compiled the return for ${month.displayLabel}`,
+      `Alice Admin issued the statement for Dan Murphy, ${month.displayLabel}`,
+      `Alice Admin generated the statement for Dan Murphy, ${month.displayLabel}`,
+      "Alice Admin recorded payment of invoice HAR-202611-045 from Dan Murphy",
+      "Alice Admin approved invoice HAR-202611-045 from Dan Murphy",
+      // One batch, one instant: the later-written entry first.
+      "Alice Admin verified Dan Murphy at the higher rate (30%)",
+      "Alice Admin added subcontractor Dan Murphy",
+    ]);
+    // Each names its thing as a link to where it is.
+    const linkOf = (i: number) => items[i]!.querySelector("a")?.getAttribute("href");
+    expect(linkOf(0)).toBe(`/cis/returns?month=${month.label}`);
+    expect(linkOf(2)).toBe(`/cis/statements?month=${month.label}`);
+    expect(linkOf(4)).toBe(`/cis/invoices/${created.id}`);
+    expect(linkOf(5)).toBe(`/cis/invoices/${created.id}`);
+    expect(linkOf(6)).toBe(`/cis/subcontractors/${dan.id}`);
+    expect(linkOf(7)).toBe(`/cis/subcontractors/${dan.id}`);
+    expect(text).not.toContain("Elsewhere Ltd");
+    // Never an identifier.
+    expect(text).not.toContain(dan.utr);
+  });
+
+  it("shows at most ten entries, and an erased actor as a former user", async () => {
+    const { t, u } = await setup("lead");
+    for (let i = 0; i < 12; i++) await seedSub(t, { name: `Builder ${String(i).padStart(2, "0")}` }, { actor: { id: u.id, email: u.email, name: "x" } });
+    await env.DB.prepare("UPDATE users SET scrubbed_at = ? WHERE id = ?").bind(Date.now(), u.id).run();
+    const other = await createUser(t, { role: "lead" });
+    const { doc } = await visit(await signedIn(t, other), `${t.origin}/cis`);
+    const items = textsOf(doc, "[data-activity]");
+    expect(items).toHaveLength(10);
+    expect(items[0]).toMatch(/^A former user added subcontractor Builder 11/);
   });
 });
 

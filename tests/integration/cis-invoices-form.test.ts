@@ -6,7 +6,7 @@ import { approveInvoice, deleteInvoice } from "~/features/cis/invoices/invoices.
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { deleteSubcontractors } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, createUser, uid, type TestTenant } from "../factories";
-import { cisStaff, seedSub } from "../factories/cis";
+import { cisStaff, seedSub, settingsForm } from "../factories/cis";
 import { describedBy, fieldMessage, field, isInvalid, options, page, pageText, textOf, valueOf, type Doc } from "../factories/html";
 import { signedIn } from "../factories/sessions";
 import { count } from "./auth-helpers";
@@ -142,6 +142,61 @@ describe("new invoice page", () => {
     for (const id of [archived.id, deleted.id, foreign.id, "nope"]) {
       expect(valueOf(await page(await b.get(newUrl(t, `?subcontractorId=${id}`))), "subcontractorId"), id).toBe("");
     }
+  });
+});
+
+describe("the VAT default of a new invoice", () => {
+  const checked = (doc: Doc) => (doc.querySelector('input[name="reverseCharge"]') as HTMLInputElement | null)?.hasAttribute("checked") ?? null;
+  const hint = (doc: Doc) => textOf(doc, "[data-reverse-charge-hint]");
+
+  it("starts with the reverse charge on for a VAT-registered subcontractor when the contractor is not the end user, and says why", async () => {
+    const { t, b } = await cisStaff("lead");
+    const vat = await seedSub(t, { name: "Vat Registered Ltd", type: "company", vatNumber: "GB123456789" });
+    const plain = await seedSub(t, { name: "Not Registered" });
+    // The subcontractor's page opens the form for it.
+    const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${vat.id}`));
+    expect(detail.querySelector(`a[href="/cis/invoices/new?subcontractorId=${vat.id}"]`)?.textContent).toBe("New Invoice");
+
+    const onDoc = await page(await b.get(newUrl(t, `?subcontractorId=${vat.id}`)));
+    expect(checked(onDoc)).toBe(true);
+    expect(hint(onDoc)).toContain("VAT registered and you are not the end user");
+    expect(describedBy(onDoc, "reverseCharge")).toContain("domestic reverse charge");
+    const offDoc = await page(await b.get(newUrl(t, `?subcontractorId=${plain.id}`)));
+    expect(checked(offDoc)).toBe(false);
+    expect(hint(offDoc)).toContain("no VAT number on record");
+    // No subcontractor chosen yet: off, with the plain hint.
+    const blank = await page(await b.get(newUrl(t)));
+    expect(checked(blank)).toBe(false);
+    expect(hint(blank)).toBe("The contractor accounts for the VAT.");
+
+    // Editable: saving with the box cleared stores no reverse charge.
+    const res = await b.post(newUrl(t), invoiceForm(vat.id, { invoiceNumber: "VAT-OFF" }));
+    expect(res.status).toBe(302);
+    const [row] = await invoiceRows(t.id);
+    expect(row!.reverse_charge).toBe(0);
+    expect(row!.vat_amount_p).toBe(20_000);
+  });
+
+  it("starts without it when the CIS settings say the contractor is the end user, set through the settings page", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const vat = await seedSub(t, { name: "Vat Registered Ltd", type: "company", vatNumber: "GB123456789" });
+    const settings = await page(await b.get(`${t.origin}/cis/settings`));
+    expect(pageText(settings)).toContain("We are an end user");
+    expect((settings.querySelector('input[name="endUser"]') as HTMLInputElement | null)?.hasAttribute("checked")).toBe(false);
+    const saved = await b.post(`${t.origin}/cis/settings`, settingsForm({ endUser: "on" }));
+    expect(saved.status).toBe(302);
+    expect(await count("cis_settings", "tenant_id = ? AND end_user = 1", t.id)).toBe(1);
+
+    const doc = await page(await b.get(newUrl(t, `?subcontractorId=${vat.id}`)));
+    expect(checked(doc)).toBe(false);
+    expect(hint(doc)).toContain("you are the end user");
+  });
+
+  it("keeps an edited invoice's own choice", async () => {
+    const { t, b } = await cisStaff("lead");
+    const vat = await seedSub(t, { name: "Vat Registered Ltd", type: "company", vatNumber: "GB123456789" });
+    const draft = await seedInvoice(t, vat.id, { reverseCharge: false });
+    expect(checked(await page(await b.get(editUrl(t, draft.id))))).toBe(false);
   });
 });
 

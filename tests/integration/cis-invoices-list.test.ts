@@ -43,6 +43,7 @@ type Seed = {
   grossP?: number;
   materialsP?: number;
   portal?: boolean;
+  reverseCharge?: boolean;
   paymentDate?: string;
   statementRequired?: boolean;
   statementIssued?: boolean;
@@ -67,7 +68,7 @@ async function seedInvoice(t: TestTenant, subId: string, o: Seed = {}) {
       grossP: o.grossP ?? 100_000,
       materialsP: o.materialsP ?? 30_000,
       vatRate: 20,
-      reverseCharge: false,
+      reverseCharge: o.reverseCharge ?? false,
       materialsJustification: "Bulk steel delivered to site",
     }),
     SEEDER,
@@ -161,6 +162,25 @@ describe("the invoice list", () => {
     expect(textOf(rowOf(doc, portal.id), "[data-status]")).toBe("Portal submission");
     expect(rowOf(doc, portal.id).querySelector('[data-source="portal"]')).not.toBeNull();
     expect(d.querySelector('[data-source="portal"]')).toBeNull();
+  });
+
+  it("shows each row's stored net amount in a Net column after CIS: with VAT added, or without it under the reverse charge", async () => {
+    const { t, b } = await cisStaff("standard");
+    const sub = await seedSub(t, { name: "Net Builders" });
+    // 1,000.00 gross, 300.00 materials: 140.00 deducted; VAT at 20% is 200.00 unless reverse charged.
+    const vat = await seedInvoice(t, sub.id, { number: "NET-VAT" });
+    const rc = await seedInvoice(t, sub.id, { number: "NET-RC", reverseCharge: true });
+    const doc = await page(await b.get(`${t.origin}${LIST}`));
+    const heads = textsOf(doc, "thead th");
+    expect(heads.indexOf("Net")).toBe(heads.indexOf("CIS") + 1);
+    const net = (id: string) => textOf(rowOf(doc, id), "td[data-net]");
+    expect(net(vat.id)).toBe("£1,060.00");
+    expect(net(rc.id)).toBe("£860.00");
+    // The stored amount, not one worked out again for the page.
+    const stored = await env.DB.prepare("SELECT id, net_payment_p FROM cis_invoices WHERE tenant_id = ? ORDER BY invoice_number")
+      .bind(t.id)
+      .all<{ id: string; net_payment_p: number }>();
+    expect(stored.results.map((r) => r.net_payment_p)).toEqual([86_000, 106_000]);
   });
 
   it("marks materials of 60% of gross or more with a warning icon that has accessible text", async () => {

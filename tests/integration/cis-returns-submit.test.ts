@@ -97,7 +97,9 @@ describe("submitting a compiled return to HMRC", () => {
     expect(JSON.parse(activity[0]!.details)).toEqual({ taxMonth: MONTH, gross: 3500.5, cis: 860 });
     expect(activity[0]!.performed_by).toBe(submission!.createdBy);
     expect(activity[0]!.performed_by_name).toBeTruthy();
-    expect(textOf(await page(await b.get(`${t.origin}/cis`)), '[data-testid="recent-activity"]')).toContain("Return submitted: 6 January to 5 February 2026");
+    expect(textOf(await page(await b.get(`${t.origin}/cis`)), '[data-testid="recent-activity"]')).toContain(
+      "submitted the return for 6 January to 5 February 2026",
+    );
 
     // Accepted and locked is a success: said as one on the submit page and the returns page, with no lock error.
     const filedText = `Submitted to HMRC on ${formatDateTime(row!.submittedAt)} — accepted; IRmark ${submission!.irmark}`;

@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { seedCis, seedCisInvoices, seedPlatform } from "~/db/seed";
 import { currentTaxMonth, invoiceAmounts, materialsNeedJustification, previousTaxMonth, taxMonthOfDate } from "~/features/cis/domain";
 import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
+import { getDashboardData } from "~/features/cis/dashboard/dashboard.server";
 
 type Row = Record<string, unknown> & {
   id: string;
@@ -83,6 +84,27 @@ describe("demo seed: acme's invoices", () => {
     expect(total).toBe(first.filter((r) => r.deleted_at === null).length);
     expect(stats.draft).toBeGreaterThan(0);
     expect(stats.pendingStatements).toBeGreaterThan(0);
+
+    // The dashboard's Recent Activity is not empty on the demo: real approvals, payments and verifications, newest first, never in the future.
+    const admin = { tenantId: "tnt_acme", scopes: ["*"] };
+    const dash = await getDashboardData(env, "tnt_acme", { now, viewer: admin });
+    if (!dash.active) throw new Error("acme's CIS is active in the seed");
+    expect(dash.activity).toHaveLength(10);
+    expect(dash.activity.map((a) => a.at)).toEqual([...dash.activity.map((a) => a.at)].sort((a, b) => b - a));
+    expect(dash.activity.every((a) => a.at <= now.getTime())).toBe(true);
+    expect(dash.activity.some((a) => /^(Maya Manager approved|Alice Admin recorded payment of) invoice [A-Z]{3}-\d{6}-\d{3} from /.test(a.text))).toBe(true);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE tenant_id = 'tnt_acme' AND action = 'cis.subcontractor.verified'").first("n"),
+    ).toBeGreaterThan(10);
+    // A second run adds no entry.
+    const entries = await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE tenant_id = 'tnt_acme'").first<number>("n");
+    await seedCis(db, { piiKeys: env.PII_KEYS, hmacKey: env.PII_HMAC_KEY });
+    await seedCisInvoices(db, now.getTime() + 86_400_000);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE tenant_id = 'tnt_acme'").first<number>("n")).toBe(entries);
+    // Some companies are VAT registered, so the reverse charge default shows on the demo.
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM cis_subcontractors WHERE tenant_id = 'tnt_acme' AND vat_number IS NOT NULL").first<number>("n"),
+    ).toBeGreaterThan(0);
   });
 });
 

@@ -45,6 +45,11 @@ async function settings(t: TestTenant) {
     .run();
 }
 
+/** A valid 1x1 PNG. */
+const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
+);
+
 let seq = 0;
 /** An invoice approved through the data layer (gross 1,500.00, materials 500.00, VAT 20%), paid on `paid` unless null. */
 async function approved(e: Env, t: TestTenant, subId: string, opts: { date?: string; paid?: string | null; grossP?: number; materialsP?: number } = {}) {
@@ -144,6 +149,60 @@ describe("the statement shows everything HMRC requires on it", () => {
     const copy = await portal.get(`${t.origin}/portal/statements/${id}.pdf`);
     expect(copy.status).toBe(200);
     expectRequiredItems(new Uint8Array(await copy.arrayBuffer()), sub, "£200.00");
+  });
+
+  it("carries the contractor's address and logo from branding (set on the branding page), with every required item still there; a missing logo is left out", async () => {
+    const { t, b } = await cisStaff("admin");
+    await settings(t);
+    // The address and the logo, through the branding page as an admin sets them.
+    const branding = { accentColor: "#1D4ED8", radius: "0.5rem", appearance: "auto", fontFamily: "Inter" };
+    expect((await b.post(`${t.origin}/settings/branding`, { ...branding, address: "Unit 4, Riverside Park\nLeeds\nLS1 4AB" })).status).toBe(302);
+    const upload = (bytes: Uint8Array<ArrayBuffer>, name: string, type: string) => {
+      const form = new FormData();
+      form.set("intent", "logo");
+      form.set("logo", new File([bytes], name, { type }));
+      return b.post(`${t.origin}/settings/branding`, form);
+    };
+    // Not a PNG or JPEG, whatever it is called: refused with the reason next to the field, nothing stored.
+    const refused = await upload(new TextEncoder().encode("GIF89a......"), "logo.png", "image/png");
+    expect(refused.status).toBe(400);
+    expect(pageText(parseHtml(await refused.text()))).toContain("The logo must be a PNG or JPEG image");
+    expect(
+      (
+        await b.post(
+          `${t.origin}/settings/branding`,
+          (() => {
+            const f = new FormData();
+            f.set("intent", "logo");
+            return f;
+          })(),
+        )
+      ).status,
+    ).toBe(400);
+    expect((await upload(PNG_1X1, "logo.png", "image/png")).status).toBe(302);
+    const stored = (await env.DB.prepare("SELECT branding FROM tenants WHERE id = ?").bind(t.id).first<{ branding: string }>())!;
+    const logo = JSON.parse(stored.branding).logo as { key: string; type: string };
+    expect(logo.type).toBe("image/png");
+    expect(logo.key.startsWith(`tenants/${t.id}/branding/`)).toBe(true);
+    expect(await env.FILES.head(logo.key)).not.toBeNull();
+    expect(textOf((await visit(b, `${t.origin}/settings/branding`)).doc, '[data-testid="logo-status"]')).toContain("PNG logo");
+
+    const sub = await seedSub(t, { name: "Branded Joinery", email: newEmail("brand") });
+    const id = await statementOf(t, sub);
+    const pdf = await ensureStatementPdf(env, t.id, id);
+    if (!pdf.ok) throw new Error(pdf.code);
+    const { after } = expectRequiredItems(pdf.bytes, sub, "£200.00");
+    expect(after("Contractor address")).toBe("Unit 4, Riverside Park, Leeds, LS1 4AB");
+    expect(new TextDecoder("latin1").decode(pdf.bytes)).toMatch(/\/Subtype\s*\/Image/);
+
+    // The logo gone from storage: the next statement renders without it, every item still there.
+    await env.FILES.delete(logo.key);
+    const other = await seedSub(t, { name: "Logo Gone Ltd", type: "company", email: newEmail("gone") });
+    const second = await statementOf(t, other);
+    const plain = await ensureStatementPdf(env, t.id, second);
+    if (!plain.ok) throw new Error(plain.code);
+    expectRequiredItems(plain.bytes, other, "£200.00");
+    expect(new TextDecoder("latin1").decode(plain.bytes)).not.toMatch(/\/Subtype\s*\/Image/);
   });
 
   it("higher rate (unmatched, 30%): the same items plus the verification number", async () => {

@@ -180,7 +180,7 @@ describe("tenant isolation", () => {
 });
 
 describe("the subcontractor form", () => {
-  it("creates a subcontractor, redirects to the list with a toast, and stores identifiers encrypted only", async () => {
+  it("creates a subcontractor, lands on its page with a toast, and stores identifiers encrypted only", async () => {
     const { t, b } = await setup("lead");
     const utr = newUtr();
     const nino = "AB481937C";
@@ -200,13 +200,16 @@ describe("the subcontractor form", () => {
       active: "on",
     });
     expect(res.status, await res.clone().text()).toBe(302);
-    expect(location(res)).toBe("/cis/subcontractors");
-    const shown = await shownText(await b.follow(res, `${t.origin}/cis/subcontractors/new`));
-    expect(shown).toContain("Subcontractor created");
-    expect(shown).toContain("Alice Brick");
-
     const r = await env.DB.prepare("SELECT * FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<Record<string, unknown>>();
     expect(r).toBeTruthy();
+    // It lands on the new subcontractor's own page, with the toast.
+    expect(location(res)).toBe(`/cis/subcontractors/${r?.id}`);
+    const landed = await b.follow(res, `${t.origin}/cis/subcontractors/new`);
+    expect(landed.status).toBe(200);
+    const shown = await shownText(landed);
+    expect(shown).toContain("Subcontractor created");
+    expect(shown).toContain("Alice Brick has been created.");
+
     expect(r?.verification_status).toBe("gross");
     expect(r?.verification_rate).toBe(0);
     expect(r?.active).toBe(1);

@@ -46,12 +46,18 @@ describe("invitations (inviteUser)", () => {
     const res = await new Browser().post(`${t.origin}/login`, { email, password: PASSWORD });
     expect(res.status).not.toBe(302);
 
-    const activated = await activateAccount(env, t.id, { token: tokenOf(link), password: NEW_PASSWORD, ip: null });
-    expect(activated).toEqual({ ok: true, email });
+    const request = () => new Request(`${t.origin}/activate`, { method: "POST" });
+    const activated = await activateAccount(env, request(), t.id, { token: tokenOf(link), password: NEW_PASSWORD, ip: null });
+    expect(activated).toEqual({ ok: true, email, setCookie: expect.any(String) });
+    // Activation signs the person in: one session row, and the sign-in audited beside the activation.
+    expect(await count("sessions", "tenant_id = ? AND user_id = ? AND kind = 'staff' AND revoked_at IS NULL", t.id, userId)).toBe(1);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'auth.login.success' AND actor_id = ?", t.id, userId)).toBe(1);
     await signIn(t, { email, password: NEW_PASSWORD });
-    // Single use.
-    expect(await activateAccount(env, t.id, { token: tokenOf(link), password: NEW_PASSWORD, ip: null })).toEqual({ ok: false, code: "used" });
+    const sessionsAfterSignIn = await count("sessions", "tenant_id = ? AND user_id = ?", t.id, userId);
+    // Single use: a second activation is refused and signs no one in.
+    expect(await activateAccount(env, request(), t.id, { token: tokenOf(link), password: NEW_PASSWORD, ip: null })).toEqual({ ok: false, code: "used" });
     expect(await count("audit_events", "tenant_id = ? AND action = 'user.activated' AND target_id = ?", t.id, userId)).toBe(1);
+    expect(await count("sessions", "tenant_id = ? AND user_id = ?", t.id, userId)).toBe(sessionsAfterSignIn);
   });
 
   it("re-inviting a still-invited user sends a fresh link and voids the previous one; an active account's e-mail is taken", async () => {
@@ -128,7 +134,7 @@ function resetLinkIn(mail: { text: string }): string {
 const onTenant = (t: TestTenant, link: string) => `${t.origin}${new URL(link).pathname}${new URL(link).search}`;
 
 describe("/settings/users and /activate through the Worker", () => {
-  it("an admin invites from the page; the e-mailed link activates once; forged and reused links get a clear message; the person then signs in", async () => {
+  it("an admin invites from the page; the e-mailed link activates once and signs the person in; forged and reused links get a clear message", async () => {
     const t = await createTenant();
     const admin = await createUser(t, { role: "admin" });
     const b = await signIn(t, admin);
@@ -154,8 +160,20 @@ describe("/settings/users and /activate through the Worker", () => {
     const short = await visitor.post(`${t.origin}/activate`, { token: tokenOf(link), password: "short", confirm: "short" });
     expect(short.status).toBe(400);
     expect(await short.text()).toContain("at least 12");
+    // A session this browser held before (someone else's, on a shared machine) is replaced, not kept beside.
+    const previous = await createUser(t);
+    const shared = await signIn(t, previous);
+    for (const pair of shared.cookieHeader(t.host).split("; ")) visitor.setCookie(t.host, pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
     const done = await visitor.post(`${t.origin}/activate`, { token: tokenOf(link), password: NEW_PASSWORD, confirm: NEW_PASSWORD });
-    expect(location(done)).toBe("/login");
+    // Activated and signed in: the workspace's home (no modules here: Welcome), with the toast.
+    expect(location(done)).toBe("/welcome");
+    const home = await visit(visitor, `${t.origin}/welcome`);
+    expect(home.status).toBe(200);
+    expect(home.text).toContain("Signed in as Nia New");
+    expect(home.text).toContain("Account activated");
+    const person = await env.DB.prepare("SELECT id FROM users WHERE tenant_id = ? AND email = ?").bind(t.id, email).first<{ id: string }>();
+    expect(await count("sessions", "tenant_id = ? AND user_id = ? AND revoked_at IS NULL", t.id, person!.id)).toBe(1);
+    expect(await count("sessions", "tenant_id = ? AND user_id = ? AND revoked_at IS NULL", t.id, previous.id)).toBe(0);
     expect(await tryLogin(t, email, NEW_PASSWORD)).toBe(true);
     expect(textOf((await visit(b, `${t.origin}${USERS}`)).doc, `tr[data-user="${email}"] [data-testid="status"]`)).toBe("Active");
 

@@ -147,3 +147,24 @@ describe("/settings/modules", () => {
     expect(await count("tenant_modules", "tenant_id = ? AND enabled = 1", other.id)).toBe(0);
   });
 });
+
+describe("/welcome with no modules switched on", () => {
+  it("tells an admin where modules are switched on, with a link to the module settings", async () => {
+    const { t, b } = await staff("admin");
+    const doc = await page(await b.get(`${t.origin}/welcome`));
+    const text = doc.body.textContent ?? "";
+    expect(text).toContain("No modules are switched on yet");
+    expect(linksTo(doc, "Switch modules on")).toEqual(["/settings/modules"]);
+    expect(text).not.toContain("Your workspace administrator");
+    // The link leads to a page the admin may open.
+    expect((await b.get(`${t.origin}/settings/modules`)).status).toBe(200);
+  });
+
+  it("tells others that their administrator switches modules on, with no link they could not follow", async () => {
+    const { t, b } = await staff("standard");
+    const doc = await page(await b.get(`${t.origin}/welcome`));
+    const text = doc.body.textContent ?? "";
+    expect(text).toContain("Your workspace administrator can enable modules such as CIS and Files.");
+    expect(doc.querySelectorAll('a[href="/settings/modules"]').length).toBe(0);
+  });
+});

@@ -23,6 +23,9 @@ export const cisSettings = sqliteTable("cis_settings", {
   emailFrom: text("email_from"),
   emailReplyTo: text("email_reply_to"),
   statementFooter: text("statement_footer"),
+  // The contractor is the end user of the construction services it buys (or an intermediary
+  // supplier): the domestic reverse charge does not apply to what it is invoiced.
+  endUser: integer("end_user", { mode: "boolean" }).notNull().default(false),
   // Government Gateway sender id and password for HMRC submissions: AES-GCM like the UTR, never shown back.
   gatewaySenderIdEnc: text("gateway_sender_id_enc"),
   gatewayPasswordEnc: text("gateway_password_enc"),

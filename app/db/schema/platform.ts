@@ -20,6 +20,10 @@ export type TenantBranding = {
   appearance?: BrandAppearance;
   fontFamily?: string;
   fontUrl?: string;
+  /** The postal address printed on documents (statements), lines separated by newlines. */
+  address?: string;
+  /** The logo printed on documents: a PNG or JPEG in R2 under the tenant's branding prefix. */
+  logo?: { key: string; type: "image/png" | "image/jpeg"; bytes: number };
 };
 
 export const tenants = sqliteTable(

@@ -19,6 +19,7 @@ export {
   staffSessionHash,
   staffSessionStatement,
   staffSessionUser,
+  staffSignInStatementsWhere,
   touchSession,
 } from "./session.server";
 export { countAttempt, refundAttempt, throttleMessage } from "./throttle.server";

@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createCookie } from "react-router";
 import { getDb } from "~/db/client.server";
+import { insertWhere } from "~/db/insert-where.server";
 import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
-import { auditInsert, type AuditEntry } from "~/features/platform/index.server";
+import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/index.server";
 import { UNREAD_COUNT_CAP } from "~/features/platform";
 import { secureCookies, sessionSecrets } from "~/features/platform/index.server";
 import { newId, sha256Hex } from "~/utils/ids";
@@ -235,6 +236,69 @@ export async function replaceSession(
     .where(and(eq(sessions.idHash, await sha256Hex(presented)), eq(sessions.kind, opts.kind), tenantCondition, isNull(sessions.revokedAt)));
   await db.batch([revoke, insert, audited]);
   return { setCookie };
+}
+
+/**
+ * A staff sign-in carried by another change that proves who the person is (the activation link):
+ * the statements join the caller's D1 batch and each lands only while `when` holds, checked by the
+ * database in the same statement. They revoke the session this browser presented (as every
+ * sign-in does), create the new session row and record `auth.login.success`, so the change and the
+ * sign-in commit together or not at all. The cookie is worth sending only when the batch changed.
+ */
+export async function staffSignInStatementsWhere(
+  env: Env,
+  request: Request,
+  opts: { tenantId: string; userId: string; email: string; ip: string | null; method: string; now: number },
+  when: SQL,
+): Promise<{ statements: BatchItem<"sqlite">[]; setCookie: string }> {
+  const db = getDb(env);
+  const token = newId(32);
+  const idHash = await sha256Hex(token);
+  const policy = SESSION_POLICY.staff;
+  const statements: BatchItem<"sqlite">[] = [];
+  const presented = await readSessionToken(env, request, "staff");
+  if (presented) {
+    statements.push(
+      db
+        .update(sessions)
+        .set({ revokedAt: opts.now })
+        .where(
+          and(
+            eq(sessions.idHash, await sha256Hex(presented)),
+            eq(sessions.kind, "staff"),
+            eq(sessions.tenantId, opts.tenantId),
+            isNull(sessions.revokedAt),
+            when,
+          ),
+        ),
+    );
+  }
+  statements.push(
+    insertWhere(
+      db,
+      sessions,
+      {
+        idHash,
+        kind: "staff",
+        tenantId: opts.tenantId,
+        userId: opts.userId,
+        createdAt: opts.now,
+        lastSeenAt: opts.now,
+        idleExpiresAt: opts.now + policy.idleMs,
+        absoluteExpiresAt: opts.now + policy.absoluteMs,
+        ip: opts.ip,
+      },
+      when,
+    ),
+    auditInsertWhere(
+      db,
+      { tenantId: opts.tenantId, action: "auth.login.success", actorId: opts.userId, actorEmail: opts.email, payload: { method: opts.method }, ip: opts.ip },
+      when,
+      { now: opts.now },
+    ),
+  );
+  const setCookie = await cookieFor(env, "staff").serialize(token, { maxAge: Math.floor(policy.absoluteMs / 1000) });
+  return { statements, setCookie };
 }
 
 /** Ends every live session of a user at once (disable, password change). */

@@ -8,7 +8,13 @@ import { hashPassword } from "~/features/auth/index.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
 import { countAttempt } from "~/features/auth/index.server";
 import { signToken, verifyToken } from "~/features/auth/index.server";
-import { activateUserStatement, burnTokenStatement, insertUserStatement, reinviteUserStatement } from "~/features/auth/index.server";
+import {
+  activateUserStatement,
+  burnTokenStatement,
+  insertUserStatement,
+  reinviteUserStatement,
+  staffSignInStatementsWhere,
+} from "~/features/auth/index.server";
 import { defaultDisplayName } from "~/features/auth/index.server";
 import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/index.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/index.server";
@@ -173,15 +179,21 @@ export function linkThrottleKeys(ip: string | null, kind: "activate" | "reset") 
   return [{ key: `${kind}:ip:${ip ?? "unknown"}`, limit: LINK_ATTEMPTS_PER_IP }];
 }
 
-export type ActivateResult = Result<{ email: string }, LinkProblem | "throttled" | "weak_password", { waitMs?: number }>;
+export type ActivateResult = Result<{ email: string; setCookie: string }, LinkProblem | "throttled" | "weak_password", { waitMs?: number }>;
 
 /**
- * Sets the first password from an activation link. The attempt is counted before the token or
- * the password is checked; the password, the end of the invitation (which makes the link
- * single use), the burnt token id and `user.activated` are one batch, each conditional on the
- * row still naming this link.
+ * Sets the first password from an activation link and signs the person in. The attempt is
+ * counted before the token or the password is checked; the password, the end of the invitation
+ * (which makes the link single use), the burnt token id, `user.activated` and the sign-in (the
+ * browser's old session revoked, the new session row, `auth.login.success`) are one batch, each
+ * conditional on the row still naming this link. `setCookie` carries the new session.
  */
-export async function activateAccount(env: Env, tenantId: string, opts: { token: string; password: string; ip: string | null }): Promise<ActivateResult> {
+export async function activateAccount(
+  env: Env,
+  request: Request,
+  tenantId: string,
+  opts: { token: string; password: string; ip: string | null },
+): Promise<ActivateResult> {
   const wait = await countAttempt(env, linkThrottleKeys(opts.ip, "activate"));
   if (wait > 0) return { ok: false, code: "throttled", waitMs: wait };
   const link = await checkActivationLink(env, tenantId, opts.token);
@@ -191,7 +203,13 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
   const db = getDb(env);
   const now = Date.now();
   const invited = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND invite_id = ${link.jti} AND disabled = 0)`;
-  const [, , updated] = await db.batch([
+  const signIn = await staffSignInStatementsWhere(
+    env,
+    request,
+    { tenantId, userId: link.userId, email: link.email, ip: opts.ip, method: "activation", now },
+    invited,
+  );
+  const results = await db.batch([
     burnTokenStatement(db, { jti: link.jti, kind: "user-invite", tenantId, usedAt: now, expiresAt: now + INVITE_TTL_SECONDS * 1000 }),
     auditInsertWhere(
       db,
@@ -208,8 +226,11 @@ export async function activateAccount(env: Env, tenantId: string, opts: { token:
       invited,
       { now },
     ),
+    // The sign-in before the activation, under the same condition: it still sees the invitation.
+    ...signIn.statements,
     activateUserStatement(db, { tenantId, userId: link.userId, inviteId: link.jti, passwordHash: hash, now }),
   ]);
+  const updated = results[results.length - 1] as unknown[];
   if (updated.length !== 1) return { ok: false, code: "used" };
-  return { ok: true, email: link.email };
+  return { ok: true, email: link.email, setCookie: signIn.setCookie };
 }

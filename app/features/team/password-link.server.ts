@@ -12,7 +12,8 @@ import { setPasswordSchema } from "./schemas";
 /*
  * The two pages a mailed link opens to set a password (activating an invitation, resetting a
  * password) answer the same way: the loader says whether the link still works, without using it;
- * the action sets the password through the link, then sends the person to sign in.
+ * the action sets the password through the link, then sends the person on: an activation signs
+ * them in, a reset sends them to sign in.
  */
 
 type LinkCheck = { ok: true; email: string } | { ok: false; code: LinkProblem };
@@ -20,7 +21,7 @@ type LinkUse = (input: {
   token: string;
   password: string;
   ip: string | null;
-}) => Promise<{ ok: true } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number }>;
+}) => Promise<{ ok: true; setCookie?: string } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number }>;
 
 /** The loader's answer: the link's token and e-mail address, or what is wrong with the link. */
 export async function passwordLinkState(request: Request, check: (token: string) => Promise<LinkCheck>) {
@@ -29,8 +30,11 @@ export async function passwordLinkState(request: Request, check: (token: string)
   return link.ok ? { token, email: link.email, problem: null } : { token: "", email: "", problem: LINK_ERRORS[link.code] };
 }
 
-/** The action: sets the password through `use`, and on success redirects to sign in with `done`. */
-export async function setPasswordFromLink(env: Env, request: Request, use: LinkUse, done: Toast) {
+/**
+ * The action: sets the password through `use`, and on success redirects to `to` with `done`
+ * (sign in, unless the link signed the person in: then its session cookie goes with the redirect).
+ */
+export async function setPasswordFromLink(env: Env, request: Request, use: LinkUse, done: Toast, to = "/login") {
   const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem: null }, { status: 400 });
   const res = await use({ token: submission.value.token, password: submission.value.password, ip: clientIp(request) });
@@ -42,5 +46,5 @@ export async function setPasswordFromLink(env: Env, request: Request, use: LinkU
     const problem = code === "throttled" ? throttleMessage(res.waitMs ?? 0) : LINK_ERRORS[code];
     return data({ result: submission.reply({ hideFields: ["password", "confirm"] }), problem }, { status: res.code === "throttled" ? 429 : 400 });
   }
-  return redirectWithToast(env, "/login", done);
+  return redirectWithToast(env, to, done, res.setCookie ? { headers: { "Set-Cookie": res.setCookie } } : {});
 }

@@ -7,6 +7,13 @@ export const brandingSchema = z.object({
   radius: z.enum(BRAND_RADII, { error: "Choose a corner radius from the list" }),
   appearance: z.enum(BRAND_APPEARANCES, { error: "Choose light, dark or follow the system" }),
   fontFamily: z.enum(BRAND_FONT_IDS, { error: "Choose a font from the list" }),
+  // Printed on documents such as CIS statements; blank removes it.
+  address: z
+    .string()
+    .trim()
+    .max(300, "Enter an address of 300 characters or fewer")
+    .refine((v) => v.split(/\r?\n/).length <= 6, "Enter the address on 6 lines or fewer")
+    .optional(),
 });
 export type BrandingInput = z.infer<typeof brandingSchema>;
 

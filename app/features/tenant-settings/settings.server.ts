@@ -8,6 +8,9 @@ import { hexToHsl } from "~/features/platform";
 import { isOfferedModule } from "~/features/platform";
 import type { BrandingInput } from "./schemas";
 import type { Result } from "~/utils/result";
+import { IMAGE_CONTENT_TYPES, imageKind } from "~/utils/image-kind";
+import { newId } from "~/utils/ids";
+import { brandingPrefix, LOGO_MAX_BYTES, type LogoErrorCode } from "./logo";
 
 export type SetModuleError = "module_not_found" | "module_unavailable";
 
@@ -19,7 +22,8 @@ export async function saveBranding(env: Env, tenantId: string, current: TenantBr
   const db = getDb(env);
   const accentHsl = hexToHsl(input.accentColor);
   if (!accentHsl) throw new Error("saveBranding: accent colour not validated");
-  const next: TenantBranding = { ...current, ...input, accentColor: input.accentColor.toUpperCase(), accentHsl };
+  // A blank address removes it (undefined leaves the key out of the stored JSON).
+  const next: TenantBranding = { ...current, ...input, address: input.address || undefined, accentColor: input.accentColor.toUpperCase(), accentHsl };
   const now = Date.now();
   await db.batch([
     db.update(tenants).set({ branding: next, updatedAt: now }).where(eq(tenants.id, tenantId)),
@@ -32,7 +36,59 @@ export async function saveBranding(env: Env, tenantId: string, current: TenantBr
         actorEmail: actor.email,
         targetType: "tenant",
         targetId: tenantId,
-        payload: { accentColor: next.accentColor, radius: input.radius, appearance: input.appearance, fontFamily: input.fontFamily },
+        payload: {
+          accentColor: next.accentColor,
+          radius: input.radius,
+          appearance: input.appearance,
+          fontFamily: input.fontFamily,
+          address: Boolean(next.address),
+        },
+        ip: actor.ip,
+      },
+      now,
+    ),
+  ]);
+}
+
+/**
+ * Stores a new logo for documents: the file in R2 under the tenant's branding prefix (a new key
+ * each time, so a statement frozen with the old one still finds it), then the branding pointing at
+ * it with its audit entry in one batch. The bytes must be a PNG or JPEG by their signature and no
+ * larger than LOGO_MAX_BYTES; the declared type and name are not trusted.
+ */
+export async function saveLogo(env: Env, tenantId: string, current: TenantBranding, bytes: Uint8Array, actor: ActorAt): Promise<Result<void, LogoErrorCode>> {
+  if (bytes.byteLength === 0) return { ok: false, code: "logo_missing" };
+  if (bytes.byteLength > LOGO_MAX_BYTES) return { ok: false, code: "logo_too_large" };
+  const kind = imageKind(bytes);
+  if (!kind) return { ok: false, code: "logo_type" };
+  const type = IMAGE_CONTENT_TYPES[kind];
+  const key = `${brandingPrefix(tenantId)}logo-${newId()}.${kind === "png" ? "png" : "jpg"}`;
+  await env.FILES.put(key, bytes, { httpMetadata: { contentType: type }, customMetadata: { tenantId } });
+  await writeBranding(env, tenantId, { ...current, logo: { key, type, bytes: bytes.byteLength } }, actor, { logo: "uploaded", bytes: bytes.byteLength });
+  return { ok: true };
+}
+
+/** Takes the logo off documents from now on; the file stays for statements already frozen with it. */
+export async function removeLogo(env: Env, tenantId: string, current: TenantBranding, actor: ActorAt): Promise<void> {
+  const { logo: _logo, ...rest } = current;
+  await writeBranding(env, tenantId, rest, actor, { logo: "removed" });
+}
+
+async function writeBranding(env: Env, tenantId: string, next: TenantBranding, actor: ActorAt, payload: Record<string, unknown>): Promise<void> {
+  const db = getDb(env);
+  const now = Date.now();
+  await db.batch([
+    db.update(tenants).set({ branding: next, updatedAt: now }).where(eq(tenants.id, tenantId)),
+    auditInsert(
+      db,
+      {
+        tenantId,
+        action: "tenant.branding.updated",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "tenant",
+        targetId: tenantId,
+        payload,
         ip: actor.ip,
       },
       now,

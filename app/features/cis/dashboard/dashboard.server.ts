@@ -2,15 +2,14 @@ import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
 import { can, type ScopeHolder } from "~/features/auth";
-import { recentActivityQuery } from "~/features/platform/index.server";
 import { formatLongDate, formatRelative } from "~/utils/dates";
+import { activitySentence, activityText, visibleActivityActions, type ActivityItem } from "./activity";
+import { recentCisActivityQuery, toActivityRows } from "./activity.server";
 import {
   currentTaxMonth,
   deadlineIndicator,
   DEFAULT_CIS_SETTINGS,
-  isTaxMonthLabel,
   nextDeadlines,
-  taxMonthFromLabel,
   DEADLINE_KINDS,
   type DeadlineKind,
   type DeadlineSeverity,
@@ -30,7 +29,8 @@ export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
 
 export type DashboardAlert = { kind: DeadlineKind; label: string; severity: DeadlineSeverity; taxMonth: string; message: string };
 export type DashboardDeadline = { kind: DeadlineKind; label: string; date: string; state: DeadlineState; indicator: string };
-export type DashboardActivity = { id: string; summary: string; by: string | null; when: string; at: number };
+/** One Recent Activity sentence, with its relative time and the whole sentence as text. */
+export type DashboardActivity = ActivityItem & { when: string; text: string };
 
 export type DashboardStats = {
   activeSubcontractors: number;
@@ -67,42 +67,21 @@ export function dashboardAlerts(now: Date, warningDays: number): DashboardAlert[
   }));
 }
 
-/** 'subcontractor.created' -> 'Subcontractor created'. */
-export function describeAction(action: string): string {
-  const words = action.replace(/[._]+/g, " ").trim();
-  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "Activity";
-}
-
-/** Activity actions named as an event rather than a command. */
-const ACTIVITY_LABELS: Readonly<Record<string, string>> = { "return.submit": "Return submitted", "statement.issue": "Statement issued" };
-
-function activitySummary(action: string, details: Record<string, unknown>): string {
-  const base = ACTIVITY_LABELS[action] ?? describeAction(action);
-  // Activity details never hold identifiers (UTR/NINO); a name, role or tax month is safe to show.
-  const subject =
-    typeof details.name === "string"
-      ? details.name
-      : typeof details.subcontractorName === "string"
-        ? details.subcontractorName
-        : typeof details.role === "string"
-          ? `role '${details.role}'`
-          : isTaxMonthLabel(details.taxMonth)
-            ? taxMonthFromLabel(details.taxMonth).displayLabel
-            : null;
-  return subject ? `${base}: ${subject}` : base;
-}
-
 /**
  * Everything the dashboard shows, from the tenant's real data, in ONE D1 round trip: whether the
  * settings are active (and their warningDays), the active subcontractors, the invoice figures
  * (the invoice list's own stats query, so Draft Invoices and Current Month CIS are the list's Draft
  * and This Month CIS), the statements the current tax month still needs generated (the statements
  * screen's own definition, so the card agrees with that screen's Pending Generation for the month)
- * and the recent activity. Returns
+ * and the recent activity from the audit log (only the entries `viewer` may see). Returns
  * { active: false } while the settings are missing or not saved as active. The return status is
  * the current tax month's latest return, or 'Not compiled'.
  */
-export async function getDashboardData(env: Env, tenantId: string, opts: { now: Date }): Promise<({ active: true } & DashboardData) | { active: false }> {
+export async function getDashboardData(
+  env: Env,
+  tenantId: string,
+  opts: { now: Date; viewer: ScopeHolder },
+): Promise<({ active: true } & DashboardData) | { active: false }> {
   const { now } = opts;
   const db = getDb(env);
   const tm = currentTaxMonth(now);
@@ -110,7 +89,11 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
     db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
     summaryQuery(db, tenantId),
     invoiceStatsQuery(db, tenantId, now),
-    recentActivityQuery(db, tenantId, "cis", 10),
+    recentCisActivityQuery(
+      db,
+      tenantId,
+      visibleActivityActions((scope) => can(opts.viewer, scope)),
+    ),
     latestReturnStatusQuery(db, tenantId, tm.label),
     pendingStatementsCountQuery(db, tenantId, tm.label),
     ...overdueReturnsQueries(db, tenantId, now),
@@ -137,13 +120,10 @@ export async function getDashboardData(env: Env, tenantId: string, opts: { now: 
       }),
       returnStatus: currentReturn ? RETURN_STATUS_LABELS[currentReturn.status] : NOT_COMPILED,
     },
-    activity: activity.map((a) => ({
-      id: a.id,
-      summary: activitySummary(a.action, a.details ?? {}),
-      by: a.performedByName ?? null,
-      when: formatRelative(a.performedAt, now),
-      at: a.performedAt,
-    })),
+    activity: toActivityRows(activity).flatMap((row) => {
+      const item = activitySentence(row);
+      return item ? [{ ...item, when: formatRelative(item.at, now), text: activityText(item) }] : [];
+    }),
     overdueReturns: toOverdueReturns(now, overdueResults).map(overdueReturnView),
   };
 }

@@ -380,6 +380,7 @@ export function makeSettingsSchema(options: SettingsSchemaOptions = {}) {
       utr: optionalText({ normalize: normalizeUtr, test: (v) => UTR_RE.test(v), message: SETTINGS_MESSAGES.utr }),
       vatScheme: z.enum(VAT_SCHEMES, { error: "VAT scheme must be standard, reduced, zero or flat" }).default("standard"),
       emailStatements: z.boolean().default(false),
+      endUser: z.boolean().default(false),
       warningDays: z
         .number({ error: SETTINGS_MESSAGES.warningDays })
         .int(SETTINGS_MESSAGES.warningDays)
@@ -421,6 +422,7 @@ export const DEFAULT_CIS_SETTINGS: Readonly<CisSettings> = Object.freeze({
   utr: undefined,
   vatScheme: "standard",
   emailStatements: true,
+  endUser: false,
   warningDays: 3,
   statementDeadlineDays: 14,
   emailFrom: undefined,

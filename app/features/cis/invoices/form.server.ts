@@ -6,7 +6,7 @@
 import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
-import { cisInvoices, cisSubcontractors, type InvoiceSource } from "~/db/schema";
+import { cisInvoices, cisSettings, cisSubcontractors, type InvoiceSource } from "~/db/schema";
 import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { invoiceAmounts, taxMonthOfDate, type InvoiceInput } from "../domain";
@@ -39,11 +39,12 @@ async function usableSubcontractor(env: Env, tenantId: string, id: string) {
   return { ok: true, sub } as const;
 }
 
-/** A subcontractor as the invoice form offers it: name, current CIS rate, and whether it is active. */
-export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean };
+/** A subcontractor as the invoice form offers it: name, current CIS rate, whether it is active and whether it has a VAT number. */
+export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean };
 
 /**
- * What the invoice form needs, in one D1 round trip: this tenant's active subcontractors by name
+ * What the invoice form needs, in one D1 round trip: this tenant's active subcontractors by name,
+ * whether the contractor is the end user (CIS settings; the reverse charge default depends on it)
  * and, for an edit, the invoice (null when unknown, deleted or another tenant's). An edited
  * invoice's own subcontractor is listed even if archived since, so the form shows who it is
  * rather than silently offering someone else; saving against it is still refused.
@@ -52,27 +53,38 @@ export async function invoiceFormData(
   env: Env,
   tenantId: string,
   invoiceId?: string,
-): Promise<{ subcontractors: InvoiceFormSubcontractor[]; invoice: InvoiceRow | null }> {
+): Promise<{ subcontractors: InvoiceFormSubcontractor[]; invoice: InvoiceRow | null; contractorEndUser: boolean }> {
   const db = getDb(env);
   const usable = eq(cisSubcontractors.active, true);
   const ownSub = invoiceId
     ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
     : undefined;
   const subs = db
-    .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, rate: cisSubcontractors.verificationRate, active: cisSubcontractors.active })
+    .select({
+      id: cisSubcontractors.id,
+      name: cisSubcontractors.name,
+      rate: cisSubcontractors.verificationRate,
+      active: cisSubcontractors.active,
+      vatRegistered: sql<boolean>`coalesce(trim(${cisSubcontractors.vatNumber}), '') <> ''`.mapWith(Boolean).as("vat_registered"),
+    })
     .from(cisSubcontractors)
     .where(and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), ownSub ? or(usable, ownSub) : usable))
     .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id));
-  if (!invoiceId) return { subcontractors: await subs, invoice: null };
-  const [subcontractors, rows] = await db.batch([
+  const settings = db.select({ endUser: cisSettings.endUser }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
+  if (!invoiceId) {
+    const [subcontractors, [found]] = await db.batch([subs, settings]);
+    return { subcontractors, invoice: null, contractorEndUser: found?.endUser ?? false };
+  }
+  const [subcontractors, rows, [found]] = await db.batch([
     subs,
     db
       .select()
       .from(cisInvoices)
       .where(and(visible(tenantId), eq(cisInvoices.id, invoiceId)))
       .limit(1),
+    settings,
   ]);
-  return { subcontractors, invoice: rows[0] ?? null };
+  return { subcontractors, invoice: rows[0] ?? null, contractorEndUser: found?.endUser ?? false };
 }
 
 export type InvoicePreviewInput = Pick<InvoiceInput, "subcontractorId" | "grossP" | "materialsP" | "vatRate" | "reverseCharge">;

@@ -9,7 +9,7 @@ import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.read" });
-  const dash = await getDashboardData(env, tenant.id, { now: new Date() });
+  const dash = await getDashboardData(env, tenant.id, { now: new Date(), viewer: user });
   if (!dash.active) return { active: false as const, canManage: canManageSettings(user) };
   return {
     active: true as const,

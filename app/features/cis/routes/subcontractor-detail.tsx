@@ -49,6 +49,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       canUnmask: can(user, "cis.pii.unmask"),
       canInvite: can(user, "cis.portal.invite"),
       canVerify: can(user, "cis.sub.verify"),
+      canInvoice: can(user, "cis.inv.write"),
     },
   };
 }
@@ -182,6 +183,12 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
         <h2 className="text-xl font-semibold">{sub.name || "Untitled"}</h2>
         <StatusBadge active={sub.active} />
         <div className="ml-auto flex flex-wrap gap-2">
+          {perms.canInvoice && sub.active ? (
+            // The form opens for this subcontractor, its VAT default applied (with or without JavaScript).
+            <Link to={`/cis/invoices/new?subcontractorId=${encodeURIComponent(sub.id)}`} className={buttonClass("secondary")}>
+              New Invoice
+            </Link>
+          ) : null}
           {perms.canInvite && sub.email && sub.active ? <InviteToPortalButton subcontractorId={sub.id} className={buttonClass("secondary")} /> : null}
           {perms.canVerify && sub.active ? (
             <Form method="post">

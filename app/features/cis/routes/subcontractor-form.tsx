@@ -104,7 +104,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return data({ result: reply({ formErrors: [message] }) }, { status: 500 });
     }
     if (saved.ok) {
-      return redirectWithToast(env, "/cis/subcontractors", {
+      // A new subcontractor opens on its own page, where the next step (invite, invoice) starts.
+      return redirectWithToast(env, id ? "/cis/subcontractors" : `/cis/subcontractors/${saved.id}`, {
         type: "success",
         title: id ? "Subcontractor updated" : "Subcontractor created",
         message: `${name} has been ${id ? "updated" : "created"}.`,

@@ -18,6 +18,8 @@ export type CisSettingsView = {
   hasUtr: boolean;
   vatScheme: VatScheme;
   emailStatements: boolean;
+  /** The contractor is the end user of the work: new invoices do not default to the reverse charge. */
+  endUser: boolean;
   warningDays: number;
   statementDeadlineDays: number;
   emailFrom: string | null;
@@ -42,6 +44,7 @@ export function defaultSettingsView(fellBack = false): CisSettingsView {
     hasUtr: false,
     vatScheme: "standard",
     emailStatements: true,
+    endUser: false,
     warningDays: DEFAULT_CIS_SETTINGS.warningDays,
     statementDeadlineDays: DEFAULT_CIS_SETTINGS.statementDeadlineDays,
     emailFrom: null,
@@ -67,6 +70,7 @@ function settingsView(row: SettingsRow | undefined): CisSettingsView {
     hasUtr: Boolean(row.utrEnc),
     vatScheme: row.vatScheme,
     emailStatements: row.emailStatements,
+    endUser: row.endUser,
     warningDays: row.warningDays,
     statementDeadlineDays: row.statementDeadlineDays,
     emailFrom: row.emailFrom,
@@ -124,6 +128,7 @@ const PLAIN_FIELDS = [
   "accountsOfficeRef",
   "vatScheme",
   "emailStatements",
+  "endUser",
   "warningDays",
   "statementDeadlineDays",
   "emailFrom",
@@ -153,6 +158,7 @@ export async function saveCisSettings(env: Env, tenantId: string, input: CisSett
       accountsOfficeRef: input.accountsOfficeRef,
       vatScheme: input.vatScheme,
       emailStatements: input.emailStatements,
+      endUser: input.endUser,
       warningDays: input.warningDays,
       statementDeadlineDays: input.statementDeadlineDays,
       emailFrom: input.emailFrom ?? null,

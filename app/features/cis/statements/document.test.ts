@@ -45,6 +45,16 @@ function statement(over: Partial<StatementDocument> = {}, invoices?: StatementIn
   };
 }
 
+/** A valid 1x1 PNG. */
+const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
+);
+
+/** How many images the PDF embeds. */
+function imageCount(bytes: Uint8Array): number {
+  return (new TextDecoder("latin1").decode(bytes).match(/\/Subtype\s*\/Image/g) ?? []).length;
+}
+
 const at = (rate: number) => statement({ subcontractor: { ...statement().subcontractor, cisRate: rate } });
 
 describe("statementPdf", () => {
@@ -73,6 +83,33 @@ describe("statementPdf", () => {
     ]) {
       expect(text).toContain(expected);
     }
+  });
+
+  it("carries the contractor's address under its name, and the logo when its bytes are a PNG or JPEG", async () => {
+    const logo = { key: "tenants/t/branding/logo-1.png", type: "image/png" as const };
+    const doc = statement({ contractor: { name: "Acme Builders Ltd", employerRef: "123/AB45678", address: "1 High Street\n\nLeeds\nLS1 1AA", logo } });
+    const bytes = await statementPdf(doc, { logo: PNG_1X1 });
+    const runs = pdfTextRuns(bytes);
+    expect(runs[runs.indexOf("Contractor address") + 1]).toBe("1 High Street, Leeds, LS1 1AA");
+    expect(runs.indexOf("Contractor address")).toBe(runs.indexOf("Contractor") + 2);
+    expect(imageCount(bytes)).toBeGreaterThan(0);
+    // The HTML download carries the address too.
+    expect(statementHtml(doc)).toContain("<dt>Contractor address</dt><dd>1 High Street, Leeds, LS1 1AA</dd>");
+  });
+
+  it("leaves out cleanly a logo that is missing, not a PNG or JPEG, or broken, and prints no address line without one", async () => {
+    const logo = { key: "tenants/t/branding/logo-1.png", type: "image/png" as const };
+    const doc = statement({ contractor: { name: "Acme Builders Ltd", employerRef: "123/AB45678", logo } });
+    const gif = new TextEncoder().encode("GIF89a not a png at all");
+    const brokenPng = PNG_1X1.slice(0, 20);
+    for (const given of [null, gif, brokenPng]) {
+      const bytes = await statementPdf(doc, { logo: given });
+      expect(imageCount(bytes)).toBe(0);
+      expect(pdfText(bytes)).toContain("Acme Builders Ltd");
+      expect(pdfTextRuns(bytes)).not.toContain("Contractor address");
+    }
+    // Bytes without a logo in the document are not drawn either.
+    expect(imageCount(await statementPdf(statement(), { logo: PNG_1X1 }))).toBe(0);
   });
 
   it("shows the five summary rows with the totals, net payment being gross minus deduction", async () => {

@@ -2,6 +2,7 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf
 import { formatDate, formatLongDate } from "~/utils/dates";
 import { formatPence, isValidPence } from "../domain/money";
 import { isTaxMonthLabel, taxMonthFromLabel } from "../domain/tax-month";
+import { imageKind } from "~/utils/image-kind";
 
 /**
  * The CIS payment and deduction statement a contractor gives each subcontractor for a tax month,
@@ -29,8 +30,21 @@ export interface StatementTotals {
   cisDeductionP: number;
 }
 
+/** Where the contractor's logo is kept (R2) and what it is; the bytes are handed to the PDF renderer. */
+export interface StatementLogo {
+  key: string;
+  type: "image/png" | "image/jpeg";
+}
+
 export interface StatementDocument {
-  contractor: { name: string; employerRef: string };
+  contractor: {
+    name: string;
+    employerRef: string;
+    /** The contractor's postal address from its branding, lines separated by newlines; absent on documents frozen before it was kept. */
+    address?: string | null;
+    /** The contractor's logo from its branding. */
+    logo?: StatementLogo | null;
+  };
   subcontractor: {
     name: string;
     /**
@@ -110,6 +124,14 @@ interface Content {
   footer: string | null;
 }
 
+/** The contractor's address as lines, blank lines dropped. */
+function addressLines(doc: StatementDocument): string[] {
+  return (doc.contractor.address ?? "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
 // One description of the content feeds both renderers, so the HTML and the PDF cannot drift apart.
 function contentOf(doc: StatementDocument): Content {
   assertStatementDocument(doc);
@@ -117,6 +139,7 @@ function contentOf(doc: StatementDocument): Content {
   const vn = shownVerificationNumber(doc);
   const details: [string, string][] = [
     ["Contractor", doc.contractor.name],
+    ...(addressLines(doc).length ? [["Contractor address", addressLines(doc).join(", ")] as [string, string]] : []),
     ["Employer reference", doc.contractor.employerRef],
     ["Subcontractor", doc.subcontractor.name],
     ["Subcontractor UTR", doc.subcontractor.utr],
@@ -328,7 +351,35 @@ class PdfWriter {
   }
 }
 
-export async function statementPdf(doc: StatementDocument): Promise<Uint8Array> {
+/** The largest box the logo is scaled into, in points (top right of the first page). */
+const LOGO_BOX = { width: 140, height: 56 };
+
+/**
+ * Embeds the logo when its bytes really are a PNG or JPEG (read from their signature, whatever the
+ * stored type says) and draws it top right; anything else is left out and the statement renders
+ * without it. Returns the lowest point the logo reaches, or null when there is none.
+ */
+async function drawLogo(pdf: PDFDocument, page: PDFPage, bytes: Uint8Array | null | undefined): Promise<number | null> {
+  if (!bytes) return null;
+  const kind = imageKind(bytes);
+  if (!kind) return null;
+  let image;
+  try {
+    image = kind === "png" ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
+  } catch {
+    // A file with the right signature but broken inside: no logo rather than no statement.
+    return null;
+  }
+  const scale = Math.min(LOGO_BOX.width / image.width, LOGO_BOX.height / image.height, 1);
+  const width = image.width * scale;
+  const height = image.height * scale;
+  const top = A4[1] - MARGIN;
+  page.drawImage(image, { x: A4[0] - MARGIN - width, y: top - height, width, height });
+  return top - height;
+}
+
+/** The statement as a PDF; `assets.logo` is the contractor's logo file (PNG or JPEG), if any. */
+export async function statementPdf(doc: StatementDocument, assets: { logo?: Uint8Array | null } = {}): Promise<Uint8Array> {
   const c = contentOf(doc);
   // Fixed metadata, dated by the statement, so the same statement always produces the same bytes.
   const pdf = await PDFDocument.create({ updateMetadata: false });
@@ -345,8 +396,11 @@ export async function statementPdf(doc: StatementDocument): Promise<Uint8Array> 
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const w = new PdfWriter(pdf, font, bold);
+  const logoBottom = doc.contractor.logo ? await drawLogo(pdf, w.page, assets.logo) : null;
 
   w.paragraph(STATEMENT_TITLE, 16, { bold: true, gapAfter: 10 });
+  // The details start below the logo, so no row runs under it.
+  if (logoBottom !== null && w.y > logoBottom - 8) w.gap(w.y - (logoBottom - 8));
   for (const [k, v] of c.details)
     w.row(
       [

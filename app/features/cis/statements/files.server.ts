@@ -7,6 +7,7 @@ import { londonDateParts } from "../domain/tax-month";
 import { decryptPii, encryptPii, type PiiContext } from "../pii.server";
 import { assertStatementDocument, statementFileName, statementHtml, statementPdf, type StatementDocument } from "./document";
 import type { Err, Ok } from "~/utils/result";
+import { brandingPrefix } from "~/features/tenant-settings";
 
 /**
  * The statement's files. The first rendering freezes the document (the statement's data as it
@@ -38,7 +39,15 @@ type StoredDocument = Omit<StatementDocument, "subcontractor"> & {
 };
 
 const documentSchema = z.object({
-  contractor: z.object({ name: z.string(), employerRef: z.string() }),
+  contractor: z.object({
+    name: z.string(),
+    employerRef: z.string(),
+    address: z.string().nullable().optional(),
+    logo: z
+      .object({ key: z.string(), type: z.enum(["image/png", "image/jpeg"]) })
+      .nullable()
+      .optional(),
+  }),
   subcontractor: z.object({ name: z.string(), utrMasked: z.string(), verificationNumber: z.string().nullable(), cisRate: z.number().int() }),
   taxMonth: z.string(),
   statementDate: z.string(),
@@ -107,7 +116,7 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
       .from(cisSettings)
       .where(forTenant(cisSettings, tenantId))
       .limit(1),
-    db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+    db.select({ name: tenants.name, branding: tenants.branding }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
     db
       .select({
         invoiceNumber: cisInvoices.invoiceNumber,
@@ -156,8 +165,12 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   const utr =
     sub.id && sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, { tenantId, table: "cis_subcontractors", recordId: sub.id, field: "utr" }) : null;
   const utrEnc = utr ? await encryptPii(env.PII_KEYS, utr, documentUtrCtx(tenantId, statementId)) : null;
+  // The address and logo as the branding holds them now: frozen with the rest, so a later change
+  // of branding leaves issued statements as they were.
+  const branding = tenantRows[0]?.branding ?? {};
+  const logo = branding.logo && branding.logo.key.startsWith(brandingPrefix(tenantId)) ? { key: branding.logo.key, type: branding.logo.type } : null;
   const document: StoredDocument = {
-    contractor: { name: companyName, employerRef },
+    contractor: { name: companyName, employerRef, address: branding.address?.trim() || null, logo },
     subcontractor: {
       name: st.subcontractorName,
       utrMasked: st.utrMasked ?? "N/A",
@@ -209,7 +222,7 @@ export async function ensureStatementPdf(env: Env, tenantId: string, statementId
     const obj = await env.FILES.get(frozen.pdfKey);
     if (obj) return { ok: true, key: frozen.pdfKey, bytes: new Uint8Array(await obj.arrayBuffer()), fileName };
   }
-  const bytes = new Uint8Array(await statementPdf(frozen.document));
+  const bytes = new Uint8Array(await statementPdf(frozen.document, { logo: await logoBytes(env, frozen.document) }));
   await env.FILES.put(key, bytes, {
     httpMetadata: { contentType: "application/pdf", contentDisposition: `attachment; filename="${fileName}"` },
     customMetadata: { tenantId, statementId },
@@ -221,6 +234,19 @@ export async function ensureStatementPdf(env: Env, tenantId: string, statementId
       .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId), isNull(cisStatements.pdfKey)));
   }
   return { ok: true, key, bytes, fileName };
+}
+
+/** The logo's bytes for the PDF, or null when it is gone from R2 or cannot be read: the statement renders without it. */
+async function logoBytes(env: Env, doc: StatementDocument): Promise<Uint8Array | null> {
+  const logo = doc.contractor.logo;
+  if (!logo) return null;
+  try {
+    const obj = await env.FILES.get(logo.key);
+    return obj ? new Uint8Array(await obj.arrayBuffer()) : null;
+  } catch (err) {
+    console.error("statement logo could not be read; the statement renders without it", err);
+    return null;
+  }
 }
 
 /** The HTML download, from the same frozen document as the PDF. */

@@ -1,3 +1,5 @@
+import { Link } from "react-router";
+import { can } from "~/features/auth";
 import { requireTenant, requireUser } from "~/features/auth/index.server";
 import { AppShell } from "../components/app-shell";
 import type { Route } from "./+types/welcome";
@@ -9,6 +11,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
     tenantName: tenant.name,
     displayName: user.displayName,
     moduleCount: tenant.modules.length,
+    // Whoever may switch modules on is told where; everyone else, who to ask.
+    canSwitchModules: can(user, "modules.edit"),
     modules: tenant.modules.map((m) => ({ label: m.label, route: m.route })),
   };
 }
@@ -22,9 +26,18 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
         {loaderData.moduleCount === 0 ? (
           <div className="mt-8 rounded-brand border border-line bg-elevated p-6">
             <h2 className="font-semibold">No modules are switched on yet</h2>
-            <p className="mt-2 text-sm opacity-80">
-              Your workspace administrator can enable modules such as CIS and Files. Until then this Welcome page is your home.
-            </p>
+            {loaderData.canSwitchModules ? (
+              <p className="mt-2 text-sm opacity-80">
+                Modules such as CIS and Files are switched on in your workspace settings.{" "}
+                <Link to="/settings/modules" className="font-medium text-accent-ink underline">
+                  Switch modules on
+                </Link>
+              </p>
+            ) : (
+              <p className="mt-2 text-sm opacity-80">
+                Your workspace administrator can enable modules such as CIS and Files. Until then this Welcome page is your home.
+              </p>
+            )}
           </div>
         ) : (
           <ul className="mt-8 grid gap-3 sm:grid-cols-2">

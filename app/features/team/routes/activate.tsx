@@ -14,11 +14,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
-  return setPasswordFromLink(env, request, (input) => activateAccount(env, tenant.id, input), {
-    type: "success",
-    title: "Account activated",
-    message: "Sign in with your e-mail address and new password.",
-  });
+  // Activating signs the person in (one batch with the activation): they land in the workspace.
+  return setPasswordFromLink(
+    env,
+    request,
+    (input) => activateAccount(env, request, tenant.id, input),
+    { type: "success", title: "Account activated", message: "You are signed in. Next time, sign in with your e-mail address and new password." },
+    // The workspace's home, as after signing in: its first module, or the Welcome page.
+    tenant.modules[0]?.route ?? "/welcome",
+  );
 }
 
 export default function Activate({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState, type CSSProperties } from "react";
 import { data, Form } from "react-router";
@@ -24,7 +24,8 @@ import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { SettingsNav } from "../components/settings-nav";
 import { APPEARANCE_LABELS, brandingSchema, RADIUS_LABELS, type BrandingInput } from "../schemas";
-import { saveBranding } from "../settings.server";
+import { removeLogo, saveBranding, saveLogo } from "../settings.server";
+import { LOGO_ERROR_MESSAGES, LOGO_MAX_BYTES } from "../logo";
 import type { Route } from "./+types/branding";
 
 function oneOf<T extends string>(list: readonly T[], value: string | undefined, fallback: T): T {
@@ -45,18 +46,77 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       b.fontFamily,
       "Inter",
     ),
+    address: b.address ?? "",
   };
-  return { saved, tenantName: tenant.name };
+  // What the page says about the logo: its kind and size, never its storage key.
+  const logo = b.logo ? { type: b.logo.type === "image/png" ? "PNG" : "JPEG", kb: Math.max(1, Math.round(b.logo.bytes / 1024)) } : null;
+  return { saved, logo, tenantName: tenant.name };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
   const user = await requireUserWithScope(request, context, "branding.edit");
-  const submission = parseWithZod(await request.formData(), { schema: brandingSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  await saveBranding(env, tenant.id, tenant.branding, submission.value, { ...actorOf(user), ip: clientIp(request) });
+  const actor = { ...actorOf(user), ip: clientIp(request) };
+  // A logo larger than the limit is refused before its body is read.
+  if (Number(request.headers.get("Content-Length") ?? 0) > LOGO_MAX_BYTES + 64 * 1024)
+    return data({ result: null, logoError: LOGO_ERROR_MESSAGES.logo_too_large }, { status: 413 });
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "logo") {
+    const file = formData.get("logo");
+    const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
+    const saved = await saveLogo(env, tenant.id, tenant.branding, bytes, actor);
+    if (!saved.ok) return data({ result: null, logoError: LOGO_ERROR_MESSAGES[saved.code] }, { status: 400 });
+    return redirectWithToast(env, "/settings/branding", { type: "success", title: "Logo saved", message: "New statements carry it." });
+  }
+  if (intent === "remove-logo") {
+    await removeLogo(env, tenant.id, tenant.branding, actor);
+    return redirectWithToast(env, "/settings/branding", { type: "success", title: "Logo removed", message: "New statements are printed without a logo." });
+  }
+  const submission = parseWithZod(formData, { schema: brandingSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), logoError: null }, { status: 400 });
+  await saveBranding(env, tenant.id, tenant.branding, submission.value, actor);
   return redirectWithToast(env, "/settings/branding", { type: "success", title: "Branding saved", message: "Your workspace now uses it." });
+}
+
+/** The logo printed on statements: a separate form, as it uploads a file. */
+function LogoForm({ logo, error }: { logo: { type: string; kb: number } | null; error: string | null }) {
+  return (
+    <section aria-labelledby="logo-heading" className="space-y-3 rounded-brand border border-line p-4">
+      <h2 id="logo-heading" className="text-lg font-semibold">
+        Logo on documents
+      </h2>
+      <p className="text-sm opacity-80" data-testid="logo-status">
+        {logo ? `A ${logo.type} logo (${logo.kb} KB) is printed on new statements.` : "No logo: statements are printed without one."}
+      </p>
+      <Form method="post" encType="multipart/form-data" className="space-y-3">
+        <input type="hidden" name="intent" value="logo" />
+        <Field id="branding-logo" label="Logo file" hint="PNG or JPEG, up to 512 KB." error={error ? [error] : undefined}>
+          <input
+            id="branding-logo"
+            name="logo"
+            type="file"
+            accept="image/png,image/jpeg"
+            aria-describedby={error ? "branding-logo-error branding-logo-description" : "branding-logo-description"}
+            aria-invalid={error ? true : undefined}
+            className="block text-sm"
+          />
+        </Field>
+        <SubmitButton variant="secondary" pendingText="Uploading...">
+          Upload logo
+        </SubmitButton>
+      </Form>
+      {logo ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="remove-logo" />
+          <SubmitButton variant="secondary" pendingText="Removing...">
+            Remove logo
+          </SubmitButton>
+        </Form>
+      ) : null}
+    </section>
+  );
 }
 
 /** A sample of the shell in the chosen branding: the server draws the saved one, the script follows the form. */
@@ -104,10 +164,10 @@ function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantNa
 }
 
 export default function BrandingSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { saved, tenantName } = loaderData;
+  const { saved, logo, tenantName } = loaderData;
   const [live, setLive] = useState<BrandingInput>(saved);
   const [form, fields] = useForm({
-    lastResult: actionData?.result,
+    lastResult: actionData?.result ?? undefined,
     defaultValue: saved,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: brandingSchema }),
     shouldValidate: "onBlur",
@@ -179,9 +239,27 @@ export default function BrandingSettings({ loaderData, actionData }: Route.Compo
                 ))}
               </select>
             </Field>
+            <Field
+              id={fields.address.id}
+              label="Address on documents"
+              hint="Printed on statements under your company name. One line per part, up to 6 lines."
+              error={fields.address.errors}
+            >
+              <textarea
+                {...getTextareaProps(fields.address, { ariaDescribedBy: fields.address.descriptionId })}
+                key={fields.address.key}
+                className={inputClass}
+                rows={4}
+                maxLength={300}
+                autoComplete="street-address"
+              />
+            </Field>
             <SubmitButton pendingText="Saving...">Save branding</SubmitButton>
           </Form>
-          <BrandingPreview value={live} tenantName={tenantName} />
+          <div className="space-y-6">
+            <BrandingPreview value={live} tenantName={tenantName} />
+            <LogoForm logo={logo} error={actionData?.logoError ?? null} />
+          </div>
         </div>
       </div>
     </AppShell>

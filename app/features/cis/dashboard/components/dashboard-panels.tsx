@@ -147,9 +147,15 @@ export function TaxMonthOverview({ taxMonth }: { taxMonth: TaxMonthView }) {
   );
 }
 
-type ActivityView = { id: string; summary: string; by: string | null; when: string };
+type ActivityView = {
+  id: string;
+  actor: string;
+  verb: string;
+  object: { label: string; href: string | null } | null;
+  rest: string;
+  when: string;
+};
 
-/** The real activity log of the CIS module, newest first. */
 export function RecentActivity({ activity }: { activity: ActivityView[] }) {
   return (
     <section aria-labelledby="cis-activity-heading" className={panelClass} data-testid="recent-activity">
@@ -161,10 +167,22 @@ export function RecentActivity({ activity }: { activity: ActivityView[] }) {
       ) : (
         <ul className="mt-3 divide-y divide-line text-sm">
           {activity.map((a) => (
-            <li key={a.id} className="flex flex-wrap justify-between gap-2 py-2">
+            <li key={a.id} className="flex flex-wrap justify-between gap-2 py-2" data-activity>
               <span>
-                {a.summary}
-                {a.by ? <span className="opacity-70"> by {a.by}</span> : null}
+                <span className="font-medium">{a.actor}</span> {a.verb}
+                {a.object ? (
+                  <>
+                    {" "}
+                    {a.object.href ? (
+                      <Link to={a.object.href} className="text-accent-ink underline-offset-2 hover:underline">
+                        {a.object.label}
+                      </Link>
+                    ) : (
+                      a.object.label
+                    )}
+                  </>
+                ) : null}
+                {a.rest}
               </span>
               <span className="opacity-60">{a.when}</span>
             </li>

@@ -57,6 +57,7 @@ export function InvoiceAmountFields({
   grossHint,
   justificationHint,
   materialsWarning = null,
+  reverseChargeHint = "The contractor accounts for the VAT.",
 }: {
   fields: {
     gross: FieldMetadata<string>;
@@ -68,6 +69,8 @@ export function InvoiceAmountFields({
   grossHint: string;
   justificationHint: string;
   materialsWarning?: string | null;
+  /** Under Reverse charge: why it starts on or off. */
+  reverseChargeHint?: string;
 }) {
   const warningId = `${fields.materials.id}-warning`;
   const materialsDescribedBy = [fields.materials.errors ? fields.materials.errorId : null, materialsWarning ? warningId : null, fields.materials.descriptionId]
@@ -113,12 +116,21 @@ export function InvoiceAmountFields({
           ))}
         </select>
       </Field>
-      <div className="flex items-center gap-3 self-end pb-2">
-        <input {...getInputProps(fields.reverseCharge, { type: "checkbox" })} key={fields.reverseCharge.key} className="h-4 w-4 accent-[var(--color-accent)]" />
-        <label htmlFor={fields.reverseCharge.id} className="text-sm font-medium">
-          Reverse charge
-        </label>
-        <span className="text-xs opacity-70">The contractor accounts for the VAT.</span>
+      <div className="flex items-start gap-3 self-end pb-2">
+        <input
+          {...getInputProps(fields.reverseCharge, { type: "checkbox" })}
+          key={fields.reverseCharge.key}
+          aria-describedby={`${fields.reverseCharge.id}-hint`}
+          className="mt-0.5 h-4 w-4 shrink-0 accent-[var(--color-accent)]"
+        />
+        <div>
+          <label htmlFor={fields.reverseCharge.id} className="text-sm font-medium">
+            Reverse charge
+          </label>
+          <p id={`${fields.reverseCharge.id}-hint`} className="text-xs opacity-70" data-reverse-charge-hint>
+            {reverseChargeHint}
+          </p>
+        </div>
       </div>
       <div className="md:col-span-2">
         <Field id={fields.materialsJustification.id} label="Materials Justification" error={fields.materialsJustification.errors} hint={justificationHint}>

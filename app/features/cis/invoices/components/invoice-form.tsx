@@ -8,6 +8,7 @@ import { useHydrated } from "~/utils/use-hydrated";
 import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning } from "../../domain";
 import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
 import { InvoiceAmountFields, InvoiceDetailsFields } from "./invoice-fields";
+import { defaultReverseCharge, reverseChargeHint } from "../vat-default";
 
 /** The form's fields as text, the way a browser posts them (pounds, not pence). */
 export type InvoiceFormDefaults = {
@@ -23,7 +24,7 @@ export type InvoiceFormDefaults = {
   materialsJustification: string;
 };
 
-export type InvoiceSubcontractorOption = { id: string; name: string; rate: number; active: boolean };
+export type InvoiceSubcontractorOption = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean };
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -44,6 +45,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export function InvoiceForm({
   mode,
   subcontractors,
+  contractorEndUser,
   defaultValue,
   lastResult,
   serverFigures,
@@ -51,6 +53,8 @@ export function InvoiceForm({
 }: {
   mode: "create" | "edit";
   subcontractors: InvoiceSubcontractorOption[];
+  /** The contractor is the end user of the work (CIS settings): no reverse charge by default. */
+  contractorEndUser: boolean;
   defaultValue: InvoiceFormDefaults;
   lastResult: SubmissionResult<string[]> | null | undefined;
   /** Figures from the server: the answer to 'Calculate', or the edited invoice's as it stands. */
@@ -68,6 +72,15 @@ export function InvoiceForm({
   });
 
   const chosen = subcontractors.find((s) => s.id === fields.subcontractorId.value);
+  // A new invoice's reverse charge follows the chosen subcontractor (with JavaScript); it stays editable.
+  // Clicking the box (rather than setting it) fires the events the form and the live figures listen to.
+  const followSubcontractor = (select: HTMLSelectElement) => {
+    if (mode !== "create") return;
+    const sub = subcontractors.find((s) => s.id === select.value);
+    const on = sub ? defaultReverseCharge({ subcontractorVatRegistered: sub.vatRegistered, contractorEndUser }) : false;
+    const box = select.form?.elements.namedItem(fields.reverseCharge.name);
+    if (box instanceof HTMLInputElement && box.checked !== on) box.click();
+  };
   const figures = hydrated
     ? figuresFor({
         gross: fields.gross.value,
@@ -110,6 +123,7 @@ export function InvoiceForm({
                 {...getSelectProps(fields.subcontractorId, { ariaDescribedBy: fields.subcontractorId.descriptionId })}
                 key={fields.subcontractorId.key}
                 className={inputClass}
+                onChange={(e) => followSubcontractor(e.currentTarget)}
               >
                 <option value="">Select a subcontractor</option>
                 {subcontractors.map((s) => (
@@ -129,6 +143,7 @@ export function InvoiceForm({
             grossHint="Pounds and pence, e.g. 1,250.00"
             justificationHint={`Required when materials are ${MATERIALS_JUSTIFICATION_PERCENT}% or more of gross (at least ${MATERIALS_JUSTIFICATION_MIN_LENGTH} characters).`}
             materialsWarning={warning}
+            reverseChargeHint={reverseChargeHint({ subcontractorVatRegistered: chosen ? chosen.vatRegistered : null, contractorEndUser })}
           />
         </Section>
 

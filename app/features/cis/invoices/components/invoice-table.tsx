@@ -65,7 +65,7 @@ export function InvoiceTable({
         onToggleAll={onToggleAll}
         formId={bulkFormId}
         selectAllLabel="Select all invoices on this page"
-        columns={["Invoice", "Subcontractor", "Amounts", "CIS", "Dates", "Status", "Actions"]}
+        columns={["Invoice", "Subcontractor", "Amounts", "CIS", "Net", "Dates", "Status", "Actions"]}
       />
       <TBody>
         {rows.map((r) => (
@@ -103,6 +103,7 @@ export function InvoiceTable({
               <div>{formatPence(r.cisDeductionP)}</div>
               <div className="text-xs opacity-70">{`${r.cisRate}%`}</div>
             </TD>
+            <TD data-net>{formatPence(r.netPaymentP)}</TD>
             <TD>
               <div>{formatDate(r.invoiceDate)}</div>
               <div className="text-xs opacity-70">{`Paid: ${formatDate(r.paymentDate)}`}</div>

@@ -14,6 +14,7 @@ import { londonToday } from "../invoices.server";
 import { getInvoice, type InvoiceRow } from "../queries.server";
 import { createInvoice, invoiceFormData, previewInvoiceAmounts, updateInvoice, type InvoiceFormSubcontractor, type SaveInvoiceResult } from "../form.server";
 import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";
+import { defaultReverseCharge } from "../vat-default";
 import type { Route } from "./+types/form";
 
 // One module for /cis/invoices/new and /cis/invoices/:id/edit: the id decides.
@@ -51,7 +52,7 @@ function currentFigures(row: InvoiceRow, subs: InvoiceFormSubcontractor[]): Invo
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, id } = await guard(request, context, params);
-  const { subcontractors, invoice } = await invoiceFormData(env, tenant.id, id);
+  const { subcontractors, invoice, contractorEndUser } = await invoiceFormData(env, tenant.id, id);
   if (!id) {
     const { subcontractorId } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const preselect = subcontractors.find((s) => s.id === subcontractorId);
@@ -64,10 +65,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       gross: "",
       materials: "",
       vatRate: "20",
-      reverseCharge: false,
+      // A subcontractor chosen in the address (Save & New, a subcontractor's New Invoice link) sets the VAT default now, without JavaScript.
+      reverseCharge: preselect ? defaultReverseCharge({ subcontractorVatRegistered: preselect.vatRegistered, contractorEndUser }) : false,
       materialsJustification: "",
     };
-    return { mode: "create" as const, id: null, invoiceNumber: null, subcontractors, defaults, figures: null };
+    return { mode: "create" as const, id: null, invoiceNumber: null, subcontractors, contractorEndUser, defaults, figures: null };
   }
   if (!invoice) throw data("Not found", { status: 404 });
   if (invoice.status !== "draft") throw await notEditable(env, invoice.id);
@@ -88,6 +90,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     id: invoice.id,
     invoiceNumber: invoice.invoiceNumber,
     subcontractors,
+    contractorEndUser,
     defaults,
     figures: currentFigures(invoice, subcontractors),
   };
@@ -167,7 +170,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function InvoiceFormPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { mode, id, invoiceNumber, subcontractors, defaults, figures } = loaderData;
+  const { mode, id, invoiceNumber, subcontractors, contractorEndUser, defaults, figures } = loaderData;
   const [searchParams] = useSearchParams();
   const back = id ? detailUrl(id) : "/cis/invoices";
   return (
@@ -183,6 +186,7 @@ export default function InvoiceFormPage({ loaderData, actionData }: Route.Compon
         key={id ?? `new-${searchParams.get("created") ?? ""}`}
         mode={mode}
         subcontractors={subcontractors}
+        contractorEndUser={contractorEndUser}
         defaultValue={defaults}
         lastResult={actionData?.result}
         serverFigures={actionData ? actionData.calculation : figures}

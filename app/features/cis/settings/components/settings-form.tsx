@@ -28,6 +28,7 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
       accountsOfficeRef: settings.accountsOfficeRef,
       vatScheme: settings.vatScheme,
       emailStatements: settings.emailStatements,
+      endUser: settings.endUser,
       warningDays: settings.warningDays,
       statementDeadlineDays: settings.statementDeadlineDays,
       emailFrom: settings.emailFrom ?? "",
@@ -108,6 +109,23 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
               ))}
             </select>
           </Field>
+          <div className="sm:col-span-2 flex items-start gap-3">
+            <input
+              {...getInputProps(fields.endUser, { type: "checkbox" })}
+              key={fields.endUser.key}
+              aria-describedby={`${fields.endUser.id}-hint`}
+              className={`${checkboxClass} mt-1`}
+            />
+            <div>
+              <label htmlFor={fields.endUser.id} className="text-sm font-medium">
+                We are an end user
+              </label>
+              <p id={`${fields.endUser.id}-hint`} className="text-xs opacity-70">
+                Tick if you use the construction work yourselves rather than supply it on (for example, you develop your own property). The domestic reverse
+                charge does not apply to end users, so new invoices from VAT-registered subcontractors then start without it.
+              </p>
+            </div>
+          </div>
         </div>
       </section>
 

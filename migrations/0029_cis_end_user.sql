@@ -1,0 +1,1 @@
+ALTER TABLE `cis_settings` ADD `end_user` integer DEFAULT false NOT NULL;

@@ -12,6 +12,7 @@ import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const UTR = SETTINGS_UTR;
+const squashed = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
 const NO_PERMISSION = "You don't have permission to manage CIS settings";
 
 async function settingsRow(t: TestTenant) {
@@ -64,7 +65,7 @@ describe("CIS settings: who may open it", () => {
     expect(html).toContain("Processing Settings");
     expect(html).toContain("Role Permissions");
     expect(html).toContain("Scope Checklist");
-    expect(html).toContain("Changing them needs the cis.manage permission");
+    expect(html).toContain("Changing it needs the Manage CIS permission");
     expect(html).not.toContain("Save manager permissions");
     // Defaults when nothing is stored yet.
     expect(valueOf(doc, "warningDays")).toBe("3");
@@ -86,7 +87,29 @@ describe("CIS settings: who may open it", () => {
     expect(res.status).toBe(200);
     const html = await shownText(res);
     for (const role of ["admin", "lead", "manager", "standard"]) expect(html).toContain(`Save ${role} permissions`);
-    expect(html).toContain("Choose which CIS scopes each role holds");
+    expect(html).toContain("Choose what each role may do in CIS");
+  });
+
+  it("lists each permission by its name and what it allows, with the scope id in small print", async () => {
+    const { t, b } = await cisStaff("admin");
+    const doc = await page(await b.get(`${t.origin}/cis/settings`));
+    const box = doc.getElementById("bundle-standard-cis.pii.unmask");
+    expect(box?.getAttribute("value")).toBe("cis.pii.unmask");
+    expect(squashed(doc.querySelector('label[for="bundle-standard-cis.pii.unmask"]')?.textContent)).toBe("Reveal tax identifiers");
+    expect(squashed(box?.parentElement?.textContent)).toBe(
+      "Reveal tax identifiersShow a subcontractor's full UTR and National Insurance number instead of the masked form.cis.pii.unmask",
+    );
+    expect(doc.getElementById("bundle-standard-cis.pii.unmask-description")?.textContent).toBe(
+      "Show a subcontractor's full UTR and National Insurance number instead of the masked form.",
+    );
+    // The default standard role holds cis.read: its summary names it.
+    expect(textOf(doc, '[data-testid="bundle-scopes-standard"]')).toBe("View CIS");
+    // Every checkbox has a name that is not its id.
+    for (const scope of CIS_SCOPES) {
+      const label = squashed(doc.querySelector(`label[for="bundle-admin-${scope}"]`)?.textContent);
+      expect(label, scope).not.toBe("");
+      expect(label, scope).not.toBe(scope);
+    }
   });
 
   it("answers 404 when the CIS module is off", async () => {
@@ -359,7 +382,7 @@ describe("CIS settings: role permissions", () => {
     expect(textsOf(one(doc, '[data-testid="checklist-errors"]'), "li")).toContain(
       "Role 'standard': can submit returns (cis.ret.submit) but cannot compile them (cis.ret.compile)",
     );
-    expect(textOf(doc, '[data-testid="bundle-scopes-standard"]')).toBe("cis.read, cis.ret.submit");
+    expect(textOf(doc, '[data-testid="bundle-scopes-standard"]')).toBe("View CIS, Submit returns");
   });
 
   it("refuses unknown scopes, unknown roles, stale forms and removing the last cis.manage", async () => {

@@ -138,13 +138,13 @@ describe("CIS settings: validation", () => {
     expect(res.status).toBe(400);
     const doc = await page(res);
     // Each message is the one its field points at (aria-describedby), so it is read with the field.
-    expect(describedBy(doc, "companyName")).toContain("Company name is required");
-    expect(describedBy(doc, "employerRef")).toContain("Invalid format (e.g., 123/AB12345)");
-    expect(describedBy(doc, "accountsOfficeRef")).toContain("Invalid format (e.g., 123PA00012345)");
-    expect(describedBy(doc, "warningDays")).toContain("Must be between 0 and 30 days");
-    expect(describedBy(doc, "statementDeadlineDays")).toContain("Must be between 1 and 30 days");
-    expect(describedBy(doc, "emailFrom")).toContain("Invalid email format");
-    expect(describedBy(doc, "utr")).toContain("Invalid UTR format (10 digits)");
+    expect(describedBy(doc, "companyName")).toContain("Enter the company name, at least 2 characters");
+    expect(describedBy(doc, "employerRef")).toContain("Enter the employer reference in the correct format, like 123/AB12345");
+    expect(describedBy(doc, "accountsOfficeRef")).toContain("Enter the Accounts Office reference in the correct format, like 123PA00012345");
+    expect(describedBy(doc, "warningDays")).toContain("Enter a whole number of days from 0 to 30");
+    expect(describedBy(doc, "statementDeadlineDays")).toContain("Enter a whole number of days from 1 to 30");
+    expect(describedBy(doc, "emailFrom")).toContain("Enter an email address in the correct format, like name@example.com");
+    expect(describedBy(doc, "utr")).toContain("Enter a UTR in the correct format: 10 digits, like 2234567890");
     // The user's input is kept.
     expect(valueOf(doc, "employerRef")).toBe("12/AB");
     expect(valueOf(doc, "accountsOfficeRef")).toBe("123PA0001");
@@ -156,7 +156,7 @@ describe("CIS settings: validation", () => {
     const { t, b } = await cisStaff("admin");
     const res = await b.post(`${t.origin}/cis/settings`, validForm({ utr: "" }));
     expect(res.status).toBe(400);
-    expect(await shownText(res)).toContain("Contractor UTR is required");
+    expect(await shownText(res)).toContain("Enter the contractor's UTR to switch CIS on");
     expect(await settingsRow(t)).toBeNull();
 
     const inactive = await b.post(`${t.origin}/cis/settings`, validForm({ utr: "", active: null }));

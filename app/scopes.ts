@@ -14,5 +14,5 @@ declare module "~/features/auth/scopes" {
 }
 
 /** Each feature's scope registration (prefix, scopes, implications), defined in its own folder. */
-const FEATURE_SCOPES = [CIS_SCOPE_REGISTRATION];
+export const FEATURE_SCOPES = [CIS_SCOPE_REGISTRATION];
 for (const registration of FEATURE_SCOPES) registerScopes(registration);

@@ -38,7 +38,7 @@ scenario("a tenant admin changes the branding: the preview follows and the shell
   // A malformed colour: the message sits next to the field, and nothing is saved.
   await page.getByLabel("Accent colour", { exact: true }).fill("#12345G");
   await page.getByRole("button", { name: "Save branding" }).click();
-  await page.getByText("Enter a colour as # and six hexadecimal digits, e.g. #00D16A").waitFor();
+  await page.getByText("Enter the accent colour in the correct format: # and 6 hexadecimal digits, like #00D16A").waitFor();
 
   await page.getByLabel("Accent colour", { exact: true }).fill(accent);
   await page.getByLabel("Corner radius").selectOption("1rem");

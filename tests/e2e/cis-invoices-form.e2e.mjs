@@ -113,7 +113,7 @@ scenario("Materials of 80% or more are refused without a justification note of 1
   const number = `E2E-NOTE-${RUN}-${mode(js)}`;
   await fillInvoice(page, { subName, number, gross: "100", materials: "85" });
   await page.getByRole("button", { name: "Create Invoice", exact: true }).click();
-  await page.getByText("Materials ≥80% require a justification note (min 10 characters)", { exact: true }).waitFor();
+  await page.getByText("Materials are 80% or more of the gross amount: enter a note of at least 10 characters saying why", { exact: true }).waitFor();
   expect(new URL(page.url()).pathname, "still on the form").toBe("/cis/invoices/new");
   expect(await page.getByLabel("Gross Amount (£) *", { exact: true }).inputValue(), "gross kept").toBe("100");
 

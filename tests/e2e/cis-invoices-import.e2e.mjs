@@ -30,7 +30,7 @@ scenario("CIS invoices: import previews every row, refuses a file with an invali
   );
   const bad = page.locator('[data-row="2"]');
   expect(await bad.getAttribute("data-status"), "row 2 status").toBe("invalid");
-  expect(await bad.innerText(), "row 2 message").toContain("Gross: Amounts cannot be negative");
+  expect(await bad.innerText(), "row 2 message").toContain("Gross: Enter an amount of £0.00 or more");
   expect(await page.getByRole("button", { name: /^Import \d+ invoice/ }).count(), "no Import button").toBe(0);
   expect(await page.getByRole("alert").filter({ hasText: "all or nothing" }).count(), "all-or-nothing notice").toBe(1);
 

@@ -72,7 +72,7 @@ scenario("Start a project: the drawer on / with JavaScript, the page form withou
     await drawer.getByLabel("Name").fill("Dana Foreman");
     await drawer.getByLabel("Email").fill("not-an-email");
     await drawer.getByLabel("Company (optional)").click();
-    expect(await drawer.getByText("Enter a valid email address").isVisible(), "email message").toBe(true);
+    expect(await drawer.getByText("Enter an email address in the correct format, like name@company.co.uk").isVisible(), "email message").toBe(true);
     await drawer.getByLabel("Email").fill(email);
     await drawer.getByLabel("Company (optional)").fill("Foreman Groundworks Ltd");
     await drawer.getByLabel("Message (optional)").fill("Monthly CIS for 30 subcontractors.");

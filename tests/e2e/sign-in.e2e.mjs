@@ -18,7 +18,7 @@ import {
   waitForMail,
 } from "./helpers.mjs";
 
-const LOGIN_FAILED = "Login failed. Check your email and password and try again.";
+const LOGIN_FAILED = "The email address or password is not right. Check them and try again.";
 
 /** The tenant shell: tenant name in the header and the module navigation. */
 async function expectAcmeShell(page) {

@@ -6,7 +6,14 @@ import { auditEvents, tenants } from "~/db/schema";
 import { auditInsert, auditInsertMany, auditInsertWhere } from "~/features/platform/audit.server";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser } from "../factories";
-import { visit } from "../factories/html";
+import { all, textOf, visit } from "../factories/html";
+import { cisStaff, seedSub } from "../factories/cis";
+import { invoiceSchema } from "~/features/cis/domain";
+import { approveInvoice } from "~/features/cis/invoices/invoices.server";
+import { createInvoice } from "~/features/cis/invoices/form.server";
+import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
+import { generateStatement } from "~/features/cis/statements/statements.server";
+import { seedInvoice } from "../factories/returns";
 import { signIn } from "./auth-helpers";
 
 async function entries(tenantId: string) {
@@ -103,14 +110,141 @@ describe("the audit helpers", () => {
 });
 
 describe("the audit log page", () => {
+  async function named(userId: string, name: string) {
+    await env.DB.prepare("UPDATE users SET display_name = ? WHERE id = ?").bind(name, userId).run();
+  }
+
+  /** Each row's sentence and, after a space, the stored action beneath it; without the test's own sign-in. */
+  function shown(doc: Document): string[] {
+    return all(doc, "tbody tr")
+      .map((tr) => `${textOf(tr, "[data-audit-sentence]")} ${textOf(tr, "td:nth-child(2) .font-mono")}`)
+      .filter((row) => !row.endsWith(" auth.login.success"));
+  }
+
   it("shows each entry's sentence with its stored action", async () => {
     const t = await createTenant();
     const admin = await createUser(t, { role: "admin" });
+    await named(admin.id, "Alice Admin");
     await getDb(env).batch([auditInsert(getDb(env), { tenantId: t.id, action: "cis.invoice.approved", actorId: admin.id, actorEmail: admin.email })]);
     const b = await signIn(t, admin);
     const page = await visit(b, `${t.origin}/settings/audit`);
-    expect(page.text).toContain("Invoice approved");
-    expect(page.text).toContain("cis.invoice.approved");
+    expect(shown(page.doc)).toEqual(["Alice Admin approved invoice (since deleted) cis.invoice.approved"]);
+  });
+
+  it("names the actor and the invoice of a real approval, and the subcontractor it was for", async () => {
+    const { t, u } = await cisStaff("admin");
+    await named(u.id, "Alice Admin");
+    const sub = await seedSub(t, { name: "Dan Murphy" });
+    const actor = { id: u.id, email: u.email, name: "Alice Admin" };
+    const created = await createInvoice(
+      env,
+      t.id,
+      invoiceSchema.parse({ subcontractorId: sub.id, invoiceNumber: "HAR-202611-045", invoiceDate: "2026-11-10", grossP: 100_000, materialsP: 0, vatRate: 0 }),
+      actor,
+    );
+    if (!created.ok) throw new Error(created.code);
+    expect((await approveInvoice(env, t.id, created.id, actor)).ok).toBe(true);
+    const b = await signIn(t, u);
+    const page = await visit(b, `${t.origin}/settings/audit`);
+    const sentences = shown(page.doc);
+    expect(sentences[0]).toBe("Alice Admin approved invoice HAR-202611-045 cis.invoice.approved");
+    expect(sentences[1]).toBe("Alice Admin created invoice HAR-202611-045 cis.invoice.created");
+    // Added by the test's seeder, who is no member: named by the e-mail address the entry kept.
+    expect(sentences[2]).toBe("seed@example.test added subcontractor Dan Murphy cis.subcontractor.created");
+    expect(page.text).not.toContain(created.id);
+  });
+
+  it("names members, files, signature requests, roles and portal subcontractors; never another tenant's object", async () => {
+    const { t, u } = await cisStaff("admin");
+    await named(u.id, "Alice Admin");
+    const bob = await createUser(t);
+    await named(bob.id, "Bob Builder");
+    const sub = await seedSub(t, { name: "Dan Murphy" });
+    const other = await cisStaff("admin");
+    const theirs = await seedSub(other.t, { name: "Not Yours Ltd" });
+    const fileId = newId();
+    const requestId = newId();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO files (id, tenant_id, name, size, stored_bytes, mime_type, category, storage_key, owner_id, owner_email, owner_name, created_at, updated_at) VALUES (?, ?, 'agreement.pdf', 10, 10, 'application/pdf', 'pdf', 'k', ?, ?, 'Alice Admin', 1, 1)",
+      ).bind(fileId, t.id, u.id, u.email),
+    ]);
+    const db = getDb(env);
+    const at = (n: number) => 1_000_000 + n;
+    await db.batch([
+      auditInsert(
+        db,
+        { tenantId: t.id, action: "user.role_changed", actorId: u.id, targetType: "user", targetId: bob.id, payload: { from: "standard", to: "lead" } },
+        at(1),
+      ),
+      auditInsert(db, { tenantId: t.id, action: "files.file.uploaded", actorId: bob.id, targetType: "file", targetId: fileId }, at(2)),
+      auditInsert(
+        db,
+        {
+          tenantId: t.id,
+          action: "files.signature.completed",
+          actorId: bob.id,
+          targetType: "signature_request",
+          targetId: requestId,
+          payload: { name: "agreement.pdf" },
+        },
+        at(3),
+      ),
+      auditInsert(db, { tenantId: t.id, action: "cis.permission.updated", actorId: u.id, targetType: "role_bundle", targetId: "lead" }, at(4)),
+      auditInsert(db, { tenantId: t.id, action: "cis.portal.signed_in", actorId: sub.id, targetType: "subcontractor", targetId: sub.id }, at(5)),
+      auditInsert(db, { tenantId: t.id, action: "cis.subcontractor.updated", actorId: u.id, targetType: "subcontractor", targetId: theirs.id }, at(6)),
+      auditInsert(db, { tenantId: t.id, action: "cis.invoice.bulk.approve", actorId: u.id, targetType: "invoice", payload: { count: 3 } }, at(7)),
+      auditInsert(db, { tenantId: t.id, action: "files.storage.usage_recalculated", targetType: "job" }, at(8)),
+    ]);
+    await env.DB.prepare(
+      "INSERT INTO audit_events (id, tenant_id, actor_id, action, target_type, target_id, payload, created_at) VALUES (?, ?, ?, 'SIGNATURE_STAMPED', 'file', ?, '{}', ?)",
+    )
+      .bind(newId(), t.id, u.id, fileId, at(9))
+      .run();
+    const b = await signIn(t, u);
+    const page = await visit(b, `${t.origin}/settings/audit`);
+    const sentences = shown(page.doc).slice(-9);
+    expect(sentences).toEqual([
+      "Signature stamped by Alice Admin: agreement.pdf SIGNATURE_STAMPED",
+      "The system recalculated the storage used files.storage.usage_recalculated",
+      "Alice Admin approved 3 invoices at once cis.invoice.bulk.approve",
+      "Alice Admin updated subcontractor (since deleted) cis.subcontractor.updated",
+      "Dan Murphy signed in to the portal cis.portal.signed_in",
+      "Alice Admin changed what the lead role may do in CIS cis.permission.updated",
+      "Bob Builder signed agreement.pdf files.signature.completed",
+      "Bob Builder uploaded agreement.pdf files.file.uploaded",
+      "Alice Admin changed Bob Builder's role from standard to lead user.role_changed",
+    ]);
+    expect(page.text).not.toContain("Not Yours Ltd");
+  });
+});
+
+describe("the audit log page: CIS statements, returns and HMRC", () => {
+  it("names a statement by whose and which tax month, a return by its tax month, and what HMRC answered", async () => {
+    const { t, u } = await cisStaff("admin");
+    await env.DB.prepare("UPDATE users SET display_name = 'Alice Admin' WHERE id = ?").bind(u.id).run();
+    const actor = { id: u.id, email: u.email, name: "Alice Admin" };
+    const sub = await seedSub(t, { name: "Dan Murphy" });
+    await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: "Dan Murphy", status: "paid", paymentDate: "2026-04-10", statementRequired: true });
+    const statement = await generateStatement(env, t.id, sub.id, "2026-04", actor);
+    if (!statement.ok) throw new Error(statement.code);
+    const compiled = await compileMonthlyReturn(env, t.id, "2026-04", actor);
+    if (!compiled.ok) throw new Error(compiled.code);
+    const submissionId = newId();
+    await env.DB.prepare(
+      `INSERT INTO hmrc_submissions (id, tenant_id, kind, subject_ids, subject_key, status, transport, message_class, request_xml, created_at, updated_at)
+       VALUES (?, ?, 'cis300', ?, ?, 'accepted', 'fake', 'IR-CIS-CIS300MR', '<x/>', 1, 1)`,
+    )
+      .bind(submissionId, t.id, JSON.stringify([compiled.id]), `cis300:${compiled.id}`)
+      .run();
+    const db = getDb(env);
+    await db.batch([auditInsert(db, { tenantId: t.id, action: "cis.hmrc.accepted", targetType: "hmrc_submission", targetId: submissionId })]);
+
+    const b = await signIn(t, u);
+    const text = (await visit(b, `${t.origin}/settings/audit`)).text;
+    expect(text).toContain("Alice Admin generated Dan Murphy's statement for 6 April to 5 May 2026");
+    expect(text).toContain("Alice Admin compiled the return for 6 April to 5 May 2026");
+    expect(text).toContain("HMRC accepted the return for 6 April to 5 May 2026");
   });
 });
 

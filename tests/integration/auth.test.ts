@@ -54,8 +54,8 @@ describe("sign-in without JavaScript", () => {
     expect(unknownEmail.status).toBe(400);
     const a = await wrongPassword.text();
     const c = await unknownEmail.text();
-    expect(a).toContain("Login failed. Check your email and password and try again.");
-    expect(c).toContain("Login failed. Check your email and password and try again.");
+    expect(a).toContain("The email address or password is not right. Check them and try again.");
+    expect(c).toContain("The email address or password is not right. Check them and try again.");
     // The e-mail typed is kept; the password is not echoed back.
     expect(a).toContain(u.email);
     expect(a).not.toContain("wrong-password-123");
@@ -70,7 +70,7 @@ describe("sign-in without JavaScript", () => {
     const b = new Browser();
     const empty = await b.post(`${t.origin}/login`, { email: "", password: "" });
     expect(empty.status).toBe(400);
-    expect(await shownText(empty)).toContain("Email is required");
+    expect(await shownText(empty)).toContain("Enter your email address");
     const bot = await b.post(`${t.origin}/login`, { email: u.email, password: u.password, website: "http://spam.test" });
     expect(bot.status).toBe(400);
     expect(bot.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
@@ -220,7 +220,7 @@ describe("two-factor code", () => {
     const { t, b } = await startCodeStep();
     const res = await b.post(`${t.origin}/login/verify`, { code: "123" });
     expect(res.status).toBe(400);
-    expect(await shownText(res)).toContain("Please enter the full 6-digit code");
+    expect(await shownText(res)).toContain("Enter the 6-digit code from the e-mail we sent you, like 123456");
   });
 
   it("refuses an expired code", async () => {
@@ -230,7 +230,7 @@ describe("two-factor code", () => {
       .run();
     const res = await b.post(`${t.origin}/login/verify`, { code });
     expect(res.status).toBe(400);
-    expect(await shownText(res)).toContain("Invalid or expired code");
+    expect(await shownText(res)).toContain("That code is wrong or has expired. Enter the code from the latest e-mail, or send a new one.");
   });
 
   it("refuses a code used twice", async () => {
@@ -241,7 +241,7 @@ describe("two-factor code", () => {
     replay.setCookie(t.host, "__Host-login-challenge", challengeCookie ?? "");
     const res = await replay.post(`${t.origin}/login/verify`, { code });
     expect(res.status).toBe(400);
-    expect(await shownText(res)).toContain("Invalid or expired code");
+    expect(await shownText(res)).toContain("That code is wrong or has expired. Enter the code from the latest e-mail, or send a new one.");
   });
 
   it("kills the code after 5 wrong tries", async () => {
@@ -250,7 +250,7 @@ describe("two-factor code", () => {
     for (let i = 0; i < 5; i++) expect((await b.post(`${t.origin}/login/verify`, { code: wrong })).status).toBe(400);
     const res = await b.post(`${t.origin}/login/verify`, { code });
     expect(res.status).toBe(400);
-    expect(await shownText(res)).toContain("Invalid or expired code");
+    expect(await shownText(res)).toContain("That code is wrong or has expired. Enter the code from the latest e-mail, or send a new one.");
   });
 
   it("counts a wrong code before comparing it, so parallel guesses at one challenge get 5 tries at most", async () => {
@@ -321,7 +321,7 @@ describe("two-factor code", () => {
       createExecutionContext(),
     );
     expect(res.status).toBe(400);
-    expect(await shownText(res)).toContain("Failed to send verification code. Please try again.");
+    expect(await shownText(res)).toContain("We could not send your sign-in code. Try again in a few minutes.");
     expect(await count("audit_events", "tenant_id = ? AND action = 'auth.code.failed'", t.id)).toBe(1);
     // Tenant admins read the audit log: it names a reference, never the infrastructure's error text.
     const { payload } = await env.DB.prepare("SELECT payload FROM audit_events WHERE tenant_id = ? AND action = 'auth.code.failed'")

@@ -197,9 +197,9 @@ describe("subcontractor CSV import", () => {
     const htmlText = pageText(parseHtml(html));
     // Row = data row (blank line 6 skipped but still counted); line = spreadsheet line.
     expect(rowStatuses(html)).toEqual({ 1: "valid", 2: "invalid", 3: "invalid", 4: "duplicate", 5: "duplicate", 7: "valid" });
-    expect(htmlText).toContain("Valid UTR required (10 digits)");
-    expect(htmlText).toContain("Invalid email format");
-    expect(htmlText).toContain("Invalid NINO format");
+    expect(htmlText).toContain("Enter a UTR in the correct format: 10 digits, like 2234567890");
+    expect(htmlText).toContain("Enter an email address in the correct format, like name@example.com");
+    expect(htmlText).toContain("Enter a National Insurance number in the correct format, like QQ 12 34 56 C");
     expect(htmlText).toContain("Duplicate UTR: same as row 1 in this file");
     expect(htmlText).toContain("A subcontractor with this UTR already exists");
     expect(htmlText).toContain("Ignored columns: Notes");

@@ -16,9 +16,9 @@ const MESSAGES = {
   archived: "Archived subcontractors cannot be used for new invoices",
   notFoundSub: "Subcontractor not found",
   duplicate: "This subcontractor already has an invoice with this number",
-  negative: "Amounts cannot be negative",
-  exceeds: "Materials cannot exceed gross amount",
-  justification: "Materials ≥80% require a justification note (min 10 characters)",
+  negative: "Enter an amount of £0.00 or more",
+  exceeds: "Materials must be the same as or less than the gross amount",
+  justification: "Materials are 80% or more of the gross amount: enter a note of at least 10 characters saying why",
   notEditable: "Only draft invoices can be edited",
 };
 
@@ -370,7 +370,7 @@ describe("Calculate, without JavaScript", () => {
     const res = await b.post(newUrl(t), invoiceForm(sub.id, { invoiceNumber: "", gross: "100", materials: "10", intent: "calculate" }));
     expect(res.status).toBe(400);
     const doc = await page(res);
-    expect(fieldMessage(doc, "invoiceNumber")).toBe("Invoice number is required");
+    expect(fieldMessage(doc, "invoiceNumber")).toBe("Enter the invoice number");
     expect(figure(doc, "cis")).toBe("£18.00");
 
     const archived = await seedSub(t, { name: "Gone Ltd" }, { archived: true });
@@ -388,14 +388,14 @@ describe("validation", () => {
     const cases: [Record<string, string | null>, string, string][] = [
       [{ gross: "-5" }, "gross", MESSAGES.negative],
       [{ materials: "-1" }, "materials", MESSAGES.negative],
-      [{ gross: "abc" }, "gross", "Enter an amount in pounds, e.g. 1234.56"],
+      [{ gross: "abc" }, "gross", "Enter an amount in pounds, like 1234.56"],
       [{ gross: "100", materials: "100.01" }, "materials", MESSAGES.exceeds],
-      [{ invoiceNumber: "x".repeat(51) }, "invoiceNumber", "Invoice number must be 50 characters or fewer"],
-      [{ invoiceNumber: "   " }, "invoiceNumber", "Invoice number is required"],
-      [{ invoiceDate: "" }, "invoiceDate", "Invoice date is required"],
-      [{ invoiceDate: "2026-02-30" }, "invoiceDate", "Invalid date"],
-      [{ vatRate: "7" }, "vatRate", "VAT rate must be 0, 5 or 20"],
-      [{ subcontractorId: "" }, "subcontractorId", "Subcontractor is required"],
+      [{ invoiceNumber: "x".repeat(51) }, "invoiceNumber", "Invoice number must be 50 characters or less"],
+      [{ invoiceNumber: "   " }, "invoiceNumber", "Enter the invoice number"],
+      [{ invoiceDate: "" }, "invoiceDate", "Enter the invoice date"],
+      [{ invoiceDate: "2026-02-30" }, "invoiceDate", "Invoice date must be a real date"],
+      [{ vatRate: "7" }, "vatRate", "Select a VAT rate: 0%, 5% or 20%"],
+      [{ subcontractorId: "" }, "subcontractorId", "Select a subcontractor"],
     ];
     for (const [overrides, name, message] of cases) {
       const form = invoiceForm(sub.id, { description: "Kept text", ...overrides });

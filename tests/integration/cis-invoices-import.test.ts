@@ -95,15 +95,20 @@ describe("invoice CSV import: preview", () => {
     // Row = data row (the blank line 6 is skipped but still counted).
     expect(statuses(html)).toEqual({ 1: "valid", 2: "invalid", 3: "invalid", 4: "invalid", 6: "invalid", 7: "invalid" });
     expect(rows[1].messages).toEqual([]);
-    expect(rows[2].messages).toEqual(["Gross: Amounts cannot be negative"]);
-    expect(rows[3].messages).toEqual(["Invoice Date: Invalid date", "Materials: Materials cannot exceed gross amount"]);
+    expect(rows[2].messages).toEqual(["Gross: Enter an amount of £0.00 or more"]);
+    expect(rows[3].messages).toEqual([
+      "Invoice Date: Invoice date must be a real date",
+      "Materials: Materials must be the same as or less than the gross amount",
+    ]);
     expect(rows[4].messages).toEqual([
-      "Invoice Number: Invoice number is required",
-      "VAT Rate: VAT rate must be 0, 5 or 20",
+      "Invoice Number: Enter the invoice number",
+      "VAT Rate: Select a VAT rate: 0%, 5% or 20%",
       "Reverse Charge: Reverse Charge must be yes or no",
     ]);
-    expect(rows[6].messages).toEqual(["Materials Justification: Materials ≥80% require a justification note (min 10 characters)"]);
-    expect(rows[7].messages).toEqual(["Invoice Number: Invoice number must be 50 characters or fewer", "Gross: Amount is required"]);
+    expect(rows[6].messages).toEqual([
+      "Materials Justification: Materials are 80% or more of the gross amount: enter a note of at least 10 characters saying why",
+    ]);
+    expect(rows[7].messages).toEqual(["Invoice Number: Invoice number must be 50 characters or less", "Gross: Enter an amount"]);
     // The 60% warning does not block a row by itself; the 80% rule does.
     expect(rows[6].warnings).toEqual(["High materials percentage (85%) - please verify this is correct"]);
     const text = pageText(parseHtml(html));
@@ -167,7 +172,7 @@ describe("invoice CSV import: preview", () => {
     expect(rows[5].messages).toEqual([`Subcontractor: ${IMPORT_ROW_MESSAGES.ambiguous("TWIN NAME")}`]);
     expect(rows[6].messages).toEqual(["Subcontractor: Subcontractor not found: 'Foreign Builder'"]);
     expect(rows[7].messages).toEqual(["Subcontractor: Subcontractor not found: no subcontractor has this UTR"]);
-    expect(rows[8].messages).toEqual(["Subcontractor: Subcontractor is required"]);
+    expect(rows[8].messages).toEqual(["Subcontractor: Enter the subcontractor's name or 10-digit UTR"]);
     // The row matched by UTR shows the subcontractor's name, and the UTR never goes back to the page.
     expect(pageText(parseHtml(html))).toContain("Bob Builder");
     for (const utr of [old.utr, foreign.utr, bob.utr]) expect(html).not.toContain(utr);

@@ -570,7 +570,7 @@ describe("bulk actions", () => {
     const bad = await bulk(b, t, { intent: "pay", ids: [a1.id], paymentDate: "2026-02-30", confirmed: "yes" });
     expect(bad.status).toBe(400);
     const badDoc = await page(bad);
-    expect(describedBy(badDoc, "paymentDate")).toBe("Invalid date");
+    expect(describedBy(badDoc, "paymentDate")).toBe("Payment date must be a real date");
     expect(isInvalid(badDoc, "paymentDate")).toBe(true);
     expect((await inv(a1.id))?.status).toBe("approved");
 

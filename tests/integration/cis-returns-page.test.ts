@@ -121,7 +121,10 @@ describe("the returns page", () => {
     expect((await lock.acquire("running-compile", 60_000)).acquired).toBe(true);
     const refused = await post(b, t, { intent: "compile" });
     expect(refused.status).toBe(409);
-    expect(textsOf(await page(refused), "[data-action-error] p")).toEqual(["Compilation Failed", "A compile for this tax month is already running"]);
+    expect(textsOf(await page(refused), "[data-action-error] p")).toEqual([
+      "Compilation Failed",
+      "This tax month's return is already being compiled. Wait a moment, then reload the page",
+    ]);
     expect(await count("cis_returns", "tenant_id = ?", t.id)).toBe(0);
     expect(await count("cis_return_lines", "tenant_id = ?", t.id)).toBe(0);
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.return.compiled'", t.id)).toBe(0);
@@ -175,7 +178,10 @@ describe("the returns page", () => {
     const t2 = await staff("manager");
     await compileMonthlyReturn(env, t2.t.id, MONTH, seeder);
     const notSubmitted = await post(t2.b, t2.t, { intent: "amend", id: MONTH, confirmed: "yes" });
-    expect(textsOf(await page(notSubmitted), "[data-action-error] p")).toEqual(["Amend Failed", "Can only amend submitted returns"]);
+    expect(textsOf(await page(notSubmitted), "[data-action-error] p")).toEqual([
+      "Amend Failed",
+      "Only a submitted return can be amended. Compile and submit this month's return first",
+    ]);
   });
 
   it("nil return: asks for the inactivity declaration, then creates a nil return the manager may submit; refused when the month has payments", async () => {
@@ -202,11 +208,14 @@ describe("the returns page", () => {
     expect(textsOf((await visit(b, url(t, "/cis/returns?month=2026-02"))).doc, '[data-testid="return-actions"] button')).not.toContain("Nil Return");
   });
 
-  it("an invalid month on a post is 'Unable to Compile' / 'Current tax month is not available'", async () => {
+  it("an invalid month on a post is 'Unable to Compile' and says to choose a tax month from the list", async () => {
     const { t, b } = await staff("lead");
     const res = await b.post(url(t), { intent: "compile", month: "2026-99" });
     expect(res.status).toBe(400);
-    expect(textsOf(await page(res), "[data-action-error] p")).toEqual(["Unable to Compile", "Current tax month is not available"]);
+    expect(textsOf(await page(res), "[data-action-error] p")).toEqual([
+      "Unable to Compile",
+      "That is not a tax month the returns page offers. Choose a tax month from the list",
+    ]);
     expect(await count("cis_returns", "tenant_id = ?", t.id)).toBe(0);
   });
 });
@@ -240,14 +249,14 @@ describe("return CSV export", () => {
     expect(JSON.parse(audit!.payload)).toMatchObject({ taxMonth: MONTH, rows: 2, gross: 300.5, format: "csv" });
   });
 
-  it("a nil return has nothing to export: 'Export Failed' / 'No data to export'; another tenant's return is 404", async () => {
+  it("a nil return has nothing to export: 'Export Failed' / 'There is nothing to export'; another tenant's return is 404", async () => {
     const { t, b } = await staff("lead");
     await compileMonthlyReturn(env, t.id, MONTH, seeder, { mode: "nil" });
     const res = await b.post(url(t, "/cis/returns/export"), { id: MONTH });
     expect(res.status).toBe(302);
     const { text } = await visit(b, `${t.origin}${res.headers.get("Location")}`);
     expect(text).toContain("Export Failed");
-    expect(text).toContain("No data to export");
+    expect(text).toContain("There is nothing to export: this return has no lines");
 
     const other = await staff("lead");
     const sub = await seedSub(other.t);
@@ -285,9 +294,9 @@ describe("unlock (testing)", () => {
     expect(textOf(after.doc, '[data-field="status"]')).toBe("Draft");
     expect(textOf(after.doc, "#submit-reason")).toBe("Recompile the return to validate it before submitting");
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.return.unlocked'", t.id)).toBe(1);
-    // Unlocking an unlocked return: 'Unlock Failed' / 'Failed to unlock return'.
+    // Unlocking an unlocked return: 'Unlock Failed' / nothing to unlock.
     const twice = await post(b, t, { intent: "unlock", id: MONTH, confirmed: "yes" });
-    expect(textsOf(await page(twice), "[data-action-error] p")).toEqual(["Unlock Failed", "Failed to unlock return"]);
+    expect(textsOf(await page(twice), "[data-action-error] p")).toEqual(["Unlock Failed", "This return is not locked, so there is nothing to unlock"]);
   });
 
   it("does not exist in production, even for cis.manage: no button, and the post is 404 with nothing changed", async () => {

@@ -12,6 +12,7 @@ import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const UTR = SETTINGS_UTR;
+const squashed = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
 const NO_PERMISSION = "You don't have permission to manage CIS settings";
 
 async function settingsRow(t: TestTenant) {
@@ -64,7 +65,7 @@ describe("CIS settings: who may open it", () => {
     expect(html).toContain("Processing Settings");
     expect(html).toContain("Role Permissions");
     expect(html).toContain("Scope Checklist");
-    expect(html).toContain("Changing them needs the cis.manage permission");
+    expect(html).toContain("Changing it needs the Manage CIS permission");
     expect(html).not.toContain("Save manager permissions");
     // Defaults when nothing is stored yet.
     expect(valueOf(doc, "warningDays")).toBe("3");
@@ -86,7 +87,29 @@ describe("CIS settings: who may open it", () => {
     expect(res.status).toBe(200);
     const html = await shownText(res);
     for (const role of ["admin", "lead", "manager", "standard"]) expect(html).toContain(`Save ${role} permissions`);
-    expect(html).toContain("Choose which CIS scopes each role holds");
+    expect(html).toContain("Choose what each role may do in CIS");
+  });
+
+  it("lists each permission by its name and what it allows, with the scope id in small print", async () => {
+    const { t, b } = await cisStaff("admin");
+    const doc = await page(await b.get(`${t.origin}/cis/settings`));
+    const box = doc.getElementById("bundle-standard-cis.pii.unmask");
+    expect(box?.getAttribute("value")).toBe("cis.pii.unmask");
+    expect(squashed(doc.querySelector('label[for="bundle-standard-cis.pii.unmask"]')?.textContent)).toBe("Reveal tax identifiers");
+    expect(squashed(box?.parentElement?.textContent)).toBe(
+      "Reveal tax identifiersShow a subcontractor's full UTR and National Insurance number instead of the masked form.cis.pii.unmask",
+    );
+    expect(doc.getElementById("bundle-standard-cis.pii.unmask-description")?.textContent).toBe(
+      "Show a subcontractor's full UTR and National Insurance number instead of the masked form.",
+    );
+    // The default standard role holds cis.read: its summary names it.
+    expect(textOf(doc, '[data-testid="bundle-scopes-standard"]')).toBe("View CIS");
+    // Every checkbox has a name that is not its id.
+    for (const scope of CIS_SCOPES) {
+      const label = squashed(doc.querySelector(`label[for="bundle-admin-${scope}"]`)?.textContent);
+      expect(label, scope).not.toBe("");
+      expect(label, scope).not.toBe(scope);
+    }
   });
 
   it("answers 404 when the CIS module is off", async () => {
@@ -115,13 +138,13 @@ describe("CIS settings: validation", () => {
     expect(res.status).toBe(400);
     const doc = await page(res);
     // Each message is the one its field points at (aria-describedby), so it is read with the field.
-    expect(describedBy(doc, "companyName")).toContain("Company name is required");
-    expect(describedBy(doc, "employerRef")).toContain("Invalid format (e.g., 123/AB12345)");
-    expect(describedBy(doc, "accountsOfficeRef")).toContain("Invalid format (e.g., 123PA00012345)");
-    expect(describedBy(doc, "warningDays")).toContain("Must be between 0 and 30 days");
-    expect(describedBy(doc, "statementDeadlineDays")).toContain("Must be between 1 and 30 days");
-    expect(describedBy(doc, "emailFrom")).toContain("Invalid email format");
-    expect(describedBy(doc, "utr")).toContain("Invalid UTR format (10 digits)");
+    expect(describedBy(doc, "companyName")).toContain("Enter the company name, at least 2 characters");
+    expect(describedBy(doc, "employerRef")).toContain("Enter the employer reference in the correct format, like 123/AB12345");
+    expect(describedBy(doc, "accountsOfficeRef")).toContain("Enter the Accounts Office reference in the correct format, like 123PA00012345");
+    expect(describedBy(doc, "warningDays")).toContain("Enter a whole number of days from 0 to 30");
+    expect(describedBy(doc, "statementDeadlineDays")).toContain("Enter a whole number of days from 1 to 30");
+    expect(describedBy(doc, "emailFrom")).toContain("Enter an email address in the correct format, like name@example.com");
+    expect(describedBy(doc, "utr")).toContain("Enter a UTR in the correct format: 10 digits, like 2234567890");
     // The user's input is kept.
     expect(valueOf(doc, "employerRef")).toBe("12/AB");
     expect(valueOf(doc, "accountsOfficeRef")).toBe("123PA0001");
@@ -133,7 +156,7 @@ describe("CIS settings: validation", () => {
     const { t, b } = await cisStaff("admin");
     const res = await b.post(`${t.origin}/cis/settings`, validForm({ utr: "" }));
     expect(res.status).toBe(400);
-    expect(await shownText(res)).toContain("Contractor UTR is required");
+    expect(await shownText(res)).toContain("Enter the contractor's UTR to switch CIS on");
     expect(await settingsRow(t)).toBeNull();
 
     const inactive = await b.post(`${t.origin}/cis/settings`, validForm({ utr: "", active: null }));
@@ -359,7 +382,7 @@ describe("CIS settings: role permissions", () => {
     expect(textsOf(one(doc, '[data-testid="checklist-errors"]'), "li")).toContain(
       "Role 'standard': can submit returns (cis.ret.submit) but cannot compile them (cis.ret.compile)",
     );
-    expect(textOf(doc, '[data-testid="bundle-scopes-standard"]')).toBe("cis.read, cis.ret.submit");
+    expect(textOf(doc, '[data-testid="bundle-scopes-standard"]')).toBe("View CIS, Submit returns");
   });
 
   it("refuses unknown scopes, unknown roles, stale forms and removing the last cis.manage", async () => {

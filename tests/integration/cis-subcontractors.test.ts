@@ -265,15 +265,15 @@ describe("the subcontractor form", () => {
     const { t, b } = await setup("lead");
     const url = `${t.origin}/cis/subcontractors/new`;
     const cases: [Record<string, string>, string][] = [
-      [{ name: "" }, "Name is required"],
-      [{ name: "A" }, "Name is required"],
-      [{ utr: "" }, "Valid UTR required (10 digits)"],
-      [{ utr: "12345" }, "Valid UTR required (10 digits)"],
-      [{ nino: "QQ123456Z" }, "Invalid NINO format"],
-      [{ type: "company", companyNumber: "12AB" }, "Invalid company number"],
-      [{ email: "not-an-email" }, "Invalid email format"],
-      [{ phone: "12345" }, "Invalid phone format"],
-      [{ vatNumber: "GB12" }, "Invalid VAT number format"],
+      [{ name: "" }, "Enter the subcontractor's name, at least 2 characters"],
+      [{ name: "A" }, "Enter the subcontractor's name, at least 2 characters"],
+      [{ utr: "" }, "Enter the subcontractor's UTR: 10 digits, like 2234567890"],
+      [{ utr: "12345" }, "Enter a UTR in the correct format: 10 digits, like 2234567890"],
+      [{ nino: "QQ123456Z" }, "Enter a National Insurance number in the correct format, like QQ 12 34 56 C"],
+      [{ type: "company", companyNumber: "12AB" }, "Enter a company number in the correct format: 8 characters, like 01234567 or SC123456"],
+      [{ email: "not-an-email" }, "Enter an email address in the correct format, like name@example.com"],
+      [{ phone: "12345" }, "Enter a UK phone number, like 01632 960 001, 07700 900 982 or +44 7700 900 982"],
+      [{ vatNumber: "GB12" }, "Enter a VAT registration number in the correct format: 9 or 12 digits, like GB123456789"],
     ];
     for (const [fields, message] of cases) {
       const form = validForm({ name: "Kept Name Here", ...fields });
@@ -325,7 +325,7 @@ describe("the subcontractor form", () => {
     // On create a blank UTR is refused.
     const create = await b.post(`${t.origin}/cis/subcontractors/new`, validForm({ utr: "" }));
     expect(create.status).toBe(400);
-    expect(describedBy(await page(create), "utr")).toBe("Valid UTR required (10 digits) 10 digits");
+    expect(describedBy(await page(create), "utr")).toBe("Enter the subcontractor's UTR: 10 digits, like 2234567890 10 digits");
   });
 
   it("ties each field's hint to its input, so a screen reader hears it", async () => {
@@ -351,7 +351,7 @@ describe("the subcontractor form", () => {
     // A new NINO and Remove together are refused next to the checkbox, nothing written.
     const both = await b.post(edit, validForm({ name: "Nino Holder", utr: "", nino: "CE123456D", removeNino: "on" }));
     expect(both.status).toBe(400);
-    expect(describedBy(await page(both), "removeNino")).toBe("Enter a new NINO or remove the current one, not both");
+    expect(describedBy(await page(both), "removeNino")).toBe("Enter a new National Insurance number or remove the current one, not both");
     expect(await decrypt(await row(sub.id), "nino")).toBe("AB123456C");
 
     // Remove clears the ciphertext and the mask, and the audit names the field only.

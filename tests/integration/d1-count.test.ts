@@ -74,6 +74,26 @@ describe("D1 query count header", () => {
     expect(d1Queries(res)).toBe(2);
   });
 
+  it("serves the audit log, with every actor and target named, in two round trips (the middleware's batch, then the entries with their names)", async () => {
+    const { t, u, b } = await cisStaff("admin");
+    const sub = await seedSub(t, { name: "Audit Builder" });
+    const actor = { id: u.id, email: u.email, name: "Admin" };
+    const created = await createInvoice(
+      env,
+      t.id,
+      invoiceSchema.parse({ subcontractorId: sub.id, invoiceNumber: "AUD-1", invoiceDate: "2026-05-10", grossP: 1000, materialsP: 0, vatRate: 0 }),
+      actor,
+    );
+    if (!created.ok) throw new Error(created.code);
+    expect((await approveInvoice(env, t.id, created.id, actor)).ok).toBe(true);
+    const res = await b.get(`${t.origin}/settings/audit`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("approved invoice AUD-1");
+    expect(html).toContain("added subcontractor Audit Builder");
+    expect(d1Queries(res)).toBe(2);
+  });
+
   it("serves the invoice form in two round trips, new and edit (the middleware's batch, then subcontractors and invoice in one)", async () => {
     const { t, u, b } = await cisStaff("admin");
     for (let i = 0; i < 5; i++) await seedSub(t, { name: `Form Builder ${i}` });

@@ -174,7 +174,9 @@ describe("quota", () => {
     await setStoragePlan(env, t.id, { tier: "custom", customLimit: 1000 });
     const res = await upload(b, t, { name: "big.txt", content: "x".repeat(2000) }, {}, { xhr: true });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { message: string }).message).toBe("Storage limit exceeded. Please upgrade your storage plan or delete some files.");
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "There is not enough storage left for this file. Delete some files, or ask an administrator to upgrade the storage plan.",
+    );
     expect(await count("files", "tenant_id = ?", t.id)).toBe(0);
     expect(await count("audit_events", "tenant_id = ? AND action = 'files.storage.quota_exceeded'", t.id)).toBe(1);
     const listed = await env.FILES.list({ prefix: `tenants/${t.id}/` });

@@ -183,9 +183,9 @@ describe("Start a project", () => {
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     const doc = await page(res);
     expect(fieldMessage(doc, "name")).toBe("Enter your name");
-    expect(fieldMessage(doc, "email")).toBe("Enter a valid email address, like name@company.co.uk");
-    expect(fieldMessage(doc, "company")).toBe("Company must be at most 100 characters");
-    expect(fieldMessage(doc, "message")).toBe("Message must be at most 2000 characters");
+    expect(fieldMessage(doc, "email")).toBe("Enter an email address in the correct format, like name@company.co.uk");
+    expect(fieldMessage(doc, "company")).toBe("Company must be 100 characters or less");
+    expect(fieldMessage(doc, "message")).toBe("Message must be 2000 characters or less");
     expect(isInvalid(doc, "email")).toBe(true);
     expect(valueOf(doc, "email")).toBe(email);
     expect(valueOf(doc, "message")).toBe("M".repeat(2001));
@@ -219,7 +219,7 @@ describe("Start a project", () => {
     expect((await request(validFields(), newIp())).status).toBe(200);
   });
 
-  it("says 'Could not send – please try again.' and stores nothing when the request cannot be sent", async () => {
+  it("says it could not send the request (try again) and stores nothing when the request cannot be sent", async () => {
     const fields = validFields();
     const context = new RouterContextProvider();
     // Production without a sales address: the request is refused, never e-mailed to nobody.

@@ -171,7 +171,7 @@ describe("submitting an invoice from the portal", () => {
     );
     expect(res.status).toBe(400);
     const doc = await page(res);
-    expect(fieldMessage(doc, "invoiceNumber")).toBe("Invoice number is required");
+    expect(fieldMessage(doc, "invoiceNumber")).toBe("Enter the invoice number");
     expect(isInvalid(doc, "invoiceNumber")).toBe(true);
     expect(fieldMessage(doc, "materials")).toMatch(/materials/i);
     expect(valueOf(doc, "gross")).toBe("100.00");

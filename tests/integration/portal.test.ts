@@ -177,7 +177,7 @@ describe("inviting a subcontractor to the portal", () => {
       utr: "",
     });
     expect(noUtr.status).toBe(400);
-    expect(await shownText(noUtr)).toContain("Valid UTR required (10 digits)");
+    expect(await shownText(noUtr)).toContain("Enter the subcontractor's UTR: 10 digits, like 2234567890");
 
     const badNino = await browser.post(`${t.origin}/cis/subcontractors/invite`, {
       intent: "create",
@@ -188,7 +188,7 @@ describe("inviting a subcontractor to the portal", () => {
       nino: "XX",
     });
     expect(badNino.status).toBe(400);
-    expect(await shownText(badNino)).toContain("Invalid NINO format");
+    expect(await shownText(badNino)).toContain("Enter a National Insurance number in the correct format, like QQ 12 34 56 C");
     expect(await count("cis_subcontractors", "tenant_id = ?", t.id)).toBe(0);
 
     const email = newEmail("new");

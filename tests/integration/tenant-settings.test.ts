@@ -51,10 +51,10 @@ describe("/settings/branding", () => {
     const res = await b.post(`${t.origin}/settings/branding`, { accentColor: "#12345G", radius: "2rem", appearance: "neon", fontFamily: "Comic Sans MS" });
     expect(res.status).toBe(400);
     const doc = await page(res);
-    expect(fieldMessage(doc, "accentColor")).toBe("Enter a colour as # and six hexadecimal digits, e.g. #00D16A");
-    expect(fieldMessage(doc, "radius")).toBe("Choose a corner radius from the list");
-    expect(fieldMessage(doc, "appearance")).toBe("Choose light, dark or follow the system");
-    expect(fieldMessage(doc, "fontFamily")).toBe("Choose a font from the list");
+    expect(fieldMessage(doc, "accentColor")).toBe("Enter the accent colour in the correct format: # and 6 hexadecimal digits, like #00D16A");
+    expect(fieldMessage(doc, "radius")).toBe("Select a corner radius from the list");
+    expect(fieldMessage(doc, "appearance")).toBe("Select light, dark or follow the system");
+    expect(fieldMessage(doc, "fontFamily")).toBe("Select a font from the list");
     expect(valueOf(doc, "accentColor")).toBe("#12345G");
     expect(await branding(t.id)).toEqual({});
     expect(await count("audit_events", "tenant_id = ? AND action = 'tenant.branding.updated'", t.id)).toBe(0);

@@ -1,8 +1,13 @@
 import { z } from "zod";
 
 export const loginSchema = z.object({
-  email: z.string({ error: "Email is required" }).trim().toLowerCase().email("Enter a valid email address").max(254),
-  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200),
+  email: z
+    .string({ error: "Enter your email address" })
+    .trim()
+    .toLowerCase()
+    .email("Enter an email address in the correct format, like name@example.com")
+    .max(254),
+  password: z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200),
   twoFactor: z.boolean().optional(),
   redirectTo: z.string().max(500).optional(),
   website: z.string().optional(),
@@ -11,18 +16,21 @@ export const loginSchema = z.object({
 /** The login page's two forms: the password form and, on the bare domain, the workspace choice. */
 export const loginActionSchema = z.discriminatedUnion("intent", [
   loginSchema.extend({ intent: z.literal("sign-in") }),
-  z.object({ intent: z.literal("choose"), tenant: z.string({ error: "Choose one of the workspaces listed." }).trim().toLowerCase().min(1).max(63) }),
+  z.object({ intent: z.literal("choose"), tenant: z.string({ error: "Select one of the workspaces listed." }).trim().toLowerCase().min(1).max(63) }),
 ]);
+
+/** The sign-in code is six digits; spaces are ignored. */
+export const CODE_FORMAT = "Enter the 6-digit code from the e-mail we sent you, like 123456";
 
 export const codeSchema = z.object({
   code: z
-    .string({ error: "Please enter the full 6-digit code" })
+    .string({ error: CODE_FORMAT })
     .transform((s) => s.replace(/\s+/g, ""))
-    .pipe(z.string().regex(/^\d{6}$/, "Please enter the full 6-digit code")),
+    .pipe(z.string().regex(/^\d{6}$/, CODE_FORMAT)),
 });
 
-export const LOGIN_FAILED = "Login failed. Check your email and password and try again.";
-export const INVALID_CODE = "Invalid or expired code";
-export const SEND_CODE_FAILED = "Failed to send verification code. Please try again.";
-export const CHOICE_EXPIRED = "Your sign-in has expired. Please sign in again.";
-export const CHOICE_INVALID = "Choose one of the workspaces listed.";
+export const LOGIN_FAILED = "The email address or password is not right. Check them and try again.";
+export const INVALID_CODE = "That code is wrong or has expired. Enter the code from the latest e-mail, or send a new one.";
+export const SEND_CODE_FAILED = "We could not send your sign-in code. Try again in a few minutes.";
+export const CHOICE_EXPIRED = "Your sign-in has expired. Sign in again.";
+export const CHOICE_INVALID = "Select one of the workspaces listed.";

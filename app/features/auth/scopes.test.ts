@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CIS_SCOPE_REGISTRATION } from "~/features/cis/domain/scopes";
-import { can, createScopeRegistry, deniedAuditAction, scopeGrants } from "./scopes";
+import { DEFAULT_ROLE_BUNDLES } from "./default-bundles";
+import { can, createScopeRegistry, deniedAuditAction, scopeGrants, scopeInfo } from "./scopes";
 
 describe("scope registry", () => {
   it("does not grant a scope of a feature nobody registered, whatever is held", () => {
@@ -42,8 +43,22 @@ describe("scope registry", () => {
 
   it("refuses a registration whose scopes stray outside its prefix or that claims a platform family", () => {
     const registry = createScopeRegistry();
-    expect(() => registry.register({ prefix: "hr.", scopes: ["hr.read", "cis.read"] })).toThrow(/outside hr\./);
-    expect(() => registry.register({ prefix: "files.", scopes: ["files.x"] })).toThrow(/platform/);
+    expect(() => registry.register({ prefix: "hr.", scopes: ["hr.read", "cis.read"], info: {} })).toThrow(/outside hr\./);
+    expect(() => registry.register({ prefix: "files.", scopes: ["files.x"], info: {} })).toThrow(/platform/);
+  });
+
+  it("refuses a registration that leaves a scope without a name or description", () => {
+    const registry = createScopeRegistry();
+    const named = { name: "Read HR records", description: "See the HR records." };
+    expect(() => registry.register({ prefix: "hr.", scopes: ["hr.read", "hr.write"], info: { "hr.read": named } })).toThrow(
+      "Scopes without a name and description: hr.write",
+    );
+    expect(() => registry.register({ prefix: "hr.", scopes: ["hr.read"], info: { "hr.read": { name: "Read HR records", description: " " } } })).toThrow(
+      "Scopes without a name and description: hr.read",
+    );
+    registry.register({ prefix: "hr.", scopes: ["hr.read"], info: { "hr.read": named } });
+    expect(registry.info("hr.read")).toEqual(named);
+    expect(registry.info("hr.nosuch")).toBeNull();
   });
 
   it("names the audit action of a refusal by the scope's owner", () => {
@@ -60,6 +75,27 @@ describe("the application's registry (app/scopes.ts)", () => {
     expect(scopeGrants(["cis.read"], "cis.sub.read")).toBe(true);
     expect(can({ tenantId: "t", scopes: ["cis.manage"] }, "cis.inv.approve")).toBe(true);
     expect(deniedAuditAction("cis.manage")).toBe("cis.permission.denied");
+  });
+
+  it("gives every registered scope, and every scope a default role holds, a name and a one-line description", async () => {
+    const { FEATURE_SCOPES } = await import("~/scopes");
+    const registry = createScopeRegistry();
+    for (const registration of FEATURE_SCOPES) registry.register(registration);
+    const scopes = new Set([...registry.known(), ...Object.values(DEFAULT_ROLE_BUNDLES).flat()]);
+    expect(scopes.size).toBeGreaterThan(60);
+    const names = new Map<string, string>();
+    for (const scope of scopes) {
+      const info = registry.info(scope);
+      expect(info, scope).not.toBeNull();
+      expect(info!.name, scope).toMatch(/^[A-Z][^\n]*[^.]$/);
+      expect(info!.description, scope).toMatch(/^[A-Z][^\n]*\.$/);
+      expect(info!.name, scope).not.toBe(scope);
+      // Two permissions with one name could not be told apart on the roles page.
+      expect(names.get(info!.name), `${scope} and ${names.get(info!.name)}`).toBeUndefined();
+      names.set(info!.name, scope);
+      // The application's registry answers the same.
+      expect(scopeInfo(scope)).toEqual(info);
+    }
   });
 
   it("lets only system. scopes pass without a tenant", () => {

@@ -217,12 +217,12 @@ export function previewMode(mimeType: string, name: string): "text" | "image" | 
 export const SUPPORTED_TYPES = "PDF, Word, Excel, PowerPoint, CSV, JSON, text, images, audio, video and archives";
 
 export const FILE_MESSAGES = {
-  quotaExceeded: "Storage limit exceeded. Please upgrade your storage plan or delete some files.",
-  missingInput: "tenantId & file required",
+  quotaExceeded: "There is not enough storage left for this file. Delete some files, or ask an administrator to upgrade the storage plan.",
+  missingInput: "Choose a file to upload",
   noUploadPermission: "You don't have permission to upload files",
   noSharePermission: "You don't have permission to share files",
-  moveFailed: "Failed to move files. Please try again.",
-  shareFailed: "Failed to share file. Please try again.",
+  moveFailed: "The files could not be moved. Try again.",
+  shareFailed: "The file's sharing could not be changed. Try again.",
   uploadCancelled: "Upload cancelled",
   previewUnavailable: "Preview not available for this file type",
   unableToLoad: "Unable to load file",

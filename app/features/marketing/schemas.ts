@@ -8,15 +8,15 @@ export const projectRequestSchema = z.object({
     .string({ error: "Enter your name" })
     .trim()
     .min(1, "Enter your name")
-    .max(PROJECT_REQUEST_LIMITS.name, `Name must be at most ${PROJECT_REQUEST_LIMITS.name} characters`),
+    .max(PROJECT_REQUEST_LIMITS.name, `Name must be ${PROJECT_REQUEST_LIMITS.name} characters or less`),
   email: z
     .string({ error: "Enter your email address" })
     .trim()
     .toLowerCase()
-    .max(PROJECT_REQUEST_LIMITS.email, `Email must be at most ${PROJECT_REQUEST_LIMITS.email} characters`)
-    .email("Enter a valid email address, like name@company.co.uk"),
-  company: z.string().trim().max(PROJECT_REQUEST_LIMITS.company, `Company must be at most ${PROJECT_REQUEST_LIMITS.company} characters`).optional(),
-  message: z.string().trim().max(PROJECT_REQUEST_LIMITS.message, `Message must be at most ${PROJECT_REQUEST_LIMITS.message} characters`).optional(),
+    .max(PROJECT_REQUEST_LIMITS.email, `Email address must be ${PROJECT_REQUEST_LIMITS.email} characters or less`)
+    .email("Enter an email address in the correct format, like name@company.co.uk"),
+  company: z.string().trim().max(PROJECT_REQUEST_LIMITS.company, `Company must be ${PROJECT_REQUEST_LIMITS.company} characters or less`).optional(),
+  message: z.string().trim().max(PROJECT_REQUEST_LIMITS.message, `Message must be ${PROJECT_REQUEST_LIMITS.message} characters or less`).optional(),
   // The honeypot: only robots fill it in.
   website: z.string().optional(),
 });
@@ -24,7 +24,7 @@ export const projectRequestSchema = z.object({
 export type ProjectRequestInput = z.infer<typeof projectRequestSchema>;
 
 /** Shown (role=alert) when a valid request could not be stored or queued. */
-export const COULD_NOT_SEND = "Could not send – please try again.";
+export const COULD_NOT_SEND = "We could not send your request. Try again in a few minutes.";
 export const PROJECT_REQUEST_THANKS = "Thank you – we have your request and will reply within one business day.";
 
 export function rateLimitedMessage(waitMs: number): string {

@@ -5,6 +5,7 @@ import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, auditEvents, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { AuditAction } from "./audit-actions";
+import { auditActorNameColumn, auditTargetNameColumn, formatAuditTarget } from "./audit-targets.server";
 
 export { AUDIT_ACTIONS, auditSentence, type AuditAction } from "./audit-actions";
 
@@ -128,13 +129,24 @@ export function recentActivityQuery(db: Db, tenantId: string, module: string, li
     .limit(limit);
 }
 
-/** Newest first; `actorErased` when the actor's personal data has since been erased (shown as 'Former user'). */
+/**
+ * Newest first, with names for the sentences: `actorName` (the member's display name, "Former
+ * user" once erased, or what a registered namer calls them: a subcontractor in the portal) and
+ * `targetName` (what the target's owner calls it, formatted; null when it has none or is gone).
+ * One query: the names are sub-selects in the same statement.
+ */
 export async function listAudit(env: Env, tenantId: string, limit = 50) {
-  return getDb(env)
-    .select({ ...getTableColumns(auditEvents), actorErased: sql<boolean>`${users.scrubbedAt} IS NOT NULL`.mapWith(Boolean) })
+  const rows = await getDb(env)
+    .select({
+      ...getTableColumns(auditEvents),
+      actorErased: sql<boolean>`${users.scrubbedAt} IS NOT NULL`.mapWith(Boolean),
+      actorName: sql<string | null>`COALESCE(${users.displayName}, ${auditActorNameColumn()})`,
+      targetName: auditTargetNameColumn(),
+    })
     .from(auditEvents)
     .leftJoin(users, and(eq(users.tenantId, auditEvents.tenantId), eq(users.id, auditEvents.actorId)))
     .where(eq(auditEvents.tenantId, tenantId))
     .orderBy(desc(auditEvents.createdAt))
     .limit(limit);
+  return rows.map((r) => ({ ...r, targetName: formatAuditTarget(r.targetType, r.targetName) }));
 }

@@ -11,6 +11,7 @@ export {
   recentActivityQuery,
   writeAudit,
 } from "./audit.server";
+export { type AuditActorNamer, type AuditRef, type AuditTargetNamer } from "./audit-targets.server";
 export { handleEmailBatch, handleEmailDeadLetters } from "./email/consumer.server";
 export { QUEUE_REFUSED, queueEmail, queueEmailIf } from "./email/send.server";
 export { ConfigurationError, devToolsEnabled, isDevelopment, requestEnvironment, secureCookies, sessionSecrets } from "./environment.server";

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { runHousekeeping } from "./housekeeping.server";
+import { MODULE_CATALOGUE } from "./module-catalogue";
 import { CRONS, type ServerFeature } from "./jobs/features.server";
 
 /**
@@ -9,4 +11,14 @@ import { CRONS, type ServerFeature } from "./jobs/features.server";
 export const platformServer: ServerFeature = {
   name: "platform",
   cron: [{ cron: CRONS.hourly, name: "housekeeping", run: (env, t) => runHousekeeping(env, t) }],
+  auditNamers: {
+    // A module's entry names it by its id: "the CIS module".
+    targets: [
+      {
+        targetType: "module",
+        name: (target) => sql`${target.id}`,
+        format: (id) => `the ${MODULE_CATALOGUE.find((m) => m.id === id)?.label ?? id} module`,
+      },
+    ],
+  },
 };

@@ -14,7 +14,7 @@ export const CHANGE_ERRORS = {
   not_active: "Only active users can be sent a password reset link.",
   not_invited: "This user has already activated their account.",
   email_taken: "A user with this email address already exists.",
-  invalid_email: "Enter a valid email address",
+  invalid_email: "Enter an email address in the correct format, like name@example.com",
 } as const;
 
 export const LINK_ERRORS = {

@@ -9,26 +9,26 @@ export const PASSWORD_MAX_LENGTH = 200;
 
 export const newPasswordFields = {
   password: z
-    .string({ error: "Password is required" })
+    .string({ error: "Enter a new password" })
     .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters`),
-  confirm: z.string({ error: "Repeat the password" }).max(PASSWORD_MAX_LENGTH),
+  confirm: z.string({ error: "Enter the new password again" }).max(PASSWORD_MAX_LENGTH),
 };
 
 function matching<T extends { password: string; confirm: string }>(v: T, ctx: z.RefinementCtx) {
-  if (v.password !== v.confirm) ctx.addIssue({ code: "custom", path: ["confirm"], message: "The passwords do not match" });
+  if (v.password !== v.confirm) ctx.addIssue({ code: "custom", path: ["confirm"], message: "The passwords do not match. Enter the same password twice" });
 }
 
 /** /activate and /reset-password: the token from the link and the new password twice. */
 export const setPasswordSchema = z.object({ token: z.string().min(1).max(4096), ...newPasswordFields }).superRefine(matching);
 
 export const emailField = z
-  .string({ error: "Email is required" })
+  .string({ error: "Enter an email address" })
   .trim()
   .toLowerCase()
-  .email("Enter a valid email address")
-  .max(254, "Enter a valid email address");
-export const roleField = z.enum(ROLES, { error: "Choose a role" });
+  .email("Enter an email address in the correct format, like name@example.com")
+  .max(254, "Email address must be 254 characters or less");
+export const roleField = z.enum(ROLES, { error: "Select a role" });
 const userIdField = z.string().min(1).max(100);
 
 export const ROLE_LABELS: Record<(typeof ROLES)[number], string> = { standard: "Standard", lead: "Lead", manager: "Manager", admin: "Admin" };
@@ -37,7 +37,7 @@ export const inviteSchema = z.object({
   intent: z.literal("invite"),
   email: emailField,
   role: roleField,
-  displayName: z.string().trim().max(100, "Use at most 100 characters").optional(),
+  displayName: z.string().trim().max(100, "Name must be 100 characters or less").optional(),
 });
 
 /** The destructive actions confirm first: without `confirmed` the server renders the confirm step. */
@@ -70,7 +70,7 @@ export const accountActionSchema = z.discriminatedUnion("intent", [
     .superRefine(matching),
   z.object({
     intent: z.literal("name"),
-    displayName: z.string({ error: "Enter a display name" }).trim().min(1, "Enter a display name").max(100, "Use at most 100 characters"),
+    displayName: z.string({ error: "Enter a display name" }).trim().min(1, "Enter a display name").max(100, "Display name must be 100 characters or less"),
   }),
   z.object({ intent: z.literal("revoke"), session: z.string().regex(/^[0-9a-f]{64}$/) }),
 ]);

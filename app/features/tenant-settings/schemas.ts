@@ -3,16 +3,19 @@ import type { BrandAppearance } from "~/db/enums";
 import { BRAND_APPEARANCES, BRAND_FONT_IDS, BRAND_RADII, HEX_COLOUR_RE } from "~/features/platform";
 
 export const brandingSchema = z.object({
-  accentColor: z.string({ error: "Accent colour is required" }).trim().regex(HEX_COLOUR_RE, "Enter a colour as # and six hexadecimal digits, e.g. #00D16A"),
-  radius: z.enum(BRAND_RADII, { error: "Choose a corner radius from the list" }),
-  appearance: z.enum(BRAND_APPEARANCES, { error: "Choose light, dark or follow the system" }),
-  fontFamily: z.enum(BRAND_FONT_IDS, { error: "Choose a font from the list" }),
+  accentColor: z
+    .string({ error: "Enter an accent colour" })
+    .trim()
+    .regex(HEX_COLOUR_RE, "Enter the accent colour in the correct format: # and 6 hexadecimal digits, like #00D16A"),
+  radius: z.enum(BRAND_RADII, { error: "Select a corner radius from the list" }),
+  appearance: z.enum(BRAND_APPEARANCES, { error: "Select light, dark or follow the system" }),
+  fontFamily: z.enum(BRAND_FONT_IDS, { error: "Select a font from the list" }),
   // Printed on documents such as CIS statements; blank removes it.
   address: z
     .string()
     .trim()
-    .max(300, "Enter an address of 300 characters or fewer")
-    .refine((v) => v.split(/\r?\n/).length <= 6, "Enter the address on 6 lines or fewer")
+    .max(300, "Address must be 300 characters or less")
+    .refine((v) => v.split(/\r?\n/).length <= 6, "Address must be 6 lines or less")
     .optional(),
 });
 export type BrandingInput = z.infer<typeof brandingSchema>;

@@ -5,7 +5,7 @@ import { cloudflareContext, tenantContext } from "~/context";
 import { AppShell } from "~/features/platform";
 import { CodeInput } from "../components/code-input";
 import { challengeCookie, codeSignIn, hasLiveChallenge } from "../login-flow.server";
-import { codeSchema, INVALID_CODE } from "../schemas";
+import { CODE_FORMAT, codeSchema, INVALID_CODE } from "../schemas";
 import { codeFailuresMessage } from "../throttle.server";
 import type { Route } from "./+types/login-verify";
 
@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   const tenant = context.get(tenantContext);
   const submission = parseWithZod(await request.formData(), { schema: codeSchema });
-  if (submission.status !== "success") return data({ error: "Please enter the full 6-digit code", at: Date.now() }, { status: 400 });
+  if (submission.status !== "success") return data({ error: CODE_FORMAT, at: Date.now() }, { status: 400 });
   const result = await codeSignIn(env, request, tenant, submission.value.code);
   if (result.ok) return redirect(result.location, { headers: result.headers });
   if (result.code === "code_step_locked") return data({ error: codeFailuresMessage(result.waitMs), at: Date.now() }, { status: 429 });

@@ -42,27 +42,27 @@ describe("subcontractor", () => {
   });
 
   it.each([
-    [{ name: undefined }, "name", "Name is required"],
-    [{ name: "J" }, "name", "Name is required"],
-    [{ name: "  J  " }, "name", "Name is required"],
-    [{ name: "x".repeat(101) }, "name", "Name must be 100 characters or fewer"],
-    [{ utr: undefined }, "utr", "Valid UTR required (10 digits)"],
-    [{ utr: "123456789" }, "utr", "Valid UTR required (10 digits)"],
-    [{ utr: "12345678901" }, "utr", "Valid UTR required (10 digits)"],
-    [{ utr: "12345abcde" }, "utr", "Valid UTR required (10 digits)"],
-    [{ nino: "AB123456" }, "nino", "Invalid NINO format"],
-    [{ nino: "DA123456A" }, "nino", "Invalid NINO format"],
-    [{ nino: "AO123456A" }, "nino", "Invalid NINO format"],
-    [{ nino: "GB123456A" }, "nino", "Invalid NINO format"],
-    [{ nino: "AB123456E" }, "nino", "Invalid NINO format"],
-    [{ email: "not-an-email" }, "email", "Invalid email format"],
-    [{ phone: "12345" }, "phone", "Invalid phone format"],
-    [{ phone: "+1 555 123 4567" }, "phone", "Invalid phone format"],
-    [{ vatNumber: "GB12345678" }, "vatNumber", "Invalid VAT number format"],
-    [{ vatNumber: "FR123456789" }, "vatNumber", "Invalid VAT number format"],
-    [{ verificationStatus: "net" }, "verificationStatus", "Verification status must be gross, standard or higher"],
-    [{ verificationMethod: "auto" }, "verificationMethod", "Verification method must be online, phone or letter"],
-    [{ verifiedDate: "2026-02-30" }, "verifiedDate", "Invalid date"],
+    [{ name: undefined }, "name", "Enter the subcontractor's name, at least 2 characters"],
+    [{ name: "J" }, "name", "Enter the subcontractor's name, at least 2 characters"],
+    [{ name: "  J  " }, "name", "Enter the subcontractor's name, at least 2 characters"],
+    [{ name: "x".repeat(101) }, "name", "Name must be 100 characters or less"],
+    [{ utr: undefined }, "utr", "Enter the subcontractor's UTR: 10 digits, like 2234567890"],
+    [{ utr: "123456789" }, "utr", "Enter a UTR in the correct format: 10 digits, like 2234567890"],
+    [{ utr: "12345678901" }, "utr", "Enter a UTR in the correct format: 10 digits, like 2234567890"],
+    [{ utr: "12345abcde" }, "utr", "Enter a UTR in the correct format: 10 digits, like 2234567890"],
+    [{ nino: "AB123456" }, "nino", "Enter a National Insurance number in the correct format, like QQ 12 34 56 C"],
+    [{ nino: "DA123456A" }, "nino", "Enter a National Insurance number in the correct format, like QQ 12 34 56 C"],
+    [{ nino: "AO123456A" }, "nino", "Enter a National Insurance number in the correct format, like QQ 12 34 56 C"],
+    [{ nino: "GB123456A" }, "nino", "Enter a National Insurance number in the correct format, like QQ 12 34 56 C"],
+    [{ nino: "AB123456E" }, "nino", "Enter a National Insurance number in the correct format, like QQ 12 34 56 C"],
+    [{ email: "not-an-email" }, "email", "Enter an email address in the correct format, like name@example.com"],
+    [{ phone: "12345" }, "phone", "Enter a UK phone number, like 01632 960 001, 07700 900 982 or +44 7700 900 982"],
+    [{ phone: "+1 555 123 4567" }, "phone", "Enter a UK phone number, like 01632 960 001, 07700 900 982 or +44 7700 900 982"],
+    [{ vatNumber: "GB12345678" }, "vatNumber", "Enter a VAT registration number in the correct format: 9 or 12 digits, like GB123456789"],
+    [{ vatNumber: "FR123456789" }, "vatNumber", "Enter a VAT registration number in the correct format: 9 or 12 digits, like GB123456789"],
+    [{ verificationStatus: "net" }, "verificationStatus", "Select a verification status: gross, standard or higher"],
+    [{ verificationMethod: "auto" }, "verificationMethod", "Select how the subcontractor was verified: online, phone or letter"],
+    [{ verifiedDate: "2026-02-30" }, "verifiedDate", "Date verified must be a real date"],
   ])("%j -> %s: %s", (patch, field, message) => {
     expect(errorsOf(subcontractorCreateSchema, { ...valid, ...patch })[field]).toEqual([message]);
   });
@@ -80,8 +80,12 @@ describe("subcontractor", () => {
     expect(company.nino).toBeUndefined();
     const individual = subcontractorCreateSchema.parse({ ...valid, companyNumber: "rubbish" });
     expect(individual.companyNumber).toBeUndefined();
-    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "company", companyNumber: "1234567" }).companyNumber).toEqual(["Invalid company number"]);
-    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "partnership", companyNumber: "OC12345!" }).companyNumber).toEqual(["Invalid company number"]);
+    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "company", companyNumber: "1234567" }).companyNumber).toEqual([
+      "Enter a company number in the correct format: 8 characters, like 01234567 or SC123456",
+    ]);
+    expect(errorsOf(subcontractorCreateSchema, { ...valid, type: "partnership", companyNumber: "OC12345!" }).companyNumber).toEqual([
+      "Enter a company number in the correct format: 8 characters, like 01234567 or SC123456",
+    ]);
   });
 
   it("accepts UK phone formats", () => {
@@ -100,7 +104,7 @@ describe("subcontractor", () => {
     expect(subcontractorUpdateSchema.parse({ ...valid, utr: undefined }).utr).toBeUndefined();
     expect(subcontractorUpdateSchema.parse({ ...valid, utr: "" }).utr).toBeUndefined();
     expect(subcontractorSchema.parse({ ...valid, utr: "   " }).utr).toBeUndefined();
-    expect(errorsOf(subcontractorUpdateSchema, { ...valid, utr: "123" }).utr).toEqual(["Valid UTR required (10 digits)"]);
+    expect(errorsOf(subcontractorUpdateSchema, { ...valid, utr: "123" }).utr).toEqual(["Enter a UTR in the correct format: 10 digits, like 2234567890"]);
   });
 
   it("update: removeNino clears the NINO, but not together with a new one", () => {
@@ -111,7 +115,11 @@ describe("subcontractor", () => {
 
   it("reports field errors and type-dependent errors together", () => {
     const errors = errorsOf(subcontractorCreateSchema, { type: "individual", name: "J", utr: "1", nino: "bad" });
-    expect(errors).toEqual({ name: ["Name is required"], utr: ["Valid UTR required (10 digits)"], nino: ["Invalid NINO format"] });
+    expect(errors).toEqual({
+      name: ["Enter the subcontractor's name, at least 2 characters"],
+      utr: ["Enter a UTR in the correct format: 10 digits, like 2234567890"],
+      nino: ["Enter a National Insurance number in the correct format, like QQ 12 34 56 C"],
+    });
   });
 
   it("works through conform's parseWithZod on FormData", () => {
@@ -132,8 +140,8 @@ describe("subcontractor", () => {
     bad.set("name", "");
     const failed = parseWithZod(bad, { schema: subcontractorCreateSchema });
     expect(failed.status).toBe("error");
-    expect(formErrors(failed).name).toEqual(["Name is required"]);
-    expect(formErrors(failed).utr).toEqual(["Valid UTR required (10 digits)"]);
+    expect(formErrors(failed).name).toEqual(["Enter the subcontractor's name, at least 2 characters"]);
+    expect(formErrors(failed).utr).toEqual(["Enter the subcontractor's UTR: 10 digits, like 2234567890"]);
   });
 });
 
@@ -153,21 +161,25 @@ describe("invoice", () => {
   });
 
   it.each([
-    [{ subcontractorId: undefined }, "subcontractorId", "Subcontractor is required"],
-    [{ subcontractorId: " " }, "subcontractorId", "Subcontractor is required"],
-    [{ invoiceDate: undefined }, "invoiceDate", "Invoice date is required"],
-    [{ invoiceDate: "01/05/2026" }, "invoiceDate", "Invalid date"],
-    [{ invoiceNumber: "" }, "invoiceNumber", "Invoice number is required"],
-    [{ invoiceNumber: "x".repeat(51) }, "invoiceNumber", "Invoice number must be 50 characters or fewer"],
-    [{ grossP: -1 }, "grossP", "Amounts cannot be negative"],
-    [{ materialsP: -1 }, "materialsP", "Amounts cannot be negative"],
-    [{ grossP: 10.5 }, "grossP", "Amounts must be whole pence"],
-    [{ grossP: 10_000_000_000 }, "grossP", "Amount cannot exceed £99,999,999.99"],
-    [{ materialsP: 100001 }, "materialsP", "Materials cannot exceed gross amount"],
-    [{ vatRate: 17.5 }, "vatRate", "VAT rate must be 0, 5 or 20"],
-    [{ vatRate: undefined }, "vatRate", "VAT rate must be 0, 5 or 20"],
-    [{ materialsP: 80000 }, "materialsJustification", "Materials ≥80% require a justification note (min 10 characters)"],
-    [{ materialsP: 80000, materialsJustification: "too short" }, "materialsJustification", "Materials ≥80% require a justification note (min 10 characters)"],
+    [{ subcontractorId: undefined }, "subcontractorId", "Select a subcontractor"],
+    [{ subcontractorId: " " }, "subcontractorId", "Select a subcontractor"],
+    [{ invoiceDate: undefined }, "invoiceDate", "Enter the invoice date"],
+    [{ invoiceDate: "01/05/2026" }, "invoiceDate", "Invoice date must be a real date"],
+    [{ invoiceNumber: "" }, "invoiceNumber", "Enter the invoice number"],
+    [{ invoiceNumber: "x".repeat(51) }, "invoiceNumber", "Invoice number must be 50 characters or less"],
+    [{ grossP: -1 }, "grossP", "Enter an amount of £0.00 or more"],
+    [{ materialsP: -1 }, "materialsP", "Enter an amount of £0.00 or more"],
+    [{ grossP: 10.5 }, "grossP", "Enter an amount in pounds and pence, like 1234.56"],
+    [{ grossP: 10_000_000_000 }, "grossP", "Enter an amount of £99,999,999.99 or less"],
+    [{ materialsP: 100001 }, "materialsP", "Materials must be the same as or less than the gross amount"],
+    [{ vatRate: 17.5 }, "vatRate", "Select a VAT rate: 0%, 5% or 20%"],
+    [{ vatRate: undefined }, "vatRate", "Select a VAT rate: 0%, 5% or 20%"],
+    [{ materialsP: 80000 }, "materialsJustification", "Materials are 80% or more of the gross amount: enter a note of at least 10 characters saying why"],
+    [
+      { materialsP: 80000, materialsJustification: "too short" },
+      "materialsJustification",
+      "Materials are 80% or more of the gross amount: enter a note of at least 10 characters saying why",
+    ],
   ])("%j -> %s: %s", (patch, field, message) => {
     expect(errorsOf(invoiceSchema, { ...valid, ...patch })[field]).toEqual([message]);
   });
@@ -201,7 +213,9 @@ describe("invoice", () => {
     fd.set("materials", "900");
     fd.set("vatRate", "20");
     const failed = parseWithZod(fd, { schema: invoiceFormSchema });
-    expect(formErrors(failed).materialsJustification).toEqual(["Materials ≥80% require a justification note (min 10 characters)"]);
+    expect(formErrors(failed).materialsJustification).toEqual([
+      "Materials are 80% or more of the gross amount: enter a note of at least 10 characters saying why",
+    ]);
     fd.set("materialsJustification", "Bulk steel delivered to site");
     const ok = parseWithZod(fd, { schema: invoiceFormSchema });
     expect(ok.status).toBe("success");
@@ -209,11 +223,11 @@ describe("invoice", () => {
       expect(ok.value).toMatchObject({ grossP: 100000, materialsP: 90000, vatRate: 20, reverseCharge: false });
     }
     fd.set("materials", "1000.01");
-    expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).materials).toEqual(["Materials cannot exceed gross amount"]);
+    expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).materials).toEqual(["Materials must be the same as or less than the gross amount"]);
     fd.set("gross", "-5");
-    expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).gross).toEqual(["Amounts cannot be negative"]);
+    expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).gross).toEqual(["Enter an amount of £0.00 or more"]);
     fd.set("gross", "12.345");
-    expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).gross).toEqual(["Enter an amount in pounds, e.g. 1234.56"]);
+    expect(formErrors(parseWithZod(fd, { schema: invoiceFormSchema })).gross).toEqual(["Enter an amount in pounds, like 1234.56"]);
   });
 
   it("the amounts part reads on its own while other fields are still wrong", () => {
@@ -234,7 +248,9 @@ describe("invoice", () => {
       reverseCharge: true,
     });
     fd.set("materials", "1000.01");
-    expect(formErrors(parseWithZod(fd, { schema: invoiceFormAmountsSchema })).materials).toEqual(["Materials cannot exceed gross amount"]);
+    expect(formErrors(parseWithZod(fd, { schema: invoiceFormAmountsSchema })).materials).toEqual([
+      "Materials must be the same as or less than the gross amount",
+    ]);
   });
 });
 
@@ -264,28 +280,28 @@ describe("settings", () => {
   });
 
   it.each([
-    [{ companyName: "A" }, "companyName", "Company name is required"],
-    [{ companyName: "   " }, "companyName", "Company name is required"],
-    [{ companyName: undefined }, "companyName", "Company name is required"],
-    [{ companyName: "x".repeat(101) }, "companyName", "Company name must be 100 characters or fewer"],
-    [{ employerRef: "12/AB123" }, "employerRef", "Invalid format (e.g., 123/AB12345)"],
-    [{ employerRef: "123/A" }, "employerRef", "Invalid format (e.g., 123/AB12345)"],
-    [{ employerRef: "123/ABCDEFGHIJK" }, "employerRef", "Invalid format (e.g., 123/AB12345)"],
-    [{ employerRef: undefined }, "employerRef", "Invalid format (e.g., 123/AB12345)"],
-    [{ accountsOfficeRef: "123PA0001234" }, "accountsOfficeRef", "Invalid format (e.g., 123PA00012345)"],
-    [{ accountsOfficeRef: "123P100012345" }, "accountsOfficeRef", "Invalid format (e.g., 123PA00012345)"],
+    [{ companyName: "A" }, "companyName", "Enter the company name, at least 2 characters"],
+    [{ companyName: "   " }, "companyName", "Enter the company name, at least 2 characters"],
+    [{ companyName: undefined }, "companyName", "Enter the company name, at least 2 characters"],
+    [{ companyName: "x".repeat(101) }, "companyName", "Company name must be 100 characters or less"],
+    [{ employerRef: "12/AB123" }, "employerRef", "Enter the employer reference in the correct format, like 123/AB12345"],
+    [{ employerRef: "123/A" }, "employerRef", "Enter the employer reference in the correct format, like 123/AB12345"],
+    [{ employerRef: "123/ABCDEFGHIJK" }, "employerRef", "Enter the employer reference in the correct format, like 123/AB12345"],
+    [{ employerRef: undefined }, "employerRef", "Enter the employer reference in the correct format, like 123/AB12345"],
+    [{ accountsOfficeRef: "123PA0001234" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 123PA00012345"],
+    [{ accountsOfficeRef: "123P100012345" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 123PA00012345"],
     // Any two letters fit the documented format, but HMRC's schemas need 'P' first: refused here, not at filing.
-    [{ accountsOfficeRef: "754AB00002240" }, "accountsOfficeRef", "Invalid format (e.g., 123PA00012345)"],
-    [{ utr: "123" }, "utr", "Invalid UTR format (10 digits)"],
-    [{ utr: undefined }, "utr", "Contractor UTR is required"],
-    [{ warningDays: -1 }, "warningDays", "Must be between 0 and 30 days"],
-    [{ warningDays: 31 }, "warningDays", "Must be between 0 and 30 days"],
-    [{ warningDays: 2.5 }, "warningDays", "Must be between 0 and 30 days"],
-    [{ statementDeadlineDays: 0 }, "statementDeadlineDays", "Must be between 1 and 30 days"],
-    [{ statementDeadlineDays: 31 }, "statementDeadlineDays", "Must be between 1 and 30 days"],
-    [{ emailFrom: "nope" }, "emailFrom", "Invalid email format"],
-    [{ emailReplyTo: "a@" }, "emailReplyTo", "Invalid email format"],
-    [{ statementFooter: "x".repeat(1001) }, "statementFooter", "Statement footer must be 1000 characters or fewer"],
+    [{ accountsOfficeRef: "754AB00002240" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 123PA00012345"],
+    [{ utr: "123" }, "utr", "Enter a UTR in the correct format: 10 digits, like 2234567890"],
+    [{ utr: undefined }, "utr", "Enter the contractor's UTR to switch CIS on"],
+    [{ warningDays: -1 }, "warningDays", "Enter a whole number of days from 0 to 30"],
+    [{ warningDays: 31 }, "warningDays", "Enter a whole number of days from 0 to 30"],
+    [{ warningDays: 2.5 }, "warningDays", "Enter a whole number of days from 0 to 30"],
+    [{ statementDeadlineDays: 0 }, "statementDeadlineDays", "Enter a whole number of days from 1 to 30"],
+    [{ statementDeadlineDays: 31 }, "statementDeadlineDays", "Enter a whole number of days from 1 to 30"],
+    [{ emailFrom: "nope" }, "emailFrom", "Enter an email address in the correct format, like name@example.com"],
+    [{ emailReplyTo: "a@" }, "emailReplyTo", "Enter an email address in the correct format, like name@example.com"],
+    [{ statementFooter: "x".repeat(1001) }, "statementFooter", "Statement footer must be 1000 characters or less"],
   ])("%j -> %s: %s", (patch, field, message) => {
     expect(errorsOf(settingsSchema, { ...valid, ...patch })[field]).toEqual([message]);
   });
@@ -309,8 +325,8 @@ describe("settings", () => {
 
   it("reports the UTR requirement together with other field errors", () => {
     const errors = errorsOf(settingsSchema, { ...valid, utr: undefined, companyName: "" });
-    expect(errors.utr).toEqual(["Contractor UTR is required"]);
-    expect(errors.companyName).toEqual(["Company name is required"]);
+    expect(errors.utr).toEqual(["Enter the contractor's UTR to switch CIS on"]);
+    expect(errors.companyName).toEqual(["Enter the company name, at least 2 characters"]);
   });
 
   it("defaults", () => {

@@ -66,11 +66,11 @@ function optionalText(opts: { normalize?: (v: string) => string; test?: (v: stri
       if (raw === undefined || raw.trim() === "") return undefined;
       const value = normalize(raw.trim());
       if (opts.test && !opts.test(value)) {
-        ctx.issues.push({ code: "custom", message: opts.message ?? "Invalid value", input: raw });
+        ctx.issues.push({ code: "custom", message: opts.message ?? "Enter this in the correct format", input: raw });
         return z.NEVER;
       }
       if (opts.max !== undefined && value.length > opts.max) {
-        ctx.issues.push({ code: "custom", message: opts.maxMessage ?? `Must be ${opts.max} characters or fewer`, input: raw });
+        ctx.issues.push({ code: "custom", message: opts.maxMessage ?? `Must be ${opts.max} characters or less`, input: raw });
         return z.NEVER;
       }
       return value;
@@ -99,17 +99,21 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 // Subcontractor
 
 export const SUBCONTRACTOR_MESSAGES = {
-  name: "Name is required",
-  nameTooLong: "Name must be 100 characters or fewer",
-  utr: "Valid UTR required (10 digits)",
-  nino: "Invalid NINO format",
-  companyNumber: "Invalid company number",
-  email: "Invalid email format",
-  phone: "Invalid phone format",
-  vatNumber: "Invalid VAT number format",
-  verificationStatus: "Verification status must be gross, standard or higher",
-  verificationMethod: "Verification method must be online, phone or letter",
-  verifiedDate: "Invalid date",
+  name: "Enter the subcontractor's name, at least 2 characters",
+  nameTooLong: "Name must be 100 characters or less",
+  utrRequired: "Enter the subcontractor's UTR: 10 digits, like 2234567890",
+  utr: "Enter a UTR in the correct format: 10 digits, like 2234567890",
+  nino: "Enter a National Insurance number in the correct format, like QQ 12 34 56 C",
+  companyNumber: "Enter a company number in the correct format: 8 characters, like 01234567 or SC123456",
+  email: "Enter an email address in the correct format, like name@example.com",
+  phone: "Enter a UK phone number, like 01632 960 001, 07700 900 982 or +44 7700 900 982",
+  vatNumber: "Enter a VAT registration number in the correct format: 9 or 12 digits, like GB123456789",
+  verificationStatus: "Select a verification status: gross, standard or higher",
+  verificationMethod: "Select how the subcontractor was verified: online, phone or letter",
+  verifiedDate: "Date verified must be a real date",
+  type: "Select whether the subcontractor is an individual, a company or a partnership",
+  verificationReference: "Verification reference must be 50 characters or less",
+  verificationNotes: "Notes must be 1000 characters or less",
 } as const;
 
 export const DEFAULT_SUBCONTRACTOR_VALUES = {
@@ -128,7 +132,7 @@ const subcontractorName = z
 const utrTest = { normalize: normalizeUtr, test: (v: string) => UTR_RE.test(v) };
 
 const subcontractorFields = {
-  type: z.enum(SUBCONTRACTOR_TYPES, { error: "Type must be individual, company or partnership" }),
+  type: z.enum(SUBCONTRACTOR_TYPES, { error: SUBCONTRACTOR_MESSAGES.type }),
   name: subcontractorName,
   // Checked against the type in refineSubcontractor (NINO only for individuals).
   nino: optionalText({ normalize: normalizeNino }),
@@ -138,8 +142,8 @@ const subcontractorFields = {
   vatNumber: optionalText({ normalize: normalizeVatNumber, test: (v) => VAT_NUMBER_RE.test(v), message: SUBCONTRACTOR_MESSAGES.vatNumber }),
   verificationStatus: z.enum(VERIFICATION_STATUSES, { error: SUBCONTRACTOR_MESSAGES.verificationStatus }).default("standard"),
   verificationMethod: z.enum(VERIFICATION_METHODS, { error: SUBCONTRACTOR_MESSAGES.verificationMethod }).optional(),
-  verificationReference: optionalText({ max: 50, maxMessage: "Reference must be 50 characters or fewer" }),
-  verificationNotes: optionalText({ max: 1000, maxMessage: "Notes must be 1000 characters or fewer" }),
+  verificationReference: optionalText({ max: 50, maxMessage: SUBCONTRACTOR_MESSAGES.verificationReference }),
+  verificationNotes: optionalText({ max: 1000, maxMessage: SUBCONTRACTOR_MESSAGES.verificationNotes }),
   verifiedDate: optionalText({ test: isIsoDate, message: SUBCONTRACTOR_MESSAGES.verifiedDate }),
   active: z.boolean().default(false),
 };
@@ -177,12 +181,12 @@ function withDerivedFields<T extends SubcontractorIds>(v: T) {
 export const subcontractorCreateSchema = z
   .object({
     ...subcontractorFields,
-    utr: requiredText(SUBCONTRACTOR_MESSAGES.utr, { ...utrTest, testMessage: SUBCONTRACTOR_MESSAGES.utr }),
+    utr: requiredText(SUBCONTRACTOR_MESSAGES.utrRequired, { ...utrTest, testMessage: SUBCONTRACTOR_MESSAGES.utr }),
   })
   .superRefine(refineSubcontractor, { when: typeKnown })
   .transform(withDerivedFields);
 
-export const REMOVE_NINO_CONFLICT = "Enter a new NINO or remove the current one, not both";
+export const REMOVE_NINO_CONFLICT = "Enter a new National Insurance number or remove the current one, not both";
 
 /**
  * Edit: a blank UTR keeps the stored one (output utr undefined); a blank NINO keeps the stored
@@ -216,18 +220,22 @@ export const MATERIALS_JUSTIFICATION_PERCENT = 80;
 export const MATERIALS_JUSTIFICATION_MIN_LENGTH = 10;
 
 export const INVOICE_MESSAGES = {
-  subcontractor: "Subcontractor is required",
-  invoiceDate: "Invoice date is required",
-  invoiceNumber: "Invoice number is required",
-  invoiceNumberTooLong: "Invoice number must be 50 characters or fewer",
-  negative: "Amounts cannot be negative",
-  wholePence: "Amounts must be whole pence",
-  tooLarge: `Amount cannot exceed ${formatPence(MAX_AMOUNT_PENCE)}`,
-  amountRequired: "Amount is required",
-  invalidAmount: "Enter an amount in pounds, e.g. 1234.56",
-  materialsExceedGross: "Materials cannot exceed gross amount",
-  vatRate: "VAT rate must be 0, 5 or 20",
-  justification: "Materials ≥80% require a justification note (min 10 characters)",
+  subcontractor: "Select a subcontractor",
+  invoiceDate: "Enter the invoice date",
+  invoiceDateReal: "Invoice date must be a real date",
+  receivedDateReal: "Date received must be a real date",
+  invoiceNumber: "Enter the invoice number",
+  invoiceNumberTooLong: "Invoice number must be 50 characters or less",
+  negative: "Enter an amount of £0.00 or more",
+  wholePence: "Enter an amount in pounds and pence, like 1234.56",
+  tooLarge: `Enter an amount of ${formatPence(MAX_AMOUNT_PENCE)} or less`,
+  amountRequired: "Enter an amount",
+  invalidAmount: "Enter an amount in pounds, like 1234.56",
+  materialsExceedGross: "Materials must be the same as or less than the gross amount",
+  vatRate: "Select a VAT rate: 0%, 5% or 20%",
+  justification: "Materials are 80% or more of the gross amount: enter a note of at least 10 characters saying why",
+  description: "Description must be 1000 characters or less",
+  materialsJustification: "Justification must be 1000 characters or less",
 } as const;
 
 // Integer share checks, so 80% is exactly 80% with no float rounding at the edge.
@@ -276,12 +284,12 @@ const invoiceCommon = {
     .trim()
     .min(1, INVOICE_MESSAGES.invoiceNumber)
     .max(50, INVOICE_MESSAGES.invoiceNumberTooLong),
-  invoiceDate: requiredText(INVOICE_MESSAGES.invoiceDate, { test: isIsoDate, testMessage: "Invalid date" }),
-  receivedDate: optionalText({ test: isIsoDate, message: "Invalid date" }),
-  description: optionalText({ max: 1000, maxMessage: "Description must be 1000 characters or fewer" }),
+  invoiceDate: requiredText(INVOICE_MESSAGES.invoiceDate, { test: isIsoDate, testMessage: INVOICE_MESSAGES.invoiceDateReal }),
+  receivedDate: optionalText({ test: isIsoDate, message: INVOICE_MESSAGES.receivedDateReal }),
+  description: optionalText({ max: 1000, maxMessage: INVOICE_MESSAGES.description }),
   vatRate: z.number({ error: INVOICE_MESSAGES.vatRate }).refine((n) => (VAT_RATES as readonly number[]).includes(n), INVOICE_MESSAGES.vatRate),
   reverseCharge: z.boolean().default(false),
-  materialsJustification: optionalText({ max: 1000, maxMessage: "Justification must be 1000 characters or fewer" }),
+  materialsJustification: optionalText({ max: 1000, maxMessage: INVOICE_MESSAGES.materialsJustification }),
 };
 
 function invoiceCrossChecks(grossKey: string, materialsKey: string) {
@@ -343,16 +351,17 @@ export const VAT_SCHEME_LABELS: Readonly<Record<VatScheme, string>> = {
 };
 
 export const SETTINGS_MESSAGES = {
-  companyName: "Company name is required",
-  companyNameTooLong: "Company name must be 100 characters or fewer",
-  employerRef: "Invalid format (e.g., 123/AB12345)",
-  accountsOfficeRef: "Invalid format (e.g., 123PA00012345)",
-  utr: "Invalid UTR format (10 digits)",
-  utrRequired: "Contractor UTR is required",
-  warningDays: "Must be between 0 and 30 days",
-  statementDeadlineDays: "Must be between 1 and 30 days",
-  email: "Invalid email format",
-  statementFooter: "Statement footer must be 1000 characters or fewer",
+  companyName: "Enter the company name, at least 2 characters",
+  companyNameTooLong: "Company name must be 100 characters or less",
+  employerRef: "Enter the employer reference in the correct format, like 123/AB12345",
+  accountsOfficeRef: "Enter the Accounts Office reference in the correct format, like 123PA00012345",
+  utr: "Enter a UTR in the correct format: 10 digits, like 2234567890",
+  utrRequired: "Enter the contractor's UTR to switch CIS on",
+  warningDays: "Enter a whole number of days from 0 to 30",
+  statementDeadlineDays: "Enter a whole number of days from 1 to 30",
+  email: "Enter an email address in the correct format, like name@example.com",
+  statementFooter: "Statement footer must be 1000 characters or less",
+  vatScheme: "Select a VAT scheme: standard, reduced, zero or flat",
 } as const;
 
 export interface SettingsSchemaOptions {
@@ -378,7 +387,7 @@ export function makeSettingsSchema(options: SettingsSchemaOptions = {}) {
         test: (v) => ACCOUNTS_OFFICE_REF_RE.test(v),
       }),
       utr: optionalText({ normalize: normalizeUtr, test: (v) => UTR_RE.test(v), message: SETTINGS_MESSAGES.utr }),
-      vatScheme: z.enum(VAT_SCHEMES, { error: "VAT scheme must be standard, reduced, zero or flat" }).default("standard"),
+      vatScheme: z.enum(VAT_SCHEMES, { error: SETTINGS_MESSAGES.vatScheme }).default("standard"),
       emailStatements: z.boolean().default(false),
       endUser: z.boolean().default(false),
       warningDays: z

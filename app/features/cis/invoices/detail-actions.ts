@@ -25,7 +25,7 @@ export function confirmText(intent: ConfirmedIntent, invoiceNumber: string): str
   }
 }
 
-export const INVALID_DATE = "Invalid date";
+export const INVALID_DATE = "Payment date must be a real date";
 
 /** Mark Paid: a blank date means today in London. */
 export const payFormSchema = z.object({

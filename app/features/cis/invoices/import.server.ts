@@ -49,6 +49,7 @@ export type InvoiceImportAnalysis =
   | ({ ok: false } & ImportProblem);
 
 export const IMPORT_ROW_MESSAGES = {
+  missingSubcontractor: "Enter the subcontractor's name or 10-digit UTR",
   ambiguous: (name: string) => `More than one active subcontractor is named '${name}': put their UTR in the Subcontractor column instead`,
   notFound: (value: string, byUtr: boolean) =>
     byUtr
@@ -221,7 +222,7 @@ export async function analyseInvoiceImport(env: Env, tenantId: string, text: str
     const subCell = (cells.subcontractor ?? "").trim();
     const match = subCell ? subs.get(subCell) : undefined;
     const messages: string[] = [];
-    if (!subCell) messages.push("Subcontractor: Subcontractor is required");
+    if (!subCell) messages.push(`Subcontractor: ${IMPORT_ROW_MESSAGES.missingSubcontractor}`);
     else if (match && !match.ok) messages.push(`Subcontractor: ${match.message}`);
     const sub = match?.ok ? match.sub : null;
     const { value, reverseChargeValid } = rowInput(cells, sub?.id ?? "unmatched");

@@ -47,7 +47,7 @@ export const INVOICE_ERROR_MESSAGES: Readonly<Record<InvoiceErrorCode, string>> 
   subcontractor_not_found: "Subcontractor not found",
   subcontractor_archived: "Archived subcontractors cannot be used for new invoices",
   duplicate_number: "This subcontractor already has an invoice with this number",
-  invalid_payment_date: "Invalid date",
+  invalid_payment_date: "Payment date must be a real date",
   too_many: `At most ${INVOICE_BULK_LIMIT} invoices can be changed at once`,
 };
 

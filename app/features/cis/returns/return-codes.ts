@@ -32,16 +32,16 @@ export type ReturnErrorCode = (typeof RETURN_ERROR_CODES)[number];
 
 /** The words a person sees for each refusal: a title and a sentence, as the product's error catalogue has them. */
 export const RETURN_ERROR_MESSAGES: Readonly<Record<ReturnErrorCode, { title: string; message: string }>> = {
-  invalid_month: { title: "Unable to Compile", message: "Current tax month is not available" },
-  compile_running: { title: "Compilation Failed", message: "A compile for this tax month is already running" },
-  locked: { title: "Compilation Failed", message: "Return is already locked" },
+  invalid_month: { title: "Unable to Compile", message: "That is not a tax month the returns page offers. Choose a tax month from the list" },
+  compile_running: { title: "Compilation Failed", message: "This tax month's return is already being compiled. Wait a moment, then reload the page" },
+  locked: { title: "Compilation Failed", message: "This return is locked because it has been submitted. To change it, start an amendment" },
   not_found: { title: "Return not found", message: "Return not found" },
-  not_locked: { title: "Unlock Failed", message: "Failed to unlock return" },
-  not_submitted: { title: "Amend Failed", message: "Can only amend submitted returns" },
+  not_locked: { title: "Unlock Failed", message: "This return is not locked, so there is nothing to unlock" },
+  not_submitted: { title: "Amend Failed", message: "Only a submitted return can be amended. Compile and submit this month's return first" },
   amendment_open: { title: "Amend Failed", message: "An amendment of this return is already open" },
   has_payments: { title: "Unable to Compile", message: "Payments were made in this tax month: compile the return instead of a nil return" },
-  empty: { title: "Export Failed", message: "No data to export" },
-  unlock_disabled: { title: "Unlock Failed", message: "Failed to unlock return" },
+  empty: { title: "Export Failed", message: "There is nothing to export: this return has no lines" },
+  unlock_disabled: { title: "Unlock Failed", message: "Unlocking is only for testing. To change a submitted return, start an amendment" },
 };
 
 export const RETURN_STATUS_LABELS: Readonly<Record<ReturnStatus, string>> = {

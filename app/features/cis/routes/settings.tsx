@@ -11,7 +11,7 @@ import { GatewayCredentialsPanel } from "../hmrc/components/gateway-credentials"
 import { clearGatewayCredentials, saveGatewayCredentials } from "../hmrc/credentials.server";
 import { gatewayCredentialsSchema, type GatewayFormErrors } from "../hmrc/gateway-credentials-schema";
 import { RolePermissions, ScopeChecklistPanel } from "../settings/components/settings-role-permissions";
-import { CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
+import { CIS_SCOPE_INFO, CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
 import { requireModule } from "~/features/auth/index.server";
 import { ENCRYPT_FAILED } from "../pii.server";
 import { scopeChecklist, updateBundleCisScopes } from "../settings/role-bundles.server";
@@ -32,7 +32,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis" });
   await requireScope(request, context, user, SETTINGS_SCOPES, NO_SETTINGS_PERMISSION);
   const { settings, bundles } = await getSettingsScreen(env, tenant.id);
-  return { settings, bundles, checklist: scopeChecklist(bundles), canEditBundles: can(user, "cis.manage"), allScopes: CIS_SCOPES };
+  return {
+    settings,
+    bundles,
+    checklist: scopeChecklist(bundles),
+    canEditBundles: can(user, "cis.manage"),
+    allScopes: CIS_SCOPES.map((id) => ({ id, ...CIS_SCOPE_INFO[id] })),
+  };
 }
 
 type ActionData = {

@@ -32,7 +32,7 @@ export class TemplateDataError extends PermanentJobError {
 /**
  * Records the e-mail in the outbox and puts it on the EMAIL queue. Same idempotency key (within
  * the tenant), same e-mail: a retried request does not send twice. Throws if the queue refuses,
- * so the caller can tell the user ('Failed to send verification code...'); the row is then
+ * so the caller can tell the user ('We could not send your sign-in code...'); the row is then
  * 'failed', and a retry with the same key queues it again.
  *
  * `alongside` gives statements (an audit entry) that land in the same D1 batch as the outbox

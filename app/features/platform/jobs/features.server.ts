@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { registerAuditNamers, type AuditActorNamer, type AuditTargetNamer } from "../audit-targets.server";
 import { registerJobs } from "./definitions.server";
 import type { JobDefinition } from "./registry.server";
 
@@ -21,6 +22,8 @@ export type ServerFeature = {
   cron?: readonly CronTask[];
   /** Run once when the worker starts (e.g. what a feature does when its HMRC submission ends). */
   register?(): void;
+  /** How the audit log names the feature's objects (and any actors who are not team members) in its sentences. */
+  auditNamers?: { targets?: readonly AuditTargetNamer[]; actors?: readonly AuditActorNamer[] };
 };
 
 /** The job types of a list of job definitions, by name, with the input a caller passes: for `RegisteredJobs`. */
@@ -28,10 +31,11 @@ export type JobInputsOf<Defs extends readonly { type: string; input: z.ZodType }
   [D in Defs[number] as D["type"]]: z.input<D["input"]>;
 };
 
-/** Registers every feature's jobs with the JOBS consumer and runs its start-up hooks. */
+/** Registers every feature's jobs with the JOBS consumer and its audit namers, and runs its start-up hooks. */
 export function registerServerFeatures(features: readonly ServerFeature[]): void {
   for (const feature of features) {
     registerJobs(...(feature.jobs ?? []));
+    if (feature.auditNamers) registerAuditNamers(feature.auditNamers);
     feature.register?.();
   }
 }

@@ -7,7 +7,10 @@ import { auditSentence } from "../audit-actions";
 import { listAudit } from "../audit.server";
 import type { Route } from "./+types/audit-log";
 
-/** The tenant's audit trail, newest first: who did what, when, from where. */
+/**
+ * The tenant's audit trail, newest first: what happened as a sentence with names ("Alice Admin
+ * approved invoice HAR-202611-045"), the stored action in small print, when and from where.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
@@ -17,9 +20,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: rows.map((r) => ({
       id: r.id,
       action: r.action,
-      sentence: auditSentence(r.action),
-      actor: r.actorErased ? "Former user" : (r.actorEmail ?? r.actorId ?? "system"),
-      target: r.targetType ? `${r.targetType}${r.targetId ? ` ${r.targetId}` : ""}` : "",
+      sentence: auditSentence(r.action, {
+        actor: r.actorErased ? "Former user" : (r.actorName ?? r.actorEmail),
+        target: r.targetName,
+        payload: r.payload,
+      }),
       ip: r.ip,
       at: r.createdAt,
     })),
@@ -35,24 +40,22 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         <Table caption="Audit events, newest first" scrollClassName="mt-6 overflow-x-auto">
           <THead>
             <TH>When</TH>
-            <TH>Action</TH>
-            <TH>Who</TH>
-            <TH>Target</TH>
+            <TH>What happened</TH>
             <TH>IP</TH>
           </THead>
           <TBody>
             {loaderData.rows.length === 0 ? (
-              <EmptyRow colSpan={5}>No events yet.</EmptyRow>
+              <EmptyRow colSpan={3}>No events yet.</EmptyRow>
             ) : (
               loaderData.rows.map((r) => (
                 <TR key={r.id}>
                   <TD className="whitespace-nowrap">{formatDateTime(r.at)}</TD>
                   <TD>
-                    {r.sentence}
+                    <span className="block" data-audit-sentence>
+                      {r.sentence}
+                    </span>
                     <span className="block font-mono text-xs opacity-70">{r.action}</span>
                   </TD>
-                  <TD>{r.actor}</TD>
-                  <TD className="text-xs">{r.target}</TD>
                   <TD className="text-xs">{r.ip ?? "N/A"}</TD>
                 </TR>
               ))

@@ -3,6 +3,8 @@ import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 
 type RoleBundleView = { name: string; cisScopes: string[]; otherCisScopes: string[]; updatedAt: number };
+/** A scope as administrators see it: its name and description, with the id in small print. */
+type ScopeView = { id: string; name: string; description: string };
 type ChecklistView = { errors: string[]; warnings: string[] };
 
 const sectionClass = "rounded-brand border border-line bg-elevated p-6";
@@ -20,7 +22,7 @@ export function RolePermissions({
   children,
 }: {
   bundles: RoleBundleView[];
-  allScopes: readonly string[];
+  allScopes: readonly ScopeView[];
   canEdit: boolean;
   bundleError: { name: string; message: string } | null;
   /** The Scope Checklist panel, shown at the top of the section. */
@@ -33,14 +35,15 @@ export function RolePermissions({
       </h3>
       <p className="text-sm opacity-70" data-testid="role-permissions-note">
         {canEdit
-          ? "Choose which CIS scopes each role holds. Changes apply from each user's next request; the role's other permissions are kept as they are."
-          : "You can view the CIS scopes of each role. Changing them needs the cis.manage permission (administrators)."}
+          ? "Choose what each role may do in CIS. Changes apply from each user's next request; the role's other permissions are kept as they are."
+          : "You can see what each role may do in CIS. Changing it needs the Manage CIS permission (administrators)."}
       </p>
       {children}
       {bundles.length === 0 ? <p className="mt-4 text-sm">No roles hold CIS permissions.</p> : null}
       <div className="mt-4 space-y-6">
         {bundles.map((b) => {
           const held = new Set(b.cisScopes);
+          const nameOf = (id: string) => allScopes.find((s) => s.id === id)?.name ?? id;
           const error = bundleError?.name === b.name ? bundleError.message : null;
           return (
             <Form
@@ -58,7 +61,7 @@ export function RolePermissions({
                   {b.name}
                 </legend>
                 <p className="mt-1 text-xs opacity-70">
-                  CIS scopes: <span data-testid={`bundle-scopes-${b.name}`}>{b.cisScopes.length ? b.cisScopes.join(", ") : "none"}</span>
+                  Can: <span data-testid={`bundle-scopes-${b.name}`}>{b.cisScopes.length ? b.cisScopes.map(nameOf).join(", ") : "nothing in CIS"}</span>
                   {b.otherCisScopes.length ? <> (also {b.otherCisScopes.join(", ")}, kept as is)</> : null}
                 </p>
                 {error ? (
@@ -66,15 +69,29 @@ export function RolePermissions({
                     {error}
                   </p>
                 ) : null}
-                <div className="mt-3 grid gap-2 sm:grid-cols-3 lg:grid-cols-4">
+                <div className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
                   {allScopes.map((scope) => {
-                    const id = `bundle-${b.name}-${scope}`;
+                    const id = `bundle-${b.name}-${scope.id}`;
                     return (
-                      <div key={scope} className="flex items-center gap-2 text-sm">
-                        <input id={id} type="checkbox" name="scopes" value={scope} defaultChecked={held.has(scope)} className="h-4 w-4" />
-                        <label htmlFor={id} className="font-mono text-xs">
-                          {scope}
-                        </label>
+                      <div key={scope.id} className="flex items-start gap-2 text-sm">
+                        <input
+                          id={id}
+                          type="checkbox"
+                          name="scopes"
+                          value={scope.id}
+                          defaultChecked={held.has(scope.id)}
+                          aria-describedby={`${id}-description`}
+                          className="mt-0.5 h-4 w-4 shrink-0"
+                        />
+                        <div>
+                          <label htmlFor={id} className="font-medium">
+                            {scope.name}
+                          </label>
+                          <p id={`${id}-description`} className="text-xs opacity-80">
+                            {scope.description}
+                          </p>
+                          <p className="font-mono text-xs opacity-70">{scope.id}</p>
+                        </div>
                       </div>
                     );
                   })}

@@ -34,11 +34,11 @@ function errorsOf(schema: z.ZodType, value: unknown): Record<string, string[]> {
 }
 
 describe("subcontractor", () => {
-  const valid = { type: "individual", name: "Jo Bloggs", utr: "12345 67890" };
+  const valid = { type: "individual", name: "Jo Bloggs", utr: "53345 67890" };
 
   it("accepts a minimal individual, cleans the UTR and derives the rate", () => {
     const r = subcontractorCreateSchema.parse(valid);
-    expect(r).toMatchObject({ type: "individual", name: "Jo Bloggs", utr: "1234567890", verificationStatus: "standard", verificationRate: 20, active: false });
+    expect(r).toMatchObject({ type: "individual", name: "Jo Bloggs", utr: "5334567890", verificationStatus: "standard", verificationRate: 20, active: false });
   });
 
   it.each([
@@ -118,7 +118,7 @@ describe("subcontractor", () => {
     const fd = new FormData();
     fd.set("type", "individual");
     fd.set("name", "Jo Bloggs");
-    fd.set("utr", "1234567890");
+    fd.set("utr", "5334567890");
     fd.set("email", "");
     fd.set("active", "on");
     const submission = parseWithZod(fd, { schema: subcontractorCreateSchema });
@@ -243,8 +243,8 @@ describe("settings", () => {
     active: true,
     companyName: " Acme Builders Ltd ",
     employerRef: "123/AB12345",
-    accountsOfficeRef: "123PA00012345",
-    utr: "12345 67890",
+    accountsOfficeRef: "123PG00012345",
+    utr: "53345 67890",
     warningDays: 3,
     statementDeadlineDays: 14,
   };
@@ -253,7 +253,7 @@ describe("settings", () => {
     expect(settingsSchema.parse(valid)).toMatchObject({
       active: true,
       companyName: "Acme Builders Ltd",
-      utr: "1234567890",
+      utr: "5334567890",
       vatScheme: "standard",
       warningDays: 3,
       statementDeadlineDays: 14,
@@ -296,9 +296,9 @@ describe("settings", () => {
   });
 
   it("upper-cases the references", () => {
-    const r = settingsSchema.parse({ ...valid, employerRef: "123/ab12345", accountsOfficeRef: "123pa00012345" });
+    const r = settingsSchema.parse({ ...valid, employerRef: "123/ab12345", accountsOfficeRef: "123pg00012345" });
     expect(r.employerRef).toBe("123/AB12345");
-    expect(r.accountsOfficeRef).toBe("123PA00012345");
+    expect(r.accountsOfficeRef).toBe("123PG00012345");
   });
 
   it("the contractor UTR is only required when active, and a stored one counts", () => {
@@ -322,7 +322,7 @@ describe("settings", () => {
     const fd = new FormData();
     fd.set("companyName", "Acme Builders Ltd");
     fd.set("employerRef", "123/AB12345");
-    fd.set("accountsOfficeRef", "123PA00012345");
+    fd.set("accountsOfficeRef", "123PG00012345");
     fd.set("warningDays", "5");
     const s = parseWithZod(fd, { schema: settingsSchema });
     expect(s.status).toBe("success");

@@ -34,7 +34,6 @@ const actor = { id: "user-approver", email: "approver@example.test", name: "Appr
 
 let seq = 0;
 
-
 async function tenant() {
   return createTenant({ modules: ["cis"] });
 }

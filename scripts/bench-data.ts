@@ -31,7 +31,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { invoiceAmounts, RATE_FOR_VERIFICATION_STATUS, taxMonthOfDate } from "../app/features/cis/domain";
+import { invoiceAmounts, RATE_FOR_VERIFICATION_STATUS, taxMonthOfDate, utrCheckDigit } from "../app/features/cis/domain";
 import { encryptPii, maskNino, maskUtr, piiSearchHash } from "../app/features/cis/pii.server";
 import { readDevVars, sqlLiteral } from "./seed";
 
@@ -307,9 +307,10 @@ function nameFor(r: Rand, kind: Kind): string {
   return `${a} ${r.pick(TRADES)} Partnership`;
 }
 
-/** Ten digits, unique per i, above the seed's demo UTRs (which stay below 1,200,000,000). */
+/** A valid UTR, unique per i below 9,500 and apart from the seed's demo UTRs: HMRC's check digit, then nine digits. */
 function benchUtr(i: number): string {
-  return String(3_000_000_000 + i * 104_729);
+  const tail = String(300_000_000 + i * 104_729).padStart(9, "0");
+  return `${utrCheckDigit(tail)}${tail}`;
 }
 
 export type BenchDataOptions = {

@@ -3,7 +3,7 @@ import { modules, platformAdmins, roleBundles, tenantModules, tenants, users } f
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { DEFAULT_ROLE_BUNDLES } from "../features/auth";
 import { hashPassword } from "../features/auth/index.server";
-import type { SubcontractorType, VerificationStatus } from "../features/cis";
+import { utrCheckDigit, type SubcontractorType, type VerificationStatus } from "../features/cis";
 import { MODULE_CATALOGUE, type AuditAction } from "../features/platform";
 
 // Any drizzle SQLite database: D1 in tests, the SQL-collecting proxy in scripts/seed.ts.
@@ -191,15 +191,17 @@ const DEMO_SUBCONTRACTORS: {
 ];
 
 /** A valid-looking 10-digit demo UTR, different per row and stable between runs. */
+/** A valid UTR per demo subcontractor: nine digits from i, HMRC's check digit in front. */
 function demoUtr(i: number): string {
-  return String(1_000_000_000 + (((i + 1) * 7_919_131) % 8_999_999_999)).slice(0, 10);
+  const tail = String(((i + 1) * 7_919_131) % 1_000_000_000).padStart(9, "0");
+  return `${utrCheckDigit(tail)}${tail}`;
 }
 
 export async function seedCis(db: AnyDb, secrets: SeedSecrets, now = Date.now()): Promise<void> {
   const { cisSettings, cisSubcontractors } = await import("./schema");
   const { encryptPii, maskNino, maskUtr, piiSearchHash } = await import("../features/cis/pii.server");
   const tenantId = "tnt_acme";
-  const contractorUtr = "1234567890";
+  const contractorUtr = "2234567890";
   await db
     .insert(cisSettings)
     .values({
@@ -207,7 +209,7 @@ export async function seedCis(db: AnyDb, secrets: SeedSecrets, now = Date.now())
       active: true,
       companyName: "Acme Construction Ltd",
       employerRef: "123/AB45678",
-      accountsOfficeRef: "123PA00012345",
+      accountsOfficeRef: "123PG00012345",
       utrEnc: await encryptPii(secrets.piiKeys, contractorUtr, { tenantId, table: "cis_settings", recordId: tenantId, field: "utr" }),
       utrMasked: maskUtr(contractorUtr),
       vatScheme: "standard",

@@ -2,6 +2,7 @@
 // with `scenario()`; tests/e2e/run.mjs builds and serves the app, then runs every scenario
 // twice, once with JavaScript and once without, each in a fresh browser context.
 /* global document */ // used inside page.waitForFunction callbacks, which run in the browser
+import { utrCheckDigit } from "../../app/features/cis/domain/references.ts";
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -251,10 +252,11 @@ export const londonDate = (d = new Date()) =>
 export const RUN = Date.now().toString(36);
 
 let lastUtrTick = 0;
-/** A 10-digit UTR unique within this process (and, in practice, across runs): 7 + the clock. */
+/** A valid UTR unique within this process (and, in practice, across runs): HMRC's check digit, then the clock's last nine digits. */
 export function uniqueUtr() {
   lastUtrTick = Math.max(Date.now(), lastUtrTick + 1);
-  return `7${String(lastUtrTick % 1_000_000_000).padStart(9, "0")}`;
+  const tail = String(lastUtrTick % 1_000_000_000).padStart(9, "0");
+  return `${utrCheckDigit(tail)}${tail}`;
 }
 
 /** Minimal CSV parser (quoted fields, doubled quotes, CRLF or LF). */

@@ -1,17 +1,27 @@
 import { env } from "cloudflare:workers";
 import type { Role } from "~/db/schema";
-import { subcontractorCreateSchema } from "~/features/cis/domain";
+import { subcontractorCreateSchema, utrCheckDigit } from "~/features/cis/domain";
 import { archiveSubcontractors, createSubcontractor } from "~/features/cis/subcontractors/subcontractors.server";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser, type TestTenant } from "./index";
 import { signedIn } from "./sessions";
 
 let seq = 0;
-/** A 10-digit UTR unlikely to appear anywhere else (timestamps, ids, hashes). */
+/** A valid UTR (HMRC's check digit first) whose other nine digits are `n`'s last nine: distinct n, distinct UTRs. */
+export function validUtr(n: number): string {
+  const tail = String(Math.abs(Math.trunc(n)) % 1e9).padStart(9, "0");
+  return `${utrCheckDigit(tail)}${tail}`;
+}
+
+/** A valid UTR unlikely to appear anywhere else (timestamps, ids, hashes). */
 export function newUtr(): string {
   seq += 1;
-  const n = (Math.floor(Math.random() * 9e5) + 1e5) * 1e4 + ((Date.now() + seq) % 1e4);
-  return String(n).padStart(10, "7").slice(0, 10);
+  return validUtr((Math.floor(Math.random() * 9e4) + 1e4) * 1e4 + ((Date.now() + seq) % 1e4));
+}
+
+/** A new valid UTR ending in `last` (the local HMRC fake answers by the last digit: 9 is unmatched). */
+export function newUtrEndingIn(last: string): string {
+  return validUtr(Number(newUtr().slice(1, 9)) * 10 + Number(last));
 }
 
 /** An e-mail address no other test uses. */
@@ -44,7 +54,7 @@ export async function cisStaff(
 export async function seedCisSettings(t: TestTenant, opts: { active?: boolean; warningDays?: number; companyName?: string; replyTo?: string | null } = {}) {
   const now = Date.now();
   await env.DB.prepare(
-    "INSERT INTO cis_settings (tenant_id, active, company_name, employer_ref, accounts_office_ref, warning_days, statement_deadline_days, email_reply_to, created_at, updated_at) VALUES (?, ?, ?, '123/AB12345', '123PA00012345', ?, 14, ?, ?, ?) ON CONFLICT(tenant_id) DO UPDATE SET active = excluded.active, warning_days = excluded.warning_days, company_name = excluded.company_name, email_reply_to = excluded.email_reply_to",
+    "INSERT INTO cis_settings (tenant_id, active, company_name, employer_ref, accounts_office_ref, warning_days, statement_deadline_days, email_reply_to, created_at, updated_at) VALUES (?, ?, ?, '123/AB12345', '123PG00012345', ?, 14, ?, ?, ?) ON CONFLICT(tenant_id) DO UPDATE SET active = excluded.active, warning_days = excluded.warning_days, company_name = excluded.company_name, email_reply_to = excluded.email_reply_to",
   )
     .bind(t.id, opts.active === false ? 0 : 1, opts.companyName ?? "Test Co", opts.warningDays ?? 3, opts.replyTo ?? null, now, now)
     .run();
@@ -83,7 +93,7 @@ export function subForm(extra: Record<string, string> = {}) {
   return { type: "individual", name: "Valid Builder", utr: newUtr(), verificationStatus: "standard", active: "on", ...extra };
 }
 
-export const SETTINGS_UTR = "1234567890";
+export const SETTINGS_UTR = "2234567890";
 
 /** The CIS settings form as a browser posts it; an override of null leaves the field out. */
 export function settingsForm(overrides: Record<string, string | null> = {}): Record<string, string> {
@@ -92,7 +102,7 @@ export function settingsForm(overrides: Record<string, string | null> = {}): Rec
     active: "on",
     companyName: "Acme Builders Ltd",
     employerRef: "123/AB12345",
-    accountsOfficeRef: "123PA00012345",
+    accountsOfficeRef: "123PG00012345",
     utr: SETTINGS_UTR,
     vatScheme: "standard",
     emailStatements: "on",

@@ -275,10 +275,10 @@ describe("CIS analytics", () => {
       extra: Record<string, string> = {},
       archived = false,
     ) => seedSub(t, { name, utr, type, verificationStatus: status, ...extra }, { actor, archived });
-    await make("Gross Co", "1000000001", "company", "gross", { verificationMethod: "online", verifiedDate: "2026-05-01", email: "g@example.test" });
-    await make("Std One", "1000000002", "individual", "standard");
-    await make("Std Gone", "1000000003", "individual", "standard", {}, true);
-    await make("High Co", "1000000004", "company", "higher");
+    await make("Gross Co", "9000000001", "company", "gross", { verificationMethod: "online", verifiedDate: "2026-05-01", email: "g@example.test" });
+    await make("Std One", "7000000002", "individual", "standard");
+    await make("Std Gone", "5000000003", "individual", "standard", {}, true);
+    await make("High Co", "3000000004", "company", "higher");
     await seedSub(
       other,
       { name: "Elsewhere", utr: "1000000005", type: "company", verificationStatus: "gross" },

@@ -3,7 +3,7 @@ import { formatInTimeZone } from "date-fns-tz";
 import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { createTenant, type TestTenant } from "../factories";
-import { cisStaff, seedSub, subInput } from "../factories/cis";
+import { cisStaff, seedSub, subInput, validUtr } from "../factories/cis";
 import { all, hrefs, page, pageText, parseHtml, shownText, valueOf } from "../factories/html";
 import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
@@ -22,7 +22,7 @@ const lines = (body: string) =>
     .slice(0, -1);
 
 async function seedFour(t: TestTenant) {
-  await seedSub(t, { name: "Alice Able", utr: "1234567890", nino: "AB123456C", email: "alice@example.com", phone: "07700900123" });
+  await seedSub(t, { name: "Alice Able", utr: "5334567890", nino: "AB123456C", email: "alice@example.com", phone: "07700900123" });
   await seedSub(t, { name: "Bravo Ltd", type: "company", utr: "3333333333", companyNumber: "12345678", verificationStatus: "gross" }, { archived: true });
   await seedSub(t, { name: '=HYPERLINK("x")', utr: "2222222222" });
   await seedSub(t, { name: "+44 Builders", type: "partnership", utr: "1111111111", verificationStatus: "higher" });
@@ -49,7 +49,7 @@ describe("subcontractor CSV export", () => {
       "Alice Able,Individual,******7890,AB****56C,a***@e***.com,********123,Active,20%",
       "Bravo Ltd,Company,******3333,,,,Archived,0%",
     ]);
-    expect(body).not.toContain("1234567890");
+    expect(body).not.toContain("5334567890");
     expect(body).not.toContain("AB123456C");
     expect(body).not.toContain("alice@example.com");
     const audit = await env.DB.prepare("SELECT actor_id, payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.export.subcontractors'")
@@ -75,7 +75,7 @@ describe("subcontractor CSV export", () => {
     expect(await names({ status: "archived" })).toEqual(["Bravo Ltd"]);
     expect(await names({ status: "active", type: "individual" })).toEqual(['"\'=HYPERLINK(""x"")"', "Alice Able"]);
     expect(await names({ q: "alice" })).toEqual(["Alice Able"]);
-    expect(await names({ q: "12345 67890" })).toEqual(["Alice Able"]);
+    expect(await names({ q: "53345 67890" })).toEqual(["Alice Able"]);
     expect(await names({ q: "12345678" })).toEqual(["Bravo Ltd"]);
     expect(await names({})).toHaveLength(4);
     const audits = await env.DB.prepare("SELECT payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.export.subcontractors' ORDER BY created_at")
@@ -87,7 +87,7 @@ describe("subcontractor CSV export", () => {
   it("pages through more rows than one chunk without skipping or repeating any", async () => {
     const { t, b } = await cisStaff("manager");
     const { exportSubcontractors } = await import("~/features/cis/subcontractors/export.server");
-    for (let i = 0; i < 7; i++) await seedSub(t, { name: i % 2 ? "Same Name" : `Name ${i}`, utr: String(5000000000 + i) });
+    for (let i = 0; i < 7; i++) await seedSub(t, { name: i % 2 ? "Same Name" : `Name ${i}`, utr: validUtr(500000000 + i) });
     const result = await exportSubcontractors(env, t.id, { q: "", status: "all", type: "all" }, { id: "x", email: "x@example.test", name: "X" }, { chunk: 2 });
     expect(result?.rowCount).toBe(7);
     const utrs = lines(result?.body ?? "")
@@ -182,7 +182,7 @@ const MIXED = [
   "Dup In File,individual,1111122222,,,,,,,",
   "Existing One,company,7777777777,,,,,,,",
   "",
-  '"Valid, Company",COMPANY,3333344444,,,\'+447700900222,higher,letter,2026-04-01,',
+  '"Valid, Company",COMPANY,1333344444,,,\'+447700900222,higher,letter,2026-04-01,',
 ].join("\r\n");
 
 describe("subcontractor CSV import", () => {
@@ -213,7 +213,7 @@ describe("subcontractor CSV import", () => {
     expect(await env.FILES.head(`tenants/${t.id}/imports/${importId}.csv`)).not.toBeNull();
     // The stored upload is encrypted: no plaintext identifiers at rest in R2.
     const stored = await (await env.FILES.get(`tenants/${t.id}/imports/${importId}.csv`))!.text();
-    expect(stored).not.toContain("3333344444");
+    expect(stored).not.toContain("1333344444");
 
     const commit = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "2" });
     expect(commit.status).toBe(302);
@@ -251,7 +251,7 @@ describe("subcontractor CSV import", () => {
     // No plaintext UTR or NINO anywhere in D1 for this tenant.
     for (const table of ["cis_subcontractors", "audit_events", "activity_log"]) {
       const dump = JSON.stringify((await env.DB.prepare(`SELECT * FROM ${table} WHERE tenant_id = ?`).bind(t.id).all()).results);
-      for (const secret of ["1111122222", "3333344444", "AB123456C"]) expect(dump, `${table} holds ${secret}`).not.toContain(secret);
+      for (const secret of ["1111122222", "1333344444", "AB123456C"]) expect(dump, `${table} holds ${secret}`).not.toContain(secret);
     }
     expect(await count("audit_events", "tenant_id = ? AND action = 'cis.subcontractor.created' AND actor_id = ?", t.id, u.id)).toBe(2);
     const summary = await env.DB.prepare("SELECT payload FROM audit_events WHERE tenant_id = ? AND action = 'cis.import.subcontractors'")
@@ -268,10 +268,10 @@ describe("subcontractor CSV import", () => {
   it("re-validates at commit: a UTR added since the preview stops the import and shows the new preview", async () => {
     const { t, b } = await cisStaff("admin");
     const html = await (
-      await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nFirst,individual,6666666661\nSecond,individual,6666666662\n"))
+      await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nFirst,individual,5666666661\nSecond,individual,3666666662\n"))
     ).text();
     const importId = importIdFrom(html);
-    await seedSub(t, { name: "Sneaked In", utr: "6666666662" });
+    await seedSub(t, { name: "Sneaked In", utr: "3666666662" });
     const res = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId, expected: "2" });
     expect(res.status).toBe(409);
     const again = await res.text();
@@ -313,7 +313,7 @@ describe("subcontractor CSV import", () => {
     expect(tooBig.status).toBe(413);
     expect(await shownText(tooBig)).toContain("larger than 1 MB");
 
-    const many = ["Name,Type,UTR", ...Array.from({ length: 1001 }, (_, i) => `Person ${i},individual,${String(4000000000 + i)}`)].join("\n");
+    const many = ["Name,Type,UTR", ...Array.from({ length: 1001 }, (_, i) => `Person ${i},individual,${validUtr(400000000 + i)}`)].join("\n");
     const tooMany = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(many));
     expect(tooMany.status).toBe(400);
     expect(await shownText(tooMany)).toContain("1,001 data rows; the limit is 1,000 rows");
@@ -322,7 +322,7 @@ describe("subcontractor CSV import", () => {
     expect(missing.status).toBe(400);
     expect(await shownText(missing)).toContain("Missing required columns: Type, UTR");
 
-    const broken = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm('Name,Type,UTR\n"Never closed,individual,1234567890\n'));
+    const broken = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm('Name,Type,UTR\n"Never closed,individual,5334567890\n'));
     expect(broken.status).toBe(400);
     expect(await shownText(broken)).toContain("not valid CSV");
 
@@ -333,7 +333,7 @@ describe("subcontractor CSV import", () => {
 
   it("accepts exactly 1,000 rows and imports them in one batch", async () => {
     const { t, b } = await cisStaff("admin");
-    const rows = ["Name,Type,UTR", ...Array.from({ length: 1000 }, (_, i) => `Person ${i},individual,${String(4100000000 + i)}`)].join("\n");
+    const rows = ["Name,Type,UTR", ...Array.from({ length: 1000 }, (_, i) => `Person ${i},individual,${validUtr(410000000 + i)}`)].join("\n");
     const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(rows))).text();
     const htmlText = pageText(parseHtml(html));
     expect(htmlText).toContain("Import 1000 valid rows");
@@ -346,7 +346,7 @@ describe("subcontractor CSV import", () => {
 
   it("importSubcontractors is all or nothing: a failing insert leaves no row and no audit entry", async () => {
     const { importSubcontractors } = await import("~/features/cis/subcontractors/import.server");
-    const rows = [1, 2, 3, 4].map((i) => subInput({ name: `Atomic ${i}`, utr: `707070707${i}` }));
+    const rows = [1, 2, 3, 4].map((i) => subInput({ name: `Atomic ${i}`, utr: validUtr(707070700 + i) }));
     // No such tenant: the subcontractor inserts break the foreign key, after the batch has already
     // inserted the audit rows (which have no foreign key); the batch must roll those back.
     const ghost = "no-such-tenant-for-atomicity";
@@ -367,7 +367,7 @@ describe("subcontractor CSV import", () => {
     expect(await count("audit_events", "tenant_id = ? AND action LIKE 'cis.%'", t.id)).toBe(0);
 
     // "Zoë" in Windows-1252: ë is the single byte 0xEB.
-    const bytes = new Uint8Array([...new TextEncoder().encode("Name,Type,UTR\nZo"), 0xeb, ...new TextEncoder().encode(" Smith,individual,1212121212\n")]);
+    const bytes = new Uint8Array([...new TextEncoder().encode("Name,Type,UTR\nZo"), 0xeb, ...new TextEncoder().encode(" Smith,individual,4212121212\n")]);
     const form = new FormData();
     form.set("intent", "preview");
     form.set("file", new File([bytes], "excel.csv", { type: "text/csv" }));
@@ -379,7 +379,7 @@ describe("subcontractor CSV import", () => {
 
   it("cancel deletes the stored upload", async () => {
     const { t, b } = await cisStaff("admin");
-    const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nA Person,individual,1313131313\n"))).text();
+    const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, csvForm("Name,Type,UTR\nA Person,individual,7313131313\n"))).text();
     const importId = importIdFrom(html);
     const res = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "cancel", importId });
     expect(res.status).toBe(302);
@@ -396,7 +396,7 @@ describe("import permissions", () => {
     });
     const { b: importer } = await cisStaff("lead", { tenant: t });
     const { b: noWrite } = await cisStaff("manager", { tenant: t });
-    const file = "Name,Type,UTR\nPerm Person,individual,6666655555\n";
+    const file = "Name,Type,UTR\nPerm Person,individual,8666655555\n";
 
     expect((await noWrite.get(`${t.origin}/cis/subcontractors/import`)).status).toBe(403);
     expect((await noWrite.post(`${t.origin}/cis/subcontractors/import`, csvForm(file))).status).toBe(403);
@@ -420,10 +420,10 @@ describe("import permissions", () => {
     const { b } = await cisStaff("lead", { tenant: t });
     const file = [
       "Name,Type,UTR,Verification Status,Verification Method,Verification Reference,Verified Date",
-      "Plain Row,individual,6666611111,,,,",
-      "Gross Row,individual,6666622222,gross,,,",
-      "Ref Row,individual,6666633333,,,V1234567890,",
-      "Date Row,individual,6666644444,,online,,01/04/2026",
+      "Plain Row,individual,5666611111,,,,",
+      "Gross Row,individual,3666622222,gross,,,",
+      "Ref Row,individual,1666633333,,,V1234567890,",
+      "Date Row,individual,1666644444,,online,,01/04/2026",
     ].join("\n");
     const res = await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(file));
     expect(res.status).toBe(200);
@@ -442,7 +442,7 @@ describe("import permissions", () => {
     const { b: verifier } = await cisStaff("admin", { tenant: t });
     const again = await verifier.post(
       `${t.origin}/cis/subcontractors/import`,
-      csvForm(file.replace("Plain Row,individual,6666611111", "Other Row,individual,6666699999")),
+      csvForm(file.replace("Plain Row,individual,5666611111", "Other Row,individual,2666699999")),
     );
     expect(rowStatuses(await again.text())).toEqual({ 1: "valid", 2: "valid", 3: "valid", 4: "valid" });
   });

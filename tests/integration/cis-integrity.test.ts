@@ -22,8 +22,8 @@ describe("CIS data integrity", () => {
     const u = await createUser(t, { role: "admin" });
     const actor = { id: u.id, email: u.email, name: "Racer" };
     const results = await Promise.all([
-      createSubcontractor(env, t.id, input("Racing One Ltd", "5555544444"), actor, { canVerify: true }),
-      createSubcontractor(env, t.id, input("Racing Two Ltd", "5555544444"), actor, { canVerify: true }),
+      createSubcontractor(env, t.id, input("Racing One Ltd", "7555544444"), actor, { canVerify: true }),
+      createSubcontractor(env, t.id, input("Racing Two Ltd", "7555544444"), actor, { canVerify: true }),
     ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     const refused = results.find((r) => !r.ok);
@@ -52,10 +52,10 @@ describe("CIS data integrity", () => {
     const b = await createTenant({ modules: ["cis"] });
     const ua = await createUser(a, { role: "admin" });
     const ub = await createUser(b, { role: "admin" });
-    expect((await createSubcontractor(env, a.id, input("Shared Utr A", "6666655555"), { id: ua.id, email: ua.email, name: "A" }, { canVerify: true })).ok).toBe(
+    expect((await createSubcontractor(env, a.id, input("Shared Utr A", "8666655555"), { id: ua.id, email: ua.email, name: "A" }, { canVerify: true })).ok).toBe(
       true,
     );
-    expect((await createSubcontractor(env, b.id, input("Shared Utr B", "6666655555"), { id: ub.id, email: ub.email, name: "B" }, { canVerify: true })).ok).toBe(
+    expect((await createSubcontractor(env, b.id, input("Shared Utr B", "8666655555"), { id: ub.id, email: ub.email, name: "B" }, { canVerify: true })).ok).toBe(
       true,
     );
   });
@@ -63,7 +63,7 @@ describe("CIS data integrity", () => {
   it("deletes import uploads nobody committed once they expire", async () => {
     const t = await createTenant({ modules: ["cis"] });
     const u = await createUser(t, { role: "admin" });
-    await storeUpload(env, t.id, u.id, "Name,Type,UTR\nX Ltd,company,1234567890\n", "x.csv");
+    await storeUpload(env, t.id, u.id, "Name,Type,UTR\nX Ltd,company,5334567890\n", "x.csv");
     const before = await env.FILES.list({ prefix: `tenants/${t.id}/imports/` });
     expect(before.objects).toHaveLength(1);
     await runCisImportCleanup(env, Date.now());
@@ -99,7 +99,7 @@ describe("CIS data integrity", () => {
     // A CIS300 naming both subcontractors.
     const message = await buildCis300Message({
       employerRef,
-      accountsOfficeRef: "123PA00012345",
+      accountsOfficeRef: "123PG00012345",
       contractorUtr,
       periodEnd: "2026-02-05",
       nil: false,

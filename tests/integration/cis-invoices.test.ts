@@ -25,6 +25,7 @@ import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_PAGE_SIZE } from "~
 import { createSubcontractor } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, type TestTenant } from "../factories";
 import { audits } from "../factories/audits";
+import { newUtr } from "../factories/cis";
 import { recordingJobs } from "../factories/queues";
 import { deliverMessages } from "./queue-helpers";
 
@@ -32,11 +33,6 @@ const JOBS_QUEUE = "cis-workspace-jobs";
 const actor = { id: "user-approver", email: "approver@example.test", name: "Approver" };
 
 let seq = 0;
-function newUtr(): string {
-  seq += 1;
-  const n = (Math.floor(Math.random() * 9e5) + 1e5) * 1e4 + ((Date.now() + seq) % 1e4);
-  return String(n).padStart(10, "7").slice(0, 10);
-}
 
 async function tenant() {
   return createTenant({ modules: ["cis"] });

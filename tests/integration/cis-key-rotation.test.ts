@@ -18,17 +18,17 @@ async function seedTenant(): Promise<{ t: TestTenant; plain: Map<string, { utr: 
   const t = await createTenant({ modules: ["cis"] });
   const plain = new Map<string, { utr: string; nino: string | null }>();
   const people = [
-    { name: "Ann Individual", type: "individual", utr: "1010101010", nino: "AB123456C" },
-    { name: "Ben Individual", type: "individual", utr: "2020202020", nino: "CE654321A" },
-    { name: "Co Ltd", type: "company", utr: "3030303030", nino: null },
-    { name: "Dee Partners", type: "partnership", utr: "4040404040", nino: null },
-    { name: "Eve Individual", type: "individual", utr: "5050505050", nino: null },
+    { name: "Ann Individual", type: "individual", utr: "9010101010", nino: "AB123456C" },
+    { name: "Ben Individual", type: "individual", utr: "7020202020", nino: "CE654321A" },
+    { name: "Co Ltd", type: "company", utr: "5030303030", nino: null },
+    { name: "Dee Partners", type: "partnership", utr: "3040404040", nino: null },
+    { name: "Eve Individual", type: "individual", utr: "1050505050", nino: null },
   ] as const;
   for (const p of people) {
     const sub = await seedSub(t, { ...p, nino: p.nino ?? undefined }, { actor });
     plain.set(sub.id, { utr: p.utr, nino: p.nino });
   }
-  const settingsUtr = "9090909090";
+  const settingsUtr = "4090909090";
   const now = Date.now();
   await env.DB.prepare(
     "INSERT INTO cis_settings (tenant_id, active, company_name, utr_enc, utr_masked, created_at, updated_at) VALUES (?, 1, 'Rotation Ltd', ?, ?, ?, ?)",
@@ -146,7 +146,7 @@ describe("PII key rotation: frozen statements", () => {
   it("re-encrypts the UTR a statement document keeps, bound to its own row", async () => {
     const t = await createTenant({ modules: ["cis"] });
     const rows: { id: string; utr: string }[] = [];
-    for (const [i, utr] of ["6060606060", "7070707070", "8080808080"].entries()) {
+    for (const [i, utr] of ["1060606060", "8070707070", "6080808080"].entries()) {
       const id = `rot-stmt-${t.id}-${i}`;
       const ctx = { tenantId: t.id, table: "cis_statement_documents", recordId: id, field: "utr" };
       await env.DB.prepare("INSERT INTO cis_statement_documents (tenant_id, statement_id, document, utr_enc, created_at) VALUES (?, ?, '{}', ?, 0)")

@@ -140,7 +140,7 @@ describe("CIS settings: validation", () => {
     // Each message is the one its field points at (aria-describedby), so it is read with the field.
     expect(describedBy(doc, "companyName")).toContain("Enter the company name, at least 2 characters");
     expect(describedBy(doc, "employerRef")).toContain("Enter the employer reference in the correct format, like 123/AB12345");
-    expect(describedBy(doc, "accountsOfficeRef")).toContain("Enter the Accounts Office reference in the correct format, like 123PA00012345");
+    expect(describedBy(doc, "accountsOfficeRef")).toContain("Enter the Accounts Office reference in the correct format, like 754PT00002240");
     expect(describedBy(doc, "warningDays")).toContain("Enter a whole number of days from 0 to 30");
     expect(describedBy(doc, "statementDeadlineDays")).toContain("Enter a whole number of days from 1 to 30");
     expect(describedBy(doc, "emailFrom")).toContain("Enter an email address in the correct format, like name@example.com");
@@ -168,12 +168,12 @@ describe("CIS settings: validation", () => {
 
   it("accepts warningDays 0 and lower-case references (stored upper-case)", async () => {
     const { t, b } = await cisStaff("admin");
-    const res = await b.post(`${t.origin}/cis/settings`, validForm({ warningDays: "0", employerRef: "123/ab12345", accountsOfficeRef: "123pa00012345" }));
+    const res = await b.post(`${t.origin}/cis/settings`, validForm({ warningDays: "0", employerRef: "123/ab12345", accountsOfficeRef: "123pg00012345" }));
     expect(res.status).toBe(302);
     const row = await settingsRow(t);
     expect(row?.warning_days).toBe(0);
     expect(row?.employer_ref).toBe("123/AB12345");
-    expect(row?.accounts_office_ref).toBe("123PA00012345");
+    expect(row?.accounts_office_ref).toBe("123PG00012345");
   });
 });
 
@@ -202,7 +202,7 @@ describe("CIS settings: saving", () => {
       active: 1,
       company_name: "Acme Builders Ltd",
       employer_ref: "123/AB12345",
-      accounts_office_ref: "123PA00012345",
+      accounts_office_ref: "123PG00012345",
       vat_scheme: "flat",
       email_statements: 1,
       warning_days: 7,
@@ -246,11 +246,11 @@ describe("CIS settings: saving", () => {
     // Still active: activation is audited once.
     expect(audits.filter((a) => a.action === "cis.module.activated")).toHaveLength(1);
 
-    expect((await b.post(`${t.origin}/cis/settings`, validForm({ utr: "98765 43210" }))).status).toBe(302);
+    expect((await b.post(`${t.origin}/cis/settings`, validForm({ utr: "88765 43210" }))).status).toBe(302);
     const third = await settingsRow(t);
     expect(third?.utr_masked).toBe("******3210");
-    expect(await decryptPii(env.PII_KEYS, String(third?.utr_enc), { tenantId: t.id, table: "cis_settings", recordId: t.id, field: "utr" })).toBe("9876543210");
-    expect(await count("audit_events", "tenant_id = ? AND payload LIKE '%9876543210%'", t.id)).toBe(0);
+    expect(await decryptPii(env.PII_KEYS, String(third?.utr_enc), { tenantId: t.id, table: "cis_settings", recordId: t.id, field: "utr" })).toBe("8876543210");
+    expect(await count("audit_events", "tenant_id = ? AND payload LIKE '%8876543210%'", t.id)).toBe(0);
   });
 
   it("audits deactivation and activation again", async () => {
@@ -297,7 +297,7 @@ describe("CIS settings: save failures", () => {
     active: true,
     companyName: "Acme",
     employerRef: "123/AB12345",
-    accountsOfficeRef: "123PA00012345",
+    accountsOfficeRef: "123PG00012345",
     utr: UTR,
     vatScheme: "standard",
     emailStatements: true,

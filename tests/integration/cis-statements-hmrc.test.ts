@@ -38,7 +38,7 @@ function refusingQueue(): Queue {
 async function settings(t: TestTenant) {
   await env.DB.prepare(
     `INSERT INTO cis_settings (tenant_id, active, company_name, employer_ref, accounts_office_ref, warning_days, statement_deadline_days, email_statements, created_at, updated_at)
-     VALUES (?, 1, 'Statement Contractor Ltd', '123/AB12345', '123PA00012345', 3, 14, 1, 0, 0)
+     VALUES (?, 1, 'Statement Contractor Ltd', '123/AB12345', '123PG00012345', 3, 14, 1, 0, 0)
      ON CONFLICT(tenant_id) DO UPDATE SET company_name = excluded.company_name, employer_ref = excluded.employer_ref, email_statements = 1`,
   )
     .bind(t.id)

@@ -46,14 +46,14 @@ export function uniqueEmployerRef(): string {
 export async function cis300Message(employerRef = uniqueEmployerRef()) {
   const built = await buildCis300Message({
     employerRef,
-    accountsOfficeRef: "123PA00012345",
+    accountsOfficeRef: "123PG00012345",
     contractorUtr: "2234567890",
     periodEnd: "2026-02-05",
     nil: false,
     lines: [
       {
         name: { fore: ["Jo"], sur: "Bloggs" },
-        utr: "1234567890",
+        utr: "5334567890",
         verificationNumber: "V1234567890",
         totalPaymentsP: 150_000,
         costOfMaterialsP: 30_000,

@@ -30,7 +30,7 @@ async function legacySubmission(tenantId: string, opts: { createdAt?: number; st
       JSON.stringify([id]),
       `verify:${id}`,
       opts.status ?? "accepted",
-      opts.xml ?? "<GovTalkMessage><UTR>4455667788</UTR></GovTalkMessage>",
+      opts.xml ?? "<GovTalkMessage><UTR>3455667788</UTR></GovTalkMessage>",
       opts.response === undefined ? "<GovTalkMessage><NINO>JK123456C</NINO></GovTalkMessage>" : opts.response,
       now,
       now,
@@ -44,7 +44,7 @@ async function legacyDevMessage(createdAt = Date.now()) {
   await env.DB.prepare(
     "INSERT INTO dev_hmrc_messages (id, correlation_id, request_xml, response_xml, final_response_xml, outcome, created_at) VALUES (?, ?, ?, ?, ?, 'accepted', ?)",
   )
-    .bind(id, `LEGACY${id}`, "<Req><UTR>4455667788</UTR></Req>", "<Ack/>", "<Final><NINO>JK123456C</NINO></Final>", createdAt)
+    .bind(id, `LEGACY${id}`, "<Req><UTR>3455667788</UTR></Req>", "<Ack/>", "<Final><NINO>JK123456C</NINO></Final>", createdAt)
     .run();
   return id;
 }
@@ -66,7 +66,7 @@ describe("HMRC messages at rest", () => {
     const id = started.submissionId;
     const stored = await rawSubmission(id);
     expect(stored?.request_xml).toMatch(/^v1\./);
-    expect(stored?.request_xml).not.toContain("1234567890");
+    expect(stored?.request_xml).not.toContain("5334567890");
     // Copied to another row, the value does not open.
     const other = await legacySubmission(t.id);
     await expect(decryptPii(env.PII_KEYS, stored!.request_xml, submissionXmlContext(t.id, other, "request_xml"))).rejects.toThrow();
@@ -80,8 +80,8 @@ describe("HMRC messages at rest", () => {
     expect(await openXml(env, row.responseXml!, submissionXmlContext(t.id, id, "response_xml"))).toContain("<Qualifier>response</Qualifier>");
     // The fake got the real message (with the UTR) and logged it encrypted.
     const logged = await readDevHmrcMessages(env, row.correlationId!);
-    expect(logged[0].requestXml).toContain("<UTR>1234567890</UTR>");
-    expect(await count("dev_hmrc_messages", "correlation_id = ? AND request_xml LIKE '%1234567890%'", row.correlationId)).toBe(0);
+    expect(logged[0].requestXml).toContain("<UTR>5334567890</UTR>");
+    expect(await count("dev_hmrc_messages", "correlation_id = ? AND request_xml LIKE '%5334567890%'", row.correlationId)).toBe(0);
   });
 
   it("a submission whose stored message no longer opens fails as message_unreadable without sending anything", async () => {
@@ -114,7 +114,7 @@ describe("HMRC messages at rest", () => {
     expect(sealed?.request_xml).toMatch(/^v1\./);
     expect(sealed?.response_xml).toMatch(/^v1\./);
     expect(await openXml(env, sealed!.request_xml, submissionXmlContext(t.id, id, "request_xml"))).toBe(
-      "<GovTalkMessage><UTR>4455667788</UTR></GovTalkMessage>",
+      "<GovTalkMessage><UTR>3455667788</UTR></GovTalkMessage>",
     );
     expect(await openXml(env, sealed!.response_xml!, submissionXmlContext(t.id, id, "response_xml"))).toBe(
       "<GovTalkMessage><NINO>JK123456C</NINO></GovTalkMessage>",
@@ -123,10 +123,10 @@ describe("HMRC messages at rest", () => {
     const dev = await env.DB.prepare("SELECT request_xml, response_xml, final_response_xml FROM dev_hmrc_messages WHERE id = ?")
       .bind(devId)
       .first<{ request_xml: string; response_xml: string; final_response_xml: string }>();
-    expect(await openXml(env, dev!.request_xml, devMessageXmlContext(devId, "request_xml"))).toBe("<Req><UTR>4455667788</UTR></Req>");
+    expect(await openXml(env, dev!.request_xml, devMessageXmlContext(devId, "request_xml"))).toBe("<Req><UTR>3455667788</UTR></Req>");
     expect(await openXml(env, dev!.final_response_xml, devMessageXmlContext(devId, "final_response_xml"))).toBe("<Final><NINO>JK123456C</NINO></Final>");
-    expect(await count("hmrc_submissions", "request_xml LIKE '%4455667788%' OR response_xml LIKE '%JK123456C%'")).toBe(0);
-    expect(await count("dev_hmrc_messages", "request_xml LIKE '%4455667788%' OR final_response_xml LIKE '%JK123456C%'")).toBe(0);
+    expect(await count("hmrc_submissions", "request_xml LIKE '%3455667788%' OR response_xml LIKE '%JK123456C%'")).toBe(0);
+    expect(await count("dev_hmrc_messages", "request_xml LIKE '%3455667788%' OR final_response_xml LIKE '%JK123456C%'")).toBe(0);
 
     const again = await runHmrcRecordsHousekeeping(env);
     expect(again.sealed).toEqual({ submissions: 0, devMessages: 0 });
@@ -180,7 +180,7 @@ describe("HMRC messages at rest", () => {
     );
     const legacyAfter = await rawSubmission(legacy);
     expect(legacyAfter?.request_xml).toMatch(/^v2\./);
-    expect(await openXml({ PII_KEYS: KEY2 }, legacyAfter!.request_xml, submissionXmlContext(t.id, legacy, "request_xml"))).toContain("4455667788");
+    expect(await openXml({ PII_KEYS: KEY2 }, legacyAfter!.request_xml, submissionXmlContext(t.id, legacy, "request_xml"))).toContain("3455667788");
     const dev = await env.DB.prepare("SELECT request_xml FROM dev_hmrc_messages WHERE id = ?").bind(legacyDev).first<{ request_xml: string }>();
     expect(dev?.request_xml).toMatch(/^v2\./);
 

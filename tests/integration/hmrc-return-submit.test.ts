@@ -31,7 +31,7 @@ function stubReturn(t: TestTenant, over: Partial<ReturnForSubmission> = {}) {
     lines: [
       {
         name: { fore: ["Jo"], sur: "Bloggs" },
-        utr: "1234567890",
+        utr: "5334567890",
         verificationNumber: "V1234567890",
         totalPaymentsP: 150_000,
         costOfMaterialsP: 30_000,

@@ -4,7 +4,7 @@ import { londonDateParts } from "~/features/cis/domain/tax-month";
 import { fakeVerificationNumber } from "~/features/cis/hmrc/fake-te.server";
 import { startVerification } from "~/features/cis/hmrc/verification.server";
 import { createTenant } from "../factories";
-import { cisStaff, newUtr, seedSub } from "../factories/cis";
+import { cisStaff, newUtrEndingIn, seedSub } from "../factories/cis";
 import { one, page, pageText, textOf } from "../factories/html";
 import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { audits as auditsFor } from "../factories/audits";
@@ -18,7 +18,7 @@ import { jobsRecorder } from "./hmrc-helpers";
 const EMPLOYER_REF = "123/AB12345";
 
 /** A UTR ending in `last`: the fake answers 0 → gross, 9 → unmatched, anything else → net. */
-const utrEnding = (last: string) => `${newUtr().slice(0, 9)}${last}`;
+const utrEnding = (last: string) => newUtrEndingIn(last);
 
 async function subRow(id: string) {
   return env.DB.prepare(

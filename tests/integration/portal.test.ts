@@ -104,7 +104,7 @@ describe("inviting a subcontractor to the portal", () => {
           name: "X Y",
           email: "x@example.test",
           type: "individual",
-          utr: "1234567890",
+          utr: "5334567890",
         })
       ).status,
     ).toBe(403);
@@ -161,7 +161,7 @@ describe("inviting a subcontractor to the portal", () => {
       name: "Only Name",
       email: "",
       type: "individual",
-      utr: "1234567890",
+      utr: "5334567890",
     });
     expect(missing.status).toBe(400);
     const missingHtml = await missing.text();

@@ -13,6 +13,7 @@ export {
   SUBCONTRACTOR_TYPES,
   type SubcontractorType,
   taxMonthFromLabel,
+  utrCheckDigit,
   VAT_RATES,
   VAT_SCHEMES,
   VERIFICATION_METHODS,

@@ -5,6 +5,7 @@ export * from "./calculation";
 export * from "./tax-month";
 export * from "./types";
 export * from "./schemas";
+export * from "./references";
 export * from "./return-validation";
 export * from "./compile-return";
 export * from "./returns-due";

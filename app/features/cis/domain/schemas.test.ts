@@ -34,11 +34,11 @@ function errorsOf(schema: z.ZodType, value: unknown): Record<string, string[]> {
 }
 
 describe("subcontractor", () => {
-  const valid = { type: "individual", name: "Jo Bloggs", utr: "12345 67890" };
+  const valid = { type: "individual", name: "Jo Bloggs", utr: "53345 67890" };
 
   it("accepts a minimal individual, cleans the UTR and derives the rate", () => {
     const r = subcontractorCreateSchema.parse(valid);
-    expect(r).toMatchObject({ type: "individual", name: "Jo Bloggs", utr: "1234567890", verificationStatus: "standard", verificationRate: 20, active: false });
+    expect(r).toMatchObject({ type: "individual", name: "Jo Bloggs", utr: "5334567890", verificationStatus: "standard", verificationRate: 20, active: false });
   });
 
   it.each([
@@ -126,7 +126,7 @@ describe("subcontractor", () => {
     const fd = new FormData();
     fd.set("type", "individual");
     fd.set("name", "Jo Bloggs");
-    fd.set("utr", "1234567890");
+    fd.set("utr", "5334567890");
     fd.set("email", "");
     fd.set("active", "on");
     const submission = parseWithZod(fd, { schema: subcontractorCreateSchema });
@@ -259,8 +259,8 @@ describe("settings", () => {
     active: true,
     companyName: " Acme Builders Ltd ",
     employerRef: "123/AB12345",
-    accountsOfficeRef: "123PA00012345",
-    utr: "12345 67890",
+    accountsOfficeRef: "123PG00012345",
+    utr: "53345 67890",
     warningDays: 3,
     statementDeadlineDays: 14,
   };
@@ -269,7 +269,7 @@ describe("settings", () => {
     expect(settingsSchema.parse(valid)).toMatchObject({
       active: true,
       companyName: "Acme Builders Ltd",
-      utr: "1234567890",
+      utr: "5334567890",
       vatScheme: "standard",
       warningDays: 3,
       statementDeadlineDays: 14,
@@ -288,10 +288,10 @@ describe("settings", () => {
     [{ employerRef: "123/A" }, "employerRef", "Enter the employer reference in the correct format, like 123/AB12345"],
     [{ employerRef: "123/ABCDEFGHIJK" }, "employerRef", "Enter the employer reference in the correct format, like 123/AB12345"],
     [{ employerRef: undefined }, "employerRef", "Enter the employer reference in the correct format, like 123/AB12345"],
-    [{ accountsOfficeRef: "123PA0001234" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 123PA00012345"],
-    [{ accountsOfficeRef: "123P100012345" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 123PA00012345"],
+    [{ accountsOfficeRef: "123PA0001234" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 754PT00002240"],
+    [{ accountsOfficeRef: "123P100012345" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 754PT00002240"],
     // Any two letters fit the documented format, but HMRC's schemas need 'P' first: refused here, not at filing.
-    [{ accountsOfficeRef: "754AB00002240" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 123PA00012345"],
+    [{ accountsOfficeRef: "754AB00002240" }, "accountsOfficeRef", "Enter the Accounts Office reference in the correct format, like 754PT00002240"],
     [{ utr: "123" }, "utr", "Enter a UTR in the correct format: 10 digits, like 2234567890"],
     [{ utr: undefined }, "utr", "Enter the contractor's UTR to switch CIS on"],
     [{ warningDays: -1 }, "warningDays", "Enter a whole number of days from 0 to 30"],
@@ -312,9 +312,9 @@ describe("settings", () => {
   });
 
   it("upper-cases the references", () => {
-    const r = settingsSchema.parse({ ...valid, employerRef: "123/ab12345", accountsOfficeRef: "123pa00012345" });
+    const r = settingsSchema.parse({ ...valid, employerRef: "123/ab12345", accountsOfficeRef: "123pg00012345" });
     expect(r.employerRef).toBe("123/AB12345");
-    expect(r.accountsOfficeRef).toBe("123PA00012345");
+    expect(r.accountsOfficeRef).toBe("123PG00012345");
   });
 
   it("the contractor UTR is only required when active, and a stored one counts", () => {
@@ -338,7 +338,7 @@ describe("settings", () => {
     const fd = new FormData();
     fd.set("companyName", "Acme Builders Ltd");
     fd.set("employerRef", "123/AB12345");
-    fd.set("accountsOfficeRef", "123PA00012345");
+    fd.set("accountsOfficeRef", "123PG00012345");
     fd.set("warningDays", "5");
     const s = parseWithZod(fd, { schema: settingsSchema });
     expect(s.status).toBe("success");

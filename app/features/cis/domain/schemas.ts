@@ -14,6 +14,7 @@
 import { z } from "zod";
 import { RATE_FOR_VERIFICATION_STATUS, VAT_RATES, VERIFICATION_STATUSES } from "./calculation";
 import { MAX_AMOUNT_PENCE, formatPence, parseMoney } from "./money";
+import { hasValidAccountsOfficeCheckLetter, hasValidUtrCheckDigit } from "./references";
 import { isCalendarDate } from "./tax-month";
 import { SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS, type SubcontractorType, type VatScheme } from "./types";
 import type { VerificationStatus } from "./calculation";
@@ -41,7 +42,7 @@ export const normalizeCompanyNumber = (v: string) => v.replace(/\s+/g, "").toUpp
 export const normalizeVatNumber = (v: string) => v.replace(/\s+/g, "").toUpperCase();
 const phoneDigits = (v: string) => v.replace(/\(0\)/g, "").replace(/[\s\-()]/g, "");
 
-export const isValidUtr = (v: string) => UTR_RE.test(normalizeUtr(v));
+export const isValidUtr = (v: string) => hasValidUtrCheckDigit(normalizeUtr(v));
 export const isValidNino = (v: string) => NINO_RE.test(normalizeNino(v));
 export const isValidCompanyNumber = (v: string) => COMPANY_NUMBER_RE.test(normalizeCompanyNumber(v));
 export const isValidVatNumber = (v: string) => VAT_NUMBER_RE.test(normalizeVatNumber(v));
@@ -57,7 +58,22 @@ export function isIsoDate(v: string): boolean {
  * Optional text: blank means absent; otherwise normalised and, if a check is
  * given, validated with the product's message.
  */
-function optionalText(opts: { normalize?: (v: string) => string; test?: (v: string) => boolean; message?: string; max?: number; maxMessage?: string } = {}) {
+/** A further check after the shape, with its own message (e.g. HMRC's check character on a well-formed reference). */
+interface SecondCheck {
+  test: (v: string) => boolean;
+  message: string;
+}
+
+/** When a reference has the right shape but not HMRC's check character. */
+export const REFERENCE_CHECK_MESSAGES = {
+  subcontractorUtr: "Enter a valid UTR: check the number on the subcontractor's letters from HMRC",
+  contractorUtr: "Enter a valid UTR: check the number on your letters from HMRC",
+  accountsOfficeRef: "Enter a valid Accounts Office reference: check it on your letters from HMRC (it looks like 754PT00002240)",
+} as const;
+
+function optionalText(
+  opts: { normalize?: (v: string) => string; test?: (v: string) => boolean; message?: string; check?: SecondCheck; max?: number; maxMessage?: string } = {},
+) {
   const normalize = opts.normalize ?? ((v: string) => v.trim());
   return z
     .string()
@@ -69,6 +85,10 @@ function optionalText(opts: { normalize?: (v: string) => string; test?: (v: stri
         ctx.issues.push({ code: "custom", message: opts.message ?? "Enter this in the correct format", input: raw });
         return z.NEVER;
       }
+      if (opts.check && !opts.check.test(value)) {
+        ctx.issues.push({ code: "custom", message: opts.check.message, input: raw });
+        return z.NEVER;
+      }
       if (opts.max !== undefined && value.length > opts.max) {
         ctx.issues.push({ code: "custom", message: opts.maxMessage ?? `Must be ${opts.max} characters or less`, input: raw });
         return z.NEVER;
@@ -77,7 +97,10 @@ function optionalText(opts: { normalize?: (v: string) => string; test?: (v: stri
     });
 }
 
-function requiredText(message: string, opts: { normalize?: (v: string) => string; test?: (v: string) => boolean; testMessage?: string } = {}) {
+function requiredText(
+  message: string,
+  opts: { normalize?: (v: string) => string; test?: (v: string) => boolean; testMessage?: string; check?: SecondCheck } = {},
+) {
   const normalize = opts.normalize ?? ((v: string) => v.trim());
   return z.string({ error: message }).transform((raw, ctx) => {
     const value = normalize(raw.trim());
@@ -87,6 +110,10 @@ function requiredText(message: string, opts: { normalize?: (v: string) => string
     }
     if (opts.test && !opts.test(value)) {
       ctx.issues.push({ code: "custom", message: opts.testMessage ?? message, input: raw });
+      return z.NEVER;
+    }
+    if (opts.check && !opts.check.test(value)) {
+      ctx.issues.push({ code: "custom", message: opts.check.message, input: raw });
       return z.NEVER;
     }
     return value;
@@ -129,7 +156,11 @@ const subcontractorName = z
   .min(2, SUBCONTRACTOR_MESSAGES.name)
   .max(100, SUBCONTRACTOR_MESSAGES.nameTooLong);
 
-const utrTest = { normalize: normalizeUtr, test: (v: string) => UTR_RE.test(v) };
+const utrTest = {
+  normalize: normalizeUtr,
+  test: (v: string) => UTR_RE.test(v),
+  check: { test: hasValidUtrCheckDigit, message: REFERENCE_CHECK_MESSAGES.subcontractorUtr },
+};
 
 const subcontractorFields = {
   type: z.enum(SUBCONTRACTOR_TYPES, { error: SUBCONTRACTOR_MESSAGES.type }),
@@ -354,7 +385,7 @@ export const SETTINGS_MESSAGES = {
   companyName: "Enter the company name, at least 2 characters",
   companyNameTooLong: "Company name must be 100 characters or less",
   employerRef: "Enter the employer reference in the correct format, like 123/AB12345",
-  accountsOfficeRef: "Enter the Accounts Office reference in the correct format, like 123PA00012345",
+  accountsOfficeRef: "Enter the Accounts Office reference in the correct format, like 754PT00002240",
   utr: "Enter a UTR in the correct format: 10 digits, like 2234567890",
   utrRequired: "Enter the contractor's UTR to switch CIS on",
   warningDays: "Enter a whole number of days from 0 to 30",
@@ -385,8 +416,14 @@ export function makeSettingsSchema(options: SettingsSchemaOptions = {}) {
       accountsOfficeRef: requiredText(SETTINGS_MESSAGES.accountsOfficeRef, {
         normalize: (v) => v.toUpperCase(),
         test: (v) => ACCOUNTS_OFFICE_REF_RE.test(v),
+        check: { test: hasValidAccountsOfficeCheckLetter, message: REFERENCE_CHECK_MESSAGES.accountsOfficeRef },
       }),
-      utr: optionalText({ normalize: normalizeUtr, test: (v) => UTR_RE.test(v), message: SETTINGS_MESSAGES.utr }),
+      utr: optionalText({
+        normalize: normalizeUtr,
+        test: (v) => UTR_RE.test(v),
+        message: SETTINGS_MESSAGES.utr,
+        check: { test: hasValidUtrCheckDigit, message: REFERENCE_CHECK_MESSAGES.contractorUtr },
+      }),
       vatScheme: z.enum(VAT_SCHEMES, { error: SETTINGS_MESSAGES.vatScheme }).default("standard"),
       emailStatements: z.boolean().default(false),
       endUser: z.boolean().default(false),

@@ -17,7 +17,7 @@ async function verifyMessage() {
     correlationId: "C389CEF5BCC84EE2926CFDE96C89C767",
     gatewayTimestamp: "2026-01-20T10:00:00.000",
     product: { name: "CIS Workspace", version: "1.0" },
-    subcontractors: [{ action: "verify", type: "soletrader", name: { fore: ["Jo"], sur: "Bloggs" }, utr: "1234567890" }],
+    subcontractors: [{ action: "verify", type: "soletrader", name: { fore: ["Jo"], sur: "Bloggs" }, utr: "5334567890" }],
   });
 }
 

@@ -35,7 +35,7 @@ function statement(over: Partial<StatementDocument> = {}, invoices?: StatementIn
   );
   return {
     contractor: { name: "Acme Builders Ltd", employerRef: "123/AB45678" },
-    subcontractor: { name: "Jane Roofer", utr: "1234567890", verificationNumber: "V1234567890AB", cisRate: 20 },
+    subcontractor: { name: "Jane Roofer", utr: "5334567890", verificationNumber: "V1234567890AB", cisRate: 20 },
     taxMonth: "2026-04",
     statementDate: "2026-05-06",
     invoices: invs,
@@ -65,7 +65,7 @@ describe("statementPdf", () => {
       "Acme Builders Ltd",
       "123/AB45678",
       "Jane Roofer",
-      "1234567890",
+      "5334567890",
       "Tax month ending 5 May 2026 (6 April to 5 May 2026)",
       "06/05/2026", // statement date
       "INV-0001",
@@ -126,7 +126,7 @@ describe("statementPdf", () => {
     const masked = statement({ subcontractor: { ...statement().subcontractor, utr: "******7890" } });
     const text = pdfText(await statementPdf(masked));
     expect(text).toContain("******7890");
-    expect(text).not.toContain("1234567890");
+    expect(text).not.toContain("5334567890");
   });
 
   it("shows the verification number at the higher rate (30%) only", async () => {
@@ -213,7 +213,7 @@ describe("statementHtml", () => {
     for (const row of ["Gross amount paid (excluding VAT)", "Cost of materials", "Labour (subject to CIS)", "Amount deducted (CIS)", "Net Payment"])
       expect(html).toContain(`<th scope="row">${row}</th>`);
     expect(html).toContain("£1,434.56");
-    expect(html).toContain("1234567890");
+    expect(html).toContain("5334567890");
     expect(html).toContain("6 April to 5 May 2026");
     expect(html).toContain("INV-0002");
     expect(html).toContain("Keep this statement for at least 6 years.");

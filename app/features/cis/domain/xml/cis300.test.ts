@@ -22,7 +22,7 @@ const nilInput: Cis300Input = {
 
 const line = (over: Partial<Cis300Line> = {}): Cis300Line => ({
   name: { fore: ["Jo"], sur: "Bloggs" },
-  utr: "1234567890",
+  utr: "5334567890",
   nino: "AB123456C",
   verificationNumber: "V1234567890",
   totalPaymentsP: 123456,

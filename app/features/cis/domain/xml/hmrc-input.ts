@@ -82,7 +82,7 @@ export const req = {
   },
   aoRef(field: string, value: unknown): string {
     const v = req.string(field, value);
-    if (!AOREF_RE.test(v)) throw new HmrcInputError(field, "must be a 13-character accounts office reference like 123PA00012345");
+    if (!AOREF_RE.test(v)) throw new HmrcInputError(field, "must be a 13-character accounts office reference like 754PT00002240");
     return v;
   },
   employerRef(field: string, value: unknown): { taxOfficeNumber: string; taxOfficeReference: string } {

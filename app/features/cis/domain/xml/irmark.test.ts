@@ -60,7 +60,7 @@ describe("irmark", () => {
 
   it.each([
     ["PeriodEnd", "<PeriodEnd>2021-01-05</PeriodEnd>", "<PeriodEnd>2021-02-05</PeriodEnd>"],
-    ["UTR", "<UTR>2234567890</UTR>", "<UTR>2234567891</UTR>"],
+    ["UTR", "<UTR>2234567890</UTR>", "<UTR>9234567891</UTR>"],
     ["key", ">EZ00047</Key>\n                </Keys>\n                <PeriodEnd>", ">EZ00048</Key>\n                </Keys>\n                <PeriodEnd>"],
     [
       "attribute",

@@ -81,7 +81,7 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
               inputMode="numeric"
               autoComplete="off"
               maxLength={13}
-              placeholder={settings.hasUtr ? (settings.utrMasked ?? "****") : "1234567890"}
+              placeholder={settings.hasUtr ? (settings.utrMasked ?? "****") : "2234567890"}
             />
           </Field>
           <Field id={fields.employerRef.id} label="Employer Reference (PAYE) *" error={fields.employerRef.errors} hint="e.g. 123/AB12345">
@@ -92,7 +92,7 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
               autoComplete="off"
             />
           </Field>
-          <Field id={fields.accountsOfficeRef.id} label="Accounts Office Reference *" error={fields.accountsOfficeRef.errors} hint="e.g. 123PA00012345">
+          <Field id={fields.accountsOfficeRef.id} label="Accounts Office Reference *" error={fields.accountsOfficeRef.errors} hint="e.g. 754PT00002240">
             <input
               {...getInputProps(fields.accountsOfficeRef, { type: "text", ariaDescribedBy: fields.accountsOfficeRef.descriptionId })}
               key={fields.accountsOfficeRef.key}

@@ -11,6 +11,7 @@ import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { ensureChromium, launch, newContext, newPage, PORT, registry, SCREENSHOT_DIR, todos, withScreenshotOnFailure } from "./helpers.mjs";
+import { checkVisitedPages, reportPages, startVisits } from "./page-checks.mjs";
 import { buildApp, e2eConfig, freshState, settleAll, ROOT, serveBuilt, since } from "./server.mjs";
 
 const E2E_DIR = path.join(ROOT, "tests", "e2e");
@@ -62,6 +63,7 @@ const failures = [];
 async function runOne(browser, s, js) {
   const label = `${s.name} [${js ? "js" : "no-js"}]`;
   const t0 = Date.now();
+  startVisits();
   const context = await newContext(browser, js);
   const page = await newPage(context);
   try {
@@ -73,6 +75,18 @@ async function runOne(browser, s, js) {
       );
       if (page.problems.length) throw new Error(`the page reported errors:\n      ${page.problems.join("\n      ")}`);
     });
+    // The pages this scenario visited, new in this run: 390 px wide at most, no serious axe violation.
+    const pageProblems = await checkVisitedPages(browser);
+    if (pageProblems.length) {
+      const ms = Date.now() - t0;
+      console.log(`  ✗ ${label} (${ms} ms): pages it visited fail the phone and accessibility checks`);
+      for (const p of pageProblems) console.log(`      ${p}`);
+      failures.push({
+        name: `${s.file} › ${label} (${ms} ms)`,
+        message: `pages it visited fail the phone and accessibility checks:\n${pageProblems.slice(0, 2).join("\n")}`,
+      });
+      return false;
+    }
     console.log(`  ✓ ${label} (${Date.now() - t0} ms)`);
     return true;
   } catch (err) {
@@ -137,6 +151,7 @@ async function main() {
         else failed++;
       }
     }
+    reportPages(ROOT);
     console.log(`\n[e2e] browser runs took ${since(t2)}; whole run ${since(tAll)}`);
     if (todos.length) {
       console.log(`\n${todos.length} todo:`);

@@ -8,7 +8,8 @@
 // a separate context holding those cookies, with JavaScript on, at 390 × 844. A visit that now
 // lands elsewhere (a signed-out session, a record that moved on) is left for a later scenario.
 //
-// E2E_PAGE_CHECKS=0 switches the checks off (to time the journeys alone).
+// E2E_PAGE_CHECKS=0 switches the checks off (to time the journeys alone). E2E_PAGE_SHOTS=DIR saves a
+// screenshot of each checked page at 390 px and at 1280 px in DIR (to look at the layouts).
 /* global document, getComputedStyle */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -17,6 +18,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 
 export const PHONE = { width: 390, height: 844 };
 export const PAGE_CHECKS_ON = process.env.E2E_PAGE_CHECKS !== "0";
+const SHOTS = process.env.E2E_PAGE_SHOTS ? path.resolve(process.env.E2E_PAGE_SHOTS) : null;
 /** A pattern whose visits keep landing elsewhere is given up after this many tries. */
 const MAX_TRIES = 3;
 
@@ -124,6 +126,8 @@ async function checkPage(page, pattern) {
     const culprits = await page.evaluate(overflowingElements, PHONE.width);
     problems.push(`${pattern} at ${PHONE.width} px: the page is ${width} px wide; sticking out: ${culprits.join("; ") || "(no single element found)"}`);
   }
+  // Switching the colour scheme would otherwise catch colours halfway through a CSS transition.
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; animation: none !important; }" });
   const counts = {};
   for (const colorScheme of ["light", "dark"]) {
     await page.emulateMedia({ colorScheme });
@@ -131,9 +135,20 @@ async function checkPage(page, pattern) {
     counts[colorScheme] = serious.reduce((n, v) => n + v.nodes.length, 0);
     for (const v of serious) problems.push(`${pattern} at ${PHONE.width} px, ${colorScheme}: ${describeAxe(v)}`);
   }
+  if (SHOTS) await screenshots(page, pattern);
   pageResults.push({ pattern, url: page.url(), width, axeLight: counts.light, axeDark: counts.dark, ok: problems.length === 0 });
   console.log(`    [page] ${pattern}: ${width} px wide at ${PHONE.width}; axe serious/critical elements light ${counts.light}, dark ${counts.dark}`);
   return problems;
+}
+
+async function screenshots(page, pattern) {
+  mkdirSync(SHOTS, { recursive: true });
+  const name = pattern.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-1280.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
 }
 
 /**
@@ -154,7 +169,8 @@ export async function checkVisitedPages(browser) {
       const key = JSON.stringify(cookies.map((c) => [c.domain, c.name, c.value]));
       let context = contexts.get(key);
       if (!context) {
-        context = await browser.newContext({ viewport: PHONE, locale: "en-GB", timezoneId: "Europe/London" });
+        // bypassCSP: the check adds a style sheet of its own (no transitions) to the page.
+        context = await browser.newContext({ viewport: PHONE, locale: "en-GB", timezoneId: "Europe/London", bypassCSP: true });
         context.setDefaultTimeout(10_000);
         context.setDefaultNavigationTimeout(15_000);
         if (cookies.length) await context.addCookies(cookies);

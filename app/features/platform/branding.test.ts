@@ -100,6 +100,16 @@ describe("readable shades", () => {
     for (const bg of DARK) expect(contrastRatio(vars["--danger-ink-dark"]!, bg)).toBeGreaterThanOrEqual(4.5);
   });
 
+  it("turns the default success green into text shades that reach 4.5:1 in both themes (it was 3.3:1 on white)", () => {
+    const vars = brandingCssVars({});
+    expect(contrastRatio(hslToHex(d.successHsl), "#ffffff")).toBeLessThan(4.5);
+    for (const bg of LIGHT) expect(contrastRatio(vars["--success-ink-light"]!, bg)).toBeGreaterThanOrEqual(4.5);
+    for (const bg of DARK) expect(contrastRatio(vars["--success-ink-dark"]!, bg)).toBeGreaterThanOrEqual(4.5);
+    // A tenant's own success colour gets the same treatment.
+    const own = brandingCssVars({ successHsl: "90 100% 60%" });
+    for (const bg of LIGHT) expect(contrastRatio(own["--success-ink-light"]!, bg)).toBeGreaterThanOrEqual(4.5);
+  });
+
   it("gives every brand colour readable pairs in both themes", () => {
     fc.assert(
       fc.property(hexColour, (accent) => {

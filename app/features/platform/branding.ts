@@ -184,11 +184,18 @@ export function accentAsText(accent: string, backgrounds: string | readonly stri
 /**
  * The shades derived from the tenant's accent and danger colours so that text stays readable
  * whatever colours were picked (computed here, never taken from the tenant): the text on an accent
- * background, the accent and danger colours as text on each theme's surfaces, and the danger
+ * background, the accent, danger and success colours as text on each theme's surfaces, and the danger
  * background under white text. app.css picks the -light or -dark one for the theme in force.
  */
-export function readableShades(accentHex: string, dangerHex: string, lightBgs: readonly string[], darkBgs: readonly string[]): Record<string, string> {
+export function readableShades(
+  accentHex: string,
+  dangerHex: string,
+  lightBgs: readonly string[],
+  darkBgs: readonly string[],
+  successHex?: string,
+): Record<string, string> {
   return {
+    ...(successHex ? { "--success-ink-light": accentAsText(successHex, lightBgs), "--success-ink-dark": accentAsText(successHex, darkBgs) } : {}),
     "--accent-foreground": readableOn(accentHex),
     "--accent-ink-light": accentAsText(accentHex, lightBgs),
     "--accent-ink-dark": accentAsText(accentHex, darkBgs),
@@ -203,12 +210,13 @@ export function brandingCssVars(b: TenantBranding | null | undefined): Record<st
   const d = DEFAULT_BRANDING;
   const accent = hsl(b?.accentHsl, d.accentHsl);
   const danger = hsl(b?.dangerHsl, d.dangerHsl);
+  const success = hsl(b?.successHsl, d.successHsl);
   const light = [hsl(b?.lightPrimary, d.lightPrimary), hsl(b?.lightElevated, d.lightElevated), hsl(b?.lightSurface, d.lightSurface)].map(hslToHex);
   const dark = [hsl(b?.darkPrimary, d.darkPrimary), hsl(b?.darkElevated, d.darkElevated), hsl(b?.darkSurface, d.darkSurface)].map(hslToHex);
   return {
     "--accent": accent,
-    ...readableShades(hslToHex(accent), hslToHex(danger), light, dark),
-    "--success": hsl(b?.successHsl, d.successHsl),
+    ...readableShades(hslToHex(accent), hslToHex(danger), light, dark, hslToHex(success)),
+    "--success": success,
     "--danger": danger,
     "--radius": b?.radius && RADII.includes(b.radius) ? b.radius : d.radius,
     "--font-brand": fontStack(b?.fontFamily),

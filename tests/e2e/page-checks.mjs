@@ -48,6 +48,8 @@ const checked = new Set();
 const tries = new Map();
 /** What was measured, for the closing table and .tmp/test-results/pages.json. */
 export const pageResults = [];
+/** Time the checks took in this run, in ms (they must stay cheap beside the journeys). */
+let checkMs = 0;
 
 /** Records the HTML pages that tabs of `context` land on (called by newContext for every context). */
 export function recordVisits(context) {
@@ -107,8 +109,13 @@ function overflowingElements(viewport) {
   return out;
 }
 
-async function axeSerious(page) {
-  const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze();
+/** Rules whose outcome depends on the colours: all that changes between the light and dark runs. */
+const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+
+async function axeSerious(page, rules) {
+  let builder = new AxeBuilder({ page }).options({ resultTypes: ["violations"] });
+  if (rules) builder = builder.withRules(rules);
+  const { violations } = await builder.analyze();
   return violations.filter((v) => v.impact === "critical" || v.impact === "serious");
 }
 
@@ -117,6 +124,25 @@ const describeAxe = (v) =>
     .slice(0, 3)
     .map((n) => n.target.join(" "))
     .join(", ")}${v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : ""}`;
+
+/**
+ * For a scenario that wants the phone width of a page as it stands (e.g. a list once it has rows):
+ * narrows `page` to 390 px, measures, and restores its size. Throws naming the elements that stick out.
+ */
+export async function expectFitsPhone(page, label = page.url()) {
+  const before = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  try {
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > PHONE.width) {
+      const culprits = await page.evaluate(overflowingElements, PHONE.width);
+      throw new Error(`${label} at ${PHONE.width} px: the page is ${width} px wide; sticking out: ${culprits.join("; ") || "(no single element found)"}`);
+    }
+    return width;
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
 
 /** Checks one open page at 390 px; answers the problems found (empty when fine). */
 async function checkPage(page, pattern) {
@@ -131,7 +157,8 @@ async function checkPage(page, pattern) {
   const counts = {};
   for (const colorScheme of ["light", "dark"]) {
     await page.emulateMedia({ colorScheme });
-    const serious = await axeSerious(page);
+    // The dark run looks again only at what the colours decide; the light run has checked the rest.
+    const serious = await axeSerious(page, colorScheme === "dark" ? COLOUR_RULES : undefined);
     counts[colorScheme] = serious.reduce((n, v) => n + v.nodes.length, 0);
     for (const v of serious) problems.push(`${pattern} at ${PHONE.width} px, ${colorScheme}: ${describeAxe(v)}`);
   }
@@ -157,6 +184,7 @@ async function screenshots(page, pattern) {
  */
 export async function checkVisitedPages(browser) {
   if (!PAGE_CHECKS_ON || visits.size === 0) return [];
+  const t0 = Date.now();
   const todo = [...visits.entries()].filter(([pattern]) => !checked.has(pattern));
   visits = new Map();
   const problems = [];
@@ -212,6 +240,7 @@ export async function checkVisitedPages(browser) {
     }
   } finally {
     for (const context of contexts.values()) await context.close().catch(() => {});
+    checkMs += Date.now() - t0;
   }
   return problems;
 }
@@ -222,7 +251,9 @@ export function reportPages(root) {
   const sorted = [...pageResults].sort((a, b) => a.pattern.localeCompare(b.pattern));
   const wide = sorted.filter((r) => r.width > PHONE.width).length;
   const axe = sorted.filter((r) => r.axeLight + r.axeDark > 0).length;
-  console.log(`\n[pages] ${sorted.length} pages checked at ${PHONE.width} px: ${wide} wider than the phone, ${axe} with serious/critical axe violations`);
+  console.log(
+    `\n[pages] ${sorted.length} pages checked at ${PHONE.width} px: ${wide} wider than the phone, ${axe} with serious/critical axe violations; the checks took ${Math.round(checkMs / 1000)} s`,
+  );
   console.log("  width  axe light/dark  page");
   for (const r of sorted) console.log(`  ${String(r.width).padStart(5)}  ${`${r.axeLight}/${r.axeDark}`.padStart(14)}  ${r.pattern}`);
   mkdirSync(path.join(root, ".tmp", "test-results"), { recursive: true });

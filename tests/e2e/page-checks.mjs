@@ -162,7 +162,12 @@ async function checkPage(page, pattern) {
     counts[colorScheme] = serious.reduce((n, v) => n + v.nodes.length, 0);
     for (const v of serious) problems.push(`${pattern} at ${PHONE.width} px, ${colorScheme}: ${describeAxe(v)}`);
   }
-  if (SHOTS) await screenshots(page, pattern);
+  if (SHOTS) {
+    const t0 = Date.now();
+    await screenshots(page, pattern);
+    // Screenshots are for people looking at the layouts, not part of the check's cost.
+    checkMs -= Date.now() - t0;
+  }
   pageResults.push({ pattern, url: page.url(), width, axeLight: counts.light, axeDark: counts.dark, ok: problems.length === 0 });
   console.log(`    [page] ${pattern}: ${width} px wide at ${PHONE.width}; axe serious/critical elements light ${counts.light}, dark ${counts.dark}`);
   return problems;

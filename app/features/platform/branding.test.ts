@@ -11,6 +11,7 @@ import {
   hslToHex,
   readableOn,
   relativeLuminance,
+  SUCCESS_TINT,
 } from "./branding";
 
 describe("branding", () => {
@@ -105,6 +106,17 @@ describe("readable shades", () => {
     expect(contrastRatio(hslToHex(d.successHsl), "#ffffff")).toBeLessThan(4.5);
     for (const bg of LIGHT) expect(contrastRatio(vars["--success-ink-light"]!, bg)).toBeGreaterThanOrEqual(4.5);
     for (const bg of DARK) expect(contrastRatio(vars["--success-ink-dark"]!, bg)).toBeGreaterThanOrEqual(4.5);
+    // Also on a status panel's wash of the same colour (bg-success/15) over each surface.
+    const wash = (ink: string, bg: string) =>
+      `#${[1, 3, 5]
+        .map((i) =>
+          Math.round(parseInt(ink.slice(i, i + 2), 16) * SUCCESS_TINT + parseInt(bg.slice(i, i + 2), 16) * (1 - SUCCESS_TINT))
+            .toString(16)
+            .padStart(2, "0"),
+        )
+        .join("")}`;
+    for (const bg of LIGHT) expect(contrastRatio(vars["--success-ink-light"]!, wash(vars["--success-ink-light"]!, bg))).toBeGreaterThanOrEqual(4.5);
+    for (const bg of DARK) expect(contrastRatio(vars["--success-ink-dark"]!, wash(vars["--success-ink-dark"]!, bg))).toBeGreaterThanOrEqual(4.5);
     // A tenant's own success colour gets the same treatment.
     const own = brandingCssVars({ successHsl: "90 100% 60%" });
     for (const bg of LIGHT) expect(contrastRatio(own["--success-ink-light"]!, bg)).toBeGreaterThanOrEqual(4.5);

@@ -93,6 +93,9 @@ function hsl(value: string | undefined, fallback: string): string {
   return value && HSL_RE.test(value.trim()) ? value.trim() : fallback;
 }
 
+/** The strongest wash of the success colour that success text sits on (`bg-success/15`). */
+export const SUCCESS_TINT = 0.15;
+
 /** WCAG's minimum contrast for body text (success criterion 1.4.3, level AA). */
 export const MIN_TEXT_CONTRAST = 4.5;
 
@@ -156,17 +159,26 @@ function hexFromHsl(h: number, s: number, l: number): string {
   return hexOf([channel(0), channel(8), channel(4)]);
 }
 
+/** `colour` laid over `bg` at `share` opacity (0 to 1), as #rrggbb. */
+function mixed(colour: string, bg: string, share: number): string {
+  const [a, b] = [rgbOf(colour), rgbOf(bg)];
+  return hexOf([0, 1, 2].map((i) => a[i]! * share + b[i]! * (1 - share)) as [number, number, number]);
+}
+
 /**
  * `accent` as a text colour readable on every one of `backgrounds` (the page's surfaces in one
  * theme): kept as it is when it already reaches 4.5:1 on all of them, otherwise darkened (light
  * backgrounds) or lightened (dark backgrounds) in HSL, keeping hue and saturation, just far enough.
  * Backgrounds too close to mid grey for any shade to reach 4.5:1 get black or white, the best there is.
  */
-export function accentAsText(accent: string, backgrounds: string | readonly string[]): string {
+export function accentAsText(accent: string, backgrounds: string | readonly string[], { tint = 0 }: { tint?: number } = {}): string {
   const bgs = (typeof backgrounds === "string" ? [backgrounds] : [...backgrounds]).filter((c) => HEX_COLOUR_RE.test(c));
   const colour = accent.toLowerCase();
   if (bgs.length === 0) return colour;
-  const worst = (c: string) => Math.min(...bgs.map((bg) => contrastRatio(c, bg)));
+  // With `tint`, the text must also read on a light wash of itself over each background (a status
+  // panel's `bg-success/15`).
+  const worst = (c: string) =>
+    Math.min(...bgs.flatMap((bg) => (tint > 0 ? [contrastRatio(c, bg), contrastRatio(c, mixed(c, bg, tint))] : [contrastRatio(c, bg)])));
   if (worst(colour) >= MIN_TEXT_CONTRAST) return colour;
   // Darken on light backgrounds, lighten on dark ones: whichever way the backgrounds leave more room.
   const darken = Math.min(...bgs.map((bg) => contrastRatio(bg, "#000000"))) >= Math.min(...bgs.map((bg) => contrastRatio(bg, "#ffffff")));
@@ -195,7 +207,12 @@ export function readableShades(
   successHex?: string,
 ): Record<string, string> {
   return {
-    ...(successHex ? { "--success-ink-light": accentAsText(successHex, lightBgs), "--success-ink-dark": accentAsText(successHex, darkBgs) } : {}),
+    ...(successHex
+      ? {
+          "--success-ink-light": accentAsText(successHex, lightBgs, { tint: SUCCESS_TINT }),
+          "--success-ink-dark": accentAsText(successHex, darkBgs, { tint: SUCCESS_TINT }),
+        }
+      : {}),
     "--accent-foreground": readableOn(accentHex),
     "--accent-ink-light": accentAsText(accentHex, lightBgs),
     "--accent-ink-dark": accentAsText(accentHex, darkBgs),

@@ -1,4 +1,4 @@
-// `npm run test:e2e [-- [--no-build] [--grep TEXT] [tests/e2e/x.e2e.mjs ...]]`
+// `npm run test:e2e [-- [--no-build] [--grep TEXT] [--js-only] [tests/e2e/x.e2e.mjs ...]]`
 //
 // Builds the app, migrates and seeds a fresh local D1 in .wrangler/e2e-state (separate from
 // `npm run dev`'s data), serves the built worker with `wrangler dev` on :8787 and runs every
@@ -19,12 +19,13 @@ const PERSIST_TO = path.join(".wrangler", "e2e-state");
 const LOG_FILE = path.join(ROOT, ".wrangler", "e2e-wrangler.log");
 
 function parseArgs(argv) {
-  const opts = { build: true, grep: null, files: [] };
+  const opts = { build: true, grep: null, files: [], jsOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--no-build") opts.build = false;
     else if (a === "--grep") opts.grep = argv[++i];
     else if (a.startsWith("--grep=")) opts.grep = a.slice("--grep=".length);
+    else if (a === "--js-only") opts.jsOnly = true;
     else if (a.startsWith("-")) throw new Error(`Unknown option ${a}`);
     else opts.files.push(path.resolve(a));
   }
@@ -146,7 +147,7 @@ async function main() {
         currentFile = s.file;
         console.log(`\n${s.file}`);
       }
-      for (const js of s.modes) {
+      for (const js of opts.jsOnly ? s.modes.filter(Boolean) : s.modes) {
         if (await runOne(browser, s, js)) passed++;
         else failed++;
       }

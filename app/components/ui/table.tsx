@@ -54,7 +54,9 @@ export function Table({
   return (
     <DensityContext.Provider value={density}>
       <TableScroll captionId={captionId} className={scrollClassName}>
-        <table className={`w-full text-left text-sm ${className}`}>
+        {/* A link or button in a cell keeps its words together: in a narrow scroll box the columns
+            shrink to their narrowest, and row actions would otherwise stack one word per line. */}
+        <table className={`w-full text-left text-sm [&_td_a]:whitespace-nowrap [&_td_button]:whitespace-nowrap ${className}`}>
           <caption id={captionId} className={showCaption ? "mb-2 text-left font-semibold" : "sr-only"}>
             {caption}
           </caption>

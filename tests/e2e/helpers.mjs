@@ -10,6 +10,9 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
 import { chromium } from "playwright-core";
+import { recordVisits } from "./page-checks.mjs";
+
+export { expectFitsPhone } from "./page-checks.mjs";
 
 // E2E_PORT lets several checkouts on one machine run their browser tests side by side.
 export const PORT = Number(process.env.E2E_PORT ?? 8787);
@@ -90,6 +93,8 @@ export async function newContext(browser, js = true, options = {}) {
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(15_000);
   context.on("page", watchPage);
+  // The pages its tabs land on are checked at 390 px and with axe after the scenario (page-checks.mjs).
+  recordVisits(context);
   return context;
 }
 

@@ -6,6 +6,7 @@ import {
   ACME,
   createSubcontractor,
   expect,
+  expectFitsPhone,
   newContext,
   newPage,
   RUN,
@@ -119,6 +120,11 @@ scenario(
         await invoiceRow.waitFor();
         expect(await invoiceRow.innerText(), "submitted invoice row").toContain("Awaiting approval");
         expect(await invoiceRow.innerText(), "CIS at the subcontractor's rate").toContain("£160.00 (20%)");
+        // Issue 25: with rows in them, the portal's tables scroll inside their own box on a phone.
+        await expectFitsPhone(sub, "/portal/invoices with an invoice");
+        await sub.goto(`${ACME}portal`);
+        await sub.getByTestId("portal-invoices").locator("tbody tr").filter({ hasText: invoiceNumber }).waitFor();
+        await expectFitsPhone(sub, "/portal with an invoice");
 
         // The staff side: the invoice names who saw the link, and they are not offered Approve.
         await page.goto(`${ACME}cis/invoices?q=${encodeURIComponent(invoiceNumber)}`);

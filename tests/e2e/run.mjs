@@ -1,4 +1,4 @@
-// `npm run test:e2e [-- [--no-build] [--grep TEXT] [tests/e2e/x.e2e.mjs ...]]`
+// `npm run test:e2e [-- [--no-build] [--grep TEXT] [--js-only] [tests/e2e/x.e2e.mjs ...]]`
 //
 // Builds the app, migrates and seeds a fresh local D1 in .wrangler/e2e-state (separate from
 // `npm run dev`'s data), serves the built worker with `wrangler dev` on :8787 and runs every
@@ -11,6 +11,7 @@ import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { ensureChromium, launch, newContext, newPage, PORT, registry, SCREENSHOT_DIR, todos, withScreenshotOnFailure } from "./helpers.mjs";
+import { checkVisitedPages, reportPages, startVisits } from "./page-checks.mjs";
 import { buildApp, e2eConfig, freshState, settleAll, ROOT, serveBuilt, since } from "./server.mjs";
 
 const E2E_DIR = path.join(ROOT, "tests", "e2e");
@@ -18,12 +19,13 @@ const PERSIST_TO = path.join(".wrangler", "e2e-state");
 const LOG_FILE = path.join(ROOT, ".wrangler", "e2e-wrangler.log");
 
 function parseArgs(argv) {
-  const opts = { build: true, grep: null, files: [] };
+  const opts = { build: true, grep: null, files: [], jsOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--no-build") opts.build = false;
     else if (a === "--grep") opts.grep = argv[++i];
     else if (a.startsWith("--grep=")) opts.grep = a.slice("--grep=".length);
+    else if (a === "--js-only") opts.jsOnly = true;
     else if (a.startsWith("-")) throw new Error(`Unknown option ${a}`);
     else opts.files.push(path.resolve(a));
   }
@@ -62,6 +64,7 @@ const failures = [];
 async function runOne(browser, s, js) {
   const label = `${s.name} [${js ? "js" : "no-js"}]`;
   const t0 = Date.now();
+  startVisits();
   const context = await newContext(browser, js);
   const page = await newPage(context);
   try {
@@ -73,6 +76,18 @@ async function runOne(browser, s, js) {
       );
       if (page.problems.length) throw new Error(`the page reported errors:\n      ${page.problems.join("\n      ")}`);
     });
+    // The pages this scenario visited, new in this run: 390 px wide at most, no serious axe violation.
+    const pageProblems = await checkVisitedPages(browser);
+    if (pageProblems.length) {
+      const ms = Date.now() - t0;
+      console.log(`  ✗ ${label} (${ms} ms): pages it visited fail the phone and accessibility checks`);
+      for (const p of pageProblems) console.log(`      ${p}`);
+      failures.push({
+        name: `${s.file} › ${label} (${ms} ms)`,
+        message: `pages it visited fail the phone and accessibility checks:\n${pageProblems.slice(0, 2).join("\n")}`,
+      });
+      return false;
+    }
     console.log(`  ✓ ${label} (${Date.now() - t0} ms)`);
     return true;
   } catch (err) {
@@ -132,11 +147,12 @@ async function main() {
         currentFile = s.file;
         console.log(`\n${s.file}`);
       }
-      for (const js of s.modes) {
+      for (const js of opts.jsOnly ? s.modes.filter(Boolean) : s.modes) {
         if (await runOne(browser, s, js)) passed++;
         else failed++;
       }
     }
+    reportPages(ROOT);
     console.log(`\n[e2e] browser runs took ${since(t2)}; whole run ${since(tAll)}`);
     if (todos.length) {
       console.log(`\n${todos.length} todo:`);

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ReactNode, type TdHTMLAttributes, type ThHTMLAttributes, type HTMLAttributes } from "react";
+import { createContext, useContext, useId, type ReactNode, type TdHTMLAttributes, type ThHTMLAttributes, type HTMLAttributes } from "react";
 import { Link } from "react-router";
 
 type Density = "normal" | "compact";
@@ -9,6 +9,26 @@ const CELL: Record<Density, string> = {
 };
 
 const DensityContext = createContext<Density>("normal");
+
+/**
+ * The box a table scrolls in on a narrow screen, so the page itself never scrolls sideways; put the
+ * key columns first, they are what a phone shows before scrolling. It is a positioning box
+ * (`relative`): visually hidden text in the cells is absolutely positioned, and would otherwise
+ * escape the box and widen the page. It is a region named by the table's caption that the keyboard
+ * reaches, so it can be scrolled without a mouse even when the table holds no link or button.
+ */
+export function TableScroll({ captionId, className = "overflow-x-auto", children }: { captionId: string; className?: string; children: ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-labelledby={captionId}
+      tabIndex={0}
+      className={`relative ${className} focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-ink`}
+    >
+      {children}
+    </div>
+  );
+}
 
 /**
  * A data table. It always has an accessible name: `caption` (visually hidden unless
@@ -30,14 +50,19 @@ export function Table({
   scrollClassName?: string;
   children: ReactNode;
 }) {
+  const captionId = useId();
   return (
     <DensityContext.Provider value={density}>
-      <div className={scrollClassName}>
-        <table className={`w-full text-left text-sm ${className}`}>
-          <caption className={showCaption ? "mb-2 text-left font-semibold" : "sr-only"}>{caption}</caption>
+      <TableScroll captionId={captionId} className={scrollClassName}>
+        {/* A link or button in a cell keeps its words together: in a narrow scroll box the columns
+            shrink to their narrowest, and row actions would otherwise stack one word per line. */}
+        <table className={`w-full text-left text-sm [&_td_a]:whitespace-nowrap [&_td_button]:whitespace-nowrap ${className}`}>
+          <caption id={captionId} className={showCaption ? "mb-2 text-left font-semibold" : "sr-only"}>
+            {caption}
+          </caption>
           {children}
         </table>
-      </div>
+      </TableScroll>
     </DensityContext.Provider>
   );
 }

@@ -11,6 +11,7 @@ import {
   hslToHex,
   readableOn,
   relativeLuminance,
+  SUCCESS_TINT,
 } from "./branding";
 
 describe("branding", () => {
@@ -98,6 +99,27 @@ describe("readable shades", () => {
     expect(contrastRatio(vars["--danger-strong"]!, "#ffffff")).toBeGreaterThanOrEqual(4.5);
     for (const bg of LIGHT) expect(contrastRatio(vars["--danger-ink-light"]!, bg)).toBeGreaterThanOrEqual(4.5);
     for (const bg of DARK) expect(contrastRatio(vars["--danger-ink-dark"]!, bg)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it("turns the default success green into text shades that reach 4.5:1 in both themes (it was 3.3:1 on white)", () => {
+    const vars = brandingCssVars({});
+    expect(contrastRatio(hslToHex(d.successHsl), "#ffffff")).toBeLessThan(4.5);
+    for (const bg of LIGHT) expect(contrastRatio(vars["--success-ink-light"]!, bg)).toBeGreaterThanOrEqual(4.5);
+    for (const bg of DARK) expect(contrastRatio(vars["--success-ink-dark"]!, bg)).toBeGreaterThanOrEqual(4.5);
+    // Also on a status panel's wash of the same colour (bg-success/15) over each surface.
+    const wash = (ink: string, bg: string) =>
+      `#${[1, 3, 5]
+        .map((i) =>
+          Math.round(parseInt(ink.slice(i, i + 2), 16) * SUCCESS_TINT + parseInt(bg.slice(i, i + 2), 16) * (1 - SUCCESS_TINT))
+            .toString(16)
+            .padStart(2, "0"),
+        )
+        .join("")}`;
+    for (const bg of LIGHT) expect(contrastRatio(vars["--success-ink-light"]!, wash(vars["--success-ink-light"]!, bg))).toBeGreaterThanOrEqual(4.5);
+    for (const bg of DARK) expect(contrastRatio(vars["--success-ink-dark"]!, wash(vars["--success-ink-dark"]!, bg))).toBeGreaterThanOrEqual(4.5);
+    // A tenant's own success colour gets the same treatment.
+    const own = brandingCssVars({ successHsl: "90 100% 60%" });
+    for (const bg of LIGHT) expect(contrastRatio(own["--success-ink-light"]!, bg)).toBeGreaterThanOrEqual(4.5);
   });
 
   it("gives every brand colour readable pairs in both themes", () => {

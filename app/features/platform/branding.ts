@@ -93,6 +93,9 @@ function hsl(value: string | undefined, fallback: string): string {
   return value && HSL_RE.test(value.trim()) ? value.trim() : fallback;
 }
 
+/** The strongest wash of the success colour that success text sits on (`bg-success/15`). */
+export const SUCCESS_TINT = 0.15;
+
 /** WCAG's minimum contrast for body text (success criterion 1.4.3, level AA). */
 export const MIN_TEXT_CONTRAST = 4.5;
 
@@ -156,17 +159,26 @@ function hexFromHsl(h: number, s: number, l: number): string {
   return hexOf([channel(0), channel(8), channel(4)]);
 }
 
+/** `colour` laid over `bg` at `share` opacity (0 to 1), as #rrggbb. */
+function mixed(colour: string, bg: string, share: number): string {
+  const [a, b] = [rgbOf(colour), rgbOf(bg)];
+  return hexOf([0, 1, 2].map((i) => a[i]! * share + b[i]! * (1 - share)) as [number, number, number]);
+}
+
 /**
  * `accent` as a text colour readable on every one of `backgrounds` (the page's surfaces in one
  * theme): kept as it is when it already reaches 4.5:1 on all of them, otherwise darkened (light
  * backgrounds) or lightened (dark backgrounds) in HSL, keeping hue and saturation, just far enough.
  * Backgrounds too close to mid grey for any shade to reach 4.5:1 get black or white, the best there is.
  */
-export function accentAsText(accent: string, backgrounds: string | readonly string[]): string {
+export function accentAsText(accent: string, backgrounds: string | readonly string[], { tint = 0 }: { tint?: number } = {}): string {
   const bgs = (typeof backgrounds === "string" ? [backgrounds] : [...backgrounds]).filter((c) => HEX_COLOUR_RE.test(c));
   const colour = accent.toLowerCase();
   if (bgs.length === 0) return colour;
-  const worst = (c: string) => Math.min(...bgs.map((bg) => contrastRatio(c, bg)));
+  // With `tint`, the text must also read on a light wash of itself over each background (a status
+  // panel's `bg-success/15`).
+  const worst = (c: string) =>
+    Math.min(...bgs.flatMap((bg) => (tint > 0 ? [contrastRatio(c, bg), contrastRatio(c, mixed(c, bg, tint))] : [contrastRatio(c, bg)])));
   if (worst(colour) >= MIN_TEXT_CONTRAST) return colour;
   // Darken on light backgrounds, lighten on dark ones: whichever way the backgrounds leave more room.
   const darken = Math.min(...bgs.map((bg) => contrastRatio(bg, "#000000"))) >= Math.min(...bgs.map((bg) => contrastRatio(bg, "#ffffff")));
@@ -184,11 +196,23 @@ export function accentAsText(accent: string, backgrounds: string | readonly stri
 /**
  * The shades derived from the tenant's accent and danger colours so that text stays readable
  * whatever colours were picked (computed here, never taken from the tenant): the text on an accent
- * background, the accent and danger colours as text on each theme's surfaces, and the danger
+ * background, the accent, danger and success colours as text on each theme's surfaces, and the danger
  * background under white text. app.css picks the -light or -dark one for the theme in force.
  */
-export function readableShades(accentHex: string, dangerHex: string, lightBgs: readonly string[], darkBgs: readonly string[]): Record<string, string> {
+export function readableShades(
+  accentHex: string,
+  dangerHex: string,
+  lightBgs: readonly string[],
+  darkBgs: readonly string[],
+  successHex?: string,
+): Record<string, string> {
   return {
+    ...(successHex
+      ? {
+          "--success-ink-light": accentAsText(successHex, lightBgs, { tint: SUCCESS_TINT }),
+          "--success-ink-dark": accentAsText(successHex, darkBgs, { tint: SUCCESS_TINT }),
+        }
+      : {}),
     "--accent-foreground": readableOn(accentHex),
     "--accent-ink-light": accentAsText(accentHex, lightBgs),
     "--accent-ink-dark": accentAsText(accentHex, darkBgs),
@@ -203,12 +227,13 @@ export function brandingCssVars(b: TenantBranding | null | undefined): Record<st
   const d = DEFAULT_BRANDING;
   const accent = hsl(b?.accentHsl, d.accentHsl);
   const danger = hsl(b?.dangerHsl, d.dangerHsl);
+  const success = hsl(b?.successHsl, d.successHsl);
   const light = [hsl(b?.lightPrimary, d.lightPrimary), hsl(b?.lightElevated, d.lightElevated), hsl(b?.lightSurface, d.lightSurface)].map(hslToHex);
   const dark = [hsl(b?.darkPrimary, d.darkPrimary), hsl(b?.darkElevated, d.darkElevated), hsl(b?.darkSurface, d.darkSurface)].map(hslToHex);
   return {
     "--accent": accent,
-    ...readableShades(hslToHex(accent), hslToHex(danger), light, dark),
-    "--success": hsl(b?.successHsl, d.successHsl),
+    ...readableShades(hslToHex(accent), hslToHex(danger), light, dark, hslToHex(success)),
+    "--success": success,
     "--danger": danger,
     "--radius": b?.radius && RADII.includes(b.radius) ? b.radius : d.radius,
     "--font-brand": fontStack(b?.fontFamily),

@@ -16,6 +16,7 @@ export {
   readableOn,
 } from "./branding";
 export { AppShell } from "./components/app-shell";
+export { type SectionLink, SectionNav } from "./components/section-nav";
 export { type ShellData } from "./components/shell-data";
 export { SubmissionKeyInput } from "./components/submission-key-input";
 export { errorReference, errorReferenceContext, ErrorReferenceProvider, InternalErrorMessage, newErrorReference, reportInternalError } from "./error-reference";

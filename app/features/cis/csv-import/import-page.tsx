@@ -89,7 +89,7 @@ export function ImportPage({
           </a>
           .
         </p>
-        <pre className="overflow-x-auto rounded-brand border border-line bg-surface p-3 text-xs">{columns.map((c) => c.header).join(",")}</pre>
+        <pre className="whitespace-pre-wrap break-all rounded-brand border border-line bg-surface p-3 text-xs">{columns.map((c) => c.header).join(",")}</pre>
         <Table caption="Expected columns">
           <THead>
             <TH>Column</TH>

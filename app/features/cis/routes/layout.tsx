@@ -1,6 +1,6 @@
-import { NavLink, Outlet, useLocation } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { can } from "~/features/auth";
-import { AppShell } from "~/features/platform";
+import { AppShell, SectionNav } from "~/features/platform";
 import { requireModule } from "~/features/auth/index.server";
 import { RETURNS_READ_SCOPES } from "../returns/return-codes";
 import type { Route } from "./+types/layout";
@@ -39,26 +39,16 @@ export default function CisLayout({ loaderData }: Route.ComponentProps) {
   const { pathname } = useLocation();
   return (
     <AppShell>
-      <div className="border-b border-line bg-elevated print:hidden">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
+      <SectionNav
+        title={
           <h1 className="text-lg font-semibold">
             <span className="opacity-60">CIS · </span>
             {sectionTitle(pathname)}
           </h1>
-          <nav aria-label="CIS sections" className="flex gap-1 text-sm">
-            {loaderData.nav.map((n) => (
-              <NavLink
-                key={n.to}
-                to={n.to}
-                end={n.to === "/cis"}
-                className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-surface font-medium" : "hover:bg-surface"}`}
-              >
-                {n.label}
-              </NavLink>
-            ))}
-          </nav>
-        </div>
-      </div>
+        }
+        label="CIS sections"
+        links={loaderData.nav.map((n) => ({ to: n.to, label: n.label, end: n.to === "/cis" }))}
+      />
       <div className="mx-auto max-w-7xl px-4 py-6">
         <Outlet />
       </div>

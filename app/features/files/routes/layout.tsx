@@ -1,5 +1,5 @@
-import { NavLink, Outlet } from "react-router";
-import { AppShell } from "~/features/platform";
+import { Outlet } from "react-router";
+import { AppShell, SectionNav } from "~/features/platform";
 import { requireModule } from "~/features/auth/index.server";
 import { filePerms } from "../module.server";
 import { signaturePerms } from "../signatures/access.server";
@@ -23,22 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function FilesLayout({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell>
-      <div className="border-b border-line bg-elevated print:hidden">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
-          <p className="text-lg font-semibold">Files</p>
-          <nav aria-label="Files sections" className="flex gap-1 text-sm">
-            {loaderData.nav.map((n) => (
-              <NavLink
-                key={n.to}
-                to={n.to}
-                className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-surface font-medium" : "hover:bg-surface"}`}
-              >
-                {n.label}
-              </NavLink>
-            ))}
-          </nav>
-        </div>
-      </div>
+      <SectionNav title={<p className="text-lg font-semibold">Files</p>} label="Files sections" links={loaderData.nav} />
       <div className="mx-auto max-w-7xl px-4 py-6">
         <Outlet />
       </div>

@@ -47,13 +47,14 @@ export function AppShell({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <header className="border-b border-line bg-elevated print:hidden">
-        <div className="mx-auto flex max-w-7xl items-center gap-6 px-4 py-3">
-          <Link to="/" className="flex items-center gap-2 font-bold">
+        {/* On a phone the module links take a row of their own under the name, bell and menu. */}
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3 sm:flex-nowrap sm:gap-x-6">
+          <Link to="/" className="flex min-w-0 flex-1 items-center gap-2 font-bold sm:flex-none">
             <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />
             <span data-testid="tenant-name">{root.tenant.name}</span>
           </Link>
           {root.user ? (
-            <nav aria-label="Modules" className="flex flex-1 flex-wrap gap-1 text-sm">
+            <nav aria-label="Modules" className="order-last flex basis-full flex-wrap gap-1 text-sm sm:order-none sm:flex-1 sm:basis-auto">
               {root.tenant.modules.length === 0 ? (
                 <NavLink
                   to="/welcome"

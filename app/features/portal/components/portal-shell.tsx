@@ -23,7 +23,7 @@ export function PortalShell({ contractorName, signedIn = false, children }: { co
           </p>
           {signedIn ? (
             <Form method="post" action="/portal/logout">
-              <button type="submit" className="rounded-brand px-3 py-1.5 text-sm underline hover:bg-surface">
+              <button type="submit" className="whitespace-nowrap rounded-brand px-3 py-1.5 text-sm underline hover:bg-surface">
                 Sign out
               </button>
             </Form>

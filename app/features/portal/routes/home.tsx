@@ -5,6 +5,7 @@ import { taxMonthFromLabel } from "~/features/cis";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { moduleOn } from "~/features/auth/index.server";
 import { statusLabel } from "~/features/files";
+import { TableScroll } from "~/components/ui/table";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";
@@ -125,16 +126,18 @@ export default function PortalHome({ loaderData }: Route.ComponentProps) {
         {loaderData.statements.length === 0 ? (
           <p className="mt-3 text-sm opacity-80">No statements yet</p>
         ) : (
-          <div className="mt-3 overflow-x-auto">
+          <TableScroll captionId="statements-caption" className="mt-3 overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="portal-statements">
-              <caption className="sr-only">Your CIS payment and deduction statements</caption>
+              <caption id="statements-caption" className="sr-only">
+                Your CIS payment and deduction statements
+              </caption>
               <PortalTableHead
                 columns={[
                   { label: "Tax month" },
-                  { label: "Invoices", numeric: true },
+                  { label: "CIS deducted", numeric: true },
                   { label: "Gross", numeric: true },
                   { label: "Materials", numeric: true },
-                  { label: "CIS deducted", numeric: true },
+                  { label: "Invoices", numeric: true },
                   { label: "Issued" },
                 ]}
                 linkColumn="Download"
@@ -143,10 +146,10 @@ export default function PortalHome({ loaderData }: Route.ComponentProps) {
                 {loaderData.statements.map((st) => (
                   <tr key={st.id} className="border-t border-line" data-statement-id={st.id}>
                     <td className="py-2 pr-4">{st.period}</td>
-                    <td className="py-2 pr-4 text-right">{st.invoiceCount}</td>
+                    <td className="py-2 pr-4 text-right">{st.cisDeduction}</td>
                     <td className="py-2 pr-4 text-right">{st.gross}</td>
                     <td className="py-2 pr-4 text-right">{st.materials}</td>
-                    <td className="py-2 pr-4 text-right">{st.cisDeduction}</td>
+                    <td className="py-2 pr-4 text-right">{st.invoiceCount}</td>
                     <td className="py-2 pr-4">{st.issued}</td>
                     <td className="py-2">
                       <a href={`/portal/statements/${st.id}.pdf`} download className="underline">
@@ -158,7 +161,7 @@ export default function PortalHome({ loaderData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
     </PortalShell>

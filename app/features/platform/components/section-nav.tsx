@@ -1,0 +1,31 @@
+import type { ReactNode } from "react";
+import { NavLink } from "react-router";
+
+export type SectionLink = { to: string; label: string; end?: boolean };
+
+/**
+ * A module's bar under the shell's header: its title and the links to its sections. On a phone
+ * the title takes its own line and the links wrap onto as many rows as they need, so the page
+ * never gets wider than the screen; plain links and CSS, so it works without JavaScript.
+ */
+export function SectionNav({ title, label, links }: { title: ReactNode; label: string; links: SectionLink[] }) {
+  return (
+    <div className="border-b border-line bg-elevated print:hidden">
+      <div className="mx-auto flex min-h-14 max-w-7xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2">
+        {title}
+        <nav aria-label={label} className="-mx-3 flex min-w-0 flex-wrap gap-1 text-sm sm:mx-0">
+          {links.map((n) => (
+            <NavLink
+              key={n.to}
+              to={n.to}
+              end={n.end}
+              className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-surface font-medium" : "hover:bg-surface"}`}
+            >
+              {n.label}
+            </NavLink>
+          ))}
+        </nav>
+      </div>
+    </div>
+  );
+}

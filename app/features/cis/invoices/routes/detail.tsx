@@ -26,8 +26,8 @@ import {
   markInvoicePaid,
   rejectInvoice,
   requestInvoiceStatement,
-  type InvoiceAction,
 } from "../invoices.server";
+import { startsFrom } from "../rules";
 import { getInvoice, getInvoiceDetail } from "../queries.server";
 import { emailInvoiceCopy } from "../email.server";
 import { FOUR_EYES_CODES, INVOICE_EMAIL_ERROR_MESSAGES, INVOICE_ERROR_MESSAGES, type InvoiceErrorCode } from "../invoice-codes";
@@ -53,10 +53,6 @@ const INTENT_SCOPE: Readonly<Record<DetailIntent, Scope>> = {
 };
 
 type Found = NonNullable<Awaited<ReturnType<typeof getInvoiceDetail>>>;
-
-function startsFrom(action: InvoiceAction, status: Found["invoice"]["status"]): boolean {
-  return INVOICE_TRANSITIONS[action].from.includes(status);
-}
 
 function actionsFor(user: SessionUser, { invoice, sub }: Found): InvoiceActions {
   const may = (intent: DetailIntent) => can(user, INTENT_SCOPE[intent]);

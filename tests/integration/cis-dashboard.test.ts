@@ -5,7 +5,14 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { deadlineLink, deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/dashboard/deadline-alerts.server";
 import { currentTaxMonth, deadlineIndicator, formatPence, invoiceSchema, nextDeadlines, previousTaxMonth } from "~/features/cis/domain";
-import { approveInvoice, cancelInvoice, deleteInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import {
+  approveInvoice,
+  cancelInvoice,
+  deleteInvoice,
+  londonToday,
+  markInvoicePaid,
+  requestInvoiceStatement,
+} from "~/features/cis/invoices/transitions.server";
 import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { formatLongDate } from "~/utils/dates";

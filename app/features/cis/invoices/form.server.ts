@@ -11,7 +11,7 @@ import { activityInsert, auditInsert, type AuditEntry } from "~/features/platfor
 import { newId } from "~/utils/ids";
 import { invoiceAmounts, taxMonthOfDate, type InvoiceInput } from "../domain";
 import type { Actor } from "~/features/auth";
-import { auditIfChanged } from "./invoices.server";
+import { auditIfChanged } from "./transitions.server";
 import { getInvoice, visible, type InvoiceRow } from "./queries.server";
 
 export type SaveInvoiceError =

@@ -26,7 +26,7 @@ import {
   markInvoicePaid,
   rejectInvoice,
   requestInvoiceStatement,
-} from "../invoices.server";
+} from "../transitions.server";
 import { startsFrom } from "../rules";
 import { getInvoice, getInvoiceDetail } from "../queries.server";
 import { emailInvoiceCopy } from "../email.server";

@@ -9,7 +9,7 @@ import { invoiceAmounts, invoiceFormAmountsSchema, invoiceFormSchema, isCisRate,
 import { requireModule } from "~/features/auth/index.server";
 import type { InvoiceFigures } from "../components/calculation-panel";
 import { InvoiceForm, type InvoiceFormDefaults } from "../components/invoice-form";
-import { londonToday } from "../invoices.server";
+import { londonToday } from "../transitions.server";
 import { getInvoice, type InvoiceRow } from "../queries.server";
 import { createInvoice, invoiceFormData, previewInvoiceAmounts, updateInvoice, type InvoiceFormSubcontractor, type SaveInvoiceResult } from "../form.server";
 import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";

@@ -16,7 +16,7 @@ import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutc
 import { InvoiceStatCards } from "../components/invoice-stats";
 import { INVOICE_STATUS_LABELS } from "../components/invoice-status";
 import { InvoiceTable } from "../components/invoice-table";
-import { bulkInvoiceAction, londonToday } from "../invoices.server";
+import { bulkInvoiceAction, londonToday } from "../transitions.server";
 import { invoiceNumbers, listInvoices, parseInvoiceListQuery } from "../queries.server";
 import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_STATUS_FILTERS, type BulkInvoiceAction, type InvoicePeriod } from "../invoice-codes";
 import { invoiceListSearch, isFiltered } from "../list-query";

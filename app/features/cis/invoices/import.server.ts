@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors } from "~/db/schema";
-import { activityInsert, auditInsert, auditInsertMany, type AuditEntry } from "~/features/platform/index.server";
+import type { AuditEntry } from "~/features/platform/index.server";
+import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
 import { countStatuses, readImportTable, type ImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
 import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, parseMoney, UTR_RE, type InvoiceInput } from "../domain";
@@ -321,11 +321,10 @@ async function flagNumbersOnFile(env: Env, tenantId: string, work: RowWork[]): P
 export type InvoiceImportCommitResult = Result<{ ids: string[] }, "conflict">;
 
 /**
- * An invoice row binds 32 parameters (the columns a draft fills; the others are literal NULLs),
- * an audit row 10: 3 and 9 rows per INSERT stay within D1's 100 bound parameters per statement.
+ * An invoice row binds 32 parameters (the columns a draft fills; the others are literal NULLs):
+ * 3 rows per INSERT stay within D1's 100 bound parameters per statement.
  */
 export const INVOICE_ROWS_PER_INSERT = 3;
-const AUDIT_ROWS_PER_INSERT = 9;
 
 /** Null fields left out, so drizzle writes a literal NULL instead of binding a parameter. */
 function withoutNulls<T extends Record<string, unknown>>(row: T): T {
@@ -370,43 +369,11 @@ export async function importInvoices(
     invoiceRows.push(withoutNulls(row));
     auditRows.push({ ...audit, ip: opts.ip ?? null });
   }
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < invoiceRows.length; i += INVOICE_ROWS_PER_INSERT)
-    statements.push(db.insert(cisInvoices).values(invoiceRows.slice(i, i + INVOICE_ROWS_PER_INSERT)));
-  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT) statements.push(auditInsertMany(db, auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT), now));
-  statements.push(
-    auditInsert(
-      db,
-      {
-        tenantId,
-        action: "cis.import.invoices",
-        actorId: actor.id,
-        actorEmail: actor.email,
-        targetType: "invoice",
-        payload: { entity: "invoices", format: "csv", count: items.length },
-        ip: opts.ip ?? null,
-      },
-      now,
-    ),
-    activityInsert(
-      db,
-      {
-        tenantId,
-        module: "cis",
-        action: "invoices.imported",
-        entityType: "invoice",
-        performedBy: actor.id,
-        performedByName: actor.name,
-        details: { count: items.length },
-      },
-      now,
-    ),
-  );
-  try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
-    if (isUniqueNumberViolation(err)) return conflict;
-    throw err;
-  }
+  const statements = [
+    ...insertsOf(invoiceRows, INVOICE_ROWS_PER_INSERT, (chunk) => db.insert(cisInvoices).values(chunk)),
+    ...auditInsertsOf(db, auditRows, now),
+    ...importRecordInserts(db, "invoices", { tenantId, actor, count: items.length, ip: opts.ip ?? null, now }),
+  ];
+  if (!(await runImportBatch(db, statements, isUniqueNumberViolation))) return conflict;
   return { ok: true, ids };
 }

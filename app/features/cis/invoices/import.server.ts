@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import { getDb } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors } from "~/db/schema";
 import type { AuditEntry } from "~/features/platform/index.server";
@@ -128,7 +129,7 @@ async function matchSubcontractors(env: Env, tenantId: string, values: string[])
     active: cisSubcontractors.active,
     utrHash: cisSubcontractors.utrHash,
   };
-  const live = and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt));
+  const live = and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt));
   const queries = [];
   const nameList = [...names];
   const hashList = [...new Set(utrs.values())];
@@ -192,7 +193,7 @@ async function existingNumbers(env: Env, tenantId: string, pairs: { subcontracto
       db
         .select({ subcontractorId: cisInvoices.subcontractorId, invoiceNumber: cisInvoices.invoiceNumber })
         .from(cisInvoices)
-        .where(and(eq(cisInvoices.tenantId, tenantId), isNull(cisInvoices.deletedAt), inArray(cisInvoices.invoiceNumber, numbers.slice(i, i + 90)))),
+        .where(and(forTenant(cisInvoices, tenantId), isNull(cisInvoices.deletedAt), inArray(cisInvoices.invoiceNumber, numbers.slice(i, i + 90)))),
     );
   const rows = (await db.batch(queries as [(typeof queries)[0], ...typeof queries])).flat();
   return new Set(rows.map((r) => pairKey(r.subcontractorId, r.invoiceNumber)));

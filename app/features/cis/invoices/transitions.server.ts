@@ -4,6 +4,7 @@
  * Beside it: queries.server.ts (reading), form.server.ts (saving) and email.server.ts (the copy).
  */
 import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { forTenant, sameTenant } from "~/db/tenancy";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
@@ -87,7 +88,7 @@ export function auditIfChanged(
   return auditInsertWhere(
     db,
     { tenantId, action, actorId: actor.id, actorEmail: actor.email, targetType: "invoice", targetId: invoiceId, payload, ip: null },
-    sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.transitionId} = ${token}`,
+    sql`${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.transitionId} = ${token}`,
     { from: cisInvoices, now },
   );
 }
@@ -107,7 +108,7 @@ function bulkAuditIfAny(db: Db, tenantId: string, token: string, action: AuditAc
       ip: null,
     },
     // Grouped over the batch's rows: no entry when nothing changed.
-    sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.transitionId} = ${token} HAVING count(*) > 0`,
+    sql`${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.transitionId} = ${token} HAVING count(*) > 0`,
     { from: cisInvoices, now },
   );
 }
@@ -186,7 +187,7 @@ async function approvalInputs(db: Db, tenantId: string, ids: string[]): Promise<
   const rows = await db
     .select({ invoice: cisInvoices, sub: cisSubcontractors })
     .from(cisInvoices)
-    .leftJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisInvoices.subcontractorId), eq(cisSubcontractors.tenantId, cisInvoices.tenantId)))
+    .leftJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisInvoices.subcontractorId), sameTenant(cisSubcontractors, cisInvoices)))
     .where(and(visible(tenantId), inArray(cisInvoices.id, ids)));
   return new Map(rows.map((r) => [r.invoice.id, { row: r.invoice, sub: r.sub }]));
 }

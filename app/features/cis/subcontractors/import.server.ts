@@ -1,4 +1,5 @@
-import { and, inArray, isNull, eq } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
 import { isUniqueUtrViolation } from "./subcontractors.server";
@@ -75,7 +76,7 @@ async function existingUtrHashes(env: Env, tenantId: string, hashes: string[]): 
     const rows = await db
       .select({ utrHash: cisSubcontractors.utrHash })
       .from(cisSubcontractors)
-      .where(and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), inArray(cisSubcontractors.utrHash, part)));
+      .where(and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt), inArray(cisSubcontractors.utrHash, part)));
     for (const r of rows) if (r.utrHash) found.add(r.utrHash);
   }
   return found;

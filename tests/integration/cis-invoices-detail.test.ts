@@ -538,7 +538,7 @@ describe("mark paid", () => {
       const res = await lead.b.post(url(t, id), { intent: "pay", paymentDate: bad });
       expect(res.status, bad).toBe(400);
       const doc = await page(res);
-      expect(describedBy(doc, "paymentDate"), bad).toBe("Invalid date");
+      expect(describedBy(doc, "paymentDate"), bad).toBe("Payment date must be a real date");
       expect(isInvalid(doc, "paymentDate"), bad).toBe(true);
       expect(valueOf(doc, "paymentDate"), bad).toBe(bad);
       expect((await raw(id)).status, bad).toBe("approved");

@@ -22,7 +22,8 @@ export function invoiceFormIntentSchema(editing: boolean) {
   return z.enum(editing ? INVOICE_FORM_INTENTS.edit : INVOICE_FORM_INTENTS.create);
 }
 
-export const INVALID_DATE = "Invalid date";
+/** Mark Paid's date that is not a real calendar date (a blank one is today). */
+export const INVALID_DATE = "Payment date must be a real date";
 
 /** Mark Paid: a blank date means today in London. */
 export const payFormSchema = z.object({

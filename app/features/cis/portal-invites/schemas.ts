@@ -18,13 +18,13 @@ export const portalInviteIntentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
 ]);
 
-const NAME_AND_EMAIL_REQUIRED = "Name and email are required";
+const NAME_AND_EMAIL_MISSING = "Enter the subcontractor's name and email address";
 
 const isBlank = (v: unknown) => typeof v !== "string" || v.trim() === "";
 
 /**
  * The create-and-invite form's fields with the subcontractor create rules on top (shared by the
- * browser and the action): 'Name and email are required' when either is missing, then the
+ * browser and the action): the name and e-mail address asked for when either is missing, then the
  * domain's own messages (UTR required for a new subcontractor).
  */
 export const inviteCreateSchema = z
@@ -38,7 +38,7 @@ export const inviteCreateSchema = z
   })
   .transform((input, ctx) => {
     const missing = isBlank(input.name) || isBlank(input.email);
-    if (missing) ctx.issues.push({ code: "custom", message: NAME_AND_EMAIL_REQUIRED, path: [], input });
+    if (missing) ctx.issues.push({ code: "custom", message: NAME_AND_EMAIL_MISSING, path: [], input });
     const parsed = subcontractorCreateSchema.safeParse({ ...input, type: input.type ?? "individual", active: true });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.issues.push({ code: "custom", message: issue.message, path: [...issue.path], input });

@@ -2,7 +2,7 @@ import { and, inArray, isNull } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
-import { isUniqueUtrViolation } from "./subcontractors.server";
+import { isUniqueUtrViolation, plainFields } from "./subcontractors.server";
 import type { AuditEntry } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
@@ -167,26 +167,15 @@ async function newSubcontractorRow(
   const ctx = (field: "utr" | "nino"): PiiContext => ({ tenantId, table: "cis_subcontractors", recordId: id, field });
   const nino = r.type === "individual" ? r.nino : undefined;
   return {
+    ...plainFields(r),
     id,
     tenantId,
-    type: r.type,
-    name: r.name,
-    nameLower: r.name.toLowerCase(),
     utrEnc: await encryptPii(env.PII_KEYS, r.utr, ctx("utr")),
     utrMasked: maskUtr(r.utr),
     utrHash,
     ninoEnc: nino ? await encryptPii(env.PII_KEYS, nino, ctx("nino")) : null,
     ninoMasked: nino ? maskNino(nino) : null,
     companyNumber: r.type === "individual" ? null : (r.companyNumber ?? null),
-    vatNumber: r.vatNumber ?? null,
-    email: r.email ?? null,
-    phone: r.phone ?? null,
-    verificationStatus: r.verificationStatus,
-    verificationRate: r.verificationRate,
-    verificationMethod: r.verificationMethod ?? null,
-    verificationReference: r.verificationReference ?? null,
-    verificationNotes: r.verificationNotes ?? null,
-    verifiedDate: r.verifiedDate ?? null,
     verifiedBy: r.verifiedDate || r.verificationReference ? actor.id : null,
     active: true,
     createdAt: now,

@@ -237,7 +237,8 @@ async function protectIdentifiers(
   return out;
 }
 
-function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
+/** The columns stored as typed (everything but the identifiers), for a create, an update and the import. */
+export function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
   return {
     type: v.type,
     name: v.name,

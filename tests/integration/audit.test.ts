@@ -9,7 +9,7 @@ import { createTenant, createUser } from "../factories";
 import { all, textOf, visit } from "../factories/html";
 import { cisStaff, seedSub } from "../factories/cis";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";

@@ -9,7 +9,14 @@ import { generateSubcontractorStatement } from "~/features/cis/statements/genera
 import { issueStatement } from "~/features/cis/statements/issue.server";
 import { auditInsert } from "~/features/platform/index.server";
 import { getDb } from "~/db/client.server";
-import { approveInvoice, cancelInvoice, deleteInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import {
+  approveInvoice,
+  cancelInvoice,
+  deleteInvoice,
+  londonToday,
+  markInvoicePaid,
+  requestInvoiceStatement,
+} from "~/features/cis/invoices/transitions.server";
 import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { formatLongDate } from "~/utils/dates";

@@ -6,7 +6,7 @@ import { cisInvoices, emailOutbox, jobs, type Role } from "~/db/schema";
 import { invoiceSchema, type InvoiceStatus } from "~/features/cis/domain";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
 import { statementJobKey } from "~/features/cis/invoices/jobs.server";
-import { approveInvoice, cancelInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, cancelInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/transitions.server";
 import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { emailInvoiceCopy } from "~/features/cis/invoices/email.server";

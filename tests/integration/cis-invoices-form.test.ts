@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, deleteInvoice } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, deleteInvoice } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { deleteSubcontractors } from "~/features/cis/subcontractors/subcontractors.server";
 import { createTenant, createUser, uid, type TestTenant } from "../factories";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "~/db/schema";
 import { invoiceAmounts, invoiceSchema, taxMonthOfDate } from "~/features/cis/domain";
 import { IMPORT_ROW_MESSAGES, INVOICE_ROWS_PER_INSERT } from "~/features/cis/invoices/import.server";
-import { deleteInvoice } from "~/features/cis/invoices/invoices.server";
+import { deleteInvoice } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";
 import { archiveSubcontractors } from "~/features/cis/subcontractors/subcontractors.server";

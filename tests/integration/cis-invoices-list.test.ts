@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Role } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema, previousTaxMonth, taxMonthOfDate, type InvoiceStatus } from "~/features/cis/domain";
 import { exportInvoices, INVOICE_EXPORT_MAX_ROWS } from "~/features/cis/invoices/export.server";
-import { londonToday } from "~/features/cis/invoices/invoices.server";
+import { londonToday } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_PAGE_SIZE } from "~/features/cis/invoices/invoice-codes";
 import { createTenant, type TestTenant } from "../factories";

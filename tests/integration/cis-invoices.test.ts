@@ -18,7 +18,7 @@ import {
   rejectInvoice,
   requestInvoiceStatement,
   type InvoiceAction,
-} from "~/features/cis/invoices/invoices.server";
+} from "~/features/cis/invoices/transitions.server";
 import { getInvoice, listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { createInvoice, updateInvoice } from "~/features/cis/invoices/form.server";
 import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_PAGE_SIZE } from "~/features/cis/invoices/invoice-codes";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { currentTaxMonth, invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, londonToday, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/transitions.server";
 import { getInvoice } from "~/features/cis/invoices/queries.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { INVOICE_ERROR_MESSAGES } from "~/features/cis/invoices/invoice-codes";

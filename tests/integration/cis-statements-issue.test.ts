@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { ensureStatementPdf, statementDocument, statementPdfKey, statementVerification } from "~/features/cis/statements/files.server";
 import { issueStatement, STATEMENT_ISSUED_AUDIT } from "~/features/cis/statements/issue.server";

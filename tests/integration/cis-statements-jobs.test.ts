@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisStatements, cisSubcontractors } from "~/db/schema";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, markInvoicePaid } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, markInvoicePaid } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { GENERATE_ALL_SLICE, statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";

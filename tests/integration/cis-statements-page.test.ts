@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { cisStatements, jobs } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { BATCH_JOB_TYPE, batchJobKey } from "~/features/cis/statements/statements-page.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisStatements } from "~/db/schema";
 import { invoiceSchema } from "~/features/cis/domain";
-import { approveInvoice, cancelInvoice, deleteInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, cancelInvoice, deleteInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { generateStatement, getStatement, listStatements, pendingStatementGroups, STATEMENT_ERROR_MESSAGES } from "~/features/cis/statements/statements.server";
 import type { TestTenant } from "../factories";

@@ -2,7 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../workers/app";
-import { approveInvoice, bulkInvoiceAction, markInvoicePaid } from "~/features/cis/invoices/invoices.server";
+import { approveInvoice, bulkInvoiceAction, markInvoicePaid } from "~/features/cis/invoices/transitions.server";
 import { createUser, type TestTenant } from "../factories";
 import { cisTenant, newEmail, newUtr, seedSub } from "../factories/cis";
 import { all, attr, page, pageText, parseHtml, textOf, textsOf } from "../factories/html";

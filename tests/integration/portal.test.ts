@@ -166,7 +166,7 @@ describe("inviting a subcontractor to the portal", () => {
     expect(missing.status).toBe(400);
     const missingHtml = await missing.text();
     const missingHtmlText = pageText(parseHtml(missingHtml));
-    expect(missingHtmlText).toContain("Name and email are required");
+    expect(missingHtmlText).toContain("Enter the subcontractor's name and email address");
     expect(valueOf(parseHtml(missingHtml), "name")).toBe("Only Name");
 
     const noUtr = await browser.post(`${t.origin}/cis/subcontractors/invite`, {

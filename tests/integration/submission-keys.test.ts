@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { invoiceSchema } from "~/features/cis/domain";
-import { londonToday } from "~/features/cis/invoices/invoices.server";
+import { londonToday } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
 import { runHousekeeping } from "~/features/platform/housekeeping.server";
 import { SUBMISSION_KEY_MESSAGES } from "~/features/platform/submission-key-codes";

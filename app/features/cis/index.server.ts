@@ -3,7 +3,7 @@ export { hmrcPollJob, hmrcSendJob } from "./hmrc/jobs.server";
 export { runHmrcRecordsHousekeeping } from "./hmrc/records.server";
 export { registerReturnSubmissionSource } from "./hmrc/return-submission.server";
 export { registerHmrcResultHandlers } from "./hmrc/verification.server";
-export { londonToday } from "./invoices/invoices.server";
+export { londonToday } from "./invoices/transitions.server";
 export { statementsGenerateJob } from "./invoices/jobs.server";
 export { type PortalInvoice, portalInvoiceAttachment, portalInvoicesData, submitPortalInvoice } from "./invoices/portal-invoices.server";
 export { maskEmail } from "./pii.server";

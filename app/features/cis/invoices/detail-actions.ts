@@ -1,6 +1,3 @@
-import { z } from "zod";
-import { isIsoDate } from "../domain";
-
 /** The buttons of the invoice detail page, told apart by the posted `intent`. */
 export const DETAIL_INTENTS = ["approve", "reject", "pay", "cancel", "delete", "statement", "email"] as const;
 export type DetailIntent = (typeof DETAIL_INTENTS)[number];
@@ -24,20 +21,3 @@ export function confirmText(intent: ConfirmedIntent, invoiceNumber: string): str
       return `Delete invoice ${name}? It will no longer appear in the invoice list.`;
   }
 }
-
-export const INVALID_DATE = "Payment date must be a real date";
-
-/** Mark Paid: a blank date means today in London. */
-export const payFormSchema = z.object({
-  intent: z.literal("pay"),
-  paymentDate: z
-    .string()
-    .trim()
-    .optional()
-    .refine((v) => v === undefined || isIsoDate(v), INVALID_DATE),
-});
-
-export const intentFormSchema = z.object({
-  intent: z.enum(DETAIL_INTENTS),
-  confirmed: z.literal("yes").optional().catch(undefined),
-});

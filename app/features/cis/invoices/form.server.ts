@@ -4,6 +4,7 @@
  * current rate.
  */
 import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisSubcontractors, type InvoiceSource } from "~/db/schema";
@@ -11,7 +12,7 @@ import { activityInsert, auditInsert, type AuditEntry } from "~/features/platfor
 import { newId } from "~/utils/ids";
 import { invoiceAmounts, taxMonthOfDate, type InvoiceInput } from "../domain";
 import type { Actor } from "~/features/auth";
-import { auditIfChanged } from "./invoices.server";
+import { auditIfChanged } from "./transitions.server";
 import { getInvoice, visible, type InvoiceRow } from "./queries.server";
 
 export type SaveInvoiceError =
@@ -32,7 +33,7 @@ async function usableSubcontractor(env: Env, tenantId: string, id: string) {
   const [sub] = await getDb(env)
     .select()
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
+    .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
     .limit(1);
   if (!sub) return { ok: false, code: "subcontractor_not_found", field: "subcontractorId" } as const;
   if (!sub.active) return { ok: false, code: "subcontractor_archived", field: "subcontractorId" } as const;
@@ -57,7 +58,7 @@ export async function invoiceFormData(
   const db = getDb(env);
   const usable = eq(cisSubcontractors.active, true);
   const ownSub = invoiceId
-    ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
+    ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
     : undefined;
   const subs = db
     .select({
@@ -68,7 +69,7 @@ export async function invoiceFormData(
       vatRegistered: sql<boolean>`coalesce(trim(${cisSubcontractors.vatNumber}), '') <> ''`.mapWith(Boolean).as("vat_registered"),
     })
     .from(cisSubcontractors)
-    .where(and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), ownSub ? or(usable, ownSub) : usable))
+    .where(and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt), ownSub ? or(usable, ownSub) : usable))
     .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id));
   const settings = db.select({ endUser: cisSettings.endUser }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
   if (!invoiceId) {

@@ -1,9 +1,10 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { and, inArray, isNull } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import { getDb } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors } from "~/db/schema";
-import { activityInsert, auditInsert, auditInsertMany, type AuditEntry } from "~/features/platform/index.server";
-import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
+import type { AuditEntry } from "~/features/platform/index.server";
+import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
+import { countStatuses, readImportTable, type ImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
 import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, parseMoney, UTR_RE, type InvoiceInput } from "../domain";
 import type { Actor } from "~/features/auth";
@@ -129,7 +130,7 @@ async function matchSubcontractors(env: Env, tenantId: string, values: string[])
     active: cisSubcontractors.active,
     utrHash: cisSubcontractors.utrHash,
   };
-  const live = and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt));
+  const live = and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt));
   const queries = [];
   const nameList = [...names];
   const hashList = [...new Set(utrs.values())];
@@ -193,11 +194,14 @@ async function existingNumbers(env: Env, tenantId: string, pairs: { subcontracto
       db
         .select({ subcontractorId: cisInvoices.subcontractorId, invoiceNumber: cisInvoices.invoiceNumber })
         .from(cisInvoices)
-        .where(and(eq(cisInvoices.tenantId, tenantId), isNull(cisInvoices.deletedAt), inArray(cisInvoices.invoiceNumber, numbers.slice(i, i + 90)))),
+        .where(and(forTenant(cisInvoices, tenantId), isNull(cisInvoices.deletedAt), inArray(cisInvoices.invoiceNumber, numbers.slice(i, i + 90)))),
     );
   const rows = (await db.batch(queries as [(typeof queries)[0], ...typeof queries])).flat();
   return new Set(rows.map((r) => pairKey(r.subcontractorId, r.invoiceNumber)));
 }
+
+type ImportRow = ImportTable<InvoiceImportColumnKey>["rows"][number];
+type RowWork = { result: InvoiceImportRowResult; item: InvoiceImportItem | null };
 
 /**
  * Parses and validates a whole file: the header, the row limit, every row against the invoice
@@ -215,78 +219,9 @@ export async function analyseInvoiceImport(env: Env, tenantId: string, text: str
     table.rows.map((r) => (r.cells.subcontractor ?? "").trim()),
   );
 
-  type Work = { result: InvoiceImportRowResult; item: InvoiceImportItem | null };
-  const work: Work[] = [];
   const firstRowFor = new Map<string, number>();
-  for (const { row, line, cells } of table.rows) {
-    const subCell = (cells.subcontractor ?? "").trim();
-    const match = subCell ? subs.get(subCell) : undefined;
-    const messages: string[] = [];
-    if (!subCell) messages.push(`Subcontractor: ${IMPORT_ROW_MESSAGES.missingSubcontractor}`);
-    else if (match && !match.ok) messages.push(`Subcontractor: ${match.message}`);
-    const sub = match?.ok ? match.sub : null;
-    const { value, reverseChargeValid } = rowInput(cells, sub?.id ?? "unmatched");
-    const parsed = invoiceFormSchema.safeParse(value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? "");
-        const text = HEADER_OF[key] ? `${HEADER_OF[key]}: ${issue.message}` : issue.message;
-        if (!messages.includes(text)) messages.push(text);
-      }
-    }
-    if (!reverseChargeValid) messages.push(`Reverse Charge: ${IMPORT_ROW_MESSAGES.reverseCharge}`);
-    const status = (cells.status ?? "").trim().toLowerCase();
-    if (status !== "" && status !== "draft") messages.push(`Status: ${IMPORT_ROW_MESSAGES.notDraft}`);
-
-    const input = parsed.success ? parsed.data : null;
-    const amounts = input && sub ? invoiceAmounts({ ...input, cisRate: sub.verificationRate }) : null;
-    // The 60% warning is shown whenever both amounts read, even on a row refused for another reason.
-    const grossP = input?.grossP ?? (value.gross === undefined ? null : parseMoney(value.gross));
-    const materialsP = input?.materialsP ?? (value.materials === undefined ? 0 : parseMoney(value.materials));
-    const warning = grossP !== null && materialsP !== null && materialsP <= grossP ? materialsWarning(grossP, materialsP) : null;
-    let rowStatus: ImportRowStatus = messages.length === 0 && input && sub ? "valid" : "invalid";
-    const invoiceNumber = (cells.invoiceNumber ?? "").trim();
-    if (sub && invoiceNumber) {
-      const key = pairKey(sub.id, invoiceNumber);
-      const first = firstRowFor.get(key);
-      if (first === undefined) firstRowFor.set(key, row);
-      else {
-        messages.push(IMPORT_ROW_MESSAGES.duplicateInFile(first));
-        if (rowStatus === "valid") rowStatus = "duplicate";
-      }
-    }
-    work.push({
-      result: {
-        row,
-        line,
-        invoiceNumber: invoiceNumber.slice(0, 60),
-        // A UTR typed in the file goes back to the page masked, like every identifier.
-        subcontractor: sub ? sub.name : UTR_RE.test(normalizeUtr(subCell)) ? maskUtr(normalizeUtr(subCell)) : subCell.slice(0, 100),
-        invoiceDate: value.invoiceDate.slice(0, 20),
-        grossP: input?.grossP ?? null,
-        materialsP: input?.materialsP ?? null,
-        cisRate: sub?.verificationRate ?? null,
-        cisDeductionP: amounts?.cisDeductionP ?? null,
-        netPaymentP: amounts?.netPaymentP ?? null,
-        status: rowStatus,
-        messages,
-        warnings: warning ? [warning] : [],
-      },
-      item: input && sub ? { input: { ...input, subcontractorId: sub.id }, sub } : null,
-    });
-  }
-
-  const taken = await existingNumbers(
-    env,
-    tenantId,
-    work.flatMap((w) => (w.item ? [{ subcontractorId: w.item.sub.id, invoiceNumber: w.item.input.invoiceNumber }] : [])),
-  );
-  for (const w of work) {
-    if (w.item && taken.has(pairKey(w.item.sub.id, w.item.input.invoiceNumber))) {
-      w.result.messages.push(IMPORT_ROW_MESSAGES.duplicateExisting);
-      if (w.result.status === "valid") w.result.status = "duplicate";
-    }
-  }
+  const work = table.rows.map((r) => analyseRow(r, subs, firstRowFor));
+  await flagNumbersOnFile(env, tenantId, work);
 
   const rows = work.map((w) => w.result);
   const counts = countStatuses(rows);
@@ -300,15 +235,98 @@ export async function analyseInvoiceImport(env: Env, tenantId: string, text: str
   };
 }
 
+/**
+ * One row's own problems: its subcontractor cell and match, the invoice form's schema, Reverse
+ * Charge and Status, each message prefixed with its column's header.
+ */
+function checkRowCells(cells: ImportRow["cells"], subCell: string, match: SubMatch | undefined) {
+  const messages: string[] = [];
+  if (!subCell) messages.push(`Subcontractor: ${IMPORT_ROW_MESSAGES.missingSubcontractor}`);
+  else if (match && !match.ok) messages.push(`Subcontractor: ${match.message}`);
+  const sub = match?.ok ? match.sub : null;
+  const { value, reverseChargeValid } = rowInput(cells, sub?.id ?? "unmatched");
+  const parsed = invoiceFormSchema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "");
+      const text = HEADER_OF[key] ? `${HEADER_OF[key]}: ${issue.message}` : issue.message;
+      if (!messages.includes(text)) messages.push(text);
+    }
+  }
+  if (!reverseChargeValid) messages.push(`Reverse Charge: ${IMPORT_ROW_MESSAGES.reverseCharge}`);
+  const status = (cells.status ?? "").trim().toLowerCase();
+  if (status !== "" && status !== "draft") messages.push(`Status: ${IMPORT_ROW_MESSAGES.notDraft}`);
+  return { messages, sub, value, input: parsed.success ? parsed.data : null };
+}
+
+/**
+ * One row as the preview shows it, and the invoice to create from it when it is valid. A number
+ * already used for the same subcontractor by an earlier row of the file (`firstRowFor`, filled
+ * as the rows go) makes it a duplicate.
+ */
+function analyseRow({ row, line, cells }: ImportRow, subs: Map<string, SubMatch>, firstRowFor: Map<string, number>): RowWork {
+  const subCell = (cells.subcontractor ?? "").trim();
+  const { messages, sub, value, input } = checkRowCells(cells, subCell, subCell ? subs.get(subCell) : undefined);
+  const amounts = input && sub ? invoiceAmounts({ ...input, cisRate: sub.verificationRate }) : null;
+  // The 60% warning is shown whenever both amounts read, even on a row refused for another reason.
+  const grossP = input?.grossP ?? (value.gross === undefined ? null : parseMoney(value.gross));
+  const materialsP = input?.materialsP ?? (value.materials === undefined ? 0 : parseMoney(value.materials));
+  const warning = grossP !== null && materialsP !== null && materialsP <= grossP ? materialsWarning(grossP, materialsP) : null;
+  let rowStatus: ImportRowStatus = messages.length === 0 && input && sub ? "valid" : "invalid";
+  const invoiceNumber = (cells.invoiceNumber ?? "").trim();
+  if (sub && invoiceNumber) {
+    const key = pairKey(sub.id, invoiceNumber);
+    const first = firstRowFor.get(key);
+    if (first === undefined) firstRowFor.set(key, row);
+    else {
+      messages.push(IMPORT_ROW_MESSAGES.duplicateInFile(first));
+      if (rowStatus === "valid") rowStatus = "duplicate";
+    }
+  }
+  return {
+    result: {
+      row,
+      line,
+      invoiceNumber: invoiceNumber.slice(0, 60),
+      // A UTR typed in the file goes back to the page masked, like every identifier.
+      subcontractor: sub ? sub.name : UTR_RE.test(normalizeUtr(subCell)) ? maskUtr(normalizeUtr(subCell)) : subCell.slice(0, 100),
+      invoiceDate: value.invoiceDate.slice(0, 20),
+      grossP: input?.grossP ?? null,
+      materialsP: input?.materialsP ?? null,
+      cisRate: sub?.verificationRate ?? null,
+      cisDeductionP: amounts?.cisDeductionP ?? null,
+      netPaymentP: amounts?.netPaymentP ?? null,
+      status: rowStatus,
+      messages,
+      warnings: warning ? [warning] : [],
+    },
+    item: input && sub ? { input: { ...input, subcontractorId: sub.id }, sub } : null,
+  };
+}
+
+/** Marks the rows whose (subcontractor, number) already belongs to a live invoice of this tenant. */
+async function flagNumbersOnFile(env: Env, tenantId: string, work: RowWork[]): Promise<void> {
+  const taken = await existingNumbers(
+    env,
+    tenantId,
+    work.flatMap((w) => (w.item ? [{ subcontractorId: w.item.sub.id, invoiceNumber: w.item.input.invoiceNumber }] : [])),
+  );
+  for (const w of work) {
+    if (w.item && taken.has(pairKey(w.item.sub.id, w.item.input.invoiceNumber))) {
+      w.result.messages.push(IMPORT_ROW_MESSAGES.duplicateExisting);
+      if (w.result.status === "valid") w.result.status = "duplicate";
+    }
+  }
+}
+
 /** Why a commit wrote nothing: the rows no longer hold (a number taken meanwhile, a repeat, too many). */
 export type InvoiceImportCommitResult = Result<{ ids: string[] }, "conflict">;
 
 /**
- * An invoice row binds 32 parameters (the columns a draft fills; the others are literal NULLs),
- * an audit row 10: 3 and 9 rows per INSERT stay within D1's 100 bound parameters per statement.
+ * An invoice row binds 32 parameters (the columns a draft fills; the others are literal NULLs):
+ * 3 rows per INSERT stay within D1's 100 bound parameters per statement.
  */
 export const INVOICE_ROWS_PER_INSERT = 3;
-const AUDIT_ROWS_PER_INSERT = 9;
 
 /** Null fields left out, so drizzle writes a literal NULL instead of binding a parameter. */
 function withoutNulls<T extends Record<string, unknown>>(row: T): T {
@@ -353,43 +371,11 @@ export async function importInvoices(
     invoiceRows.push(withoutNulls(row));
     auditRows.push({ ...audit, ip: opts.ip ?? null });
   }
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < invoiceRows.length; i += INVOICE_ROWS_PER_INSERT)
-    statements.push(db.insert(cisInvoices).values(invoiceRows.slice(i, i + INVOICE_ROWS_PER_INSERT)));
-  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT) statements.push(auditInsertMany(db, auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT), now));
-  statements.push(
-    auditInsert(
-      db,
-      {
-        tenantId,
-        action: "cis.import.invoices",
-        actorId: actor.id,
-        actorEmail: actor.email,
-        targetType: "invoice",
-        payload: { entity: "invoices", format: "csv", count: items.length },
-        ip: opts.ip ?? null,
-      },
-      now,
-    ),
-    activityInsert(
-      db,
-      {
-        tenantId,
-        module: "cis",
-        action: "invoices.imported",
-        entityType: "invoice",
-        performedBy: actor.id,
-        performedByName: actor.name,
-        details: { count: items.length },
-      },
-      now,
-    ),
-  );
-  try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
-    if (isUniqueNumberViolation(err)) return conflict;
-    throw err;
-  }
+  const statements = [
+    ...insertsOf(invoiceRows, INVOICE_ROWS_PER_INSERT, (chunk) => db.insert(cisInvoices).values(chunk)),
+    ...auditInsertsOf(db, auditRows, now),
+    ...importRecordInserts(db, "invoices", { tenantId, actor, count: items.length, ip: opts.ip ?? null, now }),
+  ];
+  if (!(await runImportBatch(db, statements, isUniqueNumberViolation))) return conflict;
   return { ok: true, ids };
 }

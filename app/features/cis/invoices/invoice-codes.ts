@@ -1,7 +1,7 @@
 import { INVOICE_STATUSES } from "../domain";
 
 // Constants and error codes of invoices that pages render as well as the server: kept out of
-// invoices.server.ts so route components can import them without pulling server code into the browser.
+// transitions.server.ts so route components can import them without pulling server code into the browser.
 
 export const INVOICE_PAGE_SIZE = 25;
 // D1 binds at most 100 parameters per statement; the id lists below stay well under it.

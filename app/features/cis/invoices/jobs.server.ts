@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { cisInvoices } from "~/db/schema";
@@ -29,7 +30,7 @@ export const statementsGenerateJob = defineJob({
       })
       .where(
         and(
-          eq(cisInvoices.tenantId, ctx.tenantId),
+          forTenant(cisInvoices, ctx.tenantId),
           eq(cisInvoices.id, input.invoiceId),
           inArray(cisInvoices.status, ["approved", "paid"]),
           isNull(cisInvoices.deletedAt),

@@ -5,6 +5,7 @@
  * subcontractor's own PDF, if any, streamed into R2 under the tenant before the row is written.
  */
 import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings } from "~/db/schema";
 import type { FilePart } from "~/features/files";
@@ -31,7 +32,7 @@ export function attachmentFileName(invoiceNumber: string): string {
 const PORTAL_INVOICE_LIMIT = 200;
 
 function own(tenantId: string, subcontractorId: string) {
-  return and(eq(cisInvoices.tenantId, tenantId), eq(cisInvoices.subcontractorId, subcontractorId), isNull(cisInvoices.deletedAt));
+  return and(forTenant(cisInvoices, tenantId), eq(cisInvoices.subcontractorId, subcontractorId), isNull(cisInvoices.deletedAt));
 }
 
 /** The subcontractor's invoices, newest first, for the caller's batch. */
@@ -67,7 +68,7 @@ export async function portalInvoicesData(
 ): Promise<{ contractorName: string; invoices: PortalInvoice[] }> {
   const db = getDb(env);
   const [settings, invoices] = await db.batch([
-    db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(eq(cisSettings.tenantId, tenant.id)).limit(1),
+    db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(forTenant(cisSettings, tenant.id)).limit(1),
     portalInvoicesQuery(db, tenant.id, subcontractorId),
   ]);
   return { contractorName: settings[0]?.companyName.trim() || tenant.name, invoices };

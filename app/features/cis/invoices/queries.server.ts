@@ -3,7 +3,7 @@
  * for confirmation steps, and the detail page. Soft-deleted invoices never show; every query is
  * scoped to the tenant.
  */
-import { sameTenant } from "~/db/tenancy";
+import { forTenant, sameTenant } from "~/db/tenancy";
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
@@ -16,7 +16,7 @@ export type InvoiceRow = typeof cisInvoices.$inferSelect;
 
 /** Soft-deleted invoices never show; everything is scoped to the tenant. */
 export function visible(tenantId: string) {
-  return and(eq(cisInvoices.tenantId, tenantId), isNull(cisInvoices.deletedAt));
+  return and(forTenant(cisInvoices, tenantId), isNull(cisInvoices.deletedAt));
 }
 
 /** Null for another tenant's id, an unknown id, or a deleted invoice: callers answer 404. */
@@ -131,7 +131,7 @@ export type InvoiceStats = { total: number; draft: number; approved: number; thi
  */
 export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date()) {
   const month = currentTaxMonth(now).label;
-  const live = sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.deletedAt} IS NULL`;
+  const live = sql`${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.deletedAt} IS NULL`;
   const countOf = (cond?: SQL) => sql<number>`(SELECT count(*) FROM ${cisInvoices} WHERE ${live}${cond ? sql` AND ${cond}` : sql``})`;
   return db
     .select({
@@ -230,7 +230,7 @@ export async function getInvoiceDetail(env: Env, tenantId: string, id: string) {
       .from(cisSubcontractors)
       .where(
         and(
-          eq(cisSubcontractors.tenantId, tenantId),
+          forTenant(cisSubcontractors, tenantId),
           isNull(cisSubcontractors.deletedAt),
           inArray(cisSubcontractors.id, db.select({ id: cisInvoices.subcontractorId }).from(cisInvoices).where(thisInvoice)),
         ),
@@ -241,7 +241,7 @@ export async function getInvoiceDetail(env: Env, tenantId: string, id: string) {
       .from(users)
       .where(
         and(
-          eq(users.tenantId, tenantId),
+          forTenant(users, tenantId),
           sql`${users.id} IN (SELECT value FROM ${cisInvoices}, json_each(json_array(${cisInvoices.createdBy}, ${cisInvoices.approvedBy}, ${cisInvoices.paidBy}, ${cisInvoices.cancelledBy}, ${cisInvoices.statementRequestedBy}, ${cisInvoices.portalLinkRevealedBy})) WHERE ${thisInvoice})`,
         ),
       ),

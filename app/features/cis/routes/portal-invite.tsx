@@ -1,40 +1,18 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { z } from "zod";
 import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
 import { clientIp } from "~/features/platform/index.server";
 import { formErrorReply } from "~/utils/forms";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
-import {
-  type InviteActionData,
-  type InviteLoaderData,
-  InvitePanel,
-  inviteCreateSchema,
-  inviteRefusalMessage,
-} from "../portal-invites/components/invite-to-portal";
+import { type InviteActionData, type InviteLoaderData, InvitePanel, inviteRefusalMessage } from "../portal-invites/components/invite-to-portal";
 import { requireModule } from "~/features/auth/index.server";
 import { REVEAL_REFUSAL_MESSAGES, revealRefusalStatus } from "../portal-invites/portal-invite-codes";
+import { inviteCreateSchema, portalInviteIntentSchema, portalInviteParamsSchema } from "../portal-invites/schemas";
 import { inviteRefusal, issuePortalInvite, portalInviteScope, revealPortalLink } from "../portal-invites/portal-invites.server";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import { createSubcontractor, getSubcontractor } from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/portal-invite";
-
-/**
- * One module, two routes: /cis/subcontractors/:id/invite invites an existing subcontractor;
- * /cis/subcontractors/invite creates one first (so it also needs cis.sub.write).
- */
-const paramsSchema = z.object({ id: z.string().min(1).max(64).optional() });
-
-/**
- * The existing subcontractor's page posts 'invite' and, from the result, 'reveal' (Show link,
- * for either route's invite); the create-and-invite form posts 'create'.
- */
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("invite") }),
-  z.object({ intent: z.literal("reveal"), invite: z.string().min(1).max(64) }),
-  z.object({ intent: z.literal("create") }),
-]);
 
 /**
  * Seeing a portal link lets one act as the subcontractor, so 'Show link' needs the invoice
@@ -60,7 +38,7 @@ function inviteAlreadySentMessage(email: string, emailSent: boolean): string {
 const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { id } = paramsSchema.parse(params);
+  const { id } = portalInviteParamsSchema.parse(params);
   const { env, tenant, user } = await guard(request, context, !id);
   if (!id) {
     const create: InviteLoaderData = { mode: "create" };
@@ -78,10 +56,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { id } = paramsSchema.parse(params);
+  const { id } = portalInviteParamsSchema.parse(params);
   const { env, tenant, user, actor } = await guard(request, context, !id);
   const formData = await request.formData();
-  const intent = intentSchema.safeParse({ intent: formData.get("intent"), invite: formData.get("invite") ?? undefined });
+  const intent = portalInviteIntentSchema.safeParse({ intent: formData.get("intent"), invite: formData.get("invite") ?? undefined });
   // Each route takes its own intents only.
   if (!intent.success || (intent.data.intent !== "create") !== Boolean(id)) throw data("Unknown action", { status: 400 });
   const origin = new URL(request.url).origin;

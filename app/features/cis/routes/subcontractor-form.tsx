@@ -1,7 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { can } from "~/features/auth";
 import { redirectWithToast } from "~/features/platform/index.server";
@@ -19,16 +18,14 @@ import {
 } from "../domain";
 import { requireModule } from "~/features/auth/index.server";
 import { ENCRYPT_FAILED, PiiError } from "../pii.server";
+import { subcontractorFormParamsSchema } from "../subcontractors/schemas";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import { createSubcontractor, getSubcontractor, updateSubcontractor, type SaveResult } from "../subcontractors/subcontractors.server";
 import type { Route } from "./+types/subcontractor-form";
 
-// One module for /cis/subcontractors/new and /cis/subcontractors/:id/edit: the id decides.
-const paramsSchema = z.object({ id: z.string().min(1).max(64).optional() });
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.sub.write" });
-  const { id } = paramsSchema.parse(params);
+  const { id } = subcontractorFormParamsSchema.parse(params);
   const canVerify = can(user, "cis.sub.verify");
   if (!id) {
     const defaults: SubcontractorFormDefaults = {
@@ -85,7 +82,7 @@ function keepUnposted<T extends SubcontractorCreate | SubcontractorUpdate>(value
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.sub.write" });
-  const { id } = paramsSchema.parse(params);
+  const { id } = subcontractorFormParamsSchema.parse(params);
   const existing = id ? await getSubcontractor(env, tenant.id, id) : null;
   if (id && !existing) throw data("Not found", { status: 404 });
   const formData = await request.formData();

@@ -1,6 +1,5 @@
 import { pageUrl } from "~/utils/request-url";
 import { data, Form, Link, useLocation } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { can } from "~/features/auth";
@@ -21,6 +20,7 @@ import {
 } from "../subcontractors/components/subcontractor-confirm";
 import { SubcontractorTable, SummaryCards } from "../subcontractors/components/subcontractor-table";
 import { requireModule } from "~/features/auth/index.server";
+import { subcontractorBulkFormSchema, type SubcontractorBulkIntent } from "../subcontractors/schemas";
 import { BULK_FAILURE_MESSAGES } from "../subcontractors/subcontractor-messages";
 import {
   archiveSubcontractors,
@@ -76,27 +76,12 @@ function bulkScope(tenantId: string, userId: string) {
 type BulkAnswer = { step: "verified"; requested: number; res: StartVerificationResult } | { step: "changed"; outcome: BulkOutcome };
 
 type ActionData =
-  | { step: "confirm"; kind: BulkKind; intent: Exclude<BulkIntent, "bulk-verify">; items: ConfirmItem[]; key: string | null }
+  | { step: "confirm"; kind: BulkKind; intent: Exclude<SubcontractorBulkIntent, "bulk-verify">; items: ConfirmItem[]; key: string | null }
   | { step: "confirm-verify"; items: ConfirmItem[]; key: string }
   | { step: "result"; outcome: BulkOutcome }
   | { step: "error"; message: string };
 
-const idList = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
-const common = {
-  confirmed: z.literal("yes").optional().catch(undefined),
-  selectAll: z.literal("page").optional().catch(undefined),
-  ids: idList,
-  pageIds: idList,
-};
-/** One row's Archive button, and the toolbar's two bulk buttons. */
-const bulkForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("archive"), ...common }),
-  z.object({ intent: z.literal("bulk-archive"), ...common }),
-  z.object({ intent: z.literal("bulk-delete"), ...common }),
-  z.object({ intent: z.literal("bulk-verify"), ...common }),
-]);
-type BulkIntent = z.output<typeof bulkForm>["intent"];
-const KIND: Record<Exclude<BulkIntent, "bulk-verify">, BulkKind> = { archive: "archive", "bulk-archive": "archive", "bulk-delete": "delete" };
+const KIND: Record<Exclude<SubcontractorBulkIntent, "bulk-verify">, BulkKind> = { archive: "archive", "bulk-archive": "archive", "bulk-delete": "delete" };
 const verifyConfirmText = (n: number) => `Send ${n === 1 ? "1 subcontractor" : `${n} subcontractors`} to HMRC for verification?`;
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -104,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   // Verifying with HMRC needs cis.sub.verify; archiving and deleting need cis.sub.write.
   await requireScope(request, context, user, form.get("intent") === "bulk-verify" ? "cis.sub.verify" : "cis.sub.write");
-  const parsed = bulkForm.safeParse({
+  const parsed = subcontractorBulkFormSchema.safeParse({
     intent: form.get("intent"),
     confirmed: form.get("confirmed") ?? undefined,
     selectAll: form.get("selectAll") ?? undefined,

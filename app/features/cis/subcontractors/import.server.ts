@@ -1,9 +1,11 @@
-import { and, inArray, isNull, eq } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import { getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
-import { isUniqueUtrViolation } from "./subcontractors.server";
-import { activityInsert, auditInsert, auditInsertMany, type AuditEntry } from "~/features/platform/index.server";
+import { isUniqueUtrViolation, plainFields } from "./subcontractors.server";
+import type { AuditEntry } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
+import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
 import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
 import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "../domain";
@@ -74,7 +76,7 @@ async function existingUtrHashes(env: Env, tenantId: string, hashes: string[]): 
     const rows = await db
       .select({ utrHash: cisSubcontractors.utrHash })
       .from(cisSubcontractors)
-      .where(and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt), inArray(cisSubcontractors.utrHash, part)));
+      .where(and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt), inArray(cisSubcontractors.utrHash, part)));
     for (const r of rows) if (r.utrHash) found.add(r.utrHash);
   }
   return found;
@@ -149,9 +151,39 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
 /** Why a commit wrote nothing: the rows no longer match what was checked (a UTR taken meanwhile, a repeat, too many). */
 export type ImportCommitResult = Result<{ ids: string[] }, "conflict">;
 
-/** 29 columns x 3 and 10 columns x 9 stay under D1's 100 bound parameters per statement. */
+/** 29 columns x 3 stay under D1's 100 bound parameters per statement. */
 const SUB_ROWS_PER_INSERT = 3;
-const AUDIT_ROWS_PER_INSERT = 9;
+
+/** A created subcontractor's row: its UTR and NINO encrypted for this row, masked and (UTR) hashed for search. */
+async function newSubcontractorRow(
+  env: Env,
+  tenantId: string,
+  id: string,
+  r: SubcontractorCreate,
+  utrHash: string,
+  actor: Actor,
+  now: number,
+): Promise<typeof cisSubcontractors.$inferInsert> {
+  const ctx = (field: "utr" | "nino"): PiiContext => ({ tenantId, table: "cis_subcontractors", recordId: id, field });
+  const nino = r.type === "individual" ? r.nino : undefined;
+  return {
+    ...plainFields(r),
+    id,
+    tenantId,
+    utrEnc: await encryptPii(env.PII_KEYS, r.utr, ctx("utr")),
+    utrMasked: maskUtr(r.utr),
+    utrHash,
+    ninoEnc: nino ? await encryptPii(env.PII_KEYS, nino, ctx("nino")) : null,
+    ninoMasked: nino ? maskNino(nino) : null,
+    companyNumber: r.type === "individual" ? null : (r.companyNumber ?? null),
+    verifiedBy: r.verifiedDate || r.verificationReference ? actor.id : null,
+    active: true,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: actor.id,
+    updatedBy: actor.id,
+  };
+}
 
 /**
  * Creates the rows in ONE D1 batch (all or nothing): each subcontractor with its encrypted
@@ -181,36 +213,7 @@ export async function importSubcontractors(
   for (const [i, r] of rows.entries()) {
     const id = newId();
     ids.push(id);
-    const ctx = (field: "utr" | "nino"): PiiContext => ({ tenantId, table: "cis_subcontractors", recordId: id, field });
-    const nino = r.type === "individual" ? r.nino : undefined;
-    subRows.push({
-      id,
-      tenantId,
-      type: r.type,
-      name: r.name,
-      nameLower: r.name.toLowerCase(),
-      utrEnc: await encryptPii(env.PII_KEYS, r.utr, ctx("utr")),
-      utrMasked: maskUtr(r.utr),
-      utrHash: hashes[i],
-      ninoEnc: nino ? await encryptPii(env.PII_KEYS, nino, ctx("nino")) : null,
-      ninoMasked: nino ? maskNino(nino) : null,
-      companyNumber: r.type === "individual" ? null : (r.companyNumber ?? null),
-      vatNumber: r.vatNumber ?? null,
-      email: r.email ?? null,
-      phone: r.phone ?? null,
-      verificationStatus: r.verificationStatus,
-      verificationRate: r.verificationRate,
-      verificationMethod: r.verificationMethod ?? null,
-      verificationReference: r.verificationReference ?? null,
-      verificationNotes: r.verificationNotes ?? null,
-      verifiedDate: r.verifiedDate ?? null,
-      verifiedBy: r.verifiedDate || r.verificationReference ? actor.id : null,
-      active: true,
-      createdAt: now,
-      updatedAt: now,
-      createdBy: actor.id,
-      updatedBy: actor.id,
-    });
+    subRows.push(await newSubcontractorRow(env, tenantId, id, r, hashes[i], actor, now));
     auditRows.push({
       tenantId,
       action: "cis.subcontractor.created",
@@ -222,45 +225,12 @@ export async function importSubcontractors(
       ip: opts.ip ?? null,
     });
   }
-  // Several rows per INSERT (within D1's 100 bound parameters per statement) keeps a
-  // 1,000-row import to a few hundred statements in the one batch.
-  const statements = [];
-  for (let i = 0; i < auditRows.length; i += AUDIT_ROWS_PER_INSERT) statements.push(auditInsertMany(db, auditRows.slice(i, i + AUDIT_ROWS_PER_INSERT), now));
-  for (let i = 0; i < subRows.length; i += SUB_ROWS_PER_INSERT) statements.push(db.insert(cisSubcontractors).values(subRows.slice(i, i + SUB_ROWS_PER_INSERT)));
-  statements.push(
-    auditInsert(
-      db,
-      {
-        tenantId,
-        action: "cis.import.subcontractors",
-        actorId: actor.id,
-        actorEmail: actor.email,
-        targetType: "subcontractor",
-        payload: { entity: "subcontractors", format: "csv", count: rows.length },
-        ip: opts.ip ?? null,
-      },
-      now,
-    ),
-    activityInsert(
-      db,
-      {
-        tenantId,
-        module: "cis",
-        action: "subcontractors.imported",
-        entityType: "subcontractor",
-        performedBy: actor.id,
-        performedByName: actor.name,
-        details: { count: rows.length },
-      },
-      now,
-    ),
-  );
-  try {
-    await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
-  } catch (err) {
-    // Someone created one of these UTRs between the check above and the batch: nothing was written.
-    if (isUniqueUtrViolation(err)) return conflict;
-    throw err;
-  }
+  const statements = [
+    ...auditInsertsOf(db, auditRows, now),
+    ...insertsOf(subRows, SUB_ROWS_PER_INSERT, (chunk) => db.insert(cisSubcontractors).values(chunk)),
+    ...importRecordInserts(db, "subcontractors", { tenantId, actor, count: rows.length, ip: opts.ip ?? null, now }),
+  ];
+  // Someone created one of these UTRs between the check above and the batch: nothing was written.
+  if (!(await runImportBatch(db, statements, isUniqueUtrViolation))) return conflict;
   return { ok: true, ids };
 }

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb } from "~/db/client.server";
@@ -51,7 +52,7 @@ function piiCtx(tenantId: string, recordId: string, field: "utr" | "nino"): PiiC
 
 /** Soft-deleted rows never show; everything is scoped to the tenant. */
 function visible(tenantId: string) {
-  return and(eq(cisSubcontractors.tenantId, tenantId), isNull(cisSubcontractors.deletedAt));
+  return and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt));
 }
 
 /**
@@ -193,7 +194,7 @@ export function activeSubcontractorStatement(db: ReturnType<typeof getDb>, tenan
     .where(
       and(
         inArray(cisSubcontractors.id, idFrom),
-        eq(cisSubcontractors.tenantId, tenantId),
+        forTenant(cisSubcontractors, tenantId),
         isNull(cisSubcontractors.deletedAt),
         eq(cisSubcontractors.active, true),
       ),
@@ -236,7 +237,8 @@ async function protectIdentifiers(
   return out;
 }
 
-function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
+/** The columns stored as typed (everything but the identifiers), for a create, an update and the import. */
+export function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
   return {
     type: v.type,
     name: v.name,
@@ -407,7 +409,7 @@ export async function updateSubcontractor(
         updatedAt: now,
         updatedBy: actor.id,
       })
-      .where(and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt))),
+      .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt))),
     // Field names only: never the values of identifiers.
     auditInsert(db, {
       tenantId,
@@ -500,7 +502,7 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
       continue;
     }
     result.succeeded.push(id);
-    const target = and(eq(cisSubcontractors.tenantId, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt));
+    const target = and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt));
     statements.push(
       kind === "archive"
         ? db.update(cisSubcontractors).set({ active: false, portalLinksValidAfter: now, updatedAt: now, updatedBy: actor.id }).where(target)

@@ -5,6 +5,7 @@ import { formatDate } from "~/utils/dates";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { SubmissionKeyInput } from "~/features/platform";
 import type { BulkInvoiceAction } from "../invoice-codes";
+import { BulkFailures } from "~/components/ui/bulk-failures";
 
 /** The toolbar buttons' words; the server's result and confirmation texts follow the same actions. */
 export const BULK_ACTION_LABELS: Readonly<Record<BulkInvoiceAction, string>> = {
@@ -205,18 +206,7 @@ export function InvoiceBulkResults({ outcome }: { outcome: BulkOutcome }) {
           </ul>
         </div>
       ) : null}
-      {outcome.failed.length > 0 ? (
-        <div role="alert" className="mt-2 text-sm text-danger">
-          <p>{`${outcome.failed.length} failed:`}</p>
-          <ul className="list-disc pl-6">
-            {outcome.failed.map((f) => (
-              <li key={f.id} data-failed-id={f.id}>
-                {`${f.invoiceNumber ?? f.id}: ${f.error}`}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <BulkFailures failed={outcome.failed.map((f) => ({ id: f.id, label: f.invoiceNumber ?? f.id, error: f.error }))} />
     </section>
   );
 }

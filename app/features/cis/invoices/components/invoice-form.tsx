@@ -1,6 +1,5 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
@@ -9,6 +8,7 @@ import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIF
 import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
 import { InvoiceAmountFields, InvoiceDetailsFields } from "./invoice-fields";
 import { defaultReverseCharge, reverseChargeHint } from "../vat-default";
+import { FormErrors, FormSection as Section } from "~/components/ui/form-section";
 
 /** The form's fields as text, the way a browser posts them (pounds, not pence). */
 export type InvoiceFormDefaults = {
@@ -25,17 +25,6 @@ export type InvoiceFormDefaults = {
 };
 
 export type InvoiceSubcontractorOption = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean };
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-brand border border-line bg-elevated p-4">
-      <h3 id={id} className="mb-4 font-semibold">
-        {title}
-      </h3>
-      <div className="grid gap-4 md:grid-cols-2">{children}</div>
-    </section>
-  );
-}
 
 /**
  * Create and edit share this form. Every figure it shows is worked out again on the server when
@@ -95,13 +84,7 @@ export function InvoiceForm({
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-6 lg:grid-cols-3">
       <div className="space-y-6 lg:col-span-2">
-        {form.errors?.length ? (
-          <div id={form.errorId} role="alert" className="rounded-brand border border-danger bg-danger/10 p-4 text-danger" data-form-error>
-            {form.errors.map((e) => (
-              <p key={e}>{e}</p>
-            ))}
-          </div>
-        ) : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
 
         <Section id="invoice-details-heading" title="Invoice Details">
           <div className="md:col-span-2">

@@ -6,7 +6,8 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import type { InvoiceStatus } from "../../domain";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
-import { confirmText, payFormSchema, type ConfirmedIntent } from "../detail-actions";
+import { confirmText, type ConfirmedIntent } from "../detail-actions";
+import { payFormSchema } from "../schemas";
 import { SubmissionKeyInput } from "~/features/platform";
 import { InvoiceStatusBadge } from "./invoice-status";
 

@@ -1,11 +1,9 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { attachmentHeaders } from "~/features/cis/statements/statement-params";
 import { requireModule } from "~/features/auth/index.server";
 import { staffInvoiceAttachment } from "../portal-invoices.server";
+import { invoiceParamsSchema } from "../schemas";
 import type { Route } from "./+types/attachment";
-
-const paramsSchema = z.object({ id: z.string().min(1).max(64) });
 
 /**
  * GET /cis/invoices/{id}/attachment: the PDF a subcontractor sent with a portal submission, as a
@@ -14,7 +12,7 @@ const paramsSchema = z.object({ id: z.string().min(1).max(64) });
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant } = await requireModule(request, context, { module: "cis", scope: "cis.inv.read" });
-  const { id } = paramsSchema.parse(params);
+  const { id } = invoiceParamsSchema.parse(params);
   const pdf = await staffInvoiceAttachment(env, tenant.id, id);
   if (!pdf.ok) throw data("Not found", { status: 404 });
   const headers = new Headers(attachmentHeaders("application/pdf", pdf.fileName));

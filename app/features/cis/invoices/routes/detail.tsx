@@ -1,7 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { requireScope } from "~/features/auth/index.server";
 import { can, type Scope } from "~/features/auth";
@@ -16,7 +15,8 @@ import { taxMonthFromLabel } from "../../domain";
 import { requireModule } from "~/features/auth/index.server";
 import { InvoiceDetail, type InvoiceDetailView } from "../components/invoice-detail";
 import { InvoiceConfirmStep, InvoiceToolbar, type InvoiceActions } from "../components/invoice-toolbar";
-import { INVALID_DATE, intentFormSchema, isConfirmedIntent, payFormSchema, type ConfirmedIntent, type DetailIntent } from "../detail-actions";
+import { isConfirmedIntent, type ConfirmedIntent, type DetailIntent } from "../detail-actions";
+import { INVALID_DATE, intentFormSchema, invoiceParamsSchema, payFormSchema } from "../schemas";
 import {
   approveInvoice,
   cancelInvoice,
@@ -26,19 +26,17 @@ import {
   markInvoicePaid,
   rejectInvoice,
   requestInvoiceStatement,
-  type InvoiceAction,
-} from "../invoices.server";
+} from "../transitions.server";
+import { startsFrom } from "../rules";
 import { getInvoice, getInvoiceDetail } from "../queries.server";
 import { emailInvoiceCopy } from "../email.server";
 import { FOUR_EYES_CODES, INVOICE_EMAIL_ERROR_MESSAGES, INVOICE_ERROR_MESSAGES, type InvoiceErrorCode } from "../invoice-codes";
 import type { Route } from "./+types/detail";
 import type { Result } from "~/utils/result";
 
-const paramsSchema = z.object({ id: z.string().min(1).max(64) });
-
 /** An id that cannot exist is as absent as another tenant's: 404 either way. */
 function invoiceId(params: unknown): string {
-  const parsed = paramsSchema.safeParse(params);
+  const parsed = invoiceParamsSchema.safeParse(params);
   if (!parsed.success) throw data("Not found", { status: 404 });
   return parsed.data.id;
 }
@@ -55,10 +53,6 @@ const INTENT_SCOPE: Readonly<Record<DetailIntent, Scope>> = {
 };
 
 type Found = NonNullable<Awaited<ReturnType<typeof getInvoiceDetail>>>;
-
-function startsFrom(action: InvoiceAction, status: Found["invoice"]["status"]): boolean {
-  return INVOICE_TRANSITIONS[action].from.includes(status);
-}
 
 function actionsFor(user: SessionUser, { invoice, sub }: Found): InvoiceActions {
   const may = (intent: DetailIntent) => can(user, INTENT_SCOPE[intent]);

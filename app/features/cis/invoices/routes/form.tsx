@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, useSearchParams } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { requireScope } from "~/features/auth/index.server";
 import { reportInternalError } from "~/features/platform";
@@ -10,25 +9,20 @@ import { invoiceAmounts, invoiceFormAmountsSchema, invoiceFormSchema, isCisRate,
 import { requireModule } from "~/features/auth/index.server";
 import type { InvoiceFigures } from "../components/calculation-panel";
 import { InvoiceForm, type InvoiceFormDefaults } from "../components/invoice-form";
-import { londonToday } from "../invoices.server";
+import { londonToday } from "../transitions.server";
 import { getInvoice, type InvoiceRow } from "../queries.server";
 import { createInvoice, invoiceFormData, previewInvoiceAmounts, updateInvoice, type InvoiceFormSubcontractor, type SaveInvoiceResult } from "../form.server";
 import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";
 import { defaultReverseCharge } from "../vat-default";
+import { invoiceFormIntentSchema, invoiceFormParamsSchema, invoiceFormQuerySchema } from "../schemas";
 import type { Route } from "./+types/form";
-
-// One module for /cis/invoices/new and /cis/invoices/:id/edit: the id decides.
-const paramsSchema = z.object({ id: z.string().min(1).max(64).optional() });
-const querySchema = z.object({ subcontractorId: z.string().max(64).optional().catch(undefined) });
-
-const INTENTS = { create: ["save", "save-new", "calculate"], edit: ["save", "calculate"] } as const;
 
 const detailUrl = (id: string) => `/cis/invoices/${id}`;
 
 /** Editing needs the invoice to be readable as well as writable; creating needs write only. */
 async function guard(request: Request, context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {
   const cis = await requireModule(request, context, { module: "cis", scope: "cis.inv.write" });
-  const { id } = paramsSchema.parse(params);
+  const { id } = invoiceFormParamsSchema.parse(params);
   if (id) await requireScope(request, context, cis.user, "cis.inv.read");
   return { ...cis, id };
 }
@@ -54,7 +48,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, id } = await guard(request, context, params);
   const { subcontractors, invoice, contractorEndUser } = await invoiceFormData(env, tenant.id, id);
   if (!id) {
-    const { subcontractorId } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const { subcontractorId } = invoiceFormQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const preselect = subcontractors.find((s) => s.id === subcontractorId);
     const defaults: InvoiceFormDefaults = {
       subcontractorId: preselect?.id ?? "",
@@ -104,7 +98,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (existing.status !== "draft") throw await notEditable(env, existing.id);
   }
   const formData = await request.formData();
-  const intent = z.enum(id ? INTENTS.edit : INTENTS.create).safeParse(formData.get("intent") ?? "save");
+  const intent = invoiceFormIntentSchema(id !== undefined).safeParse(formData.get("intent") ?? "save");
   if (!intent.success) return data({ result: formErrorReply("Unknown action"), calculation: null }, { status: 400 });
 
   const submission = parseWithZod(formData, { schema: invoiceFormSchema });

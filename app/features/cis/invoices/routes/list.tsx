@@ -1,6 +1,5 @@
 import type { ChangeEvent } from "react";
 import { data, Form, Link, useLocation } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { requireScope } from "~/features/auth/index.server";
@@ -17,17 +16,11 @@ import { InvoiceBulkForm, InvoiceBulkResults, InvoiceConfirmPanel, type BulkOutc
 import { InvoiceStatCards } from "../components/invoice-stats";
 import { INVOICE_STATUS_LABELS } from "../components/invoice-status";
 import { InvoiceTable } from "../components/invoice-table";
-import { bulkInvoiceAction, londonToday } from "../invoices.server";
+import { bulkInvoiceAction, londonToday } from "../transitions.server";
 import { invoiceNumbers, listInvoices, parseInvoiceListQuery } from "../queries.server";
-import {
-  BULK_INVOICE_ACTIONS,
-  INVOICE_BULK_LIMIT,
-  INVOICE_ERROR_MESSAGES,
-  INVOICE_STATUS_FILTERS,
-  type BulkInvoiceAction,
-  type InvoicePeriod,
-} from "../invoice-codes";
+import { INVOICE_BULK_LIMIT, INVOICE_ERROR_MESSAGES, INVOICE_STATUS_FILTERS, type BulkInvoiceAction, type InvoicePeriod } from "../invoice-codes";
 import { invoiceListSearch, isFiltered } from "../list-query";
+import { invoiceBulkFormSchema } from "../schemas";
 import type { Route } from "./+types/list";
 
 /** The scope each bulk action needs, checked on the server whatever the page showed. */
@@ -76,23 +69,10 @@ type ActionData =
   | { step: "result"; outcome: BulkOutcome }
   | { step: "error"; message: string; field?: "paymentDate" };
 
-const idList = z.array(z.string().min(1).max(64)).transform((v) => [...new Set(v)]);
-const bulkForm = z.object({
-  intent: z.enum(BULK_INVOICE_ACTIONS),
-  confirmed: z.literal("yes").optional().catch(undefined),
-  selectAll: z.literal("page").optional().catch(undefined),
-  ids: idList,
-  pageIds: idList,
-  paymentDate: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || undefined),
-});
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.inv.read" });
   const form = await request.formData();
-  const parsed = bulkForm.safeParse({
+  const parsed = invoiceBulkFormSchema.safeParse({
     intent: form.get("intent"),
     confirmed: form.get("confirmed") ?? undefined,
     selectAll: form.get("selectAll") ?? undefined,

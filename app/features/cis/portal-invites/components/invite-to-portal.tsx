@@ -2,47 +2,15 @@ import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, use
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type MouseEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useFetcher, useRevalidator } from "react-router";
-import { z } from "zod";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { SubmissionKeyInput } from "~/features/platform";
-import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../../domain";
+import { SUBCONTRACTOR_TYPES } from "../../domain";
+import { inviteCreateSchema } from "../schemas";
 import { useHydrated } from "~/utils/use-hydrated";
 
-// ---------------------------------------------------------------------------
-// The create-and-invite form's rules, shared by the browser and the action
-
-const NAME_AND_EMAIL_REQUIRED = "Name and email are required";
 const EMAIL_NOT_SENT = "Email could not be sent. Please share the link manually.";
 const LIST_PATH = "/cis/subcontractors";
-
-const isBlank = (v: unknown) => typeof v !== "string" || v.trim() === "";
-
-/**
- * The modal's fields with the subcontractor create rules on top: 'Name and email are required'
- * when either is missing, then the domain's own messages (UTR required for a new subcontractor).
- */
-export const inviteCreateSchema = z
-  .object({
-    name: z.string().optional(),
-    email: z.string().optional(),
-    type: z.string().optional(),
-    utr: z.string().optional(),
-    nino: z.string().optional(),
-    companyNumber: z.string().optional(),
-  })
-  .transform((input, ctx) => {
-    const missing = isBlank(input.name) || isBlank(input.email);
-    if (missing) ctx.issues.push({ code: "custom", message: NAME_AND_EMAIL_REQUIRED, path: [], input });
-    const parsed = subcontractorCreateSchema.safeParse({ ...input, type: input.type ?? "individual", active: true });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.issues.push({ code: "custom", message: issue.message, path: [...issue.path], input });
-      return z.NEVER;
-    }
-    const email = parsed.data.email;
-    if (missing || !email) return z.NEVER;
-    return { ...parsed.data, email };
-  });
 
 // ---------------------------------------------------------------------------
 // What the route's loader and action return (the modal reads the same shapes)

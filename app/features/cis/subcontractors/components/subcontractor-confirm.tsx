@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { Button } from "~/components/ui/button";
+import { BulkFailures } from "~/components/ui/bulk-failures";
 
 export type BulkKind = "archive" | "delete";
 
@@ -68,18 +69,7 @@ export function BulkResults({ outcome }: { outcome: BulkOutcome }) {
       <p role="status" className="font-medium">
         {`${verb} ${outcome.succeeded.length} of ${outcome.requested} selected items.`}
       </p>
-      {outcome.failed.length > 0 ? (
-        <div role="alert" className="mt-2 text-sm text-danger">
-          <p>{`${outcome.failed.length} failed:`}</p>
-          <ul className="list-disc pl-6">
-            {outcome.failed.map((f) => (
-              <li key={f.id} data-failed-id={f.id}>
-                {`${f.name ?? f.id}: ${f.error}`}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <BulkFailures failed={outcome.failed.map((f) => ({ id: f.id, label: f.name ?? f.id, error: f.error }))} />
     </section>
   );
 }

@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
@@ -18,6 +17,7 @@ import {
 } from "../../domain";
 import { useHydrated } from "~/utils/use-hydrated";
 import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-table";
+import { FormErrors, FormSection as Section } from "~/components/ui/form-section";
 
 export type SubcontractorFormDefaults = {
   type: SubcontractorType;
@@ -33,17 +33,6 @@ export type SubcontractorFormDefaults = {
   verifiedDate: string;
   active: boolean;
 };
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-brand border border-line bg-elevated p-4">
-      <h3 id={id} className="mb-4 font-semibold">
-        {title}
-      </h3>
-      <div className="grid gap-4 md:grid-cols-2">{children}</div>
-    </section>
-  );
-}
 
 const isStatus = (v: unknown): v is VerificationStatus => (VERIFICATION_STATUSES as readonly unknown[]).includes(v);
 const isType = (v: unknown): v is SubcontractorType => (SUBCONTRACTOR_TYPES as readonly unknown[]).includes(v);
@@ -110,13 +99,7 @@ export function SubcontractorForm({
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
-      {form.errors?.length ? (
-        <div id={form.errorId} role="alert" className="rounded-brand border border-danger bg-danger/10 p-4 text-danger" data-form-error>
-          {form.errors.map((e) => (
-            <p key={e}>{e}</p>
-          ))}
-        </div>
-      ) : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
 
       <Section id="details-heading" title="Subcontractor Details">
         <Field id={fields.type.id} label="Type" error={fields.type.errors}>

@@ -4,6 +4,7 @@
  * Beside it: queries.server.ts (reading), form.server.ts (saving) and email.server.ts (the copy).
  */
 import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { forTenant, sameTenant } from "~/db/tenancy";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
@@ -17,13 +18,14 @@ import { invoiceAmounts, isCalendarDate, LONDON_TZ, taxMonthOfDate, type Invoice
 import type { Actor } from "~/features/auth";
 import { INVOICE_BULK_LIMIT, type BulkInvoiceAction, type InvoiceErrorCode } from "./invoice-codes";
 import { visible, type InvoiceRow } from "./queries.server";
+import { INVOICE_STARTS_FROM, startsFrom, type InvoiceAction } from "./rules";
 
 /** Today's date on the London calendar, 'YYYY-MM-DD'. */
 export function londonToday(now: Date = new Date()): string {
   return formatInTimeZone(now, LONDON_TZ, "yyyy-MM-dd");
 }
 
-export type InvoiceAction = "approve" | "reject" | "pay" | "cancel" | "delete" | "statement";
+export type { InvoiceAction } from "./rules";
 
 type TransitionRule = {
   from: readonly InvoiceStatus[];
@@ -38,24 +40,35 @@ type TransitionRule = {
   notByLinkRevealer?: InvoiceErrorCode;
 };
 
-/** The states each action starts from; anything else is refused with its code. */
+/** The states each action starts from (rules.ts); anything else is refused with its code. */
 export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceAction, TransitionRule>> = {
   approve: {
-    from: ["draft", "portal_draft"],
+    from: INVOICE_STARTS_FROM.approve,
     refused: "not_approvable",
     audit: "cis.invoice.approved",
     bulkAudit: "cis.invoice.bulk.approve",
     notByLinkRevealer: "revealer_cannot_approve",
   },
   // A rejected portal submission is cancelled, and recorded as such.
-  reject: { from: ["portal_draft"], refused: "not_rejectable", audit: "cis.invoice.cancelled" },
-  pay: { from: ["approved"], refused: "not_payable", audit: "cis.invoice.paid", bulkAudit: "cis.invoice.bulk.pay", notByLinkRevealer: "revealer_cannot_pay" },
+  reject: { from: INVOICE_STARTS_FROM.reject, refused: "not_rejectable", audit: "cis.invoice.cancelled" },
+  pay: {
+    from: INVOICE_STARTS_FROM.pay,
+    refused: "not_payable",
+    audit: "cis.invoice.paid",
+    bulkAudit: "cis.invoice.bulk.pay",
+    notByLinkRevealer: "revealer_cannot_pay",
+  },
   // Paid invoices are part of the tax record (returns read them): they are not cancelled.
-  cancel: { from: ["draft", "portal_draft", "approved"], refused: "not_cancellable", audit: "cis.invoice.cancelled" },
+  cancel: { from: INVOICE_STARTS_FROM.cancel, refused: "not_cancellable", audit: "cis.invoice.cancelled" },
   // Soft delete hides an invoice from lists; approved and paid ones carry a deduction and stay.
-  delete: { from: ["draft", "portal_draft", "cancelled"], refused: "not_deletable", audit: "cis.invoice.deleted", bulkAudit: "cis.invoice.bulk.delete" },
+  delete: { from: INVOICE_STARTS_FROM.delete, refused: "not_deletable", audit: "cis.invoice.deleted", bulkAudit: "cis.invoice.bulk.delete" },
   // A statement reports payments made: only a paid invoice can be asked to go on one.
-  statement: { from: ["paid"], refused: "not_statement_eligible", audit: "cis.invoice.statement_requested", bulkAudit: "cis.invoice.bulk.statement" },
+  statement: {
+    from: INVOICE_STARTS_FROM.statement,
+    refused: "not_statement_eligible",
+    audit: "cis.invoice.statement_requested",
+    bulkAudit: "cis.invoice.bulk.statement",
+  },
 };
 
 /**
@@ -75,7 +88,7 @@ export function auditIfChanged(
   return auditInsertWhere(
     db,
     { tenantId, action, actorId: actor.id, actorEmail: actor.email, targetType: "invoice", targetId: invoiceId, payload, ip: null },
-    sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.transitionId} = ${token}`,
+    sql`${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.transitionId} = ${token}`,
     { from: cisInvoices, now },
   );
 }
@@ -95,7 +108,7 @@ function bulkAuditIfAny(db: Db, tenantId: string, token: string, action: AuditAc
       ip: null,
     },
     // Grouped over the batch's rows: no entry when nothing changed.
-    sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.transitionId} = ${token} HAVING count(*) > 0`,
+    sql`${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.transitionId} = ${token} HAVING count(*) > 0`,
     { from: cisInvoices, now },
   );
 }
@@ -174,7 +187,7 @@ async function approvalInputs(db: Db, tenantId: string, ids: string[]): Promise<
   const rows = await db
     .select({ invoice: cisInvoices, sub: cisSubcontractors })
     .from(cisInvoices)
-    .leftJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisInvoices.subcontractorId), eq(cisSubcontractors.tenantId, cisInvoices.tenantId)))
+    .leftJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisInvoices.subcontractorId), sameTenant(cisSubcontractors, cisInvoices)))
     .where(and(visible(tenantId), inArray(cisInvoices.id, ids)));
   return new Map(rows.map((r) => [r.invoice.id, { row: r.invoice, sub: r.sub }]));
 }
@@ -291,7 +304,7 @@ async function transition(
       if (!found) return "not_found";
       if (action === "statement" && found.status === "approved") return "statement_unpaid";
       // Only the status refuses an invoice that could not have started this action anyway.
-      if (!rule.from.includes(found.status)) return rule.refused;
+      if (!startsFrom(action, found.status)) return rule.refused;
       if (action === "cancel" && found.statementId != null) return "on_statement";
       if (rule.notByLinkRevealer && found.revealedBy === actor.id) return rule.notByLinkRevealer;
       return rule.refused;

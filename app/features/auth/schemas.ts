@@ -26,3 +26,6 @@ export const INVALID_CODE = "Invalid or expired code";
 export const SEND_CODE_FAILED = "Failed to send verification code. Please try again.";
 export const CHOICE_EXPIRED = "Your sign-in has expired. Please sign in again.";
 export const CHOICE_INVALID = "Choose one of the workspaces listed.";
+
+/** /accept-session: the single-use hand-over token a bare-domain sign-in sends to the tenant host. */
+export const acceptSessionSchema = z.object({ token: z.string().min(1).max(4096) });

@@ -74,3 +74,15 @@ export const accountActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("revoke"), session: z.string().regex(/^[0-9a-f]{64}$/) }),
 ]);
+
+/** Which of /account's forms was sent. */
+export const accountIntentSchema = z.object({ intent: z.enum(["password", "name", "revoke"]) });
+
+/** /account's display name form, checked in the browser as well. */
+export const accountNameSchema = z.object({
+  intent: z.literal("name"),
+  displayName: z.string().trim().min(1, "Enter a display name").max(100, "Use at most 100 characters"),
+});
+
+/** Which of /settings/users' forms was sent. */
+export const usersIntentSchema = z.object({ intent: z.enum(["invite", "role", "disable", "enable", "reset", "reinvite", "scrub"]) });

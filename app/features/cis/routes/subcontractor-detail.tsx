@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { data, Form, Link } from "react-router";
-import { z } from "zod";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
@@ -21,16 +20,15 @@ import { GATEWAY_MESSAGES, isInFlight, SUBMISSION_STATUS_LABELS, VERIFY_SENT_TIT
 import { startVerification, subcontractorWithVerification } from "../hmrc/verification.server";
 import { SubmissionKeyInput } from "~/features/platform";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
+import { subcontractorDetailSchema, subcontractorParamsSchema } from "../subcontractors/detail-schemas";
 import type { Route } from "./+types/subcontractor-detail";
-
-const paramsSchema = z.object({ id: z.string().min(1).max(64) });
 
 /** How often the page looks again while HMRC has a verification request. */
 const VERIFY_REFRESH_SECONDS = 3;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.sub.read" });
-  const { id } = paramsSchema.parse(params);
+  const { id } = subcontractorParamsSchema.parse(params);
   // The subcontractor and its latest online verification, in one round trip.
   const found = await subcontractorWithVerification(env, tenant.id, id);
   if (!found) throw data("Not found", { status: 404 });
@@ -60,23 +58,21 @@ function verifyScope(tenantId: string, userId: string, subcontractorId: string) 
   return { tenantId, userId, action: `cis.subcontractor.verify:${subcontractorId}` };
 }
 
-const detailForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("reveal"), field: z.enum(["utr", "nino"]) }),
-  z.object({ intent: z.literal("archive"), confirmed: z.literal("yes").optional().catch(undefined) }),
-  z.object({ intent: z.literal("verify") }),
-]);
-
 type ActionData =
   { kind: "reveal"; field: Field; value: string | null; error: string | null } | { kind: "confirm-archive" } | { kind: "error"; message: string };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.sub.read" });
-  const { id } = paramsSchema.parse(params);
+  const { id } = subcontractorParamsSchema.parse(params);
   // Another tenant's or a deleted subcontractor is simply not there, whoever asks.
   const row = await getSubcontractor(env, tenant.id, id);
   if (!row) throw data("Not found", { status: 404 });
   const form = await request.formData();
-  const parsed = detailForm.safeParse({ intent: form.get("intent"), field: form.get("field") ?? undefined, confirmed: form.get("confirmed") ?? undefined });
+  const parsed = subcontractorDetailSchema.safeParse({
+    intent: form.get("intent"),
+    field: form.get("field") ?? undefined,
+    confirmed: form.get("confirmed") ?? undefined,
+  });
   if (!parsed.success) throw data("Unknown action", { status: 400 });
   const posted = parsed.data;
 

@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
 import { devToolsEnabled } from "~/features/platform/index.server";
@@ -42,6 +41,7 @@ import {
 } from "../returns.server";
 import { overdueReturnView, returnIssueViews, returnView } from "../view.server";
 import { OverdueReturns } from "../components/overdue-returns";
+import { returnsActionSchema } from "../schemas";
 import type { Route } from "./+types/returns";
 
 function parseMonth(raw: string | null, now: Date): TaxMonth | null {
@@ -103,13 +103,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const actionSchema = z.object({
-  intent: z.enum(["compile", "nil", "amend", "unlock"]),
-  month: z.string().max(20).default(""),
-  id: z.string().max(64).optional(),
-  confirmed: z.literal("yes").optional().catch(undefined),
-});
-
 type ActionData =
   | { kind: "error"; title: string; message: string }
   | { kind: "issues"; issues: string[] }
@@ -124,7 +117,7 @@ function refused(code: ReturnErrorCode) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
   const form = await request.formData();
-  const parsed = actionSchema.safeParse({
+  const parsed = returnsActionSchema.safeParse({
     intent: form.get("intent"),
     month: form.get("month") ?? undefined,
     id: form.get("id") ?? undefined,

@@ -8,6 +8,7 @@ import type { Toast } from "~/utils/toast";
 import { LINK_ERRORS } from "./codes";
 import type { LinkProblem } from "./invitations.server";
 import { setPasswordSchema } from "./schemas";
+import type { Result } from "~/utils/result";
 
 /*
  * The two pages a mailed link opens to set a password (activating an invitation, resetting a
@@ -15,12 +16,12 @@ import { setPasswordSchema } from "./schemas";
  * the action sets the password through the link, then sends the person to sign in.
  */
 
-type LinkCheck = { ok: true; email: string } | { ok: false; code: LinkProblem };
+type LinkCheck = Result<{ email: string }, LinkProblem>;
 type LinkUse = (input: {
   token: string;
   password: string;
   ip: string | null;
-}) => Promise<{ ok: true } | { ok: false; code: LinkProblem | "throttled" | "weak_password"; waitMs?: number }>;
+}) => Promise<Result<void, LinkProblem | "throttled" | "weak_password", { waitMs?: number }>>;
 
 /** The loader's answer: the link's token and e-mail address, or what is wrong with the link. */
 export async function passwordLinkState(request: Request, check: (token: string) => Promise<LinkCheck>) {

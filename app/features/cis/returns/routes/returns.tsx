@@ -43,6 +43,7 @@ import { overdueReturnView, returnIssueViews, returnView } from "../view.server"
 import { OverdueReturns } from "../components/overdue-returns";
 import { returnsActionSchema } from "../schemas";
 import type { Route } from "./+types/returns";
+import type { Result } from "~/utils/result";
 
 function parseMonth(raw: string | null, now: Date): TaxMonth | null {
   if (raw === null || raw.trim() === "") return currentTaxMonth(now);
@@ -142,7 +143,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ kind: "confirm", intent, text, month: month.label, id: parsed.data.id });
   }
 
-  let outcome: { ok: false; code: ReturnErrorCode } | { ok: true; issues: string[]; toast: { title: string; message: string } };
+  let outcome: Result<{ issues: string[]; toast: { title: string; message: string } }, ReturnErrorCode>;
   try {
     outcome = await run(env, tenant.id, intent, month.label, parsed.data.id ?? "", actor);
   } catch (err) {

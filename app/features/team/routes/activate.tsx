@@ -1,20 +1,14 @@
-import { cloudflareContext } from "~/context";
-import { requireTenant } from "~/features/auth/index.server";
 import { PasswordLinkPage } from "../components/password-link-page";
 import { activateAccount, checkActivationLink } from "../invitations.server";
 import { passwordLinkState, setPasswordFromLink } from "../password-link.server";
 import type { Route } from "./+types/activate";
 /** The invitation link: shows whether it still works, without using it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = context.get(cloudflareContext);
-  const tenant = requireTenant(context);
-  return passwordLinkState(request, (token) => checkActivationLink(env, tenant.id, token));
+  return passwordLinkState(context, request, checkActivationLink);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env } = context.get(cloudflareContext);
-  const tenant = requireTenant(context);
-  return setPasswordFromLink(env, request, (input) => activateAccount(env, tenant.id, input), {
+  return setPasswordFromLink(context, request, activateAccount, {
     type: "success",
     title: "Account activated",
     message: "Sign in with your e-mail address and new password.",

@@ -20,16 +20,18 @@ export const folderPathSchema = z
   .regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/)
   .optional();
 
+const FOLDER_NAME_TOO_LONG = "Folder name must be 80 characters or fewer";
+
 /** Creating, renaming or deleting a folder. */
 export const folderActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("create-folder"),
-    name: z.string().trim().min(1, "Enter a folder name").max(80),
+    name: z.string().trim().min(1, "Enter a folder name").max(80, FOLDER_NAME_TOO_LONG),
     color: z.enum(FOLDER_COLOURS).catch(FOLDER_COLOURS[0]),
   }),
   z.object({
     intent: z.literal("update-folder"),
-    name: z.string().trim().min(1, "Enter a folder name").max(80),
+    name: z.string().trim().min(1, "Enter a folder name").max(80, FOLDER_NAME_TOO_LONG),
     color: z.enum(FOLDER_COLOURS).catch(FOLDER_COLOURS[0]),
   }),
   z.object({ intent: z.literal("delete-folder") }),

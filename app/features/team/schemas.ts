@@ -78,11 +78,11 @@ export const accountActionSchema = z.discriminatedUnion("intent", [
 /** Which of /account's forms was sent. */
 export const accountIntentSchema = z.object({ intent: z.enum(["password", "name", "revoke"]) });
 
-/** /account's display name form, checked in the browser as well. */
-export const accountNameSchema = z.object({
-  intent: z.literal("name"),
-  displayName: z.string().trim().min(1, "Enter a display name").max(100, "Use at most 100 characters"),
-});
+/**
+ * /account's display name form as the browser checks it: the server's own entry (the second of
+ * accountActionSchema), so both say the same thing.
+ */
+export const accountNameSchema = accountActionSchema.options[1];
 
 /** Which of /settings/users' forms was sent. */
 export const usersIntentSchema = z.object({ intent: z.enum(["invite", "role", "disable", "enable", "reset", "reinvite", "scrub"]) });

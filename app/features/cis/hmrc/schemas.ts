@@ -7,8 +7,8 @@ export const devHmrcModeSchema = z.object({
   employerRef: z
     .string()
     .trim()
-    .regex(/^[0-9]{3}\/[A-Za-z0-9]{1,10}$/, "An employer reference such as 123/AB12345"),
-  mode: z.enum(DEV_HMRC_MODES),
+    .regex(/^[0-9]{3}\/[A-Za-z0-9]{1,10}$/, "Enter an employer reference in the correct format, like 123/AB12345"),
+  mode: z.enum(DEV_HMRC_MODES, { error: "Select how the fake answers" }),
 });
 
 /** /cis/returns/:taxMonth/submit: any other month label is simply not found. */

@@ -20,10 +20,11 @@ const LAYERS = [["platform"], ["auth"], ["files", "marketing", "tenant-settings"
 
 /**
  * Exceptions to "feature-layers", each with its reason. Keep this list short.
- * - platform's own pages (welcome, notifications, audit log, theme) guard with auth's requireUser:
+ * - platform's own pages (welcome, notifications, audit log) guard with auth's requireUser:
  *   route modules are leaves (app/routes.ts names them by path, nothing imports them), so they
  *   close no module cycle. The one-guard refactor (requireModule) decides where the guard lives;
- *   this exception goes with it.
+ *   this exception goes with it. (The theme form, which writes auth's users table, is auth's own
+ *   route: ADR 0053.)
  */
 const LAYER_EXCEPTIONS = ["^app/features/platform/routes/"];
 

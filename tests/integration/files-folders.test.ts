@@ -42,6 +42,9 @@ describe("folders", () => {
     const dup = await b.post(`${t.origin}/files/folders`, { intent: "create-folder", name: "taken", color: "#64748b" });
     expect(dup.status).toBe(400);
     expect((await visit({ get: async () => dup }, "")).text).toContain("A folder with this name already exists here.");
+    const long = await b.post(`${t.origin}/files/folders`, { intent: "create-folder", name: "x".repeat(81), color: "#64748b" });
+    expect(long.status).toBe(400);
+    expect((await visit({ get: async () => long }, "")).text).toContain("Folder name must be 80 characters or fewer");
     const renamed = await b.post(`${t.origin}/files/folders/old`, { intent: "update-folder", name: "New Name", color: "#ef4444" });
     expect(location(renamed)).toBe("/files/folders/new-name");
     expect(await count("file_folders", "tenant_id = ? AND path = 'new-name/child'", t.id)).toBe(1);

@@ -43,6 +43,16 @@ export function uniqueEmployerRef(): string {
   return `${String(100 + (refSeq % 900)).padStart(3, "0")}/T${String(n).padStart(5, "0")}${refSeq % 10}`;
 }
 
+/** One subcontractor's line on a return: £1,500 paid, £300 materials, £240 deducted. */
+export const SAMPLE_RETURN_LINE = {
+  name: { fore: ["Jo"], sur: "Bloggs" },
+  utr: "5334567890",
+  verificationNumber: "V1234567890",
+  totalPaymentsP: 150_000,
+  costOfMaterialsP: 30_000,
+  totalDeductedP: 24_000,
+};
+
 export async function cis300Message(employerRef = uniqueEmployerRef()) {
   const built = await buildCis300Message({
     employerRef,
@@ -50,16 +60,7 @@ export async function cis300Message(employerRef = uniqueEmployerRef()) {
     contractorUtr: "2234567890",
     periodEnd: "2026-02-05",
     nil: false,
-    lines: [
-      {
-        name: { fore: ["Jo"], sur: "Bloggs" },
-        utr: "5334567890",
-        verificationNumber: "V1234567890",
-        totalPaymentsP: 150_000,
-        costOfMaterialsP: 30_000,
-        totalDeductedP: 24_000,
-      },
-    ],
+    lines: [SAMPLE_RETURN_LINE],
     declarations: { employmentStatus: true, verification: true },
     correlationId: newCorrelationId(),
     gatewayTimestamp: new Date(),

@@ -7,6 +7,7 @@ import { describedBy, page, pageText, textOf } from "../factories/html";
 import { mintKey, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { readyForHmrc } from "../factories/hmrc";
 import { count } from "./auth-helpers";
+import { SAMPLE_RETURN_LINE } from "./hmrc-helpers";
 import { location } from "./http";
 import { poll } from "./queue-helpers";
 
@@ -28,16 +29,7 @@ function stubReturn(t: TestTenant, over: Partial<ReturnForSubmission> = {}) {
     returnId: MONTH,
     taxMonth: MONTH,
     nil: false,
-    lines: [
-      {
-        name: { fore: ["Jo"], sur: "Bloggs" },
-        utr: "5334567890",
-        verificationNumber: "V1234567890",
-        totalPaymentsP: 150_000,
-        costOfMaterialsP: 30_000,
-        totalDeductedP: 24_000,
-      },
-    ],
+    lines: [SAMPLE_RETURN_LINE],
     totals: { subcontractors: 1, grossP: 150_000, materialsP: 30_000, cisDeductedP: 24_000 },
     refusal: null,
     ...over,

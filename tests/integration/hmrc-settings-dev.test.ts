@@ -149,6 +149,18 @@ describe("/dev/hmrc", () => {
     expect(pageText(await page(res))).toContain("999/DEV0001: Business error");
   });
 
+  it("says how to write an employer reference it cannot read", async () => {
+    const res = await exports.default.fetch(
+      new Request("http://localhost/dev/hmrc", {
+        method: "POST",
+        headers: { Origin: "http://localhost" },
+        body: new URLSearchParams({ employerRef: "DEV0001", mode: "business_error" }),
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(pageText(await page(res))).toContain("Enter an employer reference in the correct format, like 123/AB12345");
+  });
+
   it("answers over HTTP too: a message without credentials gets 1046", async () => {
     const msg = await cis300Message();
     const res = await exports.default.fetch(

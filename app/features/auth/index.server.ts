@@ -14,6 +14,7 @@ export {
   readSessionToken,
   revokeSession,
   revokeSessionsOfUsersStatements,
+  revokeTenantSessionsStatement,
   revokeUserSessionsStatement,
   SESSION_POLICY,
   staffSessionHash,
@@ -22,7 +23,8 @@ export {
   staffSignInStatementsWhere,
   touchSession,
 } from "./session.server";
-export { countAttempt, refundAttempt, throttleMessage } from "./throttle.server";
+export { insertDefaultRoleBundlesStatements, setRoleBundleScopesStatement } from "./role-bundle-writes.server";
+export { countAttempt, forgetAddressThrottleStatement, refundAttempt, throttleMessage } from "./throttle.server";
 export { burnToken, signToken, signTokenWith, type VerifiedToken, verifyToken } from "./tokens.server";
 export {
   activateUserStatement,

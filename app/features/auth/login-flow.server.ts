@@ -35,7 +35,7 @@ import {
   type CodeSubject,
 } from "./throttle.server";
 import { burnToken, signToken, verifyToken } from "./tokens.server";
-import type { Err } from "~/utils/result";
+import type { Err, Ok, Result } from "~/utils/result";
 
 export const HANDOVER_TTL_SECONDS = 60;
 const CHOICE_TTL_SECONDS = 300;
@@ -45,8 +45,8 @@ const PLATFORM_PLACE = "platform administration";
 type TenantHost = { id: string; slug: string; name: string; requireTwoFactor: boolean };
 type SignInMethod = "password" | "password+code";
 
-export type FlowRedirect = { ok: true; kind: "redirect"; location: string; headers: Headers };
-export type FlowChoice = { ok: true; kind: "choose"; email: string; tenants: { slug: string; name: string }[]; headers: Headers };
+export type FlowRedirect = Ok<{ kind: "redirect"; location: string; headers: Headers }>;
+export type FlowChoice = Ok<{ kind: "choose"; email: string; tenants: { slug: string; name: string }[]; headers: Headers }>;
 export type FlowFailure =
   Err<"bad_credentials" | "send_failed" | "choice_expired" | "choice_invalid"> | Err<"throttled" | "codes_exhausted" | "code_step_locked", { waitMs: number }>;
 export type PasswordSignInResult = FlowRedirect | FlowChoice | FlowFailure;
@@ -326,10 +326,10 @@ async function checkHandover(env: Env, request: Request, token: string, tenantId
 }
 
 /** GET /accept-session: whose account the link opens, without spending it. */
-export async function inspectHandover(env: Env, request: Request, tenantId: string, token: string): Promise<{ ok: true; email: string } | { ok: false }> {
+export async function inspectHandover(env: Env, request: Request, tenantId: string, token: string): Promise<Result<{ email: string }, "invalid">> {
   const value = await checkHandover(env, request, token, tenantId);
   const row = value ? await getUserForSession(env, tenantId, value.subject) : null;
-  return row ? { ok: true, email: row.user.email } : { ok: false };
+  return row ? { ok: true, email: row.user.email } : { ok: false, code: "invalid" };
 }
 
 /** POST /accept-session: burns the token, replaces the browser's session on this host and opens the new one. */

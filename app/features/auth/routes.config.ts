@@ -7,4 +7,6 @@ export const authRoutes: RouteConfigEntry[] = [
   route("accept-session", "features/auth/routes/accept-session.tsx"),
   route("logout", "features/auth/routes/logout.tsx"),
   route("me/status", "features/auth/routes/me-status.tsx"),
+  // The theme form in every page's user menu: the cookie, and the preference on the account.
+  route("preferences/theme", "features/auth/routes/theme.tsx"),
 ];

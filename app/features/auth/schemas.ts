@@ -34,3 +34,6 @@ export const INVALID_CODE = "That code is wrong or has expired. Enter the code f
 export const SEND_CODE_FAILED = "We could not send your sign-in code. Try again in a few minutes.";
 export const CHOICE_EXPIRED = "Your sign-in has expired. Sign in again.";
 export const CHOICE_INVALID = "Select one of the workspaces listed.";
+
+/** /accept-session: the single-use hand-over token a bare-domain sign-in sends to the tenant host. */
+export const acceptSessionSchema = z.object({ token: z.string().min(1).max(4096) });

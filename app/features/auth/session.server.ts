@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { createCookie } from "react-router";
 import { getDb } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
+import { forTenant } from "~/db/tenancy";
 import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
 import type { SessionUser } from "~/context";
 import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/index.server";
@@ -348,6 +349,14 @@ export function revokeSessionsOfUsersStatements(
     );
   }
   return out;
+}
+
+/** For the caller's batch: ends every live session on a tenant (a suspended workspace signs nobody in). */
+export function revokeTenantSessionsStatement(db: ReturnType<typeof getDb>, tenantId: string, now: number) {
+  return db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(forTenant(sessions, tenantId), isNull(sessions.revokedAt)));
 }
 
 /** The live session of this kind that a token hash names on a tenant, for the caller's batch. */

@@ -1,5 +1,5 @@
-import { eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { getDb, type Db } from "~/db/client.server";
 import { authThrottle } from "~/db/schema";
 
 /**
@@ -153,6 +153,17 @@ export async function clearThrottle(env: Env, keys: ThrottleKey[]): Promise<void
         keys.map((k) => k.key),
       ),
     );
+}
+
+/**
+ * For an erasure's batch: deletes the sign-in counters kept under an address (the account's own
+ * and the account-from-one-address ones), only while `when` holds.
+ */
+export function forgetAddressThrottleStatement(db: Db, email: string, when: SQL) {
+  const perAddress = `acct-ip:${email}|`;
+  return db
+    .delete(authThrottle)
+    .where(and(or(eq(authThrottle.key, `acct:${email}`), sql`substr(${authThrottle.key}, 1, ${perAddress.length}) = ${perAddress}`), when));
 }
 
 function minutes(waitMs: number): string {

@@ -2,6 +2,7 @@ import { errors, jwtVerify, SignJWT } from "jose";
 import { getDb } from "~/db/client.server";
 import { usedTokens } from "~/db/schema";
 import { newId } from "~/utils/ids";
+import type { Result } from "~/utils/result";
 
 /**
  * Short-lived signed tokens (HS256, TOKEN_SECRET): the bare-domain -> tenant-host session
@@ -50,14 +51,14 @@ export async function verifyToken(
   env: Env,
   token: string,
   opts: { kind: TokenKind; audience: string },
-): Promise<{ ok: true; value: VerifiedToken } | { ok: false; reason: TokenFailure }> {
-  if (!token || token.length > 4096) return { ok: false, reason: "invalid" };
+): Promise<Result<{ value: VerifiedToken }, TokenFailure>> {
+  if (!token || token.length > 4096) return { ok: false, code: "invalid" };
   try {
     const { payload } = await jwtVerify(token, key(env), { audience: opts.audience, algorithms: ["HS256"] });
-    if (payload.knd !== opts.kind || !payload.sub || !payload.jti || !payload.exp) return { ok: false, reason: "invalid" };
+    if (payload.knd !== opts.kind || !payload.sub || !payload.jti || !payload.exp) return { ok: false, code: "invalid" };
     return { ok: true, value: { subject: payload.sub, jti: payload.jti, expiresAt: payload.exp * 1000, claims: payload } };
   } catch (err) {
-    return { ok: false, reason: err instanceof errors.JWTExpired ? "expired" : "invalid" };
+    return { ok: false, code: err instanceof errors.JWTExpired ? "expired" : "invalid" };
   }
 }
 

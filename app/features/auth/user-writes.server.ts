@@ -89,8 +89,8 @@ export function resetPasswordStatement(
     .returning({ id: users.id });
 }
 
-/** Ends every live session of the user, only when the password was changed in this batch (at now). */
-export function revokeSessionsAfterPasswordChangeStatement(db: Db, tenantId: string, userId: string, now: number) {
+/** Ends every live session of the user, only while `userChanged` (a condition on the user's row in this batch) holds. */
+function revokeSessionsIfStatement(db: Db, tenantId: string, userId: string, now: number, userChanged: SQL) {
   return db
     .update(sessions)
     .set({ revokedAt: now })
@@ -99,9 +99,14 @@ export function revokeSessionsAfterPasswordChangeStatement(db: Db, tenantId: str
         eq(sessions.tenantId, tenantId),
         eq(sessions.userId, userId),
         isNull(sessions.revokedAt),
-        sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND password_changed_at = ${now})`,
+        sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND ${userChanged})`,
       ),
     );
+}
+
+/** Ends every live session of the user, only when the password was changed in this batch (at now). */
+export function revokeSessionsAfterPasswordChangeStatement(db: Db, tenantId: string, userId: string, now: number) {
+  return revokeSessionsIfStatement(db, tenantId, userId, now, sql`password_changed_at = ${now}`);
 }
 
 /** A member's new role, only from the role the caller read and while `keepsAdmin` holds. */
@@ -124,17 +129,7 @@ export function setUserDisabledStatement(db: Db, opts: { tenantId: string; userI
 
 /** Ends every live session of the user, only when the user was disabled in this batch (at now). */
 export function revokeSessionsAfterDisableStatement(db: Db, tenantId: string, userId: string, now: number) {
-  return db
-    .update(sessions)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND updated_at = ${now})`,
-      ),
-    );
+  return revokeSessionsIfStatement(db, tenantId, userId, now, sql`disabled = 1 AND updated_at = ${now}`);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "./actor";
 import { getDb } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { users, type ThemePreference } from "~/db/schema";
+import { forTenant } from "~/db/tenancy";
 import { auditInsert } from "~/features/platform/index.server";
 import { hashPassword } from "./password.server";
 import { revokeUserSessionsStatement } from "./session.server";
@@ -50,4 +51,12 @@ export async function changePassword(env: Env, tenantId: string, userId: string,
     auditInsert(db, { tenantId, action: "user.password_changed", actorId: actor.id, actorEmail: actor.email, targetType: "user", targetId: userId }),
   ]);
   return updated.length === 1;
+}
+
+/** Remembers a staff member's theme on their account, so it follows them to other devices. */
+export async function saveUserTheme(env: Env, tenantId: string, userId: string, theme: ThemePreference): Promise<void> {
+  await getDb(env)
+    .update(users)
+    .set({ themePreference: theme, updatedAt: Date.now() })
+    .where(and(forTenant(users, tenantId), eq(users.id, userId)));
 }

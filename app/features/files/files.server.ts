@@ -28,6 +28,7 @@ import {
 import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import type { AuditAction } from "~/features/platform";
 import { newId } from "~/utils/ids";
+import type { Err, Ok } from "~/utils/result";
 import { USAGE_RECALC_AUDIT } from "./file-constants";
 import { TIER_LIMITS } from "./file-rules";
 
@@ -47,7 +48,7 @@ export type FileErrorCode =
   | "size_mismatch"
   | "signature_pending";
 
-export type Fail = { ok: false; code: FileErrorCode; field?: string };
+export type Fail = Err<FileErrorCode, { field?: string }>;
 
 /** Audit action names of the files area. */
 export const FILE_AUDIT = {
@@ -215,7 +216,7 @@ export type StoredUpload = {
  * counters, the audit and activity entries, and the reservation's release: one batch. A new
  * version lands only if the file still has the version the upload was numbered after.
  */
-export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u: StoredUpload, now = Date.now()): Promise<{ ok: true; fileId: string } | Fail> {
+export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u: StoredUpload, now = Date.now()): Promise<Ok<{ fileId: string }> | Fail> {
   const db = getDb(env);
   const release = db.delete(storageReservations).where(and(eq(storageReservations.tenantId, tenantId), eq(storageReservations.id, u.reservationId)));
   return u.target.kind === "new"
@@ -234,7 +235,7 @@ async function recordNewFile(
   target: Extract<UploadTarget, { kind: "new" }>,
   release: Release,
   now: number,
-): Promise<{ ok: true; fileId: string }> {
+): Promise<Ok<{ fileId: string }>> {
   const version = db.insert(fileVersions).values({
     id: newId(),
     tenantId,
@@ -319,7 +320,7 @@ async function recordNewVersion(
   target: Extract<UploadTarget, { kind: "version" }>,
   release: Release,
   now: number,
-): Promise<{ ok: true; fileId: string } | Fail> {
+): Promise<Ok<{ fileId: string }> | Fail> {
   // The new version counts only if this upload's key is now the file's: a racing upload of the
   // same version loses the conditional UPDATE, and every row after it is guarded on that key.
   // A signature request that came in since the upload began stops it the same way. New content

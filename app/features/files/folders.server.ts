@@ -5,6 +5,7 @@ import { fileFolders, files } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { FILE_AUDIT, type Fail, type Viewer } from "./files.server";
+import type { Ok } from "~/utils/result";
 
 export async function folderExists(env: Env, tenantId: string, folderId: string): Promise<boolean> {
   const row = await getDb(env)
@@ -21,7 +22,7 @@ export async function createFolder(
   actor: Viewer,
   input: { name: string; color: string; parentId: string | null; slug: string },
   now = Date.now(),
-): Promise<{ ok: true; id: string; path: string } | Fail> {
+): Promise<Ok<{ id: string; path: string }> | Fail> {
   const db = getDb(env);
   let parentPath = "";
   if (input.parentId) {
@@ -78,7 +79,7 @@ export async function updateFolder(
   folderId: string,
   input: { name: string; color: string; slug: string },
   now = Date.now(),
-): Promise<{ ok: true; path: string } | Fail> {
+): Promise<Ok<{ path: string }> | Fail> {
   const db = getDb(env);
   const folder = await db
     .select()
@@ -126,7 +127,7 @@ export async function deleteFolder(
   actor: Viewer,
   folderId: string,
   now = Date.now(),
-): Promise<{ ok: true; parentPath: string | null } | Fail> {
+): Promise<Ok<{ parentPath: string | null }> | Fail> {
   const db = getDb(env);
   const [folderRows, children] = await db.batch([
     db

@@ -32,7 +32,7 @@ export const startMultipartSchema = z.object({
 });
 export type StartMultipart = z.infer<typeof startMultipartSchema>;
 
-export type Started = { ok: true; uploadId: string; partSize: number; partCount: number };
+export type Started = Ok<{ uploadId: string; partSize: number; partCount: number }>;
 
 /** Reserves the declared size, opens the R2 upload and records who it belongs to. */
 export async function startMultipartUpload(
@@ -159,7 +159,7 @@ export async function uploadPart(
   return { ok: true, partNumber };
 }
 
-export type Completed = { ok: true; fileId: string; name: string; version: number };
+export type Completed = Ok<{ fileId: string; name: string; version: number }>;
 
 /**
  * Completes the R2 upload and records the file exactly as a single upload does. One call wins

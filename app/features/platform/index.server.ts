@@ -24,6 +24,6 @@ export { continueJob, defineJob, type JobDefinition, PermanentJobError } from ".
 export { resumeParkedWork } from "./parked-work.server";
 export { claimSubmission, mintSubmissionKey, type SubmissionClaim, submitOnce } from "./submission-keys.server";
 export { tenantBySlugStatements, type TenantContextValue, toTenantContext } from "./tenants.server";
-export { readTheme } from "./theme.server";
+export { readTheme, themeFormSchema, themeSetCookie } from "./theme.server";
 export { cronRegistry, CRONS, type JobInputsOf, registerServerFeatures, type ServerFeature } from "./jobs/features.server";
 export { platformServer } from "./register.server";

@@ -1,9 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
-import { forTenant } from "~/db/tenancy";
-import { THEME_PREFERENCES, users, type ThemePreference } from "~/db/schema";
+import { THEME_PREFERENCES, type ThemePreference } from "~/db/schema";
 import { secureCookies } from "./environment.server";
 
 function themeCookie(env: Env, request: Request) {
@@ -27,12 +24,4 @@ export async function readTheme(env: Env, request: Request): Promise<ThemePrefer
 
 export async function themeSetCookie(env: Env, request: Request, theme: ThemePreference): Promise<string> {
   return themeCookie(env, request).serialize(theme);
-}
-
-/** Remembers a staff member's theme on their account, so it follows them to other devices. */
-export async function saveUserTheme(env: Env, tenantId: string, userId: string, theme: ThemePreference): Promise<void> {
-  await getDb(env)
-    .update(users)
-    .set({ themePreference: theme, updatedAt: Date.now() })
-    .where(and(forTenant(users, tenantId), eq(users.id, userId)));
 }

@@ -39,7 +39,7 @@ type Inspection = Result<{ value: VerifiedToken; subcontractor: SubcontractorRow
  */
 export async function inspectPortalLink(env: Env, request: Request, tenantId: string, token: string): Promise<Inspection> {
   const verified = await verifyToken(env, token, { kind: "portal-link", audience: new URL(request.url).origin });
-  if (!verified.ok) return { ok: false, code: verified.reason };
+  if (!verified.ok) return { ok: false, code: verified.code };
   const value = verified.value;
   if (value.claims.tid !== tenantId) return { ok: false, code: "invalid" };
   const [invite, subcontractor] = await Promise.all([

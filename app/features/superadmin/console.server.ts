@@ -1,8 +1,8 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { auditEvents, modules, roleBundles, sessions, storageUsage, tenantModules, tenants, users } from "~/db/schema";
+import { auditEvents, modules, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
-import { DEFAULT_ROLE_BUNDLES } from "~/features/auth";
+import { insertDefaultRoleBundlesStatements, revokeTenantSessionsStatement } from "~/features/auth/index.server";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { isOfferedModule } from "~/features/platform";
 import { resumeParkedWork } from "~/features/platform/index.server";
@@ -47,7 +47,7 @@ export async function createTenant(
     await db.batch([
       db.insert(tenants).values({ id, slug: input.slug, name: input.name, branding: {}, availableModules: available, createdAt: now, updatedAt: now }),
       ...catalogue.map((m) => db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: false, config: {}, updatedAt: now })),
-      ...Object.entries(DEFAULT_ROLE_BUNDLES).map(([name, scopes]) => db.insert(roleBundles).values({ tenantId: id, name, scopes, updatedAt: now })),
+      ...insertDefaultRoleBundlesStatements(db, id, now),
       db.insert(storageUsage).values({ tenantId: id, tier, customLimit, createdAt: now, updatedAt: now }),
       auditInsert(db, {
         tenantId: null,
@@ -153,14 +153,7 @@ export async function setTenantSuspended(
       .set({ suspendedAt: suspend ? now : null, updatedAt: now })
       .where(and(eq(tenants.id, tenantId), suspend ? isNull(tenants.suspendedAt) : isNotNull(tenants.suspendedAt)))
       .returning({ id: tenants.id }),
-    ...(suspend
-      ? [
-          db
-            .update(sessions)
-            .set({ revokedAt: now })
-            .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt))),
-        ]
-      : []),
+    ...(suspend ? [revokeTenantSessionsStatement(db, tenantId, now)] : []),
     // Written only when this request's UPDATE changed the state (updated_at is this request's now).
     auditInsertWhere(
       db,

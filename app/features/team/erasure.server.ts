@@ -14,7 +14,8 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
-import { activityLog, auditEvents, authThrottle, cisSettings, devMailbox, emailOutbox, files, jobs, notifications, signatureRequests } from "~/db/schema";
+import { forgetAddressThrottleStatement } from "~/features/auth/index.server";
+import { activityLog, auditEvents, cisSettings, devMailbox, emailOutbox, files, jobs, notifications, signatureRequests } from "~/db/schema";
 import { FORMER_USER } from "./codes";
 
 /** Names shorter than this are not replaced inside free text: they would hit ordinary words. */
@@ -144,14 +145,6 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
       })
       .where(and(forTenant(cisSettings, tenantId), or(eq(cisSettings.emailReplyTo, p.email), eq(cisSettings.emailFrom, p.email)), done)),
     // Sign-in counters are keyed by the address.
-    db
-      .delete(authThrottle)
-      .where(
-        and(
-          or(eq(authThrottle.key, `acct:${p.email}`), sql`substr(${authThrottle.key}, 1, ${`acct-ip:${p.email}|`.length}) = ${`acct-ip:${p.email}|`}`),
-          unused,
-          done,
-        ),
-      ),
+    forgetAddressThrottleStatement(db, p.email, and(unused, done) ?? done),
   ];
 }

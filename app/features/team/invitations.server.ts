@@ -159,7 +159,7 @@ export function personOf(row: { email: string; displayName: string; firstName: s
  */
 export async function checkActivationLink(env: Env, tenantId: string, token: string): Promise<LinkCheck> {
   const verified = await verifyToken(env, token, { kind: "user-invite", audience: tokenAudience(tenantId) });
-  if (!verified.ok) return { ok: false, code: verified.reason };
+  if (!verified.ok) return { ok: false, code: verified.code };
   const { subject: userId, jti } = verified.value;
   const [row] = await getDb(env)
     .select({ ...personColumns, inviteId: users.inviteId, disabled: users.disabled })

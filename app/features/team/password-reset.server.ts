@@ -97,7 +97,7 @@ export type ResetLinkCheck = Result<{ userId: string; jti: string; email: string
 /** Whether a reset link still works, without using it. */
 export async function checkResetLink(env: Env, tenantId: string, token: string): Promise<ResetLinkCheck> {
   const verified = await verifyToken(env, token, { kind: "password-reset", audience: tokenAudience(tenantId) });
-  if (!verified.ok) return { ok: false, code: verified.reason };
+  if (!verified.ok) return { ok: false, code: verified.code };
   const { subject: userId, jti, claims, expiresAt } = verified.value;
   if (typeof claims.pca !== "number") return { ok: false, code: "invalid" };
   const db = getDb(env);

@@ -74,3 +74,15 @@ export const accountActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("revoke"), session: z.string().regex(/^[0-9a-f]{64}$/) }),
 ]);
+
+/** Which of /account's forms was sent. */
+export const accountIntentSchema = z.object({ intent: z.enum(["password", "name", "revoke"]) });
+
+/**
+ * /account's display name form as the browser checks it: the server's own entry (the second of
+ * accountActionSchema), so both say the same thing.
+ */
+export const accountNameSchema = accountActionSchema.options[1];
+
+/** Which of /settings/users' forms was sent. */
+export const usersIntentSchema = z.object({ intent: z.enum(["invite", "role", "disable", "enable", "reset", "reinvite", "scrub"]) });

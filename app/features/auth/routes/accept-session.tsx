@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { Button } from "~/components/ui/button";
 import { cloudflareContext, tenantContext } from "~/context";
 import { AppShell } from "~/features/platform";
 import { acceptHandover, inspectHandover } from "../login-flow.server";
+import { acceptSessionSchema } from "../schemas";
 import type { Route } from "./+types/accept-session";
 
 /**
@@ -15,7 +15,6 @@ import type { Route } from "./+types/accept-session";
  * own session cookie.
  */
 const INVALID = "This sign-in link is invalid, has expired or has already been used. Please sign in again.";
-const tokenSchema = z.object({ token: z.string().min(1).max(4096) });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context.get(cloudflareContext);
@@ -31,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   const tenant = context.get(tenantContext);
   if (!tenant) throw data("Page not found", { status: 404 });
-  const submission = parseWithZod(await request.formData(), { schema: tokenSchema });
+  const submission = parseWithZod(await request.formData(), { schema: acceptSessionSchema });
   const result = submission.status === "success" ? await acceptHandover(env, request, tenant.id, submission.value.token) : null;
   if (result?.ok) return redirect(result.location, { headers: result.headers });
   return data({ token: null, email: null, tenantName: tenant.name, error: INVALID }, { status: 400 });

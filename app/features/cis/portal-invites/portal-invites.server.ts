@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { cisPortalInvites, usedTokens } from "~/db/schema";
+import { forTenant } from "~/db/tenancy";
 import { signToken, signTokenWith } from "~/features/auth/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
@@ -119,7 +120,7 @@ export async function issuePortalInvite(
     await db
       .update(cisPortalInvites)
       .set({ emailQueued: true })
-      .where(and(eq(cisPortalInvites.tenantId, tenant.id), eq(cisPortalInvites.id, jti)));
+      .where(and(forTenant(cisPortalInvites, tenant.id), eq(cisPortalInvites.id, jti)));
     return { ok: true, invite: { magicLink: null, email, emailSent, inviteId: jti, expiresAt } };
   }
   const shown = await recordReveal(db, { tenantId: tenant.id, inviteId: jti, subcontractorId: subcontractor.id, actor, ip: opts.ip, reason: "email_not_sent" });
@@ -140,7 +141,7 @@ export type RevealReason = "email_not_sent" | "show_link";
  */
 function revealable(tenantId: string, inviteId: string, subcontractorId: string, actorId: string, now: number) {
   return and(
-    eq(cisPortalInvites.tenantId, tenantId),
+    forTenant(cisPortalInvites, tenantId),
     eq(cisPortalInvites.id, inviteId),
     eq(cisPortalInvites.subcontractorId, subcontractorId),
     isNull(cisPortalInvites.usedAt),
@@ -180,7 +181,7 @@ async function recordReveal(
         payload: { inviteId, reason: opts.reason, shownTo: actor.id },
         ip: opts.ip,
       },
-      sql`${cisPortalInvites.tenantId} = ${tenantId} AND ${cisPortalInvites.id} = ${inviteId}
+      sql`${forTenant(cisPortalInvites, tenantId)} AND ${cisPortalInvites.id} = ${inviteId}
         AND ${cisPortalInvites.revealedBy} = ${actor.id} AND ${cisPortalInvites.revealedAt} = ${now}`,
       { from: cisPortalInvites, now },
     ),
@@ -257,7 +258,7 @@ export async function findPortalInvite(env: Env, tenantId: string, inviteId: str
   const [row] = await getDb(env)
     .select()
     .from(cisPortalInvites)
-    .where(and(eq(cisPortalInvites.tenantId, tenantId), eq(cisPortalInvites.id, inviteId), eq(cisPortalInvites.subcontractorId, subcontractorId)))
+    .where(and(forTenant(cisPortalInvites, tenantId), eq(cisPortalInvites.id, inviteId), eq(cisPortalInvites.subcontractorId, subcontractorId)))
     .limit(1);
   return row ?? null;
 }
@@ -279,7 +280,7 @@ export async function recordPortalSignIn(
     db
       .update(cisPortalInvites)
       .set({ usedAt: now })
-      .where(and(eq(cisPortalInvites.tenantId, opts.tenantId), eq(cisPortalInvites.id, opts.inviteId), isNull(cisPortalInvites.usedAt))),
+      .where(and(forTenant(cisPortalInvites, opts.tenantId), eq(cisPortalInvites.id, opts.inviteId), isNull(cisPortalInvites.usedAt))),
     auditInsert(
       db,
       {

@@ -1,7 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, isRouteErrorResponse } from "react-router";
-import { z } from "zod";
 import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
 import { clientIp } from "~/features/platform/index.server";
@@ -16,6 +15,7 @@ import { requireModule } from "~/features/auth/index.server";
 import { ENCRYPT_FAILED } from "../pii.server";
 import { scopeChecklist, updateBundleCisScopes } from "../settings/role-bundles.server";
 import { getCisSettings, getSettingsScreen, saveCisSettings } from "../settings/settings.server";
+import { settingsIntentSchema } from "../settings/schemas";
 import type { Route } from "./+types/settings";
 
 export const NO_SETTINGS_PERMISSION = "You don't have permission to manage CIS settings";
@@ -47,17 +47,6 @@ type ActionData = {
   gatewayErrors?: GatewayFormErrors;
   gatewaySenderId?: string;
 };
-
-/** The settings document and each role's permissions are separate forms on the page. */
-const settingsIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("settings") }),
-  z.object({
-    intent: z.literal("bundle"),
-    bundle: z.string().trim().min(1).max(100),
-    version: z.coerce.number().int().nonnegative().optional(),
-    scopes: z.array(z.string().max(100)).max(200).default([]),
-  }),
-]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis" });
@@ -100,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       message: "Your Government Gateway credentials have been saved.",
     });
   }
-  const parsed = settingsIntent.safeParse(
+  const parsed = settingsIntentSchema.safeParse(
     intent === "bundle"
       ? { intent, bundle: formData.get("bundle"), version: formData.get("version") || undefined, scopes: formData.getAll("scopes") }
       : { intent },

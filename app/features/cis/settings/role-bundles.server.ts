@@ -1,7 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { roleBundles } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
+import { setRoleBundleScopesStatement } from "~/features/auth/index.server";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { CIS_SCOPES, checkScopeBundles, isCisScope, type CisScope, type ScopeChecklist } from "../domain";
 import type { Result } from "~/utils/result";
@@ -75,7 +76,6 @@ export async function updateBundleCisScopes(
   now = Date.now(),
 ): Promise<UpdateBundleResult> {
   const db = getDb(env);
-  const where = and(eq(roleBundles.tenantId, tenantId), eq(roleBundles.name, name));
   const all = await db.select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId));
   const row = all.find((r) => r.name === name);
   if (!row) return { ok: false, code: "not_found" };
@@ -92,10 +92,7 @@ export async function updateBundleCisScopes(
   const version = Math.max(now, row.updatedAt + 1);
 
   await db.batch([
-    db
-      .update(roleBundles)
-      .set({ scopes, updatedAt: version })
-      .where(and(where, eq(roleBundles.updatedAt, row.updatedAt))),
+    setRoleBundleScopesStatement(db, { tenantId, name, scopes, version, expectedVersion: row.updatedAt }),
     auditInsert(
       db,
       {

@@ -98,7 +98,7 @@ export function statementVerification(
   };
 }
 
-type Frozen = { ok: true; document: StatementDocument; pdfKey: string | null };
+type Frozen = Ok<{ document: StatementDocument; pdfKey: string | null }>;
 
 /**
  * The statement's frozen document, building and storing it on the first call. Two first calls at
@@ -206,7 +206,7 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   return { ok: true, document: await renderable(env, tenantId, statementId, row), pdfKey: st.pdfKey };
 }
 
-export type StatementPdf = { ok: true; key: string; bytes: Uint8Array<ArrayBuffer>; fileName: string };
+export type StatementPdf = Ok<{ key: string; bytes: Uint8Array<ArrayBuffer>; fileName: string }>;
 
 /**
  * The statement's PDF, rendered and stored in R2 on the first call and read back afterwards.

@@ -5,9 +5,10 @@
  * upload, which releases the reserved quota. Parts go one at a time, so the browser never holds
  * more than one slice's request open and a retry repeats one part only.
  */
+import type { Err, Ok } from "~/utils/result";
 
-export type PartsOutcome =
-  { ok: true; redirectTo: string } | { ok: false; cancelled: true } | { ok: false; cancelled: false; status: number; message: string | null };
+/** "cancelled": the person pressed Cancel; "failed": the server refused or could not be reached (status 0). */
+export type PartsOutcome = Ok<{ redirectTo: string }> | Err<"cancelled"> | Err<"failed", { status: number; message: string | null }>;
 
 type Answer = { status: number; body: Record<string, unknown> };
 
@@ -47,18 +48,18 @@ export function uploadInParts(file: File, form: FormData, onProgress: (loaded: n
       const slice = file.slice(from, Math.min(from + partSize, file.size));
       let answer: Answer | null = null;
       for (let attempt = 0; attempt <= RETRIES_PER_PART; attempt++) {
-        if (cancelled) return { ok: false, cancelled: true };
+        if (cancelled) return { ok: false, code: "cancelled" };
         answer = await sendPart(n, slice, (loaded) => onProgress(from + loaded, file.size)).catch(() => null);
-        if (cancelled) return { ok: false, cancelled: true };
+        if (cancelled) return { ok: false, code: "cancelled" };
         // A network failure or the server's 5xx is worth another try; a refusal is not.
         if (answer && answer.status < 500) break;
       }
       if (!answer || answer.status !== 200) {
         await abortOnServer();
-        return answer ? failed(answer) : { ok: false, cancelled: false, status: 0, message: null };
+        return answer ? failed(answer) : { ok: false, code: "failed", status: 0, message: null };
       }
     }
-    if (cancelled) return { ok: false, cancelled: true };
+    if (cancelled) return { ok: false, code: "cancelled" };
     const done = await postJson(`/files/upload/multipart/${encodeURIComponent(uploadId)}`, { intent: "complete" });
     if (done.status !== 200) return failed(done);
     return { ok: true, redirectTo: typeof done.body.redirectTo === "string" ? done.body.redirectTo : "/files/all" };
@@ -88,7 +89,7 @@ export function uploadInParts(file: File, form: FormData, onProgress: (loaded: n
   }
 
   const done = run().then(async (outcome) => {
-    if (!outcome.ok && outcome.cancelled) await abortOnServer();
+    if (!outcome.ok && outcome.code === "cancelled") await abortOnServer();
     return outcome;
   });
 
@@ -102,7 +103,7 @@ export function uploadInParts(file: File, form: FormData, onProgress: (loaded: n
 }
 
 function failed(answer: Answer): PartsOutcome {
-  return { ok: false, cancelled: false, status: answer.status, message: typeof answer.body.message === "string" ? answer.body.message : null };
+  return { ok: false, code: "failed", status: answer.status, message: typeof answer.body.message === "string" ? answer.body.message : null };
 }
 
 async function postJson(url: string, value: unknown): Promise<Answer> {

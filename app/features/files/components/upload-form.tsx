@@ -111,7 +111,7 @@ export function UploadForm({
         return;
       }
       setProgress(null);
-      if (outcome.cancelled) return;
+      if (outcome.code === "cancelled") return;
       setMessage(outcome.status === 403 ? FILE_MESSAGES.noUploadPermission : (outcome.message ?? "Upload failed. Please try again."));
     });
   }

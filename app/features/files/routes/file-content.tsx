@@ -1,14 +1,11 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { auditDownload, fileForDownload } from "../downloads.server";
 import { downloadSignalHeader } from "../download-signal";
 import { requireModule } from "~/features/auth/index.server";
 import { viewerOf } from "../module.server";
 import { fileResponseHeaders } from "../serve.server";
+import { fileParamsSchema, fileVersionQuerySchema } from "../schemas";
 import type { Route } from "./+types/file-content";
-
-const params = z.object({ id: z.string().min(1).max(100) });
-const query = z.object({ v: z.coerce.number().int().min(1).optional() });
 
 /**
  * GET /files/file/:id/download (attachment, audited) and /files/file/:id/content (inline for the
@@ -18,9 +15,9 @@ const query = z.object({ v: z.coerce.number().int().min(1).optional() });
 export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "files" });
   const viewer = viewerOf(user);
-  const { id } = params.parse(raw);
+  const { id } = fileParamsSchema.parse(raw);
   const url = new URL(request.url);
-  const { v } = query.catch({}).parse(Object.fromEntries(url.searchParams));
+  const { v } = fileVersionQuerySchema.catch({}).parse(Object.fromEntries(url.searchParams));
   const found = await fileForDownload(env, tenant.id, viewer, id, v);
   if (!found.ok) throw data("File not found", { status: 404 });
   const { file } = found;

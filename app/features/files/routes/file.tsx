@@ -1,5 +1,4 @@
 import { data, Form, Link } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
@@ -19,9 +18,9 @@ import { signaturePerms, signatureRequestScope } from "../signatures/access.serv
 import { RequestSignatureForm } from "../signatures/components/request-signature-form";
 import { subcontractorSignersFor } from "../signatures/subcontractor-signers.server";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
+import { fileActionSchema, fileParamsSchema } from "../schemas";
 import type { Route } from "./+types/file";
 
-const params = z.object({ id: z.string().min(1).max(100) });
 const TEXT_PREVIEW_BYTES = 256 * 1024;
 
 /** Sharing notifies people: once per submission key (bound to the file). */
@@ -30,7 +29,7 @@ const shareScope = (tenantId: string, userId: string, fileId: string) => ({ tena
 export async function loader({ request, context, params: raw }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "files" });
   const viewer = viewerOf(user);
-  const { id } = params.parse(raw);
+  const { id } = fileParamsSchema.parse(raw);
   const subcontractors = signaturePerms(user).create ? subcontractorSignersFor(tenant, user) : null;
   const found = await getFile(env, tenant.id, viewer, id, subcontractors);
   if (!found.ok) throw data("File not found", { status: 404 });
@@ -70,12 +69,6 @@ export async function loader({ request, context, params: raw }: Route.LoaderArgs
   };
 }
 
-const actionForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("share"), userIds: z.array(z.string().min(1).max(100)).max(500) }),
-  z.object({ intent: z.literal("move"), folderId: z.string().max(100) }),
-  z.object({ intent: z.literal("delete"), confirmed: z.literal("yes").optional().catch(undefined) }),
-]);
-
 type ActionData =
   { intent: "share" | "move" | "delete"; error: string } | { intent: "confirm-delete"; items: { id: string; name: string; mayChange: boolean }[] };
 
@@ -83,9 +76,9 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
   const req = await requireModule(request, context, { module: "files" });
   const { env, tenant, user } = req;
   const viewer = viewerOf(user);
-  const { id } = params.parse(raw);
+  const { id } = fileParamsSchema.parse(raw);
   const form = await request.formData();
-  const parsed = actionForm.safeParse({
+  const parsed = fileActionSchema.safeParse({
     intent: form.get("intent"),
     userIds: form.getAll("userIds"),
     folderId: form.get("folderId") ?? "",

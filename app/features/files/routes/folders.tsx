@@ -1,5 +1,4 @@
 import { data, Form, Link, useLocation } from "react-router";
-import { z } from "zod";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { requireScope } from "~/features/auth/index.server";
@@ -15,17 +14,12 @@ import { listFolderLevel } from "../listing.server";
 import { parseListQuery } from "../list-query.server";
 import { requireModule } from "~/features/auth/index.server";
 import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
+import { folderActionSchema, folderPathSchema } from "../schemas";
 import type { Route } from "./+types/folders";
-
-const pathParam = z
-  .string()
-  .max(600)
-  .regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/)
-  .optional();
 
 function folderPath(params: Record<string, string | undefined>): string | null {
   const raw = params["*"]?.replace(/\/+$/, "") || undefined;
-  const parsed = pathParam.safeParse(raw);
+  const parsed = folderPathSchema.safeParse(raw);
   if (!parsed.success) throw data("Folder not found", { status: 404 });
   return parsed.data ?? null;
 }
@@ -60,20 +54,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-const folderForm = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("create-folder"),
-    name: z.string().trim().min(1, "Enter a folder name").max(80),
-    color: z.enum(FOLDER_COLOURS).catch(FOLDER_COLOURS[0]),
-  }),
-  z.object({
-    intent: z.literal("update-folder"),
-    name: z.string().trim().min(1, "Enter a folder name").max(80),
-    color: z.enum(FOLDER_COLOURS).catch(FOLDER_COLOURS[0]),
-  }),
-  z.object({ intent: z.literal("delete-folder") }),
-]);
-
 type FolderActionData = { intent: "create-folder" | "update-folder" | "delete-folder"; error: string; name?: string };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -84,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const peek = await request.clone().formData();
   const intent = peek.get("intent");
   if (intent === "move" || intent === "delete") return bulkAction(request, context, req);
-  const parsed = folderForm.safeParse({ intent, name: peek.get("name") ?? "", color: peek.get("color") ?? "" });
+  const parsed = folderActionSchema.safeParse({ intent, name: peek.get("name") ?? "", color: peek.get("color") ?? "" });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const which = intent === "update-folder" ? "update-folder" : "create-folder";

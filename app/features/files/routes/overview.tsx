@@ -1,5 +1,4 @@
 import { Form, Link } from "react-router";
-import { z } from "zod";
 import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { StatCards } from "~/components/ui/stat-cards";
@@ -13,6 +12,7 @@ import { overview } from "../listing.server";
 import { requireModule } from "~/features/auth/index.server";
 import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";
 import { startUsageRecalculation } from "../usage-recalculation.server";
+import { recalculateUsageSchema } from "../schemas";
 import type { Route } from "./+types/overview";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -26,8 +26,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Starting a recalculation starts a job: once per submission key. */
 const recalcScope = (tenantId: string, userId: string) => ({ tenantId, userId, action: "files.usage-recalculate" });
 
-const actionSchema = z.object({ intent: z.literal("recalculate-usage") });
-
 /** Recalculate usage: only those who manage all files, since it reads every stored object. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user } = await requireModule(request, context, {
@@ -36,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     message: "You do not have permission to recalculate storage usage",
   });
   const form = await request.formData();
-  const parsed = actionSchema.safeParse(Object.fromEntries(form));
+  const parsed = recalculateUsageSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return redirectWithToast(env, "/files/overview", { type: "error", title: "Unknown action" });
   const sent = await submitOnce(env, form, recalcScope(tenant.id, user.id), (claim) =>
     startUsageRecalculation(env, tenant.id, { id: user.id, email: user.email }, { claim }),

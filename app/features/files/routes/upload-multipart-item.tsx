@@ -1,13 +1,9 @@
-import { z } from "zod";
 import { FILE_ERRORS, FILE_MESSAGES } from "../file-rules";
 import { requireModule } from "~/features/auth/index.server";
 import { viewerOf } from "../module.server";
 import { abortMultipartUpload, completeMultipartUpload, uploadPart } from "../multipart-upload.server";
+import { multipartIntentSchema, multipartPartSchema, multipartUploadParamsSchema } from "../schemas";
 import type { Route } from "./+types/upload-multipart-item";
-
-const paramsSchema = z.object({ uploadId: z.string().min(1).max(100) });
-const partSchema = z.coerce.number().int().min(1).max(10_000);
-const intentSchema = z.object({ intent: z.enum(["complete", "abort"]) });
 
 /**
  * One upload in parts, found by tenant, person and id (anyone else's is a 404):
@@ -16,12 +12,12 @@ const intentSchema = z.object({ intent: z.enum(["complete", "abort"]) });
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "files", scope: "files.upload", message: FILE_MESSAGES.noUploadPermission });
   const viewer = viewerOf(user);
-  const parsed = paramsSchema.safeParse(params);
+  const parsed = multipartUploadParamsSchema.safeParse(params);
   if (!parsed.success) return fail("not_found");
   const { uploadId } = parsed.data;
 
   if (request.method === "PUT") {
-    const part = partSchema.safeParse(new URL(request.url).searchParams.get("part"));
+    const part = multipartPartSchema.safeParse(new URL(request.url).searchParams.get("part"));
     const length = Number(request.headers.get("Content-Length") ?? "");
     if (!part.success || !Number.isSafeInteger(length)) return fail("bad_request");
     const result = await uploadPart(env, tenant.id, viewer, uploadId, part.data, request.body, length);
@@ -36,7 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch {
     return fail("bad_request");
   }
-  const intent = intentSchema.safeParse(raw);
+  const intent = multipartIntentSchema.safeParse(raw);
   if (!intent.success) return fail("bad_request");
   if (intent.data.intent === "abort") {
     const result = await abortMultipartUpload(env, tenant.id, viewer, uploadId);

@@ -8,6 +8,7 @@ import { DEAD_LETTERED, EXPIRED, failEmail, holdsSecret, isScrubbed, SCRUBBED, s
 import { emailMessageSchema } from "./send.server";
 import { renderTemplate, type RenderedEmail } from "./templates";
 import { chooseTransport, type EmailAttachment, type EmailTransport } from "./transports.server";
+import type { Result } from "~/utils/result";
 
 /** How long one delivery attempt holds an e-mail against a simultaneous redelivery. */
 export const EMAIL_CLAIM_SECONDS = 120;
@@ -104,8 +105,9 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
     try {
       const loaded = await loadAttachments(env, row.tenantId, rendered);
       if (!loaded.ok) {
-        await failEmail(env, row, loaded.reason, { attempts: row.attempts + 1 });
-        await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, loaded.reason);
+        const reason = ATTACHMENT_FAILURES[loaded.code];
+        await failEmail(env, row, reason, { attempts: row.attempts + 1 });
+        await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, reason);
         msg.ack();
         continue;
       }
@@ -186,6 +188,14 @@ export async function handleEmailDeadLetters(batch: MessageBatch<unknown>, env: 
   await recordDeadLetters(env, batch);
 }
 
+type AttachmentFailure = "outside_tenant" | "not_found";
+
+/** The reason recorded on the outbox row and the dead letter when an attachment cannot be sent. */
+const ATTACHMENT_FAILURES: Record<AttachmentFailure, string> = {
+  outside_tenant: "attachment outside the tenant's files",
+  not_found: "attachment not found",
+};
+
 /**
  * Fetches a rendered e-mail's attachments from R2. A key outside the sending tenant's own prefix,
  * or a file that is gone, can never be sent: the e-mail fails for good instead of retrying.
@@ -194,13 +204,12 @@ async function loadAttachments(
   env: Env,
   tenantId: string | null,
   rendered: RenderedEmail,
-): Promise<{ ok: true; attachments: EmailAttachment[] } | { ok: false; reason: string }> {
+): Promise<Result<{ attachments: EmailAttachment[] }, AttachmentFailure>> {
   const out: EmailAttachment[] = [];
   for (const ref of rendered.attachments ?? []) {
-    if (!tenantId || !ref.key.startsWith(`tenants/${tenantId}/`) || ref.key.includes(".."))
-      return { ok: false, reason: "attachment outside the tenant's files" };
+    if (!tenantId || !ref.key.startsWith(`tenants/${tenantId}/`) || ref.key.includes("..")) return { ok: false, code: "outside_tenant" };
     const obj = await env.FILES.get(ref.key);
-    if (!obj) return { ok: false, reason: "attachment not found" };
+    if (!obj) return { ok: false, code: "not_found" };
     out.push({ filename: ref.filename, contentType: ref.contentType, content: new Uint8Array(await obj.arrayBuffer()) });
   }
   return { ok: true, attachments: out };

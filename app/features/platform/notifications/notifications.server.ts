@@ -3,7 +3,7 @@ import { getDb } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { notifications } from "~/db/schema";
 import { NOTIFICATIONS_PAGE_SIZE } from "./notifications";
-import type { Result } from "~/utils/result";
+import type { Ok, Result } from "~/utils/result";
 
 export type NotificationItem = {
   id: string;
@@ -58,7 +58,7 @@ export async function markNotificationRead(env: Env, tenantId: string, userId: s
  * Marks the person's unread notifications read, up to `upTo` (the time the page was shown):
  * one that arrived after they looked stays unread.
  */
-export async function markAllNotificationsRead(env: Env, tenantId: string, userId: string, upTo: number): Promise<{ ok: true; marked: number }> {
+export async function markAllNotificationsRead(env: Env, tenantId: string, userId: string, upTo: number): Promise<Ok<{ marked: number }>> {
   const res = await getDb(env)
     .update(notifications)
     .set({ read: true })

@@ -1,11 +1,11 @@
 import { data, Form, redirect } from "react-router";
-import { z } from "zod";
 import { SubmitButton } from "~/components/ui/button";
 import { Honeypot } from "~/components/ui/field";
 import { contractorDetails } from "~/features/cis/index.server";
 import { clientIp } from "~/features/platform/index.server";
 import { AskForNewLink, PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { consumePortalLink, inspectPortalLink, requirePortalModule, statusFor, type LinkProblem } from "../portal-auth.server";
+import { portalSignInSchema } from "../schemas";
 import type { Route } from "./+types/auth";
 
 type PageData = { contractorName: string; replyTo: string | null } & (
@@ -24,8 +24,6 @@ async function portalTenant(context: Route.LoaderArgs["context"]) {
   return { ...portal, ...(await contractorDetails(portal.env, portal.tenant)) };
 }
 
-const signInForm = z.object({ token: z.string().max(4096).catch(""), website: z.string().catch(""), next: z.string().max(200).catch("") });
-
 /** GET only looks: it consumes nothing, because mail scanners and link previews follow links. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, contractorName, replyTo } = await portalTenant(context);
@@ -41,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, ctx, tenant, contractorName, replyTo } = await portalTenant(context);
   const form = await request.formData();
-  const { token, website, next } = signInForm.parse({ token: form.get("token") ?? "", website: form.get("website") ?? "", next: form.get("next") ?? "" });
+  const { token, website, next } = portalSignInSchema.parse({ token: form.get("token") ?? "", website: form.get("website") ?? "", next: form.get("next") ?? "" });
   const result = website ? ({ ok: false, code: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
   if (result.ok) return redirect(safeNext(next) ?? "/portal", { headers: { "Set-Cookie": result.setCookie, ...NO_STORE } });
   return data<PageData>({ contractorName, replyTo, token: null, problem: result.code }, { status: statusFor(result.code), headers: NO_STORE });

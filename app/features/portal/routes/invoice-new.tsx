@@ -13,6 +13,7 @@ import { reportInternalError } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { InvoiceAmountFields, InvoiceDetailsFields } from "~/features/cis";
 import { formErrorReply } from "~/utils/forms";
+import type { Result } from "~/utils/result";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { ATTACH_AGAIN, PORTAL_ATTACHMENT_MESSAGES, PORTAL_PDF_MAX_BYTES } from "~/features/cis";
 import { requirePortalModule } from "../portal-auth.server";
@@ -38,12 +39,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * The posted text fields and, when one was chosen, the file part, read as a stream: the file is
  * the form's last field, so the fields are known before any of its bytes are read.
  */
-async function readPost(request: Request): Promise<{ ok: true; form: FormData; file: FilePart | null } | { ok: false; tooLarge: boolean }> {
+async function readPost(request: Request): Promise<Result<{ form: FormData; file: FilePart | null }, "too_large" | "unreadable">> {
   const boundary = boundaryOf(request.headers.get("Content-Type"));
   if (!boundary) return { ok: true, form: await request.formData(), file: null };
   const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (length > PORTAL_PDF_MAX_BYTES + BODY_ALLOWANCE) return { ok: false, tooLarge: true };
-  if (!request.body) return { ok: false, tooLarge: false };
+  if (length > PORTAL_PDF_MAX_BYTES + BODY_ALLOWANCE) return { ok: false, code: "too_large" };
+  if (!request.body) return { ok: false, code: "unreadable" };
   try {
     const { fields, file } = await readMultipart(request.body, boundary);
     const form = new FormData();
@@ -51,7 +52,7 @@ async function readPost(request: Request): Promise<{ ok: true; form: FormData; f
     // An empty file input still sends a part, without a file name.
     return { ok: true, form, file: file && file.filename ? file : null };
   } catch (e) {
-    if (e instanceof MultipartError) return { ok: false, tooLarge: false };
+    if (e instanceof MultipartError) return { ok: false, code: "unreadable" };
     throw e;
   }
 }
@@ -60,10 +61,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, subcontractor, linkRevealedBy } = await portal(request, context);
   const post = await readPost(request);
   if (!post.ok) {
-    const reply = post.tooLarge
+    const tooLarge = post.code === "too_large";
+    const reply = tooLarge
       ? { status: "error" as const, error: { attachment: [PORTAL_ATTACHMENT_MESSAGES.too_large] } }
       : formErrorReply(PORTAL_ATTACHMENT_MESSAGES.unreadable);
-    return data({ result: reply }, { status: post.tooLarge ? 413 : 400 });
+    return data({ result: reply }, { status: tooLarge ? 413 : 400 });
   }
   // Whose invoice it is comes from the session only; a posted subcontractorId is overwritten.
   post.form.set("subcontractorId", subcontractor.id);

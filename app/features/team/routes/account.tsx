@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
-import { z } from "zod";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
@@ -15,6 +14,7 @@ import { formatDateTime } from "~/utils/dates";
 import { changeOwnPassword, listOwnSessions, revokeOwnSession, setOwnDisplayName } from "../account.server";
 import { NewPasswordFields } from "../components/set-password-form";
 import { accountActionSchema } from "../schemas";
+import { accountIntentSchema, accountNameSchema } from "../schemas";
 import type { Route } from "./+types/account";
 
 const PATH = "/account";
@@ -28,12 +28,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const intentSchema = z.object({ intent: z.enum(["password", "name", "revoke"]) });
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, ip } = await requireModule(request, context, { module: "workspace" });
   const formData = await request.formData();
-  const intent = intentSchema.safeParse({ intent: formData.get("intent") });
+  const intent = accountIntentSchema.safeParse({ intent: formData.get("intent") });
   if (!intent.success) throw data("Unknown action", { status: 400 });
   const submission = parseWithZod(formData, { schema: accountActionSchema });
   const hidden = { hideFields: ["current", "password", "confirm"] };
@@ -138,17 +136,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-const nameSchema = z.object({
-  intent: z.literal("name"),
-  displayName: z.string().trim().min(1, "Enter a display name").max(100, "Use at most 100 characters"),
-});
-
 function NameForm({ displayName, lastResult }: { displayName: string; lastResult?: SubmissionResult<string[]> }) {
   const [form, fields] = useForm({
     id: "name-form",
     lastResult,
     defaultValue: { displayName },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: nameSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountNameSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

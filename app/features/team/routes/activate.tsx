@@ -1,4 +1,3 @@
-import { cloudflareContext } from "~/context";
 import { requireTenant } from "~/features/auth/index.server";
 import { PasswordLinkPage } from "../components/password-link-page";
 import { activateAccount, checkActivationLink } from "../invitations.server";
@@ -6,21 +5,18 @@ import { passwordLinkState, setPasswordFromLink } from "../password-link.server"
 import type { Route } from "./+types/activate";
 /** The invitation link: shows whether it still works, without using it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = context.get(cloudflareContext);
-  const tenant = requireTenant(context);
-  return passwordLinkState(request, (token) => checkActivationLink(env, tenant.id, token));
+  return passwordLinkState(context, request, checkActivationLink);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env } = context.get(cloudflareContext);
   const tenant = requireTenant(context);
-  // Activating signs the person in (one batch with the activation): they land in the workspace.
+  // Activating signs the person in (one batch with the activation): they land in the workspace,
+  // on its home as after signing in (its first module, or the Welcome page).
   return setPasswordFromLink(
-    env,
+    context,
     request,
-    (input) => activateAccount(env, request, tenant.id, input),
+    (env, tenantId, input) => activateAccount(env, request, tenantId, input),
     { type: "success", title: "Account activated", message: "You are signed in. Next time, sign in with your e-mail address and new password." },
-    // The workspace's home, as after signing in: its first module, or the Welcome page.
     tenant.modules[0]?.route ?? "/welcome",
   );
 }

@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
-import { z } from "zod";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { Field, inputClass } from "~/components/ui/field";
@@ -19,6 +18,7 @@ import { inviteUser } from "../invitations.server";
 import { sendPasswordReset } from "../password-reset.server";
 import { inviteSchema, ROLE_LABELS, ROLES, usersActionSchema, usersSearchSchema } from "../schemas";
 import { changeRole, getMember, listMembers, reinviteMember, scrubMember, setMemberDisabled } from "../users.server";
+import { usersIntentSchema } from "../schemas";
 import type { Route } from "./+types/users";
 
 const PATH = "/settings/users";
@@ -48,12 +48,10 @@ const inviteScope = (tenantId: string, userId: string) => ({ tenantId, userId, a
 /** A password reset link or a resent invitation for one member. */
 const memberMailScope = (tenantId: string, userId: string, memberId: string) => ({ tenantId, userId, action: `team.member-mail:${memberId}` });
 
-const intentSchema = z.object({ intent: z.enum(["invite", "role", "disable", "enable", "reset", "reinvite", "scrub"]) });
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor, ip } = await requireModule(request, context, { module: "workspace" });
   const formData = await request.formData();
-  const intent = intentSchema.safeParse({ intent: formData.get("intent") });
+  const intent = usersIntentSchema.safeParse({ intent: formData.get("intent") });
   if (!intent.success) throw data("Unknown action", { status: 400 });
   // The scope is checked before anything else is read.
   await requireScope(request, context, user, intent.data.intent === "scrub" ? "users.scrub_pii" : "users.manage");

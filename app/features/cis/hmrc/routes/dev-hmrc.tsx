@@ -1,10 +1,10 @@
 import { data, Form } from "react-router";
-import { z } from "zod";
 import { cloudflareContext } from "~/context";
 import { devToolsEnabled } from "~/features/platform/index.server";
 import { formatDateTime } from "~/utils/dates";
 import { DEV_HMRC_MODES } from "../codes";
 import { listDevHmrc, setDevHmrcMode } from "../fake-te.server";
+import { devHmrcModeSchema } from "../schemas";
 import type { Route } from "./+types/dev-hmrc";
 
 const MODE_LABELS: Record<(typeof DEV_HMRC_MODES)[number], string> = {
@@ -12,14 +12,6 @@ const MODE_LABELS: Record<(typeof DEV_HMRC_MODES)[number], string> = {
   business_error: "Business error (3001 / 5005)",
   slow: "Slow (one more 'not yet' before the answer)",
 };
-
-const modeForm = z.object({
-  employerRef: z
-    .string()
-    .trim()
-    .regex(/^[0-9]{3}\/[A-Za-z0-9]{1,10}$/, "An employer reference such as 123/AB12345"),
-  mode: z.enum(DEV_HMRC_MODES),
-});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context.get(cloudflareContext);
@@ -32,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   if (!devToolsEnabled(env, request)) throw data("Page not found", { status: 404 });
   const form = await request.formData();
-  const parsed = modeForm.safeParse({ employerRef: form.get("employerRef"), mode: form.get("mode") });
+  const parsed = devHmrcModeSchema.safeParse({ employerRef: form.get("employerRef"), mode: form.get("mode") });
   if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Invalid form" }, { status: 400 });
   await setDevHmrcMode(env, parsed.data.employerRef, parsed.data.mode);
   return { error: null, saved: parsed.data };

@@ -1,5 +1,4 @@
 import { data, Form, Link } from "react-router";
-import { z } from "zod";
 import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { formatDateTime } from "~/utils/dates";
@@ -9,9 +8,10 @@ import { redirectWithToast } from "~/features/platform/index.server";
 import { SubmissionKeyInput } from "~/features/platform";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import { formatPence } from "../../domain/money";
-import { isTaxMonthLabel, taxMonthFromLabel } from "../../domain/tax-month";
+import { taxMonthFromLabel } from "../../domain/tax-month";
 import { GATEWAY_MESSAGES, isInFlight, SUBMISSION_STATUS_LABELS } from "../codes";
 import { submitPageData, submitReturn, type ReturnForSubmission } from "../return-submission.server";
+import { returnDeclarationsSchema, returnSubmitParamsSchema } from "../schemas";
 import type { Route } from "./+types/return-submit";
 
 const NO_SUBMIT_PERMISSION = "You don't have permission to submit returns (cis.ret.submit)";
@@ -22,10 +22,8 @@ const ALREADY_FILED_TITLE = "Already submitted";
 const ALREADY_FILED = "HMRC has already accepted this return.";
 const SETTINGS_INCOMPLETE = "Enter the employer reference, Accounts Office reference and UTR in CIS settings before submitting.";
 
-const paramsSchema = z.object({ taxMonth: z.string().refine(isTaxMonthLabel) });
-
 function taxMonthOf(params: unknown): string {
-  const parsed = paramsSchema.safeParse(params);
+  const parsed = returnSubmitParamsSchema.safeParse(params);
   if (!parsed.success) throw data(RETURN_NOT_FOUND, { status: 404 });
   return parsed.data.taxMonth;
 }
@@ -45,13 +43,6 @@ function submitScope(tenantId: string, userId: string, taxMonth: string) {
   return { tenantId, userId, action: `cis.return.submit:${taxMonth}` };
 }
 
-const checked = z
-  .literal("yes")
-  .optional()
-  .catch(undefined)
-  .transform((v) => v === "yes");
-const declarationsForm = z.object({ employmentStatus: checked, verification: checked, informationCorrect: checked, inactivity: checked });
-
 type FieldErrors = Partial<Record<"employmentStatus" | "verification" | "informationCorrect", string>>;
 type ActionData = { fieldErrors: FieldErrors; formError: string | null; values: Record<string, boolean> };
 
@@ -64,7 +55,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   // Sent again from a stale page or a second tab: HMRC already has it, which is what was wanted.
   if (page.ret.filed) return redirectWithToast(env, `/cis/returns/${taxMonth}/submit`, { type: "info", title: ALREADY_FILED_TITLE, message: ALREADY_FILED });
   const form = await request.formData();
-  const d = declarationsForm.parse({
+  const d = returnDeclarationsSchema.parse({
     employmentStatus: form.get("employmentStatus") ?? undefined,
     verification: form.get("verification") ?? undefined,
     informationCorrect: form.get("informationCorrect") ?? undefined,

@@ -1,11 +1,11 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { requireScope } from "~/features/auth/index.server";
 import { clientIp } from "~/features/platform/index.server";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE } from "~/utils/csv";
 import { requireModule } from "~/features/auth/index.server";
 import { exportReturnCsv, RETURN_ERROR_MESSAGES, RETURNS_READ_SCOPES } from "../returns.server";
+import { returnExportSchema } from "../schemas";
 import type { Route } from "./+types/export";
 
 /** A resource route (no component): POST answers with CIS_Return_{id}.csv. An export is audited, so it is never a GET. */
@@ -13,14 +13,12 @@ export function loader() {
   throw data("Not found", { status: 404 });
 }
 
-const formSchema = z.object({ id: z.string().min(1).max(64) });
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: "cis.io.export" });
   // Exporting a return is reading it: both, each checked on its own.
   await requireScope(request, context, user, RETURNS_READ_SCOPES);
   const form = await request.formData();
-  const parsed = formSchema.safeParse({ id: form.get("id") });
+  const parsed = returnExportSchema.safeParse({ id: form.get("id") });
   if (!parsed.success) throw data("Not found", { status: 404 });
   const result = await exportReturnCsv(env, tenant.id, parsed.data.id, actor, { ip: clientIp(request) });
   if (!result.ok) {

@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
 import { devToolsEnabled } from "~/features/platform/index.server";
@@ -42,7 +41,9 @@ import {
 } from "../returns.server";
 import { overdueReturnView, returnIssueViews, returnView } from "../view.server";
 import { OverdueReturns } from "../components/overdue-returns";
+import { returnsActionSchema } from "../schemas";
 import type { Route } from "./+types/returns";
+import type { Result } from "~/utils/result";
 
 function parseMonth(raw: string | null, now: Date): TaxMonth | null {
   if (raw === null || raw.trim() === "") return currentTaxMonth(now);
@@ -103,13 +104,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const actionSchema = z.object({
-  intent: z.enum(["compile", "nil", "amend", "unlock"]),
-  month: z.string().max(20).default(""),
-  id: z.string().max(64).optional(),
-  confirmed: z.literal("yes").optional().catch(undefined),
-});
-
 type ActionData =
   | { kind: "error"; title: string; message: string }
   | { kind: "issues"; issues: string[] }
@@ -124,7 +118,7 @@ function refused(code: ReturnErrorCode) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
   const form = await request.formData();
-  const parsed = actionSchema.safeParse({
+  const parsed = returnsActionSchema.safeParse({
     intent: form.get("intent"),
     month: form.get("month") ?? undefined,
     id: form.get("id") ?? undefined,
@@ -149,7 +143,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ kind: "confirm", intent, text, month: month.label, id: parsed.data.id });
   }
 
-  let outcome: { ok: false; code: ReturnErrorCode } | { ok: true; issues: string[]; toast: { title: string; message: string } };
+  let outcome: Result<{ issues: string[]; toast: { title: string; message: string } }, ReturnErrorCode>;
   try {
     outcome = await run(env, tenant.id, intent, month.label, parsed.data.id ?? "", actor);
   } catch (err) {

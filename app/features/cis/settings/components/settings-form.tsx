@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import type { InputHTMLAttributes } from "react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
@@ -11,6 +12,21 @@ type SettingsFormValues = Omit<CisSettingsView, "updatedAt" | "fellBack">;
 
 const sectionClass = "rounded-brand border border-line bg-elevated p-6";
 const checkboxClass = "h-4 w-4 rounded border-line accent-[var(--color-accent)]";
+
+/** A labelled input described by its hint (and its error, when it has one): the form's reference and number rows. */
+function HintedInput({
+  field,
+  type,
+  label,
+  hint,
+  ...attributes
+}: { field: FieldMetadata<string | number>; type: "text" | "number"; label: string; hint: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+  return (
+    <Field id={field.id} label={label} error={field.errors} hint={hint}>
+      <input {...getInputProps(field, { type, ariaDescribedBy: field.descriptionId })} key={field.key} className={inputClass} {...attributes} />
+    </Field>
+  );
+}
 
 /**
  * The settings document as one form (intent=settings). The contractor UTR is never sent to the
@@ -68,38 +84,18 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
           <Field id={fields.companyName.id} label="Company Name *" error={fields.companyName.errors}>
             <input {...getInputProps(fields.companyName, { type: "text" })} key={fields.companyName.key} className={inputClass} autoComplete="organization" />
           </Field>
-          <Field
-            id={fields.utr.id}
+          <HintedInput
+            field={fields.utr}
+            type="text"
             label="Contractor UTR"
-            error={fields.utr.errors}
             hint={settings.hasUtr ? `Stored: ${settings.utrMasked ?? "****"}. Leave blank to keep it.` : "10 digits. Required to activate the module."}
-          >
-            <input
-              {...getInputProps(fields.utr, { type: "text", ariaDescribedBy: fields.utr.descriptionId })}
-              key={fields.utr.key}
-              className={inputClass}
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={13}
-              placeholder={settings.hasUtr ? (settings.utrMasked ?? "****") : "2234567890"}
-            />
-          </Field>
-          <Field id={fields.employerRef.id} label="Employer Reference (PAYE) *" error={fields.employerRef.errors} hint="e.g. 123/AB12345">
-            <input
-              {...getInputProps(fields.employerRef, { type: "text", ariaDescribedBy: fields.employerRef.descriptionId })}
-              key={fields.employerRef.key}
-              className={inputClass}
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fields.accountsOfficeRef.id} label="Accounts Office Reference *" error={fields.accountsOfficeRef.errors} hint="e.g. 754PT00002240">
-            <input
-              {...getInputProps(fields.accountsOfficeRef, { type: "text", ariaDescribedBy: fields.accountsOfficeRef.descriptionId })}
-              key={fields.accountsOfficeRef.key}
-              className={inputClass}
-              autoComplete="off"
-            />
-          </Field>
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={13}
+            placeholder={settings.hasUtr ? (settings.utrMasked ?? "****") : "2234567890"}
+          />
+          <HintedInput field={fields.employerRef} type="text" label="Employer Reference (PAYE) *" hint="e.g. 123/AB12345" autoComplete="off" />
+          <HintedInput field={fields.accountsOfficeRef} type="text" label="Accounts Office Reference *" hint="e.g. 754PT00002240" autoComplete="off" />
           <Field id={fields.vatScheme.id} label="VAT Scheme" error={fields.vatScheme.errors}>
             <select {...getSelectProps(fields.vatScheme)} key={fields.vatScheme.key} className={inputClass}>
               {VAT_SCHEMES.map((s) => (
@@ -140,31 +136,16 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
               Email statements to subcontractors
             </label>
           </div>
-          <Field
-            id={fields.warningDays.id}
+          <HintedInput
+            field={fields.warningDays}
+            type="number"
             label="Deadline warning (days)"
-            error={fields.warningDays.errors}
             hint="Alerts appear this many days before a deadline (0 to 30)."
-          >
-            <input
-              {...getInputProps(fields.warningDays, { type: "number", ariaDescribedBy: fields.warningDays.descriptionId })}
-              key={fields.warningDays.key}
-              className={inputClass}
-              min={0}
-              max={30}
-              step={1}
-            />
-          </Field>
-          <Field id={fields.statementDeadlineDays.id} label="Statement deadline (days)" error={fields.statementDeadlineDays.errors} hint="1 to 30 days.">
-            <input
-              {...getInputProps(fields.statementDeadlineDays, { type: "number", ariaDescribedBy: fields.statementDeadlineDays.descriptionId })}
-              key={fields.statementDeadlineDays.key}
-              className={inputClass}
-              min={1}
-              max={30}
-              step={1}
-            />
-          </Field>
+            min={0}
+            max={30}
+            step={1}
+          />
+          <HintedInput field={fields.statementDeadlineDays} type="number" label="Statement deadline (days)" hint="1 to 30 days." min={1} max={30} step={1} />
           <Field id={fields.emailFrom.id} label="Email From" error={fields.emailFrom.errors}>
             <input {...getInputProps(fields.emailFrom, { type: "email" })} key={fields.emailFrom.key} className={inputClass} autoComplete="off" />
           </Field>

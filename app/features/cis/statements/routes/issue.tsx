@@ -1,5 +1,4 @@
 import { data, redirect } from "react-router";
-import { z } from "zod";
 import { safeRedirectPath } from "~/features/auth/index.server";
 import { clientIp } from "~/features/platform/index.server";
 import { reportInternalError } from "~/features/platform";
@@ -7,17 +6,16 @@ import { redirectWithToast } from "~/features/platform/index.server";
 import { submitOnce } from "~/features/platform/index.server";
 import { requireModule } from "~/features/auth/index.server";
 import { issueStatement, issueSubmissionScope } from "../issue.server";
-import { ISSUE_ERROR_MESSAGES, ISSUE_SUCCESS_TITLES, issueFailedTitle, STATEMENT_ISSUE_METHODS } from "../issue-codes";
+import { ISSUE_ERROR_MESSAGES, ISSUE_SUCCESS_TITLES, issueFailedTitle } from "../issue-codes";
 import { statementIdSchema } from "../statement-params";
 import { getStatement, STATEMENT_NOT_FOUND } from "../statements.server";
+import { issueStatementSchema } from "../schemas";
 import type { Route } from "./+types/issue";
 
 /**
  * POST /cis/statements/{id}/issue (method = email | portal | print; optional returnTo, a
  * same-origin path). Answers with a redirect and a toast; print goes on to the printable view.
  */
-
-const issueFormSchema = z.object({ method: z.enum(STATEMENT_ISSUE_METHODS), returnTo: z.string().max(2000).optional() });
 
 /** Issuing changes state, so it is never a GET. */
 export function loader() {
@@ -31,7 +29,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!statement) throw data(STATEMENT_NOT_FOUND, { status: 404 });
 
   const form = await request.formData();
-  const parsed = issueFormSchema.safeParse({ method: form.get("method"), returnTo: form.get("returnTo") ?? undefined });
+  const parsed = issueStatementSchema.safeParse({ method: form.get("method"), returnTo: form.get("returnTo") ?? undefined });
   const back = safeRedirectPath(parsed.success ? parsed.data.returnTo : undefined, `/cis/statements?month=${statement.taxMonth}`);
   if (!parsed.success) return redirectWithToast(env, back, { type: "error", title: issueFailedTitle("Choose e-mail, portal or print") });
   const { method } = parsed.data;

@@ -3,7 +3,6 @@ import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server"
 import { issueSubmissionScope } from "../issue.server";
 import type { ChangeEvent } from "react";
 import { data, Form, Link, redirect } from "react-router";
-import { z } from "zod";
 import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
@@ -21,13 +20,12 @@ import { generateSubcontractorStatement } from "../generate.server";
 import { BATCH_MESSAGES, BATCH_REFRESH_SECONDS, STATEMENT_FILTER_LABELS, STATEMENT_FILTERS, type StatementFilter } from "../statement-codes";
 import { loadStatementsPage, startBatchGeneration } from "../statements-page.server";
 import { STATEMENT_ERROR_MESSAGES } from "../statements.server";
+import { statementFilterSchema, statementsActionSchema } from "../schemas";
 import type { Route } from "./+types/list";
 
 /** Reading the screen needs invoice read (coarse read grants it); every statement action needs cis.stmt.issue (coarse write grants it). */
 const READ_SCOPE = "cis.inv.read";
 const ISSUE_SCOPE = "cis.stmt.issue";
-
-const filterSchema = z.enum(STATEMENT_FILTERS).catch("all");
 
 /** The list's address for a month and filter: where actions return and what Issue's returnTo holds. */
 function listUrl(month: string, filter: StatementFilter, job?: string): string {
@@ -42,7 +40,7 @@ function parseQuery(params: URLSearchParams, now: Date) {
   const job = params.get("job");
   return {
     month: isTaxMonthLabel(month) ? month : currentTaxMonth(now).label,
-    filter: filterSchema.parse(params.get("filter") ?? "all"),
+    filter: statementFilterSchema.parse(params.get("filter") ?? "all"),
     job: job && job.length <= 64 ? job : null,
   };
 }
@@ -94,17 +92,11 @@ async function submissionKeysFor(env: Env, tenantId: string, userId: string, mon
   return { generateAll: await mintSubmissionKey(env, generateAllScope(tenantId, userId, month)), issue };
 }
 
-const monthField = z.string().refine(isTaxMonthLabel);
-const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("generate"), subcontractorId: z.string().min(1).max(64), month: monthField, filter: filterSchema }),
-  z.object({ intent: z.literal("generate-all"), month: monthField, filter: filterSchema }),
-]);
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: READ_SCOPE });
   await requireScope(request, context, user, ISSUE_SCOPE);
   const form = await request.formData();
-  const parsed = actionSchema.safeParse({
+  const parsed = statementsActionSchema.safeParse({
     intent: form.get("intent"),
     subcontractorId: form.get("subcontractorId") ?? undefined,
     month: form.get("month"),

@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { safeRedirectPath } from "~/features/auth/index.server";
 import { clientIp } from "~/features/platform/index.server";
 import { reportInternalError } from "~/features/platform";
@@ -9,14 +8,13 @@ import { resendStatementEmail } from "../issue.server";
 import { RESEND_ERROR_MESSAGES, RESEND_SUCCESS_TITLE, resendFailedTitle } from "../issue-codes";
 import { statementIdSchema } from "../statement-params";
 import { getStatement, STATEMENT_NOT_FOUND } from "../statements.server";
+import { resendStatementSchema } from "../schemas";
 import type { Route } from "./+types/resend";
 
 /**
  * POST /cis/statements/{id}/resend (optional returnTo, a same-origin path): sends an issued
  * statement's e-mail again when the last one was not sent. Answers with a redirect and a toast.
  */
-
-const resendFormSchema = z.object({ returnTo: z.string().max(2000).optional() });
 
 /** Sending changes state, so it is never a GET. */
 export function loader() {
@@ -30,7 +28,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!statement) throw data(STATEMENT_NOT_FOUND, { status: 404 });
 
   const form = await request.formData();
-  const parsed = resendFormSchema.safeParse({ returnTo: form.get("returnTo") ?? undefined });
+  const parsed = resendStatementSchema.safeParse({ returnTo: form.get("returnTo") ?? undefined });
   const back = safeRedirectPath(parsed.success ? parsed.data.returnTo : undefined, `/cis/statements?month=${statement.taxMonth}`);
 
   let result;

@@ -1,13 +1,16 @@
 import { data } from "react-router";
 import { cloudflareContext, tenantContext, userContext } from "~/context";
-import { safeRedirectPath } from "~/features/auth/index.server";
-import { redirectWithToast } from "../flash.server";
-import { saveUserTheme, themeFormSchema, themeSetCookie } from "../theme.server";
+import { redirectWithToast, themeFormSchema, themeSetCookie } from "~/features/platform/index.server";
+import { safeRedirectPath } from "../middleware.server";
+import { saveUserTheme } from "../users.server";
 import type { Route } from "./+types/theme";
 
 const LABELS = { system: "System", light: "Light", dark: "Dark" } as const;
 
-/** Saves the theme to a cookie (so the server renders it with no flash) and to the signed-in user. */
+/**
+ * Saves the theme to a cookie (so the server renders it with no flash) and to the signed-in user.
+ * The cookie is the platform's; the preference on the account is a column of auth's users table.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = context.get(cloudflareContext);
   const parsed = themeFormSchema.safeParse(Object.fromEntries(await request.formData()));

@@ -3,4 +3,3 @@
 export { STORAGE_TIERS } from "./file-constants";
 export { formatBytes } from "./file-rules";
 export { boundaryOf, type FilePart, MultipartError, readMultipart } from "./multipart";
-export { filesRoutes } from "./routes.config";

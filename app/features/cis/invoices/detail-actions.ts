@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isIsoDate } from "../domain";
+import { isIsoDate } from "../domain/schemas";
 
 /** The buttons of the invoice detail page, told apart by the posted `intent`. */
 export const DETAIL_INTENTS = ["approve", "reject", "pay", "cancel", "delete", "statement", "email"] as const;

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { SubmissionKeyInput } from "~/features/platform";
-import { subcontractorCreateSchema, SUBCONTRACTOR_TYPES } from "../../domain";
+import { subcontractorCreateSchema } from "../../domain/schemas";
+import { SUBCONTRACTOR_TYPES } from "../../domain/types";
 import { useHydrated } from "~/utils/use-hydrated";
 
 // ---------------------------------------------------------------------------

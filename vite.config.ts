@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { devAppDomain, devPort } from "./scripts/dev-port.mjs";
 
 /**
  * Papa Parse (the CSV reader) has a reader for Node duplex streams that calls require("stream");
@@ -20,8 +21,43 @@ function papaParseWithoutNodeStream(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [papaParseWithoutNodeStream(), cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter()],
-  resolve: { tsconfigPaths: true },
-  server: { host: "localhost", port: 5173, strictPort: true },
+/**
+ * What the browser imports from node_modules, pre-bundled when the dev server starts. Vite's scan
+ * of the routes misses the ones only reached through shared components (the forms' conform and
+ * zod), finds them on the first page view, re-bundles and answers that page's requests with
+ * "504 Outdated Optimize Dep". Add a package here when browser code starts importing it.
+ */
+const BROWSER_DEPENDENCIES = [
+  "react",
+  "react/jsx-runtime",
+  "react/jsx-dev-runtime",
+  "react-dom",
+  "react-dom/client",
+  "react-router",
+  "react-router/dom",
+  "@conform-to/react",
+  "@conform-to/zod/v4",
+  "zod",
+  "date-fns-tz",
+];
+
+export default defineConfig(({ command }) => {
+  // `PORT=5181 npm run dev` or `npm run dev -- --port 5181` (default 5173). The port is strict:
+  // APP_DOMAIN follows it, so falling back to another port would break every tenant URL.
+  const port = devPort();
+  return {
+    plugins: [
+      papaParseWithoutNodeStream(),
+      cloudflare({
+        viteEnvironment: { name: "ssr" },
+        // Only the dev server: a build keeps wrangler.toml's APP_DOMAIN for its environment.
+        config: command === "serve" ? { vars: { APP_DOMAIN: devAppDomain(port) } } : undefined,
+      }),
+      tailwindcss(),
+      reactRouter(),
+    ],
+    resolve: { tsconfigPaths: true },
+    optimizeDeps: { include: BROWSER_DEPENDENCIES },
+    server: { host: "localhost", port, strictPort: true },
+  };
 });

@@ -1,12 +1,15 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
+import { documentNonce, NonceContext } from "./nonce";
 
 startTransition(() => {
   hydrateRoot(
     document,
     <StrictMode>
-      <HydratedRouter />
+      <NonceContext.Provider value={documentNonce(document)}>
+        <HydratedRouter />
+      </NonceContext.Provider>
     </StrictMode>,
   );
 });

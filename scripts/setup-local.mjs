@@ -12,6 +12,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { devAppDomain, devPort } from "./dev-port.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEV_VARS = path.join(ROOT, ".dev.vars");
@@ -140,7 +141,8 @@ export async function setupLocal({ persistTo = null, quiet = false } = {}) {
   return { accounts: seedSql.accounts };
 }
 
-export function printWelcome(accounts, base = "localhost:5173") {
+/** Where everything is; `base` is APP_DOMAIN: localhost and the dev server's port (PORT, else 5173). */
+export function printWelcome(accounts, base = devAppDomain(devPort({ argv: [] }))) {
   const url = (sub) => `http://${sub ? `${sub}.` : ""}${base}`;
   const places = [
     ["Public site", url()],

@@ -16,6 +16,9 @@ export async function buildApp() {
   // The build copies .dev.vars next to the built worker, so it has to exist first.
   ensureDevVars();
   await run("npx", ["react-router", "build"], { label: "react-router build" });
+  // Every build the browser tests make is also held to the first-load budget (ADR 0057), so
+  // `npm test` fails when a page's JavaScript grows past it; only the over-budget pages print.
+  await run("node", ["scripts/bundle-budget.mjs", "--quiet"], { echo: true, label: "bundle budget (scripts/bundle-budget.mjs)" });
 }
 
 /**

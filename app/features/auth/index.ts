@@ -3,4 +3,3 @@
 export { DEFAULT_ROLE_BUNDLES } from "./default-bundles";
 export { can, knownScopes, registerScopes, type Scope, scopeGrants, type ScopeHolder, type ScopeInfo, scopeInfo } from "./scopes";
 export { type Actor, type ActorAt, actorOf } from "./actor";
-export { authRoutes } from "./routes.config";

@@ -23,8 +23,7 @@ export { errorReference, errorReferenceContext, ErrorReferenceProvider, Internal
 export { isValidSlug, resolveHost, tenantOrigin } from "./host";
 export { type AcquireResult, canRelease, type Lease, tryAcquire } from "./lease";
 export { isOfferedModule, MODULE_CATALOGUE, type ModuleId } from "./module-catalogue";
-export { UNREAD_COUNT_CAP } from "./notifications/notifications";
+export { UNREAD_COUNT_CAP } from "./notifications/badge";
 export { routeError, routeErrorCode } from "./route-errors";
 export { SUBMISSION_KEY_FIELD } from "./submission-key-codes";
 export { type AuditAction } from "./audit-actions";
-export { platformRoutes } from "./routes.config";

@@ -4,7 +4,8 @@
  * activity.server.ts, already joined to the names they mention.
  */
 import type { AuditAction } from "~/features/platform";
-import { isTaxMonthLabel, taxMonthFromLabel, type CisScope } from "../domain";
+import type { CisScope } from "../domain/scopes";
+import { isTaxMonthLabel, taxMonthFromLabel } from "../domain/tax-month";
 
 /** How many entries the dashboard shows. */
 export const RECENT_ACTIVITY_LIMIT = 10;

@@ -1,4 +1,4 @@
-import { INVOICE_STATUSES } from "../domain";
+import { INVOICE_STATUSES } from "../domain/types";
 
 // Constants and error codes of invoices that pages render as well as the server: kept out of
 // transitions.server.ts so route components can import them without pulling server code into the browser.

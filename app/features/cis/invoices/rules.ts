@@ -2,7 +2,7 @@
  * Which invoice statuses each action starts from. Pure: the transitions (transitions on the
  * server) refuse anything else, and the detail page offers a button only where it would start.
  */
-import type { InvoiceStatus } from "../domain";
+import type { InvoiceStatus } from "../domain/types";
 
 export const INVOICE_ACTIONS = ["approve", "reject", "pay", "cancel", "delete", "statement"] as const;
 export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];

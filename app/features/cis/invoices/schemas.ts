@@ -4,7 +4,7 @@
  * browser (Mark Paid checks its date before posting).
  */
 import { z } from "zod";
-import { isIsoDate } from "../domain";
+import { isIsoDate } from "../domain/schemas";
 import { DETAIL_INTENTS } from "./detail-actions";
 import { BULK_INVOICE_ACTIONS } from "./invoice-codes";
 

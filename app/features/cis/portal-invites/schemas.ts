@@ -1,6 +1,6 @@
 /** The portal invite's input shapes: its route params, its buttons and the create-and-invite form. */
 import { z } from "zod";
-import { subcontractorCreateSchema } from "../domain";
+import { subcontractorCreateSchema } from "../domain/schemas";
 
 /**
  * One module, two routes: /cis/subcontractors/:id/invite invites an existing subcontractor;

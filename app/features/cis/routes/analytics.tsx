@@ -4,7 +4,7 @@ import { buttonClass } from "~/components/ui/button";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { can } from "~/features/auth";
 import { formatDate, formatDateTime } from "~/utils/dates";
-import { formatPence } from "../domain";
+import { formatPence } from "../domain/money";
 import { FILING_LABELS, materialsShare } from "../analytics/analytics-codes";
 import { cisAnalytics } from "../analytics/analytics.server";
 import { BarChart, compactPounds, HorizontalBarChart, shortMonth } from "../analytics/components/analytics-charts";

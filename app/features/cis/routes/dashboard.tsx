@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { DeadlineAlerts, QuickActions, RecentActivity, SetupRequired, StatCards, TaxMonthOverview } from "../dashboard/components/dashboard-panels";
 import { canManageSettings, getDashboardData, quickActionsFor } from "../dashboard/dashboard.server";
-import { formatPence } from "../domain";
+import { formatPence } from "../domain/money";
 import { requireModule } from "~/features/auth/index.server";
 import { OverdueReturns } from "../returns/components/overdue-returns";
 import type { Route } from "./+types/dashboard";

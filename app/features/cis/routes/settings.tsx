@@ -10,7 +10,8 @@ import { GatewayCredentialsPanel } from "../hmrc/components/gateway-credentials"
 import { clearGatewayCredentials, saveGatewayCredentials } from "../hmrc/credentials.server";
 import { gatewayCredentialsSchema, type GatewayFormErrors } from "../hmrc/gateway-credentials-schema";
 import { RolePermissions, ScopeChecklistPanel } from "../settings/components/settings-role-permissions";
-import { CIS_SCOPE_INFO, CIS_SCOPES, isCisScope, makeSettingsSchema } from "../domain";
+import { CIS_SCOPE_INFO, CIS_SCOPES, isCisScope } from "../domain/scopes";
+import { makeSettingsSchema } from "../domain/schemas";
 import { requireModule } from "~/features/auth/index.server";
 import { ENCRYPT_FAILED } from "../pii.server";
 import { scopeChecklist, updateBundleCisScopes } from "../settings/role-bundles.server";

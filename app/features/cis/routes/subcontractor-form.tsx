@@ -8,14 +8,12 @@ import { reportInternalError } from "~/features/platform";
 import { SubcontractorForm, type SubcontractorFormDefaults } from "../subcontractors/components/subcontractor-form";
 import {
   DEFAULT_SUBCONTRACTOR_VALUES,
-  rateFor,
   subcontractorCreateSchema,
   subcontractorUpdateSchema,
-  UNVERIFIED,
   type SubcontractorCreate,
   type SubcontractorUpdate,
-  type VerificationValues,
-} from "../domain";
+} from "../domain/schemas";
+import { rateFor, UNVERIFIED, type VerificationValues } from "../domain/verification-fields";
 import { requireModule } from "~/features/auth/index.server";
 import { ENCRYPT_FAILED, PiiError } from "../pii.server";
 import { subcontractorFormParamsSchema } from "../subcontractors/schemas";

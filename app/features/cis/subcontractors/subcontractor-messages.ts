@@ -3,7 +3,7 @@
  * returns codes; routes turn them into these words. No server code here: pages import it too.
  */
 import type { Err } from "~/utils/result";
-import { VERIFY_PERMISSION_MESSAGE, type VerificationField } from "../domain";
+import { VERIFY_PERMISSION_MESSAGE, type VerificationField } from "../domain/verification-fields";
 
 export type SaveError =
   | Err<"not_found">

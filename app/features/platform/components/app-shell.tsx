@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
-import { notificationsLabel, unreadBadge } from "../notifications/notifications";
+import { notificationsLabel, unreadBadge } from "../notifications/badge";
 import type { ShellData } from "./shell-data";
 import { UserMenu } from "./user-menu";
 

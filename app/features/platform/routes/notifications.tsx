@@ -5,7 +5,8 @@ import { requireTenant, requireUser, safeRedirectPath } from "~/features/auth/in
 import { formatDateTime } from "~/utils/dates";
 import { AppShell } from "../components/app-shell";
 import { redirectWithToast } from "../flash.server";
-import { notificationActionSchema, notificationsQuerySchema, unreadBadge } from "../notifications/notifications";
+import { unreadBadge } from "../notifications/badge";
+import { notificationActionSchema, notificationsQuerySchema } from "../notifications/notifications";
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from "../notifications/notifications.server";
 import type { Route } from "./+types/notifications";
 

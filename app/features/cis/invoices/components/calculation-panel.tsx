@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { formatPence, invoiceAmounts, isCisRate, isVatRate, parseMoney, type InvoiceAmounts } from "../../domain";
+import { formatPence, parseMoney } from "../../domain/money";
+import { invoiceAmounts, isCisRate, isVatRate, type InvoiceAmounts } from "../../domain/calculation";
 
 /** What the panel shows: the stored-amount shape plus the rates it was worked out at. */
 export type InvoiceFigures = InvoiceAmounts & { cisRate: number; vatRate: number; reverseCharge: boolean };

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatDate, formatDateTime } from "~/utils/dates";
-import { formatPence, type InvoiceStatus } from "../../domain";
+import { formatPence } from "../../domain/money";
+import type { InvoiceStatus } from "../../domain/types";
 import { InvoiceStatusBadge } from "./invoice-status";
 
 /** Everything the detail page shows about one invoice; names already resolved from user ids. */

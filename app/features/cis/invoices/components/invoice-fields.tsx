@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { Field, inputClass } from "~/components/ui/field";
-import { VAT_RATES } from "../../domain";
+import { VAT_RATES } from "../../domain/calculation";
 
 /**
  * The invoice fields the staff form and the subcontractor portal's form share. Each form keeps its

@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { useHydrated } from "~/utils/use-hydrated";
-import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning } from "../../domain";
+import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning } from "../../domain/schemas";
 import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
 import { InvoiceAmountFields, InvoiceDetailsFields } from "./invoice-fields";
 import { defaultReverseCharge, reverseChargeHint } from "../vat-default";

@@ -1,5 +1,5 @@
 import { StatCards } from "~/components/ui/stat-cards";
-import { formatPence } from "../../domain";
+import { formatPence } from "../../domain/money";
 import type { InvoiceStats } from "../queries.server";
 
 /** The five cards above the list; they describe the whole tenant, not the filtered view. */

@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from "../../domain";
+import type { InvoiceStatus } from "../../domain/types";
 
 /** How each status reads on screen; the list, the detail page and the export share these words. */
 export const INVOICE_STATUS_LABELS: Readonly<Record<InvoiceStatus, string>> = {

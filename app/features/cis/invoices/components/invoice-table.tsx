@@ -2,7 +2,7 @@ import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
 import { Link } from "react-router";
 import { TBody, TD, TH, TR, Table } from "~/components/ui/table";
 import { formatDate } from "~/utils/dates";
-import { formatPence } from "../../domain";
+import { formatPence } from "../../domain/money";
 import type { InvoiceListItem } from "../queries.server";
 import { linkShownText } from "./invoice-detail";
 import { InvoiceStatusBadge } from "./invoice-status";

@@ -4,7 +4,7 @@ import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
-import type { InvoiceStatus } from "../../domain";
+import type { InvoiceStatus } from "../../domain/types";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { confirmText, type ConfirmedIntent } from "../detail-actions";
 import { payFormSchema } from "../schemas";

@@ -11,7 +11,7 @@ import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server"
 import type { SessionUser } from "~/context";
 import { formatDate } from "~/utils/dates";
 import type { Toast } from "~/utils/toast";
-import { taxMonthFromLabel } from "../../domain";
+import { taxMonthFromLabel } from "../../domain/tax-month";
 import { requireModule } from "~/features/auth/index.server";
 import { InvoiceDetail, type InvoiceDetailView } from "../components/invoice-detail";
 import { InvoiceConfirmStep, InvoiceToolbar, type InvoiceActions } from "../components/invoice-toolbar";

@@ -6,7 +6,7 @@ import { redirectWithToast } from "~/features/platform/index.server";
 import { IMPORT_MAX_ROWS, type ImportPreview } from "../../csv-import/import-kit";
 import { deleteUpload, importPreview, importStep, TEMPLATE_HREF, templateDownload } from "../../csv-import/import-kit.server";
 import { ImportPage, ImportPreviewPanel } from "../../csv-import/import-page";
-import { formatPence } from "../../domain";
+import { formatPence } from "../../domain/money";
 import { requireModule } from "~/features/auth/index.server";
 import { INVOICE_IMPORT_COLUMNS, INVOICE_IMPORT_TEMPLATE_FILE } from "../import-columns";
 import { analyseInvoiceImport, importInvoices, type InvoiceImportRowResult } from "../import.server";

@@ -5,7 +5,7 @@ import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { SubmissionKeyInput } from "~/features/platform";
-import { SUBCONTRACTOR_TYPES } from "../../domain";
+import { SUBCONTRACTOR_TYPES } from "../../domain/types";
 import { inviteCreateSchema } from "../schemas";
 import { useHydrated } from "~/utils/use-hydrated";
 

@@ -5,7 +5,7 @@ import { devToolsEnabled } from "~/features/platform/index.server";
 import { reportInternalError } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { formatLongDate } from "~/utils/dates";
-import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain";
+import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain/tax-month";
 import type { Actor } from "~/features/auth";
 import { requireModule } from "~/features/auth/index.server";
 import {

@@ -4,7 +4,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
-import { makeSettingsSchema, VAT_SCHEME_LABELS, VAT_SCHEMES } from "../../domain";
+import { makeSettingsSchema, VAT_SCHEME_LABELS } from "../../domain/schemas";
+import { VAT_SCHEMES } from "../../domain/types";
 import type { CisSettingsView } from "../settings.server";
 
 /** What the form shows: the stored settings as the loader reads them. */

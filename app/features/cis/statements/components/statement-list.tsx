@@ -4,7 +4,7 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
 import type { StatementStatus } from "~/db/enums";
 import { formatDate } from "~/utils/dates";
-import { formatPence } from "../../domain";
+import { formatPence } from "../../domain/money";
 import { EMAIL_FAILURE_MESSAGES, resendFailedTitle, STATEMENT_ISSUE_METHODS, type EmailFailure } from "../issue-codes";
 import { STATEMENT_ISSUE_METHOD_LABELS, type StatementRowStatus } from "../statement-codes";
 

@@ -12,7 +12,7 @@ import { can } from "~/features/auth";
 import { reportInternalError } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { formatLongDate } from "~/utils/dates";
-import { currentTaxMonth, deadlineIndicator, isTaxMonthLabel, nextTaxMonth, previousTaxMonth, taxMonthFromLabel } from "../../domain";
+import { currentTaxMonth, deadlineIndicator, isTaxMonthLabel, nextTaxMonth, previousTaxMonth, taxMonthFromLabel } from "../../domain/tax-month";
 import { requireModule } from "~/features/auth/index.server";
 import { BatchPanel, StatementDeadlineBanner } from "../components/statement-panels";
 import { StatementList } from "../components/statement-list";

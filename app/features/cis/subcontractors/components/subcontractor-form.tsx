@@ -4,17 +4,9 @@ import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
-import {
-  RATE_FOR_VERIFICATION_STATUS,
-  SUBCONTRACTOR_TYPES,
-  subcontractorCreateSchema,
-  subcontractorUpdateSchema,
-  VERIFICATION_METHODS,
-  VERIFICATION_STATUSES,
-  type SubcontractorType,
-  type VerificationMethod,
-  type VerificationStatus,
-} from "../../domain";
+import { RATE_FOR_VERIFICATION_STATUS, VERIFICATION_STATUSES, type VerificationStatus } from "../../domain/calculation";
+import { SUBCONTRACTOR_TYPES, VERIFICATION_METHODS, type SubcontractorType, type VerificationMethod } from "../../domain/types";
+import { subcontractorCreateSchema, subcontractorUpdateSchema } from "../../domain/schemas";
 import { useHydrated } from "~/utils/use-hydrated";
 import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-table";
 import { FormErrors, FormSection as Section } from "~/components/ui/form-section";

@@ -39,7 +39,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, ctx, tenant, contractorName, replyTo } = await portalTenant(context);
   const form = await request.formData();
-  const { token, website, next } = portalSignInSchema.parse({ token: form.get("token") ?? "", website: form.get("website") ?? "", next: form.get("next") ?? "" });
+  const { token, website, next } = portalSignInSchema.parse({
+    token: form.get("token") ?? "",
+    website: form.get("website") ?? "",
+    next: form.get("next") ?? "",
+  });
   const result = website ? ({ ok: false, code: "invalid" } as const) : await consumePortalLink(env, ctx, request, tenant.id, token, clientIp(request));
   if (result.ok) return redirect(safeNext(next) ?? "/portal", { headers: { "Set-Cookie": result.setCookie, ...NO_STORE } });
   return data<PageData>({ contractorName, replyTo, token: null, problem: result.code }, { status: statusFor(result.code), headers: NO_STORE });

@@ -21,3 +21,4 @@ export {
   type Signer,
 } from "./signatures/signatures.server";
 export { readSignPost, type SignPost } from "./signatures/sign-post.server";
+export { requestIdParams, signSearch } from "./signatures/schemas";

@@ -5,4 +5,3 @@ export { formatBytes } from "./file-rules";
 export { boundaryOf, type FilePart, MultipartError, readMultipart } from "./multipart";
 export { SigningSteps, type SignActionData } from "./signatures/components/signing-steps";
 export { SIGNATURE_MESSAGES, SIGNATURE_STEPS, statusLabel } from "./signatures/signature-rules";
-export { requestIdParams, signSearch } from "./signatures/schemas";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { moduleOn } from "~/features/auth/index.server";
-import { requestIdParams } from "~/features/files";
+import { requestIdParams } from "~/features/files/index.server";
 import { subcontractorReviewDocument } from "~/features/files/index.server";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession } from "../portal-session.server";

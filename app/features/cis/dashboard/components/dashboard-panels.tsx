@@ -174,7 +174,7 @@ export function RecentActivity({ activity }: { activity: ActivityView[] }) {
                   <>
                     {" "}
                     {a.object.href ? (
-                      <Link to={a.object.href} className="text-accent-ink underline-offset-2 hover:underline">
+                      <Link to={a.object.href} className="text-accent-ink underline underline-offset-2">
                         {a.object.label}
                       </Link>
                     ) : (

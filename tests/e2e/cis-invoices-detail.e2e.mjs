@@ -109,8 +109,12 @@ scenario("Invoice detail: Print opens the print dialog with JavaScript, the prin
     expect(await page.getByRole("toolbar", { name: "Invoice actions" }).count(), "no toolbar on the printable page").toBe(0);
     expect(await page.locator('[data-amount="net"] td').innerText(), "net payment").toBe("£1,060.00");
     await page.getByRole("link", { name: "Back to invoice", exact: true }).click();
+    await page.waitForURL((u) => u.pathname === `/cis/invoices/${id}` && !u.searchParams.has("print"));
     await page.getByRole("heading", { name: number, exact: true }).waitFor();
   }
+  // The stylesheet must have loaded before print media is judged: the heading can be in the DOM of
+  // a page still loading its CSS, and an unstyled toolbar is visible on paper.
+  await page.waitForLoadState("load");
   // Print media hides the navigation and the toolbar and keeps the amounts.
   await page.emulateMedia({ media: "print" });
   expect(await toolbar(page).isVisible(), "toolbar on paper").toBe(false);

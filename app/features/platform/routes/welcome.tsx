@@ -27,8 +27,9 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
           <div className="mt-8 rounded-brand border border-line bg-elevated p-6">
             <h2 className="font-semibold">No modules are switched on yet</h2>
             {loaderData.canSwitchModules ? (
-              <p className="mt-2 text-sm opacity-80">
-                Modules such as CIS and Files are switched on in your workspace settings.{" "}
+              <p className="mt-2 text-sm">
+                {/* The link keeps full opacity: dimming it with the sentence would lower its contrast. */}
+                <span className="opacity-80">Modules such as CIS and Files are switched on in your workspace settings.</span>{" "}
                 <Link to="/settings/modules" className="font-medium text-accent-ink underline">
                   Switch modules on
                 </Link>

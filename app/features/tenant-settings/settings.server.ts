@@ -19,35 +19,17 @@ export type SetModuleError = "module_not_found" | "module_unavailable";
  * audit entry in one batch. The accent is stored as given and as the HSL the theme uses.
  */
 export async function saveBranding(env: Env, tenantId: string, current: TenantBranding, input: BrandingInput, actor: ActorAt): Promise<void> {
-  const db = getDb(env);
   const accentHsl = hexToHsl(input.accentColor);
   if (!accentHsl) throw new Error("saveBranding: accent colour not validated");
   // A blank address removes it (undefined leaves the key out of the stored JSON).
   const next: TenantBranding = { ...current, ...input, address: input.address || undefined, accentColor: input.accentColor.toUpperCase(), accentHsl };
-  const now = Date.now();
-  await db.batch([
-    db.update(tenants).set({ branding: next, updatedAt: now }).where(eq(tenants.id, tenantId)),
-    auditInsert(
-      db,
-      {
-        tenantId,
-        action: "tenant.branding.updated",
-        actorId: actor.id,
-        actorEmail: actor.email,
-        targetType: "tenant",
-        targetId: tenantId,
-        payload: {
-          accentColor: next.accentColor,
-          radius: input.radius,
-          appearance: input.appearance,
-          fontFamily: input.fontFamily,
-          address: Boolean(next.address),
-        },
-        ip: actor.ip,
-      },
-      now,
-    ),
-  ]);
+  await writeBranding(env, tenantId, next, actor, {
+    accentColor: next.accentColor,
+    radius: input.radius,
+    appearance: input.appearance,
+    fontFamily: input.fontFamily,
+    address: Boolean(next.address),
+  });
 }
 
 /**

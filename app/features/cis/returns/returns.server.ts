@@ -307,7 +307,11 @@ function lineInserts(db: Db, tenantId: string, returnId: string, lines: readonly
         l.statementsIssued ? 1 : 0,
         l.lastStatementDate ? Date.parse(l.lastStatementDate) : null,
       ]);
-    const v = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+    // Raw SQL only for the column index, an integer literal of this function; the values are bound (json_each).
+    const v = (i: number) => {
+      if (!Number.isInteger(i) || i < 0) throw new Error("return line column index must be a non-negative integer");
+      return sql.raw(`json_extract(j.value, '$[${i}]')`);
+    };
     out.push(
       db.insert(cisReturnLines).select(
         sql`SELECT ${tenantId}, ${returnId}, ${v(0)}, ${v(1)}, ${v(2)}, ${v(3)}, ${v(4)}, ${v(5)}, ${v(6)}, ${v(7)}, ${v(8)}, ${v(9)}, ${v(10)}, ${v(11)}, ${v(12)}

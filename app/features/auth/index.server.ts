@@ -24,7 +24,7 @@ export {
   touchSession,
 } from "./session.server";
 export { insertDefaultRoleBundlesStatements, setRoleBundleScopesStatement } from "./role-bundle-writes.server";
-export { countAttempt, forgetAddressThrottleStatement, refundAttempt, throttleMessage } from "./throttle.server";
+export { countAttempt, refundAttempt, throttleMessage } from "./throttle.server";
 export { burnToken, signToken, signTokenWith, type VerifiedToken, verifyToken } from "./tokens.server";
 export {
   activateUserStatement,

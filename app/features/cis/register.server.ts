@@ -1,6 +1,7 @@
 import { registerSubcontractorSigners } from "~/features/files/index.server";
 import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/index.server";
 import { CIS_AUDIT_NAMERS } from "./audit-namers.server";
+import { cisEraser } from "./erasure.server";
 import { runCisDeadlineAlerts } from "./dashboard/deadline-alerts.server";
 import { hmrcPollJob, hmrcSendJob } from "./hmrc/jobs.server";
 import { onSubmissionResult } from "./hmrc/gateway.server";
@@ -33,6 +34,7 @@ export const cisServer: ServerFeature = {
     { cron: CRONS.hourly, name: "cis-hmrc-records", run: (env, t) => runHmrcRecordsHousekeeping(env, t) },
   ],
   auditNamers: CIS_AUDIT_NAMERS,
+  erasure: cisEraser,
   register() {
     registerHmrcResultHandlers();
     // The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { fileFolders, files, signatureRequests } from "~/db/schema";
 import { CRONS, type JobInputsOf, type ServerFeature } from "~/features/platform/index.server";
+import { filesEraser } from "./erasure.server";
 import { expireMultipartUploads } from "./multipart-upload.server";
 import { signatureStampJob } from "./signatures/stamp.server";
 import { usageRecalculateJob } from "./usage-recalculation.server";
@@ -17,6 +18,7 @@ export const filesServer: ServerFeature = {
   name: "files",
   jobs: FILES_JOBS,
   cron: [{ cron: CRONS.hourly, name: "files-stale-multipart-uploads", run: (env, t) => expireMultipartUploads(env, t) }],
+  erasure: filesEraser,
   auditNamers: {
     // Files and signature requests by the file's name ("agreement.pdf"), folders by theirs.
     targets: [

@@ -12,6 +12,7 @@ export {
   writeAudit,
 } from "./audit.server";
 export { type AuditActorNamer, type AuditRef, type AuditTargetNamer } from "./audit-targets.server";
+export { addressUnused, type ErasedPerson, erasureStatements, mentions, type PersonalDataEraser, replaced, replacementsFor } from "./erasure/erasure.server";
 export { handleEmailBatch, handleEmailDeadLetters } from "./email/consumer.server";
 export { QUEUE_REFUSED, queueEmail, queueEmailIf } from "./email/send.server";
 export { ConfigurationError, devToolsEnabled, isDevelopment, requestEnvironment, secureCookies, sessionSecrets } from "./environment.server";

@@ -19,6 +19,7 @@ export { AppShell } from "./components/app-shell";
 export { type SectionLink, SectionNav } from "./components/section-nav";
 export { type ShellData } from "./components/shell-data";
 export { SubmissionKeyInput } from "./components/submission-key-input";
+export { FORMER_USER } from "./erasure/former-user";
 export { errorReference, errorReferenceContext, ErrorReferenceProvider, InternalErrorMessage, newErrorReference, reportInternalError } from "./error-reference";
 export { isValidSlug, resolveHost, tenantOrigin } from "./host";
 export { type AcquireResult, canRelease, type Lease, tryAcquire } from "./lease";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { runHousekeeping } from "./housekeeping.server";
 import { MODULE_CATALOGUE } from "./module-catalogue";
+import { platformEraser } from "./erasure/erasure.server";
 import { CRONS, type ServerFeature } from "./jobs/features.server";
 
 /**
@@ -11,6 +12,7 @@ import { CRONS, type ServerFeature } from "./jobs/features.server";
 export const platformServer: ServerFeature = {
   name: "platform",
   cron: [{ cron: CRONS.hourly, name: "housekeeping", run: (env, t) => runHousekeeping(env, t) }],
+  erasure: platformEraser,
   auditNamers: {
     // A module's entry names it by its id: "the CIS module".
     targets: [

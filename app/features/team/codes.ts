@@ -1,5 +1,5 @@
 /** Client-safe labels and messages of the team feature. */
-export const FORMER_USER = "Former user";
+export { FORMER_USER } from "~/features/platform";
 
 export const MEMBER_STATUSES = ["active", "invited", "disabled"] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];

@@ -10,10 +10,9 @@ import {
   setUserDisabledStatement,
   setUserRoleStatement,
 } from "~/features/auth/index.server";
-import { activityLog, auditEvents, emailOutbox, users, type Role } from "~/db/schema";
-import { erasureStatements } from "./erasure.server";
+import { users, type Role } from "~/db/schema";
 import { inviteUser, type InviteResult } from "./invitations.server";
-import { auditInsertWhere } from "~/features/platform/index.server";
+import { auditInsertWhere, erasureStatements } from "~/features/platform/index.server";
 import { anotherActiveAdmin } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
 import type { Result } from "~/utils/result";
@@ -196,8 +195,8 @@ export function scrubbedEmail(userId: string): string {
  * names go, the display name becomes 'Former user', the sessions are deleted and the password
  * can no longer match. The row and the audit entries stay, keyed by the user id, so the trail
  * still reads; the audit entries lose the e-mail they recorded, the outbox rows their address and
- * the activity log the name; every other copy of the e-mail and name goes in the same batch
- * (erasure.server.ts).
+ * the activity log the name; every other copy of the e-mail and name goes in the same batch, by
+ * the statements each feature registers for its own tables (platform's `erasureStatements`).
  */
 export async function scrubMember(env: Env, tenantId: string, userId: string, opts: ChangeOpts): Promise<ChangeResult> {
   if (userId === opts.actor.id) return { ok: false, code: "self" };
@@ -219,18 +218,7 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
     ),
     scrubUserStatement(db, { tenantId, userId, email: placeholder, displayName: FORMER_USER, now }),
     deleteUserSessionsStatement(db, tenantId, userId, done),
-    db
-      .update(auditEvents)
-      .set({ actorEmail: null })
-      .where(and(forTenant(auditEvents, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, t.email)), done)),
-    db
-      .update(activityLog)
-      .set({ performedByName: FORMER_USER })
-      .where(and(forTenant(activityLog, tenantId), eq(activityLog.performedBy, userId), done)),
-    db
-      .update(emailOutbox)
-      .set({ toAddress: placeholder })
-      .where(and(forTenant(emailOutbox, tenantId), eq(emailOutbox.toAddress, t.email), done)),
+    // Every feature erases its own copies of the person (each registers an eraser at start-up).
     ...erasureStatements(db, {
       tenantId,
       userId,

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { registerEraser, type PersonalDataEraser } from "../erasure/erasure.server";
 import { registerAuditNamers, type AuditActorNamer, type AuditTargetNamer } from "../audit-targets.server";
 import { registerJobs } from "./definitions.server";
 import type { JobDefinition } from "./registry.server";
@@ -24,6 +25,8 @@ export type ServerFeature = {
   register?(): void;
   /** How the audit log names the feature's objects (and any actors who are not team members) in its sentences. */
   auditNamers?: { targets?: readonly AuditTargetNamer[]; actors?: readonly AuditActorNamer[] };
+  /** The statements that erase the feature's own copies of a person's e-mail and name (their erasure's batch). */
+  erasure?: PersonalDataEraser;
 };
 
 /** The job types of a list of job definitions, by name, with the input a caller passes: for `RegisteredJobs`. */
@@ -31,11 +34,12 @@ export type JobInputsOf<Defs extends readonly { type: string; input: z.ZodType }
   [D in Defs[number] as D["type"]]: z.input<D["input"]>;
 };
 
-/** Registers every feature's jobs with the JOBS consumer and its audit namers, and runs its start-up hooks. */
+/** Registers every feature's jobs with the JOBS consumer, its audit namers and eraser, and runs its start-up hooks. */
 export function registerServerFeatures(features: readonly ServerFeature[]): void {
   for (const feature of features) {
     registerJobs(...(feature.jobs ?? []));
     if (feature.auditNamers) registerAuditNamers(feature.auditNamers);
+    if (feature.erasure) registerEraser(feature.erasure);
     feature.register?.();
   }
 }

@@ -1,22 +1,22 @@
 /**
- * The copies of a person's e-mail and name that live outside their users row, and the
- * statements that erase them. They run in the erasure's own D1 batch, each only once the users
- * row shows this erasure (`done`), so a refused erasure touches nothing.
+ * Erasing a person's personal data. The team feature runs the erasure in one D1 batch; every
+ * feature that keeps copies of a person's e-mail or name outside their users row registers the
+ * statements that erase its own copies (`erasure` in its `ServerFeature`), so no feature writes
+ * another's tables. Each statement is conditional on `done` (true once the users row shows this
+ * erasure), so a refused erasure touches nothing.
  *
- * Texts that name the person (notification titles, e-mails in the outbox and the development
- * mailbox, audit and activity details, job inputs) keep their sense with 'Former user' in place of
- * the name and the placeholder address in place of the e-mail. Copies kept under the e-mail alone,
- * with no tenant (platform mail, sign-in audit and throttle counters on the bare domain), are
- * erased only when no other account anywhere still uses that address.
+ * Texts that name the person keep their sense with 'Former user' in place of the name and the
+ * placeholder address in place of the e-mail. Copies kept under the e-mail alone, with no tenant
+ * (platform mail, sign-in audit and throttle counters on the bare domain), are erased only when no
+ * other account anywhere still uses that address (`addressUnused`).
  */
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
-import { forgetAddressThrottleStatement } from "~/features/auth/index.server";
-import { activityLog, auditEvents, cisSettings, devMailbox, emailOutbox, files, jobs, notifications, signatureRequests } from "~/db/schema";
-import { FORMER_USER } from "./codes";
+import { activityLog, auditEvents, devMailbox, emailOutbox, jobs, notifications } from "~/db/schema";
+import { FORMER_USER } from "./former-user";
 
 /** Names shorter than this are not replaced inside free text: they would hit ordinary words. */
 const MIN_NAME_LENGTH = 3;
@@ -34,61 +34,72 @@ export type ErasedPerson = {
   done: SQL;
 };
 
+/** The statements that erase one feature's copies of the person, for the erasure's batch. */
+export type PersonalDataEraser = (db: Db, person: ErasedPerson) => BatchItem<"sqlite">[];
+
 /** The person's full names as they may appear in text: the display name and 'first last'. */
 function fullNames(p: ErasedPerson): string[] {
   const both = [p.firstName?.trim(), p.lastName?.trim()].filter(Boolean).join(" ");
   return [...new Set([p.displayName.trim(), both])].filter((n) => n.length >= MIN_NAME_LENGTH && n !== FORMER_USER);
 }
 
-type Pair = [from: string, to: string];
+export type Replacement = [from: string, to: string];
 
 const jsonInner = (s: string) => JSON.stringify(s).slice(1, -1);
 const htmlEscaped = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
-/** What to replace in plain text, in JSON text and in HTML: the e-mail first (it may contain a name). */
-function pairs(p: ErasedPerson, encode: (s: string) => string = (s) => s): Pair[] {
-  const list: Pair[] = [[p.email, p.placeholder], ...fullNames(p).map((n): Pair => [n, FORMER_USER])];
-  return list.map(([from, to]): Pair => [encode(from), encode(to)]).filter(([from], i, all) => all.findIndex(([f]) => f === from) === i);
+function pairs(p: ErasedPerson, encode: (s: string) => string = (s) => s): Replacement[] {
+  const list: Replacement[] = [[p.email, p.placeholder], ...fullNames(p).map((n): Replacement => [n, FORMER_USER])];
+  return list.map(([from, to]): Replacement => [encode(from), encode(to)]).filter(([from], i, all) => all.findIndex(([f]) => f === from) === i);
 }
 
-function replaced(column: SQLiteColumn, list: Pair[]): SQL {
+/** What to replace in plain text, inside JSON strings and in HTML: the e-mail first (it may contain a name). */
+export function replacementsFor(p: ErasedPerson): { text: Replacement[]; json: Replacement[]; html: Replacement[] } {
+  return { text: pairs(p), json: pairs(p, jsonInner), html: pairs(p, htmlEscaped) };
+}
+
+/** The column's value with every replacement applied, in SQL. */
+export function replaced(column: SQLiteColumn, list: Replacement[]): SQL {
   let expr: SQL = sql`${column}`;
   for (const [from, to] of list) expr = sql`REPLACE(${expr}, ${from}, ${to})`;
   return expr;
 }
 
-function mentions(columns: SQLiteColumn[], list: Pair[]): SQL {
+/** True where any of the columns contains any of the replaced texts. */
+export function mentions(columns: SQLiteColumn[], list: Replacement[]): SQL {
   return or(...columns.flatMap((c) => list.map(([from]) => sql`instr(${c}, ${from}) > 0`))) ?? sql`0`;
 }
 
 /** True once no account anywhere (another workspace, the platform) still has the address. */
-function addressUnused(email: string): SQL {
+export function addressUnused(email: string): SQL {
   return sql`NOT EXISTS (SELECT 1 FROM users WHERE email = ${email}) AND NOT EXISTS (SELECT 1 FROM platform_admins WHERE email = ${email})`;
 }
 
-export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[] {
+/** The platform's own copies: audit, activity, notifications, mail and job inputs. */
+export const platformEraser: PersonalDataEraser = (db, p) => {
   const { tenantId, userId, done } = p;
-  const text = pairs(p);
-  const json = pairs(p, jsonInner);
-  const html = pairs(p, htmlEscaped);
+  const { text, json, html } = replacementsFor(p);
   const unused = addressUnused(p.email);
   return [
-    // Files they own keep their owner id; the copied name and address go.
+    // Entries they made keep their actor id; the copied address goes.
     db
-      .update(files)
-      .set({ ownerEmail: p.placeholder, ownerName: FORMER_USER })
-      .where(and(forTenant(files, tenantId), eq(files.ownerId, userId), done)),
+      .update(auditEvents)
+      .set({ actorEmail: null })
+      .where(and(forTenant(auditEvents, tenantId), or(eq(auditEvents.actorId, userId), eq(auditEvents.actorEmail, p.email)), done)),
+    db
+      .update(activityLog)
+      .set({ performedByName: FORMER_USER })
+      .where(and(forTenant(activityLog, tenantId), eq(activityLog.performedBy, userId), done)),
+    db
+      .update(emailOutbox)
+      .set({ toAddress: p.placeholder })
+      .where(and(forTenant(emailOutbox, tenantId), eq(emailOutbox.toAddress, p.email), done)),
     // Their own inbox is of no use to anyone; other people's notifications keep their sense.
     db.delete(notifications).where(and(forTenant(notifications, tenantId), eq(notifications.targetUserId, userId), done)),
     db
       .update(notifications)
       .set({ title: replaced(notifications.title, text), message: replaced(notifications.message, text) })
       .where(and(forTenant(notifications, tenantId), mentions([notifications.title, notifications.message], text), done)),
-    // A typed or drawn signature recorded their name as shown.
-    db
-      .update(signatureRequests)
-      .set({ signatureText: FORMER_USER })
-      .where(and(forTenant(signatureRequests, tenantId), eq(signatureRequests.signerId, userId), sql`${signatureRequests.signatureText} IS NOT NULL`, done)),
     db
       .update(emailOutbox)
       .set({
@@ -136,15 +147,23 @@ export function erasureStatements(db: Db, p: ErasedPerson): BatchItem<"sqlite">[
       .update(jobs)
       .set({ inputs: replaced(jobs.inputs, json) })
       .where(and(forTenant(jobs, tenantId), mentions([jobs.inputs], json), done)),
-    // A workspace's statement e-mails are no longer sent from, or answered to, the departed person.
-    db
-      .update(cisSettings)
-      .set({
-        emailReplyTo: sql`CASE WHEN ${cisSettings.emailReplyTo} = ${p.email} THEN NULL ELSE ${cisSettings.emailReplyTo} END`,
-        emailFrom: sql`CASE WHEN ${cisSettings.emailFrom} = ${p.email} THEN NULL ELSE ${cisSettings.emailFrom} END`,
-      })
-      .where(and(forTenant(cisSettings, tenantId), or(eq(cisSettings.emailReplyTo, p.email), eq(cisSettings.emailFrom, p.email)), done)),
-    // Sign-in counters are keyed by the address.
-    forgetAddressThrottleStatement(db, p.email, and(unused, done) ?? done),
   ];
+};
+
+const erasers: PersonalDataEraser[] = [];
+
+/** Called at start-up for each feature that keeps copies of people's personal data. */
+export function registerEraser(eraser: PersonalDataEraser): void {
+  if (!erasers.includes(eraser)) erasers.push(eraser);
+}
+
+/** How many features registered an eraser (the erasure refuses to run with none: fail closed). */
+export function registeredEraserCount(): number {
+  return erasers.length;
+}
+
+/** Every registered feature's statements for one erasure, in registration order. */
+export function erasureStatements(db: Db, person: ErasedPerson): BatchItem<"sqlite">[] {
+  if (erasers.length === 0) throw new Error("No personal-data erasers are registered: the server features were not registered at start-up.");
+  return erasers.flatMap((erase) => erase(db, person));
 }

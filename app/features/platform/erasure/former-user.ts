@@ -1,0 +1,2 @@
+/** What a person whose personal data was erased is called wherever their name stood. */
+export const FORMER_USER = "Former user";

@@ -157,11 +157,6 @@ export function registerEraser(eraser: PersonalDataEraser): void {
   if (!erasers.includes(eraser)) erasers.push(eraser);
 }
 
-/** How many features registered an eraser (the erasure refuses to run with none: fail closed). */
-export function registeredEraserCount(): number {
-  return erasers.length;
-}
-
 /** Every registered feature's statements for one erasure, in registration order. */
 export function erasureStatements(db: Db, person: ErasedPerson): BatchItem<"sqlite">[] {
   if (erasers.length === 0) throw new Error("No personal-data erasers are registered: the server features were not registered at start-up.");

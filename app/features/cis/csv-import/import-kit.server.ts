@@ -14,9 +14,12 @@ import {
   type ImportColumn,
   type ImportPreview,
   type ImportPreviewRow,
+  type ImportOutcome,
   type ImportProblem,
+  type ImportRefusal,
   type ImportRowStatus,
 } from "./import-kit";
+import type { Result } from "~/utils/result";
 
 const MAX_ROWS_TEXT = IMPORT_MAX_ROWS.toLocaleString("en-GB");
 const SIZE_MESSAGE = `The file is larger than 1 MB. Split it into files of at most 1 MB and ${MAX_ROWS_TEXT} rows.`;
@@ -75,10 +78,7 @@ export type ImportTable<K extends string> = { ignoredColumns: string[]; rows: { 
  * naming each required column once, at least one and at most IMPORT_MAX_ROWS non-blank data rows.
  * Columns are matched by header or alias, ignoring case and spacing; other columns are ignored.
  */
-export function readImportTable<K extends string>(
-  text: string,
-  columns: readonly ImportColumn<K>[],
-): ({ ok: true } & ImportTable<K>) | ({ ok: false } & ImportProblem) {
+export function readImportTable<K extends string>(text: string, columns: readonly ImportColumn<K>[]): ImportOutcome<ImportTable<K>> {
   let records;
   try {
     records = parseCsv(text);
@@ -153,11 +153,20 @@ const importForm = z.discriminatedUnion("intent", [
 type ImportPost =
   { intent: "preview"; fileName: string; text: string } | { intent: "cancel"; importId: string } | { intent: "commit"; importId: string; expected: number };
 
+/** Why a posted import form was refused before its file was read, with the answer's message and status. */
+const POST_REFUSALS = {
+  too_large: { message: SIZE_MESSAGE, status: 413 },
+  unknown_action: { message: "Unknown action.", status: 400 },
+  no_file: { message: "Choose a CSV file to upload.", status: 400 },
+  not_csv_file: { message: "The file must be a CSV file (.csv).", status: 400 },
+} as const;
+type PostRefusal = keyof typeof POST_REFUSALS;
+
 /** The posted form, with an uploaded file checked (present, within the size limit, CSV) and decoded. */
-async function readImportPost(request: Request): Promise<{ ok: true; post: ImportPost } | { ok: false; error: string; status: number }> {
+async function readImportPost(request: Request): Promise<Result<{ post: ImportPost }, PostRefusal>> {
   // Refuse an oversized upload before reading its body (multipart overhead allowed for).
   const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > IMPORT_MAX_BYTES + 64 * 1024) return { ok: false, error: SIZE_MESSAGE, status: 413 };
+  if (declared > IMPORT_MAX_BYTES + 64 * 1024) return { ok: false, code: "too_large" };
 
   const form = await request.formData();
   const parsed = importForm.safeParse({
@@ -166,13 +175,13 @@ async function readImportPost(request: Request): Promise<{ ok: true; post: Impor
     importId: form.get("importId") ?? "",
     expected: form.get("expected") ?? "",
   });
-  if (!parsed.success) return { ok: false, error: "Unknown action.", status: 400 };
+  if (!parsed.success) return { ok: false, code: "unknown_action" };
   const posted = parsed.data;
   if (posted.intent !== "preview") return { ok: true, post: posted };
   const { file } = posted;
-  if (!file || file.size === 0) return { ok: false, error: "Choose a CSV file to upload.", status: 400 };
-  if (file.size > IMPORT_MAX_BYTES) return { ok: false, error: SIZE_MESSAGE, status: 413 };
-  if (!/\.(csv|txt)$/i.test(file.name) && !/csv|text\/plain/i.test(file.type)) return { ok: false, error: "The file must be a CSV file (.csv).", status: 400 };
+  if (!file || file.size === 0) return { ok: false, code: "no_file" };
+  if (file.size > IMPORT_MAX_BYTES) return { ok: false, code: "too_large" };
+  if (!/\.(csv|txt)$/i.test(file.name) && !/csv|text\/plain/i.test(file.type)) return { ok: false, code: "not_csv_file" };
   return { ok: true, post: { intent: "preview", fileName: file.name, text: decodeCsvBytes(await file.arrayBuffer()) } };
 }
 
@@ -200,7 +209,7 @@ export type ImportFlow<A extends ImportChecked<ImportPreviewRow>> = {
   /** The import page, where Cancel returns to. */
   page: string;
   /** The import's own checks of a whole file; writes nothing. */
-  analyse: (text: string) => Promise<A | ({ ok: false } & ImportProblem)>;
+  analyse: (text: string) => Promise<A | ImportRefusal>;
   /** Whether a checked file is kept for the Import click; `notImportable` is the preview's notice when it is not. */
   importable: (analysis: A) => boolean;
   notImportable: string | null;
@@ -214,7 +223,7 @@ export type ImportFlow<A extends ImportChecked<ImportPreviewRow>> = {
 export async function importStep<A extends ImportChecked<ImportPreviewRow>>(request: Request, flow: ImportFlow<A>) {
   const { env, tenantId, userId } = flow;
   const read = await readImportPost(request);
-  if (!read.ok) return { done: importError(read.error, read.status) } as const;
+  if (!read.ok) return { done: importError(POST_REFUSALS[read.code].message, POST_REFUSALS[read.code].status) } as const;
   const posted = read.post;
 
   if (posted.intent === "preview") {

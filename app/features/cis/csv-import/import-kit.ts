@@ -21,6 +21,12 @@ export type ImportProblem =
   | { code: "no_rows" }
   | { code: "too_many_rows"; rows: number };
 
+/** A refused file, in the one result shape (`~/utils/result`): `ok: false` with its problem's code and details. */
+export type ImportRefusal = { ok: false } & ImportProblem;
+
+/** A checked file: its rows with what the import needs (`T`), or the problem that refused it. */
+export type ImportOutcome<T extends object> = ({ ok: true } & T) | ImportRefusal;
+
 /**
  * The fields of a preview row the page itself reads. `row` counts data rows from 1 (the first row
  * under the header); `line` is the spreadsheet line number (the header is line 1).

@@ -5,7 +5,7 @@ import { cisInvoices, cisSubcontractors } from "~/db/schema";
 import type { AuditEntry } from "~/features/platform/index.server";
 import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
 import { countStatuses, readImportTable, type ImportTable } from "../csv-import/import-kit.server";
-import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
+import { IMPORT_MAX_ROWS, type ImportRefusal, type ImportRowStatus } from "../csv-import/import-kit";
 import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, parseMoney, UTR_RE, type InvoiceInput } from "../domain";
 import type { Actor } from "~/features/auth";
 import { maskUtr, piiSearchHash } from "../pii.server";
@@ -47,7 +47,7 @@ export type InvoiceImportAnalysis =
       ignoredColumns: string[];
       counts: Record<ImportRowStatus, number>;
     }
-  | ({ ok: false } & ImportProblem);
+  | ImportRefusal;
 
 export const IMPORT_ROW_MESSAGES = {
   missingSubcontractor: "Enter the subcontractor's name or 10-digit UTR",

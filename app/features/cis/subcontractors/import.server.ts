@@ -7,7 +7,7 @@ import type { AuditEntry } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
 import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
-import { IMPORT_MAX_ROWS, type ImportProblem, type ImportRowStatus } from "../csv-import/import-kit";
+import { IMPORT_MAX_ROWS, type ImportRefusal, type ImportRowStatus } from "../csv-import/import-kit";
 import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "../domain";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "~/features/auth";
@@ -27,8 +27,7 @@ export { runCisImportCleanup, storeUpload } from "../csv-import/import-kit.serve
 export type ImportRowResult = { row: number; line: number; name: string; type: string; utrMasked: string; status: ImportRowStatus; messages: string[] };
 
 export type ImportAnalysis =
-  | { ok: true; rows: ImportRowResult[]; valid: SubcontractorCreate[]; ignoredColumns: string[]; counts: Record<ImportRowStatus, number> }
-  | ({ ok: false } & ImportProblem);
+  { ok: true; rows: ImportRowResult[]; valid: SubcontractorCreate[]; ignoredColumns: string[]; counts: Record<ImportRowStatus, number> } | ImportRefusal;
 
 /** DD/MM/YYYY (a UK spreadsheet's own format) to ISO; anything else is passed on for the schema to judge. */
 function isoDate(value: string): string {

@@ -55,80 +55,97 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return existing;
 }
 
+type Reply = (body: InviteActionData, status?: number) => ReturnType<typeof data<InviteActionData>>;
+
+/** What each of the action's three steps needs: who acts, for which tenant, and how to answer. */
+type InviteStep = Awaited<ReturnType<typeof guard>> & { formData: FormData; origin: string; ip: string | null; reply: Reply; canReveal: boolean };
+
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { id } = portalInviteParamsSchema.parse(params);
-  const { env, tenant, user, actor } = await guard(request, context, !id);
+  const cis = await guard(request, context, !id);
   const formData = await request.formData();
   const intent = portalInviteIntentSchema.safeParse({ intent: formData.get("intent"), invite: formData.get("invite") ?? undefined });
   // Each route takes its own intents only.
   if (!intent.success || (intent.data.intent !== "create") !== Boolean(id)) throw data("Unknown action", { status: 400 });
-  const origin = new URL(request.url).origin;
-  const ip = clientIp(request);
-  const reply = (body: InviteActionData, status = 200) => data(body, { status, headers: NO_STORE });
-  const canReveal = can(user, REVEAL_SCOPE);
-
+  const step: InviteStep = {
+    ...cis,
+    formData,
+    origin: new URL(request.url).origin,
+    ip: clientIp(request),
+    reply: (body, status = 200) => data(body, { status, headers: NO_STORE }),
+    canReveal: can(cis.user, REVEAL_SCOPE),
+  };
   if (id && intent.data.intent === "reveal") {
-    await requireScope(request, context, user, REVEAL_SCOPE);
-    const inviteId = intent.data.invite;
-    let shown: Awaited<ReturnType<typeof revealPortalLink>>;
-    try {
-      shown = await revealPortalLink(env, { tenantId: tenant.id, subcontractorId: id, inviteId, actor, origin, ip });
-    } catch (err) {
-      console.error("Show link failed", err instanceof Error ? err.message : err);
-      throw data("The link could not be shown. Please try again.", { status: 500, headers: NO_STORE });
-    }
-    const base = { kind: "result", created: false, subcontractorId: id, inviteId, canReveal } as const;
-    if (shown.ok) return reply({ ...base, name: shown.name, email: shown.email, emailSent: shown.emailSent, magicLink: shown.magicLink, revealError: null });
-    const { code } = shown;
-    if (code === "not_found") throw data("Not found", { status: 404 });
-    const sub = await getSubcontractor(env, tenant.id, id);
-    return reply(
-      { ...base, name: sub?.name ?? "", email: sub?.email ?? "", emailSent: true, magicLink: null, revealError: REVEAL_REFUSAL_MESSAGES[code] },
-      revealRefusalStatus(code),
-    );
+    await requireScope(request, context, cis.user, REVEAL_SCOPE);
+    return revealLink(step, id, intent.data.invite);
   }
+  if (id) return inviteExisting(step, id);
+  return createAndInvite(step);
+}
 
-  if (id) {
-    const sub = await getSubcontractor(env, tenant.id, id);
-    if (!sub) throw data("Not found", { status: 404 });
-    // A subcontractor who cannot be invited is refused as such, before the form's key is looked at.
-    const refusal = inviteRefusal(sub);
-    if (refusal) return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(refusal, sub.name)) }, refusal === "archived" ? 409 : 400);
-    try {
-      // The link is a secret, so it is not kept for a repeat: the stored answer says where it went.
-      let magicLink: string | null = null;
-      let inviteId: string | null = null;
-      const sent = await submitOnce(env, formData, portalInviteScope(tenant.id, user.id, sub.id), async (claim) => {
-        const issued = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false, claim });
-        if (!issued.ok) return issued;
-        magicLink = issued.invite.magicLink;
-        inviteId = issued.invite.inviteId;
-        return { ok: true as const, email: issued.invite.email, emailSent: issued.invite.emailSent };
-      });
-      if (sent.kind === "refused" || sent.kind === "pending") return reply({ kind: "form", result: formErrorReply(sent.message) }, 409);
-      const issued = sent.result;
-      if (!issued.ok)
-        return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
-      if (sent.kind === "repeat" || inviteId === null)
-        return reply({ kind: "form", result: formErrorReply(inviteAlreadySentMessage(issued.email, issued.emailSent)) }, 409);
-      return reply({
-        kind: "result",
-        created: false,
-        subcontractorId: sub.id,
-        inviteId,
-        name: sub.name,
-        email: issued.email,
-        emailSent: issued.emailSent,
-        magicLink,
-        canReveal,
-        revealError: null,
-      });
-    } catch (err) {
-      console.error("Portal invite failed", err instanceof Error ? err.message : err);
-      return reply({ kind: "form", result: formErrorReply("Failed to send invitation") }, 500);
-    }
+/** 'Show link': the live link again, for whoever may see it (audited; they may not approve what comes through it). */
+async function revealLink({ env, tenant, actor, origin, ip, reply, canReveal }: InviteStep, id: string, inviteId: string) {
+  let shown: Awaited<ReturnType<typeof revealPortalLink>>;
+  try {
+    shown = await revealPortalLink(env, { tenantId: tenant.id, subcontractorId: id, inviteId, actor, origin, ip });
+  } catch (err) {
+    console.error("Show link failed", err instanceof Error ? err.message : err);
+    throw data("The link could not be shown. Please try again.", { status: 500, headers: NO_STORE });
   }
+  const base = { kind: "result", created: false, subcontractorId: id, inviteId, canReveal } as const;
+  if (shown.ok) return reply({ ...base, name: shown.name, email: shown.email, emailSent: shown.emailSent, magicLink: shown.magicLink, revealError: null });
+  const { code } = shown;
+  if (code === "not_found") throw data("Not found", { status: 404 });
+  const sub = await getSubcontractor(env, tenant.id, id);
+  return reply(
+    { ...base, name: sub?.name ?? "", email: sub?.email ?? "", emailSent: true, magicLink: null, revealError: REVEAL_REFUSAL_MESSAGES[code] },
+    revealRefusalStatus(code),
+  );
+}
 
+/** A new link for an existing subcontractor, once per form (a repeated post sends nothing again). */
+async function inviteExisting({ env, tenant, user, actor, formData, origin, ip, reply, canReveal }: InviteStep, id: string) {
+  const sub = await getSubcontractor(env, tenant.id, id);
+  if (!sub) throw data("Not found", { status: 404 });
+  // A subcontractor who cannot be invited is refused as such, before the form's key is looked at.
+  const refusal = inviteRefusal(sub);
+  if (refusal) return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(refusal, sub.name)) }, refusal === "archived" ? 409 : 400);
+  try {
+    // The link is a secret, so it is not kept for a repeat: the stored answer says where it went.
+    let magicLink: string | null = null;
+    let inviteId: string | null = null;
+    const sent = await submitOnce(env, formData, portalInviteScope(tenant.id, user.id, sub.id), async (claim) => {
+      const issued = await issuePortalInvite(env, { tenant, subcontractor: sub, actor, origin, ip, created: false, claim });
+      if (!issued.ok) return issued;
+      magicLink = issued.invite.magicLink;
+      inviteId = issued.invite.inviteId;
+      return { ok: true as const, email: issued.invite.email, emailSent: issued.invite.emailSent };
+    });
+    if (sent.kind === "refused" || sent.kind === "pending") return reply({ kind: "form", result: formErrorReply(sent.message) }, 409);
+    const issued = sent.result;
+    if (!issued.ok) return reply({ kind: "form", result: formErrorReply(inviteRefusalMessage(issued.code, sub.name)) }, issued.code === "archived" ? 409 : 400);
+    if (sent.kind === "repeat" || inviteId === null)
+      return reply({ kind: "form", result: formErrorReply(inviteAlreadySentMessage(issued.email, issued.emailSent)) }, 409);
+    return reply({
+      kind: "result",
+      created: false,
+      subcontractorId: sub.id,
+      inviteId,
+      name: sub.name,
+      email: issued.email,
+      emailSent: issued.emailSent,
+      magicLink,
+      canReveal,
+      revealError: null,
+    });
+  } catch (err) {
+    console.error("Portal invite failed", err instanceof Error ? err.message : err);
+    return reply({ kind: "form", result: formErrorReply("Failed to send invitation") }, 500);
+  }
+}
+
+/** 'Create and invite': a new active subcontractor, then its first link. */
+async function createAndInvite({ env, tenant, user, actor, formData, origin, ip, reply, canReveal }: InviteStep) {
   const submission = parseWithZod(formData, { schema: inviteCreateSchema });
   if (submission.status !== "success") return reply({ kind: "form", result: submission.reply() }, 400);
   const input = submission.value;

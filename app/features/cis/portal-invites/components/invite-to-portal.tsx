@@ -167,9 +167,8 @@ function CannotInvite({ message, subcontractorId, canEdit, onCancel }: { message
   );
 }
 
-function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: PanelProps & { lastResult?: SubmissionResult<string[]> }) {
-  const hydrated = useHydrated();
-  const [form, fields] = useForm({
+function useCreateInviteForm(lastResult: SubmissionResult<string[]> | undefined) {
+  return useForm({
     lastResult,
     defaultValue: { type: "individual" },
     onValidate({ formData }) {
@@ -180,10 +179,12 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
-  const type = fields.type.value ?? "individual";
-  // Without JavaScript both identifier fields show (the server keeps the one that fits the type).
-  const showNino = !hydrated || type === "individual";
-  const showCompany = !hydrated || type !== "individual";
+}
+
+type CreateInviteFields = ReturnType<typeof useCreateInviteForm>[1];
+
+function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: PanelProps & { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useCreateInviteForm(lastResult);
   return (
     <div className="space-y-4">
       <h2 id={titleId} className="text-lg font-semibold">
@@ -198,53 +199,7 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
         <Field id={fields.email.id} label="Email *" error={fields.email.errors}>
           <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} className={inputClass} autoComplete="off" required />
         </Field>
-        <Field id={fields.type.id} label="Type" error={fields.type.errors}>
-          <select {...getSelectProps(fields.type)} key={fields.type.key} className={inputClass}>
-            {SUBCONTRACTOR_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t === "individual" ? "Individual" : t === "company" ? "Company" : "Partnership"}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={fields.utr.id} label="UTR" error={fields.utr.errors} hint="10 digits">
-          <input
-            {...getInputProps(fields.utr, { type: "text", ariaDescribedBy: fields.utr.descriptionId })}
-            key={fields.utr.key}
-            className={inputClass}
-            inputMode="numeric"
-            maxLength={10}
-            autoComplete="off"
-            required
-          />
-        </Field>
-        {showNino ? (
-          <Field id={fields.nino.id} label="National Insurance Number" error={fields.nino.errors} hint={hydrated ? undefined : "Individuals only"}>
-            <input
-              {...getInputProps(fields.nino, { type: "text", ariaDescribedBy: hydrated ? undefined : fields.nino.descriptionId })}
-              key={fields.nino.key}
-              className={inputClass}
-              autoComplete="off"
-              maxLength={13}
-            />
-          </Field>
-        ) : null}
-        {showCompany ? (
-          <Field
-            id={fields.companyNumber.id}
-            label="Company Number"
-            error={fields.companyNumber.errors}
-            hint={hydrated ? undefined : "Companies and partnerships only"}
-          >
-            <input
-              {...getInputProps(fields.companyNumber, { type: "text", ariaDescribedBy: hydrated ? undefined : fields.companyNumber.descriptionId })}
-              key={fields.companyNumber.key}
-              className={inputClass}
-              autoComplete="off"
-              maxLength={8}
-            />
-          </Field>
-        ) : null}
+        <IdentityFields fields={fields} />
         <div className="flex justify-end gap-2">
           <CancelControl onCancel={onCancel} />
           <SubmitButton pendingText="Creating..." pending={busy} action={inviteHref()}>
@@ -253,6 +208,66 @@ function CreateInviteForm({ lastResult, busy, titleId, fetcherKey, onCancel }: P
         </div>
       </Form>
     </div>
+  );
+}
+
+/** Type, UTR and the identifier that fits the type. */
+function IdentityFields({ fields }: { fields: CreateInviteFields }) {
+  const hydrated = useHydrated();
+  const type = fields.type.value ?? "individual";
+  // Without JavaScript both identifier fields show (the server keeps the one that fits the type).
+  const showNino = !hydrated || type === "individual";
+  const showCompany = !hydrated || type !== "individual";
+  return (
+    <>
+      <Field id={fields.type.id} label="Type" error={fields.type.errors}>
+        <select {...getSelectProps(fields.type)} key={fields.type.key} className={inputClass}>
+          {SUBCONTRACTOR_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t === "individual" ? "Individual" : t === "company" ? "Company" : "Partnership"}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={fields.utr.id} label="UTR" error={fields.utr.errors} hint="10 digits">
+        <input
+          {...getInputProps(fields.utr, { type: "text", ariaDescribedBy: fields.utr.descriptionId })}
+          key={fields.utr.key}
+          className={inputClass}
+          inputMode="numeric"
+          maxLength={10}
+          autoComplete="off"
+          required
+        />
+      </Field>
+      {showNino ? (
+        <Field id={fields.nino.id} label="National Insurance Number" error={fields.nino.errors} hint={hydrated ? undefined : "Individuals only"}>
+          <input
+            {...getInputProps(fields.nino, { type: "text", ariaDescribedBy: hydrated ? undefined : fields.nino.descriptionId })}
+            key={fields.nino.key}
+            className={inputClass}
+            autoComplete="off"
+            maxLength={13}
+          />
+        </Field>
+      ) : null}
+      {showCompany ? (
+        <Field
+          id={fields.companyNumber.id}
+          label="Company Number"
+          error={fields.companyNumber.errors}
+          hint={hydrated ? undefined : "Companies and partnerships only"}
+        >
+          <input
+            {...getInputProps(fields.companyNumber, { type: "text", ariaDescribedBy: hydrated ? undefined : fields.companyNumber.descriptionId })}
+            key={fields.companyNumber.key}
+            className={inputClass}
+            autoComplete="off"
+            maxLength={8}
+          />
+        </Field>
+      ) : null}
+    </>
   );
 }
 

@@ -45,39 +45,29 @@ export async function saveGatewayCredentials(env: Env, tenantId: string, credent
     return { ok: false, code: "encrypt_failed" };
   }
   const db = getDb(env);
-  const now = Date.now();
   const [existing] = await db.select({ tenantId: cisSettings.tenantId }).from(cisSettings).where(forTenant(cisSettings, tenantId)).limit(1);
   if (!existing) return { ok: false, code: "settings_missing" };
-  await db.batch([
-    db
-      .update(cisSettings)
-      .set({ gatewaySenderIdEnc: senderEnc, gatewayPasswordEnc: passwordEnc, gatewayCredentialsUpdatedAt: now, updatedAt: now, updatedBy: actor.id })
-      .where(forTenant(cisSettings, tenantId)),
-    auditInsert(
-      db,
-      {
-        tenantId,
-        action: "cis.settings.updated",
-        actorId: actor.id,
-        actorEmail: actor.email,
-        targetType: "cis_settings",
-        targetId: tenantId,
-        ip: actor.ip,
-        payload: { changedFields: ["gatewayCredentials"] },
-      },
-      now,
-    ),
-  ]);
+  await writeGatewayCredentials(db, tenantId, actor, { senderEnc, passwordEnc });
   return { ok: true };
 }
 
 export async function clearGatewayCredentials(env: Env, tenantId: string, actor: ActorAt): Promise<void> {
-  const db = getDb(env);
+  await writeGatewayCredentials(getDb(env), tenantId, actor, null);
+}
+
+/** Stores the sealed credentials (or clears them, `null`) with its audit entry, in one batch. */
+async function writeGatewayCredentials(db: Db, tenantId: string, actor: ActorAt, sealed: { senderEnc: string; passwordEnc: string } | null): Promise<void> {
   const now = Date.now();
   await db.batch([
     db
       .update(cisSettings)
-      .set({ gatewaySenderIdEnc: null, gatewayPasswordEnc: null, gatewayCredentialsUpdatedAt: now, updatedAt: now, updatedBy: actor.id })
+      .set({
+        gatewaySenderIdEnc: sealed?.senderEnc ?? null,
+        gatewayPasswordEnc: sealed?.passwordEnc ?? null,
+        gatewayCredentialsUpdatedAt: now,
+        updatedAt: now,
+        updatedBy: actor.id,
+      })
       .where(forTenant(cisSettings, tenantId)),
     auditInsert(
       db,
@@ -89,7 +79,7 @@ export async function clearGatewayCredentials(env: Env, tenantId: string, actor:
         targetType: "cis_settings",
         targetId: tenantId,
         ip: actor.ip,
-        payload: { changedFields: ["gatewayCredentials"], cleared: true },
+        payload: sealed ? { changedFields: ["gatewayCredentials"] } : { changedFields: ["gatewayCredentials"], cleared: true },
       },
       now,
     ),

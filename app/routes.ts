@@ -8,12 +8,14 @@ import { portalRoutes } from "./features/portal/routes.config";
 import { superadminRoutes } from "./features/superadmin/routes.config";
 import { teamRoutes } from "./features/team/routes.config";
 import { tenantSettingsRoutes } from "./features/tenant-settings/routes.config";
+import { workspaceRoutes } from "./features/workspace/routes.config";
 
 // Config routing: every feature declares its routes in its own folder (routes.config.ts) and this
 // file only assembles them. A new feature adds one line here.
 export default [
   ...marketingRoutes,
   ...platformRoutes,
+  ...workspaceRoutes,
   ...authRoutes,
   ...tenantSettingsRoutes,
   ...superadminRoutes,

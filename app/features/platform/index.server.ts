@@ -2,12 +2,14 @@
 // Other code imports this feature only through here or index.ts (ADR 0049, checked by `npm run lint`).
 export {
   activityInsert,
+  auditSentence,
   type AuditAction,
   type AuditEntry,
   auditInsert,
   auditInsertMany,
   auditInsertWhere,
   clientIp,
+  listAudit,
   recentActivityQuery,
   writeAudit,
 } from "./audit.server";
@@ -28,3 +30,5 @@ export { tenantBySlugStatements, type TenantContextValue, toTenantContext } from
 export { readTheme, themeFormSchema, themeSetCookie } from "./theme.server";
 export { cronRegistry, CRONS, type JobInputsOf, registerServerFeatures, type ServerFeature } from "./jobs/features.server";
 export { platformServer } from "./register.server";
+export { listNotifications, markAllNotificationsRead, markNotificationRead } from "./notifications/notifications.server";
+export { notificationActionSchema, notificationsQuerySchema } from "./notifications/notifications";

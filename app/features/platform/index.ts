@@ -24,7 +24,7 @@ export { errorReference, errorReferenceContext, ErrorReferenceProvider, Internal
 export { isValidSlug, resolveHost, tenantOrigin } from "./host";
 export { type AcquireResult, canRelease, type Lease, tryAcquire } from "./lease";
 export { isOfferedModule, MODULE_CATALOGUE, type ModuleId } from "./module-catalogue";
-export { UNREAD_COUNT_CAP } from "./notifications/badge";
+export { UNREAD_COUNT_CAP, unreadBadge } from "./notifications/badge";
 export { routeError, routeErrorCode } from "./route-errors";
 export { SUBMISSION_KEY_FIELD } from "./submission-key-codes";
 export { type AuditAction } from "./audit-actions";

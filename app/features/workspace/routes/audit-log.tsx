@@ -2,9 +2,8 @@ import { requireTenant, requireUserWithScope } from "~/features/auth/index.serve
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { cloudflareContext } from "~/context";
 import { formatDateTime } from "~/utils/dates";
-import { AppShell } from "../components/app-shell";
-import { auditSentence } from "../audit-actions";
-import { listAudit } from "../audit.server";
+import { AppShell } from "~/features/platform";
+import { auditSentence, listAudit } from "~/features/platform/index.server";
 import type { Route } from "./+types/audit-log";
 
 /**

@@ -3,11 +3,15 @@ import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { cloudflareContext } from "~/context";
 import { requireTenant, requireUser, safeRedirectPath } from "~/features/auth/index.server";
 import { formatDateTime } from "~/utils/dates";
-import { AppShell } from "../components/app-shell";
-import { redirectWithToast } from "../flash.server";
-import { unreadBadge } from "../notifications/badge";
-import { notificationActionSchema, notificationsQuerySchema } from "../notifications/notifications";
-import { listNotifications, markAllNotificationsRead, markNotificationRead } from "../notifications/notifications.server";
+import { AppShell, unreadBadge } from "~/features/platform";
+import {
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  notificationActionSchema,
+  notificationsQuerySchema,
+  redirectWithToast,
+} from "~/features/platform/index.server";
 import type { Route } from "./+types/notifications";
 
 /** The signed-in person's own notifications, newest first, a page at a time. */

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { can } from "~/features/auth";
 import { requireTenant, requireUser } from "~/features/auth/index.server";
-import { AppShell } from "../components/app-shell";
+import { AppShell } from "~/features/platform";
 import type { Route } from "./+types/welcome";
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -3,5 +3,6 @@
 export { STORAGE_TIERS } from "./file-constants";
 export { formatBytes } from "./file-rules";
 export { boundaryOf, type FilePart, MultipartError, readMultipart } from "./multipart";
+export { SignatureFacts } from "./signatures/components/signature-facts";
 export { SigningSteps, type SignActionData } from "./signatures/components/signing-steps";
 export { SIGNATURE_MESSAGES, SIGNATURE_STEPS, statusLabel } from "./signatures/signature-rules";

@@ -6,11 +6,10 @@ import "@fontsource/allura/latin-400.css";
 import "@fontsource/homemade-apple/latin-400.css";
 import { data, Link, redirect } from "react-router";
 import { moduleOn } from "~/features/auth/index.server";
-import { SigningSteps, SIGNATURE_MESSAGES, statusLabel, type SignActionData } from "~/features/files";
+import { SignatureFacts, SigningSteps, SIGNATURE_MESSAGES, type SignActionData } from "~/features/files";
 import { requestIdParams, signSearch } from "~/features/files/index.server";
 import { declineRequest, getRequestForSubcontractor, readSignPost, signRequest } from "~/features/files/index.server";
 import { clientIp } from "~/features/platform/index.server";
-import { formatDateTime } from "~/utils/dates";
 import { PortalErrorBoundary, PortalShell } from "../components/portal-shell";
 import { requirePortalModule } from "../portal-auth.server";
 import { requirePortalSession, type PortalSession } from "../portal-session.server";
@@ -107,24 +106,7 @@ export default function PortalSignature({ loaderData, actionData }: Route.Compon
               {SIGNATURE_MESSAGES.revealedLinkCannotSign}
             </p>
           ) : null}
-          <dl className="grid grid-cols-[10rem_1fr] gap-1 text-sm">
-            <dt>Status</dt>
-            <dd data-testid="signature-status">{statusLabel(r)}</dd>
-            <dt>Requested by</dt>
-            <dd>{r.requesterName ?? "N/A"}</dd>
-            <dt>Requested</dt>
-            <dd>{formatDateTime(r.createdAt)}</dd>
-            <dt>Signed</dt>
-            <dd>{formatDateTime(r.signedAt)}</dd>
-            {r.declineReason ? (
-              <>
-                <dt>Declined</dt>
-                <dd>
-                  {formatDateTime(r.declinedAt)}: {r.declineReason}
-                </dd>
-              </>
-            ) : null}
-          </dl>
+          <SignatureFacts r={r} staff={false} />
           <Link to="/portal" className="underline">
             Back to your portal
           </Link>

@@ -9,12 +9,12 @@ import { data, Link, useNavigate } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { clientIp } from "~/features/platform/index.server";
 import { redirectWithToast } from "~/features/platform/index.server";
-import { formatDateTime } from "~/utils/dates";
 import { requireModule } from "~/features/auth/index.server";
 import { signatureActorOf, signaturePerms } from "../access.server";
+import { SignatureFacts } from "../components/signature-facts";
 import { SigningSteps, type SignActionData } from "../components/signing-steps";
 import { readSignPost } from "../sign-post.server";
-import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES, statusLabel, SUCCESS_CLOSE_MS } from "../signature-rules";
+import { SIGNATURE_MESSAGES, SIGNATURE_SCOPES, SUCCESS_CLOSE_MS } from "../signature-rules";
 import { requestIdParams, signSearch } from "../schemas";
 import { declineRequest, getSignatureRequest, signRequest, userSigner } from "../signatures.server";
 import type { Route } from "./+types/sign";
@@ -117,30 +117,7 @@ export default function SignPage({ loaderData, actionData }: Route.ComponentProp
     return (
       <article className="space-y-3">
         <h1 className="text-2xl font-semibold">{r.fileName}</h1>
-        <dl className="grid grid-cols-[12rem_1fr] gap-1 text-sm">
-          <dt>Status</dt>
-          <dd data-testid="signature-status">{statusLabel(r)}</dd>
-          <dt>Requested by</dt>
-          <dd>{r.requesterName ?? "N/A"}</dd>
-          <dt>Signer</dt>
-          <dd>{r.signerName ?? "N/A"}</dd>
-          <dt>Requested</dt>
-          <dd>{formatDateTime(r.createdAt)}</dd>
-          <dt>Signed</dt>
-          <dd>{formatDateTime(r.signedAt)}</dd>
-          {r.declineReason ? (
-            <>
-              <dt>Declined</dt>
-              <dd>
-                {formatDateTime(r.declinedAt)}: {r.declineReason}
-              </dd>
-            </>
-          ) : null}
-          <dt>Original SHA-256</dt>
-          <dd className="break-all font-mono text-xs">{r.originalSha256 ?? "N/A"}</dd>
-          <dt>Signed SHA-256</dt>
-          <dd className="break-all font-mono text-xs">{r.signedSha256 ?? "N/A"}</dd>
-        </dl>
+        <SignatureFacts r={r} staff />
         <Link to={`/files/file/${r.fileId}`} className={buttonClass("secondary")}>
           Open file
         </Link>

@@ -77,9 +77,12 @@ export function shardOf(env: ShardEnv, tenantId: string): string {
   return routing(env).get(tenantId) ?? HOME_SHARD;
 }
 
-/** The database holding one tenant's rows: the only way a data module reaches tenant data. */
-export function dbFor(env: ShardEnv, tenantId: string): Db {
-  return bindingDb(env, shardOf(env, tenantId));
+/**
+ * The database holding one tenant's rows: the only way a data module reaches tenant data. No
+ * tenant (null: platform mail, platform audit entries, platform sessions) is the platform's database.
+ */
+export function dbFor(env: ShardEnv, tenantId: string | null): Db {
+  return tenantId === null ? globalDb(env) : bindingDb(env, shardOf(env, tenantId));
 }
 
 /** The database of the platform's own tables: tenants, modules, sign-in, platform admins and audit. */

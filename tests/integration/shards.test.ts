@@ -76,6 +76,11 @@ describe("dbFor: each tenant's rows in its own database", () => {
     expect(allShards(sharded).map((s) => s.binding)).toEqual(["DB", "DB_SHARD_1"]);
   });
 
+  it("gives rows of no tenant (platform mail, platform audit) the platform's database", () => {
+    expect(dbFor(sharded, null).$client).toBe(env.DB);
+    expect(globalDb(sharded).$client).toBe(env.DB);
+  });
+
   it("writes each tenant's rows to its own database only", async () => {
     expect(await rows(env.DB, "SELECT id FROM notifications WHERE tenant_id = ? ORDER BY id", AWAY.id)).toEqual([]);
     expect(await rows(shard1, "SELECT id FROM notifications WHERE tenant_id = ? ORDER BY id", HOME.id)).toEqual([]);

@@ -20,6 +20,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -169,7 +170,7 @@ function decide(call, sf, schema) {
     if (tenant) break;
   }
   const fnName = (outer.name && outer.name.getText()) || (ts.isVariableDeclaration(outer.parent) ? outer.parent.name.getText() : "(anonymous)");
-  const where = `${path.relative(ROOT, sf.fileName)}:${sf.getLineAndCharacterOfPosition(call.getStart()).line + 1} ${fnName}`;
+  const where = `${path.isAbsolute(sf.fileName) ? path.relative(ROOT, sf.fileName) : sf.fileName}:${sf.getLineAndCharacterOfPosition(call.getStart()).line + 1} ${fnName}`;
   const replicatedWrites = writtenTables(outer, schema).filter((t) => REPLICATED.has(t));
   if (replicatedWrites.length > 0)
     return { kind: "left", where, reason: `writes ${replicatedWrites.join(", ")}, held globally and copied in shards: write both by hand` };
@@ -192,18 +193,24 @@ function fixImport(text, sf, uses) {
     const kept = b.elements.filter((el) => !["getDb", "dbFor", "globalDb"].includes(el.name.text)).map((el) => el.getText());
     const body = text.slice(0, st.getStart()) + text.slice(st.getEnd());
     const values = ["dbFor", "getDb", "globalDb"].filter((n) => uses.has(n) || new RegExp(`\\b${n}\\b`).test(body));
-    const all = [...values, ...kept].sort((x, y) => x.replace(/^type /, "").localeCompare(y.replace(/^type /, "")));
+    // Values first, then types, each in name order: `{ dbFor, getDb, type Db }`.
+    const isType = (x) => x.startsWith("type ");
+    const all = [...values, ...kept].sort((x, y) => Number(isType(x)) - Number(isType(y)) || x.replace(/^type /, "").localeCompare(y.replace(/^type /, "")));
     const replacement = `{ ${all.join(", ")} }`;
     return text.slice(0, b.getStart()) + replacement + text.slice(b.getEnd());
   }
   return text;
 }
 
-function convertFile(file, opts, report) {
-  if (path.resolve(file) === SEAM) return;
-  const text = readFileSync(file, "utf8");
-  if (!text.includes("getDb(")) return;
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+/**
+ * One file's text with its decidable `getDb(...)` calls rewritten and the seam's import fixed,
+ * and what was decided for each call. `fileName` only names the file in the report.
+ */
+export function convertSource(fileName, text) {
+  const report = [];
+  if (!text.includes("getDb(")) return { text, report };
+  const kind = fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
   const schema = schemaImports(sf);
   const edits = [];
   const uses = new Set();
@@ -216,19 +223,31 @@ function convertFile(file, opts, report) {
     else if (d.kind === "globalDb") edits.push({ start: n.getStart(), end: n.getEnd(), text: `globalDb(${env})` });
     uses.add(d.kind === "left" ? "getDb" : d.kind);
   });
-  if (edits.length === 0) return;
+  if (edits.length === 0) return { text, report };
   let out = text;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  out = fixImport(out, ts.createSourceFile(file, out, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS), uses);
-  if (opts.write) writeFileSync(file, out);
+  out = fixImport(out, ts.createSourceFile(fileName, out, ts.ScriptTarget.Latest, true, kind), uses);
+  return { text: out, report };
 }
 
-const opts = parseArgs(process.argv.slice(2));
-const report = [];
-for (const p of opts.paths) for (const f of sourceFiles(p)) convertFile(f, opts, report);
-const by = (k) => report.filter((r) => r.kind === k);
-console.log(
-  `[codemod-dbfor] ${report.length} getDb() call(s): ${by("dbFor").length} -> dbFor, ${by("globalDb").length} -> globalDb, ${by("left").length} left on getDb${opts.write ? " (written)" : " (dry run: --write to apply)"}`,
-);
-if (opts.list) for (const r of report.filter((x) => x.kind !== "left")) console.log(`  ${r.kind.padEnd(8)} ${r.where}${r.tenant ? ` (${r.tenant})` : ""}`);
-for (const r of by("left")) console.log(`  left     ${r.where ?? ""}: ${r.reason}`);
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const report = [];
+  for (const p of opts.paths) {
+    for (const file of sourceFiles(p)) {
+      if (path.resolve(file) === SEAM) continue;
+      const text = readFileSync(file, "utf8");
+      const res = convertSource(file, text);
+      report.push(...res.report);
+      if (opts.write && res.text !== text) writeFileSync(file, res.text);
+    }
+  }
+  const by = (k) => report.filter((r) => r.kind === k);
+  console.log(
+    `[codemod-dbfor] ${report.length} getDb() call(s): ${by("dbFor").length} -> dbFor, ${by("globalDb").length} -> globalDb, ${by("left").length} left on getDb${opts.write ? " (written)" : " (dry run: --write to apply)"}`,
+  );
+  if (opts.list) for (const r of report.filter((x) => x.kind !== "left")) console.log(`  ${r.kind.padEnd(8)} ${r.where}${r.tenant ? ` (${r.tenant})` : ""}`);
+  for (const r of by("left")) console.log(`  left     ${r.where ?? ""}: ${r.reason}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();

@@ -16,6 +16,8 @@ interface ProjectSecrets {
   PASSWORD_PEPPER: string;
   EMAIL_HTTP_URL?: string;
   EMAIL_HTTP_TOKEN?: string;
+  /** Tenants living outside the DB binding: a JSON object, tenant id -> D1 binding name (ADR 0064). */
+  TENANT_SHARDS?: string;
   TEST_MIGRATIONS?: import("@cloudflare/vitest-plugin").D1Migration[];
 }
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging, not a new type

@@ -23,6 +23,9 @@ export default defineConfig(async () => {
             PII_HMAC_KEY: "test-pii-hmac-key-0123456789abcdef",
             PASSWORD_PEPPER: "1:test-password-pepper-0123456789abcdef",
           },
+          // A second local D1 database for tests only: tests/integration/shards.test.ts runs one
+          // tenant on it through dbFor (ADR 0064). Merged with wrangler.toml's DB, not instead of it.
+          d1Databases: { DB_SHARD_1: "cis-workspace-test-shard-1" },
           // The EMAIL consumer takes a batch as soon as a message is sent instead of waiting
           // max_batch_timeout (2 s) for more: every test that reads a mailed code or link waited
           // those 2 s (ADR 0044). The rest of the consumer's settings are wrangler.toml's.

@@ -73,6 +73,11 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     tables: ["storage_usage", "tenant_modules", "users"],
     reason: "super-admin console: every workspace's usage, modules and user count",
   },
+  {
+    site: "app/features/superadmin/console.server.ts › shardConsoleFigures",
+    tables: ["storage_usage", "tenant_modules", "users"],
+    reason: "super-admin console: the same figures from each shard other than the home database (ADR 0064)",
+  },
   { site: "app/features/superadmin/console.server.ts › platformAuditPage", tables: ["audit_events"], reason: "super-admin console: the platform audit log" },
 
   // Queue consumers and senders: the message carries a row's unique id; the row carries its tenant.

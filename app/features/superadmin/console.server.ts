@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { fanOut, getDb, globalDb, type Db } from "~/db/client.server";
 import { auditEvents, modules, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { insertDefaultRoleBundlesStatements, revokeTenantSessionsStatement } from "~/features/auth/index.server";
@@ -184,28 +184,53 @@ export async function setTenantSuspended(
   return { ok: true, slug: tenant.slug, name: tenant.name };
 }
 
-/** The console's tenants table: tenants, modules, storage and user counts in one D1 batch. */
-export async function consoleTenants(env: Env) {
-  const db = getDb(env);
-  const [allTenants, settings, catalogue, storage, userCounts] = await db.batch([
-    db
-      .select({
-        id: tenants.id,
-        slug: tenants.slug,
-        name: tenants.name,
-        availableModules: tenants.availableModules,
-        suspendedAt: tenants.suspendedAt,
-        createdAt: tenants.createdAt,
-      })
-      .from(tenants)
-      .orderBy(tenants.slug),
+/**
+ * What one shard knows of its workspaces for the console: enabled modules, storage and user counts.
+ * The home shard's three reads go in the console's own batch; another shard's are one batch there.
+ */
+function shardFigures(db: Db) {
+  return [
     db.select({ tenantId: tenantModules.tenantId, moduleId: tenantModules.moduleId }).from(tenantModules).where(eq(tenantModules.enabled, true)),
-    db.select({ id: modules.id, label: modules.label }).from(modules).orderBy(modules.sortOrder),
     db
       .select({ tenantId: storageUsage.tenantId, tier: storageUsage.tier, customLimit: storageUsage.customLimit, usedBytes: storageUsage.usedBytes })
       .from(storageUsage),
     db.select({ tenantId: users.tenantId, users: count() }).from(users).groupBy(users.tenantId),
+  ] as const;
+}
+
+/** The console's figures from a shard other than the home one, in one batch there. */
+async function shardConsoleFigures(db: Db) {
+  return db.batch(shardFigures(db));
+}
+
+/**
+ * The console's tenants table: tenants, modules, storage and user counts in one D1 batch while
+ * every workspace lives in the home database. Workspaces on other shards (ADR 0064) are counted
+ * from those shards, read at the same time as the batch.
+ */
+export async function consoleTenants(env: Env) {
+  const db = globalDb(env);
+  const [[allTenants, catalogue, homeSettings, homeStorage, homeUsers], elsewhere] = await Promise.all([
+    db.batch([
+      db
+        .select({
+          id: tenants.id,
+          slug: tenants.slug,
+          name: tenants.name,
+          availableModules: tenants.availableModules,
+          suspendedAt: tenants.suspendedAt,
+          createdAt: tenants.createdAt,
+        })
+        .from(tenants)
+        .orderBy(tenants.slug),
+      db.select({ id: modules.id, label: modules.label }).from(modules).orderBy(modules.sortOrder),
+      ...shardFigures(db),
+    ]),
+    fanOut(env, shardConsoleFigures, { home: false }),
   ]);
+  const settings = [...homeSettings, ...elsewhere.flatMap((s) => s.result[0])];
+  const storage = [...homeStorage, ...elsewhere.flatMap((s) => s.result[1])];
+  const userCounts = [...homeUsers, ...elsewhere.flatMap((s) => s.result[2])];
   return allTenants.map((t) => {
     const s = storage.find((r) => r.tenantId === t.id);
     return {

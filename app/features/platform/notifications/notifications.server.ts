@@ -1,5 +1,5 @@
 import { and, desc, eq, lte } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { notifications } from "~/db/schema";
 import { NOTIFICATIONS_PAGE_SIZE } from "./notifications";
@@ -26,7 +26,7 @@ function mine(tenantId: string, userId: string) {
 
 /** One page of the person's notifications, newest first, in one query (one more row tells whether there is an older page). */
 export async function listNotifications(env: Env, tenantId: string, userId: string, page: number): Promise<NotificationPage> {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({
       id: notifications.id,
       type: notifications.type,
@@ -46,7 +46,7 @@ export async function listNotifications(env: Env, tenantId: string, userId: stri
 
 /** Marks one of the person's own notifications read; someone else's, or another tenant's, is not_found. */
 export async function markNotificationRead(env: Env, tenantId: string, userId: string, id: string): Promise<Result<void, NotificationErrorCode>> {
-  const res = await getDb(env)
+  const res = await dbFor(env, tenantId)
     .update(notifications)
     .set({ read: true })
     .where(and(mine(tenantId, userId), eq(notifications.id, id)))
@@ -59,7 +59,7 @@ export async function markNotificationRead(env: Env, tenantId: string, userId: s
  * one that arrived after they looked stays unread.
  */
 export async function markAllNotificationsRead(env: Env, tenantId: string, userId: string, upTo: number): Promise<Ok<{ marked: number }>> {
-  const res = await getDb(env)
+  const res = await dbFor(env, tenantId)
     .update(notifications)
     .set({ read: true })
     .where(and(mine(tenantId, userId), eq(notifications.read, false), lte(notifications.createdAt, upTo)));

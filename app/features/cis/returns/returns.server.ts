@@ -36,6 +36,7 @@ import {
   type ReturnErrorCode,
 } from "./return-codes";
 import type { Result } from "~/utils/result";
+import { noticesQuery, toNotices, type NoticeRow } from "./notices.server";
 
 export * from "./return-codes";
 
@@ -565,10 +566,11 @@ export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) 
 }
 
 /**
- * The three reads the overdue-returns list needs, to fold into a page's one D1 batch: when the
+ * The reads the overdue-returns list needs, to fold into a page's one D1 batch: when the
  * tenant started (CIS settings created, first invoice), its paid invoices of the look-back window
  * grouped by tax month and payment date, and the months of that window with a return HMRC has
- * (submitted and locked; an accepted amendment or nil return is locked too).
+ * (submitted and locked; an accepted amendment or nil return is locked too), and the notices of no
+ * payments (a month one covers needs no nil return).
  */
 export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
   let oldest = taxMonthOf(now);
@@ -583,7 +585,12 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
       .from(cisInvoices)
       .where(forTenant(cisInvoices, tenantId)),
     db
-      .select({ taxMonth: cisInvoices.taxMonth, paymentDate: cisInvoices.paymentDate, count: count() })
+      .select({
+        taxMonth: cisInvoices.taxMonth,
+        paymentDate: cisInvoices.paymentDate,
+        count: count(),
+        deductionsP: sql<number>`coalesce(sum(${cisInvoices.cisDeductionP}), 0)`.mapWith(Number),
+      })
       .from(cisInvoices)
       .where(
         and(
@@ -599,23 +606,26 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
       .selectDistinct({ taxMonth: cisReturns.taxMonth })
       .from(cisReturns)
       .where(and(forTenant(cisReturns, tenantId), gte(cisReturns.taxMonth, oldest.label), or(eq(cisReturns.locked, true), eq(cisReturns.status, "submitted")))),
+    noticesQuery(db, tenantId),
   ] as const;
 }
 
 type OverdueQueryResults = [
   { firstInvoiceAt: number | null; settingsAt: number | null }[],
-  { taxMonth: string; paymentDate: string | null; count: number }[],
+  { taxMonth: string; paymentDate: string | null; count: number; deductionsP: number }[],
   { taxMonth: string }[],
+  NoticeRow[],
 ];
 
 /** The overdue returns from the results of `overdueReturnsQueries`, newest first. */
-export function toOverdueReturns(now: Date, [[first], paid, filed]: OverdueQueryResults): DueReturn[] {
+export function toOverdueReturns(now: Date, [[first], paid, filed, notices]: OverdueQueryResults): DueReturn[] {
   const starts = [first?.firstInvoiceAt, first?.settingsAt].filter((n): n is number => typeof n === "number");
   return returnsDue({
     now,
     firstActivityAt: starts.length > 0 ? new Date(Math.min(...starts)) : null,
     paidInvoices: paid,
     filedMonths: filed.map((f) => f.taxMonth),
+    notices: toNotices(notices),
   });
 }
 
@@ -634,12 +644,14 @@ export type ReturnsPageData = {
   overdue: DueReturn[];
   /** Whether each subcontractor of the latest return whose statement is not issued has an e-mail address. */
   hasEmail: Record<string, boolean>;
+  /** The tenant's notices of no payments, newest first. */
+  notices: NoticeRow[];
 };
 
 /** Everything /cis/returns shows for a month, in ONE D1 round trip. */
 export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth, now: Date = new Date()): Promise<ReturnsPageData> {
   const db = getDb(env);
-  const [firstActivity, paidGroups, filedMonths] = overdueReturnsQueries(db, tenantId, now);
+  const [firstActivity, paidGroups, filedMonths, notices] = overdueReturnsQueries(db, tenantId, now);
   const latestOfMonth = db
     .select({ id: cisReturns.id })
     .from(cisReturns)
@@ -689,6 +701,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     firstActivity,
     paidGroups,
     filedMonths,
+    notices,
   ]);
   const historyLines: Record<string, ReturnLineRow[]> = {};
   for (const l of historyLineRows) (historyLines[l.returnId] ??= []).push(l);
@@ -701,6 +714,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     paymentsInMonth: payments?.n ?? 0,
     overdue: toOverdueReturns(now, overdueResults as OverdueQueryResults),
     hasEmail: Object.fromEntries(contacts.map((c) => [c.id, Boolean(c.email?.trim())])),
+    notices: (overdueResults as OverdueQueryResults)[3],
   };
 }
 

@@ -40,7 +40,8 @@ import {
   type ReturnErrorCode,
 } from "../returns.server";
 import { overdueReturnView, returnIssueViews, returnView } from "../view.server";
-import { OverdueReturns } from "../components/overdue-returns";
+import { monthPenalties } from "../penalties-view";
+import { OverdueReturns, PenaltiesPanel } from "../components/overdue-returns";
 import { returnsActionSchema } from "../schemas";
 import type { Route } from "./+types/returns";
 import type { Result } from "~/utils/result";
@@ -67,7 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ kind: "error" as const, message: `Error loading returns: ${message}` }, { status: 500 });
   }
   const current = page.monthReturns.at(-1) ?? null;
-  const overdue = page.overdue.map(overdueReturnView);
+  const overdue = page.overdue.map((d) => overdueReturnView(d, now));
   const canCompile = can(user, "cis.ret.compile");
   const view = current ? returnView(current, page.lines, RETURN_LINES_SHOWN) : null;
   const actions: ReturnActionsView = {
@@ -96,6 +97,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isCurrent: month.label === currentTaxMonth(now).label,
       overdue: overdue.find((o) => o.taxMonth === month.label)?.overdueText ?? null,
     },
+    penalties: monthPenalties(month.label, page.monthReturns, page.overdue, now),
     overdue,
     current: view,
     issues: current ? returnIssueViews(current, page.lines, page.hasEmail) : [],
@@ -188,7 +190,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       </div>
     );
   }
-  const { month, current, actions, history, overdue, issues } = loaderData;
+  const { month, current, actions, history, overdue, issues, penalties } = loaderData;
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-bold">CIS Returns</h2>
@@ -197,6 +199,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       {actionData?.kind === "confirm" ? <ConfirmStep intent={actionData.intent} text={actionData.text} month={actionData.month} id={actionData.id} /> : null}
       <OverdueReturns items={overdue} />
       <CurrentMonthCard month={month} ret={current} />
+      {penalties ? <PenaltiesPanel penalties={penalties} /> : null}
       {current?.locked ? <FiledPanel ret={current} /> : null}
       <ReturnActions month={month.label} ret={current} actions={actions} />
       {current ? (

@@ -66,6 +66,10 @@ export const cisSubcontractors = sqliteTable(
     verifiedDate: text("verified_date"),
     verifiedBy: text("verified_by"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    // A local authority or another public body the regulations list: from 6 April 2026 payments to it are outside CIS.
+    publicBody: integer("public_body", { mode: "boolean" }).notNull().default(false),
+    // Set on every write of the UTR (and by the backfill job for older rows) when it fails HMRC's check digit; null until checked.
+    utrInvalid: integer("utr_invalid", { mode: "boolean" }),
     // Portal links issued before this instant no longer sign in (set when the e-mail changes or
     // the subcontractor is archived), so a link sent to an old address dies with it.
     portalLinksValidAfter: integer("portal_links_valid_after"),
@@ -164,6 +168,9 @@ export const cisInvoices = sqliteTable(
     paidBy: text("paid_by"),
     cancelledAt: integer("cancelled_at"),
     cancelledBy: text("cancelled_by"),
+    // Paid to a public body on or after 6 April 2026 (the invoice date standing in for the payment date): not a
+    // contract payment, so no deduction, no CIS300 line and no statement.
+    outsideCis: integer("outside_cis", { mode: "boolean" }).notNull().default(false),
     statementRequired: integer("statement_required", { mode: "boolean" }).notNull().default(false),
     statementRequestedAt: integer("statement_requested_at"),
     statementRequestedBy: text("statement_requested_by"),

@@ -74,7 +74,7 @@ function calendarRange(tm: TaxMonth): { from: string; to: string } {
   return { from: `${y}-${pad(m)}-06`, to: `${next.y}-${pad(next.m)}-05` };
 }
 
-/** Paid, live invoices of the month: labelled with it, or paid on a date inside it. */
+/** Paid, live contract payments of the month: labelled with it, or paid on a date inside it. */
 function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
   const { from, to } = calendarRange(tm);
   return and(
@@ -82,6 +82,8 @@ function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
     isNull(cisInvoices.deletedAt),
     eq(cisInvoices.status, "paid"),
     ne(cisInvoices.subcontractorId, ""),
+    // Payments to public bodies from 6 April 2026 are not contract payments: no line, and no payment for the month.
+    eq(cisInvoices.outsideCis, false),
     or(eq(cisInvoices.taxMonth, tm.label), between(cisInvoices.paymentDate, from, to)),
   )!;
 }
@@ -159,6 +161,7 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
         verificationReference: cisInvoices.verificationReference,
         statementRequired: cisInvoices.statementRequired,
         statementIssuedAt: cisInvoices.statementIssuedAt,
+        outsideCis: cisInvoices.outsideCis,
       })
       .from(cisInvoices)
       .where(where),
@@ -199,6 +202,7 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
     piiMasked: { utrMasked: r.utrMasked, ninoMasked: r.ninoMasked },
     verificationSnapshot: { rate: isCisRate(r.verificationRate) ? r.verificationRate : null, reference: r.verificationReference },
     statement: { required: r.statementRequired, issuedAt: r.statementIssuedAt === null ? null : new Date(r.statementIssuedAt) },
+    outsideCis: r.outsideCis,
   }));
   const subcontractors: SubcontractorRecord[] = subRows.map((s) => ({
     id: s.id,
@@ -598,6 +602,7 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
           isNull(cisInvoices.deletedAt),
           eq(cisInvoices.status, "paid"),
           ne(cisInvoices.subcontractorId, ""),
+          eq(cisInvoices.outsideCis, false),
           or(gte(cisInvoices.taxMonth, oldest.label), gte(cisInvoices.paymentDate, from)),
         ),
       )

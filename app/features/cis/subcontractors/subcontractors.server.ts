@@ -148,6 +148,7 @@ export function subcontractorView(row: SubcontractorRow) {
     verificationNotes: row.verificationNotes,
     verifiedDate: row.verifiedDate,
     active: row.active,
+    publicBody: row.publicBody,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -169,6 +170,7 @@ export function subcontractorListItem(row: SubcontractorRow) {
     verificationRate: row.verificationRate,
     verificationMethod: row.verificationMethod,
     active: row.active,
+    publicBody: row.publicBody,
   };
 }
 export type SubcontractorListItem = ReturnType<typeof subcontractorListItem>;
@@ -253,6 +255,7 @@ export function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
     verificationReference: v.verificationReference ?? null,
     verificationNotes: v.verificationNotes ?? null,
     verifiedDate: v.verifiedDate ?? null,
+    publicBody: v.publicBody ?? false,
   };
 }
 
@@ -327,7 +330,7 @@ export async function createSubcontractor(
       actorEmail: actor.email,
       targetType: "subcontractor",
       targetId: id,
-      payload: { type: input.type, verificationStatus: input.verificationStatus },
+      payload: { type: input.type, verificationStatus: input.verificationStatus, ...(input.publicBody ? { publicBody: true } : {}) },
     }),
     activityInsert(db, {
       tenantId,

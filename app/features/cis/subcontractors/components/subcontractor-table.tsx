@@ -78,6 +78,11 @@ export function SubcontractorTable({
               {r.ninoMasked ? <div className="opacity-70">{r.ninoMasked}</div> : null}
             </TD>
             <TD>
+              {r.publicBody ? (
+                <div className="text-xs font-medium" data-public-body>
+                  Public body
+                </div>
+              ) : null}
               <div className="font-medium">{`${r.verificationRate}%`}</div>
               <div className="text-xs opacity-70">
                 {`${STATUS_LABELS[r.verificationStatus]}${r.verificationMethod ? ` · ${METHOD_LABELS[r.verificationMethod]}` : ""}`}

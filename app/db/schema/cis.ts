@@ -90,6 +90,10 @@ export const cisSubcontractors = sqliteTable(
       .on(t.tenantId, t.utrHash)
       .where(sql`${t.deletedAt} IS NULL AND ${t.utrHash} IS NOT NULL`),
     index("cis_subcontractors_tenant_type").on(t.tenantId, t.type),
+    // The UTR check backfill finds the rows still to check without reading the others.
+    index("cis_subcontractors_utr_unchecked")
+      .on(t.tenantId, t.id)
+      .where(sql`${t.utrInvalid} IS NULL AND ${t.utrEnc} IS NOT NULL`),
   ],
 );
 

@@ -75,6 +75,11 @@ export function SubcontractorTable({
             <TD>{TYPE_LABELS[r.type]}</TD>
             <TD className="font-mono text-xs">
               <div>{r.utrMasked ?? "N/A"}</div>
+              {r.utrInvalid ? (
+                <div className="font-sans font-medium text-danger" data-utr-invalid>
+                  UTR fails HMRC&rsquo;s check: correct it
+                </div>
+              ) : null}
               {r.ninoMasked ? <div className="opacity-70">{r.ninoMasked}</div> : null}
             </TD>
             <TD>

@@ -1,15 +1,7 @@
 import { formatLongDate } from "~/utils/dates";
-import {
-  lastDayForNotice,
-  nextTaxMonth,
-  noticeCovers,
-  previousTaxMonth,
-  returnNeed,
-  taxMonthFromLabel,
-  taxMonthOf,
-  type NoPaymentsNotice,
-  type ReturnNeed,
-} from "../domain";
+// Module by module, not the domain's index: the returns page's client bundle imports this file.
+import { lastDayForNotice, noticeCovers, returnNeed, type NoPaymentsNotice, type ReturnNeed } from "../domain/nil-returns";
+import { nextTaxMonth, previousTaxMonth, taxMonthFromLabel, taxMonthOf } from "../domain/tax-month";
 import type { NoticeRow } from "./notices.server";
 
 /** A London calendar date 'YYYY-MM-DD' as a long en-GB date ('23 May 2026'). */

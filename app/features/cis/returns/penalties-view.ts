@@ -1,5 +1,8 @@
 import { formatLongDate } from "~/utils/dates";
-import { formatPence, lateFilingPenaltyPosition, lateFilingPenaltySteps, type DueReturn, type PenaltyStepKind } from "../domain";
+// Module by module, not the domain's index: the returns page's client bundle imports this file.
+import { formatPence } from "../domain/money";
+import { lateFilingPenaltyPosition, lateFilingPenaltySteps, type PenaltyStepKind } from "../domain/penalties";
+import type { DueReturn } from "../domain/returns-due";
 import type { ReturnRow } from "./returns.server";
 
 export type PenaltyStepView = {

@@ -1,6 +1,6 @@
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
-import { Field, inputClass } from "~/components/ui/field";
 import type { MonthNeedView, NoticeView } from "../notices-view";
 
 const panelClass = "rounded-brand border border-line bg-elevated p-5";
@@ -18,6 +18,25 @@ export function MonthNeed({ need }: { need: MonthNeedView }) {
 type NoticeFormView = { months: { value: string; label: string }[]; defaultMonth: string; maxMonths: number };
 type Submitted = { errors: Partial<Record<"givenOn" | "firstMonth" | "months", string>>; values: Record<"givenOn" | "firstMonth" | "months", string> };
 
+const controlClass = "block w-full rounded-brand border border-line bg-primary-bg px-3 py-2 text-sm aria-[invalid=true]:border-danger";
+
+/** One labelled control of the notice form with its error beside it (the error's id is `{name}-error`). */
+function Control({ name, label, error, children }: { name: string; label: string; error?: string; children: (a11y: object) => ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={name} className="block text-sm font-medium">
+        {label}
+      </label>
+      {children({ id: name, name, className: controlClass, "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${name}-error` : undefined })}
+      {error ? (
+        <p id={`${name}-error`} className="text-sm text-danger" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /**
  * The notices of no payments the tenant gave HMRC (inactivity declarations on returns, and notices
  * given another way), and the form to record one given another way.
@@ -25,16 +44,12 @@ type Submitted = { errors: Partial<Record<"givenOn" | "firstMonth" | "months", s
 export function NoticesPanel({ notices, form, submitted }: { notices: NoticeView[]; form: NoticeFormView | null; submitted: Submitted | null }) {
   const errors = submitted?.errors ?? {};
   const values = submitted?.values;
-  const describedBy = (id: string, hint = false) =>
-    [hint ? `${id}-description` : null, errors[id as keyof typeof errors] ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <section aria-labelledby="notices-heading" className={panelClass} data-testid="notices">
       <h3 id="notices-heading" className="text-lg font-semibold">
         Notices of no payments
       </h3>
-      <p className="mt-1 text-sm opacity-80">
-        A month with no payments to subcontractors needs no nil return when HMRC was told, at least 14 days before it started, that none would be made.
-      </p>
+      <p className="mt-1 text-sm opacity-80">A month without payments needs no nil return if HMRC was told at least 14 days before it started.</p>
       {notices.length === 0 ? (
         <p className="mt-2 text-sm" data-empty="notices">
           No notices recorded
@@ -51,49 +66,29 @@ export function NoticesPanel({ notices, form, submitted }: { notices: NoticeView
       {form ? (
         <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-3" data-form="notice" noValidate>
           <input type="hidden" name="intent" value="notice" />
-          <Field id="givenOn" label="Date given to HMRC" error={errors.givenOn}>
-            <input
-              id="givenOn"
-              name="givenOn"
-              type="date"
-              className={inputClass}
-              defaultValue={values?.givenOn ?? ""}
-              aria-invalid={errors.givenOn ? true : undefined}
-              aria-describedby={describedBy("givenOn")}
-            />
-          </Field>
-          <Field id="firstMonth" label="First tax month covered" error={errors.firstMonth}>
-            <select
-              id="firstMonth"
-              name="firstMonth"
-              className={inputClass}
-              defaultValue={values?.firstMonth ?? form.defaultMonth}
-              aria-invalid={errors.firstMonth ? true : undefined}
-              aria-describedby={describedBy("firstMonth")}
-            >
-              {form.months.map((m) => (
-                <option key={m.value} value={m.value}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="months" label="Months covered" error={errors.months}>
-            <select
-              id="months"
-              name="months"
-              className={inputClass}
-              defaultValue={values?.months ?? "1"}
-              aria-invalid={errors.months ? true : undefined}
-              aria-describedby={describedBy("months")}
-            >
-              {Array.from({ length: form.maxMonths }, (_, i) => String(i + 1)).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <Control name="givenOn" label="Date given to HMRC" error={errors.givenOn}>
+            {(a) => <input {...a} type="date" defaultValue={values?.givenOn ?? ""} />}
+          </Control>
+          <Control name="firstMonth" label="First tax month covered" error={errors.firstMonth}>
+            {(a) => (
+              <select {...a} defaultValue={values?.firstMonth ?? form.defaultMonth}>
+                {form.months.map((m) => (
+                  <option key={m.value} value={m.value}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Control>
+          <Control name="months" label="Months covered" error={errors.months}>
+            {(a) => (
+              <select {...a} defaultValue={values?.months ?? "1"}>
+                {Array.from({ length: form.maxMonths }, (_, i) => (
+                  <option key={i}>{i + 1}</option>
+                ))}
+              </select>
+            )}
+          </Control>
           <div className="sm:col-span-3">
             <SubmitButton variant="secondary" pendingText="Recording..." match={{ intent: "notice" }}>
               Record notice

@@ -51,8 +51,8 @@ scenario(
       await page.getByRole("alertdialog").waitFor();
       await page.getByRole("alertdialog").getByRole("button", { name: "Confirm", exact: true }).click();
     }
+    // Nil Return goes straight on to the submit page.
     await expectToast(page, "Nil Return Created");
-    await actions.getByRole("link", { name: "Submit Return", exact: true }).click();
     await page.getByRole("heading", { name: /^Submit CIS300 return/ }).waitFor();
     await waitForHydration(page, js);
 
@@ -74,6 +74,8 @@ scenario(
     await page.goto(tenantUrl("acme", `/cis/returns?month=${month}`));
     await page.locator('[data-field="status"][data-status="nil"]').waitFor();
     expect(await actions.getByRole("button", { name: /^(Compile Return|Recompile)$/ }).count(), "compile buttons on a locked return").toBe(0);
+    // Its inactivity declaration is recorded as a notice of no payments for the six months after it.
+    expect(await page.getByTestId("notices").getByText(`Inactivity declaration on return ${month}`).count(), "notice recorded").toBe(1);
   },
   { timeout: 90_000 },
 );

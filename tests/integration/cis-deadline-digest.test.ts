@@ -224,3 +224,50 @@ describe("CIS deadline digest e-mail", () => {
     expect(to).not.toContain(outsider.email);
   });
 });
+
+describe("CIS deadline alerts: nil returns (from April 2026)", () => {
+  async function notice(t: TestTenant, givenOn: string) {
+    await env.DB.prepare(
+      "INSERT INTO cis_no_payment_notices (tenant_id, id, source, given_on, first_month, months, return_id, created_at, created_by) VALUES (?, ?, 'other', ?, ?, 1, NULL, ?, NULL)",
+    )
+      .bind(t.id, newId(), givenOn, MONTH, Date.now())
+      .run();
+  }
+
+  async function filingMessage(t: TestTenant, userId: string) {
+    const row = await env.DB.prepare("SELECT message FROM notifications WHERE id = ?")
+      .bind(deadlineNotificationId(t.id, MONTH, "filing", userId))
+      .first<{ message: string }>();
+    return row?.message ?? null;
+  }
+
+  it("a month without payments and no notice: the filing alert and the digest say a nil return is due", async () => {
+    const { t, reader, submitter } = await tenant();
+    await runCisDeadlineAlerts(env, NOW);
+    expect(await filingMessage(t, reader.id)).toBe(
+      "The CIS300 monthly return for 6 April to 5 May 2026 must be filed by 19 May 2026 (2 days left). No payments to subcontractors were recorded in it: file a nil return",
+    );
+    const [digest] = (await digests(t)).filter((d) => d.to === submitter.email);
+    expect(JSON.stringify(digest?.data)).toContain("file a nil return");
+  });
+
+  it("a notice given 14 days before the month (23 March) silences filing and payment; one given 13 days before (24 March) does not", async () => {
+    const inTime = await tenant({ warningDays: 7 });
+    await notice(inTime.t, "2026-03-23");
+    const late = await tenant({ warningDays: 7 });
+    await notice(late.t, "2026-03-24");
+    await runCisDeadlineAlerts(env, NOW);
+    expect(await notified(inTime.t, "filing", inTime.reader.id)).toBe(false);
+    expect(await notified(inTime.t, "payment", inTime.reader.id)).toBe(false);
+    expect(await notified(late.t, "filing", late.reader.id)).toBe(true);
+    expect(await notified(late.t, "payment", late.reader.id)).toBe(true);
+  });
+
+  it("payments in the month: the ordinary filing alert, whatever the notice said", async () => {
+    const { t, reader } = await tenant();
+    await notice(t, "2026-03-01");
+    await pendingStatement(t);
+    await runCisDeadlineAlerts(env, NOW);
+    expect(await filingMessage(t, reader.id)).toBe("The CIS300 monthly return for 6 April to 5 May 2026 must be filed by 19 May 2026 (2 days left)");
+  });
+});

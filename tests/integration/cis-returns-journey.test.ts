@@ -1,6 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { currentTaxMonth, deadlineIndicator, previousTaxMonth, type TaxMonth } from "~/features/cis/domain";
+import {
+  currentTaxMonth,
+  deadlineIndicator,
+  formatPence,
+  lateFilingPenaltyPosition,
+  lateFilingPenaltySteps,
+  previousTaxMonth,
+  type TaxMonth,
+} from "~/features/cis/domain";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { formatLongDate } from "~/utils/dates";
 import type { TestTenant } from "../factories";
@@ -32,7 +40,7 @@ async function markSubmitted(tenantId: string, id: string) {
     .run();
 }
 
-/** Three months back unfiled (overdue), two back filed, four back without payments. */
+/** Three months back unfiled (overdue), two back filed; one, four, five and six back without payments (nil returns due). */
 async function tenantWithHistory() {
   const staff = await cisStaff("manager", { settings: {} });
   const { t } = staff;
@@ -44,18 +52,31 @@ async function tenantWithHistory() {
   await compileMonthlyReturn(env, t.id, filed.label, seeder);
   await markSubmitted(t.id, filed.label);
   await startedAt(t, monthsBack(6).start.getTime());
-  return { ...staff, overdue, filed };
+  // Every month since the start whose filing deadline has passed is due, newest first; those without payments as nil returns.
+  const due = [1, 3, 4, 5, 6].map(monthsBack).filter((tm) => tm.deadlines.filing.getTime() < Date.now() && tm.label >= "2026-04");
+  return { ...staff, overdue, filed, due: due.map((tm) => tm.label), nil: due.filter((tm) => tm.label !== overdue.label).map((tm) => tm.label) };
 }
 
 describe("overdue returns", () => {
   it("the returns page lists each unfiled month whose deadline has passed, with its due date, days overdue and a link to the month", async () => {
-    const { t, b, overdue } = await tenantWithHistory();
+    const { t, b, overdue, due } = await tenantWithHistory();
     const { doc } = await visit(b, `${t.origin}/cis/returns`);
-    const items = all(doc, "[data-overdue]");
-    expect(items.map((li) => attr(li, "data-overdue"))).toEqual([overdue.label]);
+    expect(all(doc, "[data-overdue]").map((li) => [attr(li, "data-overdue"), attr(li, "data-nil")])).toEqual(due.map((m) => [m, String(m !== overdue.label)]));
+    const items = all(doc, `[data-overdue="${overdue.label}"]`);
     const days = deadlineIndicator(overdue.deadlines.filing, new Date()).days;
-    expect(items[0]!.textContent).toBe(`${overdue.displayLabel} · due ${formatLongDate(overdue.deadlines.filing)} · ${days} days overdue`);
+    expect(items[0]!.textContent).toMatch(new RegExp(`^${overdue.displayLabel} · due ${formatLongDate(overdue.deadlines.filing)} · ${days} days overdue`));
     expect(attr(one(items[0]!, "a"), "href")).toBe(`/cis/returns?month=${overdue.label}`);
+    // The late-filing penalties: charged so far, and every step with the London date it starts.
+    const position = lateFilingPenaltyPosition(overdue.label, 0, { now: new Date(), filedAt: null });
+    expect(items[0]!.textContent).toContain(`Penalties so far: ${formatPence(position.incurredPence)}`);
+    const steps = lateFilingPenaltySteps(overdue.label, 0);
+    expect(all(items[0]!, "[data-penalty]").map((li) => [attr(li, "data-penalty"), attr(li, "data-state")])).toEqual(
+      steps.map((s) => [s.kind, position.incurred.some((i) => i.kind === s.kind) ? "charged" : "coming"]),
+    );
+    expect(textOf(items[0]!, '[data-penalty="initial"]')).toBe(`£100.00 from ${formatLongDate(steps[0]!.startsAt)}`);
+    expect(textOf(items[0]!, '[data-penalty="twelve_months"]')).toBe(
+      `a further £300.00 (the same again) from ${formatLongDate(steps[3]!.startsAt)} if still not filed`,
+    );
     expect(textOf(doc, "#current-month-heading")).toBe("Current Tax Month");
     expect(doc.querySelector('[data-field="overdue"]')).toBeNull();
   });
@@ -66,15 +87,28 @@ describe("overdue returns", () => {
     expect(textOf(doc, "#current-month-heading")).toBe("Tax Month");
     expect(textOf(doc, '[data-field="status"]')).toBe("Not compiled");
     expect(textOf(doc, '[data-field="overdue"]')).toMatch(/^Overdue: \d+ days overdue$/);
+    expect(textOf(doc, '[data-field="penalties-charged"]')).toMatch(/^Not filed: penalties of £\d+\.00 so far\.$/);
+    expect(all(doc, '[data-testid="penalties"] [data-penalty]')).toHaveLength(4);
     const filedPage = await visit(b, `${t.origin}/cis/returns?month=${filed.label}`);
     expect(filedPage.doc.querySelector('[data-field="overdue"]')).toBeNull();
+    // Filed late (today, long after its deadline): the steps charged before filing, none coming.
+    const charged = lateFilingPenaltyPosition(filed.label, 0, { now: new Date(), filedAt: new Date() }).incurred;
+    expect(all(filedPage.doc, '[data-testid="penalties"] [data-penalty]').map((li) => attr(li, "data-state"))).toEqual(charged.map(() => "charged"));
+    expect(textOf(filedPage.doc, '[data-field="penalties-charged"]')).toMatch(/^Filed late: penalties of £\d+\.00 apply\.$/);
   });
 
   it("the CIS dashboard lists the overdue returns too", async () => {
-    const { t, b, overdue } = await tenantWithHistory();
+    const { t, b, overdue, due, nil } = await tenantWithHistory();
     const { doc } = await visit(b, `${t.origin}/cis`);
-    expect(all(doc, "[data-overdue]").map((li) => attr(li, "data-overdue"))).toEqual([overdue.label]);
+    expect(all(doc, "[data-overdue]").map((li) => attr(li, "data-overdue"))).toEqual(due);
+    expect(textOf(doc, `[data-overdue="${nil[0]}"]`)).toContain("Nil return");
     expect(attr(one(doc, `[data-overdue="${overdue.label}"] a`), "href")).toBe(`/cis/returns?month=${overdue.label}`);
+    expect(all(doc, `[data-overdue="${overdue.label}"] [data-penalty]`).map((li) => attr(li, "data-penalty"))).toEqual([
+      "initial",
+      "two_months",
+      "six_months",
+      "twelve_months",
+    ]);
   });
 
   it("a tenant that started this month is not told it owes returns for months before it started", async () => {
@@ -91,7 +125,8 @@ describe("overdue returns", () => {
     const other = await cisStaff("manager", { settings: {} });
     await startedAt(other.t, monthsBack(6).start.getTime());
     const { doc } = await visit(other.b, `${other.t.origin}/cis/returns`);
-    expect(doc.querySelector(`[data-overdue="${overdue.label}"]`)).toBeNull();
+    // Without payments of its own, the other tenant owes a nil return for that month.
+    expect(attr(one(doc, `[data-overdue="${overdue.label}"]`), "data-nil")).toBe("true");
   });
 });
 

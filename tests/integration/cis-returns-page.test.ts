@@ -11,6 +11,7 @@ import { cisStaff, seedSub } from "../factories/cis";
 import { all, attr, hrefs, isDisabled, one, page, textOf, textsOf, visit } from "../factories/html";
 import { seedInvoice } from "../factories/returns";
 import { signedIn } from "../factories/sessions";
+import { audits } from "../factories/audits";
 import { count } from "./auth-helpers";
 import type { Browser } from "./http";
 import worker from "../../workers/app";
@@ -193,6 +194,8 @@ describe("the returns page", () => {
     expect(await count("cis_returns", "tenant_id = ?", t.id)).toBe(0);
     const done = await post(b, t, { intent: "nil", confirmed: "yes" });
     expect(done.status).toBe(302);
+    // Straight on to its declarations and sending: the manager may send it.
+    expect(done.headers.get("Location")).toBe(`/cis/returns/${MONTH}/submit`);
     const { doc, text } = await visit(b, url(t));
     expect(text).toContain("Nil Return Created");
     expect(textOf(doc, '[data-field="status"]')).toBe("Nil");
@@ -217,6 +220,95 @@ describe("the returns page", () => {
       "That is not a tax month the returns page offers. Choose a tax month from the list",
     ]);
     expect(await count("cis_returns", "tenant_id = ?", t.id)).toBe(0);
+  });
+});
+
+describe("nil returns and notices of no payments", () => {
+  async function startedIn(t: TestTenant, iso: string) {
+    await env.DB.prepare("UPDATE cis_settings SET created_at = ? WHERE tenant_id = ?").bind(Date.parse(iso), t.id).run();
+  }
+
+  it("a month without payments says a nil return is due from April 2026 (optional before); a lead who can compile does not go on to the submit page", async () => {
+    const { t, b } = await staff("lead");
+    const may = await visit(b, url(t, "/cis/returns?month=2026-05"));
+    expect(attr(one(may.doc, "[data-need]"), "data-need")).toBe("nil_return");
+    expect(textOf(may.doc, "[data-need]")).toBe(
+      "No payments to subcontractors this month: a nil return is due by 19 June 2026, unless HMRC was told by 22 April 2026 that none would be made.",
+    );
+    const march = await visit(b, url(t, "/cis/returns?month=2026-03"));
+    expect(attr(one(march.doc, "[data-need]"), "data-need")).toBe("none_optional");
+    // With payments the month simply needs its return compiled.
+    const sub = await seedSub(t);
+    await seedInvoice(t, { subcontractorId: sub.id, paymentDate: "2026-06-10" });
+    expect((await visit(b, url(t, "/cis/returns?month=2026-06"))).doc.querySelector("[data-need]")).toBeNull();
+    // A lead cannot send: after a nil return, back to the returns page.
+    const done = await b.post(url(t, "/cis/returns?month=2026-05"), { intent: "nil", month: "2026-05", confirmed: "yes" });
+    expect(done.headers.get("Location")).toBe("/cis/returns?month=2026-05");
+  });
+
+  it("a notice given another way is recorded through the form (audited); it covers the months it was given in time for, and the overdue list follows", async () => {
+    const { t, b } = await staff("manager");
+    await startedIn(t, "2026-04-10T12:00:00Z");
+    const before = await visit(b, url(t, "/cis/returns"));
+    expect(all(before.doc, "[data-overdue]").map((li) => attr(li, "data-overdue"))).toContain("2026-06");
+    expect(textOf(before.doc, '[data-empty="notices"]')).toBe("No notices recorded");
+
+    // Given on 23 May 2026 for June and July: exactly 14 days before 6 June, in time for both.
+    const res = await b.post(url(t), { intent: "notice", givenOn: "2026-05-23", firstMonth: "2026-06", months: "2" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/cis/returns?month=2026-06");
+    const [entry] = await audits(t.id, "cis.notice.recorded");
+    expect(entry?.payload).toEqual({ givenOn: "2026-05-23", firstMonth: "2026-06", months: 2, source: "other" });
+
+    const june = await visit(b, url(t, "/cis/returns?month=2026-06"));
+    expect(attr(one(june.doc, "[data-need]"), "data-need")).toBe("none_notice_given");
+    expect(textOf(june.doc, "[data-need]")).toContain("given on 23 May 2026");
+    expect(textOf(june.doc, "[data-notice]")).toBe("June 2026 to July 2026 · given on 23 May 2026 · Given to HMRC another way");
+    const overdue = all(june.doc, "[data-overdue]").map((li) => attr(li, "data-overdue"));
+    expect(overdue).not.toContain("2026-06");
+    expect(overdue).not.toContain("2026-07");
+    expect(overdue).toContain("2026-05");
+
+    // Given on 24 May 2026 for June: 13 days before, too late; it still covers July.
+    const other = await staff("manager");
+    await startedIn(other.t, "2026-04-10T12:00:00Z");
+    expect((await other.b.post(url(other.t), { intent: "notice", givenOn: "2026-05-24", firstMonth: "2026-06", months: "2" })).status).toBe(302);
+    const late = await visit(other.b, url(other.t, "/cis/returns?month=2026-06"));
+    expect(attr(one(late.doc, "[data-need]"), "data-need")).toBe("nil_return");
+    const lateOverdue = all(late.doc, "[data-overdue]").map((li) => attr(li, "data-overdue"));
+    expect(lateOverdue).toContain("2026-06");
+    expect(lateOverdue).not.toContain("2026-07");
+    // Each tenant sees only its own notices.
+    expect(all(late.doc, "[data-notice]")).toHaveLength(1);
+    expect(textOf(late.doc, "[data-notice]")).toContain("given on 24 May 2026");
+  });
+
+  it("bad input: each message beside its field, the input kept, nothing written", async () => {
+    const { t, b } = await staff("manager");
+    const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const res = await b.post(url(t), { intent: "notice", givenOn: tomorrow, firstMonth: "June", months: "9" });
+    expect(res.status).toBe(400);
+    const doc = await page(res);
+    expect(textOf(doc, "#givenOn-error")).toBe("The date the notice was given must be today or in the past");
+    expect(textOf(doc, "#firstMonth-error")).toBe("Choose the first tax month the notice covers");
+    expect(textOf(doc, "#months-error")).toBe("Choose how many months the notice covers (1 to 6)");
+    expect(attr(one(doc, "#givenOn"), "value")).toBe(tomorrow);
+    expect(attr(one(doc, "#givenOn"), "aria-invalid")).toBe("true");
+    const empty = await page(await b.post(url(t), { intent: "notice", givenOn: "2026-02-30", firstMonth: "2026-06", months: "1" }));
+    expect(textOf(empty, "#givenOn-error")).toBe("Enter the date the notice was given to HMRC");
+    expect(await count("cis_no_payment_notices", "tenant_id = ?", t.id)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'cis.notice.recorded'", t.id)).toBe(0);
+  });
+
+  it("a reader sees the notices but no form; a posted notice is 403, audited as refused, and writes nothing", async () => {
+    const { t, b } = await staff("standard");
+    const { doc } = await visit(b, url(t));
+    expect(one(doc, '[data-testid="notices"]')).toBeTruthy();
+    expect(doc.querySelector('[data-form="notice"]')).toBeNull();
+    const before = await denials(t.id);
+    expect((await b.post(url(t), { intent: "notice", givenOn: "2026-05-01", firstMonth: "2026-06", months: "1" })).status).toBe(403);
+    expect(await denials(t.id)).toBe(before + 1);
+    expect(await count("cis_no_payment_notices", "tenant_id = ?", t.id)).toBe(0);
   });
 });
 

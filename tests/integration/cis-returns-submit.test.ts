@@ -14,6 +14,7 @@ import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submiss
 import { audits as auditsFor } from "../factories/audits";
 import { readyForHmrc } from "../factories/hmrc";
 import { formatDateTime } from "~/utils/dates";
+import { formatInTimeZone } from "date-fns-tz";
 import { count } from "./auth-helpers";
 import { poll } from "./queue-helpers";
 
@@ -131,6 +132,13 @@ describe("submitting a compiled return to HMRC", () => {
     await accepted(b, url);
     expect(await returnRow(t.id, MONTH)).toMatchObject({ status: "nil", locked: true });
     expect((await auditsFor(t.id, "cis.return.submitted"))[0]!.payload).toMatchObject({ status: "nil", gross: 0, cis: 0 });
+    // Its inactivity declaration is recorded as a notice of no payments for the six months after it, dated the London day of acceptance.
+    const notices = await env.DB.prepare("SELECT source, given_on, first_month, months, return_id FROM cis_no_payment_notices WHERE tenant_id = ?")
+      .bind(t.id)
+      .all();
+    expect(notices.results).toEqual([
+      { source: "cis300", given_on: formatInTimeZone(new Date(), "Europe/London", "yyyy-MM-dd"), first_month: "2026-02", months: 6, return_id: MONTH },
+    ]);
 
     // Statements still owed: the return is not valid, so the submit page refuses it.
     const other = await cisStaff("admin", { settings: {} });

@@ -155,4 +155,9 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     tables: ["login_challenges"],
     reason: "the sign-in challenge named by its random id from this browser's signed cookie; the row says its tenant (none for platform admins)",
   },
+  {
+    site: "app/features/cis/subcontractors/utr-check.server.ts › runUtrCheckBackfill",
+    tables: ["cis_subcontractors"],
+    reason: "cron: finds UTRs not yet checked in every tenant; each flag is then written by an update naming its tenant",
+  },
 ];

@@ -85,3 +85,39 @@ export const cisReturnLines = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.returnId, t.subcontractorId] }), index("cis_return_lines_position").on(t.tenantId, t.returnId, t.position)],
 );
+
+export const NO_PAYMENT_NOTICE_SOURCES = ["cis300", "other"] as const;
+
+/**
+ * Notices to HMRC that no contract payments will be made: the inactivity declaration on an accepted
+ * CIS300 (source 'cis300', the return it was on; it speaks for the six tax months after that
+ * return's month) or one given another way (source 'other'). A month needs no nil return only when
+ * a notice speaking for it was given no later than 14 days before it started.
+ */
+export const cisNoPaymentNotices = sqliteTable(
+  "cis_no_payment_notices",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    id: text("id").notNull(),
+    source: text("source", { enum: NO_PAYMENT_NOTICE_SOURCES }).notNull(),
+    /** 'YYYY-MM-DD', the London calendar date the notice was given. */
+    givenOn: text("given_on").notNull(),
+    /** 'YYYY-MM', the first tax month it speaks for. */
+    firstMonth: text("first_month").notNull(),
+    months: integer("months").notNull(),
+    /** The return whose inactivity declaration it is (source 'cis300'). */
+    returnId: text("return_id"),
+    createdAt: integer("created_at").notNull(),
+    createdBy: text("created_by"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    // One declaration per accepted return, however often the acceptance is applied.
+    uniqueIndex("cis_no_payment_notices_return")
+      .on(t.tenantId, t.returnId)
+      .where(sql`${t.returnId} IS NOT NULL`),
+    index("cis_no_payment_notices_tenant_month").on(t.tenantId, t.firstMonth),
+  ],
+);

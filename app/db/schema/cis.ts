@@ -66,6 +66,10 @@ export const cisSubcontractors = sqliteTable(
     verifiedDate: text("verified_date"),
     verifiedBy: text("verified_by"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    // A local authority or another public body the regulations list: from 6 April 2026 payments to it are outside CIS.
+    publicBody: integer("public_body", { mode: "boolean" }).notNull().default(false),
+    // Set on every write of the UTR (and by the backfill job for older rows) when it fails HMRC's check digit; null until checked.
+    utrInvalid: integer("utr_invalid", { mode: "boolean" }),
     // Portal links issued before this instant no longer sign in (set when the e-mail changes or
     // the subcontractor is archived), so a link sent to an old address dies with it.
     portalLinksValidAfter: integer("portal_links_valid_after"),
@@ -86,6 +90,10 @@ export const cisSubcontractors = sqliteTable(
       .on(t.tenantId, t.utrHash)
       .where(sql`${t.deletedAt} IS NULL AND ${t.utrHash} IS NOT NULL`),
     index("cis_subcontractors_tenant_type").on(t.tenantId, t.type),
+    // The UTR check backfill finds the rows still to check without reading the others.
+    index("cis_subcontractors_utr_unchecked")
+      .on(t.tenantId, t.id)
+      .where(sql`${t.utrInvalid} IS NULL AND ${t.utrEnc} IS NOT NULL`),
   ],
 );
 
@@ -164,6 +172,9 @@ export const cisInvoices = sqliteTable(
     paidBy: text("paid_by"),
     cancelledAt: integer("cancelled_at"),
     cancelledBy: text("cancelled_by"),
+    // Paid to a public body on or after 6 April 2026 (the invoice date standing in for the payment date): not a
+    // contract payment, so no deduction, no CIS300 line and no statement.
+    outsideCis: integer("outside_cis", { mode: "boolean" }).notNull().default(false),
     statementRequired: integer("statement_required", { mode: "boolean" }).notNull().default(false),
     statementRequestedAt: integer("statement_requested_at"),
     statementRequestedBy: text("statement_requested_by"),

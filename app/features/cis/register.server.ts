@@ -9,6 +9,7 @@ import { runHmrcRecordsHousekeeping } from "./hmrc/records.server";
 import { registerReturnSubmissionSource } from "./hmrc/return-submission.server";
 import { registerHmrcResultHandlers } from "./hmrc/verification.server";
 import { runCisImportCleanup } from "./subcontractors/import.server";
+import { runUtrCheckBackfill } from "./subcontractors/utr-check.server";
 import { statementsGenerateJob } from "./invoices/jobs.server";
 import { applyReturnSubmission, returnSubmissionSource } from "./returns/submission.server";
 import { statementsGenerateAllJob } from "./statements/jobs.server";
@@ -32,6 +33,8 @@ export const cisServer: ServerFeature = {
     { cron: CRONS.hourly, name: "cis-stale-imports", run: (env, t) => runCisImportCleanup(env, t) },
     // HMRC messages: legacy plaintext XML encrypted, submissions past six tax years deleted.
     { cron: CRONS.hourly, name: "cis-hmrc-records", run: (env, t) => runHmrcRecordsHousekeeping(env, t) },
+    // UTRs stored before their check digit was recorded: checked a slice at a time until none is left.
+    { cron: CRONS.hourly, name: "cis-utr-check", run: (env) => runUtrCheckBackfill(env) },
   ],
   auditNamers: CIS_AUDIT_NAMERS,
   erasure: cisEraser,

@@ -118,6 +118,7 @@ export const AUDIT_ACTIONS = {
   "files.signature.completed": "{actor} signed {target}",
   "files.signature.declined": "{actor} declined to sign {target}",
   "files.signature.stamped": "The signatures were stamped into {target}",
+  "cis.notice.recorded": "{actor} recorded a notice to HMRC, given on {givenOn}, of no payments for {months} months from {firstMonth}",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -124,7 +124,7 @@ export async function getDashboardData(
       const item = activitySentence(row);
       return item ? [{ ...item, when: formatRelative(item.at, now), text: activityText(item) }] : [];
     }),
-    overdueReturns: toOverdueReturns(now, overdueResults).map(overdueReturnView),
+    overdueReturns: toOverdueReturns(now, overdueResults).map((d) => overdueReturnView(d, now)),
   };
 }
 

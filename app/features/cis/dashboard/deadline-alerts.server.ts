@@ -7,7 +7,9 @@ import { devToolsEnabled } from "~/features/platform/index.server";
 import { tenantOrigin } from "~/features/platform";
 import { formatInTimeZone } from "date-fns-tz";
 import { formatLongDate, LONDON } from "~/utils/dates";
-import { nextDeadlines, type DeadlineAlert, type DeadlineKind } from "../domain";
+import { nextDeadlines, paymentsByMonth, returnNeed, type DeadlineAlert, type DeadlineKind, type ReturnNeed } from "../domain";
+import { toNotices } from "../returns/notices.server";
+import { overdueReturnsQueries } from "../returns/returns.server";
 import { DEADLINE_LABELS } from "./dashboard.server";
 import { pendingInvoices } from "../statements/statements.server";
 
@@ -72,14 +74,21 @@ async function tenantUsers(env: Env, tenantId: string): Promise<TenantUser[]> {
   return rows.map((r) => ({ ...r, scopes: r.scopes ?? [] }));
 }
 
-type MonthState = { returnSubmitted: boolean; nothingToPay: boolean; statementsPending: boolean };
+type MonthState = {
+  returnSubmitted: boolean;
+  nothingToPay: boolean;
+  statementsPending: boolean;
+  /** What the month needs by law: a return, a nil return, or nothing (a notice covers it, or nil returns were optional). */
+  need: ReturnNeed;
+};
 
 /**
  * What each tax month of the alerts still needs, in one D1 batch: its returns (a locked one was
- * accepted by HMRC; an open amendment leaves the original submitted) and whether any statement
- * is still to be issued (invoices waiting for one, or statements generated but not issued).
+ * accepted by HMRC; an open amendment leaves the original submitted), whether any statement
+ * is still to be issued (invoices waiting for one, or statements generated but not issued), and
+ * whether a month without payments needs a nil return (notices of no payments).
  */
-async function monthStates(env: Env, tenantId: string, taxMonths: string[]): Promise<Map<string, MonthState>> {
+async function monthStates(env: Env, tenantId: string, taxMonths: string[], at: Date): Promise<Map<string, MonthState>> {
   const db = getDb(env);
   const returnsQuery = db
     .select({
@@ -104,7 +113,10 @@ async function monthStates(env: Env, tenantId: string, taxMonths: string[]): Pro
       )
       .limit(1),
   );
-  const [returns, ...pending] = await db.batch([returnsQuery, ...pendingQueries]);
+  // The overdue list's reads of paid invoices and notices decide which months need a nil return.
+  const [, paidQuery, , noticeRows] = overdueReturnsQueries(db, tenantId, at);
+  const [returns, paid, notices, ...pending] = await db.batch([returnsQuery, paidQuery, noticeRows, ...pendingQueries]);
+  const payments = paymentsByMonth(paid);
   const states = new Map<string, MonthState>();
   taxMonths.forEach((month, i) => {
     const submitted = returns
@@ -116,6 +128,7 @@ async function monthStates(env: Env, tenantId: string, taxMonths: string[]): Pro
       // What the latest submitted return says was deducted is what HMRC is owed.
       nothingToPay: latest !== undefined && latest.cisDeductedP === 0,
       statementsPending: (pending[i]?.length ?? 0) > 0,
+      need: returnNeed(month, payments.get(month) ?? 0, toNotices(notices)),
     });
   });
   return states;
@@ -123,6 +136,8 @@ async function monthStates(env: Env, tenantId: string, taxMonths: string[]): Pro
 
 /** Whether the deadline still asks something of the contractor. */
 export function deadlineStillDue(kind: DeadlineKind, state: MonthState): boolean {
+  // No payments and a notice given in time (or a month before nil returns were due): nothing to file or pay.
+  if ((kind === "filing" || kind === "payment") && (state.need === "none_notice_given" || state.need === "none_optional")) return false;
   switch (kind) {
     case "filing":
       return !state.returnSubmitted;
@@ -133,6 +148,11 @@ export function deadlineStillDue(kind: DeadlineKind, state: MonthState): boolean
       // return filed for the month deducted nothing.
       return !state.nothingToPay;
   }
+}
+
+/** A filing alert for a month without payments: what is due is a nil return. */
+export function nilReturnMessage(message: string): string {
+  return `${message}. No payments to subcontractors were recorded in it: file a nil return`;
 }
 
 function titleOf(alert: DeadlineAlert): string {
@@ -160,11 +180,13 @@ export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.n
       const warningDays = Math.min(30, Math.max(0, Math.trunc(tenant.warningDays)));
       const candidates = nextDeadlines(at, warningDays);
       if (candidates.length === 0) continue;
-      const states = await monthStates(env, tenant.id, [...new Set(candidates.map((a) => a.taxMonth))]);
-      const alerts = candidates.filter((a) => {
-        const state = states.get(a.taxMonth);
-        return state === undefined || deadlineStillDue(a.kind, state);
-      });
+      const states = await monthStates(env, tenant.id, [...new Set(candidates.map((a) => a.taxMonth))], at);
+      const alerts = candidates
+        .filter((a) => {
+          const state = states.get(a.taxMonth);
+          return state === undefined || deadlineStillDue(a.kind, state);
+        })
+        .map((a) => (a.kind === "filing" && states.get(a.taxMonth)?.need === "nil_return" ? { ...a, message: nilReturnMessage(a.message) } : a));
       result.suppressed += candidates.length - alerts.length;
       if (alerts.length === 0) continue;
       result.alerts += alerts.length;

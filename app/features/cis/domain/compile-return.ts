@@ -28,6 +28,8 @@ function toInstant(value: DateLike | null | undefined): Date | null {
 function paidInMonth(invoice: InvoiceRecord, label: string): boolean {
   if (invoice.status !== "paid") return false;
   if (invoice.deletedAt || invoice.archived) return false;
+  // A payment to a public body from 6 April 2026 is not a contract payment: it has no place on a return.
+  if (invoice.outsideCis) return false;
   if (invoice.taxMonth === label) return true;
   if (!invoice.paymentDate) return false;
   try {

@@ -177,6 +177,8 @@ const subcontractorFields = {
   verificationNotes: optionalText({ max: 1000, maxMessage: SUBCONTRACTOR_MESSAGES.verificationNotes }),
   verifiedDate: optionalText({ test: isIsoDate, message: SUBCONTRACTOR_MESSAGES.verifiedDate }),
   active: z.boolean().default(false),
+  // A local authority or another public body the regulations list: payments to it from 6 April 2026 are outside CIS.
+  publicBody: z.boolean().default(false),
 };
 
 interface SubcontractorIds {

@@ -81,6 +81,8 @@ export interface InvoiceRecord {
   statement?: InvoiceStatementFlags | null;
   deletedAt?: DateLike | null;
   archived?: boolean;
+  /** Paid to a public body on or after 6 April 2026: not a contract payment (no deduction, no CIS300 line). */
+  outsideCis?: boolean;
 }
 
 export { STATEMENT_STATUSES, type StatementStatus };

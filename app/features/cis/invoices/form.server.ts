@@ -10,7 +10,9 @@ import { getDb, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisSubcontractors, type InvoiceSource } from "~/db/schema";
 import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
-import { invoiceAmounts, taxMonthOfDate, type InvoiceInput } from "../domain";
+import { formatInTimeZone } from "date-fns-tz";
+import { LONDON } from "~/utils/dates";
+import { invoiceAmounts, isContractPayment, taxMonthOfDate, type InvoiceInput } from "../domain";
 import type { Actor } from "~/features/auth";
 import { auditIfChanged } from "./transitions.server";
 import { getInvoice, visible, type InvoiceRow } from "./queries.server";
@@ -41,7 +43,7 @@ async function usableSubcontractor(env: Env, tenantId: string, id: string) {
 }
 
 /** A subcontractor as the invoice form offers it: name, current CIS rate, whether it is active and whether it has a VAT number. */
-export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean };
+export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean; publicBody: boolean };
 
 /**
  * What the invoice form needs, in one D1 round trip: this tenant's active subcontractors by name,
@@ -66,6 +68,7 @@ export async function invoiceFormData(
       name: cisSubcontractors.name,
       rate: cisSubcontractors.verificationRate,
       active: cisSubcontractors.active,
+      publicBody: cisSubcontractors.publicBody,
       vatRegistered: sql<boolean>`coalesce(trim(${cisSubcontractors.vatNumber}), '') <> ''`.mapWith(Boolean).as("vat_registered"),
     })
     .from(cisSubcontractors)
@@ -88,17 +91,38 @@ export async function invoiceFormData(
   return { subcontractors, invoice: rows[0] ?? null, contractorEndUser: found?.endUser ?? false };
 }
 
-export type InvoicePreviewInput = Pick<InvoiceInput, "subcontractorId" | "grossP" | "materialsP" | "vatRate" | "reverseCharge">;
+export type InvoicePreviewInput = Pick<InvoiceInput, "subcontractorId" | "grossP" | "materialsP" | "vatRate" | "reverseCharge"> & {
+  /** The invoice date as typed, 'YYYY-MM-DD'; it stands in for the payment date. */
+  invoiceDate?: string | null;
+};
 export type InvoicePreview =
-  | { ok: true; cisRate: number; amounts: ReturnType<typeof invoiceAmounts> }
+  | { ok: true; cisRate: number; outsideCis: boolean; amounts: ReturnType<typeof invoiceAmounts> }
   | { ok: false; code: "subcontractor_not_found" | "subcontractor_archived"; field: "subcontractorId" };
 
 /** The amounts a save would store now (same subcontractor check, same rate, same maths), writing nothing. */
 export async function previewInvoiceAmounts(env: Env, tenantId: string, input: InvoicePreviewInput): Promise<InvoicePreview> {
   const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
   if (!found.ok) return found;
-  const { cisRate, ...amounts } = amountsAt(input, found.sub.verificationRate);
-  return { ok: true, cisRate, amounts };
+  const treatment = invoiceTreatment(found.sub, input.invoiceDate || londonToday());
+  const { cisRate, ...amounts } = amountsAt(input, treatment.cisRate);
+  return { ok: true, cisRate, outsideCis: treatment.outsideCis, amounts };
+}
+
+function londonToday(): string {
+  return formatInTimeZone(new Date(), LONDON, "yyyy-MM-dd");
+}
+
+/**
+ * The rate an invoice is saved at: the subcontractor's, or none at all when the subcontractor is a
+ * public body and the invoice is dated on or after 6 April 2026 (the invoice date stands in for
+ * the payment date): then it is not a CIS payment (`outsideCis`).
+ */
+export function invoiceTreatment(
+  sub: { verificationRate: number; publicBody?: boolean | null },
+  invoiceDate: string,
+): { cisRate: number; outsideCis: boolean } {
+  const outsideCis = !isContractPayment({ publicBody: sub.publicBody === true }, invoiceDate);
+  return { cisRate: outsideCis ? 0 : sub.verificationRate, outsideCis };
 }
 
 function amountsAt(input: InvoicePreviewInput, cisRate: number) {
@@ -125,11 +149,15 @@ async function numberTaken(env: Env, tenantId: string, subcontractorId: string, 
 }
 
 /** What an invoice copies from its subcontractor when it is saved. */
-export type InvoiceSubcontractor = Pick<typeof cisSubcontractors.$inferSelect, "id" | "name" | "utrMasked" | "ninoMasked" | "verificationRate">;
+export type InvoiceSubcontractor = Pick<typeof cisSubcontractors.$inferSelect, "id" | "name" | "utrMasked" | "ninoMasked" | "verificationRate"> & {
+  /** A public body: invoices dated from 6 April 2026 are outside CIS. */
+  publicBody?: boolean;
+};
 
-/** The stored fields of an input: amounts always computed here, at the subcontractor's current rate. */
+/** The stored fields of an input: amounts always computed here, at the subcontractor's current rate (none for a public body from 6 April 2026). */
 function savedFields(input: InvoiceInput, sub: InvoiceSubcontractor) {
-  const { cisRate, ...amounts } = amountsAt(input, sub.verificationRate);
+  const treatment = invoiceTreatment(sub, input.invoiceDate);
+  const { cisRate, ...amounts } = amountsAt(input, treatment.cisRate);
   return {
     invoiceNumber: input.invoiceNumber,
     subcontractorId: sub.id,
@@ -143,6 +171,7 @@ function savedFields(input: InvoiceInput, sub: InvoiceSubcontractor) {
     taxMonth: taxMonthOfDate(input.invoiceDate).label,
     ...amounts,
     cisRate,
+    outsideCis: treatment.outsideCis,
     vatRate: input.vatRate,
     reverseCharge: input.reverseCharge,
     materialsJustification: input.materialsJustification ?? null,

@@ -10,7 +10,7 @@ import { invoiceFormSchema, invoiceAmounts, materialsWarning, normalizeUtr, pars
 import type { Actor } from "~/features/auth";
 import { maskUtr, piiSearchHash } from "../pii.server";
 import { INVOICE_IMPORT_COLUMNS, type InvoiceImportColumnKey } from "./import-columns";
-import { isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./form.server";
+import { invoiceTreatment, isUniqueNumberViolation, newInvoiceRecords, type InvoiceSubcontractor } from "./form.server";
 import { INVOICE_ERROR_MESSAGES } from "./invoice-codes";
 import type { Result } from "~/utils/result";
 
@@ -127,6 +127,7 @@ async function matchSubcontractors(env: Env, tenantId: string, values: string[])
     utrMasked: cisSubcontractors.utrMasked,
     ninoMasked: cisSubcontractors.ninoMasked,
     verificationRate: cisSubcontractors.verificationRate,
+    publicBody: cisSubcontractors.publicBody,
     active: cisSubcontractors.active,
     utrHash: cisSubcontractors.utrHash,
   };
@@ -267,7 +268,8 @@ function checkRowCells(cells: ImportRow["cells"], subCell: string, match: SubMat
 function analyseRow({ row, line, cells }: ImportRow, subs: Map<string, SubMatch>, firstRowFor: Map<string, number>): RowWork {
   const subCell = (cells.subcontractor ?? "").trim();
   const { messages, sub, value, input } = checkRowCells(cells, subCell, subCell ? subs.get(subCell) : undefined);
-  const amounts = input && sub ? invoiceAmounts({ ...input, cisRate: sub.verificationRate }) : null;
+  const treatment = input && sub ? invoiceTreatment(sub, input.invoiceDate) : null;
+  const amounts = input && treatment ? invoiceAmounts({ ...input, cisRate: treatment.cisRate }) : null;
   // The 60% warning is shown whenever both amounts read, even on a row refused for another reason.
   const grossP = input?.grossP ?? (value.gross === undefined ? null : parseMoney(value.gross));
   const materialsP = input?.materialsP ?? (value.materials === undefined ? 0 : parseMoney(value.materials));
@@ -293,7 +295,7 @@ function analyseRow({ row, line, cells }: ImportRow, subs: Map<string, SubMatch>
       invoiceDate: value.invoiceDate.slice(0, 20),
       grossP: input?.grossP ?? null,
       materialsP: input?.materialsP ?? null,
-      cisRate: sub?.verificationRate ?? null,
+      cisRate: treatment?.cisRate ?? sub?.verificationRate ?? null,
       cisDeductionP: amounts?.cisDeductionP ?? null,
       netPaymentP: amounts?.netPaymentP ?? null,
       status: rowStatus,

@@ -36,6 +36,7 @@ import {
   type ReturnErrorCode,
 } from "./return-codes";
 import type { Result } from "~/utils/result";
+import { noticesQuery, toNotices, type NoticeRow } from "./notices.server";
 
 export * from "./return-codes";
 
@@ -73,7 +74,7 @@ function calendarRange(tm: TaxMonth): { from: string; to: string } {
   return { from: `${y}-${pad(m)}-06`, to: `${next.y}-${pad(next.m)}-05` };
 }
 
-/** Paid, live invoices of the month: labelled with it, or paid on a date inside it. */
+/** Paid, live contract payments of the month: labelled with it, or paid on a date inside it. */
 function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
   const { from, to } = calendarRange(tm);
   return and(
@@ -81,6 +82,8 @@ function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
     isNull(cisInvoices.deletedAt),
     eq(cisInvoices.status, "paid"),
     ne(cisInvoices.subcontractorId, ""),
+    // Payments to public bodies from 6 April 2026 are not contract payments: no line, and no payment for the month.
+    eq(cisInvoices.outsideCis, false),
     or(eq(cisInvoices.taxMonth, tm.label), between(cisInvoices.paymentDate, from, to)),
   )!;
 }
@@ -158,6 +161,7 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
         verificationReference: cisInvoices.verificationReference,
         statementRequired: cisInvoices.statementRequired,
         statementIssuedAt: cisInvoices.statementIssuedAt,
+        outsideCis: cisInvoices.outsideCis,
       })
       .from(cisInvoices)
       .where(where),
@@ -198,6 +202,7 @@ async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Acto
     piiMasked: { utrMasked: r.utrMasked, ninoMasked: r.ninoMasked },
     verificationSnapshot: { rate: isCisRate(r.verificationRate) ? r.verificationRate : null, reference: r.verificationReference },
     statement: { required: r.statementRequired, issuedAt: r.statementIssuedAt === null ? null : new Date(r.statementIssuedAt) },
+    outsideCis: r.outsideCis,
   }));
   const subcontractors: SubcontractorRecord[] = subRows.map((s) => ({
     id: s.id,
@@ -565,10 +570,11 @@ export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) 
 }
 
 /**
- * The three reads the overdue-returns list needs, to fold into a page's one D1 batch: when the
+ * The reads the overdue-returns list needs, to fold into a page's one D1 batch: when the
  * tenant started (CIS settings created, first invoice), its paid invoices of the look-back window
  * grouped by tax month and payment date, and the months of that window with a return HMRC has
- * (submitted and locked; an accepted amendment or nil return is locked too).
+ * (submitted and locked; an accepted amendment or nil return is locked too), and the notices of no
+ * payments (a month one covers needs no nil return).
  */
 export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
   let oldest = taxMonthOf(now);
@@ -583,7 +589,12 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
       .from(cisInvoices)
       .where(forTenant(cisInvoices, tenantId)),
     db
-      .select({ taxMonth: cisInvoices.taxMonth, paymentDate: cisInvoices.paymentDate, count: count() })
+      .select({
+        taxMonth: cisInvoices.taxMonth,
+        paymentDate: cisInvoices.paymentDate,
+        count: count(),
+        deductionsP: sql<number>`coalesce(sum(${cisInvoices.cisDeductionP}), 0)`.mapWith(Number),
+      })
       .from(cisInvoices)
       .where(
         and(
@@ -591,6 +602,7 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
           isNull(cisInvoices.deletedAt),
           eq(cisInvoices.status, "paid"),
           ne(cisInvoices.subcontractorId, ""),
+          eq(cisInvoices.outsideCis, false),
           or(gte(cisInvoices.taxMonth, oldest.label), gte(cisInvoices.paymentDate, from)),
         ),
       )
@@ -599,23 +611,26 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
       .selectDistinct({ taxMonth: cisReturns.taxMonth })
       .from(cisReturns)
       .where(and(forTenant(cisReturns, tenantId), gte(cisReturns.taxMonth, oldest.label), or(eq(cisReturns.locked, true), eq(cisReturns.status, "submitted")))),
+    noticesQuery(db, tenantId),
   ] as const;
 }
 
 type OverdueQueryResults = [
   { firstInvoiceAt: number | null; settingsAt: number | null }[],
-  { taxMonth: string; paymentDate: string | null; count: number }[],
+  { taxMonth: string; paymentDate: string | null; count: number; deductionsP: number }[],
   { taxMonth: string }[],
+  NoticeRow[],
 ];
 
 /** The overdue returns from the results of `overdueReturnsQueries`, newest first. */
-export function toOverdueReturns(now: Date, [[first], paid, filed]: OverdueQueryResults): DueReturn[] {
+export function toOverdueReturns(now: Date, [[first], paid, filed, notices]: OverdueQueryResults): DueReturn[] {
   const starts = [first?.firstInvoiceAt, first?.settingsAt].filter((n): n is number => typeof n === "number");
   return returnsDue({
     now,
     firstActivityAt: starts.length > 0 ? new Date(Math.min(...starts)) : null,
     paidInvoices: paid,
     filedMonths: filed.map((f) => f.taxMonth),
+    notices: toNotices(notices),
   });
 }
 
@@ -634,12 +649,14 @@ export type ReturnsPageData = {
   overdue: DueReturn[];
   /** Whether each subcontractor of the latest return whose statement is not issued has an e-mail address. */
   hasEmail: Record<string, boolean>;
+  /** The tenant's notices of no payments, newest first. */
+  notices: NoticeRow[];
 };
 
 /** Everything /cis/returns shows for a month, in ONE D1 round trip. */
 export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth, now: Date = new Date()): Promise<ReturnsPageData> {
   const db = getDb(env);
-  const [firstActivity, paidGroups, filedMonths] = overdueReturnsQueries(db, tenantId, now);
+  const [firstActivity, paidGroups, filedMonths, notices] = overdueReturnsQueries(db, tenantId, now);
   const latestOfMonth = db
     .select({ id: cisReturns.id })
     .from(cisReturns)
@@ -689,6 +706,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     firstActivity,
     paidGroups,
     filedMonths,
+    notices,
   ]);
   const historyLines: Record<string, ReturnLineRow[]> = {};
   for (const l of historyLineRows) (historyLines[l.returnId] ??= []).push(l);
@@ -701,6 +719,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     paymentsInMonth: payments?.n ?? 0,
     overdue: toOverdueReturns(now, overdueResults as OverdueQueryResults),
     hasEmail: Object.fromEntries(contacts.map((c) => [c.id, Boolean(c.email?.trim())])),
+    notices: (overdueResults as OverdueQueryResults)[3],
   };
 }
 

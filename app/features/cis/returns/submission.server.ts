@@ -1,12 +1,16 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
-import { activityLog, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
+import { formatInTimeZone } from "date-fns-tz";
+import { getDb, type Db } from "~/db/client.server";
+import { activityLog, cisNoPaymentNotices, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
+import { LONDON } from "~/utils/dates";
+import { noticeFromInactivityDeclaration } from "../domain/nil-returns";
 import { auditInsertWhere } from "~/features/platform/index.server";
 import { forTenant } from "~/db/tenancy";
 import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
 import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
 import type { ResultHandler } from "../hmrc/gateway.server";
+import { openXml, submissionXmlContext } from "../hmrc/stored-xml.server";
 import type { ReturnSubmissionSource } from "../hmrc/return-submission.server";
 import { decryptPii } from "../pii.server";
 import { returnSubmissionView, returnToSubmit, submissionBlocker, validateStoredReturn } from "./returns.server";
@@ -82,11 +86,12 @@ export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenant
 /**
  * HMRC accepted the return: it becomes submitted (a nil return stays nil and an amendment stays
  * amended) and locked, with who sent it, when, the IRmark sent and HMRC's receipt; and
- * cis.return.submitted is audited, and return.submit logged as activity, with gross and CIS in pounds. Only while the return is still
+ * cis.return.submitted is audited, and return.submit logged as activity, with gross and CIS in pounds; an inactivity declaration
+ * on it is recorded as a notice of no payments for the six tax months after its month. Only while the return is still
  * unlocked, and only in the batch whose final UPDATE matched (the guard). A rejection or failure
  * changes nothing: the return stays unsubmitted and the page shows HMRC's words.
  */
-export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, guard, token, now }) => {
+export const applyReturnSubmission: ResultHandler = async ({ env, db, submission, outcome, guard, token, now }) => {
   if (outcome.status !== "accepted") return [];
   const returnId = submission.subjectIds[0];
   if (!returnId) return [];
@@ -116,6 +121,8 @@ export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, 
         LEFT JOIN ${users} u ON u.tenant_id = s.tenant_id AND u.id = s.created_by
         WHERE s.tenant_id = ${tenantId} AND s.result_token = ${token} AND r.locked = 0`,
     ),
+    // The inactivity declaration the return carried is a notice of no payments for the six months after it, given today.
+    ...((await declaresInactivity(env, submission)) ? [inactivityNotice(db, tenantId, returnId, token, now)] : []),
     db
       .update(cisReturns)
       .set({
@@ -132,3 +139,24 @@ export const applyReturnSubmission: ResultHandler = ({ db, submission, outcome, 
       .where(and(thisReturn, eq(cisReturns.locked, false), guard)),
   ];
 };
+
+/** Whether the CIS300 sent (stored sealed) carries the inactivity declaration. */
+async function declaresInactivity(env: Env, submission: { tenantId: string; id: string; requestXml: string }): Promise<boolean> {
+  const xml = await openXml(env, submission.requestXml, submissionXmlContext(submission.tenantId, submission.id, "request_xml"));
+  return /<Inactivity>\s*yes\s*<\/Inactivity>/.test(xml);
+}
+
+/**
+ * The notice an accepted return's inactivity declaration gives, dated the London day HMRC accepted
+ * it; one per return (its id is the return's), and only in the batch whose final UPDATE matched.
+ */
+function inactivityNotice(db: Db, tenantId: string, returnId: string, token: string, now: number) {
+  const taxMonth = returnId.slice(0, 7);
+  const notice = noticeFromInactivityDeclaration(taxMonth, formatInTimeZone(new Date(now), LONDON, "yyyy-MM-dd"));
+  return db.insert(cisNoPaymentNotices).select(
+    sql`SELECT ${tenantId}, ${`declaration:${returnId}`}, 'cis300', ${notice.givenOn}, ${notice.firstMonth}, ${notice.months}, ${returnId}, ${now}, s.created_by
+        FROM ${hmrcSubmissions} s JOIN ${cisReturns} r ON r.tenant_id = s.tenant_id AND r.id = ${returnId}
+        WHERE s.tenant_id = ${tenantId} AND s.result_token = ${token} AND r.locked = 0
+        ON CONFLICT DO NOTHING`,
+  );
+}

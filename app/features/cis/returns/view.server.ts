@@ -1,5 +1,6 @@
 import { formatDateTime, formatLongDate } from "~/utils/dates";
 import { formatPence, returnIssueRef, taxMonthFromLabel, type DueReturn, type ReturnIssueCode } from "../domain";
+import { penaltiesView, type PenaltiesView } from "./penalties-view";
 import { RETURN_STATUS_LABELS } from "./return-codes";
 import type { ReturnLineRow, ReturnRow } from "./returns.server";
 
@@ -87,10 +88,20 @@ export function returnView(row: ReturnRow, lines: readonly ReturnLineRow[], show
   };
 }
 
-export type OverdueReturnView = { taxMonth: string; period: string; dueDate: string; daysOverdue: number; overdueText: string; href: string };
+export type OverdueReturnView = {
+  taxMonth: string;
+  period: string;
+  dueDate: string;
+  daysOverdue: number;
+  overdueText: string;
+  href: string;
+  /** No payments were made in the month: the missing return is a nil return. */
+  nil: boolean;
+  penalties: PenaltiesView | null;
+};
 
-/** An overdue return as the returns page and the dashboard list it, linking to the month on the returns page. */
-export function overdueReturnView(d: DueReturn): OverdueReturnView {
+/** An overdue return as the returns page and the dashboard list it, linking to the month on the returns page, with its penalties at `now`. */
+export function overdueReturnView(d: DueReturn, now: Date): OverdueReturnView {
   return {
     taxMonth: d.taxMonth,
     period: d.displayLabel,
@@ -98,6 +109,8 @@ export function overdueReturnView(d: DueReturn): OverdueReturnView {
     daysOverdue: d.daysOverdue,
     overdueText: `${d.daysOverdue} day${d.daysOverdue === 1 ? "" : "s"} overdue`,
     href: `/cis/returns?month=${d.taxMonth}`,
+    nil: d.nil,
+    penalties: penaltiesView(d.taxMonth, d.deductionsP, { now, filedAt: null }),
   };
 }
 

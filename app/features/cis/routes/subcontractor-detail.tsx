@@ -247,6 +247,7 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
             <Item label="Email">{sub.email ?? "N/A"}</Item>
             <Item label="Phone">{sub.phone ?? "N/A"}</Item>
             <Item label="Status">{sub.active ? "Active" : "Archived"}</Item>
+            <Item label="Public body">{sub.publicBody ? "Yes: payments from 6 April 2026 are not CIS payments" : "No"}</Item>
             <Item label="Created">{formatDateTime(sub.createdAt)}</Item>
             <Item label="Updated">{formatDateTime(sub.updatedAt)}</Item>
           </dl>

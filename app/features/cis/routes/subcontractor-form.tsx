@@ -39,6 +39,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       verificationNotes: "",
       verifiedDate: "",
       active: DEFAULT_SUBCONTRACTOR_VALUES.active,
+      publicBody: false,
     };
     return { mode: "create" as const, id: null, name: null, defaults, utrMasked: null, ninoMasked: null, canVerify };
   }
@@ -57,6 +58,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     verificationNotes: row.verificationNotes ?? "",
     verifiedDate: row.verifiedDate ?? "",
     active: row.active,
+    publicBody: row.publicBody,
   };
   return { mode: "edit" as const, id: row.id, name: row.name, defaults, utrMasked: row.utrMasked, ninoMasked: row.ninoMasked, canVerify };
 }

@@ -8,7 +8,7 @@ import { newId } from "~/utils/ids";
 import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
 import { countStatuses, readImportTable } from "../csv-import/import-kit.server";
 import { IMPORT_MAX_ROWS, type ImportRefusal, type ImportRowStatus } from "../csv-import/import-kit";
-import { normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "../domain";
+import { hasValidUtrCheckDigit, normalizeUtr, subcontractorCreateSchema, UTR_RE, type SubcontractorCreate } from "../domain";
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "~/features/auth";
 import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
@@ -172,6 +172,7 @@ async function newSubcontractorRow(
     utrEnc: await encryptPii(env.PII_KEYS, r.utr, ctx("utr")),
     utrMasked: maskUtr(r.utr),
     utrHash,
+    utrInvalid: !hasValidUtrCheckDigit(r.utr),
     ninoEnc: nino ? await encryptPii(env.PII_KEYS, nino, ctx("nino")) : null,
     ninoMasked: nino ? maskNino(nino) : null,
     companyNumber: r.type === "individual" ? null : (r.companyNumber ?? null),

@@ -8,7 +8,14 @@ import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 import { revokeSessionsOfUsersStatements } from "~/features/auth/index.server";
-import { changedVerificationFields, SUBCONTRACTOR_TYPES, UNVERIFIED, type SubcontractorCreate, type SubcontractorUpdate } from "../domain";
+import {
+  changedVerificationFields,
+  hasValidUtrCheckDigit,
+  SUBCONTRACTOR_TYPES,
+  UNVERIFIED,
+  type SubcontractorCreate,
+  type SubcontractorUpdate,
+} from "../domain";
 import type { Actor } from "~/features/auth";
 import { BULK_LIMIT, type BulkFailure, type SaveError } from "./subcontractor-messages";
 import { decryptPii, encryptPii, maskEmail, maskNino, maskPhone, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
@@ -148,6 +155,7 @@ export function subcontractorView(row: SubcontractorRow) {
     verificationNotes: row.verificationNotes,
     verifiedDate: row.verifiedDate,
     active: row.active,
+    publicBody: row.publicBody,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -169,6 +177,8 @@ export function subcontractorListItem(row: SubcontractorRow) {
     verificationRate: row.verificationRate,
     verificationMethod: row.verificationMethod,
     active: row.active,
+    publicBody: row.publicBody,
+    utrInvalid: row.utrInvalid === true,
   };
 }
 export type SubcontractorListItem = ReturnType<typeof subcontractorListItem>;
@@ -212,7 +222,7 @@ export async function findByUtr(env: Env, tenantId: string, utr: string): Promis
   return row ?? null;
 }
 
-type Identifiers = Pick<SubcontractorRow, "utrEnc" | "utrMasked" | "utrHash" | "ninoEnc" | "ninoMasked">;
+type Identifiers = Pick<SubcontractorRow, "utrEnc" | "utrMasked" | "utrHash" | "utrInvalid" | "ninoEnc" | "ninoMasked">;
 
 async function protectIdentifiers(
   env: Env,
@@ -226,6 +236,8 @@ async function protectIdentifiers(
     out.utrEnc = await encryptPii(env.PII_KEYS, utr, piiCtx(tenantId, id, "utr"));
     out.utrMasked = maskUtr(utr);
     out.utrHash = await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", utr);
+    // Stored beside the ciphertext, so the list can flag a UTR failing HMRC's check digit without decrypting.
+    out.utrInvalid = !hasValidUtrCheckDigit(utr);
   }
   if (nino) {
     out.ninoEnc = await encryptPii(env.PII_KEYS, nino, piiCtx(tenantId, id, "nino"));
@@ -253,6 +265,7 @@ export function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
     verificationReference: v.verificationReference ?? null,
     verificationNotes: v.verificationNotes ?? null,
     verifiedDate: v.verifiedDate ?? null,
+    publicBody: v.publicBody ?? false,
   };
 }
 
@@ -327,7 +340,7 @@ export async function createSubcontractor(
       actorEmail: actor.email,
       targetType: "subcontractor",
       targetId: id,
-      payload: { type: input.type, verificationStatus: input.verificationStatus },
+      payload: { type: input.type, verificationStatus: input.verificationStatus, ...(input.publicBody ? { publicBody: true } : {}) },
     }),
     activityInsert(db, {
       tenantId,

@@ -8,6 +8,7 @@ import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIF
 import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
 import { InvoiceAmountFields, InvoiceDetailsFields } from "./invoice-fields";
 import { defaultReverseCharge, reverseChargeHint } from "../vat-default";
+import { isContractPayment, PUBLIC_BODY_NOT_CIS_MESSAGE } from "../../domain/public-bodies";
 import { FormErrors, FormSection as Section } from "~/components/ui/form-section";
 
 /** The form's fields as text, the way a browser posts them (pounds, not pence). */
@@ -24,7 +25,7 @@ export type InvoiceFormDefaults = {
   materialsJustification: string;
 };
 
-export type InvoiceSubcontractorOption = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean };
+export type InvoiceSubcontractorOption = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean; publicBody: boolean };
 
 /**
  * Create and edit share this form. Every figure it shows is worked out again on the server when
@@ -61,6 +62,9 @@ export function InvoiceForm({
   });
 
   const chosen = subcontractors.find((s) => s.id === fields.subcontractorId.value);
+  // A public body paid from 6 April 2026 (the invoice date standing in for the payment date) is outside CIS: no deduction.
+  const invoiceDate = typeof fields.invoiceDate.value === "string" ? fields.invoiceDate.value : "";
+  const outsideCis = chosen ? chosen.publicBody && (invoiceDate === "" || !isContractPayment({ publicBody: true }, invoiceDate)) : false;
   // A new invoice's reverse charge follows the chosen subcontractor (with JavaScript); it stays editable.
   // Clicking the box (rather than setting it) fires the events the form and the live figures listen to.
   const followSubcontractor = (select: HTMLSelectElement) => {
@@ -76,7 +80,7 @@ export function InvoiceForm({
         materials: fields.materials.value,
         vatRate: fields.vatRate.value,
         reverseCharge: fields.reverseCharge.value === "on",
-        cisRate: chosen?.rate ?? null,
+        cisRate: chosen ? (outsideCis ? 0 : chosen.rate) : null,
       })
     : serverFigures;
   const warning = figures ? materialsWarning(figures.grossP, figures.materialsP) : null;
@@ -111,11 +115,16 @@ export function InvoiceForm({
                 <option value="">Select a subcontractor</option>
                 {subcontractors.map((s) => (
                   <option key={s.id} value={s.id}>
-                    {`${s.name} (CIS ${s.rate}%)${s.active ? "" : " - archived"}`}
+                    {`${s.name} (${s.publicBody ? "public body" : `CIS ${s.rate}%`})${s.active ? "" : " - archived"}`}
                   </option>
                 ))}
               </select>
             </Field>
+            {outsideCis ? (
+              <p className="mt-2 rounded-brand border border-line bg-elevated p-2 text-sm font-medium" data-outside-cis>
+                {PUBLIC_BODY_NOT_CIS_MESSAGE}
+              </p>
+            ) : null}
           </div>
           <InvoiceDetailsFields fields={fields} />
         </Section>

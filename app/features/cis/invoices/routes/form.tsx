@@ -13,7 +13,15 @@ import type { InvoiceFigures } from "../components/calculation-panel";
 import { InvoiceForm, type InvoiceFormDefaults } from "../components/invoice-form";
 import { londonToday } from "../transitions.server";
 import { getInvoice, type InvoiceRow } from "../queries.server";
-import { createInvoice, invoiceFormData, previewInvoiceAmounts, updateInvoice, type InvoiceFormSubcontractor, type SaveInvoiceResult } from "../form.server";
+import {
+  createInvoice,
+  invoiceFormData,
+  invoiceTreatment,
+  previewInvoiceAmounts,
+  updateInvoice,
+  type InvoiceFormSubcontractor,
+  type SaveInvoiceResult,
+} from "../form.server";
 import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";
 import { defaultReverseCharge } from "../vat-default";
 import { invoiceFormIntentSchema, invoiceFormParamsSchema, invoiceFormQuerySchema } from "../schemas";
@@ -42,8 +50,9 @@ function figuresOf(amounts: ReturnType<typeof invoiceAmounts>, cisRate: number, 
 function currentFigures(row: InvoiceRow, subs: InvoiceFormSubcontractor[]): InvoiceFigures | null {
   const sub = subs.find((s) => s.id === row.subcontractorId && s.active);
   if (!sub || !isCisRate(sub.rate) || !isVatRate(row.vatRate)) return null;
-  const amounts = invoiceAmounts({ grossP: row.grossP, materialsP: row.materialsP, cisRate: sub.rate, vatRate: row.vatRate, reverseCharge: row.reverseCharge });
-  return figuresOf(amounts, sub.rate, row.vatRate, row.reverseCharge);
+  const { cisRate } = invoiceTreatment({ verificationRate: sub.rate, publicBody: sub.publicBody }, row.invoiceDate);
+  const amounts = invoiceAmounts({ grossP: row.grossP, materialsP: row.materialsP, cisRate, vatRate: row.vatRate, reverseCharge: row.reverseCharge });
+  return figuresOf(amounts, cisRate, row.vatRate, row.reverseCharge);
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -113,7 +122,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const amounts = parseWithZod(formData, { schema: invoiceFormAmountsSchema });
     if (amounts.status !== "success") return { figures: null, fieldErrors: {} };
     const v = amounts.value;
-    const preview = await previewInvoiceAmounts(env, tenant.id, v);
+    const preview = await previewInvoiceAmounts(env, tenant.id, { ...v, invoiceDate: String(formData.get("invoiceDate") ?? "").trim() || null });
     if (!preview.ok) return { figures: null, fieldErrors: { [preview.field]: [INVOICE_ERROR_MESSAGES[preview.code]] } };
     return { figures: figuresOf(preview.amounts, preview.cisRate, v.vatRate, v.reverseCharge), fieldErrors: {} };
   };

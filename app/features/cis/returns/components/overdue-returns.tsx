@@ -1,7 +1,36 @@
 import { Link } from "react-router";
 import type { OverdueReturnView } from "../view.server";
+import type { PenaltiesView } from "../penalties-view";
 
-/** Returns whose filing deadline has passed with nothing filed: each month, its due date, how late, and a link to it. */
+/** The late-filing penalty steps: charged ones with the date each started, the coming ones with the date each will start. */
+export function PenaltySteps({ penalties }: { penalties: PenaltiesView }) {
+  return (
+    <ul className="mt-1 list-disc space-y-0.5 pl-5" data-penalties>
+      {penalties.steps.map((s) => (
+        <li key={s.kind} data-penalty={s.kind} data-state={s.state}>
+          {s.state === "charged" ? `${s.text} from ${s.startsOn}` : `${s.text} from ${s.startsOn} if still not filed`}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The month's late-filing penalties on the returns page: what is charged so far and what comes next. */
+export function PenaltiesPanel({ penalties }: { penalties: PenaltiesView }) {
+  return (
+    <section aria-labelledby="penalties-heading" className="rounded-brand border border-danger bg-danger/5 p-4 text-sm" data-testid="penalties">
+      <h3 id="penalties-heading" className="font-semibold">
+        Late-filing penalties
+      </h3>
+      <p className="mt-1" data-field="penalties-charged">
+        {penalties.filed ? `Filed late: penalties of ${penalties.charged} apply.` : `Not filed: penalties of ${penalties.charged} so far.`}
+      </p>
+      <PenaltySteps penalties={penalties} />
+    </section>
+  );
+}
+
+/** Returns whose filing deadline has passed with nothing filed: each month, its due date, how late, its penalties, and a link to it. */
 export function OverdueReturns({ items }: { items: OverdueReturnView[] }) {
   if (items.length === 0) return null;
   return (
@@ -9,13 +38,19 @@ export function OverdueReturns({ items }: { items: OverdueReturnView[] }) {
       <h3 id="overdue-returns-heading" className="font-semibold text-danger">
         Overdue returns
       </h3>
-      <ul className="mt-2 space-y-1 text-sm">
+      <ul className="mt-2 space-y-2 text-sm">
         {items.map((o) => (
-          <li key={o.taxMonth} data-overdue={o.taxMonth}>
+          <li key={o.taxMonth} data-overdue={o.taxMonth} data-nil={String(o.nil)}>
             <Link to={o.href} className="font-medium underline">
               {o.period}
             </Link>{" "}
-            · due {o.dueDate} · <span className="text-danger">{o.overdueText}</span>
+            {o.nil ? "· Nil return " : ""}· due {o.dueDate} · <span className="text-danger">{o.overdueText}</span>
+            {o.penalties ? (
+              <>
+                <span className="block">Penalties so far: {o.penalties.charged}</span>
+                <PenaltySteps penalties={o.penalties} />
+              </>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -4,7 +4,7 @@ import { can } from "~/features/auth";
 import { devToolsEnabled } from "~/features/platform/index.server";
 import { reportInternalError } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
-import { formatLongDate } from "~/utils/dates";
+import { formatLongDate, LONDON } from "~/utils/dates";
 import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain/tax-month";
 import type { Actor } from "~/features/auth";
 import { requireModule } from "~/features/auth/index.server";
@@ -40,8 +40,13 @@ import {
   type ReturnErrorCode,
 } from "../returns.server";
 import { overdueReturnView, returnIssueViews, returnView } from "../view.server";
-import { OverdueReturns } from "../components/overdue-returns";
-import { returnsActionSchema } from "../schemas";
+import { monthPenalties } from "../penalties-view";
+import { OverdueReturns, PenaltiesPanel } from "../components/overdue-returns";
+import { NOTICE_ERROR_MESSAGES, NOTICE_MAX_MONTHS, parseNoticeForm, returnsActionSchema, type NoticeField } from "../schemas";
+import { recordNotice } from "../notices.server";
+import { monthNeedView, noticeMonthOptions, noticeView } from "../notices-view";
+import { MonthNeed, NoticesPanel } from "../components/notices";
+import { formatInTimeZone } from "date-fns-tz";
 import type { Route } from "./+types/returns";
 import type { Result } from "~/utils/result";
 
@@ -67,7 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ kind: "error" as const, message: `Error loading returns: ${message}` }, { status: 500 });
   }
   const current = page.monthReturns.at(-1) ?? null;
-  const overdue = page.overdue.map(overdueReturnView);
+  const overdue = page.overdue.map((d) => overdueReturnView(d, now));
   const canCompile = can(user, "cis.ret.compile");
   const view = current ? returnView(current, page.lines, RETURN_LINES_SHOWN) : null;
   const actions: ReturnActionsView = {
@@ -96,6 +101,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isCurrent: month.label === currentTaxMonth(now).label,
       overdue: overdue.find((o) => o.taxMonth === month.label)?.overdueText ?? null,
     },
+    penalties: monthPenalties(month.label, page.monthReturns, page.overdue, now),
+    need: current ? null : monthNeedView(month.label, page.paymentsInMonth, page.notices),
+    notices: page.notices.map(noticeView),
+    noticeForm: canCompile
+      ? { months: noticeMonthOptions(now), defaultMonth: nextTaxMonth(currentTaxMonth(now).label).label, maxMonths: NOTICE_MAX_MONTHS }
+      : null,
     overdue,
     current: view,
     issues: current ? returnIssueViews(current, page.lines, page.hasEmail) : [],
@@ -105,6 +116,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type ActionData =
+  | { kind: "notice-errors"; errors: Partial<Record<NoticeField, string>>; values: Record<NoticeField, string> }
   | { kind: "error"; title: string; message: string }
   | { kind: "issues"; issues: string[] }
   | { kind: "confirm"; intent: "nil" | "amend" | "unlock"; text: string; month: string; id?: string };
@@ -118,6 +130,21 @@ function refused(code: ReturnErrorCode) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
   const form = await request.formData();
+  if (form.get("intent") === "notice") {
+    await requireScope(request, context, user, "cis.ret.compile");
+    const values = { givenOn: String(form.get("givenOn") ?? ""), firstMonth: String(form.get("firstMonth") ?? ""), months: String(form.get("months") ?? "") };
+    const res = parseNoticeForm(values, formatInTimeZone(new Date(), LONDON, "yyyy-MM-dd"));
+    if (!res.ok) {
+      const errors = Object.fromEntries(Object.entries(res.errors).map(([field, code]) => [field, NOTICE_ERROR_MESSAGES[code]]));
+      return data<ActionData>({ kind: "notice-errors", errors, values }, { status: 400 });
+    }
+    await recordNotice(env, tenant.id, actor, res.value, { ip: request.headers.get("CF-Connecting-IP") });
+    return redirectWithToast(env, `/cis/returns?month=${res.value.firstMonth}`, {
+      type: "success",
+      title: "Notice Recorded",
+      message: `No payments from ${taxMonthFromLabel(res.value.firstMonth).displayLabel.replace(/ to .*/, "")} for ${res.value.months} month${res.value.months === 1 ? "" : "s"}.`,
+    });
+  }
   const parsed = returnsActionSchema.safeParse({
     intent: form.get("intent"),
     month: form.get("month") ?? undefined,
@@ -157,7 +184,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (!outcome.ok) return refused(outcome.code);
   if (outcome.issues.length > 0) return data<ActionData>({ kind: "issues", issues: outcome.issues });
-  return redirectWithToast(env, here, { type: "success", ...outcome.toast });
+  // A nil return goes straight on to its declarations and sending, for those who may send it.
+  const next = intent === "nil" && can(user, "cis.ret.submit") ? `/cis/returns/${month.label}/submit` : here;
+  return redirectWithToast(env, next, { type: "success", ...outcome.toast });
 }
 
 async function run(env: Env, tenantId: string, intent: "compile" | "nil" | "amend" | "unlock", month: string, id: string, actor: Actor) {
@@ -188,7 +217,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       </div>
     );
   }
-  const { month, current, actions, history, overdue, issues } = loaderData;
+  const { month, current, actions, history, overdue, issues, penalties, need, notices, noticeForm } = loaderData;
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-bold">CIS Returns</h2>
@@ -197,6 +226,8 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       {actionData?.kind === "confirm" ? <ConfirmStep intent={actionData.intent} text={actionData.text} month={actionData.month} id={actionData.id} /> : null}
       <OverdueReturns items={overdue} />
       <CurrentMonthCard month={month} ret={current} />
+      {need ? <MonthNeed need={need} /> : null}
+      {penalties ? <PenaltiesPanel penalties={penalties} /> : null}
       {current?.locked ? <FiledPanel ret={current} /> : null}
       <ReturnActions month={month.label} ret={current} actions={actions} />
       {current ? (
@@ -211,6 +242,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
           {current.moreLines > 0 ? <p className="text-sm opacity-80">{`and ${current.moreLines} more in the CSV export`}</p> : null}
         </>
       ) : null}
+      <NoticesPanel notices={notices} form={noticeForm} submitted={actionData?.kind === "notice-errors" ? actionData : null} />
       <HistoricalReturns items={history} canExport={actions.exportCsv} />
     </div>
   );

@@ -24,6 +24,7 @@ export type SubcontractorFormDefaults = {
   verificationNotes: string;
   verifiedDate: string;
   active: boolean;
+  publicBody: boolean;
 };
 
 const isStatus = (v: unknown): v is VerificationStatus => (VERIFICATION_STATUSES as readonly unknown[]).includes(v);
@@ -193,6 +194,23 @@ export function SubcontractorForm({
             Active
           </label>
           <span className="text-xs opacity-70">Switch off to archive; an archived subcontractor cannot be used for new invoices.</span>
+        </div>
+        <div className="flex items-start gap-3 md:col-span-2">
+          <input
+            {...getInputProps(fields.publicBody, { type: "checkbox" })}
+            key={fields.publicBody.key}
+            aria-describedby={`${fields.publicBody.id}-description`}
+            className="mt-1 h-4 w-4 accent-[var(--color-accent)]"
+          />
+          <div>
+            <label htmlFor={fields.publicBody.id} className="text-sm font-medium">
+              Public body
+            </label>
+            <p id={`${fields.publicBody.id}-description`} className="text-xs opacity-70">
+              A local authority or another public body the CIS regulations list. From 6 April 2026 payments to it are not CIS payments: no deduction, no return
+              line, no statement.
+            </p>
+          </div>
         </div>
       </Section>
 

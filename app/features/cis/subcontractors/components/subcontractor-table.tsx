@@ -75,9 +75,19 @@ export function SubcontractorTable({
             <TD>{TYPE_LABELS[r.type]}</TD>
             <TD className="font-mono text-xs">
               <div>{r.utrMasked ?? "N/A"}</div>
+              {r.utrInvalid ? (
+                <div className="font-sans font-medium text-danger" data-utr-invalid>
+                  UTR fails HMRC&rsquo;s check: correct it
+                </div>
+              ) : null}
               {r.ninoMasked ? <div className="opacity-70">{r.ninoMasked}</div> : null}
             </TD>
             <TD>
+              {r.publicBody ? (
+                <div className="text-xs font-medium" data-public-body>
+                  Public body
+                </div>
+              ) : null}
               <div className="font-medium">{`${r.verificationRate}%`}</div>
               <div className="text-xs opacity-70">
                 {`${STATUS_LABELS[r.verificationStatus]}${r.verificationMethod ? ` · ${METHOD_LABELS[r.verificationMethod]}` : ""}`}

@@ -7,6 +7,7 @@ import { platformRoutes } from "./features/platform/routes.config";
 import { portalRoutes } from "./features/portal/routes.config";
 import { superadminRoutes } from "./features/superadmin/routes.config";
 import { teamRoutes } from "./features/team/routes.config";
+import { chatRoutes } from "./features/chat/routes.config";
 import { tenantSettingsRoutes } from "./features/tenant-settings/routes.config";
 
 // Config routing: every feature declares its routes in its own folder (routes.config.ts) and this
@@ -21,6 +22,7 @@ export default [
   ...filesRoutes,
   ...portalRoutes,
   ...teamRoutes,
+  ...chatRoutes,
   // Last: anything no feature claims is the platform's 404 page.
   route("*", "features/platform/routes/not-found.tsx"),
 ] satisfies RouteConfig;

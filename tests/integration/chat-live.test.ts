@@ -196,4 +196,15 @@ describe("chat socket: removal", () => {
     expect(sm.messages()).toEqual([]);
     expect((await upgrade(m!.b, t, roomId)).status).toBe(404);
   });
+
+  it("refuses the next frame of a socket whose person was disabled since connecting, and closes it", async () => {
+    const { t, people } = await chatTenant();
+    const [a, m] = people;
+    const roomId = await seedGroup(t, "Disabled", [a!.id, m!.id]);
+    const sm = await connect(m!.b, t, roomId);
+    await env.DB.prepare("UPDATE users SET disabled = 1 WHERE id = ?").bind(m!.id).run();
+    sm.send({ type: "send", clientId: "disabled-client-1", text: "Still here?" });
+    expect((await sm.closed).code).toBe(4403);
+    expect(await count("chat_messages", "room_id = ?", roomId)).toBe(0);
+  });
 });

@@ -225,3 +225,29 @@ describe("chat access", () => {
     expect((await (await signedIn(off, u)).get(`${off.origin}/chat`)).status).toBe(404);
   });
 });
+
+describe("chat demo data", () => {
+  it("gives acme a site team group and direct chats with a morning of messages, once however often it runs", async () => {
+    const { getDb } = await import("~/db/client.server");
+    const { seedChat, seedPlatform } = await import("~/db/seed");
+    const { Browser } = await import("./http");
+    const { signIn } = await import("./auth-helpers");
+    const db = getDb(env);
+    await seedPlatform(db, { pepper: env.PASSWORD_PEPPER });
+    await seedChat(db);
+    await seedChat(db);
+    expect(await count("chat_rooms", "tenant_id = 'tnt_acme'")).toBe(3);
+    const messages = await count("chat_messages", "tenant_id = 'tnt_acme'");
+    expect(messages).toBeGreaterThan(10);
+    const acme = { id: "tnt_acme", slug: "acme", name: "Acme", host: "acme.localhost", origin: "http://acme.localhost" };
+    const staff = await signIn(acme, { email: "staff@acme.test", password: "workspace-demo-2026" }, new Browser());
+    const list = await visit(staff, `${acme.origin}/chat`);
+    expect(list.status).toBe(200);
+    const rooms = [...list.doc.querySelectorAll("[data-testid=chat-room]")].map((r) => r.textContent ?? "");
+    expect(rooms.length).toBe(2);
+    expect(rooms.some((r) => r.includes("Riverside site team"))).toBe(true);
+    expect(rooms.some((r) => r.includes("Liam Lead"))).toBe(true);
+    // The morning's messages from others are unread, and the shell says so.
+    expect(Number(list.doc.querySelector("[data-testid=module-count-chat]")?.textContent?.replace(/\D/g, "") ?? 0)).toBeGreaterThan(0);
+  });
+});

@@ -38,11 +38,13 @@ const fail = (code: ChatError) => ({ ok: false as const, code });
 /**
  * May `userId` read and write room `roomId` of the tenant: the room is the tenant's, and either
  * everyone is in it or the person has a membership row. Written against the tables by name, so it
- * works inside any statement (and is checked by the database in the same step as a write).
+ * works inside any statement (and is checked by the database in the same step as a write). A
+ * disabled person has access to nothing (a socket they still hold is refused on its next frame).
  */
 function canAccess(tenantId: string, roomId: string, userId: SQL | string): SQL {
   return sql`EXISTS (SELECT 1 FROM ${chatRooms} ar WHERE ar.id = ${roomId} AND ar.tenant_id = ${tenantId} AND (ar.everyone = 1 OR EXISTS (
-    SELECT 1 FROM ${chatMembers} am WHERE am.tenant_id = ${tenantId} AND am.room_id = ar.id AND am.user_id = ${userId})))`;
+    SELECT 1 FROM ${chatMembers} am WHERE am.tenant_id = ${tenantId} AND am.room_id = ar.id AND am.user_id = ${userId}))
+    AND EXISTS (SELECT 1 FROM ${users} au WHERE au.tenant_id = ${tenantId} AND au.id = ${userId} AND au.disabled = 0))`;
 }
 
 /** The person is an admin of the group (everyone groups: a membership row with the admin role). */

@@ -1,8 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Form } from "react-router";
-import { formatDateTime } from "~/utils/dates";
-import { useHydrated } from "~/utils/use-hydrated";
 import { CHAT_ERRORS, checkMessageText, type ServerFrame, type WireMessage } from "../domain/rules";
+import { MessageItem } from "./message-list";
 import { MessageText } from "./message-text";
 import { useChatSocket } from "./use-chat-socket";
 
@@ -14,8 +12,8 @@ const STATUS_TEXT = {
 } as const;
 
 /**
- * The room's messages. Server-rendered from the page's data; after hydration (newest page only)
- * it goes live: new messages, edits, deletions, typing and read receipts arrive over the socket,
+ * The room's messages, live. The page renders StaticRoom on the server and loads this module after
+ * hydration (newest page only), so the first load stays small; from then on new messages, edits, deletions, typing and read receipts arrive over the socket,
  * and the message form sends over it instead of posting (it still posts without JavaScript).
  */
 export function LiveRoom({
@@ -33,7 +31,6 @@ export function LiveRoom({
   canSend: boolean;
   children: ReactNode;
 }) {
-  const hydrated = useHydrated();
   const [typing, setTyping] = useState<Record<string, { name: string; until: number }>>({});
   const [reads, setReads] = useState<Record<string, { name: string; at: number }>>({});
   const [error, setError] = useState<string | null>(null);
@@ -67,7 +64,7 @@ export function LiveRoom({
     end.current?.scrollIntoView({ block: "nearest" });
   }, [messages.length, pending.length]);
 
-  const onLive = live && hydrated && status !== "removed";
+  const onLive = live && status !== "removed";
 
   const onSubmit = (event: FormEvent<HTMLDivElement>) => {
     const form = event.target as HTMLFormElement;
@@ -100,8 +97,8 @@ export function LiveRoom({
   return (
     <div className="space-y-4" onSubmit={onSubmit} onInput={onInput}>
       {live ? (
-        <p className="text-xs opacity-70" data-testid="live-status" data-status={hydrated ? status : "static"} aria-live="polite">
-          {hydrated ? STATUS_TEXT[status] : "Use Refresh to see new messages."}
+        <p className="text-xs opacity-70" data-testid="live-status" data-status={status} aria-live="polite">
+          {STATUS_TEXT[status]}
         </p>
       ) : null}
       {messages.length === 0 && pending.length === 0 ? (
@@ -111,53 +108,31 @@ export function LiveRoom({
       ) : (
         <ol className="space-y-3" aria-label="Messages, oldest first" data-testid="messages">
           {messages.map((m) => (
-            <li
+            <MessageItem
               key={m.id}
-              data-testid="message"
-              data-client-id={m.clientId}
-              className={`rounded-brand border border-line p-3 ${m.senderId === me ? "bg-surface" : ""}`}
-            >
-              <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
-                <span className="font-semibold">{m.senderId === me ? "You" : m.senderName}</span>
-                <span className="opacity-70">{formatDateTime(m.createdAt)}</span>
-                {m.editedAt && !m.deletedAt ? <span className="opacity-70">(edited)</span> : null}
-              </p>
-              {m.deletedAt ? (
-                <p className="italic opacity-70">Message deleted</p>
-              ) : editing === m.id ? (
-                <EditForm
-                  text={m.text}
-                  onCancel={() => setEditing(null)}
-                  onSave={(text) => {
-                    send({ type: "edit", id: m.id, text });
-                    setEditing(null);
-                  }}
-                />
-              ) : (
-                <MessageText text={m.text} />
-              )}
-              {m.senderId === me && !m.deletedAt && canSend && editing !== m.id ? (
-                <div className="mt-1 flex gap-2 text-xs">
-                  {onLive ? (
-                    <button type="button" className="underline" onClick={() => setEditing(m.id)}>
-                      Edit
-                    </button>
-                  ) : null}
-                  <Form method="post">
-                    <input type="hidden" name="id" value={m.id} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="delete"
-                      className="underline"
-                      aria-label={`Delete your message sent ${formatDateTime(m.createdAt)}`}
-                    >
-                      Delete
-                    </button>
-                  </Form>
-                </div>
-              ) : null}
-            </li>
+              m={m}
+              me={me}
+              canSend={canSend}
+              body={
+                editing === m.id ? (
+                  <EditForm
+                    text={m.text}
+                    onCancel={() => setEditing(null)}
+                    onSave={(text) => {
+                      send({ type: "edit", id: m.id, text });
+                      setEditing(null);
+                    }}
+                  />
+                ) : undefined
+              }
+              extra={
+                onLive ? (
+                  <button type="button" className="underline" onClick={() => setEditing(m.id)}>
+                    Edit
+                  </button>
+                ) : null
+              }
+            />
           ))}
           {pending.map((p) => (
             <li key={p.clientId} data-testid="pending-message" className="rounded-brand border border-dashed border-line p-3 opacity-80">

@@ -1,16 +1,21 @@
+import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { can } from "~/features/auth";
 import { requireModule } from "~/features/auth/index.server";
 import { newId } from "~/utils/ids";
+import { useHydrated } from "~/utils/use-hydrated";
 import { actorOf } from "../actor.server";
 import { addMembers, deleteMessage, removeMember, renameGroup, roomView } from "../chat.server";
-import { LiveRoom } from "../components/live-room";
+import { StaticRoom } from "../components/message-list";
 import { CHAT_ERRORS, encodeCursor, MESSAGE_MAX_CHARS, ROOM_NAME_MAX_CHARS, type ChatError } from "../domain/rules";
 import { formFields, roomFormSchema } from "../forms.server";
 import { chatRoomStub } from "../live.server";
 import type { Route } from "./+types/room";
+
+/** The live room, fetched once the page has hydrated: never part of the first load. */
+const LiveRoom = lazy(() => import("../components/live-room").then((m) => ({ default: m.LiveRoom })));
 
 const notFound = () => data(CHAT_ERRORS.not_found, { status: 404 });
 
@@ -95,6 +100,33 @@ export default function Room({ loaderData, actionData }: Route.ComponentProps) {
   const values = actionData?.values ?? {};
   const admin = room.myRole === "admin";
   const group = room.kind === "group";
+  const hydrated = useHydrated();
+  const sendForm =
+    canSend && !isOlderPage ? (
+      <Form method="post" className="space-y-2" data-testid="send-form" id="send-form">
+        <input type="hidden" name="clientId" value={loaderData.clientId} />
+        <Field
+          id="message-text"
+          label="Message"
+          error={errors.text}
+          hint={`Plain text, up to ${MESSAGE_MAX_CHARS.toLocaleString("en-GB")} characters. Type @ and a name to mention someone.`}
+        >
+          <textarea
+            id="message-text"
+            name="text"
+            rows={3}
+            maxLength={MESSAGE_MAX_CHARS}
+            className={inputClass}
+            defaultValue={typeof values.text === "string" ? values.text : ""}
+            aria-invalid={errors.text ? true : undefined}
+            aria-describedby={errors.text ? "message-text-error message-text-description" : "message-text-description"}
+          />
+        </Field>
+        <SubmitButton name="intent" value="send" pendingText="Sending…">
+          Send
+        </SubmitButton>
+      </Form>
+    ) : null;
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -127,40 +159,23 @@ export default function Room({ loaderData, actionData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : null}
-      <LiveRoom
-        key={`${room.id}:${isOlderPage ? "older" : "newest"}`}
-        roomId={room.id}
-        me={me}
-        initial={loaderData.messages}
-        live={!isOlderPage}
-        canSend={canSend}
-      >
-        {canSend && !isOlderPage ? (
-          <Form method="post" className="space-y-2" data-testid="send-form" id="send-form">
-            <input type="hidden" name="clientId" value={loaderData.clientId} />
-            <Field
-              id="message-text"
-              label="Message"
-              error={errors.text}
-              hint={`Plain text, up to ${MESSAGE_MAX_CHARS.toLocaleString("en-GB")} characters. Type @ and a name to mention someone.`}
-            >
-              <textarea
-                id="message-text"
-                name="text"
-                rows={3}
-                maxLength={MESSAGE_MAX_CHARS}
-                className={inputClass}
-                defaultValue={typeof values.text === "string" ? values.text : ""}
-                aria-invalid={errors.text ? true : undefined}
-                aria-describedby={errors.text ? "message-text-error message-text-description" : "message-text-description"}
-              />
-            </Field>
-            <SubmitButton name="intent" value="send" pendingText="Sending…">
-              Send
-            </SubmitButton>
-          </Form>
-        ) : null}
-      </LiveRoom>
+      {hydrated && !isOlderPage ? (
+        <Suspense
+          fallback={
+            <StaticRoom messages={loaderData.messages} me={me} canSend={canSend} live>
+              {sendForm}
+            </StaticRoom>
+          }
+        >
+          <LiveRoom roomId={room.id} me={me} initial={loaderData.messages} live canSend={canSend}>
+            {sendForm}
+          </LiveRoom>
+        </Suspense>
+      ) : (
+        <StaticRoom messages={loaderData.messages} me={me} canSend={canSend} live={!isOlderPage}>
+          {sendForm}
+        </StaticRoom>
+      )}
       {isOlderPage ? (
         <p>
           <Link to={`/chat/${room.id}#latest`} className="underline">

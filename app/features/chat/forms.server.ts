@@ -18,7 +18,6 @@ export const roomFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("add"), members: ids }),
   z.object({ intent: z.literal("remove"), userId: id }),
   z.object({ intent: z.literal("leave") }),
-  z.object({ intent: z.literal("read") }),
 ]);
 
 /** A form's fields, with repeated names (checkboxes) as lists. */

@@ -50,14 +50,20 @@ scenario(
       await lead.getByRole("button", { name: "Send", exact: true }).click();
       // Sent over the socket: the page did not navigate, and the other person sees it without reloading.
       await page.getByTestId("message").filter({ hasText: ask }).waitFor();
+      expect(new URL(lead.url()).hash, "no form post").toBe("");
+      // Long enough for a second copy (a form post beside the socket send) to have arrived.
+      await lead.waitForTimeout(1500);
       expect(await lead.getByTestId("message").filter({ hasText: ask }).count(), "shown once to the sender").toBe(1);
+      expect(await page.getByTestId("message").filter({ hasText: ask }).count(), "shown once to the other person").toBe(1);
 
       const reply = `Yes, no problem (${RUN})`;
       await page.getByLabel("Message", { exact: true }).fill(reply);
       await lead.getByTestId("typing").filter({ hasText: "Sam Staff is typing" }).waitFor();
       await page.getByRole("button", { name: "Send", exact: true }).click();
       await lead.getByTestId("message").filter({ hasText: reply }).waitFor();
+      await page.waitForTimeout(1500);
       expect(await page.getByTestId("message").filter({ hasText: reply }).count(), "no duplicate").toBe(1);
+      expect(await lead.getByTestId("message").filter({ hasText: reply }).count(), "no duplicate for the other person").toBe(1);
     } finally {
       await other.close();
     }

@@ -95,7 +95,9 @@ export function LiveRoom({
   const typingNames = Object.values(typing).map((t) => t.name);
 
   return (
-    <div className="space-y-4" onSubmit={onSubmit} onInput={onInput}>
+    // Capture: the message form is a router <Form>, whose own handler would post it; sending over
+    // the socket instead must claim the event before it does.
+    <div className="space-y-4" onSubmitCapture={onSubmit} onInput={onInput}>
       {live ? (
         <p className="text-xs opacity-70" data-testid="live-status" data-status={status} aria-live="polite">
           {STATUS_TEXT[status]}

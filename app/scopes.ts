@@ -6,7 +6,7 @@
  */
 import { registerScopes } from "~/features/auth";
 import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis/domain/scopes";
-import { CHAT_SCOPE_REGISTRATION, type ChatScope } from "~/features/chat/scopes";
+import { CHAT_SCOPE_REGISTRATION, type ChatScope } from "~/features/chat/domain/scopes";
 
 declare module "~/features/auth/scopes" {
   interface RegisteredScopes {

@@ -38,6 +38,8 @@ export type SessionUser = {
   sessionIdHash: string;
   /** Unread notifications, read with the session (counting stops at a cap); 0 for platform sessions. */
   unreadNotifications: number;
+  /** Counts features show beside their module's link (module id to count), read with the session. */
+  moduleCounts: Readonly<Record<string, number>>;
 };
 
 // Set by the auth middleware in root.tsx when a valid session cookie is present.

@@ -39,7 +39,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             slug: tenant.slug,
             name: tenant.name,
             // A module shows only to people who may enter it (the catalogue's entry scope).
-            modules: tenant.modules.filter((m) => mayEnter(user, m.id)).map(({ id, label, route, icon }) => ({ id, label, route, icon })),
+            modules: tenant.modules
+              .filter((m) => mayEnter(user, m.id))
+              .map(({ id, label, route, icon }) => ({ id, label, route, icon, count: user?.moduleCounts[id] ?? 0 })),
           }
         : null,
       user: user

@@ -7,6 +7,7 @@ import { platformRoutes } from "./features/platform/routes.config";
 import { portalRoutes } from "./features/portal/routes.config";
 import { superadminRoutes } from "./features/superadmin/routes.config";
 import { teamRoutes } from "./features/team/routes.config";
+import { chatRoutes } from "./features/chat/routes.config";
 import { tenantSettingsRoutes } from "./features/tenant-settings/routes.config";
 import { workspaceRoutes } from "./features/workspace/routes.config";
 
@@ -23,6 +24,7 @@ export default [
   ...filesRoutes,
   ...portalRoutes,
   ...teamRoutes,
+  ...chatRoutes,
   // Last: anything no feature claims is the platform's 404 page.
   route("*", "features/platform/routes/not-found.tsx"),
 ] satisfies RouteConfig;

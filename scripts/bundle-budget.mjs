@@ -82,6 +82,10 @@ export const CEILINGS_KB = {
   "features/portal/routes/login": 122,
   "features/portal/routes/signature": 137,
   "features/tenant-settings/routes/modules": 123,
+  // Chat (2026-11-27): the shell and a form are already at the goal; the room's live socket client
+  // is loaded after hydration, so what remains is the server-rendered room with its forms.
+  "features/chat/routes/index": 124,
+  "features/chat/routes/room": 126,
 };
 
 export const budgetFor = (id) => (CEILINGS_KB[id] ?? BUDGET_BYTES / 1024) * 1024;

@@ -11,6 +11,7 @@ import { handleScheduled } from "./cron";
 import { handleQueueBatch } from "./queues";
 
 export { ReturnLock } from "./durable-objects/return-lock";
+export { ChatRoom } from "./durable-objects/chat-room";
 
 const build = () => import("virtual:react-router/server-build");
 // React Router puts thrown errors' messages and stacks into the page only in its development
@@ -39,6 +40,8 @@ export default {
     const scripts: ScriptPolicy = { hashes: null };
     if (!development) context.set(scriptPolicyContext, scripts);
     const response = await (development ? developmentHandler : productionHandler)(request, context);
+    // A chat socket handed over to its room's Durable Object: the upgrade passes through untouched.
+    if (response.status === 101 && response.webSocket) return response;
     const secured = applySecurityHeaders(response, { ...opts, scriptHashes: scripts.hashes });
     if (counter) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${counter.queries()}`);
     return secured;

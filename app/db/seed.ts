@@ -1,5 +1,6 @@
 import type { Role, TenantBranding } from "./schema";
 import { modules, platformAdmins, roleBundles, tenantModules, tenants, users } from "./schema";
+import { chatMembers, chatMessages, chatRooms } from "./schema";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { DEFAULT_ROLE_BUNDLES } from "../features/auth";
 import { hashPassword } from "../features/auth/index.server";
@@ -17,7 +18,7 @@ export const SEED_TENANTS = [
     id: "tnt_acme",
     slug: "acme",
     name: "Acme Construction Ltd",
-    modules: ["cis", "files"] as string[],
+    modules: ["cis", "files", "chat"] as string[],
     // The address is printed on acme's statements.
     branding: { accentHsl: "145 100% 41%", address: "Unit 4, Riverside Park\nLeeds\nLS1 4AB" } as TenantBranding,
   },
@@ -462,5 +463,88 @@ export async function seedCisInvoices(db: AnyDb, now = Date.now()): Promise<void
         payload: { paymentDate, taxMonth: taxMonthOfDate(paymentDate).label },
       });
     }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Chat demo data: acme's site team group and two direct chats, with a morning of messages
+// ending half an hour before the seed runs. Fixed ids: a later run adds nothing.
+
+const CHAT_MORNING: { room: "site" | "admin-lead" | "lead-staff"; from: string; minutes: number; text: string }[] = [
+  {
+    room: "site",
+    from: "usr_acme_lead",
+    minutes: 0,
+    text: "Morning all. Riverside Block B: scaffold inspection at 7:30, nobody on the lift shaft side until it's signed off.",
+  },
+  { room: "site", from: "usr_acme_staff", minutes: 6, text: "On site. Gate 2 padlock is seized again, using gate 1 for now." },
+  { room: "site", from: "usr_acme_manager", minutes: 14, text: "Thanks Sam. Concrete pour for the level 3 slab is confirmed for 10:00, 32 m³ in four wagons." },
+  { room: "site", from: "usr_acme_lead", minutes: 31, text: "Scaffold signed off. Tag is on the ladder access, photos in Files under Riverside/inspections." },
+  { room: "site", from: "usr_acme_staff", minutes: 48, text: "@Liam Lead the pump operator is asking where to set up, north or east side?" },
+  { room: "site", from: "usr_acme_lead", minutes: 52, text: "East side, by the welfare cabins. Keep the north road clear for the steel delivery." },
+  { room: "site", from: "usr_acme_admin", minutes: 75, text: "Reminder: timesheets for last week by 12:00 please, payroll runs this afternoon." },
+  { room: "site", from: "usr_acme_manager", minutes: 96, text: "Steel delivery is 20 minutes out. Banksman needed at the north gate." },
+  { room: "site", from: "usr_acme_staff", minutes: 99, text: "I'll bank it in." },
+  { room: "site", from: "usr_acme_lead", minutes: 140, text: "First wagon discharging now. Slump test passed, cubes taken." },
+  { room: "site", from: "usr_acme_manager", minutes: 170, text: "Good work everyone. Brew break once wagon 4 is away." },
+  { room: "admin-lead", from: "usr_acme_admin", minutes: 20, text: "Liam, can you send me the labour-only hours for the drylining gang before Friday?" },
+  { room: "admin-lead", from: "usr_acme_lead", minutes: 44, text: "Will do. Two of them started mid-week so I'll split the days out." },
+  { room: "admin-lead", from: "usr_acme_admin", minutes: 120, text: "Perfect, thanks. Their invoices are in CIS waiting for approval." },
+  { room: "lead-staff", from: "usr_acme_lead", minutes: 10, text: "Sam, grab the spare harnesses from the container before you go up." },
+  { room: "lead-staff", from: "usr_acme_staff", minutes: 12, text: "Done, two in the van as well." },
+  { room: "lead-staff", from: "usr_acme_lead", minutes: 160, text: "Can you stay till 4 today? Need a hand striking the edge protection." },
+];
+
+export async function seedChat(db: AnyDb, now = Date.now()): Promise<void> {
+  const tenantId = "tnt_acme";
+  const start = now - 30 * 60_000 - 180 * 60_000;
+  const rooms = [
+    {
+      id: "chr_acme_site",
+      kind: "group" as const,
+      name: "Riverside site team",
+      directKey: null,
+      people: ["usr_acme_lead", "usr_acme_admin", "usr_acme_manager", "usr_acme_staff"],
+    },
+    { id: "chr_acme_admin_lead", kind: "direct" as const, name: null, directKey: "usr_acme_admin:usr_acme_lead", people: ["usr_acme_admin", "usr_acme_lead"] },
+    { id: "chr_acme_lead_staff", kind: "direct" as const, name: null, directKey: "usr_acme_lead:usr_acme_staff", people: ["usr_acme_lead", "usr_acme_staff"] },
+  ];
+  const roomOf = { site: rooms[0]!.id, "admin-lead": rooms[1]!.id, "lead-staff": rooms[2]!.id };
+  for (const r of rooms) {
+    const last = Math.max(...CHAT_MORNING.filter((m) => roomOf[m.room] === r.id).map((m) => start + m.minutes * 60_000));
+    await db
+      .insert(chatRooms)
+      .values({
+        id: r.id,
+        tenantId,
+        kind: r.kind,
+        name: r.name,
+        everyone: false,
+        directKey: r.directKey,
+        createdBy: r.people[0]!,
+        createdAt: start - 86_400_000,
+        lastActivityAt: last,
+      })
+      .onConflictDoNothing();
+    for (const [i, userId] of r.people.entries()) {
+      await db
+        .insert(chatMembers)
+        .values({ tenantId, roomId: r.id, userId, role: r.kind === "group" && i === 0 ? "admin" : "member", lastReadAt: start, joinedAt: start - 86_400_000 })
+        .onConflictDoNothing();
+    }
+  }
+  for (const [i, m] of CHAT_MORNING.entries()) {
+    await db
+      .insert(chatMessages)
+      .values({
+        id: `chm_acme_${String(i + 1).padStart(3, "0")}`,
+        tenantId,
+        roomId: roomOf[m.room],
+        senderId: m.from,
+        clientId: `seed-${i + 1}`,
+        text: m.text,
+        createdAt: start + m.minutes * 60_000,
+      })
+      .onConflictDoNothing();
   }
 }

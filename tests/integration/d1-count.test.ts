@@ -430,3 +430,25 @@ describe("D1 round trips: tenant settings and the super-admin console", () => {
     expect(d1Queries(audit)).toBe(2);
   });
 });
+
+describe("D1 round trips: chat", () => {
+  it("serves /chat and a room (newest page, marked read, or an older page) in two round trips whatever the room's size; the shell's unread total rides on the middleware's batch", async () => {
+    const { chatTenant, seedGroup, seedMessages } = await import("../factories/chat");
+    const { t, people } = await chatTenant();
+    const [a, b] = people;
+    const roomId = await seedGroup(t, "Counted", [a!.id, b!.id]);
+    await seedMessages(t, roomId, b!.id, 120);
+    const welcome = await a!.b.get(`${t.origin}/welcome`);
+    expect(d1Queries(welcome)).toBe(1);
+    const list = await a!.b.get(`${t.origin}/chat`);
+    expect(list.status).toBe(200);
+    expect(d1Queries(list)).toBe(2);
+    const room = await a!.b.get(`${t.origin}/chat/${roomId}`);
+    expect(room.status).toBe(200);
+    expect(d1Queries(room)).toBe(2);
+    const older = /href="([^"]*before=[^"]*)"/.exec(await room.text())![1]!.replace(/&amp;/g, "&");
+    const page2 = await a!.b.get(`${t.origin}${older}`);
+    expect(page2.status).toBe(200);
+    expect(d1Queries(page2)).toBe(2);
+  });
+});

@@ -69,17 +69,17 @@ describe("/superadmin: creating a tenant", () => {
   it("offers no module the code does not serve, even one the database still lists from an older catalogue", async () => {
     await ensureCatalogue();
     await env.DB.prepare(
-      "INSERT OR IGNORE INTO modules (id, label, route, icon, default_config, sort_order) VALUES ('chat', 'Chat', '/chat', 'message-circle', '{}', 50)",
+      "INSERT OR IGNORE INTO modules (id, label, route, icon, default_config, sort_order) VALUES ('fax', 'Fax', '/fax', 'printer', '{}', 90)",
     ).run();
     const t = await createTenant();
     const { b } = await platformAdmin(["system.superadmin", "system.tenants.modules"]);
     const tr = (await page(await b.get(CONSOLE))).querySelector(`tr[data-tenant="${t.slug}"]`);
     expect(tr?.querySelector('button[title="Enable Files"]')).not.toBeNull();
-    expect(tr?.textContent).not.toContain("Chat");
+    expect(tr?.textContent).not.toContain("Fax");
 
-    const res = await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "chat", enabled: "true" });
+    const res = await b.post(CONSOLE, { intent: "toggle-module", tenantId: t.id, moduleId: "fax", enabled: "true" });
     expect(await shownText(await b.follow(res, CONSOLE))).toContain("Module not found");
-    expect(await count("tenant_modules", "tenant_id = ? AND module_id = 'chat' AND enabled = 1", t.id)).toBe(0);
+    expect(await count("tenant_modules", "tenant_id = ? AND module_id = 'fax' AND enabled = 1", t.id)).toBe(0);
   });
 
   it("validates the form: a custom tier needs a limit, a limit needs the custom tier, the first admin's e-mail is required, a taken slug is refused", async () => {

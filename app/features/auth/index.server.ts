@@ -45,3 +45,4 @@ export {
 export { defaultDisplayName } from "./users.server";
 export { mayEnter, moduleOn, type RequestContext, requireConsole, requireModule } from "./guard.server";
 export { authServer } from "./register.server";
+export { registerShellCount, type ShellCount } from "./shell-counts.server";

@@ -13,12 +13,11 @@ export const PLATFORM_SCOPES = [
   "users.view",
   "users.manage",
   "users.scrub_pii",
-  // schedule.* (calendar), chat.*, docs.* and notes.*: reserved for modules not built yet. No page asks
+  // schedule.* (calendar), docs.* and notes.*: reserved for modules not built yet. No page asks
   // for them and the module catalogue does not offer those modules; the names stay so that default
   // and stored role bundles, which already grant them, remain valid.
   "schedule.*",
   "files.*",
-  "chat.*",
   "billing.portal_access",
   "branding.edit",
   "modules.edit",
@@ -43,7 +42,7 @@ export const PLATFORM_SCOPES = [
 export type ScopeInfo = { name: string; description: string };
 
 /**
- * The members of the platform's families ('files.*', 'schedule.*', 'chat.*') that role bundles grant
+ * The members of the platform's families ('files.*', 'schedule.*') that role bundles grant
  * one by one. A family entry grants any name in it; these are the ones with a meaning.
  */
 export const PLATFORM_FAMILY_SCOPES = [
@@ -62,8 +61,6 @@ export const PLATFORM_FAMILY_SCOPES = [
   "schedule.create",
   "schedule.edit",
   "schedule.delete",
-  "chat.view",
-  "chat.send",
 ] as const;
 
 const RESERVED = "Kept for a module not built yet; no page asks for it.";
@@ -77,7 +74,6 @@ export const PLATFORM_SCOPE_INFO: Readonly<Record<(typeof PLATFORM_SCOPES)[numbe
   "users.scrub_pii": { name: "Erase members' personal data", description: "Permanently remove a former member's name and e-mail address." },
   "schedule.*": { name: "Calendar", description: RESERVED },
   "files.*": { name: "Files (everything)", description: "Every files and e-signature permission, including everyone's private files." },
-  "chat.*": { name: "Chat", description: RESERVED },
   "billing.portal_access": { name: "Billing", description: "Open the billing portal; no page asks for it yet." },
   "branding.edit": { name: "Change branding", description: "Set the workspace's logo, colours and name." },
   "modules.edit": { name: "Switch modules on and off", description: "Choose which modules the workspace uses." },
@@ -110,8 +106,6 @@ export const PLATFORM_SCOPE_INFO: Readonly<Record<(typeof PLATFORM_SCOPES)[numbe
   "schedule.create": { name: "Create events", description: RESERVED },
   "schedule.edit": { name: "Edit events", description: RESERVED },
   "schedule.delete": { name: "Delete events", description: RESERVED },
-  "chat.view": { name: "Read chat", description: RESERVED },
-  "chat.send": { name: "Send chat messages", description: RESERVED },
 };
 
 type Family<S extends string> = S extends `${infer P}.*` ? `${P}.${string}` : S;

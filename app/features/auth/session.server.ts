@@ -10,6 +10,7 @@ import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platf
 import { UNREAD_COUNT_CAP } from "~/features/platform";
 import { secureCookies, sessionSecrets } from "~/features/platform/index.server";
 import { newId, sha256Hex } from "~/utils/ids";
+import { readShellCounts, shellCountsColumn } from "./shell-counts.server";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -130,6 +131,8 @@ export function staffSessionStatement(db: ReturnType<typeof getDb>, tenantSlug: 
       // trip; counting stops at the cap, so a neglected inbox costs no more than a busy one.
       unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${notifications} WHERE ${notifications.tenantId} = ${sessions.tenantId}
         AND ${notifications.targetUserId} = ${users.id} AND ${notifications.read} = 0 LIMIT ${UNREAD_COUNT_CAP}))`.as("unread"),
+      // Counts features show beside their module's link (unread chat messages), in the same statement.
+      moduleCounts: shellCountsColumn(sql`${sessions.tenantId}`, sql`${users.id}`).as("module_counts"),
     })
     .from(sessions)
     .innerJoin(tenants, and(eq(tenants.id, sessions.tenantId), eq(tenants.slug, tenantSlug)))
@@ -159,6 +162,7 @@ export async function staffSessionUser(env: Env, ctx: ExecutionContext | null, r
     userStatus: row.u.userStatus,
     sessionIdHash: idHash,
     unreadNotifications: Number(row.unread) || 0,
+    moduleCounts: readShellCounts(row.moduleCounts),
   };
 }
 
@@ -195,6 +199,7 @@ export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null
     userStatus: "active",
     sessionIdHash: idHash,
     unreadNotifications: 0,
+    moduleCounts: {},
   };
 }
 

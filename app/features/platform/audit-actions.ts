@@ -119,6 +119,13 @@ export const AUDIT_ACTIONS = {
   "files.signature.declined": "{actor} declined to sign {target}",
   "files.signature.stamped": "The signatures were stamped into {target}",
   "cis.notice.recorded": "{actor} recorded a notice to HMRC, given on {givenOn}, of no payments for {months} months from {firstMonth}",
+
+  // Chat
+  "chat.group.created": "{actor} created the chat group {target}",
+  "chat.group.renamed": "{actor} renamed the chat group {target}",
+  "chat.member.added": "{actor} added {member} to the chat group {target}",
+  "chat.member.removed": "{actor} removed {member} from the chat group {target}",
+  "chat.member.left": "{actor} left the chat group {target}",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -72,6 +72,12 @@ export function AppShell({ children }: { children: ReactNode }) {
                     }
                   >
                     {m.label}
+                    {m.count ? (
+                      <span data-testid={`module-count-${m.id}`} className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold leading-5 text-white">
+                        {unreadBadge(m.count)}
+                        <span className="sr-only"> unread</span>
+                      </span>
+                    ) : null}
                   </NavLink>
                 ))
               )}

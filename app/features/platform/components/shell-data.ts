@@ -5,7 +5,7 @@
  */
 export type ShellData = {
   themePreference: "system" | "light" | "dark";
-  tenant: { slug: string; name: string; modules: { id: string; label: string; route: string }[] } | null;
+  tenant: { slug: string; name: string; modules: { id: string; label: string; route: string; count?: number }[] } | null;
   user: {
     displayName: string;
     email: string;

@@ -1,0 +1,86 @@
+import type { ReactNode } from "react";
+import { Form } from "react-router";
+import type { WireMessage } from "../domain/rules";
+import { MessageText } from "./message-text";
+
+/**
+ * en-GB date and time in London, like the app's formatDateTime, from the browser's own Intl:
+ * the room page then carries no date library in its first load.
+ */
+const LONDON_TIME = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/London",
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+export function chatTime(ms: number): string {
+  return Number.isFinite(ms) ? LONDON_TIME.format(new Date(ms)) : "N/A";
+}
+
+/** One message: who, when, edited or deleted, its text (or `body` while it is being edited), and the sender's controls. */
+export function MessageItem({ m, me, canSend, body, extra }: { m: WireMessage; me: string; canSend: boolean; body?: ReactNode; extra?: ReactNode }) {
+  const mine = m.senderId === me;
+  return (
+    <li data-testid="message" data-client-id={m.clientId} className={`rounded-brand border border-line p-3 ${mine ? "bg-surface" : ""}`}>
+      <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
+        <span className="font-semibold">{mine ? "You" : m.senderName}</span>
+        <span className="opacity-70">{chatTime(m.createdAt)}</span>
+        {m.editedAt && !m.deletedAt ? <span className="opacity-70">(edited)</span> : null}
+      </p>
+      {m.deletedAt ? <p className="italic opacity-70">Message deleted</p> : (body ?? <MessageText text={m.text} />)}
+      {mine && !m.deletedAt && canSend && !body ? (
+        <div className="mt-1 flex gap-2 text-xs">
+          {extra}
+          <Form method="post">
+            <input type="hidden" name="id" value={m.id} />
+            <button type="submit" name="intent" value="delete" className="underline" aria-label={`Delete your message sent ${chatTime(m.createdAt)}`}>
+              Delete
+            </button>
+          </Form>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+/** The room as the server renders it (and as it stays without JavaScript, or until the live part loads). */
+export function StaticRoom({
+  messages,
+  me,
+  canSend,
+  live,
+  children,
+}: {
+  messages: readonly WireMessage[];
+  me: string;
+  canSend: boolean;
+  live: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-4">
+      {live ? (
+        <p className="text-xs opacity-70" data-testid="live-status" data-status="static">
+          Use Refresh to see new messages.
+        </p>
+      ) : null}
+      {messages.length === 0 ? (
+        <p className="rounded-brand border border-dashed border-line p-6 text-center" data-testid="no-messages">
+          No messages yet. Say hello.
+        </p>
+      ) : (
+        <ol className="space-y-3" aria-label="Messages, oldest first" data-testid="messages">
+          {messages.map((m) => (
+            <MessageItem key={m.id} m={m} me={me} canSend={canSend} />
+          ))}
+          <li id="latest" aria-hidden="true" />
+        </ol>
+      )}
+      {children}
+    </div>
+  );
+}

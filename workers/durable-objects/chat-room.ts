@@ -1,0 +1,177 @@
+import { DurableObject } from "cloudflare:workers";
+import {
+  deleteMessage,
+  editMessage,
+  identityFrom,
+  markRead,
+  messagesSince,
+  parseClientFrame,
+  sendMessage,
+  type ChatActor,
+  type ChatResult,
+  type ClientFrame,
+  type Sent,
+  type ServerFrame,
+  type SocketIdentity,
+} from "../../app/features/chat/index.server";
+
+/** Close code for a socket whose person is no longer in the room (or never was). */
+export const CLOSE_REMOVED = 4403;
+
+/**
+ * One instance per room of a tenant (idFromName(`${tenantId}:${roomId}`)). It holds the room's live
+ * sockets with the WebSocket Hibernation API: an idle room is evicted from memory and its sockets
+ * stay open, each carrying its person in its attachment. Every change goes to D1 first and is
+ * broadcast after it was stored; changes are handled one after another, so every socket sees them
+ * in the order they were stored.
+ */
+export class ChatRoom extends DurableObject<Env> {
+  /** The tail of the work queue: each frame waits for the one before it. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** The last message time this instance stored: each new one is later, so D1's order is the broadcast order. */
+  private lastAt = 0;
+
+  private stamp(): number {
+    this.lastAt = Math.max(Date.now(), this.lastAt + 1);
+    return this.lastAt;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(work, work);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const who = identityFrom(request);
+    if (!who || request.headers.get("Upgrade") !== "websocket") return new Response("Expected a checked WebSocket upgrade", { status: 400 });
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server, [who.userId]);
+    server.serializeAttachment(who);
+    // What a reconnecting client missed while it was away, before anything newer.
+    const since = Number(new URL(request.url).searchParams.get("since") ?? "");
+    if (Number.isSafeInteger(since) && since > 0) {
+      await this.serial(async () => {
+        const missed = await messagesSince(this.env, who.tenantId, who.roomId, since);
+        for (const message of missed) server.send(JSON.stringify({ type: "message", message } satisfies ServerFrame));
+      });
+    }
+    server.send(JSON.stringify({ type: "ready" }));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
+    const who = ws.deserializeAttachment() as SocketIdentity | null;
+    const frame = parseClientFrame(typeof raw === "string" ? raw : null);
+    if (!who || !frame) return;
+    await this.serial(() => this.handle(ws, who, frame));
+  }
+
+  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
+    } catch {
+      // already closed
+    }
+  }
+
+  /** A message sent without the socket (the page's form): stored and broadcast in the same order as socket frames. */
+  async post(who: SocketIdentity, clientId: string, text: string): Promise<ChatResult<Sent>> {
+    return this.serial(async () => {
+      const result = await sendMessage(this.env, actorOf(who), who.roomId, clientId, text, this.stamp());
+      if (result.ok && result.value.created) this.broadcast({ type: "message", message: result.value.message });
+      return result;
+    });
+  }
+
+  /** Broadcasts a change the Worker stored itself (a deletion from the page's form), in turn with the rest. */
+  async relay(frame: ServerFrame): Promise<void> {
+    await this.serial(async () => this.broadcast(frame));
+  }
+
+  /** Closes every socket of a person taken out of the room, at once. */
+  async kick(userId: string): Promise<number> {
+    const sockets = this.ctx.getWebSockets(userId);
+    for (const ws of sockets) {
+      try {
+        ws.close(CLOSE_REMOVED, "removed from the room");
+      } catch {
+        // already closed
+      }
+    }
+    return sockets.length;
+  }
+
+  /** How many sockets are connected (for tests and the benchmark). */
+  async connections(): Promise<number> {
+    return this.ctx.getWebSockets().length;
+  }
+
+  private async handle(ws: WebSocket, who: SocketIdentity, frame: ClientFrame): Promise<void> {
+    const actor = actorOf(who);
+    switch (frame.type) {
+      case "send": {
+        if (!who.canSend) return reply(ws, { type: "error", code: "not_found", clientId: frame.clientId });
+        const result = await sendMessage(this.env, actor, who.roomId, frame.clientId, frame.text, this.stamp());
+        if (!result.ok) {
+          reply(ws, { type: "error", code: result.code, clientId: frame.clientId });
+          if (result.code === "not_found") ws.close(CLOSE_REMOVED, "not in the room");
+          return;
+        }
+        // A retry of a stored message is answered to its sender only: the others have it.
+        if (result.value.created) this.broadcast({ type: "message", message: result.value.message });
+        else reply(ws, { type: "message", message: result.value.message });
+        return;
+      }
+      case "edit": {
+        if (!who.canSend) return;
+        const result = await editMessage(this.env, actor, who.roomId, frame.id, frame.text);
+        if (result.ok) this.broadcast({ type: "edited", message: result.value });
+        else reply(ws, { type: "error", code: result.code });
+        return;
+      }
+      case "delete": {
+        if (!who.canSend) return;
+        const result = await deleteMessage(this.env, actor, who.roomId, frame.id);
+        if (result.ok) this.broadcast({ type: "deleted", id: result.value.id, deletedAt: result.value.deletedAt });
+        else reply(ws, { type: "error", code: result.code });
+        return;
+      }
+      case "typing":
+        this.broadcast({ type: "typing", userId: who.userId, name: who.name }, ws);
+        return;
+      case "read": {
+        const result = await markRead(this.env, who.tenantId, who.userId, who.roomId);
+        if (result.ok) this.broadcast({ type: "read", userId: who.userId, name: who.name, at: result.value });
+        else ws.close(CLOSE_REMOVED, "not in the room");
+        return;
+      }
+    }
+  }
+
+  private broadcast(frame: ServerFrame, except?: WebSocket): void {
+    const text = JSON.stringify(frame);
+    for (const ws of this.ctx.getWebSockets()) {
+      if (ws === except) continue;
+      try {
+        ws.send(text);
+      } catch {
+        // a socket closing as we send: it reconnects and catches up
+      }
+    }
+  }
+}
+
+function reply(ws: WebSocket, frame: ServerFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    // closed
+  }
+}
+
+function actorOf(who: SocketIdentity): ChatActor {
+  return { tenantId: who.tenantId, userId: who.userId, name: who.name, email: who.email };
+}

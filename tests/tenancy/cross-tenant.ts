@@ -150,4 +150,9 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     tables: ["login_challenges"],
     reason: "the sign-in challenge named by its random id from this browser's signed cookie; the row says its tenant (none for platform admins)",
   },
+  {
+    site: "app/features/notes/notes.server.ts › purgeExpiredTrash",
+    tables: ["notes"],
+    reason: "cron: finds notes past the 30-day trash period in every tenant; each tenant's are then deleted by statements naming it",
+  },
 ];

@@ -118,6 +118,18 @@ export const AUDIT_ACTIONS = {
   "files.signature.completed": "{actor} signed {target}",
   "files.signature.declined": "{actor} declined to sign {target}",
   "files.signature.stamped": "The signatures were stamped into {target}",
+  // Notes
+  "notes.note.created": "{actor} created note {target}",
+  "notes.note.edited": "{actor} edited note {target}",
+  "notes.note.shared": "{actor} shared note {target} with {sharedWith} people",
+  "notes.note.unshared": "{actor} stopped sharing note {target} with someone",
+  "notes.note.trashed": "{actor} moved note {target} to the trash",
+  "notes.note.restored": "{actor} restored note {target} from the trash",
+  "notes.note.purged": "{actor} deleted note {target} for good",
+  "notes.note.version_restored": "{actor} restored an earlier version of note {target}",
+  "notes.folder.created": "{actor} created note folder {target}",
+  "notes.folder.updated": "{actor} changed note folder {target}",
+  "notes.folder.deleted": "{actor} deleted note folder {target}",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -718,7 +718,7 @@ const DEMO_NOTES: {
 
 export async function seedNotes(db: AnyDb, now = Date.now()): Promise<void> {
   const { noteFolders, notes, noteShares, noteVersions } = await import("./schema");
-  const { escapeHtml } = await import("../features/notes");
+  const escapeHtml = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   const tenantId = "tnt_acme";
   for (const [i, f] of DEMO_NOTE_FOLDERS.entries()) {
     await db

@@ -1,9 +1,11 @@
 /** What the notes pages read: each page's reads in one D1 batch. */
 import { getDb } from "~/db/client.server";
+import { formatDateTime } from "~/utils/dates";
 import { toUsage, usageQuery } from "~/features/files/index.server";
 import type { NoteViewer } from "./access";
 import { draftsQuery, viewModeQuery } from "./drafts.server";
 import { foldersQuery } from "./folders.server";
+import { toListNotes } from "./lists.server";
 import { countQuery, decodeCursor, listQuery, noteQuery, pageOf, shareCandidatesQuery, sharesQuery, versionsQuery } from "./notes.server";
 
 /** The new-note editor: the folders to file in and the person's server drafts. */
@@ -26,7 +28,13 @@ export async function notePage(env: Env, tenantId: string, viewer: NoteViewer, i
   const note = found[0];
   // Nothing about a note the person may not see leaves this function.
   if (!note) return { note: undefined, shares: [], candidates: [], versions: [], folders };
-  return { note, shares, candidates, versions, folders };
+  return {
+    note: { ...note, updated: formatDateTime(note.updatedAt) },
+    shares,
+    candidates,
+    versions: versions.map((v) => ({ ...v, saved: formatDateTime(v.createdAt) })),
+    folders,
+  };
 }
 
 /** The folders with their counts and the storage meter, and (inside a folder) a page of its notes. */
@@ -39,5 +47,12 @@ export async function foldersPage(env: Env, tenantId: string, viewer: NoteViewer
     countQuery(db, tenantId, viewer, "folder", folderId ?? ""),
     viewModeQuery(db, tenantId, viewer.id),
   ]);
-  return { folders, usage: toUsage(usage[0], 0), page: pageOf(list), total: Number(count[0]?.n ?? 0), view: pref[0]?.viewMode ?? "grid" };
+  const page = pageOf(list);
+  return {
+    folders,
+    usage: toUsage(usage[0], 0),
+    page: { rows: toListNotes(page.rows), next: page.next },
+    total: Number(count[0]?.n ?? 0),
+    view: pref[0]?.viewMode ?? "grid",
+  };
 }

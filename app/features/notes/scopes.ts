@@ -16,14 +16,14 @@ export type NotesScope = (typeof NOTES_SCOPES)[number];
 
 /** What the role permissions page shows beside each notes scope. */
 export const NOTES_SCOPE_INFO: Readonly<Record<NotesScope, ScopeInfo>> = {
-  "notes.view": { name: "View notes", description: "Open the notes module and read their own notes and the notes shared with them." },
-  "notes.create": { name: "Create notes", description: "Write new notes and keep drafts of them." },
-  "notes.edit": { name: "Edit notes", description: "Change their own notes, and notes shared with them." },
-  "notes.delete": { name: "Delete notes", description: "Move their own notes to the trash, restore them and delete them for good." },
-  "notes.share": { name: "Share notes", description: "Share their own notes with other members of the workspace." },
-  "notes.manage_all": { name: "Manage all notes", description: "Read, change, share and delete every member's notes." },
-  "notes.folders.create": { name: "Create note folders", description: "Add folders to file notes in." },
-  "notes.folders.manage": { name: "Manage note folders", description: "Rename and delete note folders (their notes move out, nothing is lost)." },
+  "notes.view": { name: "View notes", description: "Read their own notes and notes shared with them." },
+  "notes.create": { name: "Create notes", description: "Write notes and keep drafts." },
+  "notes.edit": { name: "Edit notes", description: "Change their notes and notes shared with them." },
+  "notes.delete": { name: "Delete notes", description: "Trash, restore and delete their own notes." },
+  "notes.share": { name: "Share notes", description: "Share their own notes with colleagues." },
+  "notes.manage_all": { name: "Manage all notes", description: "Everything, on every member's notes." },
+  "notes.folders.create": { name: "Create note folders", description: "Add note folders." },
+  "notes.folders.manage": { name: "Manage note folders", description: "Rename and delete note folders." },
 };
 
 export const NOTES_SCOPE_REGISTRATION = {

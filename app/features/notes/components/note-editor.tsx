@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { useHydrated } from "~/utils/use-hydrated";
 import { buttonClass } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { COLOUR_NAMES, NOTE_COLOURS, NOTE_LIMITS, SUGGESTED_TAGS } from "../note-rules";
@@ -26,9 +28,21 @@ export function NoteEditor({
   draftButton: boolean;
 }) {
   const saving = useNavigation().state === "submitting";
+  const hydrated = useHydrated();
+  // With JavaScript, Save Note waits for a title or some content; without it the server says what is missing.
+  const [filled, setFilled] = useState(Boolean(values.title.trim() || values.body.trim()));
   const described = (name: keyof EditorValues) => (errors[name] ? `note-${name}-error` : undefined);
   return (
-    <Form method="post" className="space-y-4" aria-label="Note">
+    <Form
+      method="post"
+      className="space-y-4"
+      aria-label="Note"
+      onInput={(e) => {
+        const form = e.currentTarget;
+        const text = (name: string) => String(new FormData(form).get(name) ?? "").trim();
+        setFilled(Boolean(text("title") || text("body")));
+      }}
+    >
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
@@ -96,7 +110,7 @@ export function NoteEditor({
         </Field>
       </div>
       <div className="flex flex-wrap gap-2">
-        <button type="submit" name="intent" value="save" className={buttonClass("primary")} disabled={saving}>
+        <button type="submit" name="intent" value="save" className={buttonClass("primary")} disabled={saving || (hydrated && !filled)}>
           {saving ? "Saving..." : saveLabel}
         </button>
         {draftButton ? (

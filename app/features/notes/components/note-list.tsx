@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
-import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, groupLabel, initials, listDate, preview, relativeDay } from "../note-rules";
+import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, initials, preview } from "../note-rules";
 
 export type ListNote = {
   id: string;
@@ -20,6 +20,10 @@ export type ListNote = {
   sharedCount: number;
   updatedAt: number;
   deletedAt: number | null;
+  /** Its group heading (Today, Yesterday, This Week, month and year), a card's date and a list row's date. */
+  group: string;
+  day: string;
+  when: string;
 };
 
 export type ListActions = { canEdit: boolean; canDelete: boolean; viewerId: string; manageAll: boolean; back: string };
@@ -97,7 +101,7 @@ function NoteButtons({ note, actions }: { note: ListNote; actions: ListActions }
   );
 }
 
-function Meta({ note, viewerId, now, list }: { note: ListNote; viewerId: string; now: number; list: boolean }) {
+function Meta({ note, viewerId, list }: { note: ListNote; viewerId: string; list: boolean }) {
   const shownTags = list ? 5 : 3;
   return (
     <div className="mt-2 flex flex-wrap items-center gap-2 text-xs opacity-80">
@@ -114,12 +118,12 @@ function Meta({ note, viewerId, now, list }: { note: ListNote; viewerId: string;
       ) : null}
       {note.folderName ? <span>{note.folderName}</span> : null}
       {note.sharedCount > 0 ? <span>Shared with {note.sharedCount} user(s)</span> : null}
-      <span>{list ? listDate(note.updatedAt) : relativeDay(note.updatedAt, now)}</span>
+      <span>{list ? note.when : note.day}</span>
     </div>
   );
 }
 
-function NoteItem({ note, actions, now, view }: { note: ListNote; actions: ListActions; now: number; view: "grid" | "list" }) {
+function NoteItem({ note, actions, view }: { note: ListNote; actions: ListActions; view: "grid" | "list" }) {
   const colour = note.color && note.color !== BRAND_COLOUR ? note.color : null;
   return (
     <li data-note-id={note.id} className="overflow-hidden rounded-brand border border-line bg-elevated">
@@ -140,7 +144,7 @@ function NoteItem({ note, actions, now, view }: { note: ListNote; actions: ListA
           {note.snippet ? <Parts parts={note.snippet} /> : preview(note.text, view === "grid" ? 160 : 100) || "No content"}
           {note.hasLinks ? <span aria-label="Has links"> 🔗</span> : null}
         </p>
-        <Meta note={note} viewerId={actions.viewerId} now={now} list={view === "list"} />
+        <Meta note={note} viewerId={actions.viewerId} list={view === "list"} />
         <NoteButtons note={note} actions={actions} />
       </div>
     </li>
@@ -148,22 +152,10 @@ function NoteItem({ note, actions, now, view }: { note: ListNote; actions: ListA
 }
 
 /** Notes under their group headings (Today, Yesterday, This Week, month and year), in the order given. */
-export function NoteGroups({
-  notes,
-  actions,
-  now,
-  view,
-  grouped = true,
-}: {
-  notes: ListNote[];
-  actions: ListActions;
-  now: number;
-  view: "grid" | "list";
-  grouped?: boolean;
-}) {
+export function NoteGroups({ notes, actions, view, grouped = true }: { notes: ListNote[]; actions: ListActions; view: "grid" | "list"; grouped?: boolean }) {
   const groups: { label: string; notes: ListNote[] }[] = [];
   for (const n of notes) {
-    const label = grouped ? (n.isPinned && n.deletedAt === null ? "Pinned" : groupLabel(n.updatedAt, now)) : "Results";
+    const label = grouped ? (n.isPinned && n.deletedAt === null ? "Pinned" : n.group) : "Results";
     const last = groups[groups.length - 1];
     if (last && last.label === label) last.notes.push(n);
     else groups.push({ label, notes: [n] });
@@ -176,7 +168,7 @@ export function NoteGroups({
           <h2 className="mb-2 text-sm font-semibold tracking-wide uppercase opacity-70">{g.label}</h2>
           <ul className={listClass}>
             {g.notes.map((n) => (
-              <NoteItem key={n.id} note={n} actions={actions} now={now} view={view} />
+              <NoteItem key={n.id} note={n} actions={actions} view={view} />
             ))}
           </ul>
         </section>

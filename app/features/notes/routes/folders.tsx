@@ -21,7 +21,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const folder = folderId ? folders.find((f) => f.id === folderId) : null;
   if (folderId && !folder) throw data("Folder not found", { status: 404 });
   const page = folder ? list : { rows: [], next: null };
-  const rows: ListNote[] = page.rows.map((r) => ({ ...r, tags: r.tags, hasLinks: Boolean(r.hasLinks), sharedCount: Number(r.sharedCount) }));
+  const rows: ListNote[] = page.rows;
   return {
     folders: folders.map((f) => ({ ...f, noteCount: Number(f.noteCount) })),
     folder: folder ?? null,
@@ -33,7 +33,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     perms: { createFolders: viewer.createFolders, manageFolders: viewer.manageFolders, create: viewer.create, edit: viewer.edit, delete: viewer.delete },
     viewerId: viewer.id,
     manageAll: viewer.manageAll,
-    now: Date.now(),
   };
 }
 
@@ -105,7 +104,7 @@ function FolderForm({ label, intent, name, color, error }: { label: string; inte
 }
 
 export default function NoteFolders({ loaderData, actionData }: Route.ComponentProps) {
-  const { folders, folder, rows, total, next, view, storage, perms, viewerId, manageAll, now } = loaderData;
+  const { folders, folder, rows, total, next, view, storage, perms, viewerId, manageAll } = loaderData;
   const location = useLocation();
   const folderError = actionData && "folderError" in actionData ? actionData.folderError : null;
   const typedName = actionData && "name" in actionData ? actionData.name : null;
@@ -156,12 +155,7 @@ export default function NoteFolders({ loaderData, actionData }: Route.ComponentP
               ) : null}
             </div>
           ) : (
-            <NoteGroups
-              notes={rows}
-              now={now}
-              view={view}
-              actions={{ canEdit: perms.edit, canDelete: perms.delete, viewerId, manageAll, back: location.pathname }}
-            />
+            <NoteGroups notes={rows} view={view} actions={{ canEdit: perms.edit, canDelete: perms.delete, viewerId, manageAll, back: location.pathname }} />
           )}
           {next ? (
             <Link to={`${location.pathname}?after=${encodeURIComponent(next)}`} rel="next" className={buttonClass("secondary")}>

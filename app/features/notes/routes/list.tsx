@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function NotesList({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, q, searching, rows, total, next, view, now, perms, viewerId, manageAll } = loaderData;
+  const { kind, q, searching, rows, total, next, view, perms, viewerId, manageAll } = loaderData;
   const location = useLocation();
   const back = location.pathname + location.search;
   const texts = KINDS[kind];
@@ -130,13 +130,7 @@ export default function NotesList({ loaderData, actionData }: Route.ComponentPro
           ) : null}
         </div>
       ) : (
-        <NoteGroups
-          notes={rows}
-          now={now}
-          view={view}
-          grouped={!searching}
-          actions={{ canEdit: perms.edit, canDelete: perms.delete, viewerId, manageAll, back }}
-        />
+        <NoteGroups notes={rows} view={view} grouped={!searching} actions={{ canEdit: perms.edit, canDelete: perms.delete, viewerId, manageAll, back }} />
       )}
       {next ? (
         <nav aria-label="Pages" className="mt-6">

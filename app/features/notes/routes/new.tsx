@@ -7,7 +7,8 @@ import { NoteEditor, type EditorErrors, type EditorValues } from "../components/
 import { clearDrafts, deleteDraft, dropDraftStatement, saveDraft } from "../drafts.server";
 import { editorValues, noteInput } from "../editor-form.server";
 import { newNotePage } from "../pages.server";
-import { BRAND_COLOUR, DEFAULT_DRAFT_TITLE, htmlToEditableText, htmlToText, NOTE_ERRORS, NOTE_TOASTS, preview, relativeDay } from "../note-rules";
+import { BRAND_COLOUR, DEFAULT_DRAFT_TITLE, htmlToEditableText, htmlToText, NOTE_ERRORS, NOTE_TOASTS, preview } from "../note-rules";
+import { relativeDay } from "../note-dates.server";
 import { createNote } from "../notes.server";
 import type { Route } from "./+types/new";
 
@@ -23,12 +24,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = noteViewerOf(user);
   const { folders, drafts } = await newNotePage(env, tenant.id, viewer);
   const draftId = new URL(request.url).searchParams.get("draft");
+  const now = Date.now();
   const draft = drafts.find((d) => d.id === draftId);
   return {
     folders: folders.map((f) => ({ id: f.id, name: f.name })),
     drafts: drafts.map((d) => {
       const text = htmlToText(d.content);
-      return { id: d.id, title: d.title || DEFAULT_DRAFT_TITLE, preview: preview(text, 200), chars: text.length, tags: d.tags.slice(0, 3), savedAt: d.savedAt };
+      return {
+        id: d.id,
+        title: d.title || DEFAULT_DRAFT_TITLE,
+        preview: preview(text, 200),
+        chars: text.length,
+        tags: d.tags.slice(0, 3),
+        saved: relativeDay(d.savedAt, now),
+      };
     }),
     draftId: draft?.id ?? null,
     values: draft
@@ -40,7 +49,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           folderId: draft.folderId ?? "",
         }
       : EMPTY,
-    now: Date.now(),
   };
 }
 
@@ -80,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function NewNote({ loaderData, actionData }: Route.ComponentProps) {
-  const { folders, drafts, now } = loaderData;
+  const { folders, drafts } = loaderData;
   const values = actionData?.values ?? loaderData.values;
   const draftId = actionData ? actionData.draftId : loaderData.draftId;
   return (
@@ -117,7 +125,7 @@ export default function NewNote({ loaderData, actionData }: Route.ComponentProps
                   </Link>
                   <p className="text-sm break-words opacity-80">{d.preview}</p>
                   <p className="text-xs opacity-70">
-                    {relativeDay(d.savedAt, now)} · {d.chars} characters{d.tags.length ? ` · ${d.tags.map((t) => `#${t}`).join(" ")}` : ""}
+                    {d.saved} · {d.chars} characters{d.tags.length ? ` · ${d.tags.map((t) => `#${t}`).join(" ")}` : ""}
                   </p>
                   <Form method="post" className="mt-2">
                     <input type="hidden" name="id" value={d.id} />

@@ -2,7 +2,6 @@ import { data, Form, Link, useLocation } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { requireModule, requireScope } from "~/features/auth/index.server";
 import { redirectWithToast } from "~/features/platform/index.server";
-import { formatDateTime } from "~/utils/dates";
 import { NOTE_SCOPES, notePermissions, noteViewerOf } from "../access";
 import { commonNoteAction, refusal } from "../actions.server";
 import { NoteEditor, type EditorErrors } from "../components/note-editor";
@@ -104,8 +103,7 @@ export default function NotePage({ loaderData, actionData }: Route.ComponentProp
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold break-words">{title}</h1>
           <p className="text-sm opacity-70">
-            {note.ownerId === viewerId ? "Your note" : `By ${note.ownerName ?? "a former member"}`} · version {note.version} · updated{" "}
-            {formatDateTime(note.updatedAt)}
+            {note.ownerId === viewerId ? "Your note" : `By ${note.ownerName ?? "a former member"}`} · version {note.version} · updated {note.updated}
             {note.isPinned ? " · Pinned" : ""}
             {note.isFavorite ? " · Bookmarked" : ""}
           </p>
@@ -244,7 +242,7 @@ export default function NotePage({ loaderData, actionData }: Route.ComponentProp
             {versions.map((v) => (
               <li key={v.version} className="flex flex-wrap items-center gap-2">
                 <span>
-                  Version {v.version} · {v.title || DEFAULT_NOTE_TITLE} · {v.editedBy ?? "a former member"} · {formatDateTime(v.createdAt)}
+                  Version {v.version} · {v.title || DEFAULT_NOTE_TITLE} · {v.editedBy ?? "a former member"} · {v.saved}
                 </span>
                 {!trashed && perms.edit ? (
                   <Form method="post">

@@ -49,4 +49,18 @@ scenario("notes: write, tag, pin, share, search, trash and restore", async ({ pa
   await expectToast(page, "Note restored from trash");
   await page.goto(tenantUrl("acme", "/notes/all"));
   await page.locator("[data-note-id]", { has: page.getByRole("link", { name: title }) }).waitFor();
+
+  // Folders: a new folder (name and colour), its empty state, and the other lists.
+  const folderName = `Plot ${RUN} ${js ? "js" : "nojs"}`;
+  await page.goto(tenantUrl("acme", "/notes/folders"));
+  await waitForHydration(page, js);
+  const newFolder = page.getByRole("form", { name: "New Folder" });
+  await newFolder.getByLabel("Folder Name").fill(folderName);
+  await newFolder.getByRole("button", { name: "Create Folder", exact: true }).click();
+  await page.getByRole("heading", { name: folderName, level: 1 }).waitFor();
+  await page.getByText("No notes in this folder", { exact: true }).waitFor();
+  for (const list of ["/notes/shared", "/notes/bookmarks"]) {
+    await page.goto(tenantUrl("acme", list));
+    await page.getByTestId("note-count").waitFor();
+  }
 });

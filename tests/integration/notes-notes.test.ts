@@ -322,3 +322,33 @@ describe("notes: folders, drafts, view and pages", () => {
     expect(location(await b.get(`${t.origin}/notes`))).toBe("/notes/all");
   });
 });
+
+describe("notes: route × role with the default bundles", () => {
+  it("opens every notes page for every role, and lets only roles with notes.delete trash and notes.folders.manage rename folders", async () => {
+    const t = await notesTenant();
+    const { b: owner } = await member(t, "admin");
+    const folder = location(await owner.post(`${t.origin}/notes/folders`, { intent: "create-folder", name: "Matrix", color: "#3B82F6" }))!
+      .split("/")
+      .pop()!;
+    for (const role of ["standard", "lead", "manager", "admin"] as const) {
+      const { b } = await member(t, role);
+      const id = await write(t, b, { title: `${role} note` });
+      for (const path of [
+        "/notes/all",
+        "/notes/shared",
+        "/notes/bookmarks",
+        "/notes/trash",
+        "/notes/folders",
+        `/notes/folders/${folder}`,
+        "/notes/new",
+        `/notes/${id}`,
+      ]) {
+        expect((await b.get(`${t.origin}${path}`)).status, `${role} ${path}`).toBe(200);
+      }
+      const trash = await b.post(`${t.origin}/notes/all`, { intent: "trash", noteId: id });
+      expect(trash.status, `${role} trash`).toBe(role === "standard" ? 403 : 302);
+      const rename = await b.post(`${t.origin}/notes/folders/${folder}`, { intent: "update-folder", name: `Matrix ${role}`, color: "#3B82F6" });
+      expect(rename.status, `${role} rename folder`).toBe(role === "standard" ? 403 : 302);
+    }
+  });
+});

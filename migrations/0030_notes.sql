@@ -72,7 +72,7 @@ CREATE TABLE `notes` (
 	`deleted_at` integer
 );
 --> statement-breakpoint
-CREATE INDEX `notes_tenant_owner_order` ON `notes` (`tenant_id`,`owner_id`,`is_pinned`,`updated_at`,`id`);--> statement-breakpoint
-CREATE INDEX `notes_tenant_order` ON `notes` (`tenant_id`,`is_pinned`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `notes_tenant_owner_order` ON `notes` (`tenant_id`,`owner_id`,`deleted_at`,`is_pinned`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `notes_tenant_order` ON `notes` (`tenant_id`,`deleted_at`,`is_pinned`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `notes_tenant_folder` ON `notes` (`tenant_id`,`folder_id`);--> statement-breakpoint
 CREATE INDEX `notes_tenant_deleted` ON `notes` (`tenant_id`,`deleted_at`);

@@ -43,8 +43,9 @@ export const notes = sqliteTable(
   },
   (t) => [
     // The lists' order (pinned first, newest update first) for one owner, and for the whole tenant.
-    index("notes_tenant_owner_order").on(t.tenantId, t.ownerId, t.isPinned, t.updatedAt, t.id),
-    index("notes_tenant_order").on(t.tenantId, t.isPinned, t.updatedAt, t.id),
+    // (deleted_at IS NULL is an equality for the index, so a live list reads in order without sorting.)
+    index("notes_tenant_owner_order").on(t.tenantId, t.ownerId, t.deletedAt, t.isPinned, t.updatedAt, t.id),
+    index("notes_tenant_order").on(t.tenantId, t.deletedAt, t.isPinned, t.updatedAt, t.id),
     index("notes_tenant_folder").on(t.tenantId, t.folderId),
     index("notes_tenant_deleted").on(t.tenantId, t.deletedAt),
   ],

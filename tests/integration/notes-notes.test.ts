@@ -352,3 +352,18 @@ describe("notes: route × role with the default bundles", () => {
     }
   });
 });
+
+describe("notes: the audit log's sentences", () => {
+  it("names the note and the folder in the audit log, by their current names", async () => {
+    const t = await notesTenant();
+    const { u, b } = await member(t, "admin");
+    await env.DB.prepare("UPDATE users SET display_name = 'Alice Admin' WHERE id = ?").bind(u.id).run();
+    const id = await write(t, b, { title: "Crane lift plan" });
+    await b.post(`${t.origin}/notes/all`, { intent: "trash", noteId: id });
+    await b.post(`${t.origin}/notes/folders`, { intent: "create-folder", name: "Plot 7", color: "#3B82F6" });
+    const page = await visit(b, `${t.origin}/settings/audit`);
+    expect(page.text).toContain("Alice Admin created note Crane lift plan");
+    expect(page.text).toContain("Alice Admin moved note Crane lift plan to the trash");
+    expect(page.text).toContain("Alice Admin created note folder Plot 7");
+  });
+});

@@ -9,9 +9,10 @@ import { authServer } from "~/features/auth/register.server";
 import { cisServer } from "~/features/cis/register.server";
 import { filesServer } from "~/features/files/register.server";
 import { chatServer } from "~/features/chat/register.server";
+import { notesServer } from "~/features/notes/register.server";
 import { registerServerFeatures, type ServerFeature } from "~/features/platform/index.server";
 import { platformServer } from "~/features/platform/register.server";
 
-export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, authServer, cisServer, filesServer, chatServer];
+export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, authServer, cisServer, filesServer, chatServer, notesServer];
 
 registerServerFeatures(SERVER_FEATURES);

@@ -3,6 +3,7 @@ import { authRoutes } from "./features/auth/routes.config";
 import { cisRoutes } from "./features/cis/routes.config";
 import { filesRoutes } from "./features/files/routes.config";
 import { marketingRoutes } from "./features/marketing/routes.config";
+import { notesRoutes } from "./features/notes/routes.config";
 import { platformRoutes } from "./features/platform/routes.config";
 import { portalRoutes } from "./features/portal/routes.config";
 import { superadminRoutes } from "./features/superadmin/routes.config";
@@ -25,6 +26,7 @@ export default [
   ...portalRoutes,
   ...teamRoutes,
   ...chatRoutes,
+  ...notesRoutes,
   // Last: anything no feature claims is the platform's 404 page.
   route("*", "features/platform/routes/not-found.tsx"),
 ] satisfies RouteConfig;

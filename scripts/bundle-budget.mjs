@@ -86,6 +86,16 @@ export const CEILINGS_KB = {
   // is loaded after hydration, so what remains is the server-rendered room with its forms.
   "features/chat/routes/index": 124,
   "features/chat/routes/room": 126,
+  // Notes (issue 28): the shell alone is about 119 KB, so a list page with its cards and buttons
+  // lands some 4-5 KB above the goal. Held here until the shell gets lighter.
+  "features/notes/routes/new": 125,
+  "features/notes/routes/note": 125,
+  "notes-all": 125,
+  "notes-bookmarks": 125,
+  "notes-folder": 126,
+  "notes-folders": 126,
+  "notes-shared": 125,
+  "notes-trash": 125,
 };
 
 export const budgetFor = (id) => (CEILINGS_KB[id] ?? BUDGET_BYTES / 1024) * 1024;

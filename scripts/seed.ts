@@ -41,6 +41,7 @@ export const SEEDS: { name: string; run: SeedFn }[] = [
   // Dates are relative to the day the seed runs; fixed ids keep a later run from adding more.
   { name: "seedCisInvoices", run: (db) => seedModule.seedCisInvoices(db) },
   { name: "seedChat", run: (db) => seedModule.seedChat(db) },
+  { name: "seedNotes", run: (db) => seedModule.seedNotes(db) },
 ];
 
 /** KEY=VALUE lines of a .dev.vars file (quotes around a value are removed). */

@@ -18,7 +18,7 @@ export const SEED_TENANTS = [
     id: "tnt_acme",
     slug: "acme",
     name: "Acme Construction Ltd",
-    modules: ["cis", "files", "chat"] as string[],
+    modules: ["cis", "files", "chat", "notes"] as string[],
     // The address is printed on acme's statements.
     branding: { accentHsl: "145 100% 41%", address: "Unit 4, Riverside Park\nLeeds\nLS1 4AB" } as TenantBranding,
   },
@@ -546,5 +546,301 @@ export async function seedChat(db: AnyDb, now = Date.now()): Promise<void> {
         createdAt: start + m.minutes * 60_000,
       })
       .onConflictDoNothing();
+  }
+}
+
+/** Demo notes for acme: site meetings, snagging lists, safety briefings, in three folders, some shared and pinned. */
+const DEMO_NOTE_FOLDERS = [
+  { id: "nfd_acme_site", name: "Riverside Park site", color: "#3B82F6" },
+  { id: "nfd_acme_safety", name: "Health and safety", color: "#EF4444" },
+  { id: "nfd_acme_office", name: "Office", color: "#8B5CF6" },
+];
+
+const DEMO_NOTES: {
+  title: string;
+  paras: string[];
+  tags: string[];
+  folder?: string;
+  owner: string;
+  shareWith?: string[];
+  pinned?: boolean;
+  favourite?: boolean;
+  color?: string;
+}[] = [
+  {
+    title: "Site meeting: week 12",
+    paras: [
+      "Attendees: Liam, Maya, groundworks foreman.",
+      "Drainage runs to plot 14 finished; CCTV survey booked for Thursday.",
+      "Scaffold on block B to be adapted for the roofers by Monday.",
+    ],
+    tags: ["meeting", "project"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+    shareWith: ["usr_acme_manager", "usr_acme_staff"],
+    pinned: true,
+  },
+  {
+    title: "Snagging list: plot 12",
+    paras: [
+      "Kitchen: door to the tall unit rubs the hinge side.",
+      "Bathroom: silicone missing behind the basin.",
+      "Bedroom 2: paint run on the window reveal.",
+    ],
+    tags: ["snagging", "todo"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+    favourite: true,
+  },
+  {
+    title: "Toolbox talk: working at height",
+    paras: [
+      "Harness checks before each shift; tags in date.",
+      "No ladder work above 2 m without a second person footing it.",
+      "Report any scaffold tag that is missing or red.",
+    ],
+    tags: ["safety", "important"],
+    folder: "nfd_acme_safety",
+    owner: "usr_acme_manager",
+    shareWith: ["usr_acme_lead", "usr_acme_staff"],
+    pinned: true,
+    color: "#EF4444",
+  },
+  {
+    title: "Crane lift plan: steel frame",
+    paras: [
+      "Lift supervisor: appointed person from the crane hire firm.",
+      "Exclusion zone around the east gate from 07:30 to 11:00.",
+      "Wind limit 20 mph; check the forecast at 06:30.",
+    ],
+    tags: ["safety", "planning"],
+    folder: "nfd_acme_safety",
+    owner: "usr_acme_manager",
+  },
+  {
+    title: "CIS month end reminders",
+    paras: ["Verify the two new subcontractors before paying them.", "Statements go out by the 19th; the return by the 19th too."],
+    tags: ["work", "followup"],
+    folder: "nfd_acme_office",
+    owner: "usr_acme_admin",
+    pinned: true,
+  },
+  {
+    title: "Snagging list: plot 9",
+    paras: ["Front door threshold loose.", "Garage: consumer unit cover missing a screw.", "Landing: spindle loose at the top of the stairs."],
+    tags: ["snagging", "todo"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_staff",
+  },
+  {
+    title: "Site meeting: week 11",
+    paras: ["Brickwork on plots 15 to 18 behind by three days: extra gang from Monday.", "Skip exchange moved to Tuesdays and Fridays."],
+    tags: ["meeting"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "Near miss: unsecured pallet",
+    paras: ["A pallet of blocks slipped on the forklift at the compound gate.", "No one hurt. Forks to be checked and the driver re-briefed."],
+    tags: ["safety", "urgent"],
+    folder: "nfd_acme_safety",
+    owner: "usr_acme_staff",
+    shareWith: ["usr_acme_manager"],
+  },
+  {
+    title: "Supplier call: roof tiles",
+    paras: ["Delivery moved to the 14th; they will confirm the day before.", "Ask for the colour batch number to match plot 3."],
+    tags: ["followup", "work"],
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "Fire drill notes",
+    paras: ["Assembly point by the site office; roll call took 6 minutes.", "Two visitors were not signed in: remind the gate."],
+    tags: ["safety", "review"],
+    folder: "nfd_acme_safety",
+    owner: "usr_acme_manager",
+  },
+  {
+    title: "Plant hire: off-hire list",
+    paras: ["Telehandler no. 2 off-hire Friday.", "Keep the 3-tonne dumper until drainage is signed off."],
+    tags: ["work", "todo"],
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "Client walk-round: show home",
+    paras: ["Client happy with the kitchen finish.", "Wants the garden turfed before the launch weekend."],
+    tags: ["meeting", "important"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_manager",
+    favourite: true,
+  },
+  {
+    title: "Weekly safety briefing: manual handling",
+    paras: ["Lift with the legs; plasterboard is a two-person carry.", "Use the board trolley in the corridors."],
+    tags: ["safety"],
+    folder: "nfd_acme_safety",
+    owner: "usr_acme_manager",
+  },
+  {
+    title: "Ideas for the site office",
+    paras: ["Whiteboard with the week's deliveries.", "A drying room for wet gear."],
+    tags: ["idea"],
+    owner: "usr_acme_staff",
+  },
+  {
+    title: "Subcontractor start: electrical first fix",
+    paras: ["First fix on plots 19 to 22 starts Wednesday.", "They need the temporary supply extended to block C."],
+    tags: ["project", "planning"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+    shareWith: ["usr_acme_staff"],
+  },
+  {
+    title: "Snagging list: communal areas",
+    paras: ["Bin store door closer too strong.", "Stair nosings missing on the second flight."],
+    tags: ["snagging"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "Invoice queries to chase",
+    paras: ["Groundworks invoice 118: labour and materials split missing.", "Roofing invoice 42: VAT reverse charge not stated."],
+    tags: ["followup", "work"],
+    folder: "nfd_acme_office",
+    owner: "usr_acme_admin",
+  },
+  {
+    title: "Site meeting: week 10",
+    paras: ["Foundations signed off by building control for plots 19 to 22.", "Concrete pour for the garage slabs on Thursday."],
+    tags: ["meeting"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "COSHH: new sealant",
+    paras: ["Data sheet filed; gloves and eye protection required.", "Store in the flammables cage."],
+    tags: ["safety", "reference"],
+    folder: "nfd_acme_safety",
+    owner: "usr_acme_manager",
+  },
+  {
+    title: "Training booked",
+    paras: ["SSSTS for Liam in March.", "First aid refresher for two operatives."],
+    tags: ["planning", "personal"],
+    folder: "nfd_acme_office",
+    owner: "usr_acme_admin",
+  },
+  {
+    title: "Weather plan",
+    paras: ["If frost below 2°C, no brickwork or concrete pours.", "Cover fresh brickwork with hessian overnight."],
+    tags: ["planning", "reference"],
+    owner: "usr_acme_manager",
+  },
+  {
+    title: "Delivery schedule: week 13",
+    paras: ["Mon: blocks. Tue: timber. Thu: plasterboard. Fri: kitchens for plots 5 and 6."],
+    tags: ["planning"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "Snagging list: plot 5",
+    paras: ["Hall: skirting gap by the meter cupboard.", "Kitchen: extractor not ducted."],
+    tags: ["snagging", "todo"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_staff",
+  },
+  {
+    title: "Handover checklist",
+    paras: ["Certificates: electrical, gas safe, NHBC.", "Keys, manuals and meter readings recorded."],
+    tags: ["reference", "todo"],
+    folder: "nfd_acme_office",
+    owner: "usr_acme_admin",
+    favourite: true,
+  },
+  {
+    title: "Site security",
+    paras: ["Gate code changes on the 1st.", "CCTV camera 3 needs re-aiming at the compound."],
+    tags: ["safety", "work"],
+    owner: "usr_acme_manager",
+  },
+  {
+    title: "Traffic management plan review",
+    paras: ["One-way route for deliveries through the east gate.", "Banksman on every reversing lorry."],
+    tags: ["safety", "review"],
+    folder: "nfd_acme_safety",
+    owner: "usr_acme_manager",
+  },
+  {
+    title: "Questions for the architect",
+    paras: ["Window head detail on plot 22.", "Can the bin store move 2 m west?"],
+    tags: ["followup", "research"],
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "Site meeting: week 9",
+    paras: ["Services diversion complete.", "Hoarding graphics approved by the client."],
+    tags: ["meeting"],
+    folder: "nfd_acme_site",
+    owner: "usr_acme_lead",
+  },
+  {
+    title: "Holiday cover",
+    paras: ["Maya covers the office in the first week of April."],
+    tags: ["personal", "planning"],
+    folder: "nfd_acme_office",
+    owner: "usr_acme_admin",
+  },
+  {
+    title: "Waste transfer notes",
+    paras: ["File the skip firm's notes each month for the duty of care."],
+    tags: ["reference"],
+    folder: "nfd_acme_office",
+    owner: "usr_acme_admin",
+  },
+];
+
+export async function seedNotes(db: AnyDb, now = Date.now()): Promise<void> {
+  const { noteFolders, notes, noteShares, noteVersions } = await import("./schema");
+  const escapeHtml = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const tenantId = "tnt_acme";
+  for (const [i, f] of DEMO_NOTE_FOLDERS.entries()) {
+    await db
+      .insert(noteFolders)
+      .values({ ...f, tenantId, createdBy: "usr_acme_admin", createdAt: now - (40 - i) * 86_400_000, updatedAt: now - (40 - i) * 86_400_000 })
+      .onConflictDoNothing();
+  }
+  for (const [i, n] of DEMO_NOTES.entries()) {
+    const id = `note_acme_${String(i + 1).padStart(2, "0")}`;
+    // Spread over the last six weeks, newest first, so every list heading has notes.
+    const at = now - Math.round(i * i * 0.045 * 86_400_000) - i * 3_600_000;
+    const content = n.paras.map((p) => `<p>${escapeHtml(p)}</p>`).join("");
+    await db
+      .insert(notes)
+      .values({
+        id,
+        tenantId,
+        title: n.title,
+        content,
+        text: n.paras.join("\n"),
+        tags: n.tags,
+        color: n.color ?? null,
+        folderId: n.folder ?? null,
+        isPinned: n.pinned ?? false,
+        isFavorite: n.favourite ?? false,
+        ownerId: n.owner,
+        updatedBy: n.owner,
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .onConflictDoNothing();
+    await db
+      .insert(noteVersions)
+      .values({ id: `nver_${id}_1`, tenantId, noteId: id, version: 1, title: n.title, content, tags: n.tags, editedBy: n.owner, createdAt: at })
+      .onConflictDoNothing();
+    for (const userId of n.shareWith ?? []) {
+      await db.insert(noteShares).values({ tenantId, noteId: id, userId, sharedBy: n.owner, createdAt: at }).onConflictDoNothing();
+    }
   }
 }

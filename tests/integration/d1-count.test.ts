@@ -452,3 +452,30 @@ describe("D1 round trips: chat", () => {
     expect(d1Queries(page2)).toBe(2);
   });
 });
+
+describe("D1 round trips: notes", () => {
+  it("serves every notes page in two round trips (the middleware's batch and the page's), searching included", async () => {
+    const t = await createTenant({ modules: ["notes"] });
+    const b = await signedIn(t, await createUser(t, { role: "lead" }));
+    const folder = await b.post(`${t.origin}/notes/folders`, { intent: "create-folder", name: "Counted", color: "#3B82F6" });
+    const folderId = folder.headers.get("Location")!.split("/").pop()!;
+    const created = await b.post(`${t.origin}/notes/new`, { intent: "save", title: "Counted note", body: "site walk", folderId });
+    const id = created.headers.get("Location")!.split("/").pop()!;
+    await b.post(`${t.origin}/notes/new`, { intent: "save-draft", title: "Counted draft" });
+    for (const path of [
+      "/notes/all",
+      "/notes/all?q=site",
+      "/notes/shared",
+      "/notes/bookmarks",
+      "/notes/trash",
+      "/notes/folders",
+      `/notes/folders/${folderId}`,
+      "/notes/new",
+      `/notes/${id}`,
+    ]) {
+      const res = await b.get(`${t.origin}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(d1Queries(res), path).toBe(2);
+    }
+  });
+});

@@ -114,24 +114,24 @@ describe("/settings/modules", () => {
   });
 
   it("offers no module the code does not serve, even one a database still lists from an older catalogue", async () => {
-    // A catalogue row and a switched-on module left from when notes was listed but had no pages.
+    // A catalogue row and a switched-on module left from when a fax module was listed but had no pages.
     await env.DB.prepare(
-      "INSERT OR IGNORE INTO modules (id, label, route, icon, default_config, sort_order) VALUES ('notes', 'Notes', '/notes/all', 'notebook', '{}', 30)",
+      "INSERT OR IGNORE INTO modules (id, label, route, icon, default_config, sort_order) VALUES ('fax', 'Fax', '/fax', 'printer', '{}', 40)",
     ).run();
     const { t, b } = await staff("admin", { modules: ["files"] });
-    await env.DB.prepare("INSERT INTO tenant_modules (tenant_id, module_id, enabled, config, updated_at) VALUES (?, 'notes', 1, '{}', 0)").bind(t.id).run();
+    await env.DB.prepare("INSERT INTO tenant_modules (tenant_id, module_id, enabled, config, updated_at) VALUES (?, 'fax', 1, '{}', 0)").bind(t.id).run();
 
     const settings = await page(await b.get(`${t.origin}/settings/modules`));
     expect(settings.querySelector('[data-module="files"]')).not.toBeNull();
-    expect(settings.querySelector('[data-module="notes"]')).toBeNull();
+    expect(settings.querySelector('[data-module="fax"]')).toBeNull();
     const shell = await page(await b.get(`${t.origin}/welcome`));
     expect(linksTo(shell, "Files")).toContain("/files");
-    expect(linksTo(shell, "Notes")).toEqual([]);
+    expect(linksTo(shell, "Fax")).toEqual([]);
 
-    const res = await b.post(`${t.origin}/settings/modules`, { moduleId: "notes", enabled: "true" });
+    const res = await b.post(`${t.origin}/settings/modules`, { moduleId: "fax", enabled: "true" });
     expect(res.status).toBe(302);
     expect(await shownText(await b.follow(res, `${t.origin}/settings/modules`))).toContain("That module does not exist");
-    expect(await count("audit_events", "tenant_id = ? AND target_id = 'notes'", t.id)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND target_id = 'fax'", t.id)).toBe(0);
   });
 
   it("needs modules.edit on the server, and touches only the signed-in person's tenant", async () => {

@@ -160,4 +160,9 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     tables: ["cis_subcontractors"],
     reason: "cron: finds UTRs not yet checked in every tenant; each flag is then written by an update naming its tenant",
   },
+  {
+    site: "app/features/notes/notes.server.ts › purgeExpiredTrash",
+    tables: ["notes"],
+    reason: "cron: finds notes past the 30-day trash period in every tenant; each tenant's are then deleted by statements naming it",
+  },
 ];

@@ -9,3 +9,4 @@ export * from "./files";
 export * from "./marketing";
 export * from "./signatures";
 export * from "./chat";
+export * from "./notes";

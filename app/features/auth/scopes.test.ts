@@ -37,8 +37,8 @@ describe("scope registry", () => {
     const registry = createScopeRegistry();
     expect(registry.grants(["files.*"], "files.upload")).toBe(true);
     expect(registry.grants(["files.*"], "filesystem.x")).toBe(false);
-    expect(registry.grants(["notes.*"], "notes.share")).toBe(true);
-    expect(registry.grants(["notes.view"], "notes.edit")).toBe(false);
+    expect(registry.grants(["schedule.*"], "schedule.edit")).toBe(true);
+    expect(registry.grants(["schedule.view"], "schedule.edit")).toBe(false);
   });
 
   it("refuses a registration whose scopes stray outside its prefix or that claims a platform family", () => {

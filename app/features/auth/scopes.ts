@@ -13,7 +13,7 @@ export const PLATFORM_SCOPES = [
   "users.view",
   "users.manage",
   "users.scrub_pii",
-  // schedule.* (calendar), docs.* and notes.*: reserved for modules not built yet. No page asks
+  // schedule.* (calendar) and docs.*: reserved for modules not built yet. No page asks
   // for them and the module catalogue does not offer those modules; the names stay so that default
   // and stored role bundles, which already grant them, remain valid.
   "schedule.*",
@@ -24,14 +24,6 @@ export const PLATFORM_SCOPES = [
   "docs.view",
   "docs.edit",
   "docs.manage",
-  "notes.view",
-  "notes.create",
-  "notes.edit",
-  "notes.delete",
-  "notes.share",
-  "notes.manage_all",
-  "notes.folders.create",
-  "notes.folders.manage",
   // Platform administration, on the bare domain only.
   "system.superadmin",
   "system.tenants.create",
@@ -80,14 +72,6 @@ export const PLATFORM_SCOPE_INFO: Readonly<Record<(typeof PLATFORM_SCOPES)[numbe
   "docs.view": { name: "View documents", description: RESERVED },
   "docs.edit": { name: "Edit documents", description: RESERVED },
   "docs.manage": { name: "Manage documents", description: RESERVED },
-  "notes.view": { name: "View notes", description: RESERVED },
-  "notes.create": { name: "Create notes", description: RESERVED },
-  "notes.edit": { name: "Edit notes", description: RESERVED },
-  "notes.delete": { name: "Delete notes", description: RESERVED },
-  "notes.share": { name: "Share notes", description: RESERVED },
-  "notes.manage_all": { name: "Manage all notes", description: RESERVED },
-  "notes.folders.create": { name: "Create note folders", description: RESERVED },
-  "notes.folders.manage": { name: "Manage note folders", description: RESERVED },
   "system.superadmin": { name: "Platform administrator", description: "Use the platform console: every workspace, its modules and its audit." },
   "system.tenants.create": { name: "Create workspaces", description: "Create new workspaces from the platform console." },
   "system.tenants.modules": { name: "Offer modules to workspaces", description: "Choose which modules each workspace may switch on." },

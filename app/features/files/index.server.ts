@@ -22,3 +22,4 @@ export {
 } from "./signatures/signatures.server";
 export { readSignPost, type SignPost } from "./signatures/sign-post.server";
 export { requestIdParams, signSearch } from "./signatures/schemas";
+export { toUsage, usageQuery, type UsageSummary } from "./quota.server";

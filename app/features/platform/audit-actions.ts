@@ -126,6 +126,18 @@ export const AUDIT_ACTIONS = {
   "chat.member.added": "{actor} added {member} to the chat group {target}",
   "chat.member.removed": "{actor} removed {member} from the chat group {target}",
   "chat.member.left": "{actor} left the chat group {target}",
+  // Notes
+  "notes.note.created": "{actor} created note {target}",
+  "notes.note.edited": "{actor} edited note {target}",
+  "notes.note.shared": "{actor} shared note {target} with {sharedWith} people",
+  "notes.note.unshared": "{actor} stopped sharing note {target} with someone",
+  "notes.note.trashed": "{actor} moved note {target} to the trash",
+  "notes.note.restored": "{actor} restored note {target} from the trash",
+  "notes.note.purged": "{actor} deleted note {target} for good",
+  "notes.note.version_restored": "{actor} restored an earlier version of note {target}",
+  "notes.folder.created": "{actor} created note folder {target}",
+  "notes.folder.updated": "{actor} changed note folder {target}",
+  "notes.folder.deleted": "{actor} deleted note folder {target}",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

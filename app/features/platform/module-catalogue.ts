@@ -10,6 +10,7 @@ export const MODULE_CATALOGUE = [
   { id: "cis", label: "CIS", route: "/cis", icon: "hard-hat", defaultConfig: {}, sortOrder: 10 },
   { id: "files", label: "Files", route: "/files", icon: "folder", defaultConfig: {}, sortOrder: 20, entryScope: "files.view" },
   { id: "chat", label: "Chat", route: "/chat", icon: "message-circle", defaultConfig: {}, sortOrder: 50, entryScope: "chat.view" },
+  { id: "notes", label: "Notes", route: "/notes", icon: "notebook", defaultConfig: {}, sortOrder: 30, entryScope: "notes.view" },
 ] as const;
 
 export type ModuleId = (typeof MODULE_CATALOGUE)[number]["id"];

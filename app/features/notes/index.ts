@@ -1,0 +1,3 @@
+// Public surface of the notes feature: shared code and types, safe on client and server (no *.server module).
+// Other code imports this feature only through here or index.server.ts (ADR 0049, checked by `npm run lint`).
+export { NOTES_SCOPE_REGISTRATION, NOTES_SCOPES, type NotesScope } from "./scopes";

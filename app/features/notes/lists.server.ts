@@ -1,0 +1,60 @@
+/** What a notes list page reads, in one D1 batch. */
+import { getDb } from "~/db/client.server";
+import type { NoteViewer } from "./access";
+import { viewModeQuery } from "./drafts.server";
+import type { ListNote } from "./components/note-list";
+import { countQuery, decodeCursor, listQuery, pageOf, type NoteListKind, type NoteListRow } from "./notes.server";
+import { ftsQuery, searchQuery, snippetParts } from "./search.server";
+import { dateLabels } from "./note-dates.server";
+
+const parseTags = (t: unknown): string[] => (Array.isArray(t) ? t : typeof t === "string" ? (JSON.parse(t) as string[]) : []);
+
+export async function loadList(env: Env, tenantId: string, viewer: NoteViewer, kind: NoteListKind, params: URLSearchParams, folderId: string | null = null) {
+  const db = getDb(env);
+  const now = Date.now();
+  const q = (params.get("q") ?? "").slice(0, 200).trim();
+  const match = kind !== "trash" ? ftsQuery(q) : null;
+  const cursor = decodeCursor(params.get("after"));
+  if (match) {
+    const [found, pref] = await db.batch([searchQuery(db, tenantId, viewer, match), viewModeQuery(db, tenantId, viewer.id)]);
+    const rows: ListNote[] = found.map((r) => ({
+      id: r.id,
+      title: r.title,
+      titleParts: snippetParts(r.titleHl),
+      text: "",
+      snippet: snippetParts(r.snippet),
+      hasLinks: false,
+      tags: parseTags(r.tags),
+      color: r.color,
+      folderName: r.folderName,
+      isPinned: r.isPinned,
+      isFavorite: r.isFavorite,
+      ownerId: r.ownerId,
+      ownerName: r.ownerName,
+      sharedCount: 0,
+      updatedAt: r.updatedAt,
+      deletedAt: null,
+      ...dateLabels(r.updatedAt, now),
+    }));
+    return { q, searching: true, rows, total: rows.length, next: null, view: pref[0]?.viewMode ?? "grid" };
+  }
+  const [list, count, pref] = await db.batch([
+    listQuery(db, tenantId, viewer, kind, { folderId, cursor }),
+    countQuery(db, tenantId, viewer, kind, folderId),
+    viewModeQuery(db, tenantId, viewer.id),
+  ]);
+  const page = pageOf(list);
+  const rows = toListNotes(page.rows, now);
+  return { q, searching: false, rows, total: Number(count[0]?.n ?? 0), next: page.next, view: pref[0]?.viewMode ?? "grid" };
+}
+
+/** List rows as the page shows them, with their dates worked out here. */
+export function toListNotes(rows: NoteListRow[], now = Date.now()): ListNote[] {
+  return rows.map((r) => ({
+    ...r,
+    tags: parseTags(r.tags),
+    hasLinks: Boolean(r.hasLinks),
+    sharedCount: Number(r.sharedCount),
+    ...dateLabels(r.updatedAt, now),
+  }));
+}

@@ -13,10 +13,19 @@ import type { InvoiceFigures } from "../components/calculation-panel";
 import { InvoiceForm, type InvoiceFormDefaults } from "../components/invoice-form";
 import { londonToday } from "../transitions.server";
 import { getInvoice, type InvoiceRow } from "../queries.server";
-import { createInvoice, invoiceFormData, previewInvoiceAmounts, updateInvoice, type InvoiceFormSubcontractor, type SaveInvoiceResult } from "../form.server";
+import {
+  createInvoice,
+  invoiceFormData,
+  invoicePicker,
+  previewInvoiceAmounts,
+  updateInvoice,
+  type InvoiceFormSubcontractor,
+  type InvoicePicker,
+  type SaveInvoiceResult,
+} from "../form.server";
 import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";
 import { defaultReverseCharge } from "../vat-default";
-import { invoiceFormIntentSchema, invoiceFormParamsSchema, invoiceFormQuerySchema } from "../schemas";
+import { invoiceFormIntentSchema, invoiceFormParamsSchema, invoiceFormQuerySchema, subcontractorSearchSchema } from "../schemas";
 import type { Route } from "./+types/form";
 
 const detailUrl = (id: string) => `/cis/invoices/${id}`;
@@ -48,9 +57,10 @@ function currentFigures(row: InvoiceRow, subs: InvoiceFormSubcontractor[]): Invo
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, id } = await guard(request, context, params);
-  const { subcontractors, invoice, contractorEndUser } = await invoiceFormData(env, tenant.id, id);
+  const { subcontractorId, subcontractorQ } = invoiceFormQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { picker, invoice, contractorEndUser } = await invoiceFormData(env, tenant.id, id, { q: subcontractorQ, chosenId: subcontractorId });
+  const subcontractors = picker.subcontractors;
   if (!id) {
-    const { subcontractorId } = invoiceFormQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const preselect = subcontractors.find((s) => s.id === subcontractorId);
     const defaults: InvoiceFormDefaults = {
       subcontractorId: preselect?.id ?? "",
@@ -65,7 +75,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       reverseCharge: preselect ? defaultReverseCharge({ subcontractorVatRegistered: preselect.vatRegistered, contractorEndUser }) : false,
       materialsJustification: "",
     };
-    return { mode: "create" as const, id: null, invoiceNumber: null, subcontractors, contractorEndUser, defaults, figures: null };
+    return { mode: "create" as const, id: null, invoiceNumber: null, picker, contractorEndUser, defaults, figures: null };
   }
   if (!invoice) throw data("Not found", { status: 404 });
   if (invoice.status !== "draft") throw await notEditable(env, invoice.id);
@@ -85,7 +95,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     mode: "edit" as const,
     id: invoice.id,
     invoiceNumber: invoice.invoiceNumber,
-    subcontractors,
+    picker,
     contractorEndUser,
     defaults,
     figures: currentFigures(invoice, subcontractors),
@@ -101,9 +111,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const formData = await request.formData();
   const intent = invoiceFormIntentSchema(id !== undefined).safeParse(formData.get("intent") ?? "save");
-  if (!intent.success) return data({ result: formErrorReply("Unknown action"), calculation: null }, { status: 400 });
+  if (!intent.success) return data({ result: formErrorReply("Unknown action"), calculation: null, picker: null }, { status: 400 });
 
   const submission = parseWithZod(formData, { schema: invoiceFormSchema });
+  if (intent.data === "find-subcontractor") {
+    // The picker's search step: the form again with what was typed, no errors yet, and the matches.
+    const chosen = formData.get("subcontractorId");
+    const picker: InvoicePicker = await invoicePicker(env, tenant.id, {
+      q: subcontractorSearchSchema.parse(formData.get("subcontractorQ") ?? ""),
+      chosenId: typeof chosen === "string" && chosen ? chosen.slice(0, 64) : undefined,
+      invoiceId: id,
+    });
+    return data({ result: { initialValue: submission.reply().initialValue }, calculation: null, picker });
+  }
   /**
    * The figures for the typed amounts, worked out on the server at the subcontractor's rate now,
    * whenever the amounts read: a re-rendered form (Calculate, or a refused save) shows them
@@ -123,7 +143,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const errors = { ...calc.fieldErrors, ...fieldErrors };
     const failed = status >= 400 || Object.keys(errors).length > 0;
     return data(
-      { result: Object.keys(errors).length ? submission.reply({ fieldErrors: errors }) : submission.reply(), calculation: calc.figures },
+      { result: Object.keys(errors).length ? submission.reply({ fieldErrors: errors }) : submission.reply(), calculation: calc.figures, picker: null },
       { status: failed && status < 400 ? 400 : status },
     );
   };
@@ -137,7 +157,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     saved = id ? await updateInvoice(env, tenant.id, id, value, actor) : await createInvoice(env, tenant.id, value, actor);
   } catch (err) {
     const message = reportInternalError(context, err, "cis invoice save", "Failed to save invoice. Nothing was changed; please try again.");
-    return data({ result: submission.reply({ formErrors: [message] }), calculation: null }, { status: 500 });
+    return data({ result: submission.reply({ formErrors: [message] }), calculation: null, picker: null }, { status: 500 });
   }
   if (saved.ok) {
     const toast = {
@@ -166,7 +186,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function InvoiceFormPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { mode, id, invoiceNumber, subcontractors, contractorEndUser, defaults, figures } = loaderData;
+  const { mode, id, invoiceNumber, picker, contractorEndUser, defaults, figures } = loaderData;
   const [searchParams] = useSearchParams();
   const back = id ? detailUrl(id) : "/cis/invoices";
   return (
@@ -181,7 +201,7 @@ export default function InvoiceFormPage({ loaderData, actionData }: Route.Compon
         // After 'Save & New' the same route loads again: a new key gives an empty form.
         key={id ?? `new-${searchParams.get("created") ?? ""}`}
         mode={mode}
-        subcontractors={subcontractors}
+        picker={actionData?.picker ?? picker}
         contractorEndUser={contractorEndUser}
         defaultValue={defaults}
         lastResult={actionData?.result}

@@ -161,11 +161,15 @@ async function main() {
     const idleHeapMb = heap.lastMb();
     const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, workerdMemoryKb(pids, "VmRSS"))), 100);
 
+    // Generate All is acted on once per submission key: the page's form carries one.
+    const html = (await httpRequest(tenant(page), { headers: { Cookie: cookie } })).body;
+    const form = /value="generate-all"[\s\S]*?<\/form>/.exec(html)?.[0] ?? "";
+    const key = /name="submissionKey"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="submissionKey"/.exec(form);
     const start = Date.now();
     const post = await httpRequest(tenant(page), {
       method: "POST",
       headers: { Cookie: cookie, Origin: tenant(""), "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "generate-all", month: opts.month, filter: "all" }).toString(),
+      body: new URLSearchParams({ intent: "generate-all", month: opts.month, filter: "all", ...(key ? { submissionKey: key[1] ?? key[2] } : {}) }).toString(),
     });
     // The outcome shows on the address the action redirects to, which names the job.
     const location = post.headers.location;

@@ -185,6 +185,14 @@ describe("the invoice form's subcontractor picker", () => {
     // Nothing was saved.
     expect(await invoiceRows(t.id)).toEqual([]);
 
+    // A refused save keeps a subcontractor found by a search chosen, though it is not among the first 25.
+    const refused = await b.post(newUrl(t), { ...invoiceForm(tile.id, { invoiceNumber: "PICK-2", gross: "" }), subcontractorQ: "" });
+    expect(refused.status).toBe(400);
+    const again = await page(refused);
+    expect(isInvalid(again, "gross")).toBe(true);
+    expect(offeredIds(again)).toContain(tile.id);
+    expect(valueOf(again, "subcontractorId")).toBe(tile.id);
+
     // A search that matches nothing says so; LIKE's wildcards are searched as text.
     const none = await page(await b.get(newUrl(t, "?subcontractorQ=%25")));
     expect(offeredIds(none)).toEqual([]);

@@ -114,15 +114,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!intent.success) return data({ result: formErrorReply("Unknown action"), calculation: null, picker: null }, { status: 400 });
 
   const submission = parseWithZod(formData, { schema: invoiceFormSchema });
-  if (intent.data === "find-subcontractor") {
-    // The picker's search step: the form again with what was typed, no errors yet, and the matches.
+  /** The picker as the posted form had it: its search, and the subcontractor chosen kept among the choices. */
+  const postedPicker = (): Promise<InvoicePicker> => {
     const chosen = formData.get("subcontractorId");
-    const picker: InvoicePicker = await invoicePicker(env, tenant.id, {
+    return invoicePicker(env, tenant.id, {
       q: subcontractorSearchSchema.parse(formData.get("subcontractorQ") ?? ""),
       chosenId: typeof chosen === "string" && chosen ? chosen.slice(0, 64) : undefined,
       invoiceId: id,
     });
-    return data({ result: { initialValue: submission.reply().initialValue }, calculation: null, picker });
+  };
+  if (intent.data === "find-subcontractor") {
+    // The picker's search step: the form again with what was typed, no errors yet, and the matches.
+    return data({ result: { initialValue: submission.reply().initialValue }, calculation: null, picker: await postedPicker() });
   }
   /**
    * The figures for the typed amounts, worked out on the server at the subcontractor's rate now,
@@ -139,11 +142,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   };
   /** The form again, with what was typed, its errors (plus `fieldErrors`) and the figures. */
   const answer = async (status: number, fieldErrors: Record<string, string[]> = {}) => {
-    const calc = await calculate();
+    // The choices come back as the form had them: one found by a search stays chosen.
+    const [calc, picker] = await Promise.all([calculate(), postedPicker()]);
     const errors = { ...calc.fieldErrors, ...fieldErrors };
     const failed = status >= 400 || Object.keys(errors).length > 0;
     return data(
-      { result: Object.keys(errors).length ? submission.reply({ fieldErrors: errors }) : submission.reply(), calculation: calc.figures, picker: null },
+      { result: Object.keys(errors).length ? submission.reply({ fieldErrors: errors }) : submission.reply(), calculation: calc.figures, picker },
       { status: failed && status < 400 ? 400 : status },
     );
   };

@@ -547,6 +547,13 @@ function d1QueriesOf(res) {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * The bench server's CPU per answered request (ms): the cores it used during the run times the
+ * run's length, over the requests answered. Unlike req/s it hardly moves when other work shares
+ * the machine, so on a busy machine it is the figure to compare.
+ */
+const cpuPerRequest = (r) => (r.cpu && r.requests > 0 ? (r.cpu.serverCores * r.seconds * 1000) / r.requests : null);
+
 const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);
 const cores = (n) => (n == null ? "n/a" : n.toFixed(2));
 
@@ -649,7 +656,9 @@ async function main() {
         serial,
         ...r,
       });
-      console.log(`  ${c.name}: ${r.rps.toFixed(1)} req/s, p50 ${r.p50Ms.toFixed(0)} ms, p95 ${r.p95Ms.toFixed(0)} ms over ${r.requests} requests`);
+      console.log(
+        `  ${c.name}: ${r.rps.toFixed(1)} req/s, p50 ${r.p50Ms.toFixed(0)} ms, p95 ${r.p95Ms.toFixed(0)} ms over ${r.requests} requests; server CPU ${cpuPerRequest({ ...r, cpu })?.toFixed(1) ?? "n/a"} ms a request`,
+      );
       const pageNote = page ? `; ${page.rows} rows / ${page.ids} ids in the HTML of ${page.total} items` : "";
       console.log(`  ${c.name}: ${target.url} (answers ${probe.status}; ${target.note}; D1 queries per request: ${d1Queries ?? "n/a"}${pageNote})`);
       console.log(
@@ -734,8 +743,8 @@ async function main() {
     `**\`${cmd}\`** (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; built worker under \`wrangler dev\` on :${PORT}; \`${gen.describe}\` per case after ${opts.warmup}s warm-up; ${cpus} CPUs shared with ${gen.name})`,
     `acme holds ${data.rows} bench subcontractors + 25 seeded (${data.archived} bench rows archived, ${data.deleted} soft-deleted; ${data.individual} individual / ${data.company} company / ${data.partnership} partnership) and ${data.invoices} bench invoices + 120 seeded (${data.paid} paid, ${data.deletedInvoices} soft-deleted)`,
     "",
-    `| case | req/s | p50 ms | p95 ms | p95 × healthz | serial ms (seed rows → bench rows) | D1 q/req (seed rows → bench rows) | rows in HTML / items | CPU: server · ${gen.name} · others | ${gen.name} errors |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    `| case | req/s | p50 ms | p95 ms | p95 × healthz | server CPU ms/req (× healthz) | serial ms (seed rows → bench rows) | D1 q/req (seed rows → bench rows) | rows in HTML / items | CPU: server · ${gen.name} · others | ${gen.name} errors |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ...results.map((r) => {
       const d1 = r.seedOnly ? `${r.seedOnly.d1Queries} → ${r.d1Queries}` : String(r.d1Queries ?? "–");
       const rows = r.page ? `${r.page.rows || r.page.ids} / ${r.page.total ?? "n/a"}` : "–";
@@ -746,7 +755,10 @@ async function main() {
           .filter(([, n]) => n > 0)
           .map(([k, n]) => `${k} ${n}`)
           .join(", ") || "none";
-      return `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${base ? (r.p95Ms / base.p95Ms).toFixed(2) : "–"} | ${serial} | ${d1} | ${rows} | ${cpu} | ${errs} |`;
+      const cpuMs = cpuPerRequest(r);
+      const baseCpuMs = base ? cpuPerRequest(base) : null;
+      const cpuCell = cpuMs == null ? "n/a" : `${cpuMs.toFixed(1)}${baseCpuMs ? ` (${(cpuMs / baseCpuMs).toFixed(1)})` : ""}`;
+      return `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${base ? (r.p95Ms / base.p95Ms).toFixed(2) : "–"} | ${cpuCell} | ${serial} | ${d1} | ${rows} | ${cpu} | ${errs} |`;
     }),
     "",
     "serial ms: median of 20 requests one at a time (after 5 unmeasured; no queueing), measured with the seed's 25 rows and again with the bench rows. CPU: cores used during the measured run.",

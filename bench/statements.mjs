@@ -161,8 +161,9 @@ async function main() {
     const idleRssKb = workerdMemoryKb(pids, "VmRSS");
     const cpu0 = cpuSeconds(pids);
     let peakRssKb = idleRssKb;
-    const heap = await sampleIsolateHeap(INSPECTOR_PORT);
-    const idleHeapMb = heap.lastMb();
+    // The inspector serves one client at a time: a profiled run does not sample the heap.
+    const heap = opts.profile ? null : await sampleIsolateHeap(INSPECTOR_PORT);
+    const idleHeapMb = heap?.lastMb() ?? 0;
     const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, workerdMemoryKb(pids, "VmRSS"))), 100);
 
     // Generate All is acted on once per submission key: the page's form carries one.
@@ -194,7 +195,7 @@ async function main() {
     const wallMs = Date.now() - start;
     clearInterval(sampler);
     const profile = profiler ? await profiler.stop() : null;
-    await heap.stop();
+    await heap?.stop();
     const cpu = cpuSeconds(pids) - cpu0;
     const hwmKb = workerdMemoryKb(pids, "VmHWM");
 
@@ -214,7 +215,9 @@ async function main() {
       "",
       `- Wall time: ${(wallMs / 1000).toFixed(1)} s (${(wallMs / made.n).toFixed(1)} ms per statement), from the post to 'Batch Generation Complete'`,
       `- CPU: ${cpu.toFixed(1)} s for the server's processes, ${perStatementMs.toFixed(1)} ms per statement (includes local D1/R2 work)`,
-      `- Worker isolate heap (V8 used size through the inspector every 50 ms, uncollected garbage included, so an upper bound): ${idleHeapMb.toFixed(1)} MB idle, peak ${heap.peakMb().toFixed(1)} MB, ${heap.lastMb().toFixed(1)} MB after the run, against the 128 MB limit`,
+      heap
+        ? `- Worker isolate heap (V8 used size through the inspector every 50 ms, uncollected garbage included, so an upper bound): ${idleHeapMb.toFixed(1)} MB idle, peak ${heap.peakMb().toFixed(1)} MB, ${heap.lastMb().toFixed(1)} MB after the run, against the 128 MB limit`
+        : "- Worker isolate heap: not sampled in a profiled run",
       `- Memory: workerd resident ${(idleRssKb / 1024).toFixed(0)} MB idle, peak ${(peakRssKb / 1024).toFixed(0)} MB during the run (+${((peakRssKb - idleRssKb) / 1024).toFixed(0)} MB), high-water mark ${(hwmKb / 1024).toFixed(0)} MB`,
       `- Machine: ${os.availableParallelism()} CPUs, load average ${os
         .loadavg()

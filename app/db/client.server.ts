@@ -1,11 +1,27 @@
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema";
 
-function open(d1: D1Database) {
+function makeDb(d1: D1Database) {
   return drizzle(d1, { schema });
 }
 
-export type Db = ReturnType<typeof open>;
+export type Db = ReturnType<typeof makeDb>;
+
+/**
+ * One drizzle instance per D1 binding for the isolate's life: making one works out the relational
+ * configuration of the whole schema, which showed in every request's CPU profile (several calls
+ * per request). A binding that is another object (a test's wrapper) gets its own.
+ */
+const instances = new WeakMap<D1Database, Db>();
+
+function open(d1: D1Database): Db {
+  let db = instances.get(d1);
+  if (!db) {
+    db = makeDb(d1);
+    instances.set(d1, db);
+  }
+  return db;
+}
 
 /**
  * Where databases come from (ADR 0064). Global tables (tenants, modules, sign-in, platform

@@ -10,16 +10,37 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/**
+ * The formatters of the two most used forms, made once per isolate (an Intl formatter is costly to
+ * build, cheap to use): list pages format a few dates on every row. en-GB's numeric date is
+ * dd/MM/yyyy and its time HH:mm, the forms below.
+ */
+const LONDON_DAY = new Intl.DateTimeFormat("en-GB", { timeZone: LONDON, day: "2-digit", month: "2-digit", year: "numeric" });
+const LONDON_DAY_TIME = new Intl.DateTimeFormat("en-GB", {
+  timeZone: LONDON,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
 /** en-GB date in London, e.g. 05/04/2026; 'N/A' when missing or invalid. */
 export function formatDate(value: DateInput): string {
   const d = toDate(value);
-  return d ? formatInTimeZone(d, LONDON, "dd/MM/yyyy") : "N/A";
+  if (!d) return "N/A";
+  // Four-digit years only: the formatter would not pad a year before 1000.
+  const y = d.getUTCFullYear();
+  return y >= 1000 && y <= 9999 ? LONDON_DAY.format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy");
 }
 
 /** en-GB date and time in London, e.g. 05/04/2026, 14:30; 'N/A' when missing or invalid. */
 export function formatDateTime(value: DateInput): string {
   const d = toDate(value);
-  return d ? formatInTimeZone(d, LONDON, "dd/MM/yyyy, HH:mm") : "N/A";
+  if (!d) return "N/A";
+  const y = d.getUTCFullYear();
+  return y >= 1000 && y <= 9999 ? LONDON_DAY_TIME.format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy, HH:mm");
 }
 
 /** Long en-GB date, e.g. 19 May 2026. */

@@ -145,6 +145,61 @@ describe("new invoice page", () => {
   });
 });
 
+describe("the invoice form's subcontractor picker", () => {
+  const offeredIds = (doc: Doc) =>
+    options(doc, "subcontractorId")
+      .map((o) => o.value)
+      .filter((v) => v !== "");
+
+  it("offers the first 25 active subcontractors by name and finds the others by a server search, in the address or as a step of the form", async () => {
+    const { t, b } = await cisStaff("lead");
+    const other = await createTenant({ modules: ["cis"] });
+    const subs = [];
+    for (let i = 0; i < 28; i++) subs.push(await seedSub(t, { name: `Picker Builder ${String(i).padStart(2, "0")}` }));
+    const tile = await seedSub(t, { name: "Zenith Tiling" });
+    await seedSub(t, { name: "Zenith Archived Tiling" }, { archived: true });
+    await seedSub(other, { name: "Zenith Foreign Tiling" });
+
+    const first = await page(await b.get(newUrl(t)));
+    expect(offeredIds(first)).toEqual(subs.slice(0, 25).map((s) => s.id));
+    expect(describedBy(first, "subcontractorId")).toContain("the first 25 by name");
+
+    // A search in the address (what the page asks with JavaScript as one types).
+    const found = await page(await b.get(newUrl(t, "?subcontractorQ=zenith")));
+    expect(offeredIds(found)).toEqual([tile.id]);
+    expect(valueOf(found, "subcontractorQ")).toBe("zenith");
+    // The chosen subcontractor stays among the choices whatever the search.
+    const kept = await page(await b.get(newUrl(t, `?subcontractorQ=zenith&subcontractorId=${subs[3]!.id}`)));
+    expect(offeredIds(kept)).toEqual([subs[3]!.id, tile.id]);
+    expect(valueOf(kept, "subcontractorId")).toBe(subs[3]!.id);
+
+    // Without JavaScript: Find posts the form, which comes back with the matches, what was typed and no errors.
+    const res = await b.post(newUrl(t), { ...invoiceForm("", { invoiceNumber: "PICK-1", gross: "" }), intent: "find-subcontractor", subcontractorQ: "ZENITH" });
+    expect(res.status).toBe(200);
+    const step = await page(res);
+    expect(offeredIds(step)).toEqual([tile.id]);
+    expect(valueOf(step, "invoiceNumber")).toBe("PICK-1");
+    expect(valueOf(step, "subcontractorQ")).toBe("ZENITH");
+    expect(isInvalid(step, "gross")).toBe(false);
+    expect(pageText(step)).not.toContain("Foreign");
+    // Nothing was saved.
+    expect(await invoiceRows(t.id)).toEqual([]);
+
+    // A refused save keeps a subcontractor found by a search chosen, though it is not among the first 25.
+    const refused = await b.post(newUrl(t), { ...invoiceForm(tile.id, { invoiceNumber: "PICK-2", gross: "" }), subcontractorQ: "" });
+    expect(refused.status).toBe(400);
+    const again = await page(refused);
+    expect(isInvalid(again, "gross")).toBe(true);
+    expect(offeredIds(again)).toContain(tile.id);
+    expect(valueOf(again, "subcontractorId")).toBe(tile.id);
+
+    // A search that matches nothing says so; LIKE's wildcards are searched as text.
+    const none = await page(await b.get(newUrl(t, "?subcontractorQ=%25")));
+    expect(offeredIds(none)).toEqual([]);
+    expect(describedBy(none, "subcontractorId")).toContain('No active subcontractor\'s name contains "%"');
+  });
+});
+
 describe("the VAT default of a new invoice", () => {
   const checked = (doc: Doc) => (doc.querySelector('input[name="reverseCharge"]') as HTMLInputElement | null)?.hasAttribute("checked") ?? null;
   const hint = (doc: Doc) => textOf(doc, "[data-reverse-charge-hint]");

@@ -224,6 +224,22 @@ export function readableShades(
 
 /** CSS custom properties for a tenant; values are validated so branding cannot inject CSS. */
 export function brandingCssVars(b: TenantBranding | null | undefined): Record<string, string> {
+  // Every page of a tenant asks for the same variables, and working out the readable shades is
+  // about a millisecond of CPU: they are kept per branding for the isolate's life.
+  const key = b ? JSON.stringify(b) : "";
+  const cached = cssVarsCache.get(key);
+  if (cached) return { ...cached };
+  const vars = computeCssVars(b);
+  if (cssVarsCache.size >= CSS_VARS_CACHE_SIZE) cssVarsCache.delete(cssVarsCache.keys().next().value as string);
+  cssVarsCache.set(key, vars);
+  return { ...vars };
+}
+
+/** Brandings whose variables are kept (the oldest goes first): one isolate serves a few tenants at a time. */
+const CSS_VARS_CACHE_SIZE = 64;
+const cssVarsCache = new Map<string, Record<string, string>>();
+
+function computeCssVars(b: TenantBranding | null | undefined): Record<string, string> {
   const d = DEFAULT_BRANDING;
   const accent = hsl(b?.accentHsl, d.accentHsl);
   const danger = hsl(b?.dangerHsl, d.dangerHsl);

@@ -36,8 +36,16 @@ export function isLocalHost(host: string): boolean {
  */
 function onLocalHost(env: Pick<Env, "APP_DOMAIN">, request?: Request): boolean {
   if (!isLocalHost(env.APP_DOMAIN ?? "")) return false;
-  return request ? isLocalHost(new URL(request.url).host) : true;
+  if (!request) return true;
+  // Asked several times per request (environment, cookies, developer tools): the address is parsed once.
+  let local = localRequests.get(request);
+  if (local === undefined) {
+    local = isLocalHost(new URL(request.url).host);
+    localRequests.set(request, local);
+  }
+  return local;
 }
+const localRequests = new WeakMap<Request, boolean>();
 
 /** Local development: relaxed CSP for Vite, plain-http cookies, no HSTS. */
 export function isDevelopment(env: Pick<Env, "APP_ENV" | "APP_DOMAIN">, request?: Request): boolean {

@@ -45,42 +45,93 @@ async function usableSubcontractor(env: Env, tenantId: string, id: string) {
 /** A subcontractor as the invoice form offers it: name, current CIS rate, whether it is active and whether it has a VAT number. */
 export type InvoiceFormSubcontractor = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean; publicBody: boolean };
 
+/** How many subcontractors the invoice form offers at once; a search finds the others. */
+export const INVOICE_PICKER_LIMIT = 25;
+
+/** What the form's subcontractor picker shows: the choices, the search they answer, and whether there were more. */
+export type InvoicePicker = { subcontractors: InvoiceFormSubcontractor[]; q: string; more: boolean };
+
+function pickerColumns() {
+  return {
+    id: cisSubcontractors.id,
+    name: cisSubcontractors.name,
+    rate: cisSubcontractors.verificationRate,
+    active: cisSubcontractors.active,
+    publicBody: cisSubcontractors.publicBody,
+    vatRegistered: sql<boolean>`coalesce(trim(${cisSubcontractors.vatNumber}), '') <> ''`.mapWith(Boolean).as("vat_registered"),
+  };
+}
+
 /**
- * What the invoice form needs, in one D1 round trip: this tenant's active subcontractors by name,
+ * The picker's statements for one D1 batch: the first INVOICE_PICKER_LIMIT active subcontractors
+ * by name whose name contains `q` (one more is read to tell whether there are others), and the
+ * ones that must stay choosable whatever the search: the subcontractor already chosen (when
+ * active) and an edited invoice's own (even if archived since, so the form shows who it is
+ * rather than silently offering someone else; saving against it is still refused).
+ */
+function pickerStatements(db: Db, tenantId: string, opts: { q: string; chosenId?: string | undefined; invoiceId?: string | undefined }) {
+  const live = and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt));
+  const term = opts.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  const matches = db
+    .select(pickerColumns())
+    .from(cisSubcontractors)
+    .where(and(live, eq(cisSubcontractors.active, true), term ? sql`${cisSubcontractors.nameLower} LIKE ${`%${term}%`} ESCAPE '\\'` : undefined))
+    .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
+    .limit(INVOICE_PICKER_LIMIT + 1);
+  const ownSub = opts.invoiceId
+    ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.id} = ${opts.invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
+    : undefined;
+  const chosen = opts.chosenId ? and(eq(cisSubcontractors.id, opts.chosenId), eq(cisSubcontractors.active, true)) : undefined;
+  const pinned = db
+    .select(pickerColumns())
+    .from(cisSubcontractors)
+    .where(and(live, ownSub && chosen ? or(ownSub, chosen) : (ownSub ?? chosen ?? sql`0`)))
+    .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
+    .limit(2);
+  return [matches, pinned] as const;
+}
+
+function toPicker(q: string, matches: InvoiceFormSubcontractor[], pinned: InvoiceFormSubcontractor[]): InvoicePicker {
+  const shown = matches.slice(0, INVOICE_PICKER_LIMIT);
+  const ids = new Set(shown.map((s) => s.id));
+  return { subcontractors: [...pinned.filter((s) => !ids.has(s.id)), ...shown], q, more: matches.length > INVOICE_PICKER_LIMIT };
+}
+
+/** The picker's choices for a search, in one D1 round trip (the form's search step). */
+export async function invoicePicker(
+  env: Env,
+  tenantId: string,
+  opts: { q: string; chosenId?: string | undefined; invoiceId?: string | undefined },
+): Promise<InvoicePicker> {
+  const db = getDb(env);
+  const [matches, pinned] = await db.batch(pickerStatements(db, tenantId, opts));
+  return toPicker(opts.q, matches, pinned);
+}
+
+/**
+ * What the invoice form needs, in one D1 round trip: the picker's subcontractors (a page of
+ * active ones by name matching the search, plus the chosen one and an edited invoice's own),
  * whether the contractor is the end user (CIS settings; the reverse charge default depends on it)
- * and, for an edit, the invoice (null when unknown, deleted or another tenant's). An edited
- * invoice's own subcontractor is listed even if archived since, so the form shows who it is
- * rather than silently offering someone else; saving against it is still refused.
+ * and, for an edit, the invoice (null when unknown, deleted or another tenant's). The form never
+ * lists the whole tenant: its size does not grow with the number of subcontractors.
  */
 export async function invoiceFormData(
   env: Env,
   tenantId: string,
   invoiceId?: string,
-): Promise<{ subcontractors: InvoiceFormSubcontractor[]; invoice: InvoiceRow | null; contractorEndUser: boolean }> {
+  picker: { q?: string | undefined; chosenId?: string | undefined } = {},
+): Promise<{ picker: InvoicePicker; invoice: InvoiceRow | null; contractorEndUser: boolean }> {
   const db = getDb(env);
-  const usable = eq(cisSubcontractors.active, true);
-  const ownSub = invoiceId
-    ? sql`${cisSubcontractors.id} = (SELECT ${cisInvoices.subcontractorId} FROM ${cisInvoices} WHERE ${forTenant(cisInvoices, tenantId)} AND ${cisInvoices.id} = ${invoiceId} AND ${cisInvoices.deletedAt} IS NULL)`
-    : undefined;
-  const subs = db
-    .select({
-      id: cisSubcontractors.id,
-      name: cisSubcontractors.name,
-      rate: cisSubcontractors.verificationRate,
-      active: cisSubcontractors.active,
-      publicBody: cisSubcontractors.publicBody,
-      vatRegistered: sql<boolean>`coalesce(trim(${cisSubcontractors.vatNumber}), '') <> ''`.mapWith(Boolean).as("vat_registered"),
-    })
-    .from(cisSubcontractors)
-    .where(and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt), ownSub ? or(usable, ownSub) : usable))
-    .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id));
+  const q = picker.q ?? "";
+  const [matchesStmt, pinnedStmt] = pickerStatements(db, tenantId, { q, chosenId: picker.chosenId, invoiceId });
   const settings = db.select({ endUser: cisSettings.endUser }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
   if (!invoiceId) {
-    const [subcontractors, [found]] = await db.batch([subs, settings]);
-    return { subcontractors, invoice: null, contractorEndUser: found?.endUser ?? false };
+    const [matches, pinned, [found]] = await db.batch([matchesStmt, pinnedStmt, settings]);
+    return { picker: toPicker(q, matches, pinned), invoice: null, contractorEndUser: found?.endUser ?? false };
   }
-  const [subcontractors, rows, [found]] = await db.batch([
-    subs,
+  const [matches, pinned, rows, [found]] = await db.batch([
+    matchesStmt,
+    pinnedStmt,
     db
       .select()
       .from(cisInvoices)
@@ -88,7 +139,7 @@ export async function invoiceFormData(
       .limit(1),
     settings,
   ]);
-  return { subcontractors, invoice: rows[0] ?? null, contractorEndUser: found?.endUser ?? false };
+  return { picker: toPicker(q, matches, pinned), invoice: rows[0] ?? null, contractorEndUser: found?.endUser ?? false };
 }
 
 export type InvoicePreviewInput = Pick<InvoiceInput, "subcontractorId" | "grossP" | "materialsP" | "vatRate" | "reverseCharge"> & {

@@ -13,11 +13,26 @@ export const invoiceParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 /** One module for /cis/invoices/new and /cis/invoices/:id/edit: the id decides. */
 export const invoiceFormParamsSchema = z.object({ id: z.string().min(1).max(64).optional() });
-/** `?subcontractorId=` preselects the subcontractor of a new invoice. */
-export const invoiceFormQuerySchema = z.object({ subcontractorId: z.string().max(64).optional().catch(undefined) });
+/** The subcontractor picker's search: what a name contains (blank for the first by name). */
+export const subcontractorSearchSchema = z.string().trim().max(100).catch("");
 
-/** The buttons of the invoice form: a new invoice may also be saved and followed by another. */
-export const INVOICE_FORM_INTENTS = { create: ["save", "save-new", "calculate"], edit: ["save", "calculate"] } as const;
+/**
+ * `?subcontractorId=` preselects the subcontractor of a new invoice (and keeps the chosen one
+ * among the choices of a search); `?subcontractorQ=` is the picker's search.
+ */
+export const invoiceFormQuerySchema = z.object({
+  subcontractorId: z.string().max(64).optional().catch(undefined),
+  subcontractorQ: subcontractorSearchSchema.optional(),
+});
+
+/**
+ * The buttons of the invoice form: a new invoice may also be saved and followed by another;
+ * 'find-subcontractor' is the picker's search step (the form comes back with what was typed).
+ */
+export const INVOICE_FORM_INTENTS = {
+  create: ["save", "save-new", "calculate", "find-subcontractor"],
+  edit: ["save", "calculate", "find-subcontractor"],
+} as const;
 export function invoiceFormIntentSchema(editing: boolean) {
   return z.enum(editing ? INVOICE_FORM_INTENTS.edit : INVOICE_FORM_INTENTS.create);
 }

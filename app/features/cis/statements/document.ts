@@ -245,9 +245,23 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const PRODUCER = "CIS statements (pdf-lib)";
 
+/**
+ * The code points each standard font can draw, worked out once per isolate: the same for every
+ * statement, and building the set per cell was a measurable share of a statement's render.
+ */
+const characterSets = new Map<string, ReadonlySet<number>>();
+function characterSet(font: PDFFont): ReadonlySet<number> {
+  let set = characterSets.get(font.name);
+  if (!set) {
+    set = new Set(font.getCharacterSet());
+    characterSets.set(font.name, set);
+  }
+  return set;
+}
+
 /** Characters Helvetica (WinAnsi) cannot draw become '?' instead of failing the whole statement. */
 function drawable(font: PDFFont, text: string): string {
-  const supported = new Set(font.getCharacterSet());
+  const supported = characterSet(font);
   let out = "";
   for (const ch of text.normalize("NFC").replace(/[\r\n\t]+/g, " ")) {
     out += supported.has(ch.codePointAt(0)!) ? ch : "?";

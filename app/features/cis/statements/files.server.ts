@@ -194,15 +194,18 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
   assertStatementDocument({ ...document, subcontractor: { ...document.subcontractor, utr: utr ?? document.subcontractor.utrMasked } });
 
   // The first writer wins; whoever lost reads back the winner's document.
+  const json = JSON.stringify(document);
   const [, stored] = await db.batch([
-    db
-      .insert(cisStatementDocuments)
-      .values({ tenantId, statementId, document: JSON.stringify(document), utrEnc, createdAt: Date.now() })
-      .onConflictDoNothing(),
+    db.insert(cisStatementDocuments).values({ tenantId, statementId, document: json, utrEnc, createdAt: Date.now() }).onConflictDoNothing(),
     db.select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc }).from(cisStatementDocuments).where(ofDocument).limit(1),
   ]);
   const row = stored[0];
   if (!row) return { ok: false, code: "not_found" };
+  // This call's own document was stored: it is rendered as built, without decrypting the UTR just encrypted.
+  if (row.document === json && row.utrEnc === utrEnc) {
+    const { utrMasked, ...sub } = document.subcontractor;
+    return { ok: true, document: { ...document, subcontractor: { ...sub, utr: utr ?? utrMasked } }, pdfKey: st.pdfKey };
+  }
   return { ok: true, document: await renderable(env, tenantId, statementId, row), pdfKey: st.pdfKey };
 }
 

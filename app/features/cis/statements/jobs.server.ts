@@ -44,6 +44,8 @@ export const statementsGenerateAllJob = defineJob({
     const state: Checkpoint = previous.success ? previous.data : { total: targets.length, generated: 0, failed: 0, skipped: 0, failedIds: [] };
     const actor = { id: ctx.performedBy ?? "system", email: input.actorEmail };
     const slice = targets.slice(0, GENERATE_ALL_SLICE);
+    // Each progress report is a D1 write: made only when the shown percentage moves.
+    let reported = -1;
     for (const target of slice) {
       try {
         const res = await generateSubcontractorStatement(ctx.env, ctx.tenantId, target.subcontractorId, input.taxMonth, actor);
@@ -59,7 +61,9 @@ export const statementsGenerateAllJob = defineJob({
       }
       const done = state.generated + state.failed + state.skipped;
       // 100 is written when the job is marked done.
-      await ctx.progress(Math.min(99, Math.floor((done / Math.max(state.total, done, 1)) * 100)));
+      const pct = Math.min(99, Math.floor((done / Math.max(state.total, done, 1)) * 100));
+      if (pct !== reported) await ctx.progress(pct);
+      reported = pct;
     }
     state.failedIds = [...failedIds];
     if (targets.length > slice.length) return continueJob(state);

@@ -1,6 +1,7 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, useFetcher, useLocation } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { useHydrated } from "~/utils/use-hydrated";
@@ -27,6 +28,12 @@ export type InvoiceFormDefaults = {
 
 export type InvoiceSubcontractorOption = { id: string; name: string; rate: number; active: boolean; vatRegistered: boolean; publicBody: boolean };
 
+/** The subcontractor picker's choices: a page of them matching the search `q` (`more` when others match too). */
+export type InvoicePickerOptions = { subcontractors: InvoiceSubcontractorOption[]; q: string; more: boolean };
+
+/** How long typing pauses before the picker asks the server (with JavaScript). */
+const SEARCH_DELAY_MS = 250;
+
 /**
  * Create and edit share this form. Every figure it shows is worked out again on the server when
  * saving; the panel is a preview. With JavaScript the panel follows the typing; without it the
@@ -34,7 +41,7 @@ export type InvoiceSubcontractorOption = { id: string; name: string; rate: numbe
  */
 export function InvoiceForm({
   mode,
-  subcontractors,
+  picker,
   contractorEndUser,
   defaultValue,
   lastResult,
@@ -42,7 +49,8 @@ export function InvoiceForm({
   cancelTo,
 }: {
   mode: "create" | "edit";
-  subcontractors: InvoiceSubcontractorOption[];
+  /** The choices the server sent: the first page by name, or the answer to a search. */
+  picker: InvoicePickerOptions;
   /** The contractor is the end user of the work (CIS settings): no reverse charge by default. */
   contractorEndUser: boolean;
   defaultValue: InvoiceFormDefaults;
@@ -60,6 +68,28 @@ export function InvoiceForm({
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+
+  // With JavaScript the search asks the server as one types (the page's own loader); without it
+  // the Find button posts the form, which comes back with the matches and everything typed.
+  const search = useFetcher<{ picker: InvoicePickerOptions }>();
+  const location = useLocation();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => (timer.current ? clearTimeout(timer.current) : undefined), []);
+  const shown = search.data?.picker ?? picker;
+  const subcontractors = shown.subcontractors;
+  const findNow = (input: HTMLInputElement | null | undefined) => {
+    if (timer.current) clearTimeout(timer.current);
+    if (!input) return;
+    const select = input.form?.elements.namedItem(fields.subcontractorId.name);
+    const params = new URLSearchParams({ subcontractorQ: input.value.trim() });
+    // The chosen subcontractor stays among the choices whatever the search.
+    if (select instanceof HTMLSelectElement && select.value) params.set("subcontractorId", select.value);
+    void search.load(`${location.pathname}?${params}`);
+  };
+  const findSoon = (input: HTMLInputElement) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => findNow(input), SEARCH_DELAY_MS);
+  };
 
   const chosen = subcontractors.find((s) => s.id === fields.subcontractorId.value);
   // A public body paid from 6 April 2026 (the invoice date standing in for the payment date) is outside CIS: no deduction.
@@ -88,17 +118,69 @@ export function InvoiceForm({
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-6 lg:grid-cols-3">
       <div className="space-y-6 lg:col-span-2">
+        {/* The form's first submit button is what Enter presses in any field: saving, as before the
+            picker's Find button came first on the page. Not shown, not reached by Tab. */}
+        <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true">
+          {mode === "create" ? "Create Invoice" : "Save"}
+        </button>
         <FormErrors id={form.errorId} errors={form.errors} />
 
         <Section id="invoice-details-heading" title="Invoice Details">
           <div className="md:col-span-2">
+            <label htmlFor="invoice-subcontractor-q" className="mb-1 block text-sm font-medium">
+              Find a subcontractor
+            </label>
+            <p id="invoice-subcontractor-q-hint" className="mb-1 text-sm opacity-70">
+              Type part of a name, then choose from the list below.
+            </p>
+            <div className="mb-4 flex flex-wrap gap-2">
+              <input
+                id="invoice-subcontractor-q"
+                name="subcontractorQ"
+                type="search"
+                defaultValue={picker.q}
+                maxLength={100}
+                autoComplete="off"
+                aria-describedby="invoice-subcontractor-q-hint"
+                aria-controls={fields.subcontractorId.id}
+                className={`${inputClass} min-w-0 flex-1`}
+                onChange={(e) => findSoon(e.currentTarget)}
+                onKeyDown={(e) => {
+                  // With JavaScript, Enter in the search field finds (without it, Find is pressed).
+                  if (e.key !== "Enter") return;
+                  e.preventDefault();
+                  findNow(e.currentTarget);
+                }}
+              />
+              <SubmitButton
+                name="intent"
+                value="find-subcontractor"
+                variant="secondary"
+                pendingText="Finding..."
+                formNoValidate
+                onClick={(e) => {
+                  if (!hydrated) return;
+                  e.preventDefault();
+                  const input = e.currentTarget.form?.elements.namedItem("subcontractorQ");
+                  findNow(input instanceof HTMLInputElement ? input : null);
+                }}
+              >
+                Find
+              </SubmitButton>
+            </div>
             <Field
               id={fields.subcontractorId.id}
               label="Subcontractor *"
               error={fields.subcontractorId.errors}
               hint={
                 subcontractors.some((s) => s.active) ? (
-                  "Active subcontractors, with their CIS rate."
+                  shown.more ? (
+                    `Active subcontractors${shown.q ? ` whose name contains "${shown.q}"` : ""}, with their CIS rate: the first ${subcontractors.length} by name. Find narrows the list.`
+                  ) : (
+                    `Active subcontractors${shown.q ? ` whose name contains "${shown.q}"` : ""}, with their CIS rate.`
+                  )
+                ) : shown.q ? (
+                  `No active subcontractor's name contains "${shown.q}". Try another part of the name.`
                 ) : (
                   <>
                     No active subcontractors yet. <Link to="/cis/subcontractors/new">Add a subcontractor</Link> first.

@@ -17,14 +17,16 @@ import {
   createInvoice,
   invoiceFormData,
   invoiceTreatment,
+  invoicePicker,
   previewInvoiceAmounts,
   updateInvoice,
   type InvoiceFormSubcontractor,
+  type InvoicePicker,
   type SaveInvoiceResult,
 } from "../form.server";
 import { INVOICE_ERROR_MESSAGES } from "../invoice-codes";
 import { defaultReverseCharge } from "../vat-default";
-import { invoiceFormIntentSchema, invoiceFormParamsSchema, invoiceFormQuerySchema } from "../schemas";
+import { invoiceFormIntentSchema, invoiceFormParamsSchema, invoiceFormQuerySchema, subcontractorSearchSchema } from "../schemas";
 import type { Route } from "./+types/form";
 
 const detailUrl = (id: string) => `/cis/invoices/${id}`;
@@ -57,9 +59,10 @@ function currentFigures(row: InvoiceRow, subs: InvoiceFormSubcontractor[]): Invo
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, id } = await guard(request, context, params);
-  const { subcontractors, invoice, contractorEndUser } = await invoiceFormData(env, tenant.id, id);
+  const { subcontractorId, subcontractorQ } = invoiceFormQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { picker, invoice, contractorEndUser } = await invoiceFormData(env, tenant.id, id, { q: subcontractorQ, chosenId: subcontractorId });
+  const subcontractors = picker.subcontractors;
   if (!id) {
-    const { subcontractorId } = invoiceFormQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const preselect = subcontractors.find((s) => s.id === subcontractorId);
     const defaults: InvoiceFormDefaults = {
       subcontractorId: preselect?.id ?? "",
@@ -74,7 +77,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       reverseCharge: preselect ? defaultReverseCharge({ subcontractorVatRegistered: preselect.vatRegistered, contractorEndUser }) : false,
       materialsJustification: "",
     };
-    return { mode: "create" as const, id: null, invoiceNumber: null, subcontractors, contractorEndUser, defaults, figures: null };
+    return { mode: "create" as const, id: null, invoiceNumber: null, picker, contractorEndUser, defaults, figures: null };
   }
   if (!invoice) throw data("Not found", { status: 404 });
   if (invoice.status !== "draft") throw await notEditable(env, invoice.id);
@@ -94,7 +97,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     mode: "edit" as const,
     id: invoice.id,
     invoiceNumber: invoice.invoiceNumber,
-    subcontractors,
+    picker,
     contractorEndUser,
     defaults,
     figures: currentFigures(invoice, subcontractors),
@@ -110,9 +113,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const formData = await request.formData();
   const intent = invoiceFormIntentSchema(id !== undefined).safeParse(formData.get("intent") ?? "save");
-  if (!intent.success) return data({ result: formErrorReply("Unknown action"), calculation: null }, { status: 400 });
+  if (!intent.success) return data({ result: formErrorReply("Unknown action"), calculation: null, picker: null }, { status: 400 });
 
   const submission = parseWithZod(formData, { schema: invoiceFormSchema });
+  /** The picker as the posted form had it: its search, and the subcontractor chosen kept among the choices. */
+  const postedPicker = (): Promise<InvoicePicker> => {
+    const chosen = formData.get("subcontractorId");
+    return invoicePicker(env, tenant.id, {
+      q: subcontractorSearchSchema.parse(formData.get("subcontractorQ") ?? ""),
+      chosenId: typeof chosen === "string" && chosen ? chosen.slice(0, 64) : undefined,
+      invoiceId: id,
+    });
+  };
+  if (intent.data === "find-subcontractor") {
+    // The picker's search step: the form again with what was typed, no errors yet, and the matches.
+    return data({ result: { initialValue: submission.reply().initialValue }, calculation: null, picker: await postedPicker() });
+  }
   /**
    * The figures for the typed amounts, worked out on the server at the subcontractor's rate now,
    * whenever the amounts read: a re-rendered form (Calculate, or a refused save) shows them
@@ -128,11 +144,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   };
   /** The form again, with what was typed, its errors (plus `fieldErrors`) and the figures. */
   const answer = async (status: number, fieldErrors: Record<string, string[]> = {}) => {
-    const calc = await calculate();
+    // The choices come back as the form had them: one found by a search stays chosen.
+    const [calc, picker] = await Promise.all([calculate(), postedPicker()]);
     const errors = { ...calc.fieldErrors, ...fieldErrors };
     const failed = status >= 400 || Object.keys(errors).length > 0;
     return data(
-      { result: Object.keys(errors).length ? submission.reply({ fieldErrors: errors }) : submission.reply(), calculation: calc.figures },
+      { result: Object.keys(errors).length ? submission.reply({ fieldErrors: errors }) : submission.reply(), calculation: calc.figures, picker },
       { status: failed && status < 400 ? 400 : status },
     );
   };
@@ -146,7 +163,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     saved = id ? await updateInvoice(env, tenant.id, id, value, actor) : await createInvoice(env, tenant.id, value, actor);
   } catch (err) {
     const message = reportInternalError(context, err, "cis invoice save", "Failed to save invoice. Nothing was changed; please try again.");
-    return data({ result: submission.reply({ formErrors: [message] }), calculation: null }, { status: 500 });
+    return data({ result: submission.reply({ formErrors: [message] }), calculation: null, picker: null }, { status: 500 });
   }
   if (saved.ok) {
     const toast = {
@@ -175,7 +192,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function InvoiceFormPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { mode, id, invoiceNumber, subcontractors, contractorEndUser, defaults, figures } = loaderData;
+  const { mode, id, invoiceNumber, picker, contractorEndUser, defaults, figures } = loaderData;
   const [searchParams] = useSearchParams();
   const back = id ? detailUrl(id) : "/cis/invoices";
   return (
@@ -190,7 +207,7 @@ export default function InvoiceFormPage({ loaderData, actionData }: Route.Compon
         // After 'Save & New' the same route loads again: a new key gives an empty form.
         key={id ?? `new-${searchParams.get("created") ?? ""}`}
         mode={mode}
-        subcontractors={subcontractors}
+        picker={actionData?.picker ?? picker}
         contractorEndUser={contractorEndUser}
         defaultValue={defaults}
         lastResult={actionData?.result}

@@ -10,7 +10,8 @@ import { cisServer } from "~/features/cis/register.server";
 import { filesServer } from "~/features/files/register.server";
 import { registerServerFeatures, type ServerFeature } from "~/features/platform/index.server";
 import { platformServer } from "~/features/platform/register.server";
+import { scheduleServer } from "~/features/schedule/register.server";
 
-export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, authServer, cisServer, filesServer];
+export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, authServer, cisServer, filesServer, scheduleServer];
 
 registerServerFeatures(SERVER_FEATURES);

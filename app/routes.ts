@@ -8,6 +8,7 @@ import { portalRoutes } from "./features/portal/routes.config";
 import { superadminRoutes } from "./features/superadmin/routes.config";
 import { teamRoutes } from "./features/team/routes.config";
 import { tenantSettingsRoutes } from "./features/tenant-settings/routes.config";
+import { scheduleRoutes } from "./features/schedule/routes.config";
 
 // Config routing: every feature declares its routes in its own folder (routes.config.ts) and this
 // file only assembles them. A new feature adds one line here.
@@ -21,6 +22,7 @@ export default [
   ...filesRoutes,
   ...portalRoutes,
   ...teamRoutes,
+  ...scheduleRoutes,
   // Last: anything no feature claims is the platform's 404 page.
   route("*", "features/platform/routes/not-found.tsx"),
 ] satisfies RouteConfig;

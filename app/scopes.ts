@@ -6,13 +6,15 @@
  */
 import { registerScopes } from "~/features/auth";
 import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis/domain/scopes";
+import { SCHEDULE_SCOPE_REGISTRATION, type ScheduleScope } from "~/features/schedule/domain/scopes";
 
 declare module "~/features/auth/scopes" {
   interface RegisteredScopes {
     cis: CisScope;
+    schedule: ScheduleScope;
   }
 }
 
 /** Each feature's scope registration (prefix, scopes, implications), defined in its own folder. */
-export const FEATURE_SCOPES = [CIS_SCOPE_REGISTRATION];
+export const FEATURE_SCOPES = [CIS_SCOPE_REGISTRATION, SCHEDULE_SCOPE_REGISTRATION];
 for (const registration of FEATURE_SCOPES) registerScopes(registration);

@@ -8,3 +8,4 @@ export * from "./hmrc";
 export * from "./files";
 export * from "./marketing";
 export * from "./signatures";
+export * from "./schedule";

@@ -13,10 +13,9 @@ export const PLATFORM_SCOPES = [
   "users.view",
   "users.manage",
   "users.scrub_pii",
-  // schedule.* (calendar), chat.*, docs.* and notes.*: reserved for modules not built yet. No page asks
+  // chat.*, docs.* and notes.*: reserved for modules not built yet. No page asks
   // for them and the module catalogue does not offer those modules; the names stay so that default
   // and stored role bundles, which already grant them, remain valid.
-  "schedule.*",
   "files.*",
   "chat.*",
   "billing.portal_access",
@@ -43,7 +42,7 @@ export const PLATFORM_SCOPES = [
 export type ScopeInfo = { name: string; description: string };
 
 /**
- * The members of the platform's families ('files.*', 'schedule.*', 'chat.*') that role bundles grant
+ * The members of the platform's families ('files.*', 'chat.*') that role bundles grant
  * one by one. A family entry grants any name in it; these are the ones with a meaning.
  */
 export const PLATFORM_FAMILY_SCOPES = [
@@ -58,10 +57,6 @@ export const PLATFORM_FAMILY_SCOPES = [
   "files.signatures.create",
   "files.signatures.sign",
   "files.signatures.manage",
-  "schedule.view",
-  "schedule.create",
-  "schedule.edit",
-  "schedule.delete",
   "chat.view",
   "chat.send",
 ] as const;
@@ -75,7 +70,6 @@ export const PLATFORM_SCOPE_INFO: Readonly<Record<(typeof PLATFORM_SCOPES)[numbe
   "users.view": { name: "View team", description: "See the workspace's members and their roles." },
   "users.manage": { name: "Manage team", description: "Invite members, change their roles, disable them and send password resets." },
   "users.scrub_pii": { name: "Erase members' personal data", description: "Permanently remove a former member's name and e-mail address." },
-  "schedule.*": { name: "Calendar", description: RESERVED },
   "files.*": { name: "Files (everything)", description: "Every files and e-signature permission, including everyone's private files." },
   "chat.*": { name: "Chat", description: RESERVED },
   "billing.portal_access": { name: "Billing", description: "Open the billing portal; no page asks for it yet." },
@@ -106,10 +100,6 @@ export const PLATFORM_SCOPE_INFO: Readonly<Record<(typeof PLATFORM_SCOPES)[numbe
   "files.signatures.create": { name: "Request signatures", description: "Ask people to sign a document." },
   "files.signatures.sign": { name: "Sign documents", description: "Sign or decline documents they are asked to sign." },
   "files.signatures.manage": { name: "Manage all signature requests", description: "See and handle every signature request in the workspace." },
-  "schedule.view": { name: "View calendar", description: RESERVED },
-  "schedule.create": { name: "Create events", description: RESERVED },
-  "schedule.edit": { name: "Edit events", description: RESERVED },
-  "schedule.delete": { name: "Delete events", description: RESERVED },
   "chat.view": { name: "Read chat", description: RESERVED },
   "chat.send": { name: "Send chat messages", description: RESERVED },
 };

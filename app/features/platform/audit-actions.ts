@@ -118,6 +118,16 @@ export const AUDIT_ACTIONS = {
   "files.signature.completed": "{actor} signed {target}",
   "files.signature.declined": "{actor} declined to sign {target}",
   "files.signature.stamped": "The signatures were stamped into {target}",
+  "schedule.event.created": "{actor} added event {target} to the calendar",
+  "schedule.event.updated": "{actor} changed event {target}",
+  "schedule.event.deleted": "{actor} deleted event {title}",
+  "schedule.calendar.created": "{actor} created calendar {target}",
+  "schedule.calendar.updated": "{actor} changed calendar {target}",
+  "schedule.calendar.archived": "{actor} archived calendar {target}",
+  "schedule.team.saved": "{actor} saved team {target}",
+  "schedule.site.saved": "{actor} saved site {target}",
+  "schedule.feed.created": "{actor} created a calendar subscription link",
+  "schedule.feed.revoked": "{actor} revoked their calendar subscription link",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -9,6 +9,7 @@
 export const MODULE_CATALOGUE = [
   { id: "cis", label: "CIS", route: "/cis", icon: "hard-hat", defaultConfig: {}, sortOrder: 10 },
   { id: "files", label: "Files", route: "/files", icon: "folder", defaultConfig: {}, sortOrder: 20, entryScope: "files.view" },
+  { id: "schedule", label: "Calendar", route: "/schedule", icon: "calendar", defaultConfig: {}, sortOrder: 40, entryScope: "schedule.view" },
 ] as const;
 
 export type ModuleId = (typeof MODULE_CATALOGUE)[number]["id"];

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "~/db/schema";
+import { CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "~/db/schema";
 
-export { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES };
+export { CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES };
 import { REPEAT_FREQS, toRrule } from "./domain/recurrence";
 import { isHm, isYmd, londonToUtc } from "./domain/time";
 
@@ -96,4 +96,34 @@ export function parseEventForm(v: EventFormValues) {
       rrule,
     },
   };
+}
+
+export const CALENDAR_COLOURS = ["#3B82F6", "#8B5CF6", "#EC4899", "#F59E0B", "#EF4444", "#10B981", "#6366F1", "#64748B"] as const;
+
+export type CalendarFormValues = { name: string; color: string; type: string; members: string[] };
+export type CalendarFormErrors = Partial<Record<keyof CalendarFormValues, string>>;
+
+const calendarFields = z.object({
+  name: z.string().trim().min(1, "Name is required").max(80, "Use at most 80 characters"),
+  color: z.enum(CALENDAR_COLOURS, { message: "Choose a colour from the list" }),
+  type: z.enum(CALENDAR_TYPES, { message: "Choose a type" }),
+});
+
+export function calendarFormValues(form: FormData): CalendarFormValues {
+  return {
+    name: String(form.get("name") ?? "").trim(),
+    color: String(form.get("color") ?? ""),
+    type: String(form.get("type") ?? ""),
+    members: form.getAll("members").map(String),
+  };
+}
+
+export function parseCalendarForm(v: CalendarFormValues) {
+  const parsed = calendarFields.safeParse(v);
+  if (!parsed.success) {
+    const errors: CalendarFormErrors = {};
+    for (const issue of parsed.error.issues) errors[issue.path[0] as keyof CalendarFormValues] ??= issue.message;
+    return { ok: false as const, errors };
+  }
+  return { ok: true as const, input: { ...parsed.data, members: [...new Set(v.members)] } };
 }

@@ -263,4 +263,34 @@ describe("calendar views", () => {
     const calOptions = all(doc, "select[name=cal] option").map((o) => o.textContent);
     expect(calOptions).toEqual(["All calendars", "Personal Calendar", "Plant hire"]);
   });
+
+  it("saves a weekly series on chosen weekdays with a count as an RRULE and shows each occurrence in its week", async () => {
+    const { t, b } = await scheduleStaff("lead");
+    const res = await b.post(
+      `${t.origin}/schedule/new`,
+      form({
+        title: "Concrete gang",
+        visibility: "private",
+        startDate: "2026-03-23",
+        endDate: "2026-03-23",
+        repeat: "weekly",
+        repeatDays: ["0", "2", "4"],
+        repeatCount: "6",
+      }),
+    );
+    expect(res.status).toBe(302);
+    const ev = (await newestEventOf(t.id))!;
+    expect(ev.rrule).toBe("FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=6");
+    // Six occurrences: 23, 25, 27 March and 30 March, 1, 3 April; the last ends at 12:00 BST.
+    expect(ev.repeat_until).toBe(Date.UTC(2026, 3, 3, 11));
+    const ids = async (date: string) => all(await page(await b.get(`${t.origin}/schedule?view=week&date=${date}`)), `[data-event="${ev.id}"]`).length;
+    expect(await ids("2026-03-23")).toBe(3);
+    expect(await ids("2026-03-30")).toBe(3);
+    expect(await ids("2026-04-06")).toBe(0);
+    const after = await page(await b.get(`${t.origin}/schedule?view=day&date=2026-04-01`));
+    expect(after.body.textContent).toContain("07:30 Concrete gang");
+    const edit = await page(await b.get(`${t.origin}/schedule/${ev.id}`));
+    expect(valueOf(edit, "repeat")).toBe("weekly");
+    expect(valueOf(edit, "repeatCount")).toBe("6");
+  });
 });

@@ -5,6 +5,7 @@ export function ScheduleNav({ manageCalendars }: { manageCalendars: boolean }) {
   const links = [
     { to: "/schedule", label: "Calendar", end: true },
     { to: "/schedule/calendars", label: manageCalendars ? "Calendars" : "My calendars" },
+    { to: "/schedule/subscribe", label: "Subscribe" },
   ];
   return <SectionNav title={<p className="text-lg font-semibold">Calendar</p>} label="Calendar sections" links={links} />;
 }

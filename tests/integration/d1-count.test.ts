@@ -434,7 +434,7 @@ describe("D1 round trips: tenant settings and the super-admin console", () => {
 describe("D1 round trips: the calendar", () => {
   it("serves every calendar view (with and without a view in the address), an event's page and the new-event page in two round trips", async () => {
     const { scheduleStaff, seedEvent, seedTeam } = await import("../factories/schedule");
-    const { t, u, b } = await scheduleStaff("manager");
+    const { t, u, b } = await scheduleStaff("admin");
     await seedTeam(t, "Groundworks", [u.id]);
     const id = await seedEvent(t, { createdBy: u.id, shares: [u.id], rrule: "FREQ=WEEKLY;BYDAY=MO,WE", start: Date.UTC(2026, 5, 1, 7) });
     for (const path of [

@@ -126,6 +126,8 @@ export const AUDIT_ACTIONS = {
   "schedule.calendar.archived": "{actor} archived calendar {target}",
   "schedule.team.saved": "{actor} saved team {target}",
   "schedule.site.saved": "{actor} saved site {target}",
+  "schedule.team.deleted": "{actor} deleted team {name}",
+  "schedule.site.deleted": "{actor} deleted site {name}",
   "schedule.feed.created": "{actor} created a calendar subscription link",
   "schedule.feed.revoked": "{actor} revoked their calendar subscription link",
 } as const satisfies Record<string, string>;

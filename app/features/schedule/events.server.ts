@@ -4,6 +4,7 @@ import {
   calendarMembers,
   calendars,
   events,
+  teamMembers,
   eventShares,
   eventTeams,
   schedulePrefs,
@@ -219,7 +220,13 @@ export function sharingOf(visibility: EventVisibility, authorId: string, selecte
 }
 
 /** Checks the calendar and the people named exist in the tenant (and the calendar is open to this person). */
-async function checkReferences(env: Env, viewer: ScheduleViewer, input: EventInput, viewAll: boolean): Promise<SaveEventError | null> {
+async function checkReferences(
+  env: Env,
+  viewer: ScheduleViewer,
+  input: EventInput,
+  viewAll: boolean,
+  authorId: string,
+): Promise<{ problem: SaveEventError | null; authorTeams: string[] }> {
   const db = getDb(env);
   const cal = db
     .select({ id: calendars.id })
@@ -233,13 +240,21 @@ async function checkReferences(env: Env, viewer: ScheduleViewer, input: EventInp
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.tenantId, viewer.tenantId), inArray(users.id, input.selectedUsers.length ? input.selectedUsers : [""])));
-  const [c, m, p] = await db.batch([cal, calMember, people]);
-  if (input.calendarId && (!c.length || (!viewAll && !m.length))) return "calendar_not_found";
-  if (input.visibility === "users" && p.length !== new Set(input.selectedUsers).size) return "person_not_found";
-  return null;
+  // The author's teams (at most ten), which 'My teams' shares with.
+  const authorTeams = db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.tenantId, viewer.tenantId), eq(teamMembers.userId, authorId)))
+    .orderBy(asc(teamMembers.teamId))
+    .limit(10);
+  const [c, m, p, tm] = await db.batch([cal, calMember, people, authorTeams]);
+  const teamIds = tm.map((r) => r.teamId);
+  if (input.calendarId && (!c.length || (!viewAll && !m.length))) return { problem: "calendar_not_found", authorTeams: teamIds };
+  if (input.visibility === "users" && p.length !== new Set(input.selectedUsers).size) return { problem: "person_not_found", authorTeams: teamIds };
+  return { problem: null, authorTeams: teamIds };
 }
 
-function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, eventId: string, authorId: string, input: EventInput) {
+function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
   const s = sharingOf(input.visibility, authorId, input.selectedUsers);
   const out = [
     db.delete(eventShares).where(and(eq(eventShares.tenantId, tenantId), eq(eventShares.eventId, eventId))),
@@ -247,12 +262,7 @@ function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, event
   ];
   const more = [];
   if (s.shareUsers.length) more.push(db.insert(eventShares).values(s.shareUsers.map((userId) => ({ tenantId, eventId, userId }))));
-  if (s.authorTeams)
-    more.push(
-      db.run(
-        sql`INSERT INTO "event_teams" ("tenant_id", "event_id", "team_id") SELECT ${tenantId}, ${eventId}, tm."team_id" FROM "team_members" tm WHERE tm.tenant_id = ${tenantId} AND tm."user_id" = ${authorId} ORDER BY tm."team_id" LIMIT 10`,
-      ),
-    );
+  if (s.authorTeams && authorTeams.length) more.push(db.insert(eventTeams).values(authorTeams.map((teamId) => ({ tenantId, eventId, teamId }))));
   const site = s.authorFirstSite
     ? sql`(SELECT sm."site_id" FROM "site_members" sm JOIN "sites" st ON st."id" = sm."site_id" AND st.tenant_id = sm.tenant_id WHERE sm.tenant_id = ${tenantId} AND sm."user_id" = ${authorId} ORDER BY st."name" LIMIT 1)`
     : sql`NULL`;
@@ -266,7 +276,7 @@ function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, event
 }
 
 export async function createEvent(env: Env, viewer: ScheduleViewer, actor: Actor & { ip?: string | null }, input: EventInput, viewAll: boolean) {
-  const problem = await checkReferences(env, viewer, input, viewAll);
+  const { problem, authorTeams } = await checkReferences(env, viewer, input, viewAll, viewer.id);
   if (problem) return { ok: false as const, code: problem };
   const db = getDb(env);
   const id = newId();
@@ -288,7 +298,7 @@ export async function createEvent(env: Env, viewer: ScheduleViewer, actor: Actor
       createdAt: now,
       updatedAt: now,
     }),
-    ...sharingStatements(db, viewer.tenantId, id, viewer.id, input),
+    ...sharingStatements(db, viewer.tenantId, id, viewer.id, authorTeams, input),
     auditInsert(db, {
       tenantId: viewer.tenantId,
       action: "schedule.event.created",
@@ -311,7 +321,7 @@ export async function updateEvent(
   input: EventInput,
   viewAll: boolean,
 ) {
-  const problem = await checkReferences(env, viewer, input, viewAll);
+  const { problem, authorTeams } = await checkReferences(env, viewer, input, viewAll, existing.createdBy);
   if (problem) return { ok: false as const, code: problem };
   const db = getDb(env);
   const t = viewer.tenantId;
@@ -333,7 +343,7 @@ export async function updateEvent(
       })
       .where(and(eq(events.tenantId, t), eq(events.id, existing.id))),
     // Sharing follows the visibility as the event's creator chose it.
-    ...sharingStatements(db, t, existing.id, existing.createdBy, input),
+    ...sharingStatements(db, t, existing.id, existing.createdBy, authorTeams, input),
     auditInsert(db, {
       tenantId: t,
       action: "schedule.event.updated",

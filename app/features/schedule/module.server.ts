@@ -11,6 +11,7 @@ export function schedulePerms(user: SessionUser) {
     viewAllCalendars: can(user, "schedule.calendars.view_all"),
     manageCalendars: can(user, "schedule.calendars.manage"),
     editTeam: can(user, "schedule.edit_team"),
+    manageTeams: can(user, "schedule.teams.manage"),
   };
 }
 export type SchedulePerms = ReturnType<typeof schedulePerms>;

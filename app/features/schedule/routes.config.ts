@@ -8,4 +8,6 @@ export const scheduleRoutes: RouteConfigEntry[] = [
   route("schedule/feed/:token", "features/schedule/routes/feed.tsx"),
   route("schedule/new", "features/schedule/routes/event.tsx", { id: "schedule-new" }),
   route("schedule/:id", "features/schedule/routes/event.tsx", { id: "schedule-event" }),
+  // Teams and sites, with the workspace's settings.
+  route("settings/teams", "features/schedule/routes/groups.tsx"),
 ];

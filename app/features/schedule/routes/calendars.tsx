@@ -66,7 +66,7 @@ export default function Calendars({ loaderData, actionData }: Route.ComponentPro
   const failedUpdate = actionData?.intent === "update" ? actionData : null;
   return (
     <AppShell>
-      <ScheduleNav manageCalendars={perms.manageCalendars} />
+      <ScheduleNav manageCalendars={perms.manageCalendars} manageTeams={perms.manageTeams} />
       <div className="mx-auto max-w-5xl px-4 py-6">
         <h1 className="text-2xl font-semibold">{perms.manageCalendars ? "Calendars" : "My calendars"}</h1>
         {perms.manageCalendars ? (

@@ -135,7 +135,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
   const confirming = actionData && "step" in actionData && actionData.step === "confirm-delete";
   return (
     <AppShell>
-      <ScheduleNav manageCalendars={perms.manageCalendars} />
+      <ScheduleNav manageCalendars={perms.manageCalendars} manageTeams={perms.manageTeams} />
       <div className="mx-auto max-w-2xl px-4 py-6">
         <p className="text-sm">
           <Link to={`/schedule?date=${v.startDate}`} className="underline">

@@ -31,7 +31,7 @@ export default function Subscribe({ loaderData, actionData }: Route.ComponentPro
   const active = loaderData.active;
   return (
     <AppShell>
-      <ScheduleNav manageCalendars={loaderData.perms.manageCalendars} />
+      <ScheduleNav manageCalendars={loaderData.perms.manageCalendars} manageTeams={loaderData.perms.manageTeams} />
       <div className="mx-auto max-w-2xl px-4 py-6">
         <h1 className="text-2xl font-semibold">Subscribe from your phone</h1>
         <p className="mt-2 text-sm">

@@ -44,7 +44,7 @@ export default function Schedule({ loaderData }: Route.ComponentProps) {
   };
   return (
     <AppShell>
-      <ScheduleNav manageCalendars={perms.manageCalendars} />
+      <ScheduleNav manageCalendars={perms.manageCalendars} manageTeams={perms.manageTeams} />
       <div className="mx-auto max-w-7xl px-2 py-4 sm:px-4" data-schedule-view={q.view} data-date={q.date}>
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="mr-auto text-xl font-semibold sm:text-2xl">{viewTitle(q.view, q.date)}</h1>

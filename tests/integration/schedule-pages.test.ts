@@ -293,4 +293,24 @@ describe("calendar views", () => {
     expect(valueOf(edit, "repeat")).toBe("weekly");
     expect(valueOf(edit, "repeatCount")).toBe("6");
   });
+
+  it("shows the CIS return and payment deadlines as read-only events to those who file returns, in tenants with CIS on", async () => {
+    const t = await createTenant({ modules: ["schedule", "cis"] });
+    const admin = await createUser(t, { role: "admin" });
+    const ab = await signedIn(t, admin);
+    const june = await page(await ab.get(`${t.origin}/schedule?view=month&date=2026-06-10`));
+    const deadlines = all(june, "[data-read-only]").map((e) => [e.getAttribute("data-read-only"), e.getAttribute("href")]);
+    expect(deadlines).toEqual([
+      ["cis-filing-2026-05", "/cis/returns?month=2026-05"],
+      ["cis-payment-2026-05", "/cis/returns?month=2026-05"],
+    ]);
+    const day = await page(await ab.get(`${t.origin}/schedule?view=day&date=2026-06-19`));
+    expect(day.body.textContent).toContain("CIS300 return due (6 May to 5 June 2026)");
+    // Not for someone who only reads CIS, nor where CIS is off, nor in a filtered view.
+    const reader = await signedIn(t, await createUser(t, { role: "standard" }));
+    expect(all(await page(await reader.get(`${t.origin}/schedule?view=month&date=2026-06-10`)), "[data-read-only]")).toHaveLength(0);
+    expect(all(await page(await ab.get(`${t.origin}/schedule?view=month&date=2026-06-10&cal=personal`)), "[data-read-only]")).toHaveLength(0);
+    const { t: noCis, b } = await scheduleStaff("admin");
+    expect(all(await page(await b.get(`${noCis.origin}/schedule?view=month&date=2026-06-10`)), "[data-read-only]")).toHaveLength(0);
+  });
 });

@@ -9,8 +9,9 @@ export function EventChip({ item, compact = false }: { item: DayItem; compact?: 
   const time = item.from ?? "…";
   return (
     <Link
-      to={`/schedule/${item.id}`}
-      data-event={item.id}
+      to={item.href ?? `/schedule/${item.id}`}
+      data-event={item.href ? undefined : item.id}
+      data-read-only={item.href ? item.id : undefined}
       className="flex min-w-0 items-center gap-1 rounded border border-line bg-elevated px-1 py-0.5 text-xs hover:bg-surface"
     >
       <span aria-hidden="true" className={`inline-block h-2 w-2 shrink-0 rounded-full ${STATUS_DOT[item.status]}`} />
@@ -18,7 +19,7 @@ export function EventChip({ item, compact = false }: { item: DayItem; compact?: 
         {compact ? null : <span className="tabular-nums">{time} </span>}
         {item.title}
         <span className="sr-only">
-          {`, ${TYPE_LABELS[item.type]}, ${STATUS_LABELS[item.status]}`}
+          {item.href ? ", deadline" : `, ${TYPE_LABELS[item.type]}, ${STATUS_LABELS[item.status]}`}
           {compact && item.from ? `, ${item.from}` : ""}
           {item.repeats ? ", repeats" : ""}
         </span>

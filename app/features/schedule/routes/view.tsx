@@ -13,13 +13,18 @@ import { pasteEvent } from "../copy-paste.server";
 import { EVENT_TYPES } from "../schemas";
 import { schedulePerms, viewerOf } from "../module.server";
 import { scheduleViewData } from "../view.server";
+import { readOnlyEvents } from "../read-only-sources.server";
+import { can } from "~/features/auth";
 import type { Route } from "./+types/view";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "schedule", scope: "schedule.view" });
   const perms = schedulePerms(user);
   const query = parseViewQuery(new URL(request.url).searchParams);
-  const view = await scheduleViewData(env, viewerOf(user, tenant.id), query, perms);
+  const modules = tenant.modules.map((m) => m.id);
+  const view = await scheduleViewData(env, viewerOf(user, tenant.id), query, perms, ({ start, end }) =>
+    readOnlyEvents({ modules, can: (scope) => can(user, scope), rangeStart: start, rangeEnd: end }),
+  );
   return { query: { ...query, view: view.view }, perms, today: todayYmd(), ...view };
 }
 

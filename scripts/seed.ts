@@ -40,6 +40,7 @@ export const SEEDS: { name: string; run: SeedFn }[] = [
   { name: "seedCis", run: (db, env) => seedModule.seedCis(db, { piiKeys: requireVar(env, "PII_KEYS"), hmacKey: requireVar(env, "PII_HMAC_KEY") }) },
   // Dates are relative to the day the seed runs; fixed ids keep a later run from adding more.
   { name: "seedCisInvoices", run: (db) => seedModule.seedCisInvoices(db) },
+  { name: "seedSchedule", run: (db) => seedModule.seedSchedule(db) },
 ];
 
 /** KEY=VALUE lines of a .dev.vars file (quotes around a value are removed). */

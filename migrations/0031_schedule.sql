@@ -102,8 +102,8 @@ CREATE TABLE `teams` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `teams_tenant_name` ON `teams` (`tenant_id`,`name`);--> statement-breakpoint
 -- The calendar's new scopes reach the stored bundles as the defaults give them: leads plan for
--- their teams; managers and administrators also see and run every calendar and manage teams and
--- sites. Only bundles that hold 'schedule.edit' (the bundles the defaults wrote) gain them.
+-- their teams; managers and administrators also see and run every calendar. Only bundles that
+-- hold 'schedule.edit' (the bundles the defaults wrote) gain them.
 UPDATE role_bundles
 SET scopes = (
   SELECT json_group_array(value) FROM (
@@ -111,7 +111,7 @@ SET scopes = (
     UNION ALL
     SELECT value FROM json_each(CASE role_bundles.name
       WHEN 'lead' THEN '["schedule.edit_team"]'
-      ELSE '["schedule.edit_team","schedule.calendars.view_all","schedule.calendars.manage","schedule.teams.manage"]' END)
+      ELSE '["schedule.edit_team","schedule.calendars.view_all","schedule.calendars.manage"]' END)
     WHERE value NOT IN (SELECT value FROM json_each(role_bundles.scopes))
   )
 ),

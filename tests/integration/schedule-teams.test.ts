@@ -23,7 +23,7 @@ describe("teams and sites in the workspace settings", () => {
     expect(textOf(users, `tr[data-user="bea@example.test"] [data-testid="groups"]`)).toBe("Teams: GroundworksSites: Leeds Road");
   });
 
-  it("changes members and deletes a team; another tenant's team is a 404; only teams.manage may open the page", async () => {
+  it("changes members and deletes a team; another tenant's team is a 404; only tenant.edit_settings may open the page", async () => {
     const { t, u, b } = await scheduleStaff("admin");
     const team = await seedTeam(t, "Roofers", [u.id]);
     const other = await createUser(t);

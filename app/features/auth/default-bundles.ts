@@ -23,8 +23,8 @@ const FILES_ADMIN = [...FILES_MEMBER, "files.manage_all", "files.signatures.mana
 const SCHEDULE_ALL = ["schedule.view", "schedule.create", "schedule.edit", "schedule.delete"];
 /** A lead plans their teams' work: the team and person filters. */
 const SCHEDULE_LEAD = [...SCHEDULE_ALL, "schedule.edit_team"];
-/** Managers and administrators see and run every calendar, and say who is in which team and site. */
-const SCHEDULE_MANAGER = [...SCHEDULE_LEAD, "schedule.calendars.view_all", "schedule.calendars.manage", "schedule.teams.manage"];
+/** Managers and administrators see and run every calendar. */
+const SCHEDULE_MANAGER = [...SCHEDULE_LEAD, "schedule.calendars.view_all", "schedule.calendars.manage"];
 const CHAT_ALL = ["chat.view", "chat.send"];
 const NOTES_MEMBER = ["notes.view", "notes.create", "notes.edit", "notes.delete", "notes.share", "notes.folders.create", "notes.folders.manage"];
 const DOCS_ALL = ["docs.view", "docs.edit", "docs.manage"];

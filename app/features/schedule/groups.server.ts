@@ -5,9 +5,9 @@ import type { Actor } from "~/features/auth";
 import { auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
 
-/** Teams (crews, gangs) and sites (jobs, depots): a name and the people in it. A person may be in several of each. */
-export const GROUP_KINDS = ["team", "site"] as const;
-export type GroupKind = (typeof GROUP_KINDS)[number];
+import type { GroupKind } from "./domain/constants";
+
+export { GROUP_KINDS, type GroupKind } from "./domain/constants";
 export type GroupError = "group_not_found" | "name_taken" | "person_not_found";
 
 const tables = {

@@ -11,7 +11,8 @@ export function schedulePerms(user: SessionUser) {
     viewAllCalendars: can(user, "schedule.calendars.view_all"),
     manageCalendars: can(user, "schedule.calendars.manage"),
     editTeam: can(user, "schedule.edit_team"),
-    manageTeams: can(user, "schedule.teams.manage"),
+    // Teams and sites belong to the workspace settings.
+    manageTeams: can(user, "tenant.edit_settings"),
   };
 }
 export type SchedulePerms = ReturnType<typeof schedulePerms>;

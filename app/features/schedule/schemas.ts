@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "~/db/schema";
-
-export { CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES };
+import { CALENDAR_COLOURS, CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "./domain/constants";
 import { REPEAT_FREQS, toRrule } from "./domain/recurrence";
 import { isHm, isYmd, londonToUtc } from "./domain/time";
 
@@ -97,8 +95,6 @@ export function parseEventForm(v: EventFormValues) {
     },
   };
 }
-
-export const CALENDAR_COLOURS = ["#3B82F6", "#8B5CF6", "#EC4899", "#F59E0B", "#EF4444", "#10B981", "#6366F1", "#64748B"] as const;
 
 export type CalendarFormValues = { name: string; color: string; type: string; members: string[] };
 export type CalendarFormErrors = Partial<Record<keyof CalendarFormValues, string>>;

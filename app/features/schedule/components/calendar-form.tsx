@@ -2,7 +2,8 @@ import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { CALENDAR_TYPE_LABELS } from "../domain/labels";
-import { CALENDAR_COLOURS, CALENDAR_TYPES, type CalendarFormErrors, type CalendarFormValues } from "../schemas";
+import { CALENDAR_COLOURS, CALENDAR_TYPES } from "../domain/constants";
+import type { CalendarFormErrors, CalendarFormValues } from "../schemas";
 
 /** The create / edit form of a calendar: name, colour, type and members. */
 export function CalendarForm({

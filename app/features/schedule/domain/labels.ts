@@ -1,4 +1,4 @@
-import type { CalendarType, EventStatus, EventType, EventVisibility, ScheduleView } from "~/db/schema";
+import type { CalendarType, EventStatus, EventType, EventVisibility, ScheduleView } from "~/db/enums";
 
 export const TYPE_LABELS: Record<EventType, string> = { shift: "Shift", task: "Task", delivery: "Delivery", training: "Training", meeting: "Meeting" };
 export const STATUS_LABELS: Record<EventStatus, string> = { green: "On Track", amber: "At Risk", red: "Urgent" };

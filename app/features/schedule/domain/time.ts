@@ -1,5 +1,5 @@
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
-import type { ScheduleView } from "~/db/schema";
+import type { ScheduleView } from "~/db/enums";
 import { LONDON } from "~/utils/dates";
 
 /** A calendar date as 'yyyy-MM-dd' (a day in London, not an instant). */

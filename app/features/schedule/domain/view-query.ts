@@ -1,4 +1,4 @@
-import { EVENT_TYPES, SCHEDULE_VIEWS, type EventType, type ScheduleView } from "~/db/schema";
+import { EVENT_TYPES, SCHEDULE_VIEWS, type EventType, type ScheduleView } from "~/db/enums";
 import { isYmd, todayYmd, type Ymd } from "./time";
 
 export type ViewQuery = {

@@ -10,7 +10,8 @@ import { parseRrule } from "../domain/recurrence";
 import { isHm, isYmd, londonHm, londonToUtc, londonYmd, todayYmd, WEEKDAY_SHORT } from "../domain/time";
 import { createEvent, deleteEvent, loadEventPage, mayChangeEvent, updateEvent, type SaveEventError } from "../events.server";
 import { schedulePerms, viewerOf } from "../module.server";
-import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES, eventFormValues, parseEventForm, type EventFormErrors, type EventFormValues } from "../schemas";
+import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "../domain/constants";
+import { eventFormValues, parseEventForm, type EventFormErrors, type EventFormValues } from "../schemas";
 import type { Route } from "./+types/event";
 
 const SAVE_ERRORS: Record<SaveEventError, { field: keyof EventFormValues; message: string }> = {

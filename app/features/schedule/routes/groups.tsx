@@ -5,7 +5,8 @@ import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table
 import { requireModule } from "~/features/auth/index.server";
 import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
-import { deleteGroup, GROUP_KINDS, loadGroupsPage, saveGroup, type GroupError, type GroupKind } from "../groups.server";
+import { deleteGroup, loadGroupsPage, saveGroup, type GroupError } from "../groups.server";
+import { GROUP_KINDS, type GroupKind } from "../domain/constants";
 import type { Route } from "./+types/groups";
 
 const GROUP_ERRORS: Record<GroupError, { field: "name" | "members"; message: string }> = {
@@ -16,7 +17,7 @@ const GROUP_ERRORS: Record<GroupError, { field: "name" | "members"; message: str
 const NOUN: Record<GroupKind, { one: string; many: string }> = { team: { one: "team", many: "Teams" }, site: { one: "site", many: "Sites" } };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, tenant } = await requireModule(request, context, { module: "schedule", scope: "schedule.teams.manage" });
+  const { env, tenant } = await requireModule(request, context, { module: "schedule", scope: "tenant.edit_settings" });
   const page = await loadGroupsPage(env, tenant.id);
   const edit = new URL(request.url).searchParams.get("edit") ?? "";
   const [kind, id] = edit.split(":");
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, tenant, actor, ip } = await requireModule(request, context, { module: "schedule", scope: "schedule.teams.manage" });
+  const { env, tenant, actor, ip } = await requireModule(request, context, { module: "schedule", scope: "tenant.edit_settings" });
   const form = await request.formData();
   const kind = String(form.get("kind") ?? "") as GroupKind;
   if (!GROUP_KINDS.includes(kind)) throw data("Invalid request", { status: 400 });

@@ -10,7 +10,7 @@ import { SCHEDULE_TOASTS, TYPE_LABELS, VIEW_LABELS } from "../domain/labels";
 import { stepDate, todayYmd, viewTitle, isYmd } from "../domain/time";
 import { parseViewQuery, viewHref } from "../domain/view-query";
 import { pasteEvent } from "../copy-paste.server";
-import { EVENT_TYPES } from "../schemas";
+import { EVENT_TYPES } from "../domain/constants";
 import { schedulePerms, viewerOf } from "../module.server";
 import { scheduleViewData } from "../view.server";
 import { readOnlyEvents } from "../read-only-sources.server";

@@ -30,7 +30,10 @@ scenario("a lead plans an event: create, move by editing, copy and paste, filter
   await expectFitsPhone(page, "calendar day");
 
   // Move it by editing: the next day at 13:15.
-  await page.getByRole("link", { name: new RegExp(title) }).first().click();
+  await page
+    .getByRole("link", { name: new RegExp(title) })
+    .first()
+    .click();
   await page.getByRole("heading", { level: 1, name: "Edit Event" }).waitFor();
   await waitForHydration(page, js);
   const moved = plusDays(day, 1);
@@ -48,7 +51,10 @@ scenario("a lead plans an event: create, move by editing, copy and paste, filter
   const target = plusDays(moved, 3);
   await page.goto(tenantUrl("acme", `/schedule?view=week&date=${target}&copy=${new URL(page.url()).searchParams.get("copy")}`));
   await waitForHydration(page, js);
-  await page.getByRole("button", { name: new RegExp(`Paste here .*`) }).first().waitFor();
+  await page
+    .getByRole("button", { name: new RegExp(`Paste here .*`) })
+    .first()
+    .waitFor();
   const longTarget = await page.evaluate((d) => {
     const dt = new Date(`${d}T12:00:00Z`);
     return `${dt.toLocaleDateString("en-GB", { weekday: "long", timeZone: "UTC" })} ${dt.getUTCDate()} ${dt.toLocaleDateString("en-GB", { month: "long", timeZone: "UTC" })} ${dt.getUTCFullYear()}`;
@@ -56,7 +62,10 @@ scenario("a lead plans an event: create, move by editing, copy and paste, filter
   await page.getByRole("button", { name: `Paste here (${longTarget})` }).click();
   await expectToast(page, "Event pasted");
   await page.waitForURL((u) => u.searchParams.get("date") === target);
-  await page.getByRole("link", { name: new RegExp(title) }).first().waitFor();
+  await page
+    .getByRole("link", { name: new RegExp(title) })
+    .first()
+    .waitFor();
 
   // Filter by type: a meeting filter hides the delivery.
   await page.goto(tenantUrl("acme", `/schedule?view=week&date=${target}`));

@@ -39,18 +39,16 @@ export async function seedCalendar(t: TestTenant, name: string, members: string[
   const db = getDb(env);
   const now = Date.now();
   await db.batch([
-    db
-      .insert(calendars)
-      .values({
-        id,
-        tenantId: t.id,
-        name,
-        type: "team",
-        archived: opts.archived ?? false,
-        createdBy: opts.createdBy ?? members[0] ?? "x",
-        createdAt: now,
-        updatedAt: now,
-      }),
+    db.insert(calendars).values({
+      id,
+      tenantId: t.id,
+      name,
+      type: "team",
+      archived: opts.archived ?? false,
+      createdBy: opts.createdBy ?? members[0] ?? "x",
+      createdAt: now,
+      updatedAt: now,
+    }),
     ...members.map((userId) => db.insert(calendarMembers).values({ tenantId: t.id, calendarId: id, userId })),
   ]);
   return id;

@@ -45,7 +45,9 @@ scenario("a lead plans an event: create, move by editing, copy and paste, filter
   await expectToast(page, "Event saved");
   expect(await page.getByLabel("Start date").inputValue(), "moved date").toBe(moved);
 
-  // Copy, then paste three days later.
+  // Copy, then paste three days later (the page again, without the saved toast over its buttons).
+  await page.goto(page.url());
+  await waitForHydration(page, js);
   await page.getByRole("button", { name: "Copy event" }).click();
   await expectToast(page, "Event copied");
   const target = plusDays(moved, 3);

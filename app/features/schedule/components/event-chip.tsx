@@ -12,7 +12,7 @@ export function EventChip({ item, compact = false }: { item: DayItem; compact?: 
       to={item.href ?? `/schedule/${item.id}`}
       data-event={item.href ? undefined : item.id}
       data-read-only={item.href ? item.id : undefined}
-      className="flex min-w-0 items-center gap-1 rounded border border-line bg-elevated px-1 py-0.5 text-xs hover:bg-surface"
+      className="relative flex min-w-0 items-center gap-1 overflow-hidden rounded border border-line bg-elevated px-1 py-0.5 text-xs hover:bg-surface"
     >
       <span aria-hidden="true" className={`inline-block h-2 w-2 shrink-0 rounded-full ${STATUS_DOT[item.status]}`} />
       <span className="truncate">

@@ -53,7 +53,11 @@ export function MonthView({ date, days, links }: { date: Ymd; days: Record<Ymd, 
             {week.map((d) => {
               const items = days[d] ?? [];
               return (
-                <td key={d} {...dayData(d)} className={`h-24 border border-line p-0.5 align-top sm:p-1 ${d.slice(0, 7) === month ? "" : "bg-surface"}`}>
+                <td
+                  key={d}
+                  {...dayData(d)}
+                  className={`relative h-24 overflow-hidden border border-line p-0.5 align-top sm:p-1 ${d.slice(0, 7) === month ? "" : "bg-surface"}`}
+                >
                   <Link
                     to={links.dayHref(d)}
                     className={`inline-block rounded px-1 text-xs ${d === links.today ? "bg-accent font-semibold text-accent-foreground" : ""}`}

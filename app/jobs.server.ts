@@ -12,7 +12,8 @@ import { chatServer } from "~/features/chat/register.server";
 import { notesServer } from "~/features/notes/register.server";
 import { registerServerFeatures, type ServerFeature } from "~/features/platform/index.server";
 import { platformServer } from "~/features/platform/register.server";
+import { scheduleServer } from "~/features/schedule/register.server";
 
-export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, authServer, cisServer, filesServer, chatServer, notesServer];
+export const SERVER_FEATURES: readonly ServerFeature[] = [platformServer, authServer, cisServer, filesServer, chatServer, notesServer, scheduleServer];
 
 registerServerFeatures(SERVER_FEATURES);

@@ -11,6 +11,7 @@ import { teamRoutes } from "./features/team/routes.config";
 import { chatRoutes } from "./features/chat/routes.config";
 import { tenantSettingsRoutes } from "./features/tenant-settings/routes.config";
 import { workspaceRoutes } from "./features/workspace/routes.config";
+import { scheduleRoutes } from "./features/schedule/routes.config";
 
 // Config routing: every feature declares its routes in its own folder (routes.config.ts) and this
 // file only assembles them. A new feature adds one line here.
@@ -27,6 +28,7 @@ export default [
   ...teamRoutes,
   ...chatRoutes,
   ...notesRoutes,
+  ...scheduleRoutes,
   // Last: anything no feature claims is the platform's 404 page.
   route("*", "features/platform/routes/not-found.tsx"),
 ] satisfies RouteConfig;

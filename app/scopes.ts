@@ -8,15 +8,17 @@ import { registerScopes } from "~/features/auth";
 import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis/domain/scopes";
 import { CHAT_SCOPE_REGISTRATION, type ChatScope } from "~/features/chat/domain/scopes";
 import { NOTES_SCOPE_REGISTRATION, type NotesScope } from "~/features/notes";
+import { SCHEDULE_SCOPE_REGISTRATION, type ScheduleScope } from "~/features/schedule/domain/scopes";
 
 declare module "~/features/auth/scopes" {
   interface RegisteredScopes {
     cis: CisScope;
     chat: ChatScope;
     notes: NotesScope;
+    schedule: ScheduleScope;
   }
 }
 
 /** Each feature's scope registration (prefix, scopes, implications), defined in its own folder. */
-export const FEATURE_SCOPES = [CIS_SCOPE_REGISTRATION, CHAT_SCOPE_REGISTRATION, NOTES_SCOPE_REGISTRATION];
+export const FEATURE_SCOPES = [CIS_SCOPE_REGISTRATION, CHAT_SCOPE_REGISTRATION, NOTES_SCOPE_REGISTRATION, SCHEDULE_SCOPE_REGISTRATION];
 for (const registration of FEATURE_SCOPES) registerScopes(registration);

@@ -42,6 +42,7 @@ export const SEEDS: { name: string; run: SeedFn }[] = [
   { name: "seedCisInvoices", run: (db) => seedModule.seedCisInvoices(db) },
   { name: "seedChat", run: (db) => seedModule.seedChat(db) },
   { name: "seedNotes", run: (db) => seedModule.seedNotes(db) },
+  { name: "seedSchedule", run: (db) => seedModule.seedSchedule(db) },
 ];
 
 /** KEY=VALUE lines of a .dev.vars file (quotes around a value are removed). */

@@ -61,3 +61,17 @@ export const SIGNATURE_KINDS = ["typed", "drawn"] as const;
 /** Who signs: a member of the tenant (a user) or one of its CIS subcontractors (through the portal). */
 export const SIGNER_KINDS = ["user", "subcontractor"] as const;
 export const STAMP_STATUSES = ["queued", "done", "failed"] as const;
+
+// Schedule (calendar)
+export const EVENT_TYPES = ["shift", "task", "delivery", "training", "meeting"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+/** green On Track, amber At Risk, red Urgent. */
+export const EVENT_STATUSES = ["green", "amber", "red"] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+/** private 'Only me', users 'Specific people', team 'My teams', site 'My sites', org 'Entire organisation'. */
+export const EVENT_VISIBILITIES = ["private", "users", "team", "site", "org"] as const;
+export type EventVisibility = (typeof EVENT_VISIBILITIES)[number];
+export const CALENDAR_TYPES = ["personal", "team", "project", "resource", "public"] as const;
+export type CalendarType = (typeof CALENDAR_TYPES)[number];
+export const SCHEDULE_VIEWS = ["day", "week", "month", "year"] as const;
+export type ScheduleView = (typeof SCHEDULE_VIEWS)[number];

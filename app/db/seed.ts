@@ -844,3 +844,244 @@ export async function seedNotes(db: AnyDb, now = Date.now()): Promise<void> {
     }
   }
 }
+
+// ---------------------------------------------------------------------------
+// Calendar demo data: acme has the calendar on, two teams, two sites, two calendars and a month
+// of shifts, deliveries, toolbox talks and meetings around the day the seed runs.
+
+export async function seedSchedule(db: AnyDb, now = Date.now()): Promise<void> {
+  const { calendarMembers, calendars, events, eventShares, eventTeams, siteMembers, sites, teamMembers, teams } = await import("./schema");
+  const { addDays, londonToUtc, startOfWeek, todayYmd } = await import("../features/schedule/domain/time");
+  const { seriesEnd, toRrule } = await import("../features/schedule/domain/recurrence");
+  const t = "tnt_acme";
+  await db
+    .insert(tenantModules)
+    .values({ tenantId: t, moduleId: "schedule", enabled: true, config: {}, updatedAt: now })
+    .onConflictDoUpdate({ target: [tenantModules.tenantId, tenantModules.moduleId], set: { enabled: true } });
+  const groups = [
+    { table: teams, members: teamMembers, id: "team_acme_ground", name: "Groundworks", people: ["usr_acme_lead", "usr_acme_staff"], key: "teamId" },
+    { table: teams, members: teamMembers, id: "team_acme_brick", name: "Brickwork", people: ["usr_acme_staff"], key: "teamId" },
+    {
+      table: sites,
+      members: siteMembers,
+      id: "site_acme_leeds",
+      name: "Leeds Road",
+      people: ["usr_acme_manager", "usr_acme_lead", "usr_acme_staff"],
+      key: "siteId",
+    },
+    { table: sites, members: siteMembers, id: "site_acme_quay", name: "Kirkstall Quay", people: ["usr_acme_manager"], key: "siteId" },
+  ] as const;
+  for (const g of groups) {
+    await db.insert(g.table).values({ id: g.id, tenantId: t, name: g.name, createdAt: now }).onConflictDoNothing();
+    for (const userId of g.people) {
+      await db
+        .insert(g.members)
+        .values({ tenantId: t, userId, [g.key]: g.id } as never)
+        .onConflictDoNothing();
+    }
+  }
+  const cals = [
+    { id: "cal_acme_plant", name: "Plant hire", type: "resource" as const, color: "#F59E0B", people: ["usr_acme_manager", "usr_acme_lead"] },
+    {
+      id: "cal_acme_deliveries",
+      name: "Site deliveries",
+      type: "project" as const,
+      color: "#3B82F6",
+      people: ["usr_acme_manager", "usr_acme_lead", "usr_acme_staff"],
+    },
+  ];
+  for (const c of cals) {
+    await db
+      .insert(calendars)
+      .values({ id: c.id, tenantId: t, name: c.name, type: c.type, color: c.color, createdBy: "usr_acme_manager", createdAt: now, updatedAt: now })
+      .onConflictDoNothing();
+    for (const userId of c.people) await db.insert(calendarMembers).values({ tenantId: t, calendarId: c.id, userId }).onConflictDoNothing();
+  }
+  // The Monday of the week the month began in: four and a half weeks of work from there.
+  const monday = startOfWeek(`${todayYmd(now).slice(0, 8)}01`);
+  type Seeded = {
+    id: string;
+    title: string;
+    day: number;
+    from: string;
+    to: string;
+    type: "shift" | "task" | "delivery" | "training" | "meeting";
+    status?: "green" | "amber" | "red";
+    visibility: "private" | "users" | "team" | "site" | "org";
+    by: string;
+    calendarId?: string;
+    siteId?: string;
+    rrule?: string;
+    shares?: string[];
+    teamIds?: string[];
+  };
+  const weekdays = [0, 1, 2, 3, 4];
+  const list: Seeded[] = [
+    {
+      id: "evt_acme_ground_shift",
+      title: "Groundworks shift, Leeds Road",
+      day: 0,
+      from: "07:30",
+      to: "16:00",
+      type: "shift",
+      visibility: "team",
+      by: "usr_acme_lead",
+      teamIds: ["team_acme_ground"],
+      rrule: toRrule({ freq: "weekly", interval: 1, weekdays, until: null, count: 25 }),
+    },
+    {
+      id: "evt_acme_brick_shift",
+      title: "Brickwork shift, plots 3-6",
+      day: 0,
+      from: "08:00",
+      to: "16:30",
+      type: "shift",
+      visibility: "team",
+      by: "usr_acme_manager",
+      teamIds: ["team_acme_brick"],
+      rrule: toRrule({ freq: "weekly", interval: 1, weekdays, until: null, count: 25 }),
+    },
+    {
+      id: "evt_acme_toolbox",
+      title: "Toolbox talk",
+      day: 0,
+      from: "07:00",
+      to: "07:30",
+      type: "training",
+      visibility: "org",
+      by: "usr_acme_manager",
+      rrule: toRrule({ freq: "weekly", interval: 1, weekdays: [0], until: null, count: 5 }),
+    },
+    {
+      id: "evt_acme_progress",
+      title: "Progress meeting with the client",
+      day: 3,
+      from: "10:00",
+      to: "11:00",
+      type: "meeting",
+      visibility: "site",
+      by: "usr_acme_manager",
+      siteId: "site_acme_leeds",
+      rrule: toRrule({ freq: "weekly", interval: 1, weekdays: [3], until: null, count: 5 }),
+    },
+    {
+      id: "evt_acme_bricks_1",
+      title: "Delivery: 6,000 facing bricks",
+      day: 1,
+      from: "08:00",
+      to: "09:00",
+      type: "delivery",
+      visibility: "org",
+      by: "usr_acme_manager",
+      calendarId: "cal_acme_deliveries",
+    },
+    {
+      id: "evt_acme_concrete",
+      title: "Concrete pour, plot 4 slab (C32/40, 18 m³)",
+      day: 4,
+      from: "07:30",
+      to: "12:00",
+      type: "delivery",
+      status: "amber",
+      visibility: "org",
+      by: "usr_acme_lead",
+      calendarId: "cal_acme_deliveries",
+    },
+    {
+      id: "evt_acme_timber",
+      title: "Delivery: roof trusses, plots 1-2",
+      day: 9,
+      from: "09:00",
+      to: "10:00",
+      type: "delivery",
+      visibility: "org",
+      by: "usr_acme_manager",
+      calendarId: "cal_acme_deliveries",
+    },
+    {
+      id: "evt_acme_scaffold",
+      title: "Scaffold inspection",
+      day: 8,
+      from: "13:00",
+      to: "14:00",
+      type: "task",
+      status: "red",
+      visibility: "users",
+      by: "usr_acme_manager",
+      shares: ["usr_acme_lead"],
+    },
+    {
+      id: "evt_acme_digger",
+      title: "13 t excavator on hire",
+      day: 14,
+      from: "07:00",
+      to: "17:00",
+      type: "task",
+      visibility: "org",
+      by: "usr_acme_manager",
+      calendarId: "cal_acme_plant",
+    },
+    {
+      id: "evt_acme_blocks",
+      title: "Delivery: aerated blocks and mortar",
+      day: 16,
+      from: "08:30",
+      to: "09:30",
+      type: "delivery",
+      visibility: "org",
+      by: "usr_acme_lead",
+      calendarId: "cal_acme_deliveries",
+    },
+    {
+      id: "evt_acme_cscs",
+      title: "CSCS card renewal course",
+      day: 17,
+      from: "09:00",
+      to: "15:00",
+      type: "training",
+      visibility: "private",
+      by: "usr_acme_staff",
+      shares: ["usr_acme_staff"],
+    },
+    {
+      id: "evt_acme_handover",
+      title: "Plot 1 handover walk-round",
+      day: 25,
+      from: "14:00",
+      to: "15:30",
+      type: "meeting",
+      status: "amber",
+      visibility: "site",
+      by: "usr_acme_manager",
+      siteId: "site_acme_leeds",
+    },
+  ];
+  for (const e of list) {
+    const date = addDays(monday, e.day);
+    const startUtc = londonToUtc(date, e.from);
+    const endUtc = londonToUtc(date, e.to);
+    await db
+      .insert(events)
+      .values({
+        id: e.id,
+        tenantId: t,
+        title: e.title,
+        startUtc,
+        endUtc,
+        type: e.type,
+        status: e.status ?? "green",
+        visibility: e.visibility,
+        calendarId: e.calendarId ?? null,
+        siteId: e.siteId ?? null,
+        sharedAll: e.visibility === "org" || e.visibility === "team" || e.visibility === "site",
+        rrule: e.rrule ?? null,
+        repeatUntil: e.rrule ? seriesEnd({ startUtc, endUtc, rrule: e.rrule }) : null,
+        createdBy: e.by,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing();
+    for (const userId of e.shares ?? []) await db.insert(eventShares).values({ tenantId: t, eventId: e.id, userId }).onConflictDoNothing();
+    for (const teamId of e.teamIds ?? []) await db.insert(eventTeams).values({ tenantId: t, eventId: e.id, teamId }).onConflictDoNothing();
+  }
+}

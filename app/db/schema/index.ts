@@ -10,3 +10,4 @@ export * from "./marketing";
 export * from "./signatures";
 export * from "./chat";
 export * from "./notes";
+export * from "./schedule";

@@ -21,6 +21,10 @@ const FILES_MEMBER = [
 /** Every file and every signature request of the tenant: administrators only. */
 const FILES_ADMIN = [...FILES_MEMBER, "files.manage_all", "files.signatures.manage"];
 const SCHEDULE_ALL = ["schedule.view", "schedule.create", "schedule.edit", "schedule.delete"];
+/** A lead plans their teams' work: the team and person filters. */
+const SCHEDULE_LEAD = [...SCHEDULE_ALL, "schedule.edit_team"];
+/** Managers and administrators see and run every calendar. */
+const SCHEDULE_MANAGER = [...SCHEDULE_LEAD, "schedule.calendars.view_all", "schedule.calendars.manage"];
 const CHAT_ALL = ["chat.view", "chat.send"];
 const NOTES_MEMBER = ["notes.view", "notes.create", "notes.edit", "notes.delete", "notes.share", "notes.folders.create", "notes.folders.manage"];
 const DOCS_ALL = ["docs.view", "docs.edit", "docs.manage"];
@@ -58,7 +62,7 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
     "docs.view",
     "docs.edit",
     ...FILES_MEMBER,
-    ...SCHEDULE_ALL,
+    ...SCHEDULE_LEAD,
     ...CHAT_ALL,
     "users.view",
     "cis.read",
@@ -71,7 +75,7 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
     ...NOTES_MEMBER,
     ...DOCS_ALL,
     ...FILES_MEMBER,
-    ...SCHEDULE_ALL,
+    ...SCHEDULE_MANAGER,
     ...CHAT_ALL,
     "cis.read",
     "cis.approve",
@@ -98,7 +102,7 @@ export const DEFAULT_ROLE_BUNDLES: Record<Role, string[]> = {
     "notes.manage_all",
     ...DOCS_ALL,
     ...FILES_ADMIN,
-    ...SCHEDULE_ALL,
+    ...SCHEDULE_MANAGER,
     ...CHAT_ALL,
     "cis.manage",
   ],

@@ -13,10 +13,9 @@ export const PLATFORM_SCOPES = [
   "users.view",
   "users.manage",
   "users.scrub_pii",
-  // schedule.* (calendar) and docs.*: reserved for modules not built yet. No page asks
-  // for them and the module catalogue does not offer those modules; the names stay so that default
+  // docs.*: reserved for a module not built yet. No page asks
+  // for them and the module catalogue does not offer that module; the names stay so that default
   // and stored role bundles, which already grant them, remain valid.
-  "schedule.*",
   "files.*",
   "billing.portal_access",
   "branding.edit",
@@ -34,7 +33,7 @@ export const PLATFORM_SCOPES = [
 export type ScopeInfo = { name: string; description: string };
 
 /**
- * The members of the platform's families ('files.*', 'schedule.*') that role bundles grant
+ * The members of the platform's family 'files.*' that role bundles grant
  * one by one. A family entry grants any name in it; these are the ones with a meaning.
  */
 export const PLATFORM_FAMILY_SCOPES = [
@@ -49,10 +48,6 @@ export const PLATFORM_FAMILY_SCOPES = [
   "files.signatures.create",
   "files.signatures.sign",
   "files.signatures.manage",
-  "schedule.view",
-  "schedule.create",
-  "schedule.edit",
-  "schedule.delete",
 ] as const;
 
 const RESERVED = "Kept for a module not built yet; no page asks for it.";
@@ -64,7 +59,6 @@ export const PLATFORM_SCOPE_INFO: Readonly<Record<(typeof PLATFORM_SCOPES)[numbe
   "users.view": { name: "View team", description: "See the workspace's members and their roles." },
   "users.manage": { name: "Manage team", description: "Invite members, change their roles, disable them and send password resets." },
   "users.scrub_pii": { name: "Erase members' personal data", description: "Permanently remove a former member's name and e-mail address." },
-  "schedule.*": { name: "Calendar", description: RESERVED },
   "files.*": { name: "Files (everything)", description: "Every files and e-signature permission, including everyone's private files." },
   "billing.portal_access": { name: "Billing", description: "Open the billing portal; no page asks for it yet." },
   "branding.edit": { name: "Change branding", description: "Set the workspace's logo, colours and name." },
@@ -86,10 +80,6 @@ export const PLATFORM_SCOPE_INFO: Readonly<Record<(typeof PLATFORM_SCOPES)[numbe
   "files.signatures.create": { name: "Request signatures", description: "Ask people to sign a document." },
   "files.signatures.sign": { name: "Sign documents", description: "Sign or decline documents they are asked to sign." },
   "files.signatures.manage": { name: "Manage all signature requests", description: "See and handle every signature request in the workspace." },
-  "schedule.view": { name: "View calendar", description: RESERVED },
-  "schedule.create": { name: "Create events", description: RESERVED },
-  "schedule.edit": { name: "Edit events", description: RESERVED },
-  "schedule.delete": { name: "Delete events", description: RESERVED },
 };
 
 type Family<S extends string> = S extends `${infer P}.*` ? `${P}.${string}` : S;

@@ -14,6 +14,8 @@ import { statementsGenerateJob } from "./invoices/jobs.server";
 import { applyReturnSubmission, returnSubmissionSource } from "./returns/submission.server";
 import { statementsGenerateAllJob } from "./statements/jobs.server";
 import { cisSubcontractorSigners } from "./portal-invites/signature-signers.server";
+import { registerReadOnlyEvents } from "~/features/schedule/index.server";
+import { cisCalendarDeadlines } from "./returns/calendar-deadlines.server";
 
 const CIS_JOBS = [statementsGenerateJob, statementsGenerateAllJob, hmrcSendJob, hmrcPollJob] as const;
 
@@ -45,5 +47,7 @@ export const cisServer: ServerFeature = {
     onSubmissionResult("cis300", applyReturnSubmission);
     // Signature requests in files may go to subcontractors, who sign in the portal.
     registerSubcontractorSigners(cisSubcontractorSigners);
+    // The calendar shows the return and payment deadlines to those who compile or submit returns.
+    registerReadOnlyEvents("cis-deadlines", cisCalendarDeadlines);
   },
 };

@@ -138,6 +138,18 @@ export const AUDIT_ACTIONS = {
   "notes.folder.created": "{actor} created note folder {target}",
   "notes.folder.updated": "{actor} changed note folder {target}",
   "notes.folder.deleted": "{actor} deleted note folder {target}",
+  "schedule.event.created": "{actor} added event {target} to the calendar",
+  "schedule.event.updated": "{actor} changed event {target}",
+  "schedule.event.deleted": "{actor} deleted event {title}",
+  "schedule.calendar.created": "{actor} created calendar {target}",
+  "schedule.calendar.updated": "{actor} changed calendar {target}",
+  "schedule.calendar.archived": "{actor} archived calendar {target}",
+  "schedule.team.saved": "{actor} saved team {target}",
+  "schedule.site.saved": "{actor} saved site {target}",
+  "schedule.team.deleted": "{actor} deleted team {name}",
+  "schedule.site.deleted": "{actor} deleted site {name}",
+  "schedule.feed.created": "{actor} created a calendar subscription link",
+  "schedule.feed.revoked": "{actor} revoked their calendar subscription link",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -11,6 +11,7 @@ export const MODULE_CATALOGUE = [
   { id: "files", label: "Files", route: "/files", icon: "folder", defaultConfig: {}, sortOrder: 20, entryScope: "files.view" },
   { id: "chat", label: "Chat", route: "/chat", icon: "message-circle", defaultConfig: {}, sortOrder: 50, entryScope: "chat.view" },
   { id: "notes", label: "Notes", route: "/notes", icon: "notebook", defaultConfig: {}, sortOrder: 30, entryScope: "notes.view" },
+  { id: "schedule", label: "Calendar", route: "/schedule", icon: "calendar", defaultConfig: {}, sortOrder: 40, entryScope: "schedule.view" },
 ] as const;
 
 export type ModuleId = (typeof MODULE_CATALOGUE)[number]["id"];

@@ -16,11 +16,23 @@ import { auditInsertWhere, erasureStatements } from "~/features/platform/index.s
 import { anotherActiveAdmin } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
 import type { Result } from "~/utils/result";
+import { teamAndSiteNamesOfUsers } from "~/features/schedule/index.server";
 
 /** The most people one page lists; a search narrows it down. */
 export const USERS_PAGE_LIMIT = 200;
 
-export type MemberRow = { id: string; email: string; displayName: string; role: Role; status: MemberStatus; scrubbed: boolean; createdAt: number };
+export type MemberRow = {
+  id: string;
+  email: string;
+  displayName: string;
+  role: Role;
+  status: MemberStatus;
+  scrubbed: boolean;
+  createdAt: number;
+  /** The person's teams and sites (the calendar's), comma separated; null when none. */
+  teams: string | null;
+  sites: string | null;
+};
 
 function statusOf(u: { disabled: boolean; inviteId: string | null }): MemberStatus {
   if (u.disabled) return "disabled";
@@ -40,6 +52,7 @@ export async function listMembers(env: Env, tenantId: string, q: string): Promis
       inviteId: users.inviteId,
       scrubbedAt: users.scrubbedAt,
       createdAt: users.createdAt,
+      ...teamAndSiteNamesOfUsers(),
     })
     .from(users)
     .where(
@@ -59,6 +72,8 @@ export async function listMembers(env: Env, tenantId: string, q: string): Promis
     status: statusOf(r),
     scrubbed: r.scrubbedAt !== null,
     createdAt: r.createdAt,
+    teams: r.teams,
+    sites: r.sites,
   }));
 }
 

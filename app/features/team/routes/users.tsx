@@ -181,13 +181,14 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             <TH>Name</TH>
             <TH>E-mail</TH>
             <TH>Role</TH>
+            <TH>Teams and sites</TH>
             <TH>Status</TH>
             <TH>Since</TH>
             {canManage || canScrub ? <TH>Actions</TH> : null}
           </THead>
           <TBody>
             {members.length === 0 ? (
-              <EmptyRow colSpan={canManage || canScrub ? 6 : 5}>No users found</EmptyRow>
+              <EmptyRow colSpan={canManage || canScrub ? 7 : 6}>No users found</EmptyRow>
             ) : (
               members.map((m) => (
                 <TR key={m.id} data-user={m.email || m.id}>
@@ -197,6 +198,16 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                   </TD>
                   <TD>{m.email || "N/A"}</TD>
                   <TD>{ROLE_LABELS[m.role]}</TD>
+                  <TD data-testid="groups" className="text-sm">
+                    {m.teams || m.sites ? (
+                      <>
+                        {m.teams ? <span className="block">Teams: {m.teams}</span> : null}
+                        {m.sites ? <span className="block">Sites: {m.sites}</span> : null}
+                      </>
+                    ) : (
+                      "None"
+                    )}
+                  </TD>
                   <TD data-testid="status">{STATUS_LABELS[m.status]}</TD>
                   <TD className="whitespace-nowrap">{formatDate(m.createdAt)}</TD>
                   {canManage || canScrub ? (

@@ -1,0 +1,379 @@
+import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import {
+  calendarMembers,
+  calendars,
+  events,
+  teamMembers,
+  eventShares,
+  eventTeams,
+  schedulePrefs,
+  teams,
+  users,
+  type EventStatus,
+  type EventType,
+  type EventVisibility,
+  type ScheduleView,
+} from "~/db/schema";
+import type { Actor } from "~/features/auth";
+import { auditInsert } from "~/features/platform/index.server";
+import { newId } from "~/utils/ids";
+import { seriesEnd } from "./domain/recurrence";
+import { visibleEvents, type ScheduleViewer } from "./visibility.server";
+
+export type { ScheduleViewer };
+
+/** The most rows one view reads; a year of a very busy tenant is cut here (the page says so). */
+export const VIEW_ROW_LIMIT = 3000;
+
+export type EventRow = {
+  id: string;
+  title: string;
+  startUtc: number;
+  endUtc: number;
+  type: EventType;
+  status: EventStatus;
+  visibility: EventVisibility;
+  calendarId: string | null;
+  rrule: string | null;
+  exdates: string | null;
+  createdBy: string;
+};
+
+const eventColumns = {
+  id: events.id,
+  title: events.title,
+  startUtc: events.startUtc,
+  endUtc: events.endUtc,
+  type: events.type,
+  status: events.status,
+  visibility: events.visibility,
+  calendarId: events.calendarId,
+  rrule: events.rrule,
+  exdates: events.exdates,
+  createdBy: events.createdBy,
+};
+
+export type ViewFilters = { cal: string | null; type: EventType | null; user: string | null; team: string | null };
+
+/** Events overlapping a range: single events by their times, series until their last occurrence ends. */
+function inRange(start: SQL | number, end: SQL | number): SQL {
+  return sql`("events"."start_utc" < ${end} AND ("events"."end_utc" > ${start} OR ("events"."rrule" IS NOT NULL AND ("events"."repeat_until" IS NULL OR "events"."repeat_until" > ${start}))))`;
+}
+
+function filterWhere(viewer: ScheduleViewer, f: ViewFilters): SQL[] {
+  const parts: SQL[] = [];
+  if (f.cal === "personal") parts.push(sql`"events"."calendar_id" IS NULL`);
+  else if (f.cal) parts.push(sql`"events"."calendar_id" = ${f.cal}`);
+  if (f.type) parts.push(sql`"events"."type" = ${f.type}`);
+  if (f.user) parts.push(sql`"events"."created_by" = ${f.user}`);
+  if (f.team)
+    parts.push(
+      sql`EXISTS (SELECT 1 FROM "team_members" ft WHERE ft.tenant_id = ${viewer.tenantId} AND ft."team_id" = ${f.team} AND ft."user_id" = "events"."created_by")`,
+    );
+  return parts;
+}
+
+export type RangeChoice = { view: ScheduleView; start: number; end: number };
+
+/**
+ * Everything a calendar view shows, in one D1 round trip: the events in range, the calendars the
+ * person may pick, the people and teams for the filters, and their stored last view. When the
+ * address names no view, the range is chosen in SQL from the stored view (`ranges` holds the range
+ * of each view for the date), so that choice costs no extra round trip; when it names one, the
+ * same batch stores it as the person's last view.
+ */
+export async function loadScheduleView(
+  env: Env,
+  viewer: ScheduleViewer,
+  opts: {
+    ranges: Record<ScheduleView, { start: number; end: number }>;
+    view: ScheduleView | null;
+    filters: ViewFilters;
+    viewAllCalendars: boolean;
+    withTeams: boolean;
+  },
+) {
+  const db = getDb(env);
+  const t = viewer.tenantId;
+  const stored = sql`COALESCE((SELECT "last_view" FROM "schedule_prefs" WHERE "tenant_id" = ${t} AND "user_id" = ${viewer.id}), 'month')`;
+  const pick = (key: "start" | "end"): SQL | number =>
+    opts.view
+      ? opts.ranges[opts.view][key]
+      : sql`(CASE ${stored} WHEN 'day' THEN ${opts.ranges.day[key]} WHEN 'week' THEN ${opts.ranges.week[key]} WHEN 'year' THEN ${opts.ranges.year[key]} ELSE ${opts.ranges.month[key]} END)`;
+  const where = and(visibleEvents(viewer), inRange(pick("start"), pick("end")), ...filterWhere(viewer, opts.filters))!;
+  const remember = opts.view
+    ? db
+        .insert(schedulePrefs)
+        .values({ tenantId: t, userId: viewer.id, lastView: opts.view, updatedAt: Date.now() })
+        .onConflictDoUpdate({
+          target: [schedulePrefs.tenantId, schedulePrefs.userId],
+          set: { lastView: opts.view, updatedAt: Date.now() },
+          setWhere: ne(schedulePrefs.lastView, opts.view),
+        })
+    : null;
+  const prefs = db
+    .select({ lastView: schedulePrefs.lastView })
+    .from(schedulePrefs)
+    .where(and(eq(schedulePrefs.tenantId, t), eq(schedulePrefs.userId, viewer.id)));
+  const list = db.select(eventColumns).from(events).where(where).orderBy(asc(events.startUtc)).limit(VIEW_ROW_LIMIT);
+  const cals = calendarListQuery(env, viewer, opts.viewAllCalendars, false);
+  const people = db
+    .select({ id: users.id, name: users.displayName })
+    .from(users)
+    .where(and(eq(users.tenantId, t), eq(users.disabled, false), isNull(users.scrubbedAt)))
+    .orderBy(asc(users.displayName));
+  const teamList = db
+    .select({ id: teams.id, name: teams.name })
+    .from(teams)
+    .where(eq(teams.tenantId, opts.withTeams ? t : ""))
+    .orderBy(asc(teams.name));
+  if (remember) {
+    const [, p, rows, c, u, tm] = await db.batch([remember, prefs, list, cals, people, teamList]);
+    return { lastView: p[0]?.lastView ?? "month", rows: rows as EventRow[], calendars: c, people: u, teams: tm };
+  }
+  const [p, rows, c, u, tm] = await db.batch([prefs, list, cals, people, teamList]);
+  return { lastView: p[0]?.lastView ?? "month", rows: rows as EventRow[], calendars: c, people: u, teams: tm };
+}
+
+/** Calendars a person may list: every one with view-all-calendars, otherwise those they are a member of; archived ones only when asked. */
+export function calendarListQuery(env: Env, viewer: ScheduleViewer, viewAll: boolean, includeArchived: boolean) {
+  const db = getDb(env);
+  const member = sql`EXISTS (SELECT 1 FROM "calendar_members" lm WHERE lm.tenant_id = ${viewer.tenantId} AND lm."calendar_id" = "calendars"."id" AND lm."user_id" = ${viewer.id})`;
+  return db
+    .select({
+      id: calendars.id,
+      name: calendars.name,
+      color: calendars.color,
+      type: calendars.type,
+      archived: calendars.archived,
+      member: sql<number>`${member}`,
+    })
+    .from(calendars)
+    .where(and(eq(calendars.tenantId, viewer.tenantId), viewAll ? undefined : member, includeArchived ? undefined : eq(calendars.archived, false)))
+    .orderBy(asc(calendars.name));
+}
+
+export type EventDetail = EventRow & { siteId: string | null; sharedAll: boolean; shares: string[]; teamIds: string[] };
+
+/** An event this person may see with what its form needs (calendars, people), in one round trip; null when not visible. */
+export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string | null, viewAllCalendars: boolean) {
+  const db = getDb(env);
+  const t = viewer.tenantId;
+  const ev = db
+    .select({ ...eventColumns, siteId: events.siteId, sharedAll: events.sharedAll })
+    .from(events)
+    .where(and(eq(events.id, id ?? ""), visibleEvents(viewer)));
+  const shares = db
+    .select({ userId: eventShares.userId })
+    .from(eventShares)
+    .where(and(eq(eventShares.tenantId, t), eq(eventShares.eventId, id ?? "")));
+  const tms = db
+    .select({ teamId: eventTeams.teamId })
+    .from(eventTeams)
+    .where(and(eq(eventTeams.tenantId, t), eq(eventTeams.eventId, id ?? "")));
+  const cals = calendarListQuery(env, viewer, viewAllCalendars, false);
+  const people = db
+    .select({ id: users.id, name: users.displayName })
+    .from(users)
+    .where(and(eq(users.tenantId, t), eq(users.disabled, false), isNull(users.scrubbedAt)))
+    .orderBy(asc(users.displayName));
+  const [e, s, tm, c, u] = await db.batch([ev, shares, tms, cals, people]);
+  const row = e[0];
+  const event: EventDetail | null = row
+    ? { ...(row as EventRow & { siteId: string | null; sharedAll: boolean }), shares: s.map((x) => x.userId), teamIds: tm.map((x) => x.teamId) }
+    : null;
+  return { event, calendars: c, people: u };
+}
+
+export type EventInput = {
+  title: string;
+  startUtc: number;
+  endUtc: number;
+  type: EventType;
+  status: EventStatus;
+  visibility: EventVisibility;
+  calendarId: string | null;
+  selectedUsers: string[];
+  rrule: string | null;
+};
+
+export type SaveEventError = "calendar_not_found" | "person_not_found" | "event_not_found";
+
+/** Who may change an event they can see: its creator, or anyone who manages calendars. */
+export function mayChangeEvent(viewer: ScheduleViewer, createdBy: string, managesCalendars: boolean): boolean {
+  return createdBy === viewer.id || managesCalendars || viewer.role === "admin";
+}
+
+/**
+ * The sharing an event's visibility stands for: 'Only me' shares with the author alone; 'Specific
+ * people' with the people chosen; 'My teams' with everyone plus the author's teams; 'My sites'
+ * with everyone plus the author's first site; 'Entire organisation' with everyone.
+ */
+export function sharingOf(visibility: EventVisibility, authorId: string, selected: string[]) {
+  return {
+    sharedAll: visibility === "team" || visibility === "site" || visibility === "org",
+    shareUsers: visibility === "private" ? [authorId] : visibility === "users" ? [...new Set(selected)] : [],
+    authorTeams: visibility === "team",
+    authorFirstSite: visibility === "site",
+  };
+}
+
+/** Checks the calendar and the people named exist in the tenant (and the calendar is open to this person). */
+async function checkReferences(
+  env: Env,
+  viewer: ScheduleViewer,
+  input: EventInput,
+  viewAll: boolean,
+  authorId: string,
+): Promise<{ problem: SaveEventError | null; authorTeams: string[] }> {
+  const db = getDb(env);
+  const cal = db
+    .select({ id: calendars.id })
+    .from(calendars)
+    .where(and(eq(calendars.tenantId, viewer.tenantId), eq(calendars.id, input.calendarId ?? ""), eq(calendars.archived, false)));
+  const calMember = db
+    .select({ id: calendarMembers.calendarId })
+    .from(calendarMembers)
+    .where(and(eq(calendarMembers.tenantId, viewer.tenantId), eq(calendarMembers.calendarId, input.calendarId ?? ""), eq(calendarMembers.userId, viewer.id)));
+  const people = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, viewer.tenantId), inArray(users.id, input.selectedUsers.length ? input.selectedUsers : [""])));
+  // The author's teams (at most ten), which 'My teams' shares with.
+  const authorTeams = db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.tenantId, viewer.tenantId), eq(teamMembers.userId, authorId)))
+    .orderBy(asc(teamMembers.teamId))
+    .limit(10);
+  const [c, m, p, tm] = await db.batch([cal, calMember, people, authorTeams]);
+  const teamIds = tm.map((r) => r.teamId);
+  if (input.calendarId && (!c.length || (!viewAll && !m.length))) return { problem: "calendar_not_found", authorTeams: teamIds };
+  if (input.visibility === "users" && p.length !== new Set(input.selectedUsers).size) return { problem: "person_not_found", authorTeams: teamIds };
+  return { problem: null, authorTeams: teamIds };
+}
+
+function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
+  const s = sharingOf(input.visibility, authorId, input.selectedUsers);
+  const out = [
+    db.delete(eventShares).where(and(eq(eventShares.tenantId, tenantId), eq(eventShares.eventId, eventId))),
+    db.delete(eventTeams).where(and(eq(eventTeams.tenantId, tenantId), eq(eventTeams.eventId, eventId))),
+  ];
+  const more = [];
+  if (s.shareUsers.length) more.push(db.insert(eventShares).values(s.shareUsers.map((userId) => ({ tenantId, eventId, userId }))));
+  if (s.authorTeams && authorTeams.length) more.push(db.insert(eventTeams).values(authorTeams.map((teamId) => ({ tenantId, eventId, teamId }))));
+  const site = s.authorFirstSite
+    ? sql`(SELECT sm."site_id" FROM "site_members" sm JOIN "sites" st ON st."id" = sm."site_id" AND st.tenant_id = sm.tenant_id WHERE sm.tenant_id = ${tenantId} AND sm."user_id" = ${authorId} ORDER BY st."name" LIMIT 1)`
+    : sql`NULL`;
+  more.push(
+    db
+      .update(events)
+      .set({ siteId: site, sharedAll: s.sharedAll })
+      .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId))),
+  );
+  return [...out, ...more];
+}
+
+export async function createEvent(env: Env, viewer: ScheduleViewer, actor: Actor & { ip?: string | null }, input: EventInput, viewAll: boolean) {
+  const { problem, authorTeams } = await checkReferences(env, viewer, input, viewAll, viewer.id);
+  if (problem) return { ok: false as const, code: problem };
+  const db = getDb(env);
+  const id = newId();
+  const now = Date.now();
+  await db.batch([
+    db.insert(events).values({
+      id,
+      tenantId: viewer.tenantId,
+      title: input.title,
+      startUtc: input.startUtc,
+      endUtc: input.endUtc,
+      type: input.type,
+      status: input.status,
+      visibility: input.visibility,
+      calendarId: input.calendarId,
+      rrule: input.rrule,
+      repeatUntil: input.rrule ? seriesEnd(input) : null,
+      createdBy: viewer.id,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    ...sharingStatements(db, viewer.tenantId, id, viewer.id, authorTeams, input),
+    auditInsert(db, {
+      tenantId: viewer.tenantId,
+      action: "schedule.event.created",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "event",
+      targetId: id,
+      payload: { title: input.title, start: input.startUtc },
+      ip: actor.ip ?? null,
+    }),
+  ]);
+  return { ok: true as const, id };
+}
+
+export async function updateEvent(
+  env: Env,
+  viewer: ScheduleViewer,
+  actor: Actor & { ip?: string | null },
+  existing: EventDetail,
+  input: EventInput,
+  viewAll: boolean,
+) {
+  const { problem, authorTeams } = await checkReferences(env, viewer, input, viewAll, existing.createdBy);
+  if (problem) return { ok: false as const, code: problem };
+  const db = getDb(env);
+  const t = viewer.tenantId;
+  await db.batch([
+    db
+      .update(events)
+      .set({
+        title: input.title,
+        startUtc: input.startUtc,
+        endUtc: input.endUtc,
+        type: input.type,
+        status: input.status,
+        visibility: input.visibility,
+        calendarId: input.calendarId,
+        rrule: input.rrule,
+        repeatUntil: input.rrule ? seriesEnd(input) : null,
+        exdates: input.rrule ? existing.exdates : null,
+        updatedAt: Date.now(),
+      })
+      .where(and(eq(events.tenantId, t), eq(events.id, existing.id))),
+    // Sharing follows the visibility as the event's creator chose it.
+    ...sharingStatements(db, t, existing.id, existing.createdBy, authorTeams, input),
+    auditInsert(db, {
+      tenantId: t,
+      action: "schedule.event.updated",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "event",
+      targetId: existing.id,
+      payload: { title: input.title, start: input.startUtc },
+      ip: actor.ip ?? null,
+    }),
+  ]);
+  return { ok: true as const, id: existing.id };
+}
+
+export async function deleteEvent(env: Env, viewer: ScheduleViewer, actor: Actor & { ip?: string | null }, existing: EventDetail) {
+  const db = getDb(env);
+  const t = viewer.tenantId;
+  await db.batch([
+    db.delete(eventShares).where(and(eq(eventShares.tenantId, t), eq(eventShares.eventId, existing.id))),
+    db.delete(eventTeams).where(and(eq(eventTeams.tenantId, t), eq(eventTeams.eventId, existing.id))),
+    db.delete(events).where(and(eq(events.tenantId, t), eq(events.id, existing.id))),
+    auditInsert(db, {
+      tenantId: t,
+      action: "schedule.event.deleted",
+      actorId: actor.id,
+      actorEmail: actor.email,
+      targetType: "event",
+      targetId: existing.id,
+      payload: { title: existing.title, start: existing.startUtc },
+      ip: actor.ip ?? null,
+    }),
+  ]);
+}

@@ -1,0 +1,326 @@
+import { data, Form, Link } from "react-router";
+import { buttonClass, SubmitButton } from "~/components/ui/button";
+import { Field, inputClass } from "~/components/ui/field";
+import { requireModule } from "~/features/auth/index.server";
+import { AppShell } from "~/features/platform";
+import { redirectWithToast } from "~/features/platform/index.server";
+import { ScheduleNav } from "../components/schedule-nav";
+import { SCHEDULE_TOASTS, STATUS_LABELS, TYPE_LABELS, VISIBILITY_LABELS } from "../domain/labels";
+import { parseRrule } from "../domain/recurrence";
+import { isHm, isYmd, londonHm, londonToUtc, londonYmd, todayYmd, WEEKDAY_SHORT } from "../domain/time";
+import { createEvent, deleteEvent, loadEventPage, mayChangeEvent, updateEvent, type SaveEventError } from "../events.server";
+import { schedulePerms, viewerOf } from "../module.server";
+import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "../domain/constants";
+import { eventFormValues, parseEventForm, type EventFormErrors, type EventFormValues } from "../schemas";
+import type { Route } from "./+types/event";
+
+const SAVE_ERRORS: Record<SaveEventError, { field: keyof EventFormValues; message: string }> = {
+  calendar_not_found: { field: "calendarId", message: "That calendar is not available to you" },
+  person_not_found: { field: "users", message: "Choose people from the list" },
+  event_not_found: { field: "title", message: "That event no longer exists" },
+};
+
+const notFound = () => data("Event not found", { status: 404 });
+
+/** The form's starting values: the event's, or a new event's (one hour from 09:00 on the chosen day). */
+function initialValues(params: URLSearchParams, event: Awaited<ReturnType<typeof loadEventPage>>["event"]): EventFormValues {
+  if (event) {
+    const rule = event.rrule ? parseRrule(event.rrule) : null;
+    return {
+      title: event.title,
+      startDate: londonYmd(event.startUtc),
+      startTime: londonHm(event.startUtc),
+      endDate: londonYmd(event.endUtc),
+      endTime: londonHm(event.endUtc),
+      type: event.type,
+      status: event.status,
+      visibility: event.visibility,
+      calendarId: event.calendarId ?? "",
+      users: event.visibility === "users" ? event.shares : [],
+      repeat: rule?.freq ?? "none",
+      repeatDays: (rule?.weekdays ?? []).map(String),
+      repeatUntil: rule?.until ?? "",
+      repeatCount: rule?.count ? String(rule.count) : "",
+    };
+  }
+  const date = params.get("date") ?? "";
+  const day = isYmd(date) ? date : todayYmd();
+  const time = params.get("time") ?? "";
+  const startTime = isHm(time) ? time : "09:00";
+  const end = londonToUtc(day, startTime) + 3_600_000;
+  return {
+    title: "",
+    startDate: day,
+    startTime,
+    endDate: londonYmd(end),
+    endTime: londonHm(end),
+    type: "shift",
+    status: "green",
+    visibility: "private",
+    calendarId: params.get("cal") ?? "",
+    users: [],
+    repeat: "none",
+    repeatDays: [],
+    repeatUntil: "",
+    repeatCount: "",
+  };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { env, tenant, user } = await requireModule(request, context, { module: "schedule", scope: params.id ? "schedule.view" : "schedule.create" });
+  const perms = schedulePerms(user);
+  const viewer = viewerOf(user, tenant.id);
+  const page = await loadEventPage(env, viewer, params.id ?? null, perms.viewAllCalendars);
+  if (params.id && !page.event) throw notFound();
+  const mayChange = page.event ? mayChangeEvent(viewer, page.event.createdBy, perms.manageCalendars) : true;
+  return {
+    isNew: !params.id,
+    id: params.id ?? null,
+    values: initialValues(new URL(request.url).searchParams, page.event),
+    calendars: page.calendars.map((c) => ({ id: c.id, name: c.name })),
+    people: page.people,
+    perms: { ...perms, editThis: page.event ? perms.edit && mayChange : perms.create, deleteThis: !!page.event && perms.delete && mayChange },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "save");
+  const scope = !params.id ? "schedule.create" : intent === "copy" ? "schedule.create" : intent.startsWith("delete") ? "schedule.delete" : "schedule.edit";
+  const { env, tenant, user, actor, ip } = await requireModule(request, context, { module: "schedule", scope });
+  const perms = schedulePerms(user);
+  const viewer = viewerOf(user, tenant.id);
+  const who = { ...actor, ip };
+  if (!params.id) {
+    const values = eventFormValues(form);
+    const parsed = parseEventForm(values);
+    if (!parsed.ok) return data({ step: "form" as const, values, errors: parsed.errors }, { status: 400 });
+    const res = await createEvent(env, viewer, who, parsed.input, perms.viewAllCalendars);
+    if (!res.ok)
+      return data(
+        { step: "form" as const, values, errors: { [SAVE_ERRORS[res.code].field]: SAVE_ERRORS[res.code].message } as EventFormErrors },
+        { status: 400 },
+      );
+    return redirectWithToast(env, `/schedule?view=day&date=${values.startDate}`, { type: "success", ...SCHEDULE_TOASTS.created });
+  }
+  const { event } = await loadEventPage(env, viewer, params.id, perms.viewAllCalendars);
+  if (!event) throw notFound();
+  if (intent === "copy") {
+    return redirectWithToast(env, `/schedule?view=month&date=${londonYmd(event.startUtc)}&copy=${event.id}`, { type: "success", ...SCHEDULE_TOASTS.copied });
+  }
+  if (!mayChangeEvent(viewer, event.createdBy, perms.manageCalendars)) throw data("You may not change this event", { status: 403 });
+  if (intent === "delete") return { step: "confirm-delete" as const };
+  if (intent === "delete-confirm") {
+    await deleteEvent(env, viewer, who, event);
+    return redirectWithToast(env, `/schedule?date=${londonYmd(event.startUtc)}`, { type: "success", title: "Event deleted", message: event.title });
+  }
+  const values = eventFormValues(form);
+  const parsed = parseEventForm(values);
+  if (!parsed.ok) return data({ step: "form" as const, values, errors: parsed.errors }, { status: 400 });
+  const res = await updateEvent(env, viewer, who, event, parsed.input, perms.viewAllCalendars);
+  if (!res.ok)
+    return data(
+      { step: "form" as const, values, errors: { [SAVE_ERRORS[res.code].field]: SAVE_ERRORS[res.code].message } as EventFormErrors },
+      { status: 400 },
+    );
+  return redirectWithToast(env, `/schedule/${event.id}`, { type: "success", title: "Event saved", message: parsed.input.title });
+}
+
+export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { isNew, id, calendars, people, perms } = loaderData;
+  const failed = actionData && "step" in actionData && actionData.step === "form" ? actionData : null;
+  const v = failed?.values ?? loaderData.values;
+  const errors: EventFormErrors = failed?.errors ?? {};
+  const readOnly = !perms.editThis;
+  const describe = (name: keyof EventFormValues) => (errors[name] ? { "aria-invalid": true, "aria-describedby": `${name}-error` } : {});
+  const confirming = actionData && "step" in actionData && actionData.step === "confirm-delete";
+  return (
+    <AppShell>
+      <ScheduleNav manageCalendars={perms.manageCalendars} manageTeams={perms.manageTeams} />
+      <div className="mx-auto max-w-2xl px-4 py-6">
+        <p className="text-sm">
+          <Link to={`/schedule?date=${v.startDate}`} className="underline">
+            Back to the calendar
+          </Link>
+        </p>
+        <h1 className="mt-2 text-2xl font-semibold">{isNew ? "New Event" : readOnly ? v.title : "Edit Event"}</h1>
+        {confirming ? (
+          <Form method="post" className="mt-4 rounded-brand border border-line p-4" role="alertdialog" aria-labelledby="delete-title">
+            <h2 id="delete-title" className="font-semibold">
+              Delete this event?
+            </h2>
+            <p className="mt-1 text-sm">
+              &lsquo;{v.title}&rsquo; will be removed from everyone&rsquo;s calendar{v.repeat !== "none" ? ", every occurrence of it" : ""}.
+            </p>
+            <div className="mt-3 flex gap-2">
+              <SubmitButton variant="danger" name="intent" value="delete-confirm" pendingText="Deleting...">
+                Delete event
+              </SubmitButton>
+              <Link to={`/schedule/${id}`} className={buttonClass("secondary")}>
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        ) : null}
+        <Form method="post" className="mt-4 space-y-4" noValidate>
+          <fieldset disabled={readOnly} className="space-y-4">
+            <Field id="title" label="Title (required)" error={errors.title}>
+              <input id="title" name="title" required defaultValue={v.title} maxLength={200} className={inputClass} {...describe("title")} />
+            </Field>
+            <div className="grid grid-cols-2 gap-3">
+              <Field id="startDate" label="Start date" error={errors.startDate}>
+                <input id="startDate" name="startDate" type="date" required defaultValue={v.startDate} className={inputClass} {...describe("startDate")} />
+              </Field>
+              <Field id="startTime" label="Start time" error={errors.startTime}>
+                <input
+                  id="startTime"
+                  name="startTime"
+                  type="time"
+                  step={900}
+                  required
+                  defaultValue={v.startTime}
+                  className={inputClass}
+                  {...describe("startTime")}
+                />
+              </Field>
+              <Field id="endDate" label="End date" error={errors.endDate}>
+                <input id="endDate" name="endDate" type="date" required defaultValue={v.endDate} className={inputClass} {...describe("endDate")} />
+              </Field>
+              <Field id="endTime" label="End time" error={errors.endTime}>
+                <input id="endTime" name="endTime" type="time" step={900} required defaultValue={v.endTime} className={inputClass} {...describe("endTime")} />
+              </Field>
+            </div>
+            <p className="text-xs opacity-80">Times are UK time (London).</p>
+            <div className="grid gap-3 sm:grid-cols-3">
+              <Field id="type" label="Type" error={errors.type}>
+                <select id="type" name="type" defaultValue={v.type} className={inputClass} {...describe("type")}>
+                  {EVENT_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {TYPE_LABELS[t]}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field id="status" label="Status" error={errors.status}>
+                <select id="status" name="status" defaultValue={v.status} className={inputClass} {...describe("status")}>
+                  {EVENT_STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {STATUS_LABELS[s]}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field id="calendarId" label="Calendar" error={errors.calendarId}>
+                <select id="calendarId" name="calendarId" defaultValue={v.calendarId} className={inputClass} {...describe("calendarId")}>
+                  <option value="">Personal Calendar</option>
+                  {calendars.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            </div>
+            <Field id="visibility" label="Visibility" error={errors.visibility}>
+              <select id="visibility" name="visibility" defaultValue={v.visibility} className={inputClass} {...describe("visibility")}>
+                {EVENT_VISIBILITIES.map((s) => (
+                  <option key={s} value={s}>
+                    {VISIBILITY_LABELS[s]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <fieldset className="rounded-brand border border-line p-3">
+              <legend className="px-1 text-sm font-medium">Specific people (when visibility is &lsquo;Specific people&rsquo;)</legend>
+              {people.length ? (
+                <ul className="grid max-h-48 gap-1 overflow-y-auto sm:grid-cols-2">
+                  {people.map((p) => (
+                    <li key={p.id}>
+                      <label className="flex items-center gap-2 text-sm">
+                        <input type="checkbox" name="users" value={p.id} defaultChecked={v.users.includes(p.id)} {...describe("users")} />
+                        {p.name}
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm">No team members available</p>
+              )}
+              {errors.users ? (
+                <p id="users-error" role="alert" className="mt-1 text-sm text-danger">
+                  {errors.users}
+                </p>
+              ) : null}
+            </fieldset>
+            <fieldset className="space-y-3 rounded-brand border border-line p-3">
+              <legend className="px-1 text-sm font-medium">Repeat</legend>
+              <Field id="repeat" label="Repeats" error={errors.repeat}>
+                <select id="repeat" name="repeat" defaultValue={v.repeat} className={inputClass} {...describe("repeat")}>
+                  <option value="none">Does not repeat</option>
+                  <option value="daily">Every day</option>
+                  <option value="weekly">Every week</option>
+                  <option value="monthly">Every month</option>
+                </select>
+              </Field>
+              <fieldset aria-describedby={errors.repeatDays ? "repeatDays-error" : undefined}>
+                <legend className="text-sm">On these days (weekly)</legend>
+                <div className="mt-1 flex flex-wrap gap-3">
+                  {WEEKDAY_SHORT.map((d, i) => (
+                    <label key={d} className="flex items-center gap-1 text-sm">
+                      <input type="checkbox" name="repeatDays" value={String(i)} defaultChecked={v.repeatDays.includes(String(i))} />
+                      {d}
+                    </label>
+                  ))}
+                </div>
+                {errors.repeatDays ? (
+                  <p id="repeatDays-error" role="alert" className="text-sm text-danger">
+                    {errors.repeatDays}
+                  </p>
+                ) : null}
+              </fieldset>
+              <div className="grid grid-cols-2 gap-3">
+                <Field id="repeatUntil" label="Until (last date)" error={errors.repeatUntil}>
+                  <input id="repeatUntil" name="repeatUntil" type="date" defaultValue={v.repeatUntil} className={inputClass} {...describe("repeatUntil")} />
+                </Field>
+                <Field id="repeatCount" label="Or number of times" error={errors.repeatCount}>
+                  <input
+                    id="repeatCount"
+                    name="repeatCount"
+                    type="number"
+                    min={1}
+                    max={500}
+                    inputMode="numeric"
+                    defaultValue={v.repeatCount}
+                    className={inputClass}
+                    {...describe("repeatCount")}
+                  />
+                </Field>
+              </div>
+            </fieldset>
+          </fieldset>
+          <div className="flex flex-wrap gap-2">
+            {perms.editThis ? (
+              <SubmitButton name="intent" value="save" pendingText="Saving...">
+                {isNew ? "Create event" : "Save changes"}
+              </SubmitButton>
+            ) : null}
+            {!isNew && perms.create ? (
+              <button type="submit" name="intent" value="copy" formNoValidate className={buttonClass("secondary")}>
+                Copy event
+              </button>
+            ) : null}
+            {perms.deleteThis ? (
+              <button type="submit" name="intent" value="delete" formNoValidate className={buttonClass("danger")}>
+                Delete
+              </button>
+            ) : null}
+          </div>
+        </Form>
+      </div>
+    </AppShell>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.isNew ? "New Event" : (loaderData?.values.title ?? "Event") }];
+}

@@ -39,7 +39,7 @@ export const CEILINGS_KB = {
   "features/cis/invoices/routes/detail": 175,
   "features/cis/invoices/routes/import": 126,
   "features/cis/invoices/routes/list": 140,
-  "features/cis/returns/routes/returns": 126,
+  "features/cis/returns/routes/returns": 127,
   "features/cis/routes/analytics": 134,
   "features/cis/routes/dashboard": 124,
   "features/cis/routes/settings": 166,
@@ -59,7 +59,7 @@ export const CEILINGS_KB = {
   "features/marketing/routes/start-a-project": 163,
   "features/marketing/routes/terms": 126,
   "features/marketing/routes/vision": 125,
-  "features/platform/routes/audit-log": 130,
+  "features/workspace/routes/audit-log": 130,
   "features/platform/routes/dev-mailbox": 129,
   "features/portal/routes/invoice-new": 163,
   "features/superadmin/routes/audit": 132,
@@ -75,7 +75,7 @@ export const CEILINGS_KB = {
   // (2026-11-27): the shell grew about 1 KB; portal pages import the files surface. Bringing these
   // back under the goal is open work.
   "features/auth/routes/accept-session": 122,
-  "features/platform/routes/notifications": 122,
+  "features/workspace/routes/notifications": 122,
   "features/portal/routes/auth": 124,
   "features/portal/routes/home": 133,
   "features/portal/routes/invoices": 124,

@@ -15,16 +15,22 @@ function toDate(value: DateInput): Date | null {
  * build, cheap to use): list pages format a few dates on every row. en-GB's numeric date is
  * dd/MM/yyyy and its time HH:mm, the forms below.
  */
-const LONDON_DAY = new Intl.DateTimeFormat("en-GB", { timeZone: LONDON, day: "2-digit", month: "2-digit", year: "numeric" });
-const LONDON_DAY_TIME = new Intl.DateTimeFormat("en-GB", {
-  timeZone: LONDON,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
+// Made on first use rather than at import: a formatter built at module scope is a side effect the
+// bundler must keep, which would pull this whole module (and date-fns-tz) into every page that
+// imports any one helper from it.
+let londonDay: Intl.DateTimeFormat | undefined;
+let londonDayTime: Intl.DateTimeFormat | undefined;
+const LONDON_DAY = () => (londonDay ??= new Intl.DateTimeFormat("en-GB", { timeZone: LONDON, day: "2-digit", month: "2-digit", year: "numeric" }));
+const LONDON_DAY_TIME = () =>
+  (londonDayTime ??= new Intl.DateTimeFormat("en-GB", {
+    timeZone: LONDON,
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }));
 
 /** en-GB date in London, e.g. 05/04/2026; 'N/A' when missing or invalid. */
 export function formatDate(value: DateInput): string {
@@ -32,7 +38,7 @@ export function formatDate(value: DateInput): string {
   if (!d) return "N/A";
   // Four-digit years only: the formatter would not pad a year before 1000.
   const y = d.getUTCFullYear();
-  return y >= 1000 && y <= 9999 ? LONDON_DAY.format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy");
+  return y >= 1000 && y <= 9999 ? LONDON_DAY().format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy");
 }
 
 /** en-GB date and time in London, e.g. 05/04/2026, 14:30; 'N/A' when missing or invalid. */
@@ -40,7 +46,7 @@ export function formatDateTime(value: DateInput): string {
   const d = toDate(value);
   if (!d) return "N/A";
   const y = d.getUTCFullYear();
-  return y >= 1000 && y <= 9999 ? LONDON_DAY_TIME.format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy, HH:mm");
+  return y >= 1000 && y <= 9999 ? LONDON_DAY_TIME().format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy, HH:mm");
 }
 
 /** Long en-GB date, e.g. 19 May 2026. */

@@ -16,7 +16,14 @@ const COMPOSITION_ROOTS = "^app/(routes|scopes|jobs\\.server)\\.ts$";
  * Features in layers, lowest first: a feature imports only features of lower layers, so features
  * can form no cycle. A new feature goes in the lowest layer above everything it imports.
  */
-const LAYERS = [["platform"], ["auth"], ["files", "marketing", "tenant-settings", "workspace", "chat", "schedule"], ["cis"], ["portal", "team"], ["superadmin"]];
+const LAYERS = [
+  ["platform"],
+  ["auth"],
+  ["files", "marketing", "tenant-settings", "workspace", "chat", "schedule"],
+  ["cis"],
+  ["portal", "team"],
+  ["superadmin"],
+];
 
 /**
  * Exceptions to "feature-layers", each with its reason. Keep this list short. There are none:

@@ -37,8 +37,8 @@ describe("scope registry", () => {
     const registry = createScopeRegistry();
     expect(registry.grants(["files.*"], "files.upload")).toBe(true);
     expect(registry.grants(["files.*"], "filesystem.x")).toBe(false);
-    expect(registry.grants(["schedule.*"], "schedule.edit")).toBe(true);
-    expect(registry.grants(["schedule.view"], "schedule.edit")).toBe(false);
+    expect(registry.grants(["files.*"], "files.signatures.sign")).toBe(true);
+    expect(registry.grants(["files.view"], "files.upload")).toBe(false);
   });
 
   it("refuses a registration whose scopes stray outside its prefix or that claims a platform family", () => {

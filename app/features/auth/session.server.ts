@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createCookie } from "react-router";
-import { getDb } from "~/db/client.server";
+import { dbFor, getDb } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { forTenant } from "~/db/tenancy";
 import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
@@ -55,7 +55,7 @@ export async function newSession(env: Env, opts: NewSession) {
   const idHash = await sha256Hex(token);
   const now = Date.now();
   const policy = SESSION_POLICY[opts.kind];
-  const insert = getDb(env)
+  const insert = dbFor(env, opts.tenantId)
     .insert(sessions)
     .values({
       idHash,
@@ -227,7 +227,7 @@ export async function replaceSession(
   opts: { kind: "staff"; tenantId: string; userId: string; ip: string | null } | { kind: "platform"; tenantId: null; userId: string; ip: string | null },
   audit: AuditEntry,
 ): Promise<{ setCookie: string }> {
-  const db = getDb(env);
+  const db = dbFor(env, opts.tenantId);
   const presented = await readSessionToken(env, request, opts.kind);
   const { insert, setCookie } = await newSession(env, opts);
   const tenantCondition = opts.tenantId === null ? isNull(sessions.tenantId) : eq(sessions.tenantId, opts.tenantId);
@@ -257,7 +257,7 @@ export async function staffSignInStatementsWhere(
   opts: { tenantId: string; userId: string; email: string; ip: string | null; method: string; now: number },
   when: SQL,
 ): Promise<{ statements: BatchItem<"sqlite">[]; setCookie: string }> {
-  const db = getDb(env);
+  const db = dbFor(env, opts.tenantId);
   const token = newId(32);
   const idHash = await sha256Hex(token);
   const policy = SESSION_POLICY.staff;
@@ -309,7 +309,7 @@ export async function staffSignInStatementsWhere(
 
 /** Ends every live session of a user at once (disable, password change). */
 export function revokeUserSessionsStatement(env: Env, tenantId: string, userId: string) {
-  return getDb(env)
+  return dbFor(env, tenantId)
     .update(sessions)
     .set({ revokedAt: Date.now() })
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)));

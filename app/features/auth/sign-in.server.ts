@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, lt, lte, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor, getDb, globalDb } from "~/db/client.server";
 import { loginChallenges, platformAdmins, tenants, users } from "~/db/schema";
 import { queueEmail } from "~/features/platform/index.server";
 import { writeAudit } from "~/features/platform/index.server";
@@ -40,7 +40,7 @@ async function codeHash(challengeId: string, code: string): Promise<string> {
 
 async function rehashUser(env: Env, user: UserRow, password: string) {
   if (!needsRehash(env, user.passwordHash)) return;
-  await getDb(env)
+  await dbFor(env, user.tenantId)
     .update(users)
     .set({ passwordHash: await hashPassword(env, password) })
     .where(and(eq(users.tenantId, user.tenantId), eq(users.id, user.id)));
@@ -77,7 +77,7 @@ export async function announceAccountLock(env: Env, email: string, lockedUntil: 
 
 /** Checks a password for one tenant: one derivation whether or not the e-mail is known. */
 export async function checkTenantCredentials(env: Env, tenantId: string, email: string, password: string): Promise<UserRow | null> {
-  const [user] = await getDb(env)
+  const [user] = await dbFor(env, tenantId)
     .select()
     .from(users)
     .where(and(eq(users.tenantId, tenantId), eq(users.email, email)))
@@ -163,7 +163,7 @@ export async function startChallenge(
     await writeAudit(env, { tenantId, action: "auth.code.refused", actorId, actorEmail: opts.email, payload: { reason: "too_many_codes" }, ip: opts.ip });
     return { ok: false, code: "codes_exhausted", waitMs: wait };
   }
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const id = newId();
   const code = generateCode();
   const now = Date.now();
@@ -258,7 +258,7 @@ export async function verifyChallengeCode(env: Env, challengeId: string, code: s
 }
 
 export async function getUserForSession(env: Env, tenantId: string, userId: string) {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({ user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name, requireTwoFactor: tenants.requireTwoFactor } })
     .from(users)
     .innerJoin(tenants, and(eq(tenants.id, users.tenantId), isNull(tenants.suspendedAt)))
@@ -268,12 +268,12 @@ export async function getUserForSession(env: Env, tenantId: string, userId: stri
 }
 
 export async function getActivePlatformAdmin(env: Env, adminId: string): Promise<AdminRow | null> {
-  const [admin] = await getDb(env).select().from(platformAdmins).where(eq(platformAdmins.id, adminId)).limit(1);
+  const [admin] = await globalDb(env).select().from(platformAdmins).where(eq(platformAdmins.id, adminId)).limit(1);
   return admin && !admin.disabled ? admin : null;
 }
 
 export async function findTenantIdBySlug(env: Env, slug: string): Promise<string | null> {
   if (!slug) return null;
-  const [t] = await getDb(env).select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)).limit(1);
+  const [t] = await globalDb(env).select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)).limit(1);
   return t?.id ?? null;
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { globalDb, type Db } from "~/db/client.server";
 import { authThrottle } from "~/db/schema";
 
 /**
@@ -97,7 +97,7 @@ export async function countAttemptDetailed(
   keys: ThrottleKey[],
   now = Date.now(),
 ): Promise<{ wait: number; newlyLocked: { key: string; lockedUntil: number }[] }> {
-  const db = getDb(env);
+  const db = globalDb(env);
   let wait = 0;
   const newlyLocked: { key: string; lockedUntil: number }[] = [];
   for (const { key, limit, windowMs = THROTTLE.windowMs, lockMs = THROTTLE.lockMs } of keys) {
@@ -125,14 +125,14 @@ export async function countAttemptDetailed(
 
 /** Milliseconds until the key's lock ends, or 0; counts nothing. */
 export async function lockedFor(env: Env, key: ThrottleKey, now = Date.now()): Promise<number> {
-  const [row] = await getDb(env).select({ lockedUntil: authThrottle.lockedUntil }).from(authThrottle).where(eq(authThrottle.key, key.key)).limit(1);
+  const [row] = await globalDb(env).select({ lockedUntil: authThrottle.lockedUntil }).from(authThrottle).where(eq(authThrottle.key, key.key)).limit(1);
   return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil - now : 0;
 }
 
 /** Gives back the attempt a right answer spent, without forgiving the failures before it. */
 export async function refundAttempt(env: Env, keys: ThrottleKey[]): Promise<void> {
   if (keys.length === 0) return;
-  await getDb(env)
+  await globalDb(env)
     .update(authThrottle)
     .set({ failures: sql`MAX(${authThrottle.failures} - 1, 0)` })
     .where(
@@ -145,7 +145,7 @@ export async function refundAttempt(env: Env, keys: ThrottleKey[]): Promise<void
 
 export async function clearThrottle(env: Env, keys: ThrottleKey[]): Promise<void> {
   if (keys.length === 0) return;
-  await getDb(env)
+  await globalDb(env)
     .delete(authThrottle)
     .where(
       inArray(

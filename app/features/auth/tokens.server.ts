@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from "jose";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { usedTokens } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { Result } from "~/utils/result";
@@ -64,7 +64,7 @@ export async function verifyToken(
 
 /** Burns a token id; false when it was already used (single use, across isolates, via D1). */
 export async function burnToken(env: Env, opts: { jti: string; kind: TokenKind; tenantId: string | null; expiresAt: number }): Promise<boolean> {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, opts.tenantId)
     .insert(usedTokens)
     .values({ jti: opts.jti, kind: opts.kind, tenantId: opts.tenantId, usedAt: Date.now(), expiresAt: opts.expiresAt })
     .onConflictDoNothing()

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { USER_STATUSES, users, type UserStatus } from "~/db/schema";
 
 export const userStatusFormSchema = z.object({
@@ -11,7 +11,7 @@ export const userStatusFormSchema = z.object({
 /** Availability status of one staff member in one tenant; the shell shows it on the next render. */
 export async function setUserStatus(env: Env, tenantId: string, userId: string, status: UserStatus): Promise<void> {
   const now = Date.now();
-  await getDb(env)
+  await dbFor(env, tenantId)
     .update(users)
     .set({ userStatus: status, userStatusUpdatedAt: now, updatedAt: now })
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "./actor";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { users, type ThemePreference } from "~/db/schema";
 import { forTenant } from "~/db/tenancy";
 import { auditInsert } from "~/features/platform/index.server";
@@ -18,7 +18,7 @@ export function defaultDisplayName(u: { displayName?: string | null; firstName?:
 
 /** Disabling a user ends their sessions in the same batch, with the audit entry. */
 export async function setUserDisabled(env: Env, tenantId: string, userId: string, disabled: boolean, actor: Actor): Promise<boolean> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const update = db
     .update(users)
@@ -39,7 +39,7 @@ export async function setUserDisabled(env: Env, tenantId: string, userId: string
 
 /** A new password ends every existing session of that user at once. */
 export async function changePassword(env: Env, tenantId: string, userId: string, newPassword: string, actor: Actor): Promise<boolean> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const [updated] = await db.batch([
     db
@@ -55,7 +55,7 @@ export async function changePassword(env: Env, tenantId: string, userId: string,
 
 /** Remembers a staff member's theme on their account, so it follows them to other devices. */
 export async function saveUserTheme(env: Env, tenantId: string, userId: string, theme: ThemePreference): Promise<void> {
-  await getDb(env)
+  await dbFor(env, tenantId)
     .update(users)
     .set({ themePreference: theme, updatedAt: Date.now() })
     .where(and(forTenant(users, tenantId), eq(users.id, userId)));

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { chatMembers, chatMessages, chatRooms, notifications, users } from "~/db/schema";
 import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/index.server";
@@ -111,7 +111,7 @@ function peopleStatement(db: Db, tenantId: string) {
 
 /** The /chat page in one round trip: the person's rooms and the tenant's people (for starting chats). */
 export async function chatHome(env: Env, tenantId: string, userId: string): Promise<{ rooms: RoomSummary[]; people: Person[] }> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [rooms, people] = await db.batch([roomListStatement(db, tenantId, userId), peopleStatement(db, tenantId)]);
   return {
     rooms: rooms.map((r) => ({
@@ -186,7 +186,7 @@ export async function roomView(
   cursorRaw?: string | null,
   now = Date.now(),
 ): Promise<RoomView | null> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const cursor = decodeCursor(cursorRaw);
   const access = canAccess(tenantId, roomId, userId);
   const before = cursor ? sql`AND (msg.created_at < ${cursor.createdAt} OR (msg.created_at = ${cursor.createdAt} AND msg.id < ${cursor.id}))` : sql``;
@@ -257,7 +257,7 @@ export async function roomView(
 
 /** Whether the person may be in the room now (the socket route asks before connecting). */
 export async function mayJoinRoom(env: Env, tenantId: string, userId: string, roomId: string): Promise<boolean> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const rows = await db.all<{ ok: number }>(sql`SELECT 1 AS ok WHERE ${canAccess(tenantId, roomId, userId)}`);
   return rows.length > 0;
 }
@@ -416,7 +416,7 @@ export async function deleteMessage(
  * once (it is stored, not kept in the browser). In an everyone group the first read creates the row.
  */
 export async function markRead(env: Env, tenantId: string, userId: string, roomId: string, now = Date.now()): Promise<ChatResult<number>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [updated, inserted] = await db.batch(markReadStatements(db, tenantId, userId, roomId, now));
   return updated.length + inserted.length > 0 ? { ok: true, value: readTimeFor(now) } : fail("not_found");
 }
@@ -533,7 +533,7 @@ export async function createGroup(env: Env, actor: ChatActor, input: GroupInput,
 export async function renameGroup(env: Env, actor: ChatActor, roomId: string, rawName: string): Promise<ChatResult<string>> {
   const name = checkName(rawName);
   if (!name.ok) return name;
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const admin = isAdmin(actor.tenantId, roomId, actor.userId);
   const [rows] = await db.batch([
     db

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { chatMessages, users } from "~/db/schema";
 import type { WireMessage } from "./domain/rules";
 
@@ -47,7 +47,7 @@ export function identityFrom(request: Request): SocketIdentity | null {
 
 /** Messages of a room stored after `since` (oldest first, at most `limit`): what a reconnecting socket missed. */
 export async function messagesSince(env: Env, tenantId: string, roomId: string, since: number, limit = 200): Promise<WireMessage[]> {
-  const rows = await getDb(env).all<{
+  const rows = await dbFor(env, tenantId).all<{
     id: string;
     client_id: string;
     sender_id: string;

@@ -1,13 +1,13 @@
 /** A visible file's stored object for download and preview, and the download's audit entry. */
 import { and, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { files, fileVersions } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { FILE_AUDIT, visibleTo, type Viewer } from "./files.server";
 
 /** The R2 key of a visible file (its current version, or a given one), for download and preview. */
 export async function fileForDownload(env: Env, tenantId: string, viewer: Viewer, fileId: string, version?: number) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const file = await db
     .select({ id: files.id, name: files.name, mimeType: files.mimeType, size: files.size, storageKey: files.storageKey, version: files.version })
     .from(files)
@@ -25,7 +25,7 @@ export async function fileForDownload(env: Env, tenantId: string, viewer: Viewer
 }
 
 export async function auditDownload(env: Env, tenantId: string, actor: Viewer, fileId: string, name: string): Promise<void> {
-  await auditInsert(getDb(env), {
+  await auditInsert(dbFor(env, tenantId), {
     tenantId,
     action: FILE_AUDIT.downloaded,
     actorId: actor.id,

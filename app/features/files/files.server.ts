@@ -12,7 +12,7 @@ import { sameTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import {
   activityLog,
   fileAccess,
@@ -101,7 +101,7 @@ export function ensureUsageRow(db: Db, tenantId: string, now: number) {
  * under the cap, so two uploads racing for the last bytes cannot both pass.
  */
 export async function reserveStorage(env: Env, tenantId: string, actor: Viewer, bytes: number, now = Date.now()) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const id = newId();
   const [, , rows] = await db.batch([
     ensureUsageRow(db, tenantId, now),
@@ -127,7 +127,7 @@ export async function reserveStorage(env: Env, tenantId: string, actor: Viewer, 
 }
 
 export async function releaseReservation(env: Env, tenantId: string, reservationId: string): Promise<void> {
-  await getDb(env)
+  await dbFor(env, tenantId)
     .delete(storageReservations)
     .where(and(eq(storageReservations.tenantId, tenantId), eq(storageReservations.id, reservationId)));
 }
@@ -184,7 +184,7 @@ export type UploadTarget =
 /** Where an upload goes: a new file, or the next version of one the uploader may change. */
 export async function uploadTarget(env: Env, tenantId: string, viewer: Viewer, existingFileId: string | null): Promise<UploadTarget | Fail> {
   if (!existingFileId) return { kind: "new", fileId: newId(), version: 1 };
-  const row = await getDb(env)
+  const row = await dbFor(env, tenantId)
     .select({ id: files.id, version: files.version, ownerId: files.ownerId, name: files.name, category: files.category, pendingSign: files.pendingSign })
     .from(files)
     .where(and(eq(files.tenantId, tenantId), eq(files.id, existingFileId), visibleTo(viewer)))
@@ -217,7 +217,7 @@ export type StoredUpload = {
  * version lands only if the file still has the version the upload was numbered after.
  */
 export async function recordUpload(env: Env, tenantId: string, actor: Viewer, u: StoredUpload, now = Date.now()): Promise<Ok<{ fileId: string }> | Fail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const release = db.delete(storageReservations).where(and(eq(storageReservations.tenantId, tenantId), eq(storageReservations.id, u.reservationId)));
   return u.target.kind === "new"
     ? recordNewFile(db, tenantId, actor, u, u.target, release, now)

@@ -1,6 +1,6 @@
 /** Folders: create, rename or recolour (the paths below follow), delete (their files move up). */
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { fileFolders, files } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
@@ -8,7 +8,7 @@ import { FILE_AUDIT, type Fail, type Viewer } from "./files.server";
 import type { Ok } from "~/utils/result";
 
 export async function folderExists(env: Env, tenantId: string, folderId: string): Promise<boolean> {
-  const row = await getDb(env)
+  const row = await dbFor(env, tenantId)
     .select({ id: fileFolders.id })
     .from(fileFolders)
     .where(and(eq(fileFolders.tenantId, tenantId), eq(fileFolders.id, folderId)))
@@ -23,7 +23,7 @@ export async function createFolder(
   input: { name: string; color: string; parentId: string | null; slug: string },
   now = Date.now(),
 ): Promise<Ok<{ id: string; path: string }> | Fail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   let parentPath = "";
   if (input.parentId) {
     const parent = await db
@@ -80,7 +80,7 @@ export async function updateFolder(
   input: { name: string; color: string; slug: string },
   now = Date.now(),
 ): Promise<Ok<{ path: string }> | Fail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const folder = await db
     .select()
     .from(fileFolders)
@@ -128,7 +128,7 @@ export async function deleteFolder(
   folderId: string,
   now = Date.now(),
 ): Promise<Ok<{ parentPath: string | null }> | Fail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [folderRows, children] = await db.batch([
     db
       .select()

@@ -1,7 +1,7 @@
 /** What the list, folder, overview, file and upload pages read: each page in one D1 round trip. */
 import { sameTenant } from "~/db/tenancy";
 import { and, asc, count, desc, eq, gte, isNull, ne, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { fileAccess, fileFolders, files, fileVersions, storageDaily, users, type FileVisibility } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { dayOf, FILE_AUDIT, mayChange, visibleTo, type Viewer } from "./files.server";
@@ -117,7 +117,7 @@ export type FolderRow = { id: string; name: string; color: string; parentId: str
 
 /** A page of the list, its total and the folders (for Move): one D1 round trip. */
 export async function listFiles(env: Env, tenantId: string, viewer: Viewer, q: ListQuery) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [rows, total, folders] = await db.batch([
     pageQuery(db, tenantId, viewer, q),
     db
@@ -144,7 +144,7 @@ export async function exportFileList(
   q: ListQuery,
   opts: { ip?: string | null; formatDate: (ms: number) => string },
 ) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const order = q.dir === "asc" ? asc(sortColumns(q.sort)) : desc(sortColumns(q.sort));
   const rows = await db
     .select({
@@ -194,7 +194,7 @@ export async function exportFileList(
 
 /** A folder screen: every folder (breadcrumbs, siblings, children) and the files at that level, in one round trip. */
 export async function listFolderLevel(env: Env, tenantId: string, viewer: Viewer, path: string | null, q: ListQuery) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const folderId = path
     ? sql`(SELECT ${fileFolders.id} FROM ${fileFolders} WHERE ${fileFolders.tenantId} = ${tenantId} AND ${fileFolders.path} = ${path})`
     : null;
@@ -215,7 +215,7 @@ export async function listFolderLevel(env: Env, tenantId: string, viewer: Viewer
 
 /** Overview: usage, the last 30 days' activity, the 10 newest visible files; one round trip. */
 export async function overview(env: Env, tenantId: string, viewer: Viewer, now = Date.now()) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const since = dayOf(now - 29 * 86_400_000);
   const [usageRows, reserved, activity, newest, usageJob] = await db.batch([
     usageQuery(db, tenantId),
@@ -251,7 +251,7 @@ export async function overview(env: Env, tenantId: string, viewer: Viewer, now =
 
 /** A file the viewer may see, its versions and the people it is open to; another tenant's or a hidden one is not_found. */
 export async function getFile(env: Env, tenantId: string, viewer: Viewer, fileId: string, subcontractors?: SubcontractorSigners | null) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [rows, versions, access, folders, people, subcontractorRows] = await db.batch([
     db
       .select()
@@ -296,7 +296,7 @@ export async function getFile(env: Env, tenantId: string, viewer: Viewer, fileId
 
 /** The upload screen: folders, the people a restricted file can be opened to, the file a new version is for; one round trip. */
 export async function uploadPageData(env: Env, tenantId: string, viewer: Viewer, fileId: string | null) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [folders, people, target] = await db.batch([
     foldersQuery(db, tenantId),
     db

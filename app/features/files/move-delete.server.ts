@@ -1,7 +1,7 @@
 /** Moving and deleting files, one or many: each file succeeds or fails on its own, with its reason. */
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { activityLog, fileAccess, fileFolders, files, fileVersions, storageDaily, type UsageCategory } from "~/db/schema";
 import { activityInsert, auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
@@ -20,7 +20,7 @@ async function visibleFiles(db: Db, tenantId: string, viewer: Viewer, ids: reado
 
 /** For the confirmation step: the chosen files the viewer can see, and which of them they may change. */
 export async function describeSelection(env: Env, tenantId: string, viewer: Viewer, ids: readonly string[]) {
-  const rows = await visibleFiles(getDb(env), tenantId, viewer, ids);
+  const rows = await visibleFiles(dbFor(env, tenantId), tenantId, viewer, ids);
   return rows.map((r) => ({ id: r.id, name: r.name, mayChange: mayChange(viewer, r.ownerId) }));
 }
 
@@ -40,7 +40,7 @@ export async function moveFiles(
   now = Date.now(),
   claim?: SubmissionClaim,
 ): Promise<BulkResult | Fail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   if (folderId) {
     const folder = await db
       .select({ id: fileFolders.id })
@@ -123,7 +123,7 @@ export async function deleteFiles(
   now = Date.now(),
   claim?: SubmissionClaim,
 ): Promise<BulkResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const rows = await visibleFiles(db, tenantId, viewer, ids);
   const found = new Set(rows.map((r) => r.id));
   const result: BulkResult = {

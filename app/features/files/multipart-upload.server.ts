@@ -9,7 +9,7 @@
  */
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, getDb, type Db } from "~/db/client.server";
 import { FILE_VISIBILITIES, fileMultipartParts, fileMultipartUploads, fileVersions, storageReservations } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { DEFAULT_PART_BYTES, MAX_MULTIPART_BYTES, MAX_PART_BYTES, MAX_PARTS, MIN_PART_BYTES, partCount, storageKey, usageCategory } from "./file-rules";
@@ -64,7 +64,7 @@ export async function startMultipartUpload(
     return { ok: false, code: "storage_failed" };
   }
   try {
-    await getDb(env)
+    await dbFor(env, tenantId)
       .insert(fileMultipartUploads)
       .values({
         id: reservation.reservationId,
@@ -124,7 +124,7 @@ export async function uploadPart(
   contentLength: number,
   now = Date.now(),
 ): Promise<Ok<{ partNumber: number }> | Fail | Err<"cancelled">> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [rows] = await db.batch([
     db
       .update(fileMultipartUploads)
@@ -167,7 +167,7 @@ export type Completed = Ok<{ fileId: string; name: string; version: number }>;
  * R2's object must have that size, or the upload is aborted, removed and its reservation released.
  */
 export async function completeMultipartUpload(env: Env, tenantId: string, viewer: Viewer, uploadId: string, now = Date.now()): Promise<Completed | Fail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [claimed, , parts] = await db.batch([
     db
       .update(fileMultipartUploads)
@@ -245,7 +245,7 @@ export async function completeMultipartUpload(env: Env, tenantId: string, viewer
 
 /** Cancels an upload: R2 drops its parts and the reservation goes. */
 export async function abortMultipartUpload(env: Env, tenantId: string, viewer: Viewer, uploadId: string): Promise<Ok | Fail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const gone = await db
     .delete(fileMultipartUploads)
     .where(and(mine(tenantId, viewer.id, uploadId), eq(fileMultipartUploads.state, "open")))

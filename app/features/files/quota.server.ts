@@ -1,6 +1,6 @@
 /** The tenant's storage plan and how much of it is used; the quota check itself is an upload's reservation (files.server.ts). */
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { storageReservations, storageUsage, type UsageCategory } from "~/db/schema";
 import { storageCap } from "./file-rules";
 import { ensureUsageRow, RESERVATION_TTL_MS } from "./files.server";
@@ -8,7 +8,7 @@ import { ensureUsageRow, RESERVATION_TTL_MS } from "./files.server";
 export type UsageSummary = { used: number; reserved: number; fileCount: number; cap: number; tier: string; categories: Partial<Record<UsageCategory, number>> };
 
 export async function getUsage(env: Env, tenantId: string, now = Date.now()): Promise<UsageSummary> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [usageRows, reserved] = await db.batch([usageQuery(db, tenantId), reservedQuery(db, tenantId, now)]);
   return toUsage(usageRows[0], reserved[0]?.bytes ?? 0);
 }
@@ -42,7 +42,7 @@ export async function setStoragePlan(
   plan: { tier: (typeof storageUsage.$inferSelect)["tier"]; customLimit?: number | null },
   now = Date.now(),
 ) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   await db.batch([
     ensureUsageRow(db, tenantId, now),
     db

@@ -1,6 +1,6 @@
 /** Sharing a file with people of the tenant. */
 import { and, asc, eq, ne } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { fileAccess, files, notifications, users } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
@@ -10,7 +10,7 @@ import { dailyDelta, existingUserIds, FILE_AUDIT, mayChange, visibleTo, type Vie
 
 /** The tenant's other active staff, for the share dialog. */
 export async function shareCandidates(env: Env, tenantId: string, viewer: Viewer) {
-  return getDb(env)
+  return dbFor(env, tenantId)
     .select({
       id: users.id,
       displayName: users.displayName,
@@ -37,7 +37,7 @@ export async function shareFile(
   now = Date.now(),
   claim?: SubmissionClaim,
 ) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const file = await db
     .select({ id: files.id, name: files.name, ownerId: files.ownerId })
     .from(files)

@@ -16,7 +16,7 @@
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { auditEvents, jobs, storageUsage } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { enqueue } from "~/features/platform/index.server";
@@ -99,7 +99,7 @@ async function applyRecalculatedUsage(
   state: Checkpoint,
   actor: { id: string | null; email: string },
 ): Promise<UsageRecalcResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const [[before], [audited]] = await db.batch([
     db.select({ usedBytes: storageUsage.usedBytes, fileCount: storageUsage.fileCount }).from(storageUsage).where(eq(storageUsage.tenantId, tenantId)),
@@ -170,7 +170,7 @@ export async function startUsageRecalculation(
   actor: { id: string; email: string },
   opts: { claim?: SubmissionClaim } = {},
 ): Promise<{ jobId: string; created: boolean }> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [latest] = await latestUsageJobQuery(db, tenantId);
   if (latest && usageJobView(latest)?.state === "running") return { jobId: latest.id, created: false };
   return enqueue(env, {

@@ -1,6 +1,6 @@
 /** Server drafts of new notes, per person: they survive a lost signal or a change of device. */
 import { and, desc, eq, sql } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { noteDrafts, notePreferences } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { NOTE_LIMITS, normaliseTags } from "./note-rules";
@@ -25,7 +25,7 @@ export async function saveDraft(
   const content = sanitiseNoteHtml(input.content.slice(0, NOTE_LIMITS.content));
   if (!title && !htmlToText(content)) return null;
   const values = { title, content, tags: normaliseTags(input.tags), color: input.color || null, folderId: input.folderId || null, savedAt: now };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   if (draftId) {
     const updated = await db
       .update(noteDrafts)
@@ -61,12 +61,12 @@ export function dropDraftStatement(db: Db, tenantId: string, userId: string, dra
 }
 
 export async function deleteDraft(env: Env, tenantId: string, userId: string, draftId: string) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   await dropDraftStatement(db, tenantId, userId, draftId);
 }
 
 export async function clearDrafts(env: Env, tenantId: string, userId: string) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   await db.delete(noteDrafts).where(and(eq(noteDrafts.tenantId, tenantId), eq(noteDrafts.userId, userId)));
 }
 
@@ -79,7 +79,7 @@ export function viewModeQuery(db: Db, tenantId: string, userId: string) {
 }
 
 export async function setViewMode(env: Env, tenantId: string, userId: string, viewMode: "grid" | "list", now = Date.now()) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   await db
     .insert(notePreferences)
     .values({ tenantId, userId, viewMode, updatedAt: now })

@@ -1,6 +1,6 @@
 /** Note folders: a flat list per tenant. Deleting one moves its notes to no folder; nothing is lost. */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { noteFolders, notes } from "~/db/schema";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
@@ -36,7 +36,7 @@ function cleanFolder(input: FolderInput): Result<{ name: string; color: string }
 export async function createFolder(env: Env, tenantId: string, viewer: NoteViewer, input: FolderInput, now = Date.now()) {
   const cleaned = cleanFolder(input);
   if (!cleaned.ok) return cleaned;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const id = newId();
   await db.batch([
     db.insert(noteFolders).values({ id, tenantId, name: cleaned.name, color: cleaned.color, createdBy: viewer.id, createdAt: now, updatedAt: now }),
@@ -60,7 +60,7 @@ export async function createFolder(env: Env, tenantId: string, viewer: NoteViewe
 export async function updateFolder(env: Env, tenantId: string, viewer: NoteViewer, id: string, input: FolderInput, now = Date.now()) {
   const cleaned = cleanFolder(input);
   if (!cleaned.ok) return cleaned;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [changed] = await db.batch([
     db
       .update(noteFolders)
@@ -87,7 +87,7 @@ export async function updateFolder(env: Env, tenantId: string, viewer: NoteViewe
 
 /** Deletes a folder; its notes (every member's) move to no folder in the same batch. */
 export async function deleteFolder(env: Env, tenantId: string, viewer: NoteViewer, id: string, now = Date.now()) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const folder = await db
     .select({ name: noteFolders.name })
     .from(noteFolders)

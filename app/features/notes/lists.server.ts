@@ -1,5 +1,5 @@
 /** What a notes list page reads, in one D1 batch. */
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import type { NoteViewer } from "./access";
 import { viewModeQuery } from "./drafts.server";
 import type { ListNote } from "./components/note-list";
@@ -10,7 +10,7 @@ import { dateLabels } from "./note-dates.server";
 const parseTags = (t: unknown): string[] => (Array.isArray(t) ? t : typeof t === "string" ? (JSON.parse(t) as string[]) : []);
 
 export async function loadList(env: Env, tenantId: string, viewer: NoteViewer, kind: NoteListKind, params: URLSearchParams, folderId: string | null = null) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const q = (params.get("q") ?? "").slice(0, 200).trim();
   const match = kind !== "trash" ? ftsQuery(q) : null;

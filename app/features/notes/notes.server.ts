@@ -1,7 +1,7 @@
 /** Notes: reading what a person may see, and every change with its audit entry in one D1 batch. */
 import type { BatchItem } from "drizzle-orm/batch";
 import { and, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, getDb, type Db } from "~/db/client.server";
 import { noteFolders, notes, noteShares, noteVersions, notifications, users } from "~/db/schema";
 import { insertWhere } from "~/db/insert-where.server";
 import { auditInsert, auditInsertWhere, type AuditAction } from "~/features/platform/index.server";
@@ -91,7 +91,7 @@ export function noteQuery(db: Db, tenantId: string, viewer: NoteViewer, id: stri
 export type NoteRow = Awaited<ReturnType<typeof noteQuery>>[number];
 
 export async function getNote(env: Env, tenantId: string, viewer: NoteViewer, id: string): Promise<NoteRow | undefined> {
-  return (await noteQuery(getDb(env), tenantId, viewer, id))[0];
+  return (await noteQuery(dbFor(env, tenantId), tenantId, viewer, id))[0];
 }
 
 /** Creates a note owned by the person, its first version and the audit entry; a server draft it came from goes with it. */
@@ -106,7 +106,7 @@ export async function createNote(
   const cleaned = cleanNote(input);
   if (!cleaned.ok) return cleaned;
   const { note } = cleaned;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   if (note.folderId && (await folderExists(db, tenantId, note.folderId)).length === 0) return { ok: false, code: "folder_not_found", field: "folderId" };
   const id = newId();
   await db.batch([
@@ -151,7 +151,7 @@ export async function updateNote(
   now = Date.now(),
   action: AuditAction = NOTE_AUDIT.edited,
 ): Promise<Result<{ version: number }, NoteErrorCode, { field?: string; current?: number }>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing || existing.deletedAt !== null) return { ok: false, code: "not_found" };
   if (!notePermissions(viewer, existing).edit) return { ok: false, code: "no_edit" };
@@ -214,7 +214,7 @@ export async function updateNote(
 
 /** Pin or favourite: a flag of the note, toggled by anyone who may edit it (no new version). */
 export async function setFlag(env: Env, tenantId: string, viewer: NoteViewer, id: string, flag: "isPinned" | "isFavorite", value: boolean) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing || existing.deletedAt !== null) return { ok: false as const, code: "not_found" as const };
   if (!notePermissions(viewer, existing).edit) return { ok: false as const, code: "no_edit" as const };
@@ -231,7 +231,7 @@ function audit(db: Db, tenantId: string, viewer: NoteViewer, action: AuditAction
 
 /** Moves a note to the trash (owner or manager of all notes, with notes.delete). */
 export async function trashNote(env: Env, tenantId: string, viewer: NoteViewer, id: string, now = Date.now()): Promise<Result<void, NoteErrorCode>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing || existing.deletedAt !== null) return { ok: false, code: "not_found" };
   if (!notePermissions(viewer, existing).delete) return { ok: false, code: "no_delete" };
@@ -246,7 +246,7 @@ export async function trashNote(env: Env, tenantId: string, viewer: NoteViewer, 
 }
 
 export async function restoreNote(env: Env, tenantId: string, viewer: NoteViewer, id: string, now = Date.now()): Promise<Result<void, NoteErrorCode>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing) return { ok: false, code: "not_found" };
   if (existing.deletedAt === null) return { ok: false, code: "not_in_trash" };
@@ -272,7 +272,7 @@ function purgeStatements(db: Db, tenantId: string, ids: readonly string[]) {
 
 /** Deletes a trashed note for good: its creator (or a manager of all notes) with notes.delete. */
 export async function purgeNote(env: Env, tenantId: string, viewer: NoteViewer, id: string, now = Date.now()): Promise<Result<void, NoteErrorCode>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing) return { ok: false, code: "not_found" };
   if (existing.deletedAt === null) return { ok: false, code: "not_in_trash" };
@@ -287,7 +287,7 @@ export async function purgeNote(env: Env, tenantId: string, viewer: NoteViewer, 
 /** Empty Trash: every trashed note the person may delete for good; how many went. */
 export async function emptyTrash(env: Env, tenantId: string, viewer: NoteViewer, now = Date.now()): Promise<Result<{ purged: number }, NoteErrorCode>> {
   if (!viewer.delete) return { ok: false, code: "no_delete" };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const rows = await db
     .select({ id: notes.id, title: notes.title })
     .from(notes)
@@ -334,7 +334,7 @@ export async function shareNote(
   userIds: readonly string[],
   now = Date.now(),
 ): Promise<Result<{ recipients: number }, NoteErrorCode, { field?: string }>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing || existing.deletedAt !== null) return { ok: false, code: "not_found" };
   if (!notePermissions(viewer, existing).share) return { ok: false, code: "no_share" };
@@ -386,7 +386,7 @@ export async function unshareNote(
   userId: string,
   now = Date.now(),
 ): Promise<Result<void, NoteErrorCode>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing || existing.deletedAt !== null) return { ok: false, code: "not_found" };
   if (!notePermissions(viewer, existing).share) return { ok: false, code: "no_share" };
@@ -410,7 +410,7 @@ export function versionsQuery(db: Db, tenantId: string, noteId: string) {
 
 /** Restores a kept version: saved as a new version on top of the current one (nothing is lost). */
 export async function restoreVersion(env: Env, tenantId: string, viewer: NoteViewer, id: string, version: number, baseVersion: number, now = Date.now()) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await noteQuery(db, tenantId, viewer, id);
   if (!existing || existing.deletedAt !== null) return { ok: false as const, code: "not_found" as const };
   const old = await db

@@ -1,5 +1,5 @@
 /** What the notes pages read: each page's reads in one D1 batch. */
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { formatDateTime } from "~/utils/dates";
 import { toUsage, usageQuery } from "~/features/files/index.server";
 import type { NoteViewer } from "./access";
@@ -10,14 +10,14 @@ import { countQuery, decodeCursor, listQuery, noteQuery, pageOf, shareCandidates
 
 /** The new-note editor: the folders to file in and the person's server drafts. */
 export async function newNotePage(env: Env, tenantId: string, viewer: NoteViewer) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [folders, drafts] = await db.batch([foldersQuery(db, tenantId, viewer), draftsQuery(db, tenantId, viewer.id)]);
   return { folders, drafts };
 }
 
 /** One note with who it is shared with, who it could be shared with, its history and the folders; `note` undefined when the person may not see it. */
 export async function notePage(env: Env, tenantId: string, viewer: NoteViewer, id: string) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [found, shares, candidates, versions, folders] = await db.batch([
     noteQuery(db, tenantId, viewer, id),
     sharesQuery(db, tenantId, id),
@@ -39,7 +39,7 @@ export async function notePage(env: Env, tenantId: string, viewer: NoteViewer, i
 
 /** The folders with their counts and the storage meter, and (inside a folder) a page of its notes. */
 export async function foldersPage(env: Env, tenantId: string, viewer: NoteViewer, folderId: string | null, after: string | null) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [folders, usage, list, count, pref] = await db.batch([
     foldersQuery(db, tenantId, viewer),
     usageQuery(db, tenantId),

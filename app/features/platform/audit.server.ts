@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, is, sql, SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, auditEvents, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
@@ -116,7 +116,7 @@ export function activityInsert(db: Db, e: ActivityEntry, now = Date.now()) {
 }
 
 export async function listRecentActivity(env: Env, tenantId: string, module: string, limit = 10) {
-  return recentActivityQuery(getDb(env), tenantId, module, limit);
+  return recentActivityQuery(dbFor(env, tenantId), tenantId, module, limit);
 }
 
 /** The query alone, for a page that reads it in its own D1 batch. */
@@ -136,7 +136,7 @@ export function recentActivityQuery(db: Db, tenantId: string, module: string, li
  * One query: the names are sub-selects in the same statement.
  */
 export async function listAudit(env: Env, tenantId: string, limit = 50) {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({
       ...getTableColumns(auditEvents),
       actorErased: sql<boolean>`${users.scrubbedAt} IS NOT NULL`.mapWith(Boolean),

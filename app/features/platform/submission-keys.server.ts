@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, getDb, type Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { submissionKeys } from "~/db/schema";
 import { base64UrlToBytes, bytesToBase64Url } from "~/utils/base64";
@@ -98,7 +98,7 @@ export function claimSubmission(db: Db, claim: SubmissionClaim): BatchItem<"sqli
 type StoredKey = { userId: string; action: string; claimId: string; result: unknown };
 
 async function storedKey(env: Env, tenantId: string, key: string): Promise<StoredKey | null> {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ userId: submissionKeys.userId, action: submissionKeys.action, claimId: submissionKeys.claimId, result: submissionKeys.result })
     .from(submissionKeys)
     .where(and(forTenant(submissionKeys, tenantId), eq(submissionKeys.key, key)))
@@ -108,7 +108,7 @@ async function storedKey(env: Env, tenantId: string, key: string): Promise<Store
 
 /** Records the first submission's answer, once; false when this submission's claim is not stored. */
 async function settle(env: Env, claim: SubmissionClaim, result: unknown): Promise<boolean> {
-  const res = await getDb(env)
+  const res = await dbFor(env, claim.tenantId)
     .update(submissionKeys)
     .set({ result })
     .where(

@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor, getDb, globalDb } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import { isOfferedModule } from "./module-catalogue";
@@ -82,14 +82,14 @@ function toValue(t: typeof tenants.$inferSelect): Omit<TenantContextValue, "modu
 }
 
 export async function listTenants(env: Env) {
-  return getDb(env).select().from(tenants).orderBy(asc(tenants.slug));
+  return globalDb(env).select().from(tenants).orderBy(asc(tenants.slug));
 }
 
 export async function listModuleCatalogue(env: Env) {
-  const rows = await getDb(env).select().from(modules).orderBy(asc(modules.sortOrder));
+  const rows = await globalDb(env).select().from(modules).orderBy(asc(modules.sortOrder));
   return rows.filter((m) => isOfferedModule(m.id));
 }
 
 export async function listTenantModuleSettings(env: Env, tenantId: string) {
-  return getDb(env).select().from(tenantModules).where(forTenant(tenantModules, tenantId));
+  return dbFor(env, tenantId).select().from(tenantModules).where(forTenant(tenantModules, tenantId));
 }

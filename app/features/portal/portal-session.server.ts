@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { liveTenantSessionStatement, liveTenantSessionUserId, readSessionToken, touchSession } from "~/features/auth/index.server";
 import { activeSubcontractorStatement, type SubcontractorRow } from "~/features/cis/index.server";
 import { sha256Hex } from "~/utils/ids";
@@ -22,7 +22,7 @@ export async function loadPortalSession(env: Env, ctx: ExecutionContext | null, 
   const idHash = await sha256Hex(token);
   const now = Date.now();
   // One round trip: the session (auth's) and the active subcontractor it belongs to (CIS's).
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[session], [sub]] = await db.batch([
     liveTenantSessionStatement(db, "portal", tenantId, idHash, now),
     activeSubcontractorStatement(db, tenantId, liveTenantSessionUserId(db, "portal", tenantId, idHash, now)),

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { calendarMembers, calendars, users, type CalendarType } from "~/db/schema";
 import type { Actor } from "~/features/auth";
 import { auditInsert } from "~/features/platform/index.server";
@@ -11,7 +11,7 @@ export type CalendarError = "calendar_not_found" | "person_not_found";
 
 /** The calendars page in one round trip: the calendars listed to this person, their members, and the people to choose from. */
 export async function loadCalendarsPage(env: Env, viewer: ScheduleViewer, viewAll: boolean, includeArchived: boolean) {
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
   const [cals, members, people] = await db.batch([
     calendarListQuery(env, viewer, viewAll, includeArchived),
@@ -29,7 +29,7 @@ export async function loadCalendarsPage(env: Env, viewer: ScheduleViewer, viewAl
 
 async function peopleExist(env: Env, tenantId: string, ids: string[]): Promise<boolean> {
   if (!ids.length) return true;
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ n: sql<number>`count(*)` })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), sql`${users.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`));
@@ -38,7 +38,7 @@ async function peopleExist(env: Env, tenantId: string, ids: string[]): Promise<b
 
 export async function createCalendar(env: Env, tenantId: string, actor: Actor & { ip?: string | null }, input: CalendarInput) {
   if (!(await peopleExist(env, tenantId, input.members))) return { ok: false as const, code: "person_not_found" as const };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const id = newId();
   const now = Date.now();
   const members = [...new Set(input.members)];
@@ -60,7 +60,7 @@ export async function createCalendar(env: Env, tenantId: string, actor: Actor & 
 }
 
 async function calendarExists(env: Env, tenantId: string, id: string) {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ id: calendars.id, archived: calendars.archived })
     .from(calendars)
     .where(and(eq(calendars.tenantId, tenantId), eq(calendars.id, id)));
@@ -70,7 +70,7 @@ async function calendarExists(env: Env, tenantId: string, id: string) {
 export async function updateCalendar(env: Env, tenantId: string, actor: Actor & { ip?: string | null }, id: string, input: CalendarInput) {
   if (!(await calendarExists(env, tenantId, id))) return { ok: false as const, code: "calendar_not_found" as const };
   if (!(await peopleExist(env, tenantId, input.members))) return { ok: false as const, code: "person_not_found" as const };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const members = [...new Set(input.members)];
   await db.batch([
     db
@@ -96,7 +96,7 @@ export async function updateCalendar(env: Env, tenantId: string, actor: Actor & 
 /** Archives (hides, with its events) or restores a calendar. */
 export async function setCalendarArchived(env: Env, tenantId: string, actor: Actor & { ip?: string | null }, id: string, archived: boolean) {
   if (!(await calendarExists(env, tenantId, id))) return { ok: false as const, code: "calendar_not_found" as const };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   await db.batch([
     db
       .update(calendars)

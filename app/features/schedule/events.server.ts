@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor, getDb } from "~/db/client.server";
 import {
   calendarMembers,
   calendars,
@@ -94,7 +94,7 @@ export async function loadScheduleView(
     withTeams: boolean;
   },
 ) {
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
   const stored = sql`COALESCE((SELECT "last_view" FROM "schedule_prefs" WHERE "tenant_id" = ${t} AND "user_id" = ${viewer.id}), 'month')`;
   const pick = (key: "start" | "end"): SQL | number =>
@@ -138,7 +138,7 @@ export async function loadScheduleView(
 
 /** Calendars a person may list: every one with view-all-calendars, otherwise those they are a member of; archived ones only when asked. */
 export function calendarListQuery(env: Env, viewer: ScheduleViewer, viewAll: boolean, includeArchived: boolean) {
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const member = sql`EXISTS (SELECT 1 FROM "calendar_members" lm WHERE lm.tenant_id = ${viewer.tenantId} AND lm."calendar_id" = "calendars"."id" AND lm."user_id" = ${viewer.id})`;
   return db
     .select({
@@ -158,7 +158,7 @@ export type EventDetail = EventRow & { siteId: string | null; sharedAll: boolean
 
 /** An event this person may see with what its form needs (calendars, people), in one round trip; null when not visible. */
 export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string | null, viewAllCalendars: boolean) {
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
   const ev = db
     .select({ ...eventColumns, siteId: events.siteId, sharedAll: events.sharedAll })
@@ -227,7 +227,7 @@ async function checkReferences(
   viewAll: boolean,
   authorId: string,
 ): Promise<{ problem: SaveEventError | null; authorTeams: string[] }> {
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const cal = db
     .select({ id: calendars.id })
     .from(calendars)
@@ -278,7 +278,7 @@ function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, event
 export async function createEvent(env: Env, viewer: ScheduleViewer, actor: Actor & { ip?: string | null }, input: EventInput, viewAll: boolean) {
   const { problem, authorTeams } = await checkReferences(env, viewer, input, viewAll, viewer.id);
   if (problem) return { ok: false as const, code: problem };
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const id = newId();
   const now = Date.now();
   await db.batch([
@@ -323,7 +323,7 @@ export async function updateEvent(
 ) {
   const { problem, authorTeams } = await checkReferences(env, viewer, input, viewAll, existing.createdBy);
   if (problem) return { ok: false as const, code: problem };
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
   await db.batch([
     db
@@ -359,7 +359,7 @@ export async function updateEvent(
 }
 
 export async function deleteEvent(env: Env, viewer: ScheduleViewer, actor: Actor & { ip?: string | null }, existing: EventDetail) {
-  const db = getDb(env);
+  const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
   await db.batch([
     db.delete(eventShares).where(and(eq(eventShares.tenantId, t), eq(eventShares.eventId, existing.id))),

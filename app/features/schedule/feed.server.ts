@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { events, roleBundles, schedulePrefs, users } from "~/db/schema";
 import { scopeGrants, type Actor } from "~/features/auth";
 import { auditInsert } from "~/features/platform/index.server";
@@ -16,7 +16,7 @@ const FEED_ROW_LIMIT = 5000;
 
 /** Whether this person has a subscription link (its token is shown once, when it is made). */
 export async function feedStatus(env: Env, tenantId: string, userId: string): Promise<boolean> {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ hash: schedulePrefs.feedTokenHash })
     .from(schedulePrefs)
     .where(and(eq(schedulePrefs.tenantId, tenantId), eq(schedulePrefs.userId, userId)));
@@ -27,7 +27,7 @@ export async function feedStatus(env: Env, tenantId: string, userId: string): Pr
 export async function createFeedToken(env: Env, tenantId: string, actor: Actor & { ip?: string | null }): Promise<string> {
   const token = newId(24);
   const hash = await sha256Hex(token);
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   await db.batch([
     db
@@ -49,7 +49,7 @@ export async function createFeedToken(env: Env, tenantId: string, actor: Actor &
 }
 
 export async function revokeFeedToken(env: Env, tenantId: string, actor: Actor & { ip?: string | null }): Promise<void> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   await db.batch([
     db
       .update(schedulePrefs)
@@ -75,7 +75,7 @@ export async function revokeFeedToken(env: Env, tenantId: string, actor: Actor &
  */
 export async function feedDocument(env: Env, tenantId: string, token: string, host: string, now = Date.now()): Promise<string | null> {
   const hash = await sha256Hex(token);
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const owner = await db
     .select({ userId: users.id, role: users.role, scopes: roleBundles.scopes })
     .from(schedulePrefs)

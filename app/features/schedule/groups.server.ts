@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { eventTeams, events, siteMembers, sites, teamMembers, teams, users } from "~/db/schema";
 import type { Actor } from "~/features/auth";
 import { auditInsert } from "~/features/platform/index.server";
@@ -17,7 +17,7 @@ const tables = {
 
 /** The teams and sites page in one round trip. */
 export async function loadGroupsPage(env: Env, tenantId: string) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [ts, tm, ss, sm, people] = await db.batch([
     db.select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.tenantId, tenantId)).orderBy(asc(teams.name)),
     db.select({ groupId: teamMembers.teamId, userId: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.tenantId, tenantId)),
@@ -39,7 +39,7 @@ export type GroupInput = { name: string; members: string[] };
 /** Creates (id null) or renames and re-staffs a team or site, with its audit entry, in one batch. */
 export async function saveGroup(env: Env, tenantId: string, actor: Actor & { ip?: string | null }, kind: GroupKind, id: string | null, input: GroupInput) {
   const t = tables[kind];
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const members = [...new Set(input.members)];
   const [existing, clash, found] = await db.batch([
     db
@@ -90,7 +90,7 @@ export async function saveGroup(env: Env, tenantId: string, actor: Actor & { ip?
 /** Deletes a team or site: its members, and its place on events (events stay, without it). */
 export async function deleteGroup(env: Env, tenantId: string, actor: Actor & { ip?: string | null }, kind: GroupKind, id: string) {
   const t = tables[kind];
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const rows = await db
     .select({ name: t.group.name })
     .from(t.group)

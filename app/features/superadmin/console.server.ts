@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { fanOut, getDb, globalDb, type Db } from "~/db/client.server";
+import { dbFor, fanOut, getDb, globalDb, type Db } from "~/db/client.server";
 import { auditEvents, modules, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { insertDefaultRoleBundlesStatements, revokeTenantSessionsStatement } from "~/features/auth/index.server";
@@ -96,7 +96,7 @@ export async function setTenantModule(
   { tenantId, moduleId, enabled }: { tenantId: string; moduleId: string; enabled: boolean },
   actor: ActorAt,
 ): Promise<Result<void, SetTenantModuleError>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[tenant], [mod]] = await db.batch([
     db.select({ availableModules: tenants.availableModules }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
     db.select({ id: modules.id }).from(modules).where(eq(modules.id, moduleId)).limit(1),

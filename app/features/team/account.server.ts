@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { sessions, users } from "~/db/schema";
 import { hashPassword, verifyPassword } from "~/features/auth/index.server";
@@ -20,7 +20,7 @@ export type OwnSession = { id: string; createdAt: number; lastSeenAt: number; ip
 /** The person's live sessions in this tenant, most recently used first. One query. */
 export async function listOwnSessions(env: Env, tenantId: string, userId: string, currentIdHash: string): Promise<OwnSession[]> {
   const now = Date.now();
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ idHash: sessions.idHash, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, ip: sessions.ip })
     .from(sessions)
     .where(
@@ -58,7 +58,7 @@ export async function changeOwnPassword(
   const keys = [{ key: `pwchange:${tenantId}:${opts.userId}`, limit: PASSWORD_CHANGE_ATTEMPTS }];
   const wait = await countAttempt(env, keys);
   if (wait > 0) return { ok: false, code: "throttled", waitMs: wait };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [u] = await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
@@ -89,7 +89,7 @@ export async function setOwnDisplayName(
   tenantId: string,
   opts: { userId: string; email: string; displayName: string; ip: string | null },
 ): Promise<void> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   await db.batch([
     setDisplayNameStatement(db, tenantId, opts.userId, opts.displayName, now),
@@ -107,7 +107,7 @@ export async function revokeOwnSession(
   tenantId: string,
   opts: { userId: string; email: string; idHash: string; ip: string | null },
 ): Promise<boolean> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const [, updated] = await db.batch([
     auditInsertWhere(

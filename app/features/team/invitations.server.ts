@@ -2,7 +2,7 @@ import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { tenants, users, type Role } from "~/db/schema";
 import { hashPassword } from "~/features/auth/index.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
@@ -45,7 +45,7 @@ export async function inviteUser(
   if (!parsed.success) return { ok: false, code: "invalid_email" };
   const email = parsed.data;
   const { tenantId, actor } = input;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[tenant], [existing]] = await db.batch([
     tenantStatement(db, tenantId),
     db
@@ -161,7 +161,7 @@ export async function checkActivationLink(env: Env, tenantId: string, token: str
   const verified = await verifyToken(env, token, { kind: "user-invite", audience: tokenAudience(tenantId) });
   if (!verified.ok) return { ok: false, code: verified.code };
   const { subject: userId, jti } = verified.value;
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({ ...personColumns, inviteId: users.inviteId, disabled: users.disabled })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
@@ -200,7 +200,7 @@ export async function activateAccount(
   if (!link.ok) return link;
   if (!(await isStrongPassword(opts.password, link.person))) return { ok: false, code: "weak_password" };
   const hash = await hashPassword(env, opts.password);
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const invited = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND invite_id = ${link.jti} AND disabled = 0)`;
   const signIn = await staffSignInStatementsWhere(

@@ -2,7 +2,7 @@ import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { tenants, usedTokens, users } from "~/db/schema";
 import { hashPassword } from "~/features/auth/index.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
@@ -33,7 +33,7 @@ export async function sendPasswordReset(
   userId: string,
   opts: { actor: Actor; ip: string | null; claim?: SubmissionClaim },
 ): Promise<ChangeResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[tenant], [u]] = await db.batch([
     tenantStatement(db, tenantId),
     db
@@ -100,7 +100,7 @@ export async function checkResetLink(env: Env, tenantId: string, token: string):
   if (!verified.ok) return { ok: false, code: verified.code };
   const { subject: userId, jti, claims, expiresAt } = verified.value;
   if (typeof claims.pca !== "number") return { ok: false, code: "invalid" };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[u], [burnt]] = await db.batch([
     db
       .select({
@@ -135,7 +135,7 @@ export async function resetPassword(env: Env, tenantId: string, opts: { token: s
   if (!link.ok) return link;
   if (!(await isStrongPassword(opts.password, link.person))) return { ok: false, code: "weak_password" };
   const hash = await hashPassword(env, opts.password);
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const unchanged = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${link.userId} AND password_changed_at = ${link.pca} AND disabled = 0 AND scrubbed_at IS NULL)`;
   const [burnt, , updated] = await db.batch([

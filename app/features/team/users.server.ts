@@ -2,7 +2,7 @@ import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import type { SubmissionClaim } from "~/features/platform/index.server";
 import { and, asc, eq, or, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import {
   deleteUserSessionsStatement,
   revokeSessionsAfterDisableStatement,
@@ -42,7 +42,7 @@ function statusOf(u: { disabled: boolean; inviteId: string | null }): MemberStat
 /** The tenant's people by display name; `q` matches name or e-mail. One query. */
 export async function listMembers(env: Env, tenantId: string, q: string): Promise<MemberRow[]> {
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({
       id: users.id,
       email: users.email,
@@ -90,7 +90,7 @@ type Target = {
 };
 
 async function target(env: Env, tenantId: string, userId: string): Promise<Target | null> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({
       id: users.id,
       email: users.email,
@@ -131,7 +131,7 @@ export async function changeRole(env: Env, tenantId: string, userId: string, rol
   if (!t) return { ok: false, code: "not_found" };
   if (t.scrubbedAt) return { ok: false, code: "scrubbed" };
   if (t.role === role) return { ok: true };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const keepsAdmin = role === "admin" ? sql`1` : sql`(role != 'admin' OR ${anotherActiveAdmin(tenantId, userId)})`;
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND role = ${t.role} AND ${keepsAdmin})`;
   const now = Date.now();
@@ -167,7 +167,7 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
   if (!t) return { ok: false, code: "not_found" };
   if (t.scrubbedAt) return { ok: false, code: "scrubbed" };
   if (t.disabled === disabled) return { ok: true };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const keepsAdmin = disabled ? sql`(role != 'admin' OR ${anotherActiveAdmin(tenantId, userId)})` : sql`1`;
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = ${disabled ? 0 : 1} AND scrubbed_at IS NULL AND ${keepsAdmin})`;
@@ -219,7 +219,7 @@ export async function scrubMember(env: Env, tenantId: string, userId: string, op
   if (!t) return { ok: false, code: "not_found" };
   if (t.scrubbedAt) return { ok: true };
   if (!t.disabled) return { ok: false, code: "not_disabled" };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const placeholder = scrubbedEmail(userId);
   const cond = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND disabled = 1 AND scrubbed_at IS NULL)`;

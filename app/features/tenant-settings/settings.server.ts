@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor, getDb } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
@@ -80,7 +80,7 @@ async function writeBranding(env: Env, tenantId: string, next: TenantBranding, a
 
 /** The catalogue with this tenant's switches, in one D1 query; only modules the code offers. */
 export async function tenantModuleSettings(env: Env, tenantId: string) {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ id: modules.id, label: modules.label, route: modules.route, enabled: tenantModules.enabled })
     .from(modules)
     .leftJoin(tenantModules, and(eq(tenantModules.moduleId, modules.id), forTenant(tenantModules, tenantId)))
@@ -99,7 +99,7 @@ export async function setModuleEnabled(
 ): Promise<Result<{ label: string }, SetModuleError>> {
   // A module the code does not offer has no pages to switch on, whatever the database lists.
   if (!isOfferedModule(moduleId)) return { ok: false, code: "module_not_found" };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [mod] = await db.select({ id: modules.id, label: modules.label }).from(modules).where(eq(modules.id, moduleId)).limit(1);
   if (!mod) return { ok: false, code: "module_not_found" };
   // Switching off is always allowed: a module withdrawn from the tenant may still be on.

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { formatInTimeZone } from "date-fns-tz";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisReturns, cisStatements, cisSubcontractors } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { toCsv } from "~/utils/csv";
@@ -111,7 +111,7 @@ export function filingState(submittedAt: number | null, deadline: Date, now: Dat
  * filing deadline). Every query filters by tenant; the grouping happens in D1.
  */
 export async function cisAnalytics(env: Env, tenantId: string, now: Date = new Date()) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const window = analyticsWindow(now);
   const labels = window.map((m) => m.label);
   const current = window[window.length - 1]!;
@@ -227,7 +227,7 @@ export async function exportSubcontractorAnalytics(
   opts: { ip?: string | null; now?: Date } = {},
 ): Promise<SubcontractorExportResult> {
   const now = opts.now ?? new Date();
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const window = analyticsWindow(now);
   const rows = (await bySubcontractorQuery(db, tenantId, window)).map(toSubcontractorFigures);
   if (rows.length === 0) return { ok: false, code: "empty" };

@@ -1,6 +1,6 @@
 import { data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { globalDb } from "~/db/client.server";
 import { tenants } from "~/db/schema";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { CSV_CONTENT_TYPE, csvRow, CSV_BOM, unneutraliseCell } from "~/utils/csv";
@@ -320,7 +320,7 @@ export async function purgeStaleImports(env: Env, tenantIds: string[], now = Dat
 
 /** The hourly cron's entry point: every tenant's stale uploads. */
 export async function runCisImportCleanup(env: Env, now = Date.now()): Promise<{ deleted: number }> {
-  const rows = await getDb(env).select({ id: tenants.id }).from(tenants);
+  const rows = await globalDb(env).select({ id: tenants.id }).from(tenants);
   return {
     deleted: await purgeStaleImports(
       env,

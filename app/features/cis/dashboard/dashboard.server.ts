@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
 import { can, type ScopeHolder } from "~/features/auth";
 import { formatLongDate, formatRelative } from "~/utils/dates";
@@ -83,7 +83,7 @@ export async function getDashboardData(
   opts: { now: Date; viewer: ScopeHolder },
 ): Promise<({ active: true } & DashboardData) | { active: false }> {
   const { now } = opts;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const tm = currentTaxMonth(now);
   const [[settings], [summary], [invoices], activity, [currentReturn], [pendingStatements], ...overdueResults] = await db.batch([
     db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor, getDb } from "~/db/client.server";
 import { cisInvoices, cisReturns, cisSettings, cisStatements, notifications, roleBundles, tenantModules, tenants, users } from "~/db/schema";
 import { scopeGrants, type Scope } from "~/features/auth";
 import { queueEmail } from "~/features/platform/index.server";
@@ -66,7 +66,7 @@ type TenantUser = { id: string; email: string; displayName: string; scopes: stri
 
 /** Enabled users of the tenant with their role bundle's scopes as they stand now. */
 async function tenantUsers(env: Env, tenantId: string): Promise<TenantUser[]> {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ id: users.id, email: users.email, displayName: users.displayName, scopes: roleBundles.scopes })
     .from(users)
     .innerJoin(roleBundles, and(eq(roleBundles.tenantId, users.tenantId), eq(roleBundles.name, users.role)))
@@ -89,7 +89,7 @@ type MonthState = {
  * whether a month without payments needs a nil return (notices of no payments).
  */
 async function monthStates(env: Env, tenantId: string, taxMonths: string[], at: Date): Promise<Map<string, MonthState>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const returnsQuery = db
     .select({
       taxMonth: cisReturns.taxMonth,

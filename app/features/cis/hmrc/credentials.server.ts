@@ -4,7 +4,7 @@
  * sent back to a browser: the settings page only learns whether they are set.
  */
 import { and, isNotNull } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { cisSettings } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
@@ -29,7 +29,7 @@ export function gatewayCredentialsStatusQuery(db: Db, tenantId: string) {
 }
 
 export async function hasGatewayCredentials(env: Env, tenantId: string): Promise<boolean> {
-  const [row] = await gatewayCredentialsStatusQuery(getDb(env), tenantId);
+  const [row] = await gatewayCredentialsStatusQuery(dbFor(env, tenantId), tenantId);
   return Boolean(row);
 }
 
@@ -44,7 +44,7 @@ export async function saveGatewayCredentials(env: Env, tenantId: string, credent
     console.error("Failed to encrypt Government Gateway credentials", err);
     return { ok: false, code: "encrypt_failed" };
   }
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [existing] = await db.select({ tenantId: cisSettings.tenantId }).from(cisSettings).where(forTenant(cisSettings, tenantId)).limit(1);
   if (!existing) return { ok: false, code: "settings_missing" };
   await writeGatewayCredentials(db, tenantId, actor, { senderEnc, passwordEnc });
@@ -52,7 +52,7 @@ export async function saveGatewayCredentials(env: Env, tenantId: string, credent
 }
 
 export async function clearGatewayCredentials(env: Env, tenantId: string, actor: ActorAt): Promise<void> {
-  await writeGatewayCredentials(getDb(env), tenantId, actor, null);
+  await writeGatewayCredentials(dbFor(env, tenantId), tenantId, actor, null);
 }
 
 /** Stores the sealed credentials (or clears them, `null`) with its audit entry, in one batch. */
@@ -90,7 +90,7 @@ export type ReadCredentialsResult = Result<{ credentials: GatewayCredentials }, 
 
 /** For the gateway only, at the moment a message is sent. */
 export async function readGatewayCredentials(env: Env, tenantId: string): Promise<ReadCredentialsResult> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({ sender: cisSettings.gatewaySenderIdEnc, password: cisSettings.gatewayPasswordEnc })
     .from(cisSettings)
     .where(forTenant(cisSettings, tenantId))

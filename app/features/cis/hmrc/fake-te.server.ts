@@ -26,7 +26,7 @@
  * so they are kept encrypted like the gateway's own copy (stored-xml.server.ts).
  */
 import { desc, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { globalDb } from "~/db/client.server";
 import { devHmrcMessages, devHmrcModes } from "~/db/schema";
 import { devToolsEnabled } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
@@ -168,7 +168,7 @@ async function verificationAnswer(base: string, xml: string): Promise<string> {
 
 async function record(env: Env, row: Omit<typeof devHmrcMessages.$inferInsert, "id" | "createdAt">, at: Date = new Date()): Promise<void> {
   const id = newId();
-  await getDb(env)
+  await globalDb(env)
     .insert(devHmrcMessages)
     .values({
       id,
@@ -194,25 +194,25 @@ async function opened(env: Env, row: DevHmrcMessageRow): Promise<DevHmrcMessageR
 
 /** What the fake received and answered for one correlation id, oldest first, readable. */
 export async function readDevHmrcMessages(env: Env, correlationId: string): Promise<DevHmrcMessageRow[]> {
-  const rows = await getDb(env).select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, correlationId)).orderBy(devHmrcMessages.createdAt);
+  const rows = await globalDb(env).select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, correlationId)).orderBy(devHmrcMessages.createdAt);
   return Promise.all(rows.map((r) => opened(env, r)));
 }
 
 export async function devHmrcMode(env: Env, employerRef: string): Promise<DevHmrcMode> {
-  const [row] = await getDb(env).select().from(devHmrcModes).where(eq(devHmrcModes.employerRef, employerRef)).limit(1);
+  const [row] = await globalDb(env).select().from(devHmrcModes).where(eq(devHmrcModes.employerRef, employerRef)).limit(1);
   return row?.mode ?? "accept";
 }
 
 export async function setDevHmrcMode(env: Env, employerRef: string, mode: DevHmrcMode): Promise<void> {
   const now = Date.now();
-  await getDb(env)
+  await globalDb(env)
     .insert(devHmrcModes)
     .values({ employerRef, mode, updatedAt: now })
     .onConflictDoUpdate({ target: devHmrcModes.employerRef, set: { mode, updatedAt: now } });
 }
 
 export async function listDevHmrc(env: Env, limit = 50) {
-  const db = getDb(env);
+  const db = globalDb(env);
   const [messages, modes] = await db.batch([
     db.select().from(devHmrcMessages).orderBy(desc(devHmrcMessages.createdAt)).limit(limit),
     db.select().from(devHmrcModes).orderBy(devHmrcModes.employerRef),
@@ -276,7 +276,7 @@ async function receiveSubmission(env: Env, origin: string, xml: string, facts: M
 
 async function receivePoll(env: Env, origin: string, xml: string, facts: MessageFacts): Promise<Response> {
   const correlationId = facts.correlationId ?? "";
-  const db = getDb(env);
+  const db = globalDb(env);
   const [found] = correlationId
     ? await db.select().from(devHmrcMessages).where(eq(devHmrcMessages.correlationId, correlationId)).orderBy(devHmrcMessages.createdAt).limit(1)
     : [];

@@ -19,7 +19,7 @@ import type { Actor } from "~/features/auth";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions, type HmrcStoredError, type HmrcSubmissionKind, type HmrcSubmissionStatus } from "~/db/schema";
 import { auditInsertWhere, type AuditAction } from "~/features/platform/index.server";
 import { enqueue } from "~/features/platform/index.server";
@@ -147,7 +147,7 @@ export function submissionView(row: HmrcSubmissionRow): SubmissionView {
 }
 
 async function loadRow(env: Env, tenantId: string, id: string): Promise<HmrcSubmissionRow | null> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select()
     .from(hmrcSubmissions)
     .where(and(forTenant(hmrcSubmissions, tenantId), eq(hmrcSubmissions.id, id)))
@@ -172,7 +172,7 @@ export function latestSubmissionQuery(db: Db, tenantId: string, subject: Submiss
 }
 
 export async function latestSubmission(env: Env, tenantId: string, subject: SubmissionSubject): Promise<SubmissionView | null> {
-  const [row] = await latestSubmissionQuery(getDb(env), tenantId, subject);
+  const [row] = await latestSubmissionQuery(dbFor(env, tenantId), tenantId, subject);
   return row ? submissionView(row) : null;
 }
 
@@ -215,7 +215,7 @@ export async function startSubmission(env: Env, tenantId: string, input: StartSu
     return { ok: false, code: "invalid_message" };
   }
 
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const id = newId();
   const key = subjectKeyOf(subject.kind, ids);
   const now = Date.now();
@@ -297,7 +297,7 @@ async function finalize(
   failureCode: GatewayErrorCode | null = null,
   responseXml: string | null = null,
 ): Promise<boolean> {
-  const db = getDb(env);
+  const db = dbFor(env, row.tenantId);
   const now = Date.now();
   const token = newId();
   const keepKey = outcome.status === "accepted" && KEEP_KEY_WHEN_ACCEPTED[row.kind];
@@ -349,7 +349,7 @@ function errorsOf(response: GovTalkResponse): HmrcStoredError[] {
 /** Tells the Transaction Engine it may forget a finished submission; repeated until it has been sent once. */
 async function ensureDeleted(env: Env, row: HmrcSubmissionRow, transport: HmrcTransport): Promise<void> {
   if (row.deletedAt !== null || !row.correlationId) return;
-  const db = getDb(env);
+  const db = dbFor(env, row.tenantId);
   const where = and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id));
   try {
     await transport.post(transport.endpoint(row.responseEndpoint, "submission"), deleteRequest(row.messageClass, row.correlationId));
@@ -379,7 +379,7 @@ async function handleAnswer(env: Env, row: HmrcSubmissionRow, transport: HmrcTra
     await finalize(env, row, { status: "failed", response: null, errors: [] }, "protocol_error", answerXml.slice(0, 100_000));
     return { status: "failed", note: "unreadable answer" };
   }
-  const db = getDb(env);
+  const db = dbFor(env, row.tenantId);
   const now = Date.now();
 
   if (response.qualifier === "acknowledgement") {
@@ -481,7 +481,7 @@ export async function sendSubmission(env: Env, tenantId: string, id: string): Pr
     return { status: "failed" };
   }
 
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const claimedAt = Date.now();
   const claimed = await db
     .update(hmrcSubmissions)
@@ -550,7 +550,7 @@ export async function pollSubmission(env: Env, tenantId: string, id: string, pol
  * MAX_POLL_FAILURES, when the submission fails and the person is told to check with HMRC.
  */
 async function retryPoll(env: Env, row: HmrcSubmissionRow, pollNumber: number, err: Error): Promise<StepResult> {
-  const [counted] = await getDb(env)
+  const [counted] = await dbFor(env, row.tenantId)
     .update(hmrcSubmissions)
     .set({ attempts: sql`${hmrcSubmissions.attempts} + 1`, updatedAt: Date.now() })
     .where(and(forTenant(hmrcSubmissions, row.tenantId), eq(hmrcSubmissions.id, row.id)))

@@ -9,7 +9,7 @@
  *   Transaction Engine's log is not a record of anything HMRC received: it goes after 7 days.
  */
 import { and, eq, lt, notInArray, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, globalDb } from "~/db/client.server";
 import { devHmrcMessages, HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions } from "~/db/schema";
 import { forTenant } from "~/db/tenancy";
 import { cisRecordPurgeBefore } from "../domain/tax-month";
@@ -64,7 +64,7 @@ async function sealLegacySubmissions(env: Env, limit: number): Promise<number> {
 }
 
 async function sealLegacyDevMessages(env: Env, limit: number): Promise<number> {
-  const db = getDb(env);
+  const db = globalDb(env);
   const rows = await db
     .select({
       id: devHmrcMessages.id,

@@ -6,7 +6,7 @@
  */
 import type { Actor } from "~/features/auth";
 import type { SubmissionClaim } from "~/features/platform/index.server";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { taxMonthFromLabel } from "../domain/tax-month";
 import { buildCis300Message, type Cis300Line } from "../domain/xml/cis300";
 import { newCorrelationId } from "../domain/xml/govtalk-envelope";
@@ -71,7 +71,7 @@ export async function submitPageData(
   const found = source ? await source(env, tenantId, taxMonth, "view") : null;
   if (!found) return null;
   const { latest: brought, ...ret } = found;
-  const latest = brought !== undefined ? brought : (await latestSubmissionQuery(getDb(env), tenantId, { kind: "cis300", returnId: ret.returnId }))[0];
+  const latest = brought !== undefined ? brought : (await latestSubmissionQuery(dbFor(env, tenantId), tenantId, { kind: "cis300", returnId: ret.returnId }))[0];
   return { ret, submission: latest ? submissionView(latest) : null };
 }
 

@@ -9,7 +9,7 @@ import type { Actor } from "~/features/auth";
 import type { SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { cisSettings, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
 import { RATE_FOR_VERIFICATION_STATUS, type VerificationStatus } from "../domain/calculation";
@@ -38,7 +38,7 @@ export type StartVerificationResult =
 
 /** The contractor's identifiers from CIS settings, or null when any is missing. */
 export async function contractorOf(env: Env, tenantId: string) {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({ employerRef: cisSettings.employerRef, aoRef: cisSettings.accountsOfficeRef, utrEnc: cisSettings.utrEnc })
     .from(cisSettings)
     .where(forTenant(cisSettings, tenantId))
@@ -59,7 +59,7 @@ export async function startVerification(
   const ids = [...new Set(subcontractorIds)];
   if (ids.length === 0) return { ok: false, code: "not_found" };
   if (ids.length > MAX_VERIFICATION_SUBCONTRACTORS) return { ok: false, code: "too_many" };
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select()
     .from(cisSubcontractors)
     .where(and(forTenant(cisSubcontractors, tenantId), inArray(cisSubcontractors.id, ids), isNull(cisSubcontractors.deletedAt)));
@@ -190,7 +190,7 @@ export async function subcontractorWithVerification(
   tenantId: string,
   id: string,
 ): Promise<{ row: typeof cisSubcontractors.$inferSelect; verification: SubmissionView | null } | null> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[row], [latest]] = await db.batch([
     db
       .select()

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { formatInTimeZone } from "date-fns-tz";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { cisInvoices } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
@@ -71,7 +71,7 @@ export async function* invoiceExportChunks(
 ): AsyncGenerator<ExportRow[]> {
   const chunk = opts.chunk ?? INVOICE_EXPORT_CHUNK;
   let left = opts.max ?? INVOICE_EXPORT_MAX_ROWS;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const where = invoiceFilter(tenantId, query, opts.now);
   let after: { invoiceDate: string; id: string } | null = null;
   while (left > 0) {
@@ -109,7 +109,7 @@ export async function exportInvoices(
   opts: { ip?: string | null; now?: Date; chunk?: number; max?: number } = {},
 ): Promise<InvoiceExportResult> {
   const max = opts.max ?? INVOICE_EXPORT_MAX_ROWS;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [{ total }] = await db
     .select({ total: count() })
     .from(cisInvoices)

@@ -6,7 +6,7 @@
 import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisSubcontractors, type InvoiceSource } from "~/db/schema";
 import { activityInsert, auditInsert, type AuditEntry } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
@@ -32,7 +32,7 @@ const DUPLICATE: SaveInvoiceError = { ok: false, code: "duplicate_number", field
 
 /** The subcontractor an invoice may be saved against: this tenant's, not deleted, and active. */
 async function usableSubcontractor(env: Env, tenantId: string, id: string) {
-  const [sub] = await getDb(env)
+  const [sub] = await dbFor(env, tenantId)
     .select()
     .from(cisSubcontractors)
     .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, id), isNull(cisSubcontractors.deletedAt)))
@@ -103,7 +103,7 @@ export async function invoicePicker(
   tenantId: string,
   opts: { q: string; chosenId?: string | undefined; invoiceId?: string | undefined },
 ): Promise<InvoicePicker> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [matches, pinned] = await db.batch(pickerStatements(db, tenantId, opts));
   return toPicker(opts.q, matches, pinned);
 }
@@ -121,7 +121,7 @@ export async function invoiceFormData(
   invoiceId?: string,
   picker: { q?: string | undefined; chosenId?: string | undefined } = {},
 ): Promise<{ picker: InvoicePicker; invoice: InvoiceRow | null; contractorEndUser: boolean }> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const q = picker.q ?? "";
   const [matchesStmt, pinnedStmt] = pickerStatements(db, tenantId, { q, chosenId: picker.chosenId, invoiceId });
   const settings = db.select({ endUser: cisSettings.endUser }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
@@ -184,7 +184,7 @@ function amountsAt(input: InvoicePreviewInput, cisRate: number) {
 }
 
 async function numberTaken(env: Env, tenantId: string, subcontractorId: string, invoiceNumber: string, exceptId?: string): Promise<boolean> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({ id: cisInvoices.id })
     .from(cisInvoices)
     .where(
@@ -308,7 +308,7 @@ export async function createInvoice(
   const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
   if (!found.ok) return found;
   if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber)) return DUPLICATE;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const { id, row, audit } = newInvoiceRecords(tenantId, input, found.sub, actor, { ...opts, now });
   const failed = await runSave(db, [
@@ -340,7 +340,7 @@ export async function updateInvoice(env: Env, tenantId: string, id: string, inpu
   const found = await usableSubcontractor(env, tenantId, input.subcontractorId);
   if (!found.ok) return found;
   if (await numberTaken(env, tenantId, found.sub.id, input.invoiceNumber, id)) return DUPLICATE;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const token = newId();
   const now = Date.now();
   const fields = savedFields(input, found.sub);

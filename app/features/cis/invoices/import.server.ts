@@ -1,6 +1,6 @@
 import { and, inArray, isNull } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors } from "~/db/schema";
 import type { AuditEntry } from "~/features/platform/index.server";
 import { auditInsertsOf, importRecordInserts, insertsOf, runImportBatch } from "../csv-import/import-commit.server";
@@ -119,7 +119,7 @@ async function matchSubcontractors(env: Env, tenantId: string, values: string[])
     if (UTR_RE.test(utr)) utrs.set(v, await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", utr));
     else if (v.trim()) names.add(v.trim().toLowerCase());
   }
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const columns = {
     id: cisSubcontractors.id,
     name: cisSubcontractors.name,
@@ -188,7 +188,7 @@ const pairKey = (subcontractorId: string, invoiceNumber: string) => `${subcontra
 async function existingNumbers(env: Env, tenantId: string, pairs: { subcontractorId: string; invoiceNumber: string }[]): Promise<Set<string>> {
   const numbers = [...new Set(pairs.map((p) => p.invoiceNumber))];
   if (numbers.length === 0) return new Set();
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const queries = [];
   for (let i = 0; i < numbers.length; i += 90)
     queries.push(
@@ -362,7 +362,7 @@ export async function importInvoices(
   );
   if (keys.some((k) => taken.has(k))) return conflict;
 
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const ids: string[] = [];
   const invoiceRows: (typeof cisInvoices.$inferInsert)[] = [];

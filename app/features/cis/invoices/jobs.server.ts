@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { cisInvoices } from "~/db/schema";
 import { defineJob } from "~/features/platform/index.server";
 
@@ -21,7 +21,7 @@ export const statementsGenerateJob = defineJob({
   type: "statements.generate",
   input: z.object({ invoiceId: z.string().min(1) }),
   async run(input, ctx) {
-    const res = await getDb(ctx.env)
+    const res = await dbFor(ctx.env, ctx.tenantId)
       .update(cisInvoices)
       .set({
         statementRequired: true,

@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings } from "~/db/schema";
 import type { FilePart } from "~/features/files";
 import { MultipartError } from "~/features/files";
@@ -66,7 +66,7 @@ export async function portalInvoicesData(
   tenant: { id: string; name: string },
   subcontractorId: string,
 ): Promise<{ contractorName: string; invoices: PortalInvoice[] }> {
-  const db = getDb(env);
+  const db = dbFor(env, tenant.id);
   const [settings, invoices] = await db.batch([
     db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(forTenant(cisSettings, tenant.id)).limit(1),
     portalInvoicesQuery(db, tenant.id, subcontractorId),
@@ -163,7 +163,7 @@ async function attachmentOf(env: Env, tenantId: string, row: { id: string; invoi
 
 /** The PDF a subcontractor sent with one of their own invoices; anyone else's is not found. */
 export async function portalInvoiceAttachment(env: Env, tenantId: string, subcontractorId: string, invoiceId: string): Promise<InvoiceAttachment> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({ id: cisInvoices.id, invoiceNumber: cisInvoices.invoiceNumber })
     .from(cisInvoices)
     .where(and(own(tenantId, subcontractorId), eq(cisInvoices.id, invoiceId), isNotNull(cisInvoices.attachmentBytes)))

@@ -6,7 +6,7 @@
 import { forTenant, sameTenant } from "~/db/tenancy";
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors, users } from "~/db/schema";
 import { currentTaxMonth, materialsWarning, previousTaxMonth } from "../domain";
 import { pendingInvoices } from "../statements/statements.server";
@@ -21,7 +21,7 @@ export function visible(tenantId: string) {
 
 /** Null for another tenant's id, an unknown id, or a deleted invoice: callers answer 404. */
 export async function getInvoice(env: Env, tenantId: string, id: string): Promise<InvoiceRow | null> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select()
     .from(cisInvoices)
     .where(and(visible(tenantId), eq(cisInvoices.id, id)))
@@ -214,7 +214,7 @@ export function invoiceListQueries(db: Db, tenantId: string, query: InvoiceListQ
 
 /** One page, the total for the pager and the five stat cards (invoiceStatsQuery), in a single D1 round trip. */
 export async function listInvoices(env: Env, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [rows, [{ total }], [stats]] = await db.batch(invoiceListQueries(db, tenantId, query, now));
   return {
     rows: rows.map(invoiceListItem),
@@ -237,7 +237,7 @@ export async function invoiceNumbers(
 ): Promise<{ numbers: Record<string, string>; shownToActor: Set<string> }> {
   const unique = [...new Set(ids)].slice(0, INVOICE_BULK_LIMIT);
   if (unique.length === 0) return { numbers: {}, shownToActor: new Set() };
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ id: cisInvoices.id, invoiceNumber: cisInvoices.invoiceNumber, revealedBy: cisInvoices.portalLinkRevealedBy })
     .from(cisInvoices)
     .where(and(visible(tenantId), inArray(cisInvoices.id, unique)))
@@ -256,7 +256,7 @@ export type InvoiceDetailSub = { id: string; name: string; email: string | null;
  * statement filters by tenant; null when the invoice is not this tenant's or is deleted.
  */
 export async function getInvoiceDetail(env: Env, tenantId: string, id: string) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const thisInvoice = and(visible(tenantId), eq(cisInvoices.id, id));
   const [rows, subs, people] = await db.batch([
     db.select().from(cisInvoices).where(thisInvoice).limit(1),

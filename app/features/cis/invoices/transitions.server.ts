@@ -8,7 +8,7 @@ import { forTenant, sameTenant } from "~/db/tenancy";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { formatInTimeZone } from "date-fns-tz";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
 import type { AuditAction } from "~/features/platform";
@@ -277,7 +277,7 @@ async function transition(
   const result: TransitionResult = { succeeded: [], failed: all.slice(INVOICE_BULK_LIMIT).map((id) => ({ id, code: "too_many" as const })) };
   if (ids.length === 0) return result;
   const rule = INVOICE_TRANSITIONS[action];
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const nowDate = opts.now ?? new Date();
   const now = nowDate.getTime();
   const token = newId();

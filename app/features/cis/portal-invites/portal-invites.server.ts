@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, getDb, type Db } from "~/db/client.server";
 import { cisPortalInvites, usedTokens } from "~/db/schema";
 import { forTenant } from "~/db/tenancy";
 import { signToken, signTokenWith } from "~/features/auth/index.server";
@@ -78,7 +78,7 @@ export async function issuePortalInvite(
     claims: { tid: tenant.id },
   });
   const magicLink = portalLink(origin, token);
-  const db = getDb(env);
+  const db = dbFor(env, tenant.id);
   const now = Date.now();
   await db.batch([
     db
@@ -211,7 +211,7 @@ export async function revealPortalLink(
   if (invite.expiresAt <= Date.now()) return { ok: false, code: "expired" };
   if (linkWithdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
   if (invite.revealedBy !== null && invite.revealedBy !== actor.id) return { ok: false, code: "shown_to_other" };
-  if (!(await recordReveal(getDb(env), { tenantId, inviteId, subcontractorId, actor, ip: opts.ip, reason: "show_link" }))) {
+  if (!(await recordReveal(dbFor(env, tenantId), { tenantId, inviteId, subcontractorId, actor, ip: opts.ip, reason: "show_link" }))) {
     // Used, expired or shown to someone else between the read and the write: say which.
     const again = await findPortalInvite(env, tenantId, inviteId, subcontractorId);
     if (again?.revealedBy && again.revealedBy !== actor.id) return { ok: false, code: "shown_to_other" };
@@ -255,7 +255,7 @@ export type InviteRow = typeof cisPortalInvites.$inferSelect;
 
 /** The recorded invite behind a token id, in this tenant and for this subcontractor. */
 export async function findPortalInvite(env: Env, tenantId: string, inviteId: string, subcontractorId: string): Promise<InviteRow | null> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select()
     .from(cisPortalInvites)
     .where(and(forTenant(cisPortalInvites, tenantId), eq(cisPortalInvites.id, inviteId), eq(cisPortalInvites.subcontractorId, subcontractorId)))
@@ -274,7 +274,7 @@ export async function recordPortalSignIn(
   env: Env,
   opts: { tenantId: string; inviteId: string; subcontractorId: string; ip: string | null; linkRevealedBy: string | null },
 ) {
-  const db = getDb(env);
+  const db = dbFor(env, opts.tenantId);
   const now = Date.now();
   await db.batch([
     db

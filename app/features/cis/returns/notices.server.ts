@@ -1,5 +1,5 @@
 import { desc } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisNoPaymentNotices } from "~/db/schema";
 import { forTenant } from "~/db/tenancy";
 import { auditInsert } from "~/features/platform/index.server";
@@ -31,7 +31,7 @@ export async function recordNotice(
   notice: NoPaymentsNotice,
   opts: { now?: Date; ip?: string | null } = {},
 ): Promise<{ id: string }> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = (opts.now ?? new Date()).getTime();
   const id = newId();
   await db.batch([

@@ -1,6 +1,6 @@
 import { and, asc, between, count, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { forTenant } from "~/db/tenancy";
@@ -139,7 +139,7 @@ export async function compileMonthlyReturn(env: Env, tenantId: string, taxMonth:
 }
 
 async function compileHeld(env: Env, tenantId: string, tm: TaxMonth, actor: Actor, opts: CompileOptions): Promise<CompileResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = (opts.now ?? new Date()).getTime();
   const where = paidInMonth(tenantId, tm);
   const [existing, invoiceRows, subRows, statementRows] = await db.batch([
@@ -338,7 +338,7 @@ export type AmendResult = Result<{ id: string }, Extract<ReturnErrorCode, "inval
 export async function amendReturn(env: Env, tenantId: string, taxMonth: string, actor: Actor, opts: { now?: Date } = {}): Promise<AmendResult> {
   const tm = parseMonth(taxMonth);
   if (!tm) return { ok: false, code: "invalid_month" };
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = (opts.now ?? new Date()).getTime();
   const rows = await monthReturnsQuery(db, tenantId, tm.label);
   if (rows.length === 0) return { ok: false, code: "not_found" };
@@ -414,7 +414,7 @@ export type UnlockResult = Result<void, Extract<ReturnErrorCode, "not_found" | "
  * audit entry in one batch.
  */
 export async function unlockReturn(env: Env, tenantId: string, id: string, actor: Actor, opts: { now?: Date } = {}): Promise<UnlockResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = (opts.now ?? new Date()).getTime();
   const token = newId();
   let changed: { id: string }[];
@@ -460,7 +460,7 @@ export async function unlockReturn(env: Env, tenantId: string, id: string, actor
  * original), or null: what /cis/returns/{taxMonth}/submit acts on.
  */
 export async function openReturnForMonth(env: Env, tenantId: string, taxMonth: string): Promise<{ ret: ReturnRow; lines: ReturnLineRow[] } | null> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const rows = await monthReturnsQuery(db, tenantId, taxMonth);
   const target = compileTarget(rows);
   if (!target.row || target.row.locked) return null;
@@ -473,7 +473,7 @@ export async function openReturnForMonth(env: Env, tenantId: string, taxMonth: s
  * (a locked one shows its submission and refuses another). Lines only while it can still be sent.
  */
 export async function returnToSubmit(env: Env, tenantId: string, taxMonth: string): Promise<{ ret: ReturnRow; lines: ReturnLineRow[] } | null> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const target = compileTarget(await monthReturnsQuery(db, tenantId, taxMonth));
   if (!target.row) return null;
   return { ret: target.row, lines: target.row.locked ? [] : await linesQuery(db, tenantId, target.row.id) };
@@ -488,7 +488,7 @@ export async function returnSubmissionView(
   tenantId: string,
   taxMonth: string,
 ): Promise<{ ret: ReturnRow; lines: ReturnLineRow[]; latest: typeof hmrcSubmissions.$inferSelect | null } | null> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const ofMonth = sql`(SELECT ${cisReturns.id} FROM ${cisReturns} WHERE ${cisReturns.tenantId} = ${tenantId} AND ${cisReturns.taxMonth} = ${taxMonth})`;
   const [rows, lines, submissions] = await db.batch([
     monthReturnsQuery(db, tenantId, taxMonth),
@@ -655,7 +655,7 @@ export type ReturnsPageData = {
 
 /** Everything /cis/returns shows for a month, in ONE D1 round trip. */
 export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth, now: Date = new Date()): Promise<ReturnsPageData> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [firstActivity, paidGroups, filedMonths, notices] = overdueReturnsQueries(db, tenantId, now);
   const latestOfMonth = db
     .select({ id: cisReturns.id })
@@ -741,7 +741,7 @@ export type ExportReturnResult = Result<{ fileName: string; body: string; rows: 
  * row count) is written before any data leaves.
  */
 export async function exportReturnCsv(env: Env, tenantId: string, id: string, actor: Actor, opts: { ip?: string | null } = {}): Promise<ExportReturnResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[ret], lines] = await db.batch([
     db
       .select()

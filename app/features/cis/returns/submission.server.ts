@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { formatInTimeZone } from "date-fns-tz";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { activityLog, cisNoPaymentNotices, cisReturns, cisSubcontractors, hmrcSubmissions, users } from "~/db/schema";
 import { LONDON } from "~/utils/dates";
 import { noticeFromInactivityDeclaration } from "../domain/nil-returns";
@@ -46,7 +46,7 @@ export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenant
 
   const ids = lines.map((l) => l.subcontractorId);
   const subs = ids.length
-    ? await getDb(env)
+    ? await dbFor(env, tenantId)
         .select({
           id: cisSubcontractors.id,
           type: cisSubcontractors.type,

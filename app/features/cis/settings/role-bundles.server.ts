@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { roleBundles } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { setRoleBundleScopesStatement } from "~/features/auth/index.server";
@@ -37,7 +37,7 @@ export function toCisRoleBundles(rows: (typeof roleBundles.$inferSelect)[]): Cis
 }
 
 export async function listCisRoleBundles(env: Env, tenantId: string): Promise<CisRoleBundle[]> {
-  return toCisRoleBundles(await roleBundlesQuery(getDb(env), tenantId));
+  return toCisRoleBundles(await roleBundlesQuery(dbFor(env, tenantId), tenantId));
 }
 
 /** The Scope Checklist for the listed bundles, judged on their CIS scopes. */
@@ -75,7 +75,7 @@ export async function updateBundleCisScopes(
   actor: ActorAt,
   now = Date.now(),
 ): Promise<UpdateBundleResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const all = await db.select().from(roleBundles).where(eq(roleBundles.tenantId, tenantId));
   const row = all.find((r) => r.name === name);
   if (!row) return { ok: false, code: "not_found" };

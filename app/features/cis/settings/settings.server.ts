@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisSettings } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
@@ -90,7 +90,7 @@ function settingsQuery(db: Db, tenantId: string) {
 /** The tenant's CIS settings, or the defaults (inactive, 3 and 14 days) when absent or unreadable. */
 export async function getCisSettings(env: Env, tenantId: string): Promise<CisSettingsView> {
   try {
-    const [row] = await settingsQuery(getDb(env), tenantId);
+    const [row] = await settingsQuery(dbFor(env, tenantId), tenantId);
     return settingsView(row);
   } catch (err) {
     console.error("Failed to load CIS settings", err);
@@ -104,7 +104,7 @@ export async function getCisSettings(env: Env, tenantId: string): Promise<CisSet
  * failed settings read always does, and the bundles are read on their own.
  */
 export async function getSettingsScreen(env: Env, tenantId: string): Promise<{ settings: CisSettingsView; bundles: CisRoleBundle[] }> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   try {
     const [[row], bundleRows] = await db.batch([settingsQuery(db, tenantId), roleBundlesQuery(db, tenantId)]);
     return { settings: settingsView(row), bundles: toCisRoleBundles(bundleRows) };
@@ -148,7 +148,7 @@ export function utrPiiContext(tenantId: string): PiiContext {
  */
 export async function saveCisSettings(env: Env, tenantId: string, input: CisSettings, actor: ActorAt, now = Date.now()): Promise<SaveSettingsResult> {
   try {
-    const db = getDb(env);
+    const db = dbFor(env, tenantId);
     const [existing] = await db.select().from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1);
 
     const values = {

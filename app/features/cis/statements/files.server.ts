@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { cisInvoices, cisSettings, cisStatementDocuments, cisStatements, cisSubcontractors, tenants } from "~/db/schema";
 import { londonDateParts } from "../domain/tax-month";
@@ -105,7 +105,7 @@ type Frozen = Ok<{ document: StatementDocument; pdfKey: string | null }>;
  * once both build one; the conditional write keeps the first, and both return the stored one.
  */
 export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const ofStatement = and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId));
   const ofDocument = and(forTenant(cisStatementDocuments, tenantId), eq(cisStatementDocuments.statementId, statementId));
   const [statements, documents, settings, tenantRows, invoices, subs] = await db.batch([
@@ -231,7 +231,7 @@ export async function ensureStatementPdf(env: Env, tenantId: string, statementId
     customMetadata: { tenantId, statementId },
   });
   if (!frozen.pdfKey) {
-    await getDb(env)
+    await dbFor(env, tenantId)
       .update(cisStatements)
       .set({ pdfKey: key })
       .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId), isNull(cisStatements.pdfKey)));

@@ -1,7 +1,7 @@
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, cisInvoices, cisStatements, cisSubcontractors, emailOutbox } from "~/db/schema";
@@ -59,7 +59,7 @@ export async function issueStatement(
     // Defaults stand in when the settings cannot be read; never send mail on a guess.
     if (settings.fellBack) throw new Error("CIS settings could not be read");
     if (!settings.emailStatements) return { ok: false, code: "email_disabled" };
-    const [sub] = await getDb(env)
+    const [sub] = await dbFor(env, tenant.id)
       .select({ email: cisSubcontractors.email })
       .from(cisSubcontractors)
       .where(and(forTenant(cisSubcontractors, tenant.id), eq(cisSubcontractors.id, statement.subcontractorId)))
@@ -76,7 +76,7 @@ export async function issueStatement(
   const changes = (db: Db, details: Record<string, string>) => issueStatements(db, tenant.id, id, method, actor, now, stillGenerated, details, opts.ip ?? null);
 
   if (method !== "email" || !to || !settings) {
-    const db = getDb(env);
+    const db = dbFor(env, tenant.id);
     // The submission key first: the status change must stay last.
     const results = await db.batch([...(opts.claim ? [claimSubmission(db, opts.claim)] : []), ...changes(db, {})] as [
       BatchItem<"sqlite">,
@@ -200,7 +200,7 @@ export async function resendStatementEmail(
   actor: Actor,
   opts: { ip?: string | null; now?: number } = {},
 ): Promise<ResendResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenant.id);
   const [rows, subs, outbox] = await db.batch([
     db
       .select()

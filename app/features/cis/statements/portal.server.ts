@@ -1,6 +1,6 @@
 import { subcontractorSignatureRequests } from "~/features/files/index.server";
 import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { cisSettings, cisStatements } from "~/db/schema";
 import { portalInvoicesQuery, type PortalInvoice } from "../invoices/portal-invoices.server";
@@ -36,7 +36,7 @@ export async function portalHomeData(
   tenant: { id: string; name: string },
   subcontractorId: string,
 ): Promise<{ contractorName: string; statements: PortalStatement[]; recentInvoices: PortalInvoice[]; signatureRequests: PortalSignatureRequest[] }> {
-  const db = getDb(env);
+  const db = dbFor(env, tenant.id);
   const [settings, statements, recentInvoices, signatureRequests] = await db.batch([
     db.select({ companyName: cisSettings.companyName }).from(cisSettings).where(forTenant(cisSettings, tenant.id)).limit(1),
     db
@@ -67,7 +67,7 @@ export async function portalStatementPdf(
   subcontractorId: string,
   statementId: string,
 ): Promise<StatementPdf | StatementFileFailure> {
-  const [own] = await getDb(env)
+  const [own] = await dbFor(env, tenantId)
     .select({ id: cisStatements.id })
     .from(cisStatements)
     .where(and(ownIssued(tenantId, subcontractorId), eq(cisStatements.id, statementId)))

@@ -1,7 +1,7 @@
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs, type StatementStatus } from "~/db/schema";
 import { QUEUE_REFUSED } from "~/features/platform/index.server";
 import { enqueue } from "~/features/platform/index.server";
@@ -79,7 +79,7 @@ export function batchJobView(row: BatchJobRow): BatchJobView {
 }
 
 export async function pendingStatementTargets(env: Env, tenantId: string, taxMonth: string): Promise<{ subcontractorId: string; name: string }[]> {
-  return pendingStatementsQuery(getDb(env), tenantId, taxMonth);
+  return pendingStatementsQuery(dbFor(env, tenantId), tenantId, taxMonth);
 }
 
 export type StartBatchResult = Result<{ jobId: string; created: boolean }, "no_pending">;
@@ -95,7 +95,7 @@ export async function startBatchGeneration(
   actor: Pick<Actor, "id" | "email">,
   opts: { claim?: SubmissionClaim } = {},
 ): Promise<StartBatchResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [[latest], targets] = await db.batch([latestBatchJobQuery(db, tenantId, taxMonth), pendingStatementsQuery(db, tenantId, taxMonth)]);
   if (latest && batchJobView(latest).state === "running") return { ok: true, jobId: latest.id, created: false };
   if (targets.length === 0) return { ok: false, code: "no_pending" };
@@ -169,7 +169,7 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
  * month's latest Generate All job. Every query is bound to the tenant.
  */
 export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: string): Promise<StatementsPageData> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const monthStatements = sql`SELECT ${cisStatements.id} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.taxMonth} = ${taxMonth}`;
   const [settings, statements, onStatements, pending, [job]] = await db.batch([
     db.select({ emailStatements: cisSettings.emailStatements }).from(cisSettings).where(forTenant(cisSettings, tenantId)).limit(1),

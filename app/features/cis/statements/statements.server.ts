@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
 import { forTenant } from "~/db/tenancy";
@@ -88,7 +88,7 @@ function parseIds(json: string): string[] {
 /** Per subcontractor, the invoices of the tax month a statement would cover now, with their totals; by name. */
 export async function pendingStatementGroups(env: Env, tenantId: string, taxMonth: string): Promise<PendingStatementGroup[]> {
   if (!TAX_MONTH.test(taxMonth)) return [];
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({
       subcontractorId: cisInvoices.subcontractorId,
       subcontractorName: sql<string>`max(${cisInvoices.subcontractorName})`,
@@ -137,7 +137,7 @@ export async function generateStatement(
   actor: Pick<Actor, "id" | "email">,
   opts: { now?: number } = {},
 ): Promise<GenerateStatementResult> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const [sub] = await db
     .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, utrMasked: cisSubcontractors.utrMasked })
     .from(cisSubcontractors)
@@ -211,7 +211,7 @@ function toStatement(row: StatementRow): Statement {
 
 /** The tenant's statements of one tax month, by subcontractor name. */
 export async function listStatements(env: Env, tenantId: string, taxMonth: string): Promise<Statement[]> {
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select()
     .from(cisStatements)
     .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.taxMonth, taxMonth)))
@@ -221,7 +221,7 @@ export async function listStatements(env: Env, tenantId: string, taxMonth: strin
 
 /** Null for an unknown id or another tenant's statement: callers answer 404. */
 export async function getStatement(env: Env, tenantId: string, id: string): Promise<Statement | null> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select()
     .from(cisStatements)
     .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id)))

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, or, type SQL } from "drizzle-orm";
 import { formatInTimeZone } from "date-fns-tz";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
 import { CSV_BOM, csvRow } from "~/utils/csv";
@@ -61,7 +61,7 @@ export async function* subcontractorExportChunks(
   query: Pick<ListQuery, "q" | "status" | "type">,
   chunk = EXPORT_CHUNK,
 ): AsyncGenerator<ExportRow[]> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const where = await subcontractorFilter(env, tenantId, query);
   let after: { nameLower: string; id: string } | null = null;
   for (;;) {
@@ -105,7 +105,7 @@ export async function exportSubcontractors(
     rowCount += rows.length;
   }
   if (rowCount === 0) return null;
-  await auditInsert(getDb(env), {
+  await auditInsert(dbFor(env, tenantId), {
     tenantId,
     action: "cis.export.subcontractors",
     actorId: actor.id,

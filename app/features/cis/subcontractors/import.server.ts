@@ -1,6 +1,6 @@
 import { and, inArray, isNull } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
 import { isUniqueUtrViolation, plainFields } from "./subcontractors.server";
 import type { AuditEntry } from "~/features/platform/index.server";
@@ -68,7 +68,7 @@ export const duplicateInFile = (firstRow: number) => `Duplicate UTR: same as row
 /** Hashes of the given normalised UTRs that already belong to a (not deleted) subcontractor of this tenant. */
 async function existingUtrHashes(env: Env, tenantId: string, hashes: string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   // D1 allows 100 bound parameters per statement.
   for (let i = 0; i < hashes.length; i += 90) {
     const part = hashes.slice(i, i + 90);
@@ -205,7 +205,7 @@ export async function importSubcontractors(
   if (new Set(hashes).size !== hashes.length) return conflict;
   if ((await existingUtrHashes(env, tenantId, hashes)).size > 0) return conflict;
 
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   const ids: string[] = [];
   const subRows: (typeof cisSubcontractors.$inferInsert)[] = [];

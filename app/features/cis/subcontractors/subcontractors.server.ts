@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL, type SQL
 import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb } from "~/db/client.server";
+import { dbFor, getDb } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
@@ -92,7 +92,7 @@ export async function subcontractorFilter(env: Env, tenantId: string, query: Pic
  * the page never loads more than PAGE_SIZE rows, whatever the tenant's size.
  */
 export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const where = await subcontractorFilter(env, tenantId, query);
   const [rows, [{ total }], [summary]] = await db.batch([
     db
@@ -127,7 +127,7 @@ export function toSummary(row: { total: number; active: number; gross: number; s
 
 /** The four summary cards, in one aggregate query. */
 export async function subcontractorSummary(env: Env, tenantId: string) {
-  const [row] = await summaryQuery(getDb(env), tenantId);
+  const [row] = await summaryQuery(dbFor(env, tenantId), tenantId);
   return toSummary(row);
 }
 
@@ -185,7 +185,7 @@ export type SubcontractorListItem = ReturnType<typeof subcontractorListItem>;
 
 /** Null for another tenant's id, an unknown id, or a deleted row: callers answer 404. */
 export async function getSubcontractor(env: Env, tenantId: string, id: string): Promise<SubcontractorRow | null> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select()
     .from(cisSubcontractors)
     .where(and(visible(tenantId), eq(cisSubcontractors.id, id)))
@@ -214,7 +214,7 @@ export function activeSubcontractorStatement(db: ReturnType<typeof getDb>, tenan
 
 export async function findByUtr(env: Env, tenantId: string, utr: string): Promise<SubcontractorRow | null> {
   const hash = await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", utr.replace(/\s+/g, ""));
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select()
     .from(cisSubcontractors)
     .where(and(visible(tenantId), eq(cisSubcontractors.utrHash, hash)))
@@ -315,7 +315,7 @@ export async function createSubcontractor(
   const refused = verificationRefusal(UNVERIFIED, input, opts);
   if (refused) return refused;
   if (await findByUtr(env, tenantId, input.utr)) return DUPLICATE;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const id = newId();
   const now = Date.now();
   const ids = await protectIdentifiers(env, tenantId, id, input.utr, input.type === "individual" ? input.nino : null);
@@ -396,7 +396,7 @@ export async function updateSubcontractor(
     const clash = await findByUtr(env, tenantId, input.utr);
     if (clash && clash.id !== id) return DUPLICATE;
   }
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   // undefined keeps the stored NINO; null clears it (asked for, or the type no longer takes one).
   const nino = input.type === "individual" && !input.removeNino ? (input.nino ?? undefined) : null;
@@ -470,7 +470,7 @@ export { BULK_LIMIT };
 export async function subcontractorNames(env: Env, tenantId: string, ids: string[]): Promise<Record<string, string>> {
   const unique = [...new Set(ids)].slice(0, BULK_LIMIT);
   if (unique.length === 0) return {};
-  const rows = await getDb(env)
+  const rows = await dbFor(env, tenantId)
     .select({ id: cisSubcontractors.id, name: cisSubcontractors.name })
     .from(cisSubcontractors)
     .where(and(visible(tenantId), inArray(cisSubcontractors.id, unique)));
@@ -495,7 +495,7 @@ async function bulkChange(env: Env, tenantId: string, ids: string[], actor: Acto
   const unique = all.slice(0, BULK_LIMIT);
   const result: BulkResult = { succeeded: [], failed: all.slice(BULK_LIMIT).map((id) => ({ id, code: "too_many" as const })), names: {} };
   if (unique.length === 0) return result;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const found = await db
     .select({ id: cisSubcontractors.id, active: cisSubcontractors.active, name: cisSubcontractors.name })
     .from(cisSubcontractors)
@@ -562,7 +562,7 @@ export async function revealIdentifier(env: Env, tenantId: string, id: string, f
     value = await decryptPii(env.PII_KEYS, stored, piiCtx(tenantId, id, field));
   } catch (err) {
     // A value that will not decrypt (tampered, copied from another row, unknown key) is worth a trace.
-    await auditInsert(getDb(env), {
+    await auditInsert(dbFor(env, tenantId), {
       tenantId,
       action: "cis.error",
       actorId: actor.id,
@@ -574,7 +574,7 @@ export async function revealIdentifier(env: Env, tenantId: string, id: string, f
     });
     throw err;
   }
-  await auditInsert(getDb(env), {
+  await auditInsert(dbFor(env, tenantId), {
     tenantId,
     action: "cis.pii.revealed",
     actorId: actor.id,

@@ -1,6 +1,6 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { fileAccess, files, signatureRequests, users } from "~/db/schema";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { queueEmail, queueEmailIf } from "~/features/platform/index.server";
@@ -83,7 +83,7 @@ export async function requestSignature(
   now = Date.now(),
 ): Promise<Ok<{ requestId: string }> | SignatureFail> {
   const tenantId = tenant.id;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const subs = input.signer.kind === "subcontractor" ? input.subcontractors : null;
   if (input.signer.kind === "subcontractor" && !subs) return { ok: false, code: "subcontractor_not_found", field: "signerId" };
   const [fileRows, signerRows] = await db.batch([
@@ -240,7 +240,7 @@ export { SIGNATURE_TABS, type SignatureTab } from "./signature-rules";
  * signatures; a case-insensitive name search. One query.
  */
 export function listSignatureRequests(env: Env, tenantId: string, actor: SignatureActor, tab: SignatureTab, q: string) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const mine = actor.manageSignatures ? undefined : or(isMySigning(actor.id), eq(signatureRequests.requesterId, actor.id));
   const status = tab === "pending" ? eq(signatureRequests.status, "pending") : sql`${signatureRequests.status} IN ('signed', 'declined')`;
   const needle = q
@@ -261,7 +261,7 @@ export type SignatureListRow = Awaited<ReturnType<typeof listSignatureRequests>>
 
 /** One request as its signer, requester or a signature manager sees it; anyone else (or another tenant) gets null. */
 export async function getSignatureRequest(env: Env, tenantId: string, actor: SignatureActor, requestId: string) {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const row = await db
     .select({
       ...listColumns,
@@ -289,7 +289,7 @@ export type SignatureDetail = NonNullable<Awaited<ReturnType<typeof getSignature
 
 /** The original PDF the signer is asked about, for the review step's preview: only to its signer (or requester). */
 export async function originalForReview(env: Env, tenantId: string, actor: SignatureActor, requestId: string) {
-  const row = await getDb(env)
+  const row = await dbFor(env, tenantId)
     .select({
       key: signatureRequests.originalKey,
       name: signatureRequests.fileName,
@@ -321,7 +321,7 @@ export async function signRequest(
   now = Date.now(),
 ): Promise<Ok | SignatureFail> {
   const { ip } = meta;
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const row = await db
     .select({
       id: signatureRequests.id,
@@ -426,7 +426,7 @@ export async function declineRequest(
   ip: string | null,
   now = Date.now(),
 ): Promise<Ok | SignatureFail> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const row = await db
     .select({
       status: signatureRequests.status,
@@ -489,7 +489,7 @@ export async function declineRequest(
  * shows; another subcontractor's or another tenant's request is null.
  */
 export async function getRequestForSubcontractor(env: Env, tenantId: string, subcontractorId: string, requestId: string) {
-  const row = await getDb(env)
+  const row = await dbFor(env, tenantId)
     .select({
       ...listColumns,
       originalKey: signatureRequests.originalKey,

@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { files, fileVersions, notifications, signatureRequests, users } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
@@ -32,7 +32,7 @@ export const signatureStampJob = defineJob({
   input: z.object({ requestId: z.string().min(1).max(100), origin: z.string().url().max(300) }),
   async run(input, ctx) {
     const { env, tenantId } = ctx;
-    const db = getDb(env);
+    const db = dbFor(env, tenantId);
     const loaded = await loadRequest(db, tenantId, input.requestId);
     if (!loaded.ready) return loaded.result;
     const { req, signer, requester } = loaded;

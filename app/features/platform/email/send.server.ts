@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { emailOutbox } from "~/db/schema";
 import { PermanentJobError } from "~/features/platform/jobs/registry.server";
@@ -72,7 +72,7 @@ async function queue<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T
   // The unique index is global: scope the caller's key by tenant so two tenants using the same
   // key (say `welcome:${email}`) do not swallow each other's mail.
   const key = opts.idempotencyKey ? `${opts.tenantId ?? "platform"}:${opts.idempotencyKey}` : id;
-  const db = getDb(env);
+  const db = dbFor(env, opts.tenantId);
   const toAddress = opts.to.trim().toLowerCase();
   const createdAt = Date.now();
   const row = {

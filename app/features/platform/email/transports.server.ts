@@ -1,4 +1,4 @@
-import { getDb } from "~/db/client.server";
+import { globalDb } from "~/db/client.server";
 import { devMailbox } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import type { RenderedEmail } from "./templates";
@@ -32,7 +32,7 @@ export function devTransport(env: Env): EmailTransport {
     name: "dev",
     async send(mail) {
       if (!devToolsEnabled(env)) throw new ConfigurationError(DEV_TRANSPORT_REFUSED);
-      await getDb(env)
+      await globalDb(env)
         .insert(devMailbox)
         .values({
           id: newId(),

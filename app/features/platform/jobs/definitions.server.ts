@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { notifications } from "~/db/schema";
 import { defineJob, type JobDefinition } from "./registry.server";
 
@@ -14,7 +14,7 @@ export const notifyUserJob = defineJob({
     link: z.string().max(500).optional(),
   }),
   async run(input, ctx) {
-    await getDb(ctx.env)
+    await dbFor(ctx.env, ctx.tenantId)
       .insert(notifications)
       .values({
         id: `job:${ctx.jobId}`,

@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
-import { getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { jobs } from "~/db/schema";
 import { newId } from "~/utils/ids";
@@ -36,7 +36,7 @@ export async function enqueue<T extends JobType>(
   const def = JOB_DEFINITIONS[opts.type];
   if (!def) throw new Error(`Unknown job type ${opts.type}`);
   const input = def.input.parse(opts.input) as Record<string, unknown>;
-  const db = getDb(env);
+  const db = dbFor(env, opts.tenantId);
   const now = Date.now();
   const id = newId();
   const key = opts.idempotencyKey ?? id;
@@ -116,7 +116,7 @@ export function jobRowWhen<T extends JobType>(
 
 /** Sends the message of a job whose row is committed (see `jobRowWhen`); false when there is no such row. */
 export async function sendCommittedJob(env: Env, tenantId: string, type: JobType, idempotencyKey: string): Promise<boolean> {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select({ id: jobs.id })
     .from(jobs)
     .where(and(eq(jobs.tenantId, tenantId), eq(jobs.idempotencyKey, idempotencyKey)))
@@ -128,7 +128,7 @@ export async function sendCommittedJob(env: Env, tenantId: string, type: JobType
 }
 
 export async function getJob(env: Env, tenantId: string, jobId: string) {
-  const [row] = await getDb(env)
+  const [row] = await dbFor(env, tenantId)
     .select()
     .from(jobs)
     .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, jobId)))

@@ -1,4 +1,4 @@
-import { getDb } from "~/db/client.server";
+import { globalDb } from "~/db/client.server";
 import { deadLetters } from "~/db/schema";
 import { newId } from "~/utils/ids";
 
@@ -45,7 +45,7 @@ export function unwrapDeadLetter(msg: Message<unknown>, dlqName: string): DeadLe
 
 /** The dead-letter consumers' job: keep every dead letter in D1, once per message id. */
 export async function recordDeadLetters(env: Env, batch: MessageBatch<unknown>): Promise<void> {
-  const db = getDb(env);
+  const db = globalDb(env);
   for (const msg of batch.messages) {
     const d = unwrapDeadLetter(msg, batch.queue);
     await db

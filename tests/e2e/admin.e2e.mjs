@@ -126,7 +126,13 @@ scenario("the super-admin creates a tenant, suspends it after confirming, and fi
   const shown = () => [...document.querySelectorAll("tr[data-action]")].map((r) => r.getAttribute("data-action")).join(",");
   // With JavaScript the address changes before React has rendered the filtered rows: give the render
   // a moment, then judge what is shown (a wrong filter still fails below).
-  await page.waitForFunction(`(${shown})() === ${JSON.stringify(expected)}`, null, { timeout: 5_000 }).catch(() => {});
+  // A function, not a string: a string predicate is evaluated as a string in the page, which its CSP
+  // forbids (an uncaught EvalError that fails the run whenever the rows were not there at once).
+  await page
+    .waitForFunction((want) => [...document.querySelectorAll("tr[data-action]")].map((r) => r.getAttribute("data-action")).join(",") === want, expected, {
+      timeout: 5_000,
+    })
+    .catch(() => {});
   const actions = await page.evaluate(shown);
   expect(actions, "the tenant's events and the console's actions on it, newest first").toBe(expected);
 });

@@ -37,6 +37,12 @@ describe("notes: HTML content through the allow-list", () => {
     for (const p of PAYLOADS) expect(sanitiseNoteHtml(p), p).not.toMatch(DANGER);
   });
 
+  it("drops a link whose character references name no character, rather than failing the save", () => {
+    for (const href of ["&#x110000;javascript:alert(1)", "&#99999999;", "&#x0;javascript:alert(1)"]) {
+      expect(sanitiseNoteHtml(`<a href="${href}">x</a>`), href).not.toMatch(/href/);
+    }
+  });
+
   it("keeps the formatting a note needs, and safe links", () => {
     const html = `<h2>Site meeting</h2><p><strong>Bold</strong> <em>it</em> <u>u</u></p><ul><li>one</li></ul><blockquote>q</blockquote><a href="https://example.com/x" target="_blank">doc</a>`;
     const out = sanitiseNoteHtml(html);

@@ -64,7 +64,11 @@ const filter = new FilterXSS({
     if (tag === "a" && name === "href") {
       // Entities and control characters could hide a scheme ('jav&#x09;ascript:'); decode them before judging.
       const plain = value
-        .replace(/&#x?([0-9a-f]+);?/gi, (_, n: string) => String.fromCodePoint(parseInt(n, /x/i.test(_) ? 16 : 10) || 0))
+        .replace(/&#x?([0-9a-f]+);?/gi, (ref: string, n: string) => {
+          // A reference past the last code point names no character: it cannot make a safe scheme.
+          const code = parseInt(n, /x/i.test(ref) ? 16 : 10);
+          return code <= 0x10ffff ? String.fromCodePoint(code) : "\u0000";
+        })
         .replace(/[\s\p{Cc}]/gu, "");
       return SAFE_URL.test(plain) ? `href="${escapeAttrValue(value)}" rel="noopener noreferrer nofollow"` : "";
     }

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
+import { MembersFieldset } from "./members-fieldset";
 import { CALENDAR_TYPE_LABELS } from "../domain/labels";
 import { CALENDAR_COLOURS, CALENDAR_TYPES } from "../domain/constants";
 import type { CalendarFormErrors, CalendarFormValues } from "../schemas";
@@ -52,28 +53,7 @@ export function CalendarForm({
           </select>
         </Field>
       </div>
-      <fieldset className="rounded-brand border border-line p-3">
-        <legend className="px-1 text-sm font-medium">Members</legend>
-        {people.length ? (
-          <ul className="grid max-h-48 gap-1 overflow-y-auto sm:grid-cols-2">
-            {people.map((p) => (
-              <li key={p.id}>
-                <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="members" value={p.id} defaultChecked={values.members.includes(p.id)} {...invalid("members")} />
-                  {p.name}
-                </label>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-sm">No team members available</p>
-        )}
-        {errors.members ? (
-          <p id={`${id("members")}-error`} role="alert" className="mt-1 text-sm text-danger">
-            {errors.members}
-          </p>
-        ) : null}
-      </fieldset>
+      <MembersFieldset people={people} chosen={values.members} error={errors.members} errorId={`${id("members")}-error`} />
       <SubmitButton pendingText="Saving...">{submitLabel}</SubmitButton>
     </Form>
   );

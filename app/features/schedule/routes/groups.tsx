@@ -1,6 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
+import { MembersFieldset } from "../components/members-fieldset";
 import { EmptyRow, TBody, TD, TH, THead, TR, Table } from "~/components/ui/table";
 import { requireModule } from "~/features/auth/index.server";
 import { AppShell } from "~/features/platform";
@@ -74,28 +75,7 @@ function GroupForm({
       <Field id={`${prefix}-name`} label="Name" error={errors.name}>
         <input id={`${prefix}-name`} name="name" required maxLength={80} defaultValue={values.name} className={inputClass} {...invalid("name")} />
       </Field>
-      <fieldset className="rounded-brand border border-line p-3">
-        <legend className="px-1 text-sm font-medium">Members</legend>
-        {people.length ? (
-          <ul className="grid max-h-48 gap-1 overflow-y-auto sm:grid-cols-2">
-            {people.map((p) => (
-              <li key={p.id}>
-                <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="members" value={p.id} defaultChecked={values.members.includes(p.id)} {...invalid("members")} />
-                  {p.name}
-                </label>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-sm">No team members available</p>
-        )}
-        {errors.members ? (
-          <p id={`${prefix}-members-error`} role="alert" className="mt-1 text-sm text-danger">
-            {errors.members}
-          </p>
-        ) : null}
-      </fieldset>
+      <MembersFieldset people={people} chosen={values.members} error={errors.members} errorId={`${prefix}-members-error`} />
       <SubmitButton name="intent" value="save" pendingText="Saving...">
         {label}
       </SubmitButton>

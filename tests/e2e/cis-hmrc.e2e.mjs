@@ -1,8 +1,8 @@
 /* global document */ // used inside page.waitForFunction callbacks, which run in the browser
 // The HMRC gateway in the browser, against the app's fake Transaction Engine (HMRC_TRANSPORT=fake),
 // signed in as admin@acme.test, with and without JavaScript: Government Gateway credentials saved
-// in CIS settings, a nil return compiled and submitted with its declarations (the submit page
-// follows HMRC's answer by itself), and Verify with HMRC from a subcontractor's page. Each mode
+// in CIS settings, a nil return compiled and sent in one step from the returns page (the submit
+// page follows HMRC's answer by itself), and Verify with HMRC from a subcontractor's page. Each mode
 // works on its own tax month and its own subcontractor.
 import { createSubcontractor, expect, expectToast, RUN, scenario, searchSubcontractors, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
 
@@ -37,7 +37,7 @@ async function waitForHmrc(page, selector) {
 }
 
 scenario(
-  "HMRC: a nil return submitted with its declarations is accepted and locked",
+  "HMRC: Nil Return compiles and sends the nil return in one step; HMRC accepts and it is locked",
   async ({ page, js }) => {
     await signIn(page, { js });
     await saveGatewayCredentials(page, js);
@@ -45,26 +45,15 @@ scenario(
     await page.goto(tenantUrl("acme", `/cis/returns?month=${month}`));
     await waitForHydration(page, js);
     const actions = page.getByTestId("return-actions");
-    if (js) page.once("dialog", (d) => d.accept());
-    await actions.getByRole("button", { name: "Nil Return", exact: true }).click();
-    if (!js) {
-      await page.getByRole("alertdialog").waitFor();
-      await page.getByRole("alertdialog").getByRole("button", { name: "Confirm", exact: true }).click();
-    }
-    // Nil Return goes straight on to the submit page.
-    await expectToast(page, "Nil Return Created");
+    // Nil Return in one step: its box confirms it (the browser asks for it, with or without
+    // JavaScript), the inactivity declaration is optional; one click compiles and sends it.
+    const nil = page.getByTestId("nil-submit");
+    await nil.getByLabel(/^No payments were made to subcontractors in this month/).check();
+    await nil.getByLabel(/^No payments will be made in the next six months/).check();
+    await nil.getByRole("button", { name: "Nil Return", exact: true }).click();
+    await expectToast(page, "Nil return sent to HMRC");
     await page.getByRole("heading", { name: /^Submit CIS300 return/ }).waitFor();
     await waitForHydration(page, js);
-
-    // The information declaration is required: the page says so next to it and sends nothing.
-    await page.getByRole("button", { name: "Submit Return", exact: true }).click();
-    await page.getByText("Confirm that the information is correct", { exact: true }).waitFor();
-    expect(await page.getByTestId("hmrc-submission").count(), "nothing sent").toBe(0);
-
-    await page.getByLabel(/^No payments to subcontractors are expected/).check();
-    await page.getByLabel(/^The information given on this return is correct/).check();
-    await page.getByRole("button", { name: "Submit Return", exact: true }).click();
-    await expectToast(page, "Return sent to HMRC");
     const status = await waitForHmrc(page, '[data-testid="hmrc-status"]');
     expect(status, "HMRC's answer").toBe("Accepted by HMRC");
     expect((await page.getByText(/HMRC has received the IR-CIS-CIS300MR document/).count()) > 0, "receipt shown").toBe(true);

@@ -148,7 +148,7 @@ scenario("Export downloads today's CSV with masked identifiers only", async ({ p
   expect(raw.subarray(0, 3).toString("hex"), "UTF-8 BOM").toBe("efbbbf");
   const text = raw.subarray(3).toString("utf8");
   const [header, ...lines] = parseCsv(text).filter((r) => r.some((f) => f !== ""));
-  expect(header.join(","), "header row").toBe("Name,Type,UTR,NINO,Email,Phone,Status,Verification Rate");
+  expect(header.join(","), "header row").toBe("Name,Type,UTR,NINO,Email,Phone,Status,Verification Rate,Public Body");
   expect(lines.length > 25, `rows: seeded plus created (${lines.length})`).toBeTruthy();
 
   const utrCol = header.indexOf("UTR");

@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { cisReturns, cisStatements } from "~/db/schema";
 import { deadlineNotificationId, runCisDeadlineAlerts } from "~/features/cis/dashboard/deadline-alerts.server";
 import { taxMonthFromLabel } from "~/features/cis/domain";
+import { renderTemplate } from "~/features/platform/email/templates";
 import { newId } from "~/utils/ids";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { seedCisSettings, seedSub } from "../factories/cis";
@@ -269,5 +270,78 @@ describe("CIS deadline alerts: nil returns (from April 2026)", () => {
     await pendingStatement(t);
     await runCisDeadlineAlerts(env, NOW);
     expect(await filingMessage(t, reader.id)).toBe("The CIS300 monthly return for 6 April to 5 May 2026 must be filed by 19 May 2026 (2 days left)");
+  });
+});
+
+describe("CIS deadline alerts: overdue returns", () => {
+  /** A tenant that started on 1 April 2026 (its CIS settings' date), so April 2026 onwards is owed. */
+  async function started() {
+    const x = await tenant();
+    await env.DB.prepare("UPDATE cis_settings SET created_at = ? WHERE tenant_id = ?").bind(Date.parse("2026-04-01T09:00:00Z"), x.t.id).run();
+    return x;
+  }
+
+  async function overdueNote(t: TestTenant, month: string, step: string, userId: string) {
+    return env.DB.prepare("SELECT title, message, link FROM notifications WHERE id = ?")
+      .bind(deadlineNotificationId(t.id, month, `overdue-${step}`, userId))
+      .first<{ title: string; message: string; link: string }>();
+  }
+
+  const overdueIn = (d: { data: { deadlines: { title: string }[] } }) => d.data.deadlines.filter((x) => x.title.includes("overdue")).map((x) => x.title);
+
+  it("a nil return still missing after 19 May 2026 (British Summer Time) is notified at midnight London, once, with its penalties; the digest carries it that day only", async () => {
+    const { t, reader, submitter } = await started();
+    // 23:59 London on 19 May: still in time.
+    await runCisDeadlineAlerts(env, new Date("2026-05-19T22:59:00Z"));
+    expect(await overdueNote(t, MONTH, "initial", reader.id)).toBeNull();
+    // Midnight London, 20 May: overdue, £100 charged.
+    const run = await runCisDeadlineAlerts(env, new Date("2026-05-19T23:00:00Z"));
+    expect(run.overdue).toBeGreaterThanOrEqual(1);
+    expect(await overdueNote(t, MONTH, "initial", reader.id)).toEqual({
+      title: "CIS nil return overdue: 6 April to 5 May 2026",
+      message:
+        "The nil return for 6 April to 5 May 2026 was due by 19 May 2026 and is not filed. Late-filing penalties so far: £100.00; a further £200.00 from 20 July 2026 unless it is filed first.",
+      link: `/cis/returns?month=${MONTH}`,
+    });
+    // The digest of who can file says so; a reader only gets the notification.
+    const first = await digests(t);
+    expect(first.filter((d) => d.to === submitter.email).flatMap(overdueIn)).toEqual(["CIS nil return overdue: 6 April to 5 May 2026"]);
+    expect(first.filter((d) => d.to === reader.email)).toHaveLength(0);
+    const before = await count("notifications", "tenant_id = ?", t.id);
+    // A rerun, and the next day's run, add no notification and no digest about it.
+    await runCisDeadlineAlerts(env, new Date("2026-05-20T10:00:00Z"));
+    await runCisDeadlineAlerts(env, new Date("2026-05-21T08:00:00Z"));
+    expect(await count("notifications", "tenant_id = ?", t.id)).toBe(before);
+    const later = (await digests(t)).filter((d) => d.to === submitter.email);
+    expect(later.flatMap(overdueIn)).toEqual(["CIS nil return overdue: 6 April to 5 May 2026"]);
+    const [overdueDigest] = later.filter((d) => overdueIn(d).length > 0);
+    expect(renderTemplate("cis.deadline-digest", overdueDigest!.data).subject).toBe(`CIS returns overdue in ${t.name}`);
+
+    // Two months after the penalty date the next step is notified again: not at 23:59 on 19 July, at midnight.
+    await runCisDeadlineAlerts(env, new Date("2026-07-19T22:59:00Z"));
+    expect(await overdueNote(t, MONTH, "two_months", reader.id)).toBeNull();
+    await runCisDeadlineAlerts(env, new Date("2026-07-19T23:00:00Z"));
+    expect((await overdueNote(t, MONTH, "two_months", reader.id))?.message).toContain("Late-filing penalties so far: £300.00; a further £300.00");
+  });
+
+  it("a return with payments overdue after 19 November 2026 (Greenwich Mean Time) is notified from midnight, with the deductions' penalties", async () => {
+    const { t, reader } = await started();
+    const sub = await seedSub(t);
+    await seedInvoice(t, { subcontractorId: sub.id, status: "paid", taxMonth: "2026-10", paymentDate: "2026-10-20" });
+    await runCisDeadlineAlerts(env, new Date("2026-11-19T23:59:00Z"));
+    expect(await overdueNote(t, "2026-10", "initial", reader.id)).toBeNull();
+    await runCisDeadlineAlerts(env, new Date("2026-11-20T00:00:00Z"));
+    expect(await overdueNote(t, "2026-10", "initial", reader.id)).toMatchObject({ title: "CIS300 return overdue: 6 October to 5 November 2026" });
+  });
+
+  it("says nothing once the month's return is filed, nor to a suspended workspace", async () => {
+    const filed = await started();
+    await seedReturn(filed.t, { locked: true, status: "nil", cisDeductedP: 0 });
+    const suspended = await started();
+    await env.DB.prepare("UPDATE tenants SET suspended_at = ? WHERE id = ?").bind(Date.now(), suspended.t.id).run();
+    await runCisDeadlineAlerts(env, new Date("2026-05-20T08:00:00Z"));
+    expect(await overdueNote(filed.t, MONTH, "initial", filed.reader.id)).toBeNull();
+    expect(await count("notifications", "tenant_id = ?", suspended.t.id)).toBe(0);
+    expect(await digests(suspended.t)).toHaveLength(0);
   });
 });

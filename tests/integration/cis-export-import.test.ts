@@ -9,7 +9,7 @@ import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 
 const BOM = "\uFEFF";
-const HEADER = "Name,Type,UTR,NINO,Email,Phone,Status,Verification Rate";
+const HEADER = "Name,Type,UTR,NINO,Email,Phone,Status,Verification Rate,Public Body";
 
 async function exportCsv(b: Browser, t: TestTenant, filters: Record<string, string> = {}) {
   return b.post(`${t.origin}/cis/subcontractors/export`, filters);
@@ -44,10 +44,10 @@ describe("subcontractor CSV export", () => {
     expect(body.startsWith(BOM)).toBe(true);
     expect(lines(body)).toEqual([
       HEADER,
-      "'+44 Builders,Partnership,******1111,,,,Active,30%",
-      `"'=HYPERLINK(""x"")",Individual,******2222,,,,Active,20%`,
-      "Alice Able,Individual,******7890,AB****56C,a***@e***.com,********123,Active,20%",
-      "Bravo Ltd,Company,******3333,,,,Archived,0%",
+      "'+44 Builders,Partnership,******1111,,,,Active,30%,no",
+      `"'=HYPERLINK(""x"")",Individual,******2222,,,,Active,20%,no`,
+      "Alice Able,Individual,******7890,AB****56C,a***@e***.com,********123,Active,20%,no",
+      "Bravo Ltd,Company,******3333,,,,Archived,0%,no",
     ]);
     expect(body).not.toContain("5334567890");
     expect(body).not.toContain("AB123456C");
@@ -362,7 +362,7 @@ describe("subcontractor CSV import", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Disposition")).toContain("cis-subcontractors-import-template.csv");
     expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await res.arrayBuffer())).toBe(
-      `${BOM}Name,Type,UTR,NINO,Company Number,VAT Number,Email,Phone,Verification Status,Verification Method,Verification Reference,Verified Date\r\n`,
+      `${BOM}Name,Type,UTR,NINO,Company Number,VAT Number,Email,Phone,Verification Status,Verification Method,Verification Reference,Verified Date,Public Body\r\n`,
     );
     expect(await count("audit_events", "tenant_id = ? AND action LIKE 'cis.%'", t.id)).toBe(0);
 
@@ -375,6 +375,34 @@ describe("subcontractor CSV import", () => {
     await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(html), expected: "1" });
     const row = await env.DB.prepare("SELECT name FROM cis_subcontractors WHERE tenant_id = ?").bind(t.id).first<{ name: string }>();
     expect(row?.name).toBe("Zoë Smith");
+  });
+
+  it("reads the Public Body column (yes or no, blank for no), refuses anything else by row, and the export writes it back", async () => {
+    const { t, u, b } = await cisStaff("admin");
+    const csv = [
+      "Name,Type,UTR,Public Body",
+      "Northshire County Council,company,4212121212,Yes",
+      "Plain Builder,individual,5334567890,",
+      "Ann Roofing,individual,2234567890,no",
+      "Maybe Council,company,3218765432,perhaps",
+    ].join("\r\n");
+    const html = await (await b.post(`${t.origin}/cis/subcontractors/import`, csvForm(csv))).text();
+    expect(rowStatuses(html)).toEqual({ 1: "valid", 2: "valid", 3: "valid", 4: "invalid" });
+    expect(pageText(parseHtml(html))).toContain("Public Body must be yes or no (blank for no)");
+    // The preview's help lists the column and what it means.
+    expect(pageText(parseHtml(html))).toContain("Public Body");
+    const commit = await b.post(`${t.origin}/cis/subcontractors/import`, { intent: "commit", importId: importIdFrom(html), expected: "3" });
+    expect(commit.status).toBe(302);
+    const rows = await env.DB.prepare("SELECT name, public_body FROM cis_subcontractors WHERE tenant_id = ? AND created_by = ? ORDER BY name_lower")
+      .bind(t.id, u.id)
+      .all<{ name: string; public_body: number }>();
+    expect(rows.results).toEqual([
+      { name: "Ann Roofing", public_body: 0 },
+      { name: "Northshire County Council", public_body: 1 },
+      { name: "Plain Builder", public_body: 0 },
+    ]);
+    const body = await (await exportCsv(b, t)).text();
+    expect(lines(body).filter((l) => l.startsWith("Northshire"))).toEqual(["Northshire County Council,Company,******1212,,,,Active,20%,yes"]);
   });
 
   it("cancel deletes the stored upload", async () => {

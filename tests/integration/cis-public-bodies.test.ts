@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { approveInvoice, bulkInvoiceAction, markInvoicePaid } from "~/features/cis/invoices/transitions.server";
 import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { uid, type TestTenant } from "../factories";
 import { audits } from "../factories/audits";
@@ -26,9 +27,19 @@ function invoiceForm(subcontractorId: string, invoiceDate: string, intent = "sav
 }
 
 async function invoiceOf(tenantId: string, invoiceNumber: string) {
-  return env.DB.prepare("SELECT id, cis_rate, cis_deduction_p, outside_cis, net_payment_p FROM cis_invoices WHERE tenant_id = ? AND invoice_number = ?")
+  return env.DB.prepare(
+    "SELECT id, cis_rate, cis_deduction_p, outside_cis, net_payment_p, statement_required, tax_month FROM cis_invoices WHERE tenant_id = ? AND invoice_number = ?",
+  )
     .bind(tenantId, invoiceNumber)
-    .first<{ id: string; cis_rate: number; cis_deduction_p: number; outside_cis: number; net_payment_p: number }>();
+    .first<{
+      id: string;
+      cis_rate: number;
+      cis_deduction_p: number;
+      outside_cis: number;
+      net_payment_p: number;
+      statement_required: number;
+      tax_month: string;
+    }>();
 }
 
 async function markPaid(tenantId: string, id: string, paymentDate: string, taxMonth: string) {
@@ -41,7 +52,13 @@ async function create(b: Browser, t: TestTenant, subId: string, date: string) {
   const form = invoiceForm(subId, date);
   const res = await b.post(`${t.origin}/cis/invoices/new`, form);
   expect(res.status).toBe(302);
-  return (await invoiceOf(t.id, form.invoiceNumber!))!;
+  return { ...(await invoiceOf(t.id, form.invoiceNumber!))!, invoiceNumber: form.invoiceNumber! };
+}
+
+async function approved(b: Browser, t: TestTenant, subId: string, date: string) {
+  const inv = await create(b, t, subId, date);
+  expect(await approveInvoice(env, t.id, inv.id, seeder)).toMatchObject({ ok: true });
+  return inv;
 }
 
 describe("public bodies", () => {
@@ -81,6 +98,9 @@ describe("public bodies", () => {
     const earlier = await page(await b.post(`${t.origin}/cis/invoices/new`, invoiceForm(council.id, "2026-04-05", "calculate")));
     expect(earlier.querySelector("[data-outside-cis]")).toBeNull();
     expect(textOf(earlier, '[data-figure="cis"] dd')).toBe("£200.00");
+    // Either way the form says that the payment date decides.
+    expect(textOf(earlier, "[data-public-body-hint]")).toContain("the payment date decides");
+    expect(textOf(calc, "[data-public-body-hint]")).toContain("Paid on or after 6 April 2026 it is not a CIS payment");
     // The edit form of the exempt invoice says it too.
     const edit = await page(await b.get(`${t.origin}/cis/invoices/${after.id}/edit`));
     expect(textOf(edit, "[data-outside-cis]")).toBe("Not a CIS payment: public body");
@@ -109,5 +129,64 @@ describe("public bodies", () => {
     expect(attr(mayPage.querySelector("[data-need]")!, "data-need")).toBe("nil_return");
     expect(all(mayPage, '[data-testid="return-actions"] button').map((x) => x.textContent)).toContain("Nil Return");
     expect(await compileMonthlyReturn(env, t.id, "2026-05", seeder, { mode: "nil" })).toMatchObject({ ok: true, status: "nil" });
+  });
+
+  it("the payment date decides, in the payment's own batch: paid 5 April 2026 the deduction stands, paid 6 April there is none", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const council = await seedSub(t, { name: "Northshire County Council", type: "company", publicBody: true });
+    // Approving an exempt draft keeps it exempt (the invoice date still stands in for the payment date).
+    const exemptDraft = await approved(b, t, council.id, "2026-04-06");
+    expect(await invoiceOf(t.id, exemptDraft.invoiceNumber)).toMatchObject({ cis_rate: 0, cis_deduction_p: 0, outside_cis: 1, statement_required: 0 });
+
+    // Dated before 6 April and paid on 5 April: an ordinary contract payment.
+    const paidBefore = await approved(b, t, council.id, "2026-03-20");
+    expect((await markInvoicePaid(env, t.id, paidBefore.id, seeder, { paymentDate: "2026-04-05" })).ok).toBe(true);
+    expect(await invoiceOf(t.id, paidBefore.invoiceNumber)).toMatchObject({
+      cis_rate: 20,
+      cis_deduction_p: 20_000,
+      outside_cis: 0,
+      statement_required: 1,
+      tax_month: "2026-03",
+    });
+
+    // Dated before 6 April, paid on 6 April: no deduction, no statement, and the payment's audit entry says why.
+    const paidAfter = await approved(b, t, council.id, "2026-03-20");
+    expect((await markInvoicePaid(env, t.id, paidAfter.id, seeder, { paymentDate: "2026-04-06" })).ok).toBe(true);
+    expect(await invoiceOf(t.id, paidAfter.invoiceNumber)).toMatchObject({
+      cis_rate: 0,
+      cis_deduction_p: 0,
+      outside_cis: 1,
+      net_payment_p: 100_000,
+      statement_required: 0,
+      tax_month: "2026-04",
+    });
+    const [paidAudit] = await audits(t.id, "cis.invoice.paid", paidAfter.id);
+    expect(paidAudit?.payload).toMatchObject({ paymentDate: "2026-04-06", outsideCis: true, cisDeductionP: 0 });
+    const detail = await page(await b.get(`${t.origin}/cis/invoices/${paidAfter.id}`));
+    expect(textOf(detail, "[data-outside-cis]")).toBe("Not a CIS payment: public body");
+
+    // Dated on 6 April but paid (in advance) on 5 April: the deduction applies after all.
+    const paidEarly = await approved(b, t, council.id, "2026-04-06");
+    expect((await markInvoicePaid(env, t.id, paidEarly.id, seeder, { paymentDate: "2026-04-05" })).ok).toBe(true);
+    expect(await invoiceOf(t.id, paidEarly.invoiceNumber)).toMatchObject({ cis_rate: 20, cis_deduction_p: 20_000, outside_cis: 0, statement_required: 1 });
+  });
+
+  it("bulk Mark Paid decides each public body's invoice by the payment date; ordinary invoices keep their amounts", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const council = await seedSub(t, { name: "Northshire County Council", type: "company", publicBody: true });
+    const ann = await seedSub(t, { name: "Ann Roofing" });
+    const a = await approved(b, t, council.id, "2026-03-01");
+    const c = await approved(b, t, ann.id, "2026-03-01");
+    const first = await bulkInvoiceAction(env, t.id, "pay", [a.id, c.id], seeder, { paymentDate: "2026-04-06" });
+    expect(first.succeeded.sort()).toEqual([a.id, c.id].sort());
+    expect(await invoiceOf(t.id, a.invoiceNumber)).toMatchObject({ cis_deduction_p: 0, outside_cis: 1 });
+    expect(await invoiceOf(t.id, c.invoiceNumber)).toMatchObject({ cis_deduction_p: 20_000, outside_cis: 0, statement_required: 1 });
+
+    const d = await approved(b, t, council.id, "2026-04-10");
+    const e = await approved(b, t, council.id, "2026-04-10");
+    await bulkInvoiceAction(env, t.id, "pay", [d.id], seeder, { paymentDate: "2026-04-05" });
+    await bulkInvoiceAction(env, t.id, "pay", [e.id], seeder, { paymentDate: "2026-04-06" });
+    expect(await invoiceOf(t.id, d.invoiceNumber)).toMatchObject({ cis_deduction_p: 20_000, outside_cis: 0 });
+    expect(await invoiceOf(t.id, e.invoiceNumber)).toMatchObject({ cis_deduction_p: 0, outside_cis: 1 });
   });
 });

@@ -263,7 +263,7 @@ describe("nil returns and notices of no payments", () => {
     const june = await visit(b, url(t, "/cis/returns?month=2026-06"));
     expect(attr(one(june.doc, "[data-need]"), "data-need")).toBe("none_notice_given");
     expect(textOf(june.doc, "[data-need]")).toContain("given on 23 May 2026");
-    expect(textOf(june.doc, "[data-notice]")).toBe("June 2026 to July 2026 · given on 23 May 2026 · Given to HMRC another way");
+    expect(textOf(june.doc, "[data-notice-text]")).toBe("June 2026 to July 2026 · given on 23 May 2026 · Given to HMRC another way");
     const overdue = all(june.doc, "[data-overdue]").map((li) => attr(li, "data-overdue"));
     expect(overdue).not.toContain("2026-06");
     expect(overdue).not.toContain("2026-07");
@@ -280,7 +280,64 @@ describe("nil returns and notices of no payments", () => {
     expect(lateOverdue).not.toContain("2026-07");
     // Each tenant sees only its own notices.
     expect(all(late.doc, "[data-notice]")).toHaveLength(1);
-    expect(textOf(late.doc, "[data-notice]")).toContain("given on 24 May 2026");
+    expect(textOf(late.doc, "[data-notice-text]")).toContain("given on 24 May 2026");
+  });
+
+  it("a notice given another way is corrected and deleted (audited, in one batch with the change, delete confirmed first); a declaration is not; another tenant's is 404", async () => {
+    const { t, b } = await staff("manager");
+    await startedIn(t, "2026-04-10T12:00:00Z");
+    await b.post(url(t), { intent: "notice", givenOn: "2026-05-24", firstMonth: "2026-06", months: "1" });
+    const id = (await env.DB.prepare("SELECT id FROM cis_no_payment_notices WHERE tenant_id = ?").bind(t.id).first<{ id: string }>())!.id;
+    expect(attr(one((await visit(b, url(t, "/cis/returns?month=2026-06"))).doc, "[data-need]"), "data-need")).toBe("nil_return");
+
+    // Correct: the form comes filled in, and saving fixes the date (23 May: in time for June).
+    const form = (await visit(b, url(t, `/cis/returns?month=2026-06&notice=${id}`))).doc;
+    expect(attr(one(form, '[data-form="notice"] input[name="id"]'), "value")).toBe(id);
+    expect(attr(one(form, "#givenOn"), "value")).toBe("2026-05-24");
+    const bad = await b.post(url(t), { intent: "notice", id, givenOn: "", firstMonth: "2026-06", months: "1" });
+    expect(bad.status).toBe(400);
+    expect(textOf(await page(bad), "#givenOn-error")).toBe("Enter the date the notice was given to HMRC");
+    const saved = await b.post(url(t), { intent: "notice", id, givenOn: "2026-05-23", firstMonth: "2026-06", months: "1" });
+    expect(saved.status).toBe(302);
+    const [corrected] = await audits(t.id, "cis.notice.updated", id);
+    expect(corrected?.payload).toEqual({
+      givenOn: "2026-05-23",
+      firstMonth: "2026-06",
+      months: 1,
+      before: { givenOn: "2026-05-24", firstMonth: "2026-06", months: 1 },
+    });
+    expect(attr(one((await visit(b, url(t, "/cis/returns?month=2026-06"))).doc, "[data-need]"), "data-need")).toBe("none_notice_given");
+
+    // Another tenant's notice: 404 for a correction and a delete, and it is untouched.
+    const other = await staff("manager");
+    expect((await other.b.post(url(other.t), { intent: "notice", id, givenOn: "2026-01-01", firstMonth: "2026-06", months: "1" })).status).toBe(404);
+    expect((await other.b.post(url(other.t), { intent: "notice-delete", id, month: "2026-06", confirmed: "yes" })).status).toBe(404);
+    // A reader may not change notices at all.
+    const reader = await staff("standard", t);
+    expect((await reader.b.post(url(t), { intent: "notice-delete", id, month: "2026-06", confirmed: "yes" })).status).toBe(403);
+
+    // Delete asks first (the server's step without JavaScript), then deletes with its audit entry.
+    const ask = await b.post(url(t), { intent: "notice-delete", id, month: "2026-06" });
+    expect(textOf(await page(ask), '[data-confirm="notice-delete"] h3')).toContain("Delete this notice of no payments?");
+    expect(await count("cis_no_payment_notices", "tenant_id = ?", t.id)).toBe(1);
+    const gone = await b.post(url(t), { intent: "notice-delete", id, month: "2026-06", confirmed: "yes" });
+    expect(gone.status).toBe(302);
+    expect(await count("cis_no_payment_notices", "tenant_id = ?", t.id)).toBe(0);
+    expect((await audits(t.id, "cis.notice.deleted", id))[0]?.payload).toEqual({ givenOn: "2026-05-23", firstMonth: "2026-06", months: 1 });
+    expect(attr(one((await visit(b, url(t, "/cis/returns?month=2026-06"))).doc, "[data-need]"), "data-need")).toBe("nil_return");
+
+    // An accepted return's inactivity declaration stays as HMRC was told: no Correct, no Delete, refused if posted.
+    await env.DB.prepare(
+      "INSERT INTO cis_no_payment_notices (tenant_id, id, source, given_on, first_month, months, return_id, created_at, created_by) VALUES (?, ?, 'cis300', '2026-05-10', '2026-05', 6, '2026-04', ?, NULL)",
+    )
+      .bind(t.id, `declaration:2026-04-${t.id}`, Date.now())
+      .run();
+    const withDeclaration = (await visit(b, url(t, "/cis/returns?month=2026-06"))).doc;
+    expect(textOf(withDeclaration, "[data-notice]")).toContain("not editable");
+    expect(all(withDeclaration, "[data-notice] button")).toHaveLength(0);
+    const refused = await b.post(url(t), { intent: "notice-delete", id: `declaration:2026-04-${t.id}`, month: "2026-06", confirmed: "yes" });
+    expect(refused.status).toBe(409);
+    expect(await count("cis_no_payment_notices", "tenant_id = ?", t.id)).toBe(1);
   });
 
   it("bad input: each message beside its field, the input kept, nothing written", async () => {

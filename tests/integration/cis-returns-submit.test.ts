@@ -183,4 +183,54 @@ describe("submitting a compiled return to HMRC", () => {
     const audits = await auditsFor(t.id, "cis.return.submitted");
     expect(audits.map((a) => (a.payload as { status: string; gross: number }).status).sort()).toEqual(["amended", "submitted"]);
   }, 90_000);
+
+  it("Nil Return in one step: the box confirms it (no JavaScript), then it is compiled, sent and accepted in one click, audited, once", async () => {
+    const { t, b, u } = await cisStaff("admin", { settings: {} });
+    await readyForHmrc(t);
+    const returnsUrl = `${t.origin}/cis/returns?month=${MONTH}`;
+    const form = await withPageKey(b, returnsUrl, { intent: "nil-submit", month: MONTH, inactivity: "yes" }, '[data-testid="nil-submit"]');
+
+    // Not ticked: refused beside the box, nothing compiled or sent.
+    const unconfirmed = await b.post(returnsUrl, form);
+    expect(unconfirmed.status).toBe(400);
+    expect(textOf(await page(unconfirmed), "#nil-confirm-error")).toBe(
+      "Confirm that no payments were made to subcontractors in the month and that the information is correct",
+    );
+    expect(await count("cis_returns", "tenant_id = ?", t.id)).toBe(0);
+
+    const sent = await b.post(returnsUrl, { ...form, confirmed: "yes" });
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe(`/cis/returns/${MONTH}/submit`);
+    await accepted(b, `${t.origin}/cis/returns/${MONTH}/submit`);
+    expect(await returnRow(t.id, MONTH)).toMatchObject({ status: "nil", locked: true });
+    expect((await auditsFor(t.id, "cis.return.compiled")).length).toBe(1);
+    expect((await auditsFor(t.id, "cis.return.submitted"))[0]).toMatchObject({ actorId: u.id, payload: expect.objectContaining({ status: "nil" }) });
+    // What HMRC received is a nil return carrying the inactivity declaration, which became a notice.
+    const [submission] = await getDb(env)
+      .select()
+      .from(hmrcSubmissions)
+      .where(and(eq(hmrcSubmissions.tenantId, t.id), eq(hmrcSubmissions.kind, "cis300")));
+    const xml = (await readDevHmrcMessages(env, submission!.correlationId!)).map((m) => m.requestXml).join("\n");
+    expect(xml).toMatch(/<NilReturn>yes<\/NilReturn>/);
+    expect(xml).toMatch(/<Inactivity>yes<\/Inactivity>/);
+    expect(await count("cis_no_payment_notices", "tenant_id = ? AND source = 'cis300'", t.id)).toBe(1);
+
+    // The same form again (a double click, a resend): the first answer, nothing sent twice.
+    const again = await b.post(returnsUrl, { ...form, confirmed: "yes" });
+    expect(again.status).toBe(302);
+    expect(await count("hmrc_submissions", "tenant_id = ? AND kind = 'cis300'", t.id)).toBe(1);
+    // The page offers it no longer: the month is filed.
+    expect((await page(await b.get(returnsUrl))).querySelector('[data-testid="nil-submit"]')).toBeNull();
+  }, 60_000);
+
+  it("Nil Return in one step needs both compile and submit: a lead gets the two-step Nil Return, and a posted one-step form is 403", async () => {
+    const { t, b, u } = await cisStaff("lead", { settings: {} });
+    const returnsUrl = `${t.origin}/cis/returns?month=${MONTH}`;
+    const doc = await page(await b.get(returnsUrl));
+    expect(doc.querySelector('[data-testid="nil-submit"]')).toBeNull();
+    const key = await mintKey(t, u, `cis.return.submit:${MONTH}`);
+    const res = await b.post(returnsUrl, { intent: "nil-submit", month: MONTH, confirmed: "yes", [SUBMISSION_KEY_FIELD]: key });
+    expect(res.status).toBe(403);
+    expect(await count("cis_returns", "tenant_id = ?", t.id)).toBe(0);
+  });
 });

@@ -51,9 +51,23 @@ describe("UTRs failing HMRC's check digit are flagged, not rejected", () => {
     expect(all(list, `[data-row="${typo.id}"] [data-utr-invalid]`).map((e) => e.textContent)).toEqual(["UTR fails HMRC’s check: correct it"]);
     expect(all(list, `[data-row="${fine.id}"] [data-utr-invalid]`)).toHaveLength(0);
 
+    // The subcontractor's own page says it too; a sound UTR's page does not.
+    const detail = await page(await b.get(`${t.origin}/cis/subcontractors/${typo.id}`));
+    expect(all(detail, "[data-utr-invalid]").map((e) => e.textContent)).toEqual(["UTR fails HMRC’s check: correct it"]);
+    const fineDetail = await page(await b.get(`${t.origin}/cis/subcontractors/${fine.id}`));
+    expect(all(fineDetail, "[data-utr-invalid]")).toHaveLength(0);
+    // The list's filter keeps only the flagged rows, and says which filter is set.
+    const flagged = await page(await b.get(`${t.origin}/cis/subcontractors?utr=invalid`));
+    expect(all(flagged, "[data-row]").map((r) => r.getAttribute("data-row"))).toEqual([typo.id]);
+    expect((flagged.querySelector('select[name="utr"] option[selected]') as HTMLOptionElement | null)?.value).toBe("invalid");
+    const unknown = await page(await b.get(`${t.origin}/cis/subcontractors?utr=nonsense`));
+    expect(all(unknown, "[data-row]")).toHaveLength(2);
+
     // Corrected on the form: the flag goes with the new UTR.
     const saved = await b.post(`${t.origin}/cis/subcontractors/${typo.id}/edit`, subForm({ name: "Typo Builder", utr: "5334567890" }));
     expect(saved.status).toBe(302);
     expect(await flagOf(typo.id)).toBe(0);
+    const none = await page(await b.get(`${t.origin}/cis/subcontractors?utr=invalid`));
+    expect(all(none, "[data-row]")).toHaveLength(0);
   });
 });

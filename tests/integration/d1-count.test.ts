@@ -502,3 +502,13 @@ describe("D1 round trips: the calendar", () => {
     }
   });
 });
+
+describe("D1 round trips: the subcontractor list's UTR filter", () => {
+  it("serves /cis/subcontractors?utr=invalid in the list's two round trips", async () => {
+    const { t, b } = await cisStaff("admin");
+    await seedSub(t, { name: "Count Flagged Builder" });
+    const res = await b.get(`${t.origin}/cis/subcontractors?utr=invalid`);
+    expect(res.status).toBe(200);
+    expect(d1Queries(res)).toBe(2);
+  });
+});

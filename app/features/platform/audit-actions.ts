@@ -150,6 +150,8 @@ export const AUDIT_ACTIONS = {
   "schedule.site.deleted": "{actor} deleted site {name}",
   "schedule.feed.created": "{actor} created a calendar subscription link",
   "schedule.feed.revoked": "{actor} revoked their calendar subscription link",
+  "cis.notice.updated": "{actor} corrected a notice of no payments: given on {givenOn}, for {months} months from {firstMonth}",
+  "cis.notice.deleted": "{actor} deleted a notice of no payments given on {givenOn} for {months} months from {firstMonth}",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -11,6 +11,7 @@ import { nextDeadlines, paymentsByMonth, returnNeed, type DeadlineAlert, type De
 import { toNotices } from "../returns/notices.server";
 import { overdueReturnsQueries } from "../returns/returns.server";
 import { DEADLINE_LABELS } from "./dashboard.server";
+import { overdueAlerts } from "./overdue-alerts.server";
 import { pendingInvoices } from "../statements/statements.server";
 
 export const DEADLINE_NOTIFICATION_TYPE = "cis.deadline";
@@ -40,6 +41,8 @@ export function deadlineLink(alert: Pick<DeadlineAlert, "kind" | "taxMonth">): s
 export type DeadlineAlertRun = {
   tenants: number;
   alerts: number;
+  /** Overdue returns found (each notified once per penalty step). */
+  overdue: number;
   /** Deadlines left out because they are already met (return submitted, statements issued, nothing to pay). */
   suppressed: number;
   created: number;
@@ -161,62 +164,81 @@ function titleOf(alert: DeadlineAlert): string {
 
 const CHUNK = 50;
 
+/** A notification the run writes: an upcoming deadline, or an overdue return at its latest penalty step. */
+type AlertItem = { taxMonth: string; kind: string; title: string; message: string; link: string };
+
+function upcomingItem(alert: DeadlineAlert): AlertItem {
+  return { taxMonth: alert.taxMonth, kind: alert.kind, title: titleOf(alert), message: alert.message, link: deadlineLink(alert) };
+}
+
+/** The tenant's deadlines within warningDays that are still to be met, and how many were left out as met. */
+async function upcomingAlerts(env: Env, tenant: { id: string; warningDays: number }, at: Date): Promise<{ alerts: DeadlineAlert[]; suppressed: number }> {
+  const warningDays = Math.min(30, Math.max(0, Math.trunc(tenant.warningDays)));
+  const candidates = nextDeadlines(at, warningDays);
+  if (candidates.length === 0) return { alerts: [], suppressed: 0 };
+  const states = await monthStates(env, tenant.id, [...new Set(candidates.map((a) => a.taxMonth))], at);
+  const alerts = candidates
+    .filter((a) => {
+      const state = states.get(a.taxMonth);
+      return state === undefined || deadlineStillDue(a.kind, state);
+    })
+    .map((a) => (a.kind === "filing" && states.get(a.taxMonth)?.need === "nil_return" ? { ...a, message: nilReturnMessage(a.message) } : a));
+  return { alerts, suppressed: candidates.length - alerts.length };
+}
+
+/**
+ * Each item for each reader, INSERT OR IGNORE on its deterministic id, in chunks. Returns the ids
+ * this run created (a rerun creates none).
+ */
+async function insertNotifications(env: Env, tenantId: string, items: AlertItem[], readers: TenantUser[], at: Date): Promise<Set<string>> {
+  const db = getDb(env);
+  const inserts = items.flatMap((item) =>
+    readers.map((user) =>
+      db
+        .insert(notifications)
+        .values({
+          id: deadlineNotificationId(tenantId, item.taxMonth, item.kind, user.id),
+          tenantId,
+          targetUserId: user.id,
+          type: DEADLINE_NOTIFICATION_TYPE,
+          title: item.title,
+          message: item.message,
+          link: item.link,
+          subjectType: "cis_tax_month",
+          subjectId: item.taxMonth,
+          createdAt: at.getTime(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: notifications.id }),
+    ),
+  );
+  const created = new Set<string>();
+  for (let i = 0; i < inserts.length; i += CHUNK) {
+    const chunk = inserts.slice(i, i + CHUNK);
+    const res = await db.batch(chunk as [(typeof chunk)[0], ...typeof chunk]);
+    for (const rows of res) for (const r of rows) created.add(r.id);
+  }
+  return created;
+}
+
 /**
  * The daily cron job: for every tenant with active CIS settings, the deadlines within its
- * warningDays that are still to be met become in-app notifications for each user who can read
- * CIS, and one digest e-mail per user who can act on at least one of them. Notification ids are
- * deterministic and inserted with INSERT OR IGNORE, and a digest's outbox key names the user and
- * the London day, so reruns add and send nothing. A failing tenant does not stop the others;
+ * warningDays that are still to be met, and the returns already overdue (nil returns included once
+ * due), become in-app notifications for each user who can read CIS, and one digest e-mail per user
+ * who can act on at least one of them. Notification ids are deterministic (an overdue month's name
+ * its latest penalty step) and inserted with INSERT OR IGNORE, and a digest's outbox key names the
+ * user and the London day, so reruns add and send nothing; an overdue month is in a person's digest
+ * only on the run that first notified them of its step. A failing tenant does not stop the others;
  * failures are reported at the end.
  */
 export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.now()): Promise<DeadlineAlertRun> {
   const at = now instanceof Date ? now : new Date(now);
-  const db = getDb(env);
   const londonDay = formatInTimeZone(at, LONDON, "yyyy-MM-dd");
-  const result: DeadlineAlertRun = { tenants: 0, alerts: 0, suppressed: 0, created: 0, digests: 0, failures: [] };
+  const result: DeadlineAlertRun = { tenants: 0, alerts: 0, overdue: 0, suppressed: 0, created: 0, digests: 0, failures: [] };
   for (const tenant of await activeCisTenants(env)) {
     result.tenants += 1;
     try {
-      const warningDays = Math.min(30, Math.max(0, Math.trunc(tenant.warningDays)));
-      const candidates = nextDeadlines(at, warningDays);
-      if (candidates.length === 0) continue;
-      const states = await monthStates(env, tenant.id, [...new Set(candidates.map((a) => a.taxMonth))], at);
-      const alerts = candidates
-        .filter((a) => {
-          const state = states.get(a.taxMonth);
-          return state === undefined || deadlineStillDue(a.kind, state);
-        })
-        .map((a) => (a.kind === "filing" && states.get(a.taxMonth)?.need === "nil_return" ? { ...a, message: nilReturnMessage(a.message) } : a));
-      result.suppressed += candidates.length - alerts.length;
-      if (alerts.length === 0) continue;
-      result.alerts += alerts.length;
-      const people = await tenantUsers(env, tenant.id);
-      const readers = people.filter((p) => scopeGrants(p.scopes, "cis.read"));
-      const inserts = alerts.flatMap((alert) =>
-        readers.map((user) =>
-          db
-            .insert(notifications)
-            .values({
-              id: deadlineNotificationId(tenant.id, alert.taxMonth, alert.kind, user.id),
-              tenantId: tenant.id,
-              targetUserId: user.id,
-              type: DEADLINE_NOTIFICATION_TYPE,
-              title: titleOf(alert),
-              message: alert.message,
-              link: deadlineLink(alert),
-              subjectType: "cis_tax_month",
-              subjectId: alert.taxMonth,
-              createdAt: at.getTime(),
-            })
-            .onConflictDoNothing(),
-        ),
-      );
-      for (let i = 0; i < inserts.length; i += CHUNK) {
-        const chunk = inserts.slice(i, i + CHUNK);
-        const res = await db.batch(chunk as [(typeof chunk)[0], ...typeof chunk]);
-        for (const r of res as unknown as { meta?: { changes?: number } }[]) result.created += r?.meta?.changes ?? 0;
-      }
-      result.digests += await sendDigests(env, tenant, alerts, people, londonDay);
+      await alertTenant(env, tenant, at, londonDay, result);
     } catch (err) {
       console.error(`CIS deadline alerts failed for tenant ${tenant.id}`, err);
       result.failures.push({ tenantId: tenant.id, error: err instanceof Error ? err.message : String(err) });
@@ -227,18 +249,46 @@ export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.n
   return result;
 }
 
-/** One e-mail per person who can act on at least one of the deadlines, listing just those. */
+type AlertTenant = { id: string; slug: string; name: string; warningDays: number };
+
+async function alertTenant(env: Env, tenant: AlertTenant, at: Date, londonDay: string, result: DeadlineAlertRun): Promise<void> {
+  const { alerts, suppressed } = await upcomingAlerts(env, tenant, at);
+  const overdue = await overdueAlerts(env, tenant.id, at);
+  result.suppressed += suppressed;
+  result.alerts += alerts.length;
+  result.overdue += overdue.length;
+  if (alerts.length === 0 && overdue.length === 0) return;
+  const people = await tenantUsers(env, tenant.id);
+  const readers = people.filter((p) => scopeGrants(p.scopes, "cis.read"));
+  const created = await insertNotifications(env, tenant.id, [...alerts.map(upcomingItem), ...overdue], readers, at);
+  result.created += created.size;
+  const digest = (person: TenantUser): AlertItem[] => [
+    ...alerts
+      .filter((a) => scopeGrants(person.scopes, DEADLINE_ACTOR_SCOPE[a.kind]))
+      .map((a) => ({ ...upcomingItem(a), title: `${DEADLINE_LABELS[a.kind]}: ${formatLongDate(a.deadline)}` })),
+    // Filing is what ends an overdue month; each step reaches the digest once, with its notification.
+    ...(scopeGrants(person.scopes, DEADLINE_ACTOR_SCOPE.filing)
+      ? overdue.filter((o) => created.has(deadlineNotificationId(tenant.id, o.taxMonth, o.kind, person.id)))
+      : []),
+  ];
+  result.digests += await sendDigests(env, tenant, digest, people, londonDay);
+}
+
+/** One e-mail per person with at least one item to act on, listing just those. */
 async function sendDigests(
   env: Env,
   tenant: { id: string; slug: string; name: string },
-  alerts: DeadlineAlert[],
+  itemsFor: (person: TenantUser) => AlertItem[],
   people: TenantUser[],
   londonDay: string,
 ): Promise<number> {
   const origin = tenantOrigin(tenant.slug, env.APP_DOMAIN, devToolsEnabled(env) ? "http:" : "https:");
   let sent = 0;
   for (const person of people) {
-    const theirs = alerts.filter((a) => scopeGrants(person.scopes, DEADLINE_ACTOR_SCOPE[a.kind]));
+    // The template takes ten at most: the most pressing (overdue, then upcoming) first.
+    const theirs = itemsFor(person)
+      .sort((a, b) => Number(b.kind.startsWith("overdue-")) - Number(a.kind.startsWith("overdue-")))
+      .slice(0, 10);
     if (theirs.length === 0) continue;
     await queueEmail(env, {
       tenantId: tenant.id,
@@ -248,11 +298,8 @@ async function sendDigests(
       data: {
         workspaceName: tenant.name,
         recipientName: person.displayName,
-        deadlines: theirs.map((a) => ({
-          title: `${DEADLINE_LABELS[a.kind]}: ${formatLongDate(a.deadline)}`,
-          message: a.message,
-          link: `${origin}${deadlineLink(a)}`,
-        })),
+        overdue: theirs.some((i) => i.kind.startsWith("overdue-")),
+        deadlines: theirs.map((i) => ({ title: i.title, message: i.message, link: `${origin}${i.link}` })),
       },
     });
     sent += 1;

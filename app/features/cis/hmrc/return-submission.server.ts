@@ -20,6 +20,7 @@ import {
   type SubmissionView,
 } from "./gateway.server";
 import { contractorOf, PRODUCT } from "./verification.server";
+import { GATEWAY_MESSAGES } from "./codes";
 import type { Err } from "~/utils/result";
 
 /** What the submit page needs of a compiled return. */
@@ -73,6 +74,21 @@ export async function submitPageData(
   const { latest: brought, ...ret } = found;
   const latest = brought !== undefined ? brought : (await latestSubmissionQuery(dbFor(env, tenantId), tenantId, { kind: "cis300", returnId: ret.returnId }))[0];
   return { ret, submission: latest ? submissionView(latest) : null };
+}
+
+/** Sending a return to HMRC happens once per submission key, bound to the person and the tax month. */
+export function returnSubmitScope(tenantId: string, userId: string, taxMonth: string) {
+  return { tenantId, userId, action: `cis.return.submit:${taxMonth}` };
+}
+
+export const SETTINGS_INCOMPLETE = "Enter the employer reference, Accounts Office reference and UTR in CIS settings before submitting.";
+
+/** What a person reads when a return could not be handed to HMRC. */
+export function submitRefusalMessage(res: Extract<SubmitReturnResult, { ok: false }>): string {
+  if (res.code === "refused" || res.code === "invalid_return") return res.message;
+  if (res.code === "settings_incomplete") return SETTINGS_INCOMPLETE;
+  if (res.code === "not_found") return "Return not found";
+  return GATEWAY_MESSAGES[res.code];
 }
 
 export type SubmitReturnResult = StartSubmissionResult | Err<"not_found" | "settings_incomplete"> | Err<"refused" | "invalid_return", { message: string }>;

@@ -12,7 +12,7 @@ import { activityInsert, auditInsert, type AuditEntry } from "~/features/platfor
 import { newId } from "~/utils/ids";
 import { formatInTimeZone } from "date-fns-tz";
 import { LONDON } from "~/utils/dates";
-import { invoiceAmounts, isContractPayment, taxMonthOfDate, type InvoiceInput } from "../domain";
+import { cisTreatment, invoiceAmounts, taxMonthOfDate, type InvoiceInput } from "../domain";
 import type { Actor } from "~/features/auth";
 import { auditIfChanged } from "./transitions.server";
 import { getInvoice, visible, type InvoiceRow } from "./queries.server";
@@ -172,8 +172,7 @@ export function invoiceTreatment(
   sub: { verificationRate: number; publicBody?: boolean | null },
   invoiceDate: string,
 ): { cisRate: number; outsideCis: boolean } {
-  const outsideCis = !isContractPayment({ publicBody: sub.publicBody === true }, invoiceDate);
-  return { cisRate: outsideCis ? 0 : sub.verificationRate, outsideCis };
+  return cisTreatment(sub.verificationRate, sub.publicBody === true, invoiceDate);
 }
 
 function amountsAt(input: InvoicePreviewInput, cisRate: number) {

@@ -14,7 +14,7 @@ import { auditInsertWhere } from "~/features/platform/index.server";
 import type { AuditAction } from "~/features/platform";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
-import { invoiceAmounts, isCalendarDate, LONDON_TZ, taxMonthOfDate, type InvoiceStatus } from "../domain";
+import { cisTreatment, invoiceAmounts, isCalendarDate, LONDON_TZ, taxMonthOfDate, type InvoiceStatus } from "../domain";
 import type { Actor } from "~/features/auth";
 import { INVOICE_BULK_LIMIT, type BulkInvoiceAction, type InvoiceErrorCode } from "./invoice-codes";
 import { visible, type InvoiceRow } from "./queries.server";
@@ -148,20 +148,21 @@ async function planTransition(
       return planned;
     }
   }
-  // Approval locks the amounts at the subcontractor's verification as it stands now.
-  const current = action === "approve" ? await approvalInputs(db, tenantId, ids) : new Map<string, ApprovalInput>();
+  // Approval locks the amounts at the subcontractor's verification as it stands now; a payment
+  // decides again, by its date, whether a public body's invoice is a contract payment.
+  const current = action === "approve" || action === "pay" ? await currentInputs(db, tenantId, ids) : new Map<string, ApprovalInput>();
   const target = transitionTarget(tenantId, action, actor);
   const common = { transitionId: opts.token, updatedAt: now, updatedBy: actor.id };
   for (const id of ids) {
     let change: Change;
-    if (action === "approve") {
+    if (action === "approve" || action === "pay") {
       const found = current.get(id);
       if (!found) {
         planned.failed.push({ id, code: "not_found" });
         continue;
       }
-      change = approvalChange(found, actor, now);
-    } else change = plainChange(action, actor, now, paid);
+      change = action === "approve" ? approvalChange(found, actor, now) : paymentChange(found, actor, now, paid!);
+    } else change = plainChange(action, actor, now);
     planned.attempted.push(id);
     planned.statements.push(
       db
@@ -182,8 +183,8 @@ function paymentOn(date: string): Payment | null {
   return { paymentDate: date, taxMonth: taxMonthOfDate(date).label };
 }
 
-/** The invoices to approve with their subcontractors as they stand now, by invoice id. */
-async function approvalInputs(db: Db, tenantId: string, ids: string[]): Promise<Map<string, ApprovalInput>> {
+/** The invoices to approve or pay with their subcontractors as they stand now, by invoice id. */
+async function currentInputs(db: Db, tenantId: string, ids: string[]): Promise<Map<string, ApprovalInput>> {
   const rows = await db
     .select({ invoice: cisInvoices, sub: cisSubcontractors })
     .from(cisInvoices)
@@ -208,43 +209,72 @@ function transitionTarget(tenantId: string, action: InvoiceAction, actor: Actor)
     );
 }
 
-/** An approval: the amounts again at the subcontractor's current rate, locked, with the verification they rest on. */
+/** The stored amounts of an invoice at another rate. */
+function amountsAtRate(row: InvoiceRow, cisRate: number) {
+  return invoiceAmounts({ grossP: row.grossP, materialsP: row.materialsP, cisRate, vatRate: row.vatRate, reverseCharge: row.reverseCharge });
+}
+
+/**
+ * An approval: the amounts again at the subcontractor's current rate, locked, with the verification
+ * they rest on. A public body's invoice dated from 6 April 2026 stays outside CIS (the invoice date
+ * stands in for the payment date until the payment decides).
+ */
 function approvalChange({ row, sub }: ApprovalInput, actor: Actor, now: number): Change {
-  const rate = sub?.verificationRate ?? row.cisRate;
-  const amounts = invoiceAmounts({
-    grossP: row.grossP,
-    materialsP: row.materialsP,
-    cisRate: rate,
-    vatRate: row.vatRate,
-    reverseCharge: row.reverseCharge,
-  });
+  const verified = sub?.verificationRate ?? row.verificationRate ?? row.cisRate;
+  const { cisRate: rate, outsideCis } = cisTreatment(verified, sub ? sub.publicBody : row.outsideCis, row.invoiceDate);
+  const amounts = amountsAtRate(row, rate);
   return {
     set: {
       ...amounts,
       cisRate: rate,
+      outsideCis,
       status: "approved",
       approvedAt: now,
       approvedBy: actor.id,
       lockedAt: now,
       verificationStatus: sub?.verificationStatus ?? null,
-      verificationRate: rate,
+      verificationRate: verified,
       verificationReference: sub?.verificationReference ?? null,
       // The law asks for a statement whenever a deduction is made: the approval itself says so.
       ...(amounts.cisDeductionP > 0 ? { statementRequired: true, statementRequestedAt: now, statementRequestedBy: actor.id } : {}),
     },
-    payload: { cisDeductionP: amounts.cisDeductionP, rate, verificationStatus: sub?.verificationStatus ?? null },
+    payload: { cisDeductionP: amounts.cisDeductionP, rate, verificationStatus: sub?.verificationStatus ?? null, ...(outsideCis ? { outsideCis } : {}) },
+  };
+}
+
+/**
+ * A payment. Its date decides whether a public body's invoice is a contract payment (not on or
+ * after 6 April 2026; before, the deduction at the rate verified at approval applies), so the
+ * amounts, the outside-CIS flag and the statement flag are set in the payment's own UPDATE. An
+ * ordinary invoice keeps the amounts its approval locked.
+ */
+function paymentChange({ row, sub }: ApprovalInput, actor: Actor, now: number, paid: Payment): Change {
+  const set: Change["set"] = { status: "paid", paidAt: now, paidBy: actor.id, paymentDate: paid.paymentDate, taxMonth: paid.taxMonth };
+  const treatment = cisTreatment(row.verificationRate ?? row.cisRate, sub ? sub.publicBody : row.outsideCis, paid.paymentDate);
+  if (!treatment.outsideCis && !row.outsideCis) return { set, payload: { ...paid } };
+  const amounts = amountsAtRate(row, treatment.cisRate);
+  const statement = treatment.outsideCis
+    ? { statementRequired: false, statementRequestedAt: null, statementRequestedBy: null }
+    : amounts.cisDeductionP > 0
+      ? {
+          statementRequired: true,
+          statementRequestedAt: sql`coalesce(${cisInvoices.statementRequestedAt}, ${now})`,
+          statementRequestedBy: sql`coalesce(${cisInvoices.statementRequestedBy}, ${actor.id})`,
+        }
+      : {};
+  return {
+    set: { ...set, ...amounts, cisRate: treatment.cisRate, outsideCis: treatment.outsideCis, ...statement },
+    payload: { ...paid, outsideCis: treatment.outsideCis, cisDeductionP: amounts.cisDeductionP },
   };
 }
 
 /** What every other action writes; the same for each invoice it is applied to. */
-function plainChange(action: Exclude<InvoiceAction, "approve">, actor: Actor, now: number, paid: Payment | null): Change {
+function plainChange(action: Exclude<InvoiceAction, "approve" | "pay">, actor: Actor, now: number): Change {
   switch (action) {
     case "reject":
       return { set: { status: "cancelled", cancelledAt: now, cancelledBy: actor.id }, payload: { rejected: true } };
     case "cancel":
       return { set: { status: "cancelled", cancelledAt: now, cancelledBy: actor.id }, payload: {} };
-    case "pay":
-      return { set: { status: "paid", paidAt: now, paidBy: actor.id, paymentDate: paid!.paymentDate, taxMonth: paid!.taxMonth }, payload: { ...paid } };
     case "delete":
       return { set: { deletedAt: now, deletedBy: actor.id }, payload: {} };
     case "statement":

@@ -21,9 +21,13 @@ export type NoticeView = {
   /** 'June 2026 to November 2026', or one month's name. */
   covers: string;
   source: string;
+  /** Given another way, and the viewer may record notices: it can be corrected or deleted. */
+  editable: boolean;
+  /** An accepted return's inactivity declaration: what HMRC was told, kept as it was. */
+  declaration: boolean;
 };
 
-export function noticeView(row: NoticeRow): NoticeView {
+export function noticeView(row: NoticeRow, canChange = false): NoticeView {
   let last = row.firstMonth;
   for (let i = 1; i < row.months; i++) last = nextTaxMonth(last).label;
   const first = taxMonthShortName(row.firstMonth);
@@ -32,6 +36,8 @@ export function noticeView(row: NoticeRow): NoticeView {
     givenOn: longDay(row.givenOn),
     covers: row.months > 1 ? `${first} to ${taxMonthShortName(last)}` : first,
     source: row.source === "cis300" ? `Inactivity declaration on return ${row.returnId ?? ""}`.trim() : "Given to HMRC another way",
+    editable: canChange && row.source === "other",
+    declaration: row.source === "cis300",
   };
 }
 

@@ -23,7 +23,8 @@ export type PenaltiesView = {
   steps: PenaltyStepView[];
 };
 
-function penaltyStepText(kind: PenaltyStepKind, amountPence: number): string {
+/** How a penalty step reads: "£100", "a further £200", … */
+export function penaltyStepText(kind: PenaltyStepKind, amountPence: number): string {
   const amount = formatPence(amountPence);
   switch (kind) {
     case "initial":

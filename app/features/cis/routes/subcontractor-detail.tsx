@@ -236,6 +236,11 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
             <Item label="Name">{sub.name}</Item>
             <Item label="UTR">
               <Identifier field="utr" masked={sub.utrMasked} canUnmask={perms.canUnmask} reveal={reveal} />
+              {sub.utrInvalid ? (
+                <span className="block font-medium text-danger" data-utr-invalid>
+                  UTR fails HMRC&rsquo;s check: correct it
+                </span>
+              ) : null}
             </Item>
             {sub.type === "individual" || sub.ninoMasked ? (
               <Item label="National Insurance Number">

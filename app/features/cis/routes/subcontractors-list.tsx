@@ -154,6 +154,7 @@ function queryString(q: ListQuery, page: number): string {
   if (q.q) p.set("q", q.q);
   if (q.status !== "all") p.set("status", q.status);
   if (q.type !== "all") p.set("type", q.type);
+  if (q.utr !== "all") p.set("utr", q.utr);
   if (page > 1) p.set("page", String(page));
   const s = p.toString();
   return s ? `?${s}` : "";
@@ -174,7 +175,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
     [result, location.search],
   );
 
-  const filtered = Boolean(query.q) || query.status !== "all" || query.type !== "all";
+  const filtered = Boolean(query.q) || query.status !== "all" || query.type !== "all" || query.utr !== "all";
   const total = list?.total ?? 0;
   const cancelTo = location.pathname + location.search;
 
@@ -204,6 +205,13 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
               <option value="individual">Individual</option>
               <option value="company">Company</option>
               <option value="partnership">Partnership</option>
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="block text-xs opacity-70">UTR</span>
+            <select name="utr" defaultValue={query.utr} className={inputClass}>
+              <option value="all">All</option>
+              <option value="invalid">Fails HMRC&rsquo;s check</option>
             </select>
           </label>
           <button type="submit" className={buttonClass("secondary")}>

@@ -10,7 +10,7 @@ import { maskEmail, maskPhone } from "../pii.server";
 import { subcontractorFilter, type ListQuery } from "./subcontractors.server";
 
 /** The list's columns, in the list's order: an export holds what the list shows. */
-export const EXPORT_HEADER = ["Name", "Type", "UTR", "NINO", "Email", "Phone", "Status", "Verification Rate"] as const;
+export const EXPORT_HEADER = ["Name", "Type", "UTR", "NINO", "Email", "Phone", "Status", "Verification Rate", "Public Body"] as const;
 
 /** Rows read per query: a 5,000-row tenant is ten small reads, never one huge result. */
 export const EXPORT_CHUNK = 500;
@@ -33,11 +33,14 @@ const exportColumns = {
   phone: cisSubcontractors.phone,
   active: cisSubcontractors.active,
   verificationRate: cisSubcontractors.verificationRate,
+  publicBody: cisSubcontractors.publicBody,
 };
 type ExportRow = { [K in keyof typeof exportColumns]: (typeof cisSubcontractors.$inferSelect)[K] };
 
 /** One CSV line of masked values: the plaintext identifiers are never read for an export. */
-export function exportLine(r: Pick<ExportRow, "name" | "type" | "utrMasked" | "ninoMasked" | "email" | "phone" | "active" | "verificationRate">): string {
+export function exportLine(
+  r: Pick<ExportRow, "name" | "type" | "utrMasked" | "ninoMasked" | "email" | "phone" | "active" | "verificationRate" | "publicBody">,
+): string {
   return csvRow([
     r.name,
     TYPE_LABELS[r.type],
@@ -47,6 +50,8 @@ export function exportLine(r: Pick<ExportRow, "name" | "type" | "utrMasked" | "n
     maskPhone(r.phone),
     r.active ? "Active" : "Archived",
     `${r.verificationRate}%`,
+    // The import's own answer, so an exported file's column reads back.
+    r.publicBody ? "yes" : "no",
   ]);
 }
 

@@ -13,7 +13,8 @@ export type ImportColumnKey =
   | "verificationStatus"
   | "verificationMethod"
   | "verificationReference"
-  | "verifiedDate";
+  | "verifiedDate"
+  | "publicBody";
 
 /** The columns an import reads, matched by header name (case and spacing ignored), in template order. */
 export const IMPORT_COLUMNS: readonly ImportColumn<ImportColumnKey>[] = [
@@ -34,6 +35,21 @@ export const IMPORT_COLUMNS: readonly ImportColumn<ImportColumnKey>[] = [
   { header: "Verification Method", key: "verificationMethod", required: false, format: "online, phone or letter" },
   { header: "Verification Reference", key: "verificationReference", required: false, format: "up to 50 characters" },
   { header: "Verified Date", key: "verifiedDate", required: false, format: "YYYY-MM-DD or DD/MM/YYYY" },
+  {
+    header: "Public Body",
+    key: "publicBody",
+    required: false,
+    format: "yes or no (blank = no): a local authority or other public body, whose payments from 6 April 2026 are not CIS payments",
+  },
 ];
+
+/** The Public Body column's answers (case ignored); anything else is refused with PUBLIC_BODY_IMPORT_MESSAGE. */
+const YES_NO: Readonly<Record<string, boolean>> = { yes: true, y: true, true: true, "1": true, no: false, n: false, false: false, "0": false, "": false };
+export const PUBLIC_BODY_IMPORT_MESSAGE = "Public Body must be yes or no (blank for no)";
+
+/** The Public Body cell as a flag; null when it is neither yes nor no. */
+export function publicBodyCell(value: string | undefined): boolean | null {
+  return YES_NO[(value ?? "").trim().toLowerCase()] ?? null;
+}
 
 export const IMPORT_TEMPLATE_FILE = "cis-subcontractors-import-template.csv";

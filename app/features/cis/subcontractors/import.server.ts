@@ -12,7 +12,7 @@ import { hasValidUtrCheckDigit, normalizeUtr, subcontractorCreateSchema, UTR_RE,
 import { SUBCONTRACTOR_SAVE_MESSAGES } from "./subcontractor-messages";
 import type { Actor } from "~/features/auth";
 import { encryptPii, maskNino, maskUtr, piiSearchHash, type PiiContext } from "../pii.server";
-import { IMPORT_COLUMNS, type ImportColumnKey } from "./import-columns";
+import { IMPORT_COLUMNS, PUBLIC_BODY_IMPORT_MESSAGE, publicBodyCell, type ImportColumnKey } from "./import-columns";
 import type { Result } from "~/utils/result";
 
 // The stored upload and its hourly purge live in the shared import kit; the cron and existing
@@ -57,6 +57,7 @@ function rowInput(cells: Partial<Record<ImportColumnKey, string>>): Record<strin
     verificationReference: text("verificationReference"),
     verifiedDate: date ? isoDate(date) : undefined,
     active: true,
+    publicBody: publicBodyCell(cells.publicBody) ?? false,
   };
 }
 
@@ -99,6 +100,7 @@ export async function analyseImport(env: Env, tenantId: string, text: string, op
     const messages = parsed.success ? [] : [...new Set(parsed.error.issues.map((i) => i.message))];
     const claimsVerification = VERIFICATION_COLUMNS.some((k) => (cells[k] ?? "").trim() !== "");
     if (claimsVerification && !opts.canVerify) messages.push(VERIFY_IMPORT_MESSAGE);
+    if (publicBodyCell(cells.publicBody) === null) messages.push(PUBLIC_BODY_IMPORT_MESSAGE);
     const rawUtr = normalizeUtr(cells.utr ?? "");
     if (!parsed.success && /^\d(\.\d+)?e\+\d+$/i.test(rawUtr))
       messages.push("The UTR looks like a number a spreadsheet shortened: format the column as text and save again");

@@ -30,8 +30,11 @@ export const PAGE_SIZE = 25;
 export const STATUS_FILTERS = ["all", "active", "archived"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 export type TypeFilter = "all" | (typeof SUBCONTRACTOR_TYPES)[number];
+/** `invalid`: only rows whose stored UTR fails HMRC's check digit. */
+export const UTR_FILTERS = ["all", "invalid"] as const;
+export type UtrFilter = (typeof UTR_FILTERS)[number];
 
-export type ListQuery = { q: string; status: StatusFilter; type: TypeFilter; page: number };
+export type ListQuery = { q: string; status: StatusFilter; type: TypeFilter; utr: UtrFilter; page: number };
 
 const listQuerySchema = z.object({
   q: z
@@ -40,6 +43,7 @@ const listQuerySchema = z.object({
     .transform((q) => q.trim().slice(0, 100)),
   status: z.enum(STATUS_FILTERS).catch("all"),
   type: z.enum(["all", ...SUBCONTRACTOR_TYPES]).catch("all"),
+  utr: z.enum(UTR_FILTERS).catch("all"),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
 
@@ -49,6 +53,7 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
     q: params.get("q") ?? "",
     status: params.get("status") ?? "all",
     type: params.get("type") ?? "all",
+    utr: params.get("utr") ?? "all",
     page: params.get("page") ?? "1",
   });
 }
@@ -67,8 +72,13 @@ function visible(tenantId: string) {
  * hash (a 10-digit term; never the plaintext) and company number. Shared with the CSV export so a
  * download holds exactly what the list shows.
  */
-export async function subcontractorFilter(env: Env, tenantId: string, query: Pick<ListQuery, "q" | "status" | "type">): Promise<SQL | undefined> {
+export async function subcontractorFilter(
+  env: Env,
+  tenantId: string,
+  query: Pick<ListQuery, "q" | "status" | "type"> & Partial<Pick<ListQuery, "utr">>,
+): Promise<SQL | undefined> {
   const conds: (SQL | undefined)[] = [visible(tenantId)];
+  if (query.utr === "invalid") conds.push(eq(cisSubcontractors.utrInvalid, true));
   if (query.status === "active") conds.push(eq(cisSubcontractors.active, true));
   if (query.status === "archived") conds.push(eq(cisSubcontractors.active, false));
   if (query.type !== "all") conds.push(eq(cisSubcontractors.type, query.type));
@@ -156,6 +166,7 @@ export function subcontractorView(row: SubcontractorRow) {
     verifiedDate: row.verifiedDate,
     active: row.active,
     publicBody: row.publicBody,
+    utrInvalid: row.utrInvalid === true,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -203,21 +203,23 @@ export const TEMPLATES = {
     schema: z.object({
       workspaceName: z.string().max(200),
       recipientName: z.string().max(200),
+      // True when some item is a return already overdue.
+      overdue: z.boolean().optional(),
       deadlines: z
         .array(z.object({ title: z.string().max(200), message: z.string().max(500), link: z.string().url().max(500) }))
         .min(1)
         .max(10),
     }),
-    render: (d: { workspaceName: string; recipientName: string; deadlines: { title: string; message: string; link: string }[] }) => ({
-      subject: `CIS deadlines due soon in ${d.workspaceName}`,
-      text: `Hello ${d.recipientName},\n\nThese CIS deadlines in ${d.workspaceName} are coming up and still need you:\n\n${d.deadlines
+    render: (d: { workspaceName: string; recipientName: string; overdue?: boolean; deadlines: { title: string; message: string; link: string }[] }) => ({
+      subject: d.overdue ? `CIS returns overdue in ${d.workspaceName}` : `CIS deadlines due soon in ${d.workspaceName}`,
+      text: `Hello ${d.recipientName},\n\nThese CIS deadlines in ${d.workspaceName} ${d.overdue ? "have passed or are coming up" : "are coming up"} and still need you:\n\n${d.deadlines
         .map((x) => `- ${x.title}\n  ${x.message}\n  ${x.link}`)
         .join(
           "\n\n",
         )}\n\nYou receive this because your role lets you act on them. The reminders stop once the return is submitted or the statements are issued.`,
       html: layout(
-        "CIS deadlines due soon",
-        `<p>Hello ${escape(d.recipientName)},</p><p>These CIS deadlines in <strong>${escape(d.workspaceName)}</strong> are coming up and still need you:</p><ul>${d.deadlines
+        d.overdue ? "CIS returns overdue" : "CIS deadlines due soon",
+        `<p>Hello ${escape(d.recipientName)},</p><p>These CIS deadlines in <strong>${escape(d.workspaceName)}</strong> ${d.overdue ? "have passed or are coming up" : "are coming up"} and still need you:</p><ul>${d.deadlines
           .map((x) => `<li style="margin-bottom:12px"><a href="${escape(x.link)}"><strong>${escape(x.title)}</strong></a><br>${escape(x.message)}</li>`)
           .join(
             "",

@@ -10,7 +10,7 @@ import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server"
 import { formatPence } from "../../domain/money";
 import { taxMonthFromLabel } from "../../domain/tax-month";
 import { GATEWAY_MESSAGES, isInFlight, SUBMISSION_STATUS_LABELS } from "../codes";
-import { submitPageData, submitReturn, type ReturnForSubmission } from "../return-submission.server";
+import { returnSubmitScope, submitPageData, submitRefusalMessage, submitReturn, type ReturnForSubmission } from "../return-submission.server";
 import { returnDeclarationsSchema, returnSubmitParamsSchema } from "../schemas";
 import type { Route } from "./+types/return-submit";
 
@@ -20,7 +20,6 @@ const RETURN_NOT_FOUND = "Return not found";
 const REFRESH_SECONDS = 3;
 const ALREADY_FILED_TITLE = "Already submitted";
 const ALREADY_FILED = "HMRC has already accepted this return.";
-const SETTINGS_INCOMPLETE = "Enter the employer reference, Accounts Office reference and UTR in CIS settings before submitting.";
 
 function taxMonthOf(params: unknown): string {
   const parsed = returnSubmitParamsSchema.safeParse(params);
@@ -34,13 +33,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const taxMonth = taxMonthOf(params);
   const page = await submitPageData(env, tenant.id, taxMonth);
   if (!page) throw data(RETURN_NOT_FOUND, { status: 404 });
-  const submissionKey = await mintSubmissionKey(env, submitScope(tenant.id, user.id, taxMonth));
+  const submissionKey = await mintSubmissionKey(env, returnSubmitScope(tenant.id, user.id, taxMonth));
   return { ...page, displayLabel: taxMonthFromLabel(taxMonth).displayLabel, submissionKey };
-}
-
-/** Sending a return to HMRC happens once per submission key (bound to the tax month). */
-function submitScope(tenantId: string, userId: string, taxMonth: string) {
-  return { tenantId, userId, action: `cis.return.submit:${taxMonth}` };
 }
 
 type FieldErrors = Partial<Record<"employmentStatus" | "verification" | "informationCorrect", string>>;
@@ -67,20 +61,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!d.informationCorrect) fieldErrors.informationCorrect = "Confirm that the information is correct";
   if (Object.keys(fieldErrors).length > 0) return data<ActionData>({ fieldErrors, formError: null, values: d }, { status: 400 });
 
-  const sent = await submitOnce(env, form, submitScope(tenant.id, user.id, taxMonth), (claim) =>
+  const sent = await submitOnce(env, form, returnSubmitScope(tenant.id, user.id, taxMonth), (claim) =>
     submitReturn(env, tenant.id, taxMonth, d, actor, new Date(), claim),
   );
   if (sent.kind === "refused" || sent.kind === "pending") return data<ActionData>({ fieldErrors: {}, formError: sent.message, values: d }, { status: 409 });
   const res = sent.result;
   if (!res.ok) {
     if (res.code === "not_found") throw data(RETURN_NOT_FOUND, { status: 404 });
-    const formError =
-      res.code === "refused" || res.code === "invalid_return"
-        ? res.message
-        : res.code === "settings_incomplete"
-          ? SETTINGS_INCOMPLETE
-          : GATEWAY_MESSAGES[res.code];
-    return data<ActionData>({ fieldErrors: {}, formError, values: d }, { status: res.code === "refused" ? 409 : 400 });
+    return data<ActionData>({ fieldErrors: {}, formError: submitRefusalMessage(res), values: d }, { status: res.code === "refused" ? 409 : 400 });
   }
   return redirectWithToast(env, `/cis/returns/${taxMonth}/submit`, {
     type: "success",

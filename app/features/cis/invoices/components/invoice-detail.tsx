@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { formatPence } from "../../domain/money";
+import { PUBLIC_BODY_NOT_CIS_MESSAGE } from "../../domain/public-bodies";
 import type { InvoiceStatus } from "../../domain/types";
 import { InvoiceStatusBadge } from "./invoice-status";
 
@@ -36,6 +37,8 @@ export type InvoiceDetailView = {
   labourP: number;
   cisRate: number;
   cisDeductionP: number;
+  /** Paid (or, until paid, dated) on or after 6 April 2026 to a public body: not a contract payment. */
+  outsideCis: boolean;
   vatBaseP: number;
   vatRate: number;
   vatAmountP: number;
@@ -205,6 +208,11 @@ export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
 
       <Section id="amounts-heading" title="Amounts">
         <AmountsTable invoice={invoice} />
+        {invoice.outsideCis ? (
+          <p className="mt-2 rounded-brand border border-line bg-elevated p-2 text-sm font-medium" data-outside-cis>
+            {PUBLIC_BODY_NOT_CIS_MESSAGE}
+          </p>
+        ) : null}
         <dl className="mt-2 divide-y divide-line print:divide-black/20">
           <Item label="Materials justification" name="materialsJustification">
             {invoice.materialsJustification ? <span className="whitespace-pre-wrap">{invoice.materialsJustification}</span> : "N/A"}

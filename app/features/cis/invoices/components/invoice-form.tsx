@@ -9,7 +9,7 @@ import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIF
 import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
 import { InvoiceAmountFields, InvoiceDetailsFields } from "./invoice-fields";
 import { defaultReverseCharge, reverseChargeHint } from "../vat-default";
-import { isContractPayment, PUBLIC_BODY_NOT_CIS_MESSAGE } from "../../domain/public-bodies";
+import { isContractPayment, PUBLIC_BODY_NOT_CIS_MESSAGE, PUBLIC_BODY_PAYMENT_DATE_HINT } from "../../domain/public-bodies";
 import { FormErrors, FormSection as Section } from "~/components/ui/form-section";
 
 /** The form's fields as text, the way a browser posts them (pounds, not pence). */
@@ -205,6 +205,11 @@ export function InvoiceForm({
             {outsideCis ? (
               <p className="mt-2 rounded-brand border border-line bg-elevated p-2 text-sm font-medium" data-outside-cis>
                 {PUBLIC_BODY_NOT_CIS_MESSAGE}
+              </p>
+            ) : null}
+            {chosen?.publicBody ? (
+              <p className="mt-2 text-xs opacity-80" data-public-body-hint>
+                {PUBLIC_BODY_PAYMENT_DATE_HINT}
               </p>
             ) : null}
           </div>

@@ -111,6 +111,7 @@ function detailView({ invoice: r, sub, names }: Found): InvoiceDetailView {
     labourP: r.labourP,
     cisRate: r.cisRate,
     cisDeductionP: r.cisDeductionP,
+    outsideCis: r.outsideCis,
     vatBaseP: r.vatBaseP,
     vatRate: r.vatRate,
     vatAmountP: r.vatAmountP,

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
+import { SubmissionKeyInput } from "~/features/platform";
 import { StatCards } from "~/components/ui/stat-cards";
 import { Table, TBody, TD, TH, THead } from "~/components/ui/table";
 import { RETURN_VALID_MESSAGE } from "../../domain/return-validation";
@@ -28,7 +29,8 @@ export type ReturnIntent = "compile" | "nil" | "amend" | "unlock";
 export type ReturnActionsView = {
   compile: boolean;
   recompile: boolean;
-  nil: { show: boolean; confirm: string };
+  /** `oneStep`: the person may also send it, so Nil Return compiles and sends at once (with its submission key). */
+  nil: { show: boolean; confirm: string; oneStep: { submissionKey: string } | null };
   amend: { show: boolean; confirm: string };
   unlock: { show: boolean; confirm: string };
   /** Shown to holders of cis.ret.submit; `reason` says why it is disabled. */
@@ -192,6 +194,43 @@ function IntentForm({
   );
 }
 
+/**
+ * Nil Return in one step: the box confirms it (with or without JavaScript) and is the declaration
+ * that the information is correct; the inactivity declaration is optional.
+ */
+function NilSubmitForm({ month, submissionKey, error }: { month: string; submissionKey: string; error: string | null }) {
+  return (
+    <Form method="post" className="w-full max-w-xl space-y-2 rounded-brand border border-line p-3" data-testid="nil-submit">
+      <input type="hidden" name="intent" value="nil-submit" />
+      <input type="hidden" name="month" value={month} />
+      <SubmissionKeyInput value={submissionKey} />
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          name="confirmed"
+          value="yes"
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "nil-confirm-error" : undefined}
+        />
+        <span>No payments were made to subcontractors in this month, and the information is correct: send a nil return to HMRC.</span>
+      </label>
+      {error ? (
+        <p id="nil-confirm-error" role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" name="inactivity" value="yes" />
+        <span>No payments will be made in the next six months either (the inactivity declaration: no nil returns are due for them).</span>
+      </label>
+      <SubmitButton variant="primary" pendingText="Sending..." match={{ intent: "nil-submit" }}>
+        Nil Return
+      </SubmitButton>
+    </Form>
+  );
+}
+
 /** Export CSV posts to the resource route, which answers with the file (a full document request, never a client navigation). */
 export function ExportForm({ id, label = "Export CSV" }: { id: string; label?: string }) {
   return (
@@ -204,12 +243,25 @@ export function ExportForm({ id, label = "Export CSV" }: { id: string; label?: s
   );
 }
 
-export function ReturnActions({ month, ret, actions }: { month: string; ret: ReturnView | null; actions: ReturnActionsView }) {
+export function ReturnActions({
+  month,
+  ret,
+  actions,
+  nilError = null,
+}: {
+  month: string;
+  ret: ReturnView | null;
+  actions: ReturnActionsView;
+  nilError?: string | null;
+}) {
   return (
     <div className="flex flex-wrap items-start gap-2" data-testid="return-actions">
       {actions.compile ? <IntentForm intent="compile" month={month} label="Compile Return" pendingText="Compiling..." variant="primary" /> : null}
       {actions.recompile ? <IntentForm intent="compile" month={month} label="Recompile" pendingText="Compiling..." /> : null}
-      {actions.nil.show ? <IntentForm intent="nil" month={month} label="Nil Return" pendingText="Creating..." confirm={actions.nil.confirm} /> : null}
+      {actions.nil.show && actions.nil.oneStep ? <NilSubmitForm month={month} submissionKey={actions.nil.oneStep.submissionKey} error={nilError} /> : null}
+      {actions.nil.show && !actions.nil.oneStep ? (
+        <IntentForm intent="nil" month={month} label="Nil Return" pendingText="Creating..." confirm={actions.nil.confirm} />
+      ) : null}
       {actions.submit.show ? (
         actions.submit.reason === null ? (
           <Link to={actions.submit.href} className={buttonClass("primary")} data-submit="enabled">
@@ -326,7 +378,7 @@ export function HistoricalReturns({ items, canExport }: { items: ReturnView[]; c
 }
 
 /** The server-rendered confirmation step (no JavaScript): the question, then Confirm or Go back. */
-export function ConfirmStep({ intent, text, month, id }: { intent: ReturnIntent; text: string; month: string; id?: string }) {
+export function ConfirmStep({ intent, text, month, id }: { intent: ReturnIntent | "notice-delete"; text: string; month: string; id?: string }) {
   return (
     <section role="alertdialog" aria-labelledby="confirm-title" className="rounded-brand border border-danger bg-danger/5 p-4" data-confirm={intent}>
       <h3 id="confirm-title" className="font-semibold">

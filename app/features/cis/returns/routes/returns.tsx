@@ -3,7 +3,9 @@ import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
 import { devToolsEnabled } from "~/features/platform/index.server";
 import { reportInternalError } from "~/features/platform";
-import { redirectWithToast } from "~/features/platform/index.server";
+import { mintSubmissionKey, redirectWithToast } from "~/features/platform/index.server";
+import { returnSubmitScope } from "../../hmrc/return-submission.server";
+import { fileNilReturn, NIL_CONFIRM_REQUIRED } from "../nil-submit.server";
 import { formatLongDate, LONDON } from "~/utils/dates";
 import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain/tax-month";
 import type { Actor } from "~/features/auth";
@@ -43,7 +45,7 @@ import { overdueReturnView, returnIssueViews, returnView } from "../view.server"
 import { monthPenalties } from "../penalties-view";
 import { OverdueReturns, PenaltiesPanel } from "../components/overdue-returns";
 import { NOTICE_ERROR_MESSAGES, NOTICE_MAX_MONTHS, parseNoticeForm, returnsActionSchema, type NoticeField } from "../schemas";
-import { recordNotice } from "../notices.server";
+import { deleteNotice, NOTICE_CHANGE_MESSAGES, recordNotice, updateNotice, type NoticeChangeRefusal } from "../notices.server";
 import { monthNeedView, noticeMonthOptions, noticeView } from "../notices-view";
 import { MonthNeed, NoticesPanel } from "../components/notices";
 import { formatInTimeZone } from "date-fns-tz";
@@ -62,7 +64,8 @@ function parseMonth(raw: string | null, now: Date): TaxMonth | null {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
   const now = new Date();
-  const month = parseMonth(new URL(request.url).searchParams.get("month"), now);
+  const params = new URL(request.url).searchParams;
+  const month = parseMonth(params.get("month"), now);
   if (!month) return data({ kind: "no-month" as const, message: NO_TAX_MONTH }, { status: 400 });
   let page;
   try {
@@ -74,11 +77,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const current = page.monthReturns.at(-1) ?? null;
   const overdue = page.overdue.map((d) => overdueReturnView(d, now));
   const canCompile = can(user, "cis.ret.compile");
+  const showNil = canCompile && !current && page.paymentsInMonth === 0;
+  // Who may also send it files the nil return in one step: compiled and handed to HMRC together.
+  const oneStep =
+    showNil && can(user, "cis.ret.submit") ? { submissionKey: await mintSubmissionKey(env, returnSubmitScope(tenant.id, user.id, month.label)) } : null;
   const view = current ? returnView(current, page.lines, RETURN_LINES_SHOWN) : null;
   const actions: ReturnActionsView = {
     compile: canCompile && !current,
     recompile: canCompile && current !== null && !current.locked,
-    nil: { show: canCompile && !current && page.paymentsInMonth === 0, confirm: nilConfirmText(month.displayLabel) },
+    nil: { show: showNil, confirm: nilConfirmText(month.displayLabel), oneStep },
     amend: { show: canCompile && current !== null && current.locked, confirm: amendConfirmText(current?.id ?? month.label) },
     unlock: { show: devToolsEnabled(env, request) && can(user, "cis.manage") && current !== null && current.locked, confirm: UNLOCK_CONFIRM_TEXT },
     submit: {
@@ -103,9 +110,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     penalties: monthPenalties(month.label, page.monthReturns, page.overdue, now),
     need: current ? null : monthNeedView(month.label, page.paymentsInMonth, page.notices),
-    notices: page.notices.map(noticeView),
+    notices: page.notices.map((n) => noticeView(n, canCompile)),
     noticeForm: canCompile
-      ? { months: noticeMonthOptions(now), defaultMonth: nextTaxMonth(currentTaxMonth(now).label).label, maxMonths: NOTICE_MAX_MONTHS }
+      ? {
+          months: noticeMonthOptions(now),
+          defaultMonth: nextTaxMonth(currentTaxMonth(now).label).label,
+          maxMonths: NOTICE_MAX_MONTHS,
+          // ?notice={id}: the form corrects that notice (one given another way) instead of recording a new one.
+          editing: noticeEditing(page.notices, params.get("notice")),
+        }
       : null,
     overdue,
     current: view,
@@ -118,8 +131,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionData =
   | { kind: "notice-errors"; errors: Partial<Record<NoticeField, string>>; values: Record<NoticeField, string> }
   | { kind: "error"; title: string; message: string }
+  | { kind: "nil-confirm"; message: string }
   | { kind: "issues"; issues: string[] }
-  | { kind: "confirm"; intent: "nil" | "amend" | "unlock"; text: string; month: string; id?: string };
+  | { kind: "confirm"; intent: "nil" | "amend" | "unlock" | "notice-delete"; text: string; month: string; id?: string };
 
 function refused(code: ReturnErrorCode) {
   if (code === "not_found") throw data("Not found", { status: 404 });
@@ -130,20 +144,14 @@ function refused(code: ReturnErrorCode) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
   const form = await request.formData();
-  if (form.get("intent") === "notice") {
+  if (form.get("intent") === "nil-submit") {
     await requireScope(request, context, user, "cis.ret.compile");
-    const values = { givenOn: String(form.get("givenOn") ?? ""), firstMonth: String(form.get("firstMonth") ?? ""), months: String(form.get("months") ?? "") };
-    const res = parseNoticeForm(values, formatInTimeZone(new Date(), LONDON, "yyyy-MM-dd"));
-    if (!res.ok) {
-      const errors = Object.fromEntries(Object.entries(res.errors).map(([field, code]) => [field, NOTICE_ERROR_MESSAGES[code]]));
-      return data<ActionData>({ kind: "notice-errors", errors, values }, { status: 400 });
-    }
-    await recordNotice(env, tenant.id, actor, res.value, { ip: request.headers.get("CF-Connecting-IP") });
-    return redirectWithToast(env, `/cis/returns?month=${res.value.firstMonth}`, {
-      type: "success",
-      title: "Notice Recorded",
-      message: `No payments from ${taxMonthFromLabel(res.value.firstMonth).displayLabel.replace(/ to .*/, "")} for ${res.value.months} month${res.value.months === 1 ? "" : "s"}.`,
-    });
+    await requireScope(request, context, user, "cis.ret.submit");
+    return nilSubmitAction(env, tenant.id, actor, form);
+  }
+  if (form.get("intent") === "notice" || form.get("intent") === "notice-delete") {
+    await requireScope(request, context, user, "cis.ret.compile");
+    return noticeAction(env, tenant.id, actor, form, request.headers.get("CF-Connecting-IP"));
   }
   const parsed = returnsActionSchema.safeParse({
     intent: form.get("intent"),
@@ -189,6 +197,75 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithToast(env, next, { type: "success", ...outcome.toast });
 }
 
+/** The notice form on a notice given another way, when the page was opened to correct it. */
+function noticeEditing(rows: ReturnsPageNotices, id: string | null) {
+  const row = id ? rows.find((n) => n.id === id && n.source === "other") : undefined;
+  return row ? { id: row.id, givenOn: row.givenOn, firstMonth: row.firstMonth, months: String(row.months) } : null;
+}
+type ReturnsPageNotices = Awaited<ReturnType<typeof returnsPageData>>["notices"];
+
+function noticeRefused(code: NoticeChangeRefusal) {
+  if (code === "not_found") throw data(NOTICE_CHANGE_MESSAGES.not_found, { status: 404 });
+  return data<ActionData>({ kind: "error", title: "Notice Not Changed", message: NOTICE_CHANGE_MESSAGES[code] }, { status: 409 });
+}
+
+/** Record a notice given another way, correct one (`id`), or delete one (`notice-delete`, confirmed first). */
+async function noticeAction(env: Env, tenantId: string, actor: Actor, form: FormData, ip: string | null) {
+  const id = typeof form.get("id") === "string" && form.get("id") !== "" ? String(form.get("id")).slice(0, 64) : null;
+  if (form.get("intent") === "notice-delete") {
+    if (!id) throw data("Unknown action", { status: 400 });
+    const back = String(form.get("month") ?? "");
+    if (form.get("confirmed") !== "yes") {
+      return data<ActionData>({ kind: "confirm", intent: "notice-delete", text: NOTICE_DELETE_CONFIRM, month: back, id });
+    }
+    const res = await deleteNotice(env, tenantId, actor, id, { ip });
+    if (!res.ok) return noticeRefused(res.code);
+    return redirectWithToast(env, `/cis/returns${back ? `?month=${back}` : ""}`, {
+      type: "success",
+      title: "Notice Deleted",
+      message: "The notice of no payments is deleted.",
+    });
+  }
+  const values = { givenOn: String(form.get("givenOn") ?? ""), firstMonth: String(form.get("firstMonth") ?? ""), months: String(form.get("months") ?? "") };
+  const res = parseNoticeForm(values, formatInTimeZone(new Date(), LONDON, "yyyy-MM-dd"));
+  if (!res.ok) {
+    const errors = Object.fromEntries(Object.entries(res.errors).map(([field, code]) => [field, NOTICE_ERROR_MESSAGES[code]]));
+    return data<ActionData>({ kind: "notice-errors", errors, values }, { status: 400 });
+  }
+  if (id) {
+    const updated = await updateNotice(env, tenantId, actor, id, res.value, { ip });
+    if (!updated.ok) return noticeRefused(updated.code);
+  } else {
+    await recordNotice(env, tenantId, actor, res.value, { ip });
+  }
+  return redirectWithToast(env, `/cis/returns?month=${res.value.firstMonth}`, {
+    type: "success",
+    title: id ? "Notice Corrected" : "Notice Recorded",
+    message: `No payments from ${taxMonthFromLabel(res.value.firstMonth).displayLabel.replace(/ to .*/, "")} for ${res.value.months} month${res.value.months === 1 ? "" : "s"}.`,
+  });
+}
+
+const NOTICE_DELETE_CONFIRM = "Delete this notice of no payments? The months it covered will need nil returns again unless another notice covers them.";
+
+/** Nil Return in one step: confirmed by its box (no JavaScript needed), compiled and sent, then HMRC's answer on the submit page. */
+async function nilSubmitAction(env: Env, tenantId: string, actor: Actor, form: FormData) {
+  const month = parseMonth(String(form.get("month") ?? ""), new Date());
+  if (!month || String(form.get("month") ?? "").trim() === "") return refused("invalid_month");
+  if (form.get("confirmed") !== "yes") return data<ActionData>({ kind: "nil-confirm", message: NIL_CONFIRM_REQUIRED }, { status: 400 });
+  const res = await fileNilReturn(env, tenantId, month.label, actor, { form, inactivity: form.get("inactivity") === "yes" });
+  const here = `/cis/returns?month=${month.label}`;
+  if (res.kind === "compile_refused" && res.code === "locked")
+    return redirectWithToast(env, here, { type: "info", title: ALREADY_FILED_TITLE, message: ALREADY_FILED });
+  if (res.kind === "compile_refused") return refused(res.code);
+  if (res.kind === "issues") return data<ActionData>({ kind: "issues", issues: res.issues });
+  if (res.kind === "not_sent") return data<ActionData>({ kind: "error", title: "Nil Return Not Sent", message: res.message }, { status: 409 });
+  return redirectWithToast(env, `/cis/returns/${month.label}/submit`, {
+    type: "success",
+    title: "Nil return sent to HMRC",
+    message: res.created ? "HMRC's answer will appear on this page." : "This return is already with HMRC.",
+  });
+}
+
 async function run(env: Env, tenantId: string, intent: "compile" | "nil" | "amend" | "unlock", month: string, id: string, actor: Actor) {
   if (intent === "compile" || intent === "nil") {
     const res = await compileMonthlyReturn(env, tenantId, month, actor, { mode: intent });
@@ -229,7 +306,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
       {need ? <MonthNeed need={need} /> : null}
       {penalties ? <PenaltiesPanel penalties={penalties} /> : null}
       {current?.locked ? <FiledPanel ret={current} /> : null}
-      <ReturnActions month={month.label} ret={current} actions={actions} />
+      <ReturnActions month={month.label} ret={current} actions={actions} nilError={actionData?.kind === "nil-confirm" ? actionData.message : null} />
       {current ? (
         <>
           <ReturnTotals ret={current} />
@@ -242,7 +319,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
           {current.moreLines > 0 ? <p className="text-sm opacity-80">{`and ${current.moreLines} more in the CSV export`}</p> : null}
         </>
       ) : null}
-      <NoticesPanel notices={notices} form={noticeForm} submitted={actionData?.kind === "notice-errors" ? actionData : null} />
+      <NoticesPanel notices={notices} form={noticeForm} submitted={actionData?.kind === "notice-errors" ? actionData : null} month={month.label} />
       <HistoricalReturns items={history} canExport={actions.exportCsv} />
     </div>
   );

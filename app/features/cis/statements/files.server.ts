@@ -271,6 +271,7 @@ export async function ensureStatementPdf(
     if (obj) return { ok: true, key: frozen.pdfKey, bytes: new Uint8Array(await obj.arrayBuffer()), fileName };
   }
   const bytes = new Uint8Array(await statementPdf(frozen.document, { logo: await shared.logo(env, frozen.document) }));
+  shared.rendered(bytes);
   await env.FILES.put(key, bytes, {
     httpMetadata: { contentType: "application/pdf", contentDisposition: `attachment; filename="${fileName}"` },
     customMetadata: { tenantId, statementId },
@@ -290,6 +291,19 @@ export async function ensureStatementPdf(
  */
 export class StatementAssets {
   private readonly logos = new Map<string, Promise<Uint8Array | null>>();
+  private pdfBytes = 0;
+  private pdfs = 0;
+
+  /** Notes a PDF rendered with these assets (its size is what the slice's memory estimate grows by). */
+  rendered(bytes: Uint8Array) {
+    this.pdfBytes += bytes.byteLength;
+    this.pdfs += 1;
+  }
+
+  /** PDFs rendered so far and their bytes. */
+  get renderedCount() {
+    return { pdfs: this.pdfs, bytes: this.pdfBytes };
+  }
 
   /** The logo's bytes for the PDF, or null when it is gone from R2 or cannot be read: the statement renders without it. */
   logo(env: Env, doc: StatementDocument): Promise<Uint8Array | null> {

@@ -62,6 +62,7 @@ export default {
     if (response.status === 101 && response.webSocket) return response;
     const secured = applySecurityHeaders(response, { ...opts, scriptHashes: scripts.hashes });
     if (counter) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${counter.queries()}`);
+    if (counter) secured.headers.append("Server-Timing", `d1rows;desc="D1 rows read";dur=${counter.rowsRead()}`);
     return secured;
   },
   async queue(batch, env, _ctx) {

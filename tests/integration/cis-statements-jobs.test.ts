@@ -6,13 +6,17 @@ import { auditEvents, cisStatements, cisSubcontractors } from "~/db/schema";
 import { invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, markInvoicePaid } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
-import { GENERATE_ALL_SLICE, statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
+import { statementsGenerateAllJob } from "~/features/cis/statements/jobs.server";
+import { statementsPerSlice } from "~/features/cis/statements/slice-budget";
 import { generateStatement } from "~/features/cis/statements/statements.server";
 import { JOB_DEFINITIONS } from "~/features/platform/jobs/definitions.server";
 import { JobContinuation, type JobContext } from "~/features/platform/jobs/registry.server";
 import type { TestTenant } from "../factories";
 import { cisTenant, seedSub } from "../factories/cis";
 import { quietEnv } from "../factories/queues";
+
+/** Statements per slice when none renders a PDF (these tenants have no employer reference). */
+const GENERATE_ALL_SLICE = statementsPerSlice(0);
 
 const MONTH = "2026-03";
 const ACTOR = { id: "user-batch", email: "batch@example.test", name: "Batch" };

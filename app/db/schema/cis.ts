@@ -211,6 +211,10 @@ export const cisInvoices = sqliteTable(
     index("cis_invoices_tenant_statements").on(t.tenantId, t.statementRequired, t.statementIssuedAt, t.deletedAt, t.status),
     index("cis_invoices_tenant_subcontractor").on(t.tenantId, t.subcontractorId),
     index("cis_invoices_tenant_statement_id").on(t.tenantId, t.statementId),
+    // When the tenant's first invoice was made (the overdue-returns look-back) without reading every invoice.
+    index("cis_invoices_tenant_created").on(t.tenantId, t.createdAt),
+    // Payments by date (a return's month, the overdue look-back): only the window's invoices are read.
+    index("cis_invoices_tenant_payment_date").on(t.tenantId, t.paymentDate),
     // One live invoice per number and subcontractor; a soft-deleted one frees the number.
     uniqueIndex("cis_invoices_number_unique")
       .on(t.tenantId, t.subcontractorId, t.invoiceNumber)
@@ -286,4 +290,42 @@ export const cisStatementDocuments = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.statementId] })],
+);
+
+/**
+ * The tenant's live invoices (not soft-deleted) counted per status and tax month, with their CIS
+ * deductions summed and those pending a statement counted. Kept by triggers on cis_invoices (see
+ * the migration that made this table): every insert, update and delete of an invoice adjusts its
+ * row in the same statement, so the figures can never lag the invoices. The invoice list's total
+ * and stat cards sum these few rows instead of counting every invoice of the tenant.
+ */
+export const cisInvoiceCounts = sqliteTable(
+  "cis_invoice_counts",
+  {
+    tenantId: text("tenant_id").notNull(),
+    status: text("status", { enum: INVOICE_STATUSES }).notNull(),
+    taxMonth: text("tax_month").notNull(),
+    n: integer("n").notNull().default(0),
+    cisDeductionP: integer("cis_deduction_p").notNull().default(0),
+    // Paid, deducted, statement required, not on a statement and not issued: the invoices pending a statement.
+    pendingStatements: integer("pending_statements").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.status, t.taxMonth] })],
+);
+
+/**
+ * The tenant's live subcontractors counted per active flag, type and verification status, kept by
+ * triggers on cis_subcontractors in the same statement as each write: the list's total and summary
+ * cards sum these few rows instead of counting every subcontractor.
+ */
+export const cisSubcontractorCounts = sqliteTable(
+  "cis_subcontractor_counts",
+  {
+    tenantId: text("tenant_id").notNull(),
+    active: integer("active", { mode: "boolean" }).notNull(),
+    type: text("type", { enum: SUBCONTRACTOR_TYPES }).notNull(),
+    verificationStatus: text("verification_status", { enum: VERIFICATION_STATUSES }).notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.active, t.type, t.verificationStatus] })],
 );

@@ -77,6 +77,11 @@ function calendarRange(tm: TaxMonth): { from: string; to: string } {
 /** Paid, live contract payments of the month: labelled with it, or paid on a date inside it. */
 function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
   const { from, to } = calendarRange(tm);
+  return and(paidInCis(tenantId), or(eq(cisInvoices.taxMonth, tm.label), between(cisInvoices.paymentDate, from, to)))!;
+}
+
+/** Paid contract payments of the tenant: live, with a subcontractor, not outside CIS. */
+function paidInCis(tenantId: string): SQL {
   return and(
     forTenant(cisInvoices, tenantId),
     isNull(cisInvoices.deletedAt),
@@ -84,8 +89,25 @@ function paidInMonth(tenantId: string, tm: TaxMonth): SQL {
     ne(cisInvoices.subcontractorId, ""),
     // Payments to public bodies from 6 April 2026 are not contract payments: no line, and no payment for the month.
     eq(cisInvoices.outsideCis, false),
-    or(eq(cisInvoices.taxMonth, tm.label), between(cisInvoices.paymentDate, from, to)),
   )!;
+}
+
+/**
+ * How many invoices `paidInMonth` holds, counted as two disjoint index ranges (the tax month, then
+ * payment dates in the month under another tax month): SQLite plans the OR of the two as a walk
+ * over every paid invoice of the tenant, the two ranges read only the month's.
+ */
+function paidInMonthCountQuery(db: Db, tenantId: string, tm: TaxMonth) {
+  const { from, to } = calendarRange(tm);
+  const inMonth = db
+    .select({ n: count() })
+    .from(cisInvoices)
+    .where(and(paidInCis(tenantId), eq(cisInvoices.taxMonth, tm.label)));
+  const byDate = db
+    .select({ n: count() })
+    .from(cisInvoices)
+    .where(and(paidInCis(tenantId), between(cisInvoices.paymentDate, from, to), ne(cisInvoices.taxMonth, tm.label)));
+  return db.select({ n: sql<number>`(${inMonth}) + (${byDate})`.mapWith(Number) }).from(sql`(SELECT 1)`);
 }
 
 function monthReturnsQuery(db: Db, tenantId: string, taxMonth: string) {
@@ -570,6 +592,35 @@ export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) 
 }
 
 /**
+ * The tenant's paid contract payments from `oldestMonth` (by tax month, or by payment date from
+ * `from`) grouped by tax month and payment date. Read as two disjoint index ranges joined with UNION
+ * ALL: SQLite plans the OR of the two conditions as a walk over every invoice of the tenant.
+ */
+function paidWindowGroupsQuery(db: Db, tenantId: string, oldestMonth: string, from: string) {
+  const columns = { taxMonth: cisInvoices.taxMonth, paymentDate: cisInvoices.paymentDate, cisDeductionP: cisInvoices.cisDeductionP };
+  const window = db
+    .select(columns)
+    .from(cisInvoices)
+    .where(and(paidInCis(tenantId), gte(cisInvoices.taxMonth, oldestMonth)))
+    .unionAll(
+      db
+        .select(columns)
+        .from(cisInvoices)
+        .where(and(paidInCis(tenantId), gte(cisInvoices.paymentDate, from), lt(cisInvoices.taxMonth, oldestMonth))),
+    )
+    .as("paid_window");
+  return db
+    .select({
+      taxMonth: window.taxMonth,
+      paymentDate: window.paymentDate,
+      count: count(),
+      deductionsP: sql<number>`coalesce(sum(${window.cisDeductionP}), 0)`.mapWith(Number),
+    })
+    .from(window)
+    .groupBy(window.taxMonth, window.paymentDate);
+}
+
+/**
  * The reads the overdue-returns list needs, to fold into a page's one D1 batch: when the
  * tenant started (CIS settings created, first invoice), its paid invoices of the look-back window
  * grouped by tax month and payment date, and the months of that window with a return HMRC has
@@ -588,25 +639,7 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
       })
       .from(cisInvoices)
       .where(forTenant(cisInvoices, tenantId)),
-    db
-      .select({
-        taxMonth: cisInvoices.taxMonth,
-        paymentDate: cisInvoices.paymentDate,
-        count: count(),
-        deductionsP: sql<number>`coalesce(sum(${cisInvoices.cisDeductionP}), 0)`.mapWith(Number),
-      })
-      .from(cisInvoices)
-      .where(
-        and(
-          forTenant(cisInvoices, tenantId),
-          isNull(cisInvoices.deletedAt),
-          eq(cisInvoices.status, "paid"),
-          ne(cisInvoices.subcontractorId, ""),
-          eq(cisInvoices.outsideCis, false),
-          or(gte(cisInvoices.taxMonth, oldest.label), gte(cisInvoices.paymentDate, from)),
-        ),
-      )
-      .groupBy(cisInvoices.taxMonth, cisInvoices.paymentDate),
+    paidWindowGroupsQuery(db, tenantId, oldest.label, from),
     db
       .selectDistinct({ taxMonth: cisReturns.taxMonth })
       .from(cisReturns)
@@ -687,7 +720,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
       .from(cisReturnLines)
       .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
       .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position)),
-    db.select({ n: count() }).from(cisInvoices).where(paidInMonth(tenantId, month)),
+    paidInMonthCountQuery(db, tenantId, month),
     db
       .select({ id: cisSubcontractors.id, email: cisSubcontractors.email })
       .from(cisSubcontractors)

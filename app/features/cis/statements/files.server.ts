@@ -98,19 +98,20 @@ export function statementVerification(
   };
 }
 
-type Frozen = Ok<{ document: StatementDocument; pdfKey: string | null }>;
+/** The frozen document; `fresh` when this very call froze it (its PDF cannot be in R2 yet). */
+type Frozen = Ok<{ document: StatementDocument; pdfKey: string | null; fresh?: boolean }>;
 
-/**
- * The statement's frozen document, building and storing it on the first call. Two first calls at
- * once both build one; the conditional write keeps the first, and both return the stored one.
- */
-export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
+/** Everything freezing a statement reads, in one D1 batch: the statement, its stored document if any, and its sources. */
+function statementSources(env: Env, tenantId: string, statementId: string) {
   const db = dbFor(env, tenantId);
   const ofStatement = and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId));
-  const ofDocument = and(forTenant(cisStatementDocuments, tenantId), eq(cisStatementDocuments.statementId, statementId));
-  const [statements, documents, settings, tenantRows, invoices, subs] = await db.batch([
+  return db.batch([
     db.select().from(cisStatements).where(ofStatement).limit(1),
-    db.select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc }).from(cisStatementDocuments).where(ofDocument).limit(1),
+    db
+      .select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc })
+      .from(cisStatementDocuments)
+      .where(documentOf(tenantId, statementId))
+      .limit(1),
     db
       .select({ companyName: cisSettings.companyName, employerRef: cisSettings.employerRef, footer: cisSettings.statementFooter })
       .from(cisSettings)
@@ -148,35 +149,31 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
       )
       .limit(1),
   ]);
-  const st = statements[0];
-  if (!st) return { ok: false, code: "not_found" };
-  if (documents[0]) return { ok: true, document: await renderable(env, tenantId, statementId, documents[0]), pdfKey: st.pdfKey };
+}
+type Sources = Awaited<ReturnType<typeof statementSources>>;
 
+function documentOf(tenantId: string, statementId: string) {
+  return and(forTenant(cisStatementDocuments, tenantId), eq(cisStatementDocuments.statementId, statementId));
+}
+
+/**
+ * The document to freeze, from its sources as they stand now (pure). HMRC requires the
+ * contractor's name and employer reference on every statement, and a statement frozen without
+ * them could never be corrected: without them there is no document.
+ */
+function documentFromSources([statements, , settings, tenantRows, invoices]: Sources): StoredDocument | null {
+  const st = statements[0]!;
   const s = settings[0];
   const employerRef = s?.employerRef.trim() ?? "";
   const companyName = s?.companyName.trim() || tenantRows[0]?.name?.trim() || "";
-  // HMRC requires the contractor's name and employer reference on every statement; a statement
-  // frozen without them could never be corrected.
-  if (!employerRef || !companyName) return { ok: false, code: "settings_incomplete" };
-
-  const sub = subs[0] ?? { id: null, utrEnc: null, verificationRate: 20, verificationReference: null };
-  const verification = statementVerification(invoices, sub);
-  // The UTR as it stands now, re-encrypted for the document's own row (never plain in D1).
-  const utr =
-    sub.id && sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, { tenantId, table: "cis_subcontractors", recordId: sub.id, field: "utr" }) : null;
-  const utrEnc = utr ? await encryptPii(env.PII_KEYS, utr, documentUtrCtx(tenantId, statementId)) : null;
+  if (!employerRef || !companyName) return null;
   // The address and logo as the branding holds them now: frozen with the rest, so a later change
   // of branding leaves issued statements as they were.
   const branding = tenantRows[0]?.branding ?? {};
-  const logo = branding.logo && branding.logo.key.startsWith(brandingPrefix(tenantId)) ? { key: branding.logo.key, type: branding.logo.type } : null;
-  const document: StoredDocument = {
+  const logo = branding.logo && branding.logo.key.startsWith(brandingPrefix(st.tenantId)) ? { key: branding.logo.key, type: branding.logo.type } : null;
+  return {
     contractor: { name: companyName, employerRef, address: branding.address?.trim() || null, logo },
-    subcontractor: {
-      name: st.subcontractorName,
-      utrMasked: st.utrMasked ?? "N/A",
-      verificationNumber: verification.verificationNumber,
-      cisRate: verification.cisRate,
-    },
+    subcontractor: { name: st.subcontractorName, utrMasked: st.utrMasked ?? "N/A", verificationNumber: null, cisRate: 20 },
     taxMonth: st.taxMonth,
     statementDate: londonIsoDate(st.generatedAt),
     // An approved invoice not yet paid has no payment date: its invoice date stands in.
@@ -190,23 +187,66 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
     totals: { grossP: st.grossP, materialsP: st.materialsP, labourP: st.labourP, cisDeductionP: st.cisDeductionP },
     footer: s?.footer?.trim() ? s.footer : null,
   };
-  // Refuses totals that are not the invoices' sums before anything is stored.
-  assertStatementDocument({ ...document, subcontractor: { ...document.subcontractor, utr: utr ?? document.subcontractor.utrMasked } });
+}
 
-  // The first writer wins; whoever lost reads back the winner's document.
+/**
+ * Stores the document once. The first writer wins; whoever lost reads back the winner's. This
+ * call's own document, when stored, is returned as built, without decrypting the UTR it just encrypted.
+ * The statement's PDF key is set in the same batch: the PDF is rendered from this document next,
+ * and a key whose object is not in R2 yet is rendered again by the first reader (ensureStatementPdf).
+ */
+async function freezeDocument(
+  env: Env,
+  tenantId: string,
+  statementId: string,
+  document: StoredDocument,
+  utr: string | null,
+): Promise<StatementDocument | null> {
+  const db = dbFor(env, tenantId);
+  const utrEnc = utr ? await encryptPii(env.PII_KEYS, utr, documentUtrCtx(tenantId, statementId)) : null;
   const json = JSON.stringify(document);
   const [, stored] = await db.batch([
     db.insert(cisStatementDocuments).values({ tenantId, statementId, document: json, utrEnc, createdAt: Date.now() }).onConflictDoNothing(),
-    db.select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc }).from(cisStatementDocuments).where(ofDocument).limit(1),
+    db
+      .select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc })
+      .from(cisStatementDocuments)
+      .where(documentOf(tenantId, statementId))
+      .limit(1),
+    db
+      .update(cisStatements)
+      .set({ pdfKey: statementPdfKey(tenantId, statementId) })
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId), isNull(cisStatements.pdfKey))),
   ]);
   const row = stored[0];
-  if (!row) return { ok: false, code: "not_found" };
-  // This call's own document was stored: it is rendered as built, without decrypting the UTR just encrypted.
-  if (row.document === json && row.utrEnc === utrEnc) {
-    const { utrMasked, ...sub } = document.subcontractor;
-    return { ok: true, document: { ...document, subcontractor: { ...sub, utr: utr ?? utrMasked } }, pdfKey: st.pdfKey };
-  }
-  return { ok: true, document: await renderable(env, tenantId, statementId, row), pdfKey: st.pdfKey };
+  if (!row) return null;
+  if (row.document !== json || row.utrEnc !== utrEnc) return renderable(env, tenantId, statementId, row);
+  const { utrMasked, ...sub } = document.subcontractor;
+  return { ...document, subcontractor: { ...sub, utr: utr ?? utrMasked } };
+}
+
+/**
+ * The statement's frozen document, building and storing it on the first call. Two first calls at
+ * once both build one; the conditional write keeps the first, and both return the stored one.
+ */
+export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
+  const sources = await statementSources(env, tenantId, statementId);
+  const [statements, documents, , , invoices, subs] = sources;
+  const st = statements[0];
+  if (!st) return { ok: false, code: "not_found" };
+  if (documents[0]) return { ok: true, document: await renderable(env, tenantId, statementId, documents[0]), pdfKey: st.pdfKey };
+  const built = documentFromSources(sources);
+  if (!built) return { ok: false, code: "settings_incomplete" };
+
+  const sub = subs[0] ?? { id: null, utrEnc: null, verificationRate: 20, verificationReference: null };
+  const verification = statementVerification(invoices, sub);
+  const document: StoredDocument = { ...built, subcontractor: { ...built.subcontractor, ...verification } };
+  // The UTR as it stands now, re-encrypted for the document's own row (never plain in D1).
+  const utr =
+    sub.id && sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, { tenantId, table: "cis_subcontractors", recordId: sub.id, field: "utr" }) : null;
+  // Refuses totals that are not the invoices' sums before anything is stored.
+  assertStatementDocument({ ...document, subcontractor: { ...document.subcontractor, utr: utr ?? document.subcontractor.utrMasked } });
+  const frozen = await freezeDocument(env, tenantId, statementId, document, utr);
+  return frozen ? { ok: true, document: frozen, pdfKey: statementPdfKey(tenantId, statementId), fresh: true } : { ok: false, code: "not_found" };
 }
 
 export type StatementPdf = Ok<{ key: string; bytes: Uint8Array<ArrayBuffer>; fileName: string }>;
@@ -216,16 +256,22 @@ export type StatementPdf = Ok<{ key: string; bytes: Uint8Array<ArrayBuffer>; fil
  * Rendering is byte-for-byte repeatable from the frozen document, so two first renders at once
  * write identical bytes to the same key; pdf_key is set only while null.
  */
-export async function ensureStatementPdf(env: Env, tenantId: string, statementId: string): Promise<StatementPdf | StatementFileFailure> {
+export async function ensureStatementPdf(
+  env: Env,
+  tenantId: string,
+  statementId: string,
+  shared: StatementAssets = new StatementAssets(),
+): Promise<StatementPdf | StatementFileFailure> {
   const frozen = await statementDocument(env, tenantId, statementId);
   if (!frozen.ok) return frozen;
   const key = statementPdfKey(tenantId, statementId);
   const fileName = statementFileName(frozen.document, "pdf");
-  if (frozen.pdfKey) {
+  if (frozen.pdfKey && !frozen.fresh) {
     const obj = await env.FILES.get(frozen.pdfKey);
     if (obj) return { ok: true, key: frozen.pdfKey, bytes: new Uint8Array(await obj.arrayBuffer()), fileName };
   }
-  const bytes = new Uint8Array(await statementPdf(frozen.document, { logo: await logoBytes(env, frozen.document) }));
+  const bytes = new Uint8Array(await statementPdf(frozen.document, { logo: await shared.logo(env, frozen.document) }));
+  shared.rendered(bytes);
   await env.FILES.put(key, bytes, {
     httpMetadata: { contentType: "application/pdf", contentDisposition: `attachment; filename="${fileName}"` },
     customMetadata: { tenantId, statementId },
@@ -239,12 +285,49 @@ export async function ensureStatementPdf(env: Env, tenantId: string, statementId
   return { ok: true, key, bytes, fileName };
 }
 
-/** The logo's bytes for the PDF, or null when it is gone from R2 or cannot be read: the statement renders without it. */
-async function logoBytes(env: Env, doc: StatementDocument): Promise<Uint8Array | null> {
-  const logo = doc.contractor.logo;
-  if (!logo) return null;
+/**
+ * What the statements rendered together (a slice of Generate All) share: the contractor's logo,
+ * read from R2 once per key instead of once per statement.
+ */
+export class StatementAssets {
+  private readonly logos = new Map<string, Promise<Uint8Array | null>>();
+  private pdfBytes = 0;
+  private pdfs = 0;
+
+  /** Notes a PDF rendered with these assets (its size is what the slice's memory estimate grows by). */
+  rendered(bytes: Uint8Array) {
+    this.pdfBytes += bytes.byteLength;
+    this.pdfs += 1;
+  }
+
+  /** PDFs rendered so far and their bytes. */
+  get renderedCount() {
+    return { pdfs: this.pdfs, bytes: this.pdfBytes };
+  }
+
+  /** The logo's bytes for the PDF, or null when it is gone from R2 or cannot be read: the statement renders without it. */
+  logo(env: Env, doc: StatementDocument): Promise<Uint8Array | null> {
+    const logo = doc.contractor.logo;
+    if (!logo) return Promise.resolve(null);
+    let bytes = this.logos.get(logo.key);
+    if (!bytes) {
+      bytes = readLogo(env, logo.key);
+      this.logos.set(logo.key, bytes);
+    }
+    return bytes;
+  }
+
+  /** Bytes held for the statements still to render: what a slice keeps in memory besides each statement's own work. */
+  async heldBytes(): Promise<number> {
+    let n = 0;
+    for (const b of this.logos.values()) n += (await b)?.byteLength ?? 0;
+    return n;
+  }
+}
+
+async function readLogo(env: Env, key: string): Promise<Uint8Array | null> {
   try {
-    const obj = await env.FILES.get(logo.key);
+    const obj = await env.FILES.get(key);
     return obj ? new Uint8Array(await obj.arrayBuffer()) : null;
   } catch (err) {
     console.error("statement logo could not be read; the statement renders without it", err);

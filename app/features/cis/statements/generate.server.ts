@@ -1,5 +1,5 @@
 import type { Actor } from "~/features/auth";
-import { ensureStatementPdf } from "./files.server";
+import { ensureStatementPdf, StatementAssets } from "./files.server";
 import { generateStatement, type GenerateStatementResult } from "./statements.server";
 
 /**
@@ -9,7 +9,8 @@ import { generateStatement, type GenerateStatementResult } from "./statements.se
  * A new statement's document is frozen and its PDF stored in R2 straight away, so what the
  * subcontractor later receives is what was generated. The statement stands even when that step
  * cannot run yet (the contractor's employer reference is not set) or fails: the first download or
- * issue renders it then, from the same rules.
+ * issue renders it then, from the same rules. Statements generated together pass the same
+ * `shared` assets, so what they have in common is read once.
  */
 export async function generateSubcontractorStatement(
   env: Env,
@@ -17,11 +18,12 @@ export async function generateSubcontractorStatement(
   subcontractorId: string,
   taxMonth: string,
   actor: Pick<Actor, "id" | "email">,
+  shared: StatementAssets = new StatementAssets(),
 ): Promise<GenerateStatementResult> {
   const res = await generateStatement(env, tenantId, subcontractorId, taxMonth, actor);
   if (!res.ok) return res;
   try {
-    await ensureStatementPdf(env, tenantId, res.id);
+    await ensureStatementPdf(env, tenantId, res.id, shared);
   } catch (err) {
     console.error(`statement ${res.id}: the PDF was not stored after generation; the first download or issue renders it`, err);
   }

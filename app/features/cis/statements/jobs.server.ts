@@ -1,14 +1,10 @@
 import { z } from "zod";
 import { continueJob, defineJob } from "~/features/platform/index.server";
 import { isTaxMonthLabel } from "../domain";
+import { StatementAssets } from "./files.server";
 import { generateSubcontractorStatement } from "./generate.server";
+import { sliceIsFull } from "./slice-budget";
 import { BATCH_JOB_TYPE, pendingStatementTargets, type BatchResult } from "./statements-page.server";
-
-/**
- * Subcontractors per slice. Each costs a few D1 queries and a PDF render; 25 keeps a slice far
- * under the per-invocation query limit and CPU time, and the page's progress moving.
- */
-export const GENERATE_ALL_SLICE = 25;
 
 /** What one slice hands the next: the counts so far and who failed, so they are not tried again. */
 const checkpointSchema = z.object({
@@ -22,8 +18,9 @@ type Checkpoint = z.infer<typeof checkpointSchema>;
 
 /**
  * Generate All for one tax month: a statement for every subcontractor with invoices pending one
- * and no statement for the month yet, GENERATE_ALL_SLICE at a time (one queue delivery each; the
- * counts travel in the job's checkpoint). Safe to run again: each slice asks afresh who still
+ * and no statement for the month yet, as many per slice as its memory budget allows (one queue
+ * delivery each, sized by what the slice has rendered: slice-budget.ts; the counts travel in the
+ * job's checkpoint). The statements of a slice share what they have in common (the logo). Safe to run again: each slice asks afresh who still
  * needs a statement, so a redelivery after a crash skips the ones already made, and generation
  * itself refuses a second statement for a subcontractor and month. A refusal (another person
  * generated it meanwhile, or its invoices moved on) counts as neither generated nor failed; only
@@ -43,12 +40,16 @@ export const statementsGenerateAllJob = defineJob({
     const targets = (await pendingStatementTargets(ctx.env, ctx.tenantId, input.taxMonth)).filter((t) => !failedIds.has(t.subcontractorId));
     const state: Checkpoint = previous.success ? previous.data : { total: targets.length, generated: 0, failed: 0, skipped: 0, failedIds: [] };
     const actor = { id: ctx.performedBy ?? "system", email: input.actorEmail };
-    const slice = targets.slice(0, GENERATE_ALL_SLICE);
+    const shared = new StatementAssets();
+    let tried = 0;
     // Each progress report is a D1 write: made only when the shown percentage moves.
     let reported = -1;
-    for (const target of slice) {
+    for (const target of targets) {
+      const rendered = shared.renderedCount;
+      if (sliceIsFull({ statements: tried, pdfBytes: rendered.bytes, heldBytes: await shared.heldBytes() })) break;
+      tried += 1;
       try {
-        const res = await generateSubcontractorStatement(ctx.env, ctx.tenantId, target.subcontractorId, input.taxMonth, actor);
+        const res = await generateSubcontractorStatement(ctx.env, ctx.tenantId, target.subcontractorId, input.taxMonth, actor, shared);
         if (res.ok) state.generated += 1;
         else if (res.code === "not_found") {
           state.failed += 1;
@@ -66,7 +67,7 @@ export const statementsGenerateAllJob = defineJob({
       reported = pct;
     }
     state.failedIds = [...failedIds];
-    if (targets.length > slice.length) return continueJob(state);
+    if (targets.length > tried) return continueJob(state);
     const result: BatchResult = {
       taxMonth: input.taxMonth,
       total: Math.max(state.total, state.generated + state.failed + state.skipped),

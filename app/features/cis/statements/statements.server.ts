@@ -125,7 +125,8 @@ export function isStatementUniqueViolation(err: unknown): boolean {
  * Generates the statement of one subcontractor's tax month from its pending invoices, in one D1
  * batch (one transaction): the statement with its totals summed in SQL from the invoices' stored
  * pence, the invoices linked to it (only those not yet on a statement), and the
- * cis.statement.generated audit entry, written only if the statement row exists. The unique
+ * cis.statement.generated audit entry, written only if the statement row exists; the same batch
+ * reads whether the subcontractor exists and whether the month has its statement, for the refusals. The unique
  * index on (tenant, subcontractor, month) refuses a second statement, so of two racing
  * generations exactly one lands and the other rolls back whole, audit entry included.
  */
@@ -138,68 +139,87 @@ export async function generateStatement(
   opts: { now?: number } = {},
 ): Promise<GenerateStatementResult> {
   const db = dbFor(env, tenantId);
-  const [sub] = await db
-    .select({ id: cisSubcontractors.id, name: cisSubcontractors.name, utrMasked: cisSubcontractors.utrMasked })
-    .from(cisSubcontractors)
-    .where(and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt)))
-    .limit(1);
-  if (!sub) return { ok: false, code: "not_found" };
-  if (!TAX_MONTH.test(taxMonth)) return { ok: false, code: "no_pending" };
-
+  const liveSub = and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt));
+  if (!TAX_MONTH.test(taxMonth)) {
+    const [sub] = await db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSub).limit(1);
+    return { ok: false, code: sub ? "no_pending" : "not_found" };
+  }
   const id = newId();
   const now = opts.now ?? Date.now();
-  const pending = pendingInvoices(tenantId, taxMonth, sub.id);
   let results: unknown[];
   try {
     results = await db.batch([
-      // Aggregate over no rows still yields one row; HAVING keeps the insert away when nothing is pending.
-      db.insert(cisStatements).select(
-        sql`SELECT ${tenantId}, ${id}, ${sub.id}, ${sub.name}, ${sub.utrMasked}, ${taxMonth},
-          json_group_array(i.id), count(*), sum(i.gross_p), sum(i.materials_p), sum(i.labour_p), sum(i.cis_deduction_p),
-          'generated', ${now}, ${actor.id}, NULL, NULL, NULL, NULL, ${now}, ${now}
-        FROM (SELECT ${cisInvoices.id} AS id, ${cisInvoices.grossP} AS gross_p, ${cisInvoices.materialsP} AS materials_p,
-            ${cisInvoices.labourP} AS labour_p, ${cisInvoices.cisDeductionP} AS cis_deduction_p
-          FROM ${cisInvoices} WHERE ${pending} ORDER BY ${cisInvoices.invoiceDate}, ${cisInvoices.id}) AS i
-        HAVING count(*) > 0`,
-      ),
-      db
-        .update(cisInvoices)
-        .set({ statementId: id, updatedAt: now, updatedBy: actor.id })
-        .where(and(pending, sql`EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id})`)),
-      auditInsertWhere(
-        db,
-        {
-          tenantId,
-          action: "cis.statement.generated",
-          actorId: actor.id,
-          actorEmail: actor.email,
-          targetType: "statement",
-          targetId: id,
-          payload: sql`json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
-            'invoiceCount', ${cisStatements.invoiceCount}, 'grossP', ${cisStatements.grossP}, 'cisDeductionP', ${cisStatements.cisDeductionP})`,
-        },
-        sql`${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id}`,
-        { from: cisStatements, now },
-      ),
+      ...generationStatements(db, tenantId, subcontractorId, taxMonth, actor, id, now),
+      db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSub).limit(1),
       db
         .select({ id: cisStatements.id })
         .from(cisStatements)
-        .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id))),
+        .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.taxMonth, taxMonth)))
+        .limit(1),
     ]);
   } catch (err) {
     if (isStatementUniqueViolation(err)) return { ok: false, code: "already_exists" };
     throw err;
   }
-  const created = results[3] as { id: string }[];
-  if (created.length > 0) return { ok: true, id };
-
+  const [, , , created, sub, existing] = results as { id: string }[][];
+  if (created!.length > 0) return { ok: true, id };
+  if (sub!.length === 0) return { ok: false, code: "not_found" };
   // Nothing was pending: say so, unless that is because the month already has its statement.
-  const [existing] = await db
-    .select({ id: cisStatements.id })
-    .from(cisStatements)
-    .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, sub.id), eq(cisStatements.taxMonth, taxMonth)))
-    .limit(1);
-  return { ok: false, code: existing ? "already_exists" : "no_pending" };
+  return { ok: false, code: existing!.length > 0 ? "already_exists" : "no_pending" };
+}
+
+/**
+ * The statement's insert (its totals summed in SQL from the pending invoices, the subcontractor's
+ * name and masked UTR read in the same statement, nothing inserted when the subcontractor is gone
+ * or nothing is pending), the invoices' link to it, its audit entry and a read of it back.
+ */
+function generationStatements(
+  db: Db,
+  tenantId: string,
+  subcontractorId: string,
+  taxMonth: string,
+  actor: Pick<Actor, "id" | "email">,
+  id: string,
+  now: number,
+) {
+  const pending = pendingInvoices(tenantId, taxMonth, subcontractorId);
+  return [
+    // Aggregate over no rows still yields one row; HAVING keeps the insert away when nothing is pending.
+    db.insert(cisStatements).select(
+      sql`SELECT ${tenantId}, ${id}, s.id, s.name, s.utr_masked, ${taxMonth},
+          json_group_array(i.id), count(*), sum(i.gross_p), sum(i.materials_p), sum(i.labour_p), sum(i.cis_deduction_p),
+          'generated', ${now}, ${actor.id}, NULL, NULL, NULL, NULL, ${now}, ${now}
+        FROM (SELECT ${cisInvoices.id} AS id, ${cisInvoices.grossP} AS gross_p, ${cisInvoices.materialsP} AS materials_p,
+            ${cisInvoices.labourP} AS labour_p, ${cisInvoices.cisDeductionP} AS cis_deduction_p
+          FROM ${cisInvoices} WHERE ${pending} ORDER BY ${cisInvoices.invoiceDate}, ${cisInvoices.id}) AS i,
+          (SELECT ${cisSubcontractors.id} AS id, ${cisSubcontractors.name} AS name, ${cisSubcontractors.utrMasked} AS utr_masked FROM ${cisSubcontractors}
+            WHERE ${cisSubcontractors.tenantId} = ${tenantId} AND ${cisSubcontractors.id} = ${subcontractorId} AND ${cisSubcontractors.deletedAt} IS NULL) AS s
+        HAVING count(*) > 0`,
+    ),
+    db
+      .update(cisInvoices)
+      .set({ statementId: id, updatedAt: now, updatedBy: actor.id })
+      .where(and(pending, sql`EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id})`)),
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: "cis.statement.generated",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        targetType: "statement",
+        targetId: id,
+        payload: sql`json_object('subcontractorId', ${cisStatements.subcontractorId}, 'taxMonth', ${cisStatements.taxMonth},
+            'invoiceCount', ${cisStatements.invoiceCount}, 'grossP', ${cisStatements.grossP}, 'cisDeductionP', ${cisStatements.cisDeductionP})`,
+      },
+      sql`${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.id} = ${id}`,
+      { from: cisStatements, now },
+    ),
+    db
+      .select({ id: cisStatements.id })
+      .from(cisStatements)
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id))),
+  ] as const;
 }
 
 export type StatementRow = typeof cisStatements.$inferSelect;

@@ -3,7 +3,7 @@ import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, getDb } from "~/db/client.server";
-import { cisSubcontractors } from "~/db/schema";
+import { cisSubcontractorCounts, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
@@ -112,23 +112,44 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
       .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
       .limit(PAGE_SIZE)
       .offset((query.page - 1) * PAGE_SIZE),
-    db.select({ total: count() }).from(cisSubcontractors).where(where),
+    query.q ? db.select({ total: count() }).from(cisSubcontractors).where(where) : countedTotalQuery(db, tenantId, query),
     summaryQuery(db, tenantId),
   ]);
   return { rows, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)), summary: toSummary(summary) };
 }
 
-/** The summary cards as one aggregate, for a page that reads it in its own D1 batch. */
+/**
+ * The unfiltered or status/type-filtered total, summed from cis_subcontractor_counts (a row per
+ * active flag, type and verification status, kept by triggers in the same statement as every
+ * write) instead of counting every subcontractor; a search counts the matching rows themselves.
+ */
+function countedTotalQuery(db: ReturnType<typeof getDb>, tenantId: string, query: Pick<ListQuery, "status" | "type">) {
+  const c = cisSubcontractorCounts;
+  return db
+    .select({ total: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
+    .from(c)
+    .where(
+      and(
+        eq(c.tenantId, tenantId),
+        query.status === "all" ? undefined : eq(c.active, query.status === "active"),
+        query.type === "all" ? undefined : eq(c.type, query.type),
+      ),
+    );
+}
+
+/** The summary cards as one aggregate over the tenant's rows of cis_subcontractor_counts, for a page that reads it in its own D1 batch. */
 export function summaryQuery(db: ReturnType<typeof getDb>, tenantId: string) {
+  const c = cisSubcontractorCounts;
+  const activeWhen = (cond?: SQL) => sql<number>`coalesce(sum(CASE WHEN ${c.active} = 1${cond ? sql` AND ${cond}` : sql``} THEN ${c.n} ELSE 0 END), 0)`;
   return db
     .select({
-      total: count(),
-      active: sql<number>`coalesce(sum(case when ${cisSubcontractors.active} = 1 then 1 else 0 end), 0)`,
-      gross: sql<number>`coalesce(sum(case when ${cisSubcontractors.active} = 1 and ${cisSubcontractors.verificationStatus} = 'gross' then 1 else 0 end), 0)`,
-      standard: sql<number>`coalesce(sum(case when ${cisSubcontractors.active} = 1 and ${cisSubcontractors.verificationStatus} = 'standard' then 1 else 0 end), 0)`,
+      total: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number),
+      active: activeWhen(),
+      gross: activeWhen(sql`${c.verificationStatus} = 'gross'`),
+      standard: activeWhen(sql`${c.verificationStatus} = 'standard'`),
     })
-    .from(cisSubcontractors)
-    .where(visible(tenantId));
+    .from(c)
+    .where(eq(c.tenantId, tenantId));
 }
 
 export function toSummary(row: { total: number; active: number; gross: number; standard: number }) {

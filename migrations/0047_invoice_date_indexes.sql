@@ -1,0 +1,2 @@
+CREATE INDEX `cis_invoices_tenant_created` ON `cis_invoices` (`tenant_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `cis_invoices_tenant_payment_date` ON `cis_invoices` (`tenant_id`,`payment_date`);

@@ -5,7 +5,8 @@ import { buttonClass } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { COLOUR_NAMES, NOTE_COLOURS, NOTE_LIMITS, SUGGESTED_TAGS } from "../note-rules";
 
-export type EditorValues = { title: string; body: string; tags: string; color: string; folderId: string };
+/** The form's fields; `body` is the textarea's text, `content` the same note as (sanitised) HTML for the rich editor. */
+export type EditorValues = { title: string; body: string; content: string; tags: string; color: string; folderId: string };
 export type EditorErrors = Partial<Record<keyof EditorValues | "form", string>>;
 
 /**

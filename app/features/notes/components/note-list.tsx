@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
-import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, initials, preview } from "../note-rules";
+import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, initials, preview, sharedWithLabel } from "../note-rules";
 
 export type ListNote = {
   id: string;
@@ -117,7 +117,7 @@ function Meta({ note, viewerId, list }: { note: ListNote; viewerId: string; list
         </span>
       ) : null}
       {note.folderName ? <span>{note.folderName}</span> : null}
-      {note.sharedCount > 0 ? <span>Shared with {note.sharedCount} user(s)</span> : null}
+      {note.sharedCount > 0 ? <span>{sharedWithLabel(note.sharedCount)}</span> : null}
       <span>{list ? note.when : note.day}</span>
     </div>
   );

@@ -10,9 +10,10 @@ import { newNotePage } from "../pages.server";
 import { BRAND_COLOUR, DEFAULT_DRAFT_TITLE, htmlToEditableText, htmlToText, NOTE_ERRORS, NOTE_TOASTS, preview } from "../note-rules";
 import { relativeDay } from "../note-dates.server";
 import { createNote } from "../notes.server";
+import { sanitiseNoteHtml } from "../sanitise.server";
 import type { Route } from "./+types/new";
 
-const EMPTY: EditorValues = { title: "", body: "", tags: "", color: BRAND_COLOUR, folderId: "" };
+const EMPTY: EditorValues = { title: "", body: "", content: "", tags: "", color: BRAND_COLOUR, folderId: "" };
 
 /** The new-note editor: the folders to file it in and the person's server drafts (one of them loaded with ?draft=). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -44,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? {
           title: draft.title,
           body: htmlToEditableText(draft.content),
+          content: sanitiseNoteHtml(draft.content),
           tags: draft.tags.join(", "),
           color: draft.color ?? BRAND_COLOUR,
           folderId: draft.folderId ?? "",

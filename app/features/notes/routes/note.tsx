@@ -9,6 +9,8 @@ import { editorValues, noteInput } from "../editor-form.server";
 import { notePage } from "../pages.server";
 import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, htmlToEditableText, NOTE_ERRORS, NOTE_TOASTS } from "../note-rules";
 import { restoreVersion, shareNote, unshareNote, updateNote } from "../notes.server";
+import { sanitiseNoteHtml } from "../sanitise.server";
+import { NoteContent } from "../components/note-content";
 import type { Route } from "./+types/note";
 
 /** One note: read it, edit it (from the version shown), pin, bookmark, share, trash, its history. A note the person may not see is a 404. */
@@ -18,8 +20,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { note, shares, candidates, versions, folders } = await notePage(env, tenant.id, viewer, params.id);
   if (!note) throw data("Note not found", { status: 404 });
   const perms = notePermissions(viewer, note);
+  // Stored content is never trusted as is: it goes through the allow-list again on its way to the page.
+  const { content, ...rest } = note;
+  const html = sanitiseNoteHtml(content);
   return {
-    note: { ...note, body: htmlToEditableText(note.content) },
+    note: { ...rest, html, body: htmlToEditableText(html) },
     shares,
     candidates: perms.share ? candidates.filter((c) => c.id !== note.ownerId) : [],
     versions: versions.filter((v) => v.version !== note.version),
@@ -164,6 +169,7 @@ export default function NotePage({ loaderData, actionData }: Route.ComponentProp
             editing?.values ?? {
               title: note.title,
               body: note.body,
+              content: note.html,
               tags: note.tags.join(", "),
               color: note.color ?? BRAND_COLOUR,
               folderId: note.folderId ?? "",
@@ -177,10 +183,7 @@ export default function NotePage({ loaderData, actionData }: Route.ComponentProp
         />
       ) : (
         <div className="space-y-2">
-          {/* Stored content passed the server's allow-list; it is shown as text here, never as markup. */}
-          <div className="whitespace-pre-wrap break-words" data-testid="note-text">
-            {note.body || "No content"}
-          </div>
+          <NoteContent html={note.html} />
           {note.tags.length ? <p className="text-sm">{note.tags.map((t) => `#${t}`).join(" ")}</p> : null}
         </div>
       )}

@@ -7,7 +7,7 @@ import { commonNoteAction, refusal } from "../actions.server";
 import { NoteEditor, type EditorErrors } from "../components/note-editor";
 import { editorValues, noteInput } from "../editor-form.server";
 import { notePage } from "../pages.server";
-import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, htmlToEditableText, NOTE_ERRORS, NOTE_TOASTS } from "../note-rules";
+import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, htmlToEditableText, localDraftKey, NOTE_ERRORS, NOTE_TOASTS } from "../note-rules";
 import { restoreVersion, shareNote, unshareNote, updateNote } from "../notes.server";
 import { sanitiseNoteHtml } from "../sanitise.server";
 import { NoteContent } from "../components/note-content";
@@ -31,6 +31,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     folders: folders.map((f) => ({ id: f.id, name: f.name })),
     perms,
     viewerId: viewer.id,
+    draftKey: localDraftKey(tenant.id, user.id, note.id),
   };
 }
 
@@ -180,6 +181,7 @@ export default function NotePage({ loaderData, actionData }: Route.ComponentProp
           hidden={{ version: String(note.version) }}
           saveLabel="Save Note"
           draftButton={false}
+          draftKey={loaderData.draftKey}
         />
       ) : (
         <div className="space-y-2">

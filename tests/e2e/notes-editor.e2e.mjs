@@ -1,4 +1,4 @@
-/* global window, localStorage, InputEvent */ // used inside page.evaluate callbacks, which run in the browser
+/* global window, localStorage, InputEvent, DataTransfer, ClipboardEvent */ // used inside page.evaluate callbacks, which run in the browser
 // The notes editor with JavaScript (issue 28): the rich-text toolbar and its shortcuts, saving
 // formatted content that the server keeps (and strips of script), and the drafts this browser keeps
 // while writing: autosaved after a second, offered back on return, kept when leaving by Close
@@ -7,9 +7,9 @@ import { expect, expectToast, RUN, scenario, signIn, tenantUrl, waitForHydration
 
 /** The rich editor's editable region, once the lazy editor has replaced the textarea. */
 async function richEditor(page) {
-  const editor = page.getByRole("textbox", { name: "Content" });
+  // The textarea carries the same name until the editor's chunk has arrived.
+  const editor = page.getByRole("textbox", { name: "Content" }).and(page.locator("[contenteditable='true']"));
   await editor.waitFor();
-  expect(await editor.getAttribute("contenteditable"), "rich editor loaded").toBe("true");
   return editor;
 }
 
@@ -37,6 +37,17 @@ scenario(
     await page.keyboard.press("Enter");
     await toolbar.getByRole("button", { name: "Bulleted list" }).click();
     await page.keyboard.type("Gate 2 closed");
+    // A paste is cleaned to the note subset before it enters the editor.
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await editor.evaluate((el) => {
+      const data = new DataTransfer();
+      data.setData("text/html", `<b style="color:red">pasted</b><img src="x" onerror="window.__pwned=3"><a href="javascript:alert(1)">bad link</a>`);
+      el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    const pasted = await editor.innerHTML();
+    expect(pasted, "pasted bold kept").toContain("<b>pasted</b>");
+    expect(/<img|onerror|javascript:|style=/.test(pasted), "pasted markup cleaned").toBe(false);
     // Markup a page could try to slip in: the server's allow-list is the authority.
     await editor.evaluate((el) => {
       el.insertAdjacentHTML("beforeend", `<p>tail<img src="x" onerror="window.__pwned=1"></p><script>window.__pwned=2</script>`);
@@ -106,4 +117,43 @@ scenario(
     expect(await page.evaluate((k) => localStorage.getItem(k), keys[0]), "draft cleared by saving").toBe(null);
   },
   { modes: [true] },
+);
+
+scenario(
+  "notes: a note's actions menu (the context menu with JavaScript): duplicate, open beside the list; folders expand in list view",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    const title = `Menu ${RUN} ${js ? "js" : "nojs"}`;
+    await page.goto(tenantUrl("acme", "/notes/new"));
+    await waitForHydration(page, js);
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Content").fill("Handover checklist for plot 7");
+    await page.getByRole("button", { name: "Save Note", exact: true }).click();
+    await expectToast(page, "Note created successfully");
+
+    await page.goto(tenantUrl("acme", `/notes/all?q=${encodeURIComponent(title)}`));
+    await waitForHydration(page, js);
+    const card = page.locator("[data-note-id]", { has: page.getByRole("link", { name: title, exact: true }) });
+    if (js) await card.click({ button: "right" });
+    else await card.locator("summary").click();
+    await card.getByRole("link", { name: "Open beside the list" }).click();
+    const side = page.getByRole("complementary", { name: title });
+    await side.waitFor();
+    expect(await side.getByTestId("note-content").innerText(), "side view shows the note").toContain("plot 7");
+
+    const again = page.locator("[data-note-id]", { has: page.getByRole("link", { name: title, exact: true }) });
+    if (js) await again.click({ button: "right" });
+    else await again.locator("summary").click();
+    await again.getByRole("button", { name: "Duplicate" }).click();
+    await expectToast(page, "Note duplicated");
+    await page.getByRole("heading", { name: `${title} (Copy)`, level: 1 }).waitFor();
+
+    // The folders page in list view: each folder expands to its newest notes.
+    await page.goto(tenantUrl("acme", "/notes/folders"));
+    await waitForHydration(page, js);
+    await page.getByRole("form", { name: "Layout" }).getByRole("button", { name: "List" }).click();
+    await page.locator("details[data-folder-id]").first().waitFor();
+    await page.getByRole("form", { name: "Layout" }).getByRole("button", { name: "Grid" }).click();
+    await page.getByRole("list", { name: "Folders" }).waitFor();
+  },
 );

@@ -5,7 +5,7 @@
  * SVG, MathML and embedded-content elements are removed with them.
  */
 import xss, { type IFilterXSSOptions } from "xss";
-import { isSafeHref, NOTE_HTML_DROPPED, NOTE_HTML_TAGS } from "./note-rules";
+import { isSafeHref, NOTE_HTML_DROPPED, NOTE_HTML_TAGS } from "./html-allow-list";
 
 // The package is CommonJS: its module object is the filter function with the class and helpers attached.
 const { FilterXSS, escapeAttrValue } = xss as unknown as {

@@ -3,7 +3,7 @@
  * a restored draft): the same tags, no attributes but a safe link's href and title. The server's
  * sanitiser stays the authority; this keeps the editor from ever holding markup it would drop.
  */
-import { isSafeHref, NOTE_HTML_DROPPED, NOTE_HTML_TAGS } from "../note-rules";
+import { isSafeHref, NOTE_HTML_DROPPED, NOTE_HTML_TAGS } from "../html-allow-list";
 
 const DROPPED = new Set<string>(NOTE_HTML_DROPPED);
 /** Blocks a paste brings that the allow-list lacks become paragraphs rather than running into their neighbours. */

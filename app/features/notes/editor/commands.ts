@@ -3,7 +3,7 @@
  * selection, and whether it is on there (the button's aria-pressed). They drive the browser's
  * own editing commands, which keep undo and redo working.
  */
-import { isSafeHref } from "../note-rules";
+import { isSafeHref } from "../html-allow-list";
 
 export type EditorCommand = {
   id: string;

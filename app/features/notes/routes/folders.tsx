@@ -161,6 +161,33 @@ function FolderList({ folders, view }: { folders: FolderRow[]; view: "grid" | "l
   );
 }
 
+/** 'Delete Folder', and after it the 'Delete Folder?' confirmation (notes move to no folder). */
+function DeleteFolder({ confirm, back }: { confirm: boolean; back: string }) {
+  return confirm ? (
+    <div role="alertdialog" aria-labelledby="delete-folder-title" className="rounded-brand border border-danger p-4">
+      <h2 id="delete-folder-title" className="font-semibold">
+        Delete Folder?
+      </h2>
+      <p className="text-sm">Are you sure you want to delete this folder? Notes will be moved to &quot;No folder&quot;.</p>
+      <Form method="post" className="mt-3 flex gap-2">
+        <input type="hidden" name="confirm" value="yes" />
+        <Link to={back} className={buttonClass("secondary")}>
+          Cancel
+        </Link>
+        <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
+          Delete Folder
+        </button>
+      </Form>
+    </div>
+  ) : (
+    <Form method="post">
+      <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
+        Delete Folder
+      </button>
+    </Form>
+  );
+}
+
 export default function NoteFolders({ loaderData, actionData }: Route.ComponentProps) {
   const { folders, folder, rows, total, next, view, storage, perms, viewerId, manageAll } = loaderData;
   const location = useLocation();
@@ -215,29 +242,7 @@ export default function NoteFolders({ loaderData, actionData }: Route.ComponentP
           {perms.manageFolders ? (
             <>
               <FolderForm label="Edit Folder" intent="update-folder" name={typedName ?? folder.name} color={folder.color} error={folderError} />
-              {confirmDelete ? (
-                <div role="alertdialog" aria-labelledby="delete-folder-title" className="rounded-brand border border-danger p-4">
-                  <h2 id="delete-folder-title" className="font-semibold">
-                    Delete Folder?
-                  </h2>
-                  <p className="text-sm">Are you sure you want to delete this folder? Notes will be moved to &quot;No folder&quot;.</p>
-                  <Form method="post" className="mt-3 flex gap-2">
-                    <input type="hidden" name="confirm" value="yes" />
-                    <Link to={location.pathname} className={buttonClass("secondary")}>
-                      Cancel
-                    </Link>
-                    <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
-                      Delete Folder
-                    </button>
-                  </Form>
-                </div>
-              ) : (
-                <Form method="post">
-                  <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
-                    Delete Folder
-                  </button>
-                </Form>
-              )}
+              <DeleteFolder confirm={Boolean(confirmDelete)} back={location.pathname} />
             </>
           ) : null}
         </>

@@ -37,6 +37,12 @@ scenario(
     await page.keyboard.press("Enter");
     await toolbar.getByRole("button", { name: "Bulleted list" }).click();
     await page.keyboard.type("Gate 2 closed");
+    // Ctrl/⌘+K asks for the address; a bare domain becomes https.
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    page.once("dialog", (d) => void d.accept("example.com/plan"));
+    await page.keyboard.press("ControlOrMeta+k");
+    await editor.locator("a[href='https://example.com/plan']").waitFor();
     // A paste is cleaned to the note subset before it enters the editor.
     await page.keyboard.press("Enter");
     await page.keyboard.press("Enter");
@@ -47,7 +53,7 @@ scenario(
     });
     const pasted = await editor.innerHTML();
     expect(pasted, "pasted bold kept").toContain("<b>pasted</b>");
-    expect(/<img|onerror|javascript:|style=/.test(pasted), "pasted markup cleaned").toBe(false);
+    expect(/<img|onerror|javascript:|style=|<a>/.test(pasted), "pasted markup cleaned").toBe(false);
     // Markup a page could try to slip in: the server's allow-list is the authority.
     await editor.evaluate((el) => {
       el.insertAdjacentHTML("beforeend", `<p>tail<img src="x" onerror="window.__pwned=1"></p><script>window.__pwned=2</script>`);
@@ -64,6 +70,7 @@ scenario(
     expect(await saved.locator("b, strong").first().innerText(), "bold kept").toBe("Crane");
     expect(await saved.locator("ul li").first().innerText(), "list kept").toBe("Gate 2 closed");
     expect(await saved.locator("img, script").count(), "no image or script").toBe(0);
+    expect(await saved.locator("a[href='https://example.com/plan']").count(), "link kept").toBe(1);
     expect(await page.evaluate(() => window.__pwned ?? null), "nothing ran").toBe(null);
   },
   { modes: [true] },

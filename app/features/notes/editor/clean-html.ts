@@ -20,14 +20,14 @@ function cleanChildren(from: Node, into: Node, doc: Document) {
     const tag = el.tagName.toLowerCase();
     if (DROPPED.has(tag)) continue;
     const allowed = NOTE_HTML_TAGS[tag];
-    if (!allowed && !AS_PARAGRAPH.has(tag)) {
+    // An unknown element, or a link to nowhere safe, gives way to what it holds.
+    if ((!allowed && !AS_PARAGRAPH.has(tag)) || (tag === "a" && !isSafeHref(el.getAttribute("href") ?? ""))) {
       cleanChildren(el, into, doc);
       continue;
     }
     const copy = doc.createElement(allowed ? tag : "p");
     if (tag === "a") {
-      const href = el.getAttribute("href") ?? "";
-      if (isSafeHref(href)) copy.setAttribute("href", href);
+      copy.setAttribute("href", el.getAttribute("href") ?? "");
       const title = el.getAttribute("title");
       if (title) copy.setAttribute("title", title);
     }

@@ -4,6 +4,7 @@
  * own editing commands, which keep undo and redo working.
  */
 import { isSafeHref } from "../html-allow-list";
+import { escapeHtml } from "../note-rules";
 
 export type EditorCommand = {
   id: string;
@@ -71,7 +72,9 @@ function link(ask: (question: string, suggestion: string) => string | null): str
   if (!typed || typed === "https://") return null;
   const href = /^[\w.-]+\.[a-z]{2,}(\/|$)/i.test(typed) ? `https://${typed}` : typed;
   if (!isSafeHref(href)) return "Links must start with https://, http:// or mailto:";
-  exec("createLink", href);
+  // With nothing selected the browser would make an empty link: the address becomes its text.
+  if (document.getSelection()?.isCollapsed !== false) exec("insertHTML", `<a href="${escapeHtml(href)}">${escapeHtml(href)}</a>`);
+  else exec("createLink", href);
   return null;
 }
 

@@ -472,6 +472,8 @@ describe("D1 round trips: notes", () => {
       `/notes/folders/${folderId}`,
       "/notes/new",
       `/notes/${id}`,
+      `/notes/all?side=${id}`,
+      `/notes/all?q=site&side=${id}`,
     ]) {
       const res = await b.get(`${t.origin}${path}`);
       expect(res.status, path).toBe(200);

@@ -4,7 +4,7 @@ import type { Role } from "~/db/schema";
 import { noteViewerOf } from "~/features/notes/access";
 import { purgeExpiredTrash, updateNote } from "~/features/notes/notes.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
-import { alerts, textsOf, valueOf, visit } from "../factories/html";
+import { alerts, all, one, textOf, textsOf, valueOf, visit } from "../factories/html";
 import { signedIn } from "../factories/sessions";
 import { count } from "./auth-helpers";
 import { type Browser, location } from "./http";
@@ -365,5 +365,83 @@ describe("notes: the audit log's sentences", () => {
     expect(page.text).toContain("Alice Admin created note Crane lift plan");
     expect(page.text).toContain("Alice Admin moved note Crane lift plan to the trash");
     expect(page.text).toContain("Alice Admin created note folder Plot 7");
+  });
+});
+
+describe("notes: duplicate", () => {
+  it("copies a note the person may see as theirs: ' (Copy)', unpinned, unbookmarked, unshared, version 1, audited; needs notes.create; another tenant's is a 404", async () => {
+    const t = await notesTenant();
+    const { u: ownerU, b: owner } = await member(t, "lead");
+    const { u: other, b: otherB } = await member(t, "lead");
+    const id = await write(t, owner, { title: "Toolbox talk", body: "Working at height", tags: "safety" });
+    await owner.post(`${t.origin}/notes/${id}`, { intent: "pin", noteId: id });
+    await owner.post(`${t.origin}/notes/${id}`, { intent: "favourite", noteId: id });
+    await owner.post(`${t.origin}/notes/${id}`, { intent: "share", userIds: other.id });
+    const res = await otherB.post(`${t.origin}/notes/all`, { intent: "duplicate", noteId: id, back: "/notes/all" });
+    expect(res.status).toBe(302);
+    const copyId = location(res)!.split("/").pop()!;
+    expect(copyId).not.toBe(id);
+    const copy = await noteRow(t, copyId);
+    expect(copy).toMatchObject({ title: "Toolbox talk (Copy)", text: "Working at height", owner_id: other.id, version: 1, is_pinned: 0, is_favorite: 0 });
+    expect(JSON.parse(copy!.tags as string)).toEqual(["safety"]);
+    expect(await count("note_shares", "tenant_id = ? AND note_id = ?", t.id, copyId)).toBe(0);
+    expect(await count("audit_events", "tenant_id = ? AND action = 'notes.note.created' AND target_id = ? AND actor_id = ?", t.id, copyId, other.id)).toBe(1);
+    expect((await noteRow(t, id))!.owner_id).toBe(ownerU.id);
+
+    // A note the person may not see, another tenant's note, and no notes.create: refused.
+    const { b: stranger } = await member(t, "lead");
+    expect((await stranger.post(`${t.origin}/notes/all`, { intent: "duplicate", noteId: id })).status).toBe(404);
+    const t2 = await notesTenant();
+    const { b: outsider } = await member(t2, "lead");
+    expect((await outsider.post(`${t2.origin}/notes/all`, { intent: "duplicate", noteId: id })).status).toBe(404);
+    const t3 = await notesTenant({ standard: ["notes.view"] });
+    const { b: reader } = await member(t3, "standard");
+    expect((await reader.post(`${t3.origin}/notes/all`, { intent: "duplicate", noteId: id })).status).toBe(403);
+  });
+});
+
+describe("notes: the folders list view and side mode", () => {
+  it("in list view each folder expands to its newest notes (title, 100-character preview, date), only notes the person may see", async () => {
+    const t = await notesTenant();
+    const { b } = await member(t);
+    const { b: other } = await member(t);
+    const mk = async (name: string) =>
+      location(await b.post(`${t.origin}/notes/folders`, { intent: "create-folder", name, color: "#3B82F6" }))!
+        .split("/")
+        .pop()!;
+    const plot = await mk("Plot 12");
+    await mk("Empty folder");
+    await write(t, b, { title: "Snag walk", body: "x".repeat(150), folderId: plot });
+    await write(t, other, { title: "Someone else's", body: "private", folderId: plot });
+    await b.post(`${t.origin}/notes/folders`, { intent: "view", view: "list", back: "/notes/folders" });
+    const page = await visit(b, `${t.origin}/notes/folders`);
+    const folders = all(page.doc, "details[data-folder-id]");
+    expect(folders.map((d) => textOf(d, "summary"))).toEqual(["Plot 12 1 note", "Empty folder"]);
+    const plotItems = all(folders[0]!, "li");
+    expect(plotItems.map((li) => textOf(li, "a"))).toEqual(["Snag walk"]);
+    expect(textOf(plotItems[0]!, "p")).toBe(`${"x".repeat(100)}…`);
+    expect(textOf(plotItems[0]!, "time")).toMatch(/^\d\d\/\d\d\/\d{4}$/);
+    expect(textOf(folders[1]!, "p")).toBe("No notes in this folder");
+  });
+
+  it("opens a note beside the list with ?side=, formatted; a note the person may not see opens nothing", async () => {
+    const t = await notesTenant();
+    const { b } = await member(t);
+    const { b: other } = await member(t);
+    const res = await b.post(`${t.origin}/notes/new`, {
+      intent: "save",
+      title: "Crane plan",
+      content: "<p><strong>Monday</strong></p><script>alert(1)</script>",
+    });
+    const id = location(res)!.split("/").pop()!;
+    const page = await visit(b, `${t.origin}/notes/all?side=${id}`);
+    const aside = one(page.doc, "aside[aria-labelledby='side-note-title']");
+    expect(textOf(aside, "h2")).toBe("Crane plan");
+    expect(textOf(aside, "[data-testid='note-content'] strong")).toBe("Monday");
+    expect(aside.querySelector("script")).toBeNull();
+    expect(page.doc.querySelector(`[data-note-id='${id}']`)).not.toBeNull();
+    const theirs = await visit(other, `${t.origin}/notes/all?side=${id}`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.doc.querySelector("aside[aria-labelledby='side-note-title']")).toBeNull();
   });
 });

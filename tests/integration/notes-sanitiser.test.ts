@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
 import { signedIn } from "../factories/sessions";
+import { all, one, textOf, textsOf, visit } from "../factories/html";
 import { location } from "./http";
 import { sanitiseNoteHtml } from "~/features/notes/sanitise.server";
 
@@ -66,5 +67,47 @@ describe("notes: HTML content through the allow-list", () => {
       const html = await page.text();
       expect(html, p).not.toMatch(/<script>alert|onerror=|onload=|javascript:alert/i);
     }
+  });
+});
+
+describe("notes: formatting shown to read-only viewers", () => {
+  const RICH = `<h2>Lift plan</h2><p><strong>Crane</strong> on <em>Monday</em> <u>early</u></p><ul><li>Gate 2 closed</li></ul><script>alert(1)</script><a href="javascript:alert(1)">bad</a><a href="https://example.com/plan">plan</a>`;
+
+  async function sharedNote(content: string) {
+    const t = await createTenant({ modules: ["notes"], bundles: { standard: ["notes.view"] } });
+    const owner = await createUser(t, { role: "lead" });
+    const reader = await createUser(t, { role: "standard" });
+    const ownerB = await signedIn(t, owner);
+    const res = await ownerB.post(`${t.origin}/notes/new`, { intent: "save", title: "Lift", content });
+    const id = location(res)!.split("/").pop()!;
+    expect((await ownerB.post(`${t.origin}/notes/${id}`, { intent: "share", userIds: reader.id })).status).toBe(302);
+    return { t, id, readerB: await signedIn(t, reader) };
+  }
+
+  it("shows a viewer without notes.edit the note's headings, emphasis, lists and safe links, and no script", async () => {
+    const { t, id, readerB } = await sharedNote(RICH);
+    const view = await visit(readerB, `${t.origin}/notes/${id}`);
+    expect(view.status).toBe(200);
+    const body = one(view.doc, "[data-testid='note-content']");
+    expect(textOf(body, "h2")).toBe("Lift plan");
+    expect(textOf(body, "strong")).toBe("Crane");
+    expect(textOf(body, "em")).toBe("Monday");
+    expect(textOf(body, "u")).toBe("early");
+    expect(textsOf(body, "ul li")).toEqual(["Gate 2 closed"]);
+    expect(all(body, "a").map((a) => a.getAttribute("href"))).toEqual([null, "https://example.com/plan"]);
+    expect(all(view.doc, "script").some((s) => /alert/.test(s.textContent ?? ""))).toBe(false);
+    expect(body.innerHTML).not.toMatch(DANGER);
+  });
+
+  it("sanitises again when showing: markup written straight into the table never reaches the page as markup", async () => {
+    const { t, id, readerB } = await sharedNote("<p>clean</p>");
+    await env.DB.prepare("UPDATE notes SET content = ? WHERE tenant_id = ? AND id = ?")
+      .bind(`<p><b>kept</b></p><img src=x onerror="alert(1)"><script>alert(2)</script><p onclick="alert(3)">p</p>`, t.id, id)
+      .run();
+    const view = await visit(readerB, `${t.origin}/notes/${id}`);
+    const body = one(view.doc, "[data-testid='note-content']");
+    expect(textOf(body, "b")).toBe("kept");
+    expect(body.innerHTML).not.toMatch(DANGER);
+    expect(body.querySelector("img, script, [onclick]")).toBeNull();
   });
 });

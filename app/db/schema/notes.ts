@@ -47,7 +47,6 @@ export const notes = sqliteTable(
     index("notes_tenant_owner_order").on(t.tenantId, t.ownerId, t.deletedAt, t.isPinned, t.updatedAt, t.id),
     index("notes_tenant_order").on(t.tenantId, t.deletedAt, t.isPinned, t.updatedAt, t.id),
     index("notes_tenant_folder").on(t.tenantId, t.folderId),
-    index("notes_tenant_deleted").on(t.tenantId, t.deletedAt),
   ],
 );
 

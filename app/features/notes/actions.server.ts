@@ -6,6 +6,7 @@ import type { RequestContext } from "~/features/auth/index.server";
 import { NOTE_SCOPES, noteViewerOf } from "./access";
 import { setViewMode } from "./drafts.server";
 import { NOTE_ERRORS, NOTE_TOASTS, purgedToast, type NoteErrorCode } from "./note-rules";
+import { duplicateNote } from "./duplicate.server";
 import { emptyTrash, purgeNote, restoreNote, setFlag, trashNote } from "./notes.server";
 
 type Ctx = Parameters<typeof requireScope>[1];
@@ -22,8 +23,8 @@ export function refusal(code: NoteErrorCode) {
 }
 
 /**
- * The intents any notes page may post about one note or the list: pin, favourite, trash,
- * restore, delete for good, empty the trash, and the grid/list choice. Null for an intent it
+ * The intents any notes page may post about one note or the list: pin, favourite, duplicate,
+ * trash, restore, delete for good, empty the trash, and the grid/list choice. Null for an intent it
  * does not know (the page handles its own).
  */
 export async function commonNoteAction(request: Request, context: Ctx, req: RequestContext, form: FormData, fallback: string) {
@@ -68,6 +69,12 @@ export async function commonNoteAction(request: Request, context: Ctx, req: Requ
       const r = await purgeNote(env, tenant.id, viewer, id);
       if (!r.ok) return refusal(r.code);
       return redirectWithToast(env, "/notes/trash", { type: "success", title: NOTE_TOASTS.deleted });
+    }
+    case "duplicate": {
+      await requireScope(request, context, user, NOTE_SCOPES.create, NOTE_ERRORS.no_create);
+      const r = await duplicateNote(env, tenant.id, viewer, id);
+      if (!r.ok) return refusal(r.code);
+      return redirectWithToast(env, `/notes/${r.id}`, { type: "success", title: NOTE_TOASTS.duplicated });
     }
     case "empty-trash": {
       await requireScope(request, context, user, NOTE_SCOPES.delete, NOTE_ERRORS.no_delete);

@@ -1,5 +1,5 @@
 /** Note folders: a flat list per tenant. Deleting one moves its notes to no folder; nothing is lost. */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { dbFor, type Db } from "~/db/client.server";
 import { noteFolders, notes } from "~/db/schema";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
@@ -22,6 +22,30 @@ export function foldersQuery(db: Db, tenantId: string, viewer: NoteViewer) {
     .where(eq(noteFolders.tenantId, tenantId))
     .orderBy(asc(noteFolders.createdAt), asc(noteFolders.id))
     .limit(200);
+}
+
+/** Newest notes shown under each folder when the list view expands it. */
+export const FOLDER_PREVIEW_NOTES = 5;
+
+/** The newest few live notes of every folder that the person may see, for the expandable folder list (one statement). */
+export function folderPreviewsQuery(db: Db, tenantId: string, viewer: NoteViewer) {
+  const ranked = db
+    .select({
+      id: notes.id,
+      title: notes.title,
+      text: sql<string>`substr(${notes.text}, 1, 200)`.as("text"),
+      folderId: notes.folderId,
+      updatedAt: notes.updatedAt,
+      rank: sql<number>`row_number() OVER (PARTITION BY ${notes.folderId} ORDER BY ${notes.updatedAt} DESC, ${notes.id} DESC)`.as("rank"),
+    })
+    .from(notes)
+    .where(and(eq(notes.tenantId, tenantId), isNotNull(notes.folderId), isNull(notes.deletedAt), visibleTo(viewer)))
+    .as("ranked");
+  return db
+    .select({ id: ranked.id, title: ranked.title, text: ranked.text, folderId: ranked.folderId, updatedAt: ranked.updatedAt })
+    .from(ranked)
+    .where(lte(ranked.rank, FOLDER_PREVIEW_NOTES))
+    .orderBy(asc(ranked.folderId), desc(ranked.updatedAt));
 }
 
 export type FolderInput = { name: string; color: string };

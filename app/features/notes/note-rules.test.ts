@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dateLabels } from "./note-dates.server";
-import { htmlToText, normaliseTags, noteCountLabel, textToHtml } from "./note-rules";
+import { htmlToText, normaliseTags, noteCountLabel, purgedToast, sharedWithLabel, textToHtml } from "./note-rules";
 import { ftsQuery, snippetParts } from "./search.server";
 
 describe("notes: pure rules", () => {
@@ -18,6 +18,13 @@ describe("notes: pure rules", () => {
   it("counts notes in the singular and plural", () => {
     expect(noteCountLabel(1)).toBe("1 note");
     expect(noteCountLabel(0)).toBe("0 notes");
+  });
+
+  it("says how many people a note is shared with, and how many notes were purged, in proper plurals", () => {
+    expect(sharedWithLabel(1)).toBe("Shared with 1 user");
+    expect(sharedWithLabel(2)).toBe("Shared with 2 users");
+    expect(purgedToast(1)).toBe("Permanently deleted 1 note");
+    expect(purgedToast(3)).toBe("Permanently deleted 3 notes");
   });
 
   it("groups by London calendar days: Today, Yesterday, This Week, then month and year", () => {

@@ -116,6 +116,11 @@ export function noteCountLabel(n: number): string {
   return `${n} ${n === 1 ? "note" : "notes"}`;
 }
 
+/** Where a browser keeps a person's draft of one note ('new' for the new-note editor): keys begin notesDraft_. */
+export function localDraftKey(tenantId: string, userId: string, note: string): string {
+  return `notesDraft_${tenantId}_${userId}_${note}`;
+}
+
 export function initials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   const letters = words.length > 1 ? words[0]![0]! + words[words.length - 1]![0]! : (words[0] ?? "?").slice(0, 2);
@@ -129,6 +134,7 @@ export const NOTE_ERRORS = {
   version_conflict:
     "Someone else saved this note while you were editing it. Your text is kept below: copy what you need, reload the note and make your change again.",
   no_edit: "You do not have permission to edit notes",
+  no_create: "You do not have permission to create notes",
   no_delete: "You do not have permission to delete notes",
   no_share: "You do not have permission to share notes. Please contact your administrator.",
   no_recipients: "Choose at least one person to share with",
@@ -161,8 +167,13 @@ export const NOTE_TOASTS = {
   draftsCleared: "Drafts cleared",
   trashEmpty: "Trash is already empty",
   versionRestored: "Version restored",
+  duplicated: "Note duplicated",
 } as const;
 
 export function purgedToast(n: number): string {
-  return `Permanently deleted ${n} note(s)`;
+  return `Permanently deleted ${noteCountLabel(n)}`;
+}
+
+export function sharedWithLabel(n: number): string {
+  return `Shared with ${n} ${n === 1 ? "user" : "users"}`;
 }

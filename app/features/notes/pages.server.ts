@@ -1,10 +1,11 @@
 /** What the notes pages read: each page's reads in one D1 batch. */
 import { dbFor } from "~/db/client.server";
-import { formatDateTime } from "~/utils/dates";
+import { formatDate, formatDateTime } from "~/utils/dates";
 import { toUsage, usageQuery } from "~/features/files/index.server";
 import type { NoteViewer } from "./access";
 import { draftsQuery, viewModeQuery } from "./drafts.server";
-import { foldersQuery } from "./folders.server";
+import { folderPreviewsQuery, foldersQuery } from "./folders.server";
+import { preview } from "./note-rules";
 import { toListNotes } from "./lists.server";
 import { countQuery, decodeCursor, listQuery, noteQuery, pageOf, shareCandidatesQuery, sharesQuery, versionsQuery } from "./notes.server";
 
@@ -37,19 +38,22 @@ export async function notePage(env: Env, tenantId: string, viewer: NoteViewer, i
   };
 }
 
-/** The folders with their counts and the storage meter, and (inside a folder) a page of its notes. */
+/** The folders with their counts, newest notes and the storage meter, and (inside a folder) a page of its notes. */
 export async function foldersPage(env: Env, tenantId: string, viewer: NoteViewer, folderId: string | null, after: string | null) {
   const db = dbFor(env, tenantId);
-  const [folders, usage, list, count, pref] = await db.batch([
+  const [folders, usage, list, count, pref, previews] = await db.batch([
     foldersQuery(db, tenantId, viewer),
     usageQuery(db, tenantId),
     listQuery(db, tenantId, viewer, "folder", { folderId: folderId ?? "", cursor: decodeCursor(after) }),
     countQuery(db, tenantId, viewer, "folder", folderId ?? ""),
     viewModeQuery(db, tenantId, viewer.id),
+    // The newest notes of each folder, for the root's list view where each folder expands.
+    folderPreviewsQuery(db, tenantId, viewer),
   ]);
   const page = pageOf(list);
   return {
     folders,
+    previews: previews.map((p) => ({ ...p, preview: preview(p.text, 100), date: formatDate(p.updatedAt) })),
     usage: toUsage(usage[0], 0),
     page: { rows: toListNotes(page.rows), next: page.next },
     total: Number(count[0]?.n ?? 0),

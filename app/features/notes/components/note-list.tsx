@@ -1,6 +1,8 @@
+import { useState } from "react";
 import { Form, Link } from "react-router";
+import { useHydrated } from "~/utils/use-hydrated";
 import { buttonClass } from "~/components/ui/button";
-import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, initials, preview } from "../note-rules";
+import { BRAND_COLOUR, DEFAULT_NOTE_TITLE, initials, preview, sharedWithLabel } from "../note-rules";
 
 export type ListNote = {
   id: string;
@@ -26,7 +28,17 @@ export type ListNote = {
   when: string;
 };
 
-export type ListActions = { canEdit: boolean; canDelete: boolean; viewerId: string; manageAll: boolean; back: string };
+export type ListActions = {
+  canEdit: boolean;
+  canDelete: boolean;
+  /** May create notes, so may duplicate one. */
+  canCreate: boolean;
+  viewerId: string;
+  manageAll: boolean;
+  back: string;
+  /** The list's path, for opening a note beside it (side mode); absent where there is no side view. */
+  sideBase?: string;
+};
 
 function Parts({ parts }: { parts: { text: string; hit: boolean }[] }) {
   return (
@@ -117,17 +129,90 @@ function Meta({ note, viewerId, list }: { note: ListNote; viewerId: string; list
         </span>
       ) : null}
       {note.folderName ? <span>{note.folderName}</span> : null}
-      {note.sharedCount > 0 ? <span>Shared with {note.sharedCount} user(s)</span> : null}
+      {note.sharedCount > 0 ? <span>{sharedWithLabel(note.sharedCount)}</span> : null}
       <span>{list ? note.when : note.day}</span>
     </div>
   );
 }
 
+const menuItem = "block w-full rounded-brand px-3 py-1.5 text-left text-sm hover:bg-surface";
+
+/** Copies the note's words (with JavaScript only: the clipboard needs it). */
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  if (!useHydrated()) return null;
+  return (
+    <button
+      type="button"
+      className={menuItem}
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+      }}
+    >
+      {copied ? "Copied" : "Copy text"}
+    </button>
+  );
+}
+
+/**
+ * A note's actions menu: a <details> that works without JavaScript; with it, a right-click on the
+ * card opens it too (the context menu) and Escape closes it.
+ */
+function NoteMenu({ note, actions }: { note: ListNote; actions: ListActions }) {
+  const title = note.title || DEFAULT_NOTE_TITLE;
+  const live = note.deletedAt === null;
+  return (
+    <details
+      className="relative"
+      data-note-menu
+      onKeyDown={(e) => {
+        if (e.key !== "Escape") return;
+        e.currentTarget.open = false;
+        e.currentTarget.querySelector("summary")?.focus();
+      }}
+    >
+      <summary className="cursor-pointer list-none rounded-brand px-2 py-0.5 text-lg leading-none hover:bg-surface">
+        <span aria-hidden="true">⋯</span>
+        <span className="sr-only">Actions for {title}</span>
+      </summary>
+      <div className="absolute right-0 z-10 mt-1 w-48 rounded-brand border border-line bg-elevated p-1 shadow-lg">
+        <Link to={`/notes/${note.id}`} className={menuItem}>
+          Open
+        </Link>
+        {actions.sideBase && live ? (
+          <Link to={`${actions.sideBase}?side=${note.id}`} className={menuItem}>
+            Open beside the list
+          </Link>
+        ) : null}
+        {actions.canCreate && live ? (
+          <Form method="post">
+            <input type="hidden" name="noteId" value={note.id} />
+            <input type="hidden" name="back" value={actions.back} />
+            <button type="submit" name="intent" value="duplicate" className={menuItem}>
+              Duplicate
+            </button>
+          </Form>
+        ) : null}
+        <CopyButton text={[note.title, note.text].filter(Boolean).join("\n\n")} />
+      </div>
+    </details>
+  );
+}
+
+/** The right-click menu of a card: its actions menu, opened where the card is. */
+function openMenu(e: React.MouseEvent<HTMLLIElement>) {
+  const menu = e.currentTarget.querySelector<HTMLDetailsElement>("details[data-note-menu]");
+  if (!menu) return;
+  e.preventDefault();
+  menu.open = true;
+  menu.querySelector<HTMLElement>("a, button")?.focus();
+}
+
 function NoteItem({ note, actions, view }: { note: ListNote; actions: ListActions; view: "grid" | "list" }) {
   const colour = note.color && note.color !== BRAND_COLOUR ? note.color : null;
   return (
-    <li data-note-id={note.id} className="overflow-hidden rounded-brand border border-line bg-elevated">
-      {colour ? <div className="h-1.5" style={{ backgroundColor: colour }} /> : null}
+    <li data-note-id={note.id} className="rounded-brand border border-line bg-elevated" onContextMenu={openMenu}>
+      {colour ? <div className="h-1.5 rounded-t-brand" style={{ backgroundColor: colour }} /> : null}
       <div className="p-3">
         <div className="flex items-start justify-between gap-2">
           <h3 className="min-w-0 font-semibold break-words">
@@ -135,9 +220,10 @@ function NoteItem({ note, actions, view }: { note: ListNote; actions: ListAction
               {note.titleParts ? <Parts parts={note.titleParts} /> : note.title || DEFAULT_NOTE_TITLE}
             </Link>
           </h3>
-          <span className="shrink-0 text-xs">
+          <span className="flex shrink-0 items-start gap-1 text-xs">
             {note.isFavorite ? <span aria-label="Bookmarked">★</span> : null}
             {note.isPinned ? <span aria-label="Pinned"> ●</span> : null}
+            <NoteMenu note={note} actions={actions} />
           </span>
         </div>
         <p className="mt-1 text-sm break-words opacity-80">

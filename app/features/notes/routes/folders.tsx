@@ -6,10 +6,10 @@ import { formatBytes } from "~/features/files";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { NOTE_SCOPES, noteViewerOf } from "../access";
 import { commonNoteAction } from "../actions.server";
-import { NoteGroups, type ListNote } from "../components/note-list";
+import { NoteGroups, ViewToggle, type ListNote } from "../components/note-list";
 import { createFolder, deleteFolder, updateFolder } from "../folders.server";
 import { foldersPage } from "../pages.server";
-import { COLOUR_NAMES, FOLDER_COLOURS, NOTE_ERRORS, NOTE_TOASTS, noteCountLabel } from "../note-rules";
+import { COLOUR_NAMES, DEFAULT_NOTE_TITLE, FOLDER_COLOURS, NOTE_ERRORS, NOTE_TOASTS, noteCountLabel } from "../note-rules";
 import type { Route } from "./+types/folders";
 
 /** The folders (with note counts and the storage meter), or one folder's notes. */
@@ -17,13 +17,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "notes" });
   const viewer = noteViewerOf(user);
   const folderId = params.folderId ?? null;
-  const { folders, usage: u, page: list, total, view } = await foldersPage(env, tenant.id, viewer, folderId, new URL(request.url).searchParams.get("after"));
+  const {
+    folders,
+    previews,
+    usage: u,
+    page: list,
+    total,
+    view,
+  } = await foldersPage(env, tenant.id, viewer, folderId, new URL(request.url).searchParams.get("after"));
   const folder = folderId ? folders.find((f) => f.id === folderId) : null;
   if (folderId && !folder) throw data("Folder not found", { status: 404 });
   const page = folder ? list : { rows: [], next: null };
   const rows: ListNote[] = page.rows;
   return {
-    folders: folders.map((f) => ({ ...f, noteCount: Number(f.noteCount) })),
+    folders: folders.map((f) => ({ ...f, noteCount: Number(f.noteCount), notes: folderId ? [] : previews.filter((p) => p.folderId === f.id) })),
     folder: folder ?? null,
     rows,
     total: folder ? total : 0,
@@ -103,6 +110,84 @@ function FolderForm({ label, intent, name, color, error }: { label: string; inte
   );
 }
 
+type FolderRow = Route.ComponentProps["loaderData"]["folders"][number];
+
+/** The root's folders: cards in grid view; in list view each folder expands to its newest notes. */
+function FolderList({ folders, view }: { folders: FolderRow[]; view: "grid" | "list" }) {
+  if (folders.length === 0) return <p className="rounded-brand border border-dashed border-line p-8 text-center font-semibold">No folders yet</p>;
+  if (view === "list") {
+    return (
+      <div className="space-y-2" aria-label="Folders" role="group">
+        {folders.map((f) => (
+          <details key={f.id} data-folder-id={f.id} className="rounded-brand border border-line p-3" style={{ borderLeft: `6px solid ${f.color}` }}>
+            <summary className="cursor-pointer font-semibold">
+              {f.name}
+              {f.noteCount > 0 ? <span className="ml-1 text-sm font-normal opacity-70"> {noteCountLabel(f.noteCount)}</span> : null}
+            </summary>
+            {f.notes.length === 0 ? (
+              <p className="mt-2 text-sm opacity-70">No notes in this folder</p>
+            ) : (
+              <ul className="mt-2 space-y-2">
+                {f.notes.map((n) => (
+                  <li key={n.id} className="text-sm">
+                    <Link to={`/notes/${n.id}`} className="font-medium hover:underline">
+                      {n.title || DEFAULT_NOTE_TITLE}
+                    </Link>
+                    <p className="break-words opacity-80">{n.preview}</p>
+                    <time className="text-xs opacity-70">{n.date || "Recently"}</time>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Link to={`/notes/folders/${f.id}`} className={buttonClass("link", "mt-2 inline-block")}>
+              Open folder<span className="sr-only"> {f.name}</span>
+            </Link>
+          </details>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <ul aria-label="Folders" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+      {folders.map((f) => (
+        <li key={f.id} className="rounded-brand border border-line p-3" style={{ borderLeft: `6px solid ${f.color}` }}>
+          <Link to={`/notes/folders/${f.id}`} className="font-semibold hover:underline">
+            {f.name}
+          </Link>
+          {f.noteCount > 0 ? <p className="text-sm opacity-70">{noteCountLabel(f.noteCount)}</p> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** 'Delete Folder', and after it the 'Delete Folder?' confirmation (notes move to no folder). */
+function DeleteFolder({ confirm, back }: { confirm: boolean; back: string }) {
+  return confirm ? (
+    <div role="alertdialog" aria-labelledby="delete-folder-title" className="rounded-brand border border-danger p-4">
+      <h2 id="delete-folder-title" className="font-semibold">
+        Delete Folder?
+      </h2>
+      <p className="text-sm">Are you sure you want to delete this folder? Notes will be moved to &quot;No folder&quot;.</p>
+      <Form method="post" className="mt-3 flex gap-2">
+        <input type="hidden" name="confirm" value="yes" />
+        <Link to={back} className={buttonClass("secondary")}>
+          Cancel
+        </Link>
+        <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
+          Delete Folder
+        </button>
+      </Form>
+    </div>
+  ) : (
+    <Form method="post">
+      <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
+        Delete Folder
+      </button>
+    </Form>
+  );
+}
+
 export default function NoteFolders({ loaderData, actionData }: Route.ComponentProps) {
   const { folders, folder, rows, total, next, view, storage, perms, viewerId, manageAll } = loaderData;
   const location = useLocation();
@@ -120,20 +205,8 @@ export default function NoteFolders({ loaderData, actionData }: Route.ComponentP
       <h1 className="text-2xl font-semibold">{folder ? folder.name : "Folders"}</h1>
       {!folder ? (
         <>
-          {folders.length === 0 ? (
-            <p className="rounded-brand border border-dashed border-line p-8 text-center font-semibold">No folders yet</p>
-          ) : (
-            <ul aria-label="Folders" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-              {folders.map((f) => (
-                <li key={f.id} className="rounded-brand border border-line p-3" style={{ borderLeft: `6px solid ${f.color}` }}>
-                  <Link to={`/notes/folders/${f.id}`} className="font-semibold hover:underline">
-                    {f.name}
-                  </Link>
-                  {f.noteCount > 0 ? <p className="text-sm opacity-70">{noteCountLabel(f.noteCount)}</p> : null}
-                </li>
-              ))}
-            </ul>
-          )}
+          <ViewToggle view={view} back={location.pathname} />
+          <FolderList folders={folders} view={view} />
           {perms.createFolders ? (
             <FolderForm label="New Folder" intent="create-folder" name={typedName ?? ""} color={FOLDER_COLOURS[0]} error={folderError} />
           ) : null}
@@ -155,7 +228,11 @@ export default function NoteFolders({ loaderData, actionData }: Route.ComponentP
               ) : null}
             </div>
           ) : (
-            <NoteGroups notes={rows} view={view} actions={{ canEdit: perms.edit, canDelete: perms.delete, viewerId, manageAll, back: location.pathname }} />
+            <NoteGroups
+              notes={rows}
+              view={view}
+              actions={{ canEdit: perms.edit, canDelete: perms.delete, canCreate: perms.create, viewerId, manageAll, back: location.pathname }}
+            />
           )}
           {next ? (
             <Link to={`${location.pathname}?after=${encodeURIComponent(next)}`} rel="next" className={buttonClass("secondary")}>
@@ -165,29 +242,7 @@ export default function NoteFolders({ loaderData, actionData }: Route.ComponentP
           {perms.manageFolders ? (
             <>
               <FolderForm label="Edit Folder" intent="update-folder" name={typedName ?? folder.name} color={folder.color} error={folderError} />
-              {confirmDelete ? (
-                <div role="alertdialog" aria-labelledby="delete-folder-title" className="rounded-brand border border-danger p-4">
-                  <h2 id="delete-folder-title" className="font-semibold">
-                    Delete Folder?
-                  </h2>
-                  <p className="text-sm">Are you sure you want to delete this folder? Notes will be moved to &quot;No folder&quot;.</p>
-                  <Form method="post" className="mt-3 flex gap-2">
-                    <input type="hidden" name="confirm" value="yes" />
-                    <Link to={location.pathname} className={buttonClass("secondary")}>
-                      Cancel
-                    </Link>
-                    <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
-                      Delete Folder
-                    </button>
-                  </Form>
-                </div>
-              ) : (
-                <Form method="post">
-                  <button type="submit" name="intent" value="delete-folder" className={buttonClass("danger")}>
-                    Delete Folder
-                  </button>
-                </Form>
-              )}
+              <DeleteFolder confirm={Boolean(confirmDelete)} back={location.pathname} />
             </>
           ) : null}
         </>

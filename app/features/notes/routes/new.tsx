@@ -7,19 +7,20 @@ import { NoteEditor, type EditorErrors, type EditorValues } from "../components/
 import { clearDrafts, deleteDraft, dropDraftStatement, saveDraft } from "../drafts.server";
 import { editorValues, noteInput } from "../editor-form.server";
 import { newNotePage } from "../pages.server";
-import { BRAND_COLOUR, DEFAULT_DRAFT_TITLE, htmlToEditableText, htmlToText, NOTE_ERRORS, NOTE_TOASTS, preview } from "../note-rules";
+import { BRAND_COLOUR, DEFAULT_DRAFT_TITLE, htmlToEditableText, htmlToText, localDraftKey, NOTE_ERRORS, NOTE_TOASTS, preview } from "../note-rules";
 import { relativeDay } from "../note-dates.server";
 import { createNote } from "../notes.server";
+import { sanitiseNoteHtml } from "../sanitise.server";
 import type { Route } from "./+types/new";
 
-const EMPTY: EditorValues = { title: "", body: "", tags: "", color: BRAND_COLOUR, folderId: "" };
+const EMPTY: EditorValues = { title: "", body: "", content: "", tags: "", color: BRAND_COLOUR, folderId: "" };
 
 /** The new-note editor: the folders to file it in and the person's server drafts (one of them loaded with ?draft=). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, {
     module: "notes",
     scope: NOTE_SCOPES.create,
-    message: "You do not have permission to create notes",
+    message: NOTE_ERRORS.no_create,
   });
   const viewer = noteViewerOf(user);
   const { folders, drafts } = await newNotePage(env, tenant.id, viewer);
@@ -40,10 +41,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       };
     }),
     draftId: draft?.id ?? null,
+    draftKey: localDraftKey(tenant.id, user.id, draft ? `draft-${draft.id}` : "new"),
     values: draft
       ? {
           title: draft.title,
           body: htmlToEditableText(draft.content),
+          content: sanitiseNoteHtml(draft.content),
           tags: draft.tags.join(", "),
           color: draft.color ?? BRAND_COLOUR,
           folderId: draft.folderId ?? "",
@@ -56,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env, tenant, user } = await requireModule(request, context, {
     module: "notes",
     scope: NOTE_SCOPES.create,
-    message: "You do not have permission to create notes",
+    message: NOTE_ERRORS.no_create,
   });
   const viewer = noteViewerOf(user);
   const form = await request.formData();
@@ -108,6 +111,7 @@ export default function NewNote({ loaderData, actionData }: Route.ComponentProps
         hidden={draftId ? { draftId } : {}}
         saveLabel="Save Note"
         draftButton
+        draftKey={loaderData.draftKey}
       />
       <details className="rounded-brand border border-line p-3" open={drafts.length > 0 && !draftId ? undefined : undefined}>
         <summary className="cursor-pointer font-semibold">

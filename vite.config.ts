@@ -59,5 +59,20 @@ export default defineConfig(({ command }) => {
     resolve: { tsconfigPaths: true },
     optimizeDeps: { include: BROWSER_DEPENDENCIES },
     server: { host: "localhost", port, strictPort: true },
+    environments: {
+      // The browser build: every feature's index.ts only re-exports (nothing runs when it loads), so
+      // it is marked free of side effects and read lazily. A page then depends on the modules it
+      // uses, not on every module its feature surface names: without this, the branding editor's
+      // colour maths shared a chunk with the shell (reached through the platform surface) and
+      // loaded on every page.
+      client: {
+        build: {
+          rolldownOptions: {
+            treeshake: { moduleSideEffects: [{ test: /\/app\/features\/[^/]+\/index\.ts$/, sideEffects: false }] },
+            experimental: { lazyBarrel: true },
+          },
+        },
+      },
+    },
   };
 });

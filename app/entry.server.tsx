@@ -6,6 +6,9 @@ import { cloudflareContext, scriptPolicyContext } from "./context";
 import { ErrorReferenceProvider, errorReference, errorReferenceContext } from "./features/platform";
 import { NonceContext } from "./nonce";
 import { inlineScriptHashes } from "./middleware/security";
+// Every feature's scopes, for loaders and actions. Only the server checks scopes: pages get what
+// they may show as loader data, so the browser bundle carries no scope list or description.
+import "./scopes";
 
 export const streamTimeout = 5_000;
 

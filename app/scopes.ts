@@ -1,8 +1,9 @@
 /**
  * Composition root for scopes: every feature's scopes are registered with platform auth here,
  * at run time for can()/requireScope and at type level for the `Scope` union. Imported for
- * its effect by app/root.tsx (server render and client bundle), workers/app.ts (queues and
- * cron, which run without the router) and the integration tests' setup.
+ * its effect by app/entry.server.tsx (loaders and actions), workers/app.ts (queues and cron,
+ * which run without the router) and the integration tests' setup. Never by browser code: the
+ * browser checks no scope, and the lists and descriptions would ride in every page's bundle.
  */
 import { registerScopes } from "~/features/auth";
 import { CIS_SCOPE_REGISTRATION, type CisScope } from "~/features/cis/domain/scopes";

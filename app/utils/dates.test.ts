@@ -1,5 +1,7 @@
+import { formatInTimeZone } from "date-fns-tz";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatRelative, isSoon } from "./dates";
+import { formatDate, formatDateTime, formatLongDate, formatRelative, isSoon } from "./dates";
 
 describe("dates", () => {
   it("formats en-GB in London time, across the clock change", () => {
@@ -32,5 +34,23 @@ describe("dates", () => {
     expect(isSoon(new Date("2026-06-12T12:00:00Z"), now)).toBe(true);
     expect(isSoon(new Date("2026-06-14T12:00:00Z"), now)).toBe(false);
     expect(isSoon(new Date("2026-06-09T12:00:00Z"), now)).toBe(false);
+  });
+
+  it("agrees with date-fns-tz in London time for any instant of years 1900 to 9999 (the browser's Intl alone does it)", () => {
+    const instant = fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true });
+    fc.assert(
+      fc.property(instant, (d) => {
+        expect(formatDate(d)).toBe(formatInTimeZone(d, "Europe/London", "dd/MM/yyyy"));
+        expect(formatDateTime(d)).toBe(formatInTimeZone(d, "Europe/London", "dd/MM/yyyy, HH:mm"));
+        expect(formatLongDate(d)).toBe(formatInTimeZone(d, "Europe/London", "d MMMM yyyy"));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("pads years before 1000 and dates a week or more ago as 'MMM d, yyyy'", () => {
+    expect(formatDate(new Date("0999-03-04T12:00:00Z"))).toBe("04/03/0999");
+    expect(formatLongDate(new Date("2026-09-19T23:30:00Z"))).toBe("20 September 2026");
+    expect(formatRelative(new Date("2026-09-01T12:00:00Z"), new Date("2026-09-20T12:00:00Z"))).toBe("Sep 1, 2026");
   });
 });

@@ -1,5 +1,3 @@
-import { formatInTimeZone } from "date-fns-tz";
-
 export const LONDON = "Europe/London";
 
 type DateInput = Date | number | string | null | undefined;
@@ -11,53 +9,74 @@ function toDate(value: DateInput): Date | null {
 }
 
 /**
- * The formatters of the two most used forms, made once per isolate (an Intl formatter is costly to
- * build, cheap to use): list pages format a few dates on every row. en-GB's numeric date is
- * dd/MM/yyyy and its time HH:mm, the forms below.
+ * Dates are shown in London time through the browser's (and the Worker's) own Intl, made once per
+ * isolate (a formatter is costly to build, cheap to use). No date library: these helpers run on
+ * most pages, and a time-zone library would be a large part of each page's JavaScript.
  */
 // Made on first use rather than at import: a formatter built at module scope is a side effect the
-// bundler must keep, which would pull this whole module (and date-fns-tz) into every page that
-// imports any one helper from it.
-let londonDay: Intl.DateTimeFormat | undefined;
-let londonDayTime: Intl.DateTimeFormat | undefined;
-const LONDON_DAY = () => (londonDay ??= new Intl.DateTimeFormat("en-GB", { timeZone: LONDON, day: "2-digit", month: "2-digit", year: "numeric" }));
-const LONDON_DAY_TIME = () =>
-  (londonDayTime ??= new Intl.DateTimeFormat("en-GB", {
+// bundler must keep, which would pull this whole module into every page that imports any one
+// helper from it.
+let londonFormatter: Intl.DateTimeFormat | undefined;
+const LONDON_PARTS = () =>
+  (londonFormatter ??= new Intl.DateTimeFormat("en-GB", {
     timeZone: LONDON,
-    day: "2-digit",
-    month: "2-digit",
+    era: "short",
     year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
     hourCycle: "h23",
   }));
+
+type LondonParts = { year: number; month: number; day: number; hour: number; minute: number };
+
+/** The London calendar date and wall-clock time of an instant (years before 1 AD are negative, as in ISO). */
+function londonParts(d: Date): LondonParts {
+  const parts: Record<string, string> = {};
+  for (const p of LONDON_PARTS().formatToParts(d)) parts[p.type] = p.value;
+  const year = Number(parts.year);
+  return {
+    year: parts.era === "BC" || parts.era === "B" ? 1 - year : year,
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour) % 24,
+    minute: Number(parts.minute),
+  };
+}
+
+const pad = (n: number, width = 2) => (n < 0 ? `-${String(-n).padStart(width, "0")}` : String(n).padStart(width, "0"));
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 /** en-GB date in London, e.g. 05/04/2026; 'N/A' when missing or invalid. */
 export function formatDate(value: DateInput): string {
   const d = toDate(value);
   if (!d) return "N/A";
-  // Four-digit years only: the formatter would not pad a year before 1000.
-  const y = d.getUTCFullYear();
-  return y >= 1000 && y <= 9999 ? LONDON_DAY().format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy");
+  const p = londonParts(d);
+  return `${pad(p.day)}/${pad(p.month)}/${pad(p.year, 4)}`;
 }
 
 /** en-GB date and time in London, e.g. 05/04/2026, 14:30; 'N/A' when missing or invalid. */
 export function formatDateTime(value: DateInput): string {
   const d = toDate(value);
   if (!d) return "N/A";
-  const y = d.getUTCFullYear();
-  return y >= 1000 && y <= 9999 ? LONDON_DAY_TIME().format(d) : formatInTimeZone(d, LONDON, "dd/MM/yyyy, HH:mm");
+  const p = londonParts(d);
+  return `${pad(p.day)}/${pad(p.month)}/${pad(p.year, 4)}, ${pad(p.hour)}:${pad(p.minute)}`;
 }
 
 /** Long en-GB date, e.g. 19 May 2026. */
 export function formatLongDate(value: DateInput): string {
   const d = toDate(value);
-  return d ? formatInTimeZone(d, LONDON, "d MMMM yyyy") : "N/A";
+  if (!d) return "N/A";
+  const p = londonParts(d);
+  return `${p.day} ${MONTHS[p.month - 1]} ${pad(p.year, 4)}`;
 }
 
 function londonDayNumber(d: Date): number {
-  const [y, m, day] = formatInTimeZone(d, LONDON, "yyyy-MM-dd").split("-").map(Number);
-  return Math.floor(Date.UTC(y, m - 1, day) / 86_400_000);
+  const p = londonParts(d);
+  const utc = new Date(0);
+  utc.setUTCFullYear(p.year, p.month - 1, p.day);
+  return Math.floor(utc.getTime() / 86_400_000);
 }
 
 /**
@@ -78,7 +97,8 @@ export function formatRelative(value: DateInput, now: Date = new Date()): string
   }
   if (days === 1) return "Yesterday";
   if (days <= 6) return `${days} days ago`;
-  return formatInTimeZone(d, LONDON, "MMM d, yyyy");
+  const p = londonParts(d);
+  return `${MONTHS[p.month - 1]!.slice(0, 3)} ${p.day}, ${pad(p.year, 4)}`;
 }
 
 /** True when the instant falls within `days` (default 3) from now. */

@@ -68,11 +68,14 @@ scenario("Start a project: the drawer on / with JavaScript, the page form withou
     expect(new URL(page.url()).pathname, "stays on /").toBe("/");
     const state = page.locator("[data-drawer-state]");
     expect(await state.getAttribute("data-drawer-state"), "open").toBe("open");
-    // The browser and the schema refuse a malformed address before anything is sent.
+    // The server refuses a malformed address: its message shows beside the field, the drawer stays
+    // open with what was typed, and nothing is sent (the browser carries no schema).
     await drawer.getByLabel("Name").fill("Dana Foreman");
     await drawer.getByLabel("Email").fill("not-an-email");
-    await drawer.getByLabel("Company (optional)").click();
-    expect(await drawer.getByText("Enter an email address in the correct format, like name@company.co.uk").isVisible(), "email message").toBe(true);
+    await drawer.getByRole("button", { name: "Send request" }).click();
+    await drawer.getByText("Enter an email address in the correct format, like name@company.co.uk").waitFor();
+    expect(await state.getAttribute("data-drawer-state"), "still open").toBe("open");
+    expect(await drawer.getByLabel("Name").inputValue(), "name kept").toBe("Dana Foreman");
     await drawer.getByLabel("Email").fill(email);
     await drawer.getByLabel("Company (optional)").fill("Foreman Groundworks Ltd");
     await drawer.getByLabel("Message (optional)").fill("Monthly CIS for 30 subcontractors.");

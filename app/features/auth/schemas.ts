@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { CODE_FORMAT, INVALID_CODE } from "./messages";
+
+export { CODE_FORMAT, INVALID_CODE };
 
 export const loginSchema = z.object({
   email: z
@@ -20,8 +23,6 @@ export const loginActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 /** The sign-in code is six digits; spaces are ignored. */
-export const CODE_FORMAT = "Enter the 6-digit code from the e-mail we sent you, like 123456";
-
 export const codeSchema = z.object({
   code: z
     .string({ error: CODE_FORMAT })
@@ -30,7 +31,6 @@ export const codeSchema = z.object({
 });
 
 export const LOGIN_FAILED = "The email address or password is not right. Check them and try again.";
-export const INVALID_CODE = "That code is wrong or has expired. Enter the code from the latest e-mail, or send a new one.";
 export const SEND_CODE_FAILED = "We could not send your sign-in code. Try again in a few minutes.";
 export const CHOICE_EXPIRED = "Your sign-in has expired. Sign in again.";
 export const CHOICE_INVALID = "Select one of the workspaces listed.";

@@ -13,7 +13,8 @@ export {
   VAT_SCHEMES,
   VERIFICATION_METHODS,
 } from "./domain/types";
-export { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT } from "./domain/schemas";
+export { invoiceFormSchema } from "./domain/schemas";
+export { MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT } from "./domain/materials";
 export { taxMonthFromLabel } from "./domain/tax-month";
 export { utrCheckDigit } from "./domain/references";
 export { VAT_RATES, VERIFICATION_STATUSES, type VerificationStatus } from "./domain/calculation";

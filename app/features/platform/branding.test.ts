@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CSS_VARS } from "./default-css-vars";
 import {
   accentAsText,
   brandingCssVars,
@@ -162,5 +163,11 @@ describe("readable shades", () => {
   it("falls back to the best of black and white on a background no shade can reach 4.5:1 on", () => {
     // A light grey and a dark grey together: nothing is 4.5:1 from both.
     expect(["#000000", "#ffffff"]).toContain(accentAsText("#00d157", ["#a0a0a0", "#505050"]));
+  });
+});
+
+describe("default variables", () => {
+  it("the written-out defaults the root layout falls back to are what the default branding computes", () => {
+    expect(DEFAULT_CSS_VARS).toEqual(brandingCssVars(null));
   });
 });

@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { ROLES } from "~/db/enums";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLE_LABELS } from "./labels";
 
-export { ROLES };
-
-/** New passwords: long enough to resist guessing, short enough to hash cheaply. */
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 200;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLE_LABELS, ROLES };
 
 export const newPasswordFields = {
   password: z
@@ -30,8 +27,6 @@ export const emailField = z
   .max(254, "Email address must be 254 characters or less");
 export const roleField = z.enum(ROLES, { error: "Select a role" });
 const userIdField = z.string().min(1).max(100);
-
-export const ROLE_LABELS: Record<(typeof ROLES)[number], string> = { standard: "Standard", lead: "Lead", manager: "Manager", admin: "Admin" };
 
 export const inviteSchema = z.object({
   intent: z.literal("invite"),

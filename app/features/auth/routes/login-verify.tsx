@@ -5,7 +5,8 @@ import { cloudflareContext, tenantContext } from "~/context";
 import { AppShell } from "~/features/platform";
 import { CodeInput } from "../components/code-input";
 import { challengeCookie, codeSignIn, hasLiveChallenge } from "../login-flow.server";
-import { CODE_FORMAT, codeSchema, INVALID_CODE } from "../schemas";
+import { CODE_FORMAT, INVALID_CODE } from "../messages";
+import { codeSchema } from "../schemas";
 import { codeFailuresMessage } from "../throttle.server";
 import type { Route } from "./+types/login-verify";
 

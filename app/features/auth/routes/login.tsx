@@ -74,11 +74,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const result = actionData && "kind" in actionData && actionData.kind === "form" ? actionData.result : undefined;
   const [form, fields] = useForm({
     lastResult: result,
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema: loginActionSchema });
-    },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
 
   if (actionData && "kind" in actionData && actionData.kind === "choose") {

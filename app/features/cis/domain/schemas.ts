@@ -16,8 +16,25 @@ import { RATE_FOR_VERIFICATION_STATUS, VAT_RATES, VERIFICATION_STATUSES } from "
 import { MAX_AMOUNT_PENCE, formatPence, parseMoney } from "./money";
 import { hasValidAccountsOfficeCheckLetter, hasValidUtrCheckDigit } from "./references";
 import { isCalendarDate } from "./tax-month";
-import { SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS, type SubcontractorType, type VatScheme } from "./types";
+import { SUBCONTRACTOR_TYPES, VAT_SCHEMES, VERIFICATION_METHODS, type SubcontractorType } from "./types";
 import type { VerificationStatus } from "./calculation";
+import {
+  MATERIALS_JUSTIFICATION_MIN_LENGTH,
+  MATERIALS_JUSTIFICATION_PERCENT,
+  MATERIALS_WARNING_PERCENT,
+  materialsNeedJustification,
+  materialsWarning,
+} from "./materials";
+import { VAT_SCHEME_LABELS } from "./vat-scheme-labels";
+
+export {
+  MATERIALS_JUSTIFICATION_MIN_LENGTH,
+  MATERIALS_JUSTIFICATION_PERCENT,
+  MATERIALS_WARNING_PERCENT,
+  materialsNeedJustification,
+  materialsWarning,
+  VAT_SCHEME_LABELS,
+};
 
 // ---------------------------------------------------------------------------
 // Patterns and small validators (also used outside forms)
@@ -246,12 +263,6 @@ export type SubcontractorUpdate = z.output<typeof subcontractorUpdateSchema>;
 // ---------------------------------------------------------------------------
 // Invoice
 
-/** Materials at or above this share of gross show a warning. */
-export const MATERIALS_WARNING_PERCENT = 60;
-/** Materials at or above this share of gross need a justification note. */
-export const MATERIALS_JUSTIFICATION_PERCENT = 80;
-export const MATERIALS_JUSTIFICATION_MIN_LENGTH = 10;
-
 export const INVOICE_MESSAGES = {
   subcontractor: "Select a subcontractor",
   invoiceDate: "Enter the invoice date",
@@ -270,21 +281,6 @@ export const INVOICE_MESSAGES = {
   description: "Description must be 1000 characters or less",
   materialsJustification: "Justification must be 1000 characters or less",
 } as const;
-
-// Integer share checks, so 80% is exactly 80% with no float rounding at the edge.
-const atLeastPercent = (grossP: number, materialsP: number, percent: number) => grossP > 0 && materialsP * 100 >= grossP * percent;
-
-export function materialsNeedJustification(grossP: number, materialsP: number): boolean {
-  return atLeastPercent(grossP, materialsP, MATERIALS_JUSTIFICATION_PERCENT);
-}
-
-/** The 60% warning, e.g. 'High materials percentage (65%) - please verify this is correct'; null below 60%. */
-export function materialsWarning(grossP: number, materialsP: number): string | null {
-  if (!atLeastPercent(grossP, materialsP, MATERIALS_WARNING_PERCENT)) return null;
-  const hundredths = Math.round((materialsP * 10000) / grossP);
-  const pct = (hundredths / 100).toFixed(2).replace(/\.?0+$/, "");
-  return `High materials percentage (${pct}%) - please verify this is correct`;
-}
 
 const penceAmount = z
   .number({ error: INVOICE_MESSAGES.amountRequired })
@@ -375,13 +371,6 @@ export type InvoiceInput = z.output<typeof invoiceSchema>;
 
 // ---------------------------------------------------------------------------
 // Settings
-
-export const VAT_SCHEME_LABELS: Readonly<Record<VatScheme, string>> = {
-  standard: "Standard 20%",
-  reduced: "Reduced 5%",
-  zero: "Zero 0%",
-  flat: "Flat",
-};
 
 export const SETTINGS_MESSAGES = {
   companyName: "Enter the company name, at least 2 characters",

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { DRAWER_CLOSE_AFTER_MS, PROJECT_REQUEST_THANKS } from "../schemas";
+import { DRAWER_CLOSE_AFTER_MS, PROJECT_REQUEST_THANKS } from "../messages";
 import { ProjectRequestForm, type ProjectRequestActionData } from "./project-form";
 
 export type DrawerPhase = "closed" | "open" | "sending" | "success";

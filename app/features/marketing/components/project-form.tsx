@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { FormEvent, ReactNode, Ref } from "react";
 import { Form, useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, Honeypot, inputClass } from "~/components/ui/field";
-import { PROJECT_REQUEST_LIMITS, projectRequestSchema } from "../schemas";
+import { PROJECT_REQUEST_LIMITS } from "../messages";
+import type { projectRequestSchema } from "../schemas";
+import type { z } from "zod";
 
 /** What the 'Start a project' action answers. */
 export type ProjectRequestActionData = { status: "sent" } | { status: "error"; result: SubmissionResult<string[]> };
@@ -25,19 +26,13 @@ type FormShellProps = {
 
 /**
  * The 'Start a project' fields, shared by the page (/start-a-project, a plain POST that works
- * without JavaScript) and the drawer on / (the same action through a fetcher). The browser
- * checks the e-mail's form; the server checks everything again.
+ * without JavaScript) and the drawer on / (the same action through a fetcher). The server checks
+ * the fields; its reply puts each message next to its field.
  */
 export function ProjectRequestForm({ id, lastResult, fetcher, pending, disabled = false, onSubmit, formRef, status }: FormShellProps) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof projectRequestSchema>>({
     id,
     lastResult,
-    constraint: getZodConstraint(projectRequestSchema),
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema: projectRequestSchema });
-    },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   const FormComponent = fetcher ? fetcher.Form : Form;
   const formProps = getFormProps(form);

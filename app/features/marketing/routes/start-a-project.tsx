@@ -7,7 +7,8 @@ import { ContentPage, PublicLayout } from "../components/public-layout";
 import { publicPageHeaders } from "../headers";
 import { submitProjectRequest } from "../project-requests.server";
 import { publicPageData, requirePublicSite } from "../public-site.server";
-import { COULD_NOT_SEND, PROJECT_REQUEST_THANKS, projectRequestSchema, rateLimitedMessage } from "../schemas";
+import { COULD_NOT_SEND, PROJECT_REQUEST_THANKS, rateLimitedMessage } from "../messages";
+import { projectRequestSchema } from "../schemas";
 import type { Route } from "./+types/start-a-project";
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -23,8 +23,9 @@ import {
   type SetTenantModuleError,
   type TenantStatusError,
 } from "../console.server";
-import { createTenantSchema, superadminActionSchema, superadminIntentSchema, type SuperadminIntent } from "../schemas";
+import { type createTenantSchema, superadminActionSchema, superadminIntentSchema, type SuperadminIntent } from "../schemas";
 import type { Route } from "./+types/console";
+import type { z } from "zod";
 
 /** What each action needs beyond system.superadmin, checked before the form is even parsed. */
 const INTENT_SCOPES = {
@@ -126,11 +127,8 @@ function suspendQuestion(intent: "suspend" | "reinstate", name: string): string 
 }
 
 export default function SuperAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof createTenantSchema>>({
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createTenantSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   const ticked = new Set([fields.availableModules.initialValue ?? []].flat().filter((v): v is string => typeof v === "string"));
   const confirm = actionData?.confirm ?? null;

@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
-import { PASSWORD_MIN_LENGTH, setPasswordSchema } from "../schemas";
+import { PASSWORD_MIN_LENGTH } from "../labels";
+import type { setPasswordSchema } from "../schemas";
+import type { z } from "zod";
 
 /** A new password and its repeat, with the rule as the hint: for setting a password and changing one. */
 export function NewPasswordFields({ password, confirm }: { password: FieldMetadata<string>; confirm: FieldMetadata<string> }) {
@@ -41,11 +42,8 @@ export function SetPasswordForm({
   lastResult?: SubmissionResult<string[]>;
   submitLabel: string;
 }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof setPasswordSchema>>({
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: setPasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   return (
     <Form method="post" {...getFormProps(form)} className="mt-6 space-y-5">

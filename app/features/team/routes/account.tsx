@@ -14,7 +14,8 @@ import { formatDateTime } from "~/utils/dates";
 import { changeOwnPassword, listOwnSessions, revokeOwnSession, setOwnDisplayName } from "../account.server";
 import { NewPasswordFields } from "../components/set-password-form";
 import { accountActionSchema } from "../schemas";
-import { accountIntentSchema, accountNameSchema } from "../schemas";
+import { accountIntentSchema, type accountNameSchema } from "../schemas";
+import type { z } from "zod";
 import type { Route } from "./+types/account";
 
 const PATH = "/account";
@@ -137,13 +138,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 }
 
 function NameForm({ displayName, lastResult }: { displayName: string; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof accountNameSchema>>({
     id: "name-form",
     lastResult,
     defaultValue: { displayName },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountNameSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   return (
     <section className="mt-8 rounded-brand border border-line bg-elevated p-6" aria-labelledby="name-heading">
@@ -166,12 +164,9 @@ function NameForm({ displayName, lastResult }: { displayName: string; lastResult
 }
 
 function PasswordForm({ email, lastResult }: { email: string; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof accountActionSchema>>({
     id: "password-form",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountActionSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   return (
     <section className="mt-8 rounded-brand border border-line bg-elevated p-6" aria-labelledby="password-heading">

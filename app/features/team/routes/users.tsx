@@ -16,7 +16,9 @@ import { formatDate } from "~/utils/dates";
 import { CHANGE_ERRORS, STATUS_LABELS } from "../codes";
 import { inviteUser } from "../invitations.server";
 import { sendPasswordReset } from "../password-reset.server";
-import { inviteSchema, ROLE_LABELS, ROLES, usersActionSchema, usersSearchSchema } from "../schemas";
+import { ROLE_LABELS, ROLES } from "../labels";
+import { type inviteSchema, usersActionSchema, usersSearchSchema } from "../schemas";
+import type { z } from "zod";
 import { changeRole, getMember, listMembers, reinviteMember, scrubMember, setMemberDisabled } from "../users.server";
 import { usersIntentSchema } from "../schemas";
 import type { Route } from "./+types/users";
@@ -176,95 +178,122 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           </button>
         </Form>
 
-        <Table caption="Users by name" scrollClassName="mt-4 overflow-x-auto">
-          <THead>
-            <TH>Name</TH>
-            <TH>E-mail</TH>
-            <TH>Role</TH>
-            <TH>Teams and sites</TH>
-            <TH>Status</TH>
-            <TH>Since</TH>
-            {canManage || canScrub ? <TH>Actions</TH> : null}
-          </THead>
-          <TBody>
-            {members.length === 0 ? (
-              <EmptyRow colSpan={canManage || canScrub ? 7 : 6}>No users found</EmptyRow>
-            ) : (
-              members.map((m) => (
-                <TR key={m.id} data-user={m.email || m.id}>
-                  <TD className="font-medium">
-                    {m.displayName}
-                    {m.id === me ? <span className="ml-2 text-xs opacity-70">(you)</span> : null}
-                  </TD>
-                  <TD>{m.email || "N/A"}</TD>
-                  <TD>{ROLE_LABELS[m.role]}</TD>
-                  <TD data-testid="groups" className="text-sm">
-                    {m.teams || m.sites ? (
-                      <>
-                        {m.teams ? <span className="block">Teams: {m.teams}</span> : null}
-                        {m.sites ? <span className="block">Sites: {m.sites}</span> : null}
-                      </>
-                    ) : (
-                      "None"
-                    )}
-                  </TD>
-                  <TD data-testid="status">{STATUS_LABELS[m.status]}</TD>
-                  <TD className="whitespace-nowrap">{formatDate(m.createdAt)}</TD>
-                  {canManage || canScrub ? (
-                    <TD>
-                      {m.id === me || m.scrubbed ? null : (
-                        <div className="flex flex-wrap items-center gap-2">
-                          {canManage ? (
-                            <>
-                              <Form method="post" className="flex items-center gap-1">
-                                <input type="hidden" name="intent" value="role" />
-                                <input type="hidden" name="userId" value={m.id} />
-                                <label className="sr-only" htmlFor={`role-${m.id}`}>
-                                  Role for {m.displayName}
-                                </label>
-                                <select
-                                  id={`role-${m.id}`}
-                                  name="role"
-                                  defaultValue={m.role}
-                                  className="rounded-brand border border-line bg-primary-bg px-2 py-1 text-sm"
-                                >
-                                  {ROLES.map((r) => (
-                                    <option key={r} value={r}>
-                                      {ROLE_LABELS[r]}
-                                    </option>
-                                  ))}
-                                </select>
-                                <SubmitButton variant="secondary" className="px-2 py-1" pendingText="Saving..." match={{ intent: "role", userId: m.id }}>
-                                  Change role
-                                </SubmitButton>
-                              </Form>
-                              {m.status === "disabled" ? (
-                                <RowAction intent="enable" userId={m.id} label="Enable" />
-                              ) : (
-                                <RowAction intent="disable" userId={m.id} label="Disable" confirmText={CONFIRM_TEXT.disable(m.displayName)} />
-                              )}
-                              {m.status === "active" ? (
-                                <RowAction intent="reset" userId={m.id} label="Send password reset" submissionKey={keys.mail[m.id]} />
-                              ) : null}
-                              {m.status === "invited" ? (
-                                <RowAction intent="reinvite" userId={m.id} label="Resend invitation" submissionKey={keys.mail[m.id]} />
-                              ) : null}
-                            </>
-                          ) : null}
-                          {canScrub && m.status === "disabled" ? (
-                            <RowAction intent="scrub" userId={m.id} label="Erase personal data" confirmText={CONFIRM_TEXT.scrub(m.displayName)} />
-                          ) : null}
-                        </div>
-                      )}
-                    </TD>
-                  ) : null}
-                </TR>
-              ))
-            )}
-          </TBody>
-        </Table>
+        <UsersTable members={members} me={me} canManage={canManage} canScrub={canScrub} mailKeys={keys.mail} />
       </div>
     </AppShell>
+  );
+}
+
+type Member = Route.ComponentProps["loaderData"]["members"][number];
+type UsersTableProps = { members: Member[]; me: string; canManage: boolean; canScrub: boolean; mailKeys: Record<string, string> };
+
+/**
+ * On a phone the table stacks: each user is a block with the name first and every other column
+ * as a labelled line beneath it, then the actions, so nothing scrolls sideways. From the small
+ * breakpoint up it is an ordinary table (in its own scroll box, name and e-mail first).
+ */
+const STACKED = {
+  table: "max-sm:block",
+  head: "max-sm:sr-only",
+  body: "max-sm:block",
+  row: "max-sm:flex max-sm:flex-col max-sm:gap-1 max-sm:py-3",
+  cell: "max-sm:px-0 max-sm:py-0",
+  labelled: "max-sm:px-0 max-sm:py-0 max-sm:before:mr-1 max-sm:before:opacity-70 max-sm:before:content-[attr(data-label)]",
+};
+
+function UsersTable({ members, me, canManage, canScrub, mailKeys }: UsersTableProps) {
+  const actions = canManage || canScrub;
+  return (
+    <Table caption="Users by name" className={STACKED.table} scrollClassName="mt-4 overflow-x-auto">
+      <THead className={STACKED.head}>
+        <TH>Name</TH>
+        <TH>E-mail</TH>
+        <TH>Role</TH>
+        <TH>Teams and sites</TH>
+        <TH>Status</TH>
+        <TH>Since</TH>
+        {actions ? <TH>Actions</TH> : null}
+      </THead>
+      <TBody className={STACKED.body}>
+        {members.length === 0 ? (
+          <EmptyRow colSpan={actions ? 7 : 6}>No users found</EmptyRow>
+        ) : (
+          members.map((m) => <UserRow key={m.id} m={m} me={me} canManage={canManage} canScrub={canScrub} actions={actions} mailKeys={mailKeys} />)
+        )}
+      </TBody>
+    </Table>
+  );
+}
+
+function UserRow({ m, me, canManage, canScrub, actions, mailKeys }: Omit<UsersTableProps, "members"> & { m: Member; actions: boolean }) {
+  return (
+    <TR data-user={m.email || m.id} className={STACKED.row}>
+      <TD className={`font-medium ${STACKED.cell}`}>
+        {m.displayName}
+        {m.id === me ? <span className="ml-2 text-xs opacity-70">(you)</span> : null}
+      </TD>
+      <TD data-label="E-mail:" className={STACKED.labelled}>
+        {m.email || "N/A"}
+      </TD>
+      <TD data-label="Role:" className={STACKED.labelled}>
+        {ROLE_LABELS[m.role]}
+      </TD>
+      <TD data-testid="groups" data-label="Teams and sites:" className={`text-sm ${STACKED.labelled}`}>
+        {m.teams || m.sites ? (
+          <>
+            {m.teams ? <span className="block">Teams: {m.teams}</span> : null}
+            {m.sites ? <span className="block">Sites: {m.sites}</span> : null}
+          </>
+        ) : (
+          "None"
+        )}
+      </TD>
+      <TD data-testid="status" data-label="Status:" className={STACKED.labelled}>
+        {STATUS_LABELS[m.status]}
+      </TD>
+      <TD data-label="Since:" className={`whitespace-nowrap ${STACKED.labelled}`}>
+        {formatDate(m.createdAt)}
+      </TD>
+      {actions ? (
+        <TD className={`max-sm:pt-2 ${STACKED.cell}`}>
+          {m.id === me || m.scrubbed ? null : (
+            <div className="flex flex-wrap items-center gap-2">
+              {canManage ? (
+                <>
+                  <Form method="post" className="flex items-center gap-1">
+                    <input type="hidden" name="intent" value="role" />
+                    <input type="hidden" name="userId" value={m.id} />
+                    <label className="sr-only" htmlFor={`role-${m.id}`}>
+                      Role for {m.displayName}
+                    </label>
+                    <select id={`role-${m.id}`} name="role" defaultValue={m.role} className="rounded-brand border border-line bg-primary-bg px-2 py-1 text-sm">
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {ROLE_LABELS[r]}
+                        </option>
+                      ))}
+                    </select>
+                    <SubmitButton variant="secondary" className="px-2 py-1" pendingText="Saving..." match={{ intent: "role", userId: m.id }}>
+                      Change role
+                    </SubmitButton>
+                  </Form>
+                  {m.status === "disabled" ? (
+                    <RowAction intent="enable" userId={m.id} label="Enable" />
+                  ) : (
+                    <RowAction intent="disable" userId={m.id} label="Disable" confirmText={CONFIRM_TEXT.disable(m.displayName)} />
+                  )}
+                  {m.status === "active" ? <RowAction intent="reset" userId={m.id} label="Send password reset" submissionKey={mailKeys[m.id]} /> : null}
+                  {m.status === "invited" ? <RowAction intent="reinvite" userId={m.id} label="Resend invitation" submissionKey={mailKeys[m.id]} /> : null}
+                </>
+              ) : null}
+              {canScrub && m.status === "disabled" ? (
+                <RowAction intent="scrub" userId={m.id} label="Erase personal data" confirmText={CONFIRM_TEXT.scrub(m.displayName)} />
+              ) : null}
+            </div>
+          )}
+        </TD>
+      ) : null}
+    </TR>
   );
 }
 
@@ -296,11 +325,8 @@ function RowAction({
 }
 
 function InviteForm({ lastResult, submissionKey }: { lastResult?: SubmissionResult<string[]>; submissionKey: string | null }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof inviteSchema>>({
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
     defaultValue: { role: "standard" },
   });
   return (

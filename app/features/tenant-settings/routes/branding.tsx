@@ -169,9 +169,6 @@ export default function BrandingSettings({ loaderData, actionData }: Route.Compo
   const [form, fields] = useForm({
     lastResult: actionData?.result ?? undefined,
     defaultValue: saved,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: brandingSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   // With JavaScript the preview follows the form as it changes; a value still invalid keeps the last good one.
   const follow = (formEl: HTMLFormElement) => {

@@ -1,11 +1,10 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher, useLocation } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { useHydrated } from "~/utils/use-hydrated";
-import { invoiceFormSchema, MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning } from "../../domain/schemas";
+import { MATERIALS_JUSTIFICATION_MIN_LENGTH, MATERIALS_JUSTIFICATION_PERCENT, materialsWarning } from "../../domain/materials";
 import { CalculationPanel, figuresFor, type InvoiceFigures } from "./calculation-panel";
 import { InvoiceAmountFields, InvoiceDetailsFields } from "./invoice-fields";
 import { defaultReverseCharge, reverseChargeHint } from "../vat-default";
@@ -64,9 +63,6 @@ export function InvoiceForm({
     id: `invoice-${mode}`,
     lastResult,
     defaultValue,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: invoiceFormSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
 
   // With JavaScript the search asks the server as one types (the page's own loader); without it

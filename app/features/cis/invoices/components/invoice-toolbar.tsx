@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
@@ -7,7 +6,8 @@ import { inputClass } from "~/components/ui/field";
 import type { InvoiceStatus } from "../../domain/types";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { confirmText, type ConfirmedIntent } from "../detail-actions";
-import { payFormSchema } from "../schemas";
+import type { payFormSchema } from "../schemas";
+import type { z } from "zod";
 import { SubmissionKeyInput } from "~/features/platform";
 import { InvoiceStatusBadge } from "./invoice-status";
 
@@ -95,13 +95,11 @@ function ConfirmedMenuItem({
 
 /** Mark Paid with its payment date (today in London unless changed); an invalid date is shown next to the field. */
 function MarkPaidForm({ today, lastResult }: { today: string; lastResult: SubmissionResult<string[]> | null | undefined }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof payFormSchema>>({
     id: "invoice-pay",
     lastResult,
     defaultValue: { paymentDate: today },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: payFormSchema }),
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   const errorId = fields.paymentDate.errorId;
   return (

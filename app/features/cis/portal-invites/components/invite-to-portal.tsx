@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { type MouseEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { SubmissionKeyInput } from "~/features/platform";
 import { SUBCONTRACTOR_TYPES } from "../../domain/types";
-import { inviteCreateSchema } from "../schemas";
+import type { inviteCreateSchema } from "../schemas";
+import type { z } from "zod";
 import { useHydrated } from "~/utils/use-hydrated";
 
 const EMAIL_NOT_SENT = "Email could not be sent. Please share the link manually.";
@@ -168,16 +168,12 @@ function CannotInvite({ message, subcontractorId, canEdit, onCancel }: { message
 }
 
 function useCreateInviteForm(lastResult: SubmissionResult<string[]> | undefined) {
-  return useForm({
+  return useForm<z.input<typeof inviteCreateSchema>>({
     lastResult,
     defaultValue: { type: "individual" },
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema: inviteCreateSchema });
-    },
-    // Validating on submit (then on input) rather than on blur: an error appearing on blur moves
-    // the submit button under the pointer mid-click and swallows the click.
+    // Checked when sent, on the server: validating on blur without a client schema would post the
+    // half-filled form to the action.
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
 }
 

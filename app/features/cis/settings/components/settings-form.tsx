@@ -1,10 +1,11 @@
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import type { InputHTMLAttributes } from "react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
-import { makeSettingsSchema, VAT_SCHEME_LABELS } from "../../domain/schemas";
+import type { makeSettingsSchema } from "../../domain/schemas";
+import { VAT_SCHEME_LABELS } from "../../domain/vat-scheme-labels";
+import type { z } from "zod";
 import { VAT_SCHEMES } from "../../domain/types";
 import type { CisSettingsView } from "../settings.server";
 
@@ -34,8 +35,7 @@ function HintedInput({
  * page: the field starts blank, shows the stored mask as a hint, and blank keeps the stored value.
  */
 export function SettingsForm({ settings, lastResult }: { settings: SettingsFormValues; lastResult?: SubmissionResult<string[]> | null }) {
-  const schema = makeSettingsSchema({ hasStoredUtr: settings.hasUtr });
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<ReturnType<typeof makeSettingsSchema>>>({
     id: "cis-settings",
     lastResult,
     defaultValue: {
@@ -52,9 +52,6 @@ export function SettingsForm({ settings, lastResult }: { settings: SettingsFormV
       emailReplyTo: settings.emailReplyTo ?? "",
       statementFooter: settings.statementFooter ?? "",
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
 
   return (

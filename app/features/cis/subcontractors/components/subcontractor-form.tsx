@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { formatDate } from "~/utils/dates";
 import { RATE_FOR_VERIFICATION_STATUS, VERIFICATION_STATUSES, type VerificationStatus } from "../../domain/calculation";
 import { SUBCONTRACTOR_TYPES, VERIFICATION_METHODS, type SubcontractorType, type VerificationMethod } from "../../domain/types";
-import { subcontractorCreateSchema, subcontractorUpdateSchema } from "../../domain/schemas";
+import type { subcontractorCreateSchema, subcontractorUpdateSchema } from "../../domain/schemas";
+import type { z } from "zod";
 import { useHydrated } from "~/utils/use-hydrated";
 import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-table";
 import { FormErrors, FormSection as Section } from "~/components/ui/form-section";
@@ -71,15 +71,11 @@ export function SubcontractorForm({
   /** Without cis.sub.verify the verification fields are shown, not posted. */
   canVerify: boolean;
 }) {
-  const schema = mode === "create" ? subcontractorCreateSchema : subcontractorUpdateSchema;
   const hydrated = useHydrated();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof subcontractorCreateSchema | typeof subcontractorUpdateSchema>>({
     id: `subcontractor-${mode}`,
     lastResult,
     defaultValue: { ...defaultValue, utr: "", nino: "", removeNino: false },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
 
   const type = isType(fields.type.value) ? fields.type.value : defaultValue.type;

@@ -137,81 +137,85 @@ async function forEachPage<R>(
   }
 }
 
-type SubcontractorRow = { id: string; tenant_id: string; utr_enc: string | null; nino_enc: string | null };
+/** A table of encrypted identifiers: each column's value is bound to (tenant, table, record, field). */
+type PiiTable = {
+  table: string;
+  /** The column rows are paged by; also the record id the values are bound to. */
+  cursor: string;
+  /** The key columns of the UPDATE. */
+  keys: string[];
+  /** Each encrypted column, its field in the binding and the report's count it adds to, if any. */
+  columns: { column: string; field: string; count?: "utr" | "nino" | "gateway" }[];
+  counts: (report: RotationReport) => { scanned: number; updatedRows: number } & Partial<Record<"utr" | "nino" | "gateway", number>>;
+};
+type PiiRow = { tenant_id: string } & Record<string, string | null>;
 
 /** Subcontractors' UTR and NINO, every tenant, in id order. */
-async function rotateSubcontractors(run: Run): Promise<void> {
-  const counts = run.report.subcontractors;
-  await forEachPage<SubcontractorRow>(run, {
+const subcontractorsTable: PiiTable = {
+  table: "cis_subcontractors",
+  cursor: "id",
+  keys: ["tenant_id", "id"],
+  columns: [
+    { column: "utr_enc", field: "utr", count: "utr" },
+    { column: "nino_enc", field: "nino", count: "nino" },
+  ],
+  counts: (report) => report.subcontractors,
+};
+/** Each tenant's settings: the contractor's own UTR and its Government Gateway credentials. */
+const settingsTable: PiiTable = {
+  table: "cis_settings",
+  cursor: "tenant_id",
+  keys: ["tenant_id"],
+  columns: [
+    { column: "utr_enc", field: "utr", count: "utr" },
+    { column: "gateway_sender_id_enc", field: "gateway_sender_id", count: "gateway" },
+    { column: "gateway_password_enc", field: "gateway_password", count: "gateway" },
+  ],
+  counts: (report) => report.settings,
+};
+/** Frozen statements' UTRs, bound to their document row (record = statement id). */
+const statementDocumentsTable: PiiTable = {
+  table: "cis_statement_documents",
+  cursor: "statement_id",
+  keys: ["tenant_id", "statement_id"],
+  columns: [{ column: "utr_enc", field: "utr" }],
+  counts: (report) => report.statementDocuments,
+};
+
+/** Re-encrypts the identifiers of one table whose rows hold several encrypted columns. */
+async function rotatePiiTable(run: Run, spec: PiiTable): Promise<void> {
+  const counts = spec.counts(run.report);
+  const selected = [...new Set([spec.cursor, "tenant_id", ...spec.columns.map((c) => c.column)])];
+  await forEachPage<PiiRow>(run, {
     pageSize: run.batchSize,
     select: (after, limit) => ({
-      sql: `SELECT id, tenant_id, utr_enc, nino_enc FROM cis_subcontractors
-            WHERE id > ? AND ((utr_enc IS NOT NULL AND utr_enc NOT LIKE ?) OR (nino_enc IS NOT NULL AND nino_enc NOT LIKE ?))
-            ORDER BY id LIMIT ?`,
-      params: [after, run.likePrefix, run.likePrefix, limit],
+      sql: `SELECT ${selected.join(", ")} FROM ${spec.table}
+            WHERE ${spec.cursor} > ? AND (${spec.columns.map((c) => `(${c.column} IS NOT NULL AND ${c.column} NOT LIKE ?)`).join(" OR ")})
+            ORDER BY ${spec.cursor} LIMIT ?`,
+      params: [after, ...spec.columns.map(() => run.likePrefix), limit],
     }),
-    cursor: (row) => row.id,
+    cursor: (row) => row[spec.cursor] as string,
     rewrite: async (row) => {
       counts.scanned += 1;
       const changes: ColumnChange[] = [];
-      for (const field of ["utr", "nino"] as const) {
-        const stored = field === "utr" ? row.utr_enc : row.nino_enc;
+      for (const c of spec.columns) {
+        const stored = row[c.column];
         if (!stale(stored, run.prefix)) continue;
-        const fresh = await reencrypt(run, stored as string, { tenantId: row.tenant_id, table: "cis_subcontractors", recordId: row.id, field });
+        const ctx = { tenantId: row.tenant_id, table: spec.table, recordId: row[spec.cursor] as string, field: c.field };
+        const fresh = await reencrypt(run, stored as string, ctx);
         if (fresh === null) continue;
-        changes.push({ column: `${field}_enc`, fresh, stored: stored as string });
-        counts[field] += 1;
+        changes.push({ column: c.column, fresh, stored: stored as string });
+        if (c.count) counts[c.count] = (counts[c.count] ?? 0) + 1;
       }
       if (changes.length === 0) return null;
       counts.updatedRows += 1;
       return guardedUpdate(
-        "cis_subcontractors",
-        [
-          ["tenant_id", row.tenant_id],
-          ["id", row.id],
-        ],
+        spec.table,
+        spec.keys.map((k) => [k, row[k] as string]),
         changes,
       );
     },
-    progress: () => `cis_subcontractors: ${counts.scanned} scanned, ${counts.updatedRows} re-encrypted so far`,
-  });
-}
-
-const settingsFields = [
-  { column: "utr_enc", field: "utr", count: "utr" },
-  { column: "gateway_sender_id_enc", field: "gateway_sender_id", count: "gateway" },
-  { column: "gateway_password_enc", field: "gateway_password", count: "gateway" },
-] as const;
-type SettingsRow = { tenant_id: string; utr_enc: string | null; gateway_sender_id_enc: string | null; gateway_password_enc: string | null };
-
-/** Each tenant's settings: the contractor's own UTR and its Government Gateway credentials. */
-async function rotateSettings(run: Run): Promise<void> {
-  const counts = run.report.settings;
-  await forEachPage<SettingsRow>(run, {
-    pageSize: run.batchSize,
-    select: (after, limit) => ({
-      sql: `SELECT tenant_id, utr_enc, gateway_sender_id_enc, gateway_password_enc FROM cis_settings
-            WHERE tenant_id > ? AND (${settingsFields.map((f) => `(${f.column} IS NOT NULL AND ${f.column} NOT LIKE ?)`).join(" OR ")})
-            ORDER BY tenant_id LIMIT ?`,
-      params: [after, ...settingsFields.map(() => run.likePrefix), limit],
-    }),
-    cursor: (row) => row.tenant_id,
-    rewrite: async (row) => {
-      counts.scanned += 1;
-      const changes: ColumnChange[] = [];
-      for (const f of settingsFields) {
-        const stored = row[f.column];
-        if (!stale(stored, run.prefix)) continue;
-        const fresh = await reencrypt(run, stored as string, { tenantId: row.tenant_id, table: "cis_settings", recordId: row.tenant_id, field: f.field });
-        if (fresh === null) continue;
-        changes.push({ column: f.column, fresh, stored: stored as string });
-        counts[f.count] += 1;
-      }
-      if (changes.length === 0) return null;
-      counts.updatedRows += 1;
-      return guardedUpdate("cis_settings", [["tenant_id", row.tenant_id]], changes);
-    },
-    progress: () => `cis_settings: ${counts.scanned} scanned, ${counts.updatedRows} re-encrypted so far`,
+    progress: () => `${spec.table}: ${counts.scanned} scanned, ${counts.updatedRows} re-encrypted so far`,
   });
 }
 
@@ -281,38 +285,6 @@ async function rotateXmlTable(run: Run, spec: XmlTable): Promise<void> {
   });
 }
 
-type StatementDocumentRow = { tenant_id: string; statement_id: string; utr_enc: string };
-
-/** Frozen statements' UTRs, bound to their document row (record = statement id). */
-async function rotateStatementDocuments(run: Run): Promise<void> {
-  const counts = run.report.statementDocuments;
-  await forEachPage<StatementDocumentRow>(run, {
-    pageSize: run.batchSize,
-    select: (after, limit) => ({
-      sql: `SELECT tenant_id, statement_id, utr_enc FROM cis_statement_documents
-            WHERE statement_id > ? AND utr_enc IS NOT NULL AND utr_enc NOT LIKE ?
-            ORDER BY statement_id LIMIT ?`,
-      params: [after, run.likePrefix, limit],
-    }),
-    cursor: (row) => row.statement_id,
-    rewrite: async (row) => {
-      counts.scanned += 1;
-      const fresh = await reencrypt(run, row.utr_enc, { tenantId: row.tenant_id, table: "cis_statement_documents", recordId: row.statement_id, field: "utr" });
-      if (fresh === null) return null;
-      counts.updatedRows += 1;
-      return guardedUpdate(
-        "cis_statement_documents",
-        [
-          ["tenant_id", row.tenant_id],
-          ["statement_id", row.statement_id],
-        ],
-        [{ column: "utr_enc", fresh, stored: row.utr_enc }],
-      );
-    },
-    progress: () => `cis_statement_documents: ${counts.scanned} scanned, ${counts.updatedRows} re-encrypted so far`,
-  });
-}
-
 export async function rotateWithPort(port: RotationPort, keySpec: string, opts: RotationOptions = {}): Promise<RotationReport> {
   const current = await currentKeyVersion(keySpec);
   const prefix = prefixOf(current);
@@ -335,10 +307,10 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     log: opts.log ?? (() => {}),
     report,
   };
-  await rotateSubcontractors(run);
-  await rotateSettings(run);
+  await rotatePiiTable(run, subcontractorsTable);
+  await rotatePiiTable(run, settingsTable);
   for (const spec of xmlTables) await rotateXmlTable(run, spec);
-  await rotateStatementDocuments(run);
+  await rotatePiiTable(run, statementDocumentsTable);
   return report;
 }
 

@@ -362,7 +362,6 @@ export async function signRequest(
   meta: { ip: string | null; origin: string },
   now = Date.now(),
 ): Promise<Ok | SignatureFail> {
-  const { ip } = meta;
   const db = dbFor(env, tenantId);
   const row = await db
     .select({
@@ -387,8 +386,39 @@ export async function signRequest(
       return { ok: false, code: "storage_failed" };
     }
   }
+  const [updated] = await db.batch(signedStatements(db, { tenantId, requestId, actor, signature, path, request: row, ...meta }, now));
+  if (updated.length === 0) return { ok: false, code: "not_pending" };
+  try {
+    await sendCommittedJob(env, tenantId, "files.signature.stamp", stampJobKey(requestId));
+  } catch (err) {
+    // The signature stands; its request stays 'queued' until the stamp job is sent again.
+    console.error(JSON.stringify({ at: "signature.sign", requestId, stampJobNotSent: String(err) }));
+  }
+  return { ok: true };
+}
+
+/**
+ * The writes of a signature: the request moves from pending to signed (only while still pending,
+ * for this signer), and the audit entry and the stamp job's row land only when this batch made
+ * that change.
+ */
+function signedStatements(
+  db: Db,
+  s: {
+    tenantId: string;
+    requestId: string;
+    actor: Signer;
+    signature: SignatureInput;
+    path: string | null;
+    request: { fileId: string; fileName: string };
+    ip: string | null;
+    origin: string;
+  },
+  now: number,
+) {
+  const { tenantId, requestId, actor, signature, path, request: row, ip } = s;
   const signedNow = changedAt(tenantId, requestId, "signed", now);
-  const [updated] = await db.batch([
+  return [
     db
       .update(signatureRequests)
       .set({
@@ -432,21 +462,13 @@ export async function signRequest(
       {
         tenantId,
         type: "files.signature.stamp",
-        input: { requestId, origin: meta.origin },
+        input: { requestId, origin: s.origin },
         performedBy: actor.kind === "user" ? actor.id : null,
         idempotencyKey: stampJobKey(requestId),
       },
       signedNow,
     ),
-  ]);
-  if (updated.length === 0) return { ok: false, code: "not_pending" };
-  try {
-    await sendCommittedJob(env, tenantId, "files.signature.stamp", stampJobKey(requestId));
-  } catch (err) {
-    // The signature stands; its request stays 'queued' until the stamp job is sent again.
-    console.error(JSON.stringify({ at: "signature.sign", requestId, stampJobNotSent: String(err) }));
-  }
-  return { ok: true };
+  ] as const;
 }
 
 /** The row was moved to `status` by this very statement set (its time stamp is ours). */

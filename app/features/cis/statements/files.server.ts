@@ -104,6 +104,7 @@ type Frozen = Ok<{ document: StatementDocument; pdfKey: string | null }>;
  * The statement's frozen document, building and storing it on the first call. Two first calls at
  * once both build one; the conditional write keeps the first, and both return the stored one.
  */
+// eslint-disable-next-line max-lines-per-function -- issue 31 splits this module
 export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
   const db = dbFor(env, tenantId);
   const ofStatement = and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId));

@@ -33,6 +33,7 @@ function HintedInput({
  * The settings document as one form (intent=settings). The contractor UTR is never sent to the
  * page: the field starts blank, shows the stored mask as a hint, and blank keeps the stored value.
  */
+// eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
 export function SettingsForm({ settings, lastResult }: { settings: SettingsFormValues; lastResult?: SubmissionResult<string[]> | null }) {
   const schema = makeSettingsSchema({ hasStoredUtr: settings.hasUtr });
   const [form, fields] = useForm({

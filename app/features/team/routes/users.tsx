@@ -133,7 +133,6 @@ const CONFIRM_TEXT = {
   scrub: (name: string) => `Erase ${name}'s personal data? Their e-mail and names are removed for good; the audit trail keeps showing 'Former user'.`,
 } as const;
 
-// eslint-disable-next-line max-lines-per-function -- a page of several sections: a split into section components is due, not done yet
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
   const { members, q, me, canManage, canScrub, keys } = loaderData;
   const confirm = actionData?.confirm ?? null;
@@ -143,25 +142,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         <h1 className="text-2xl font-bold">Users</h1>
         <p className="text-sm opacity-70">Everyone with an account in this workspace.</p>
 
-        {confirm ? (
-          <section role="alertdialog" aria-labelledby="confirm-heading" className="mt-6 rounded-brand border border-danger bg-elevated p-6">
-            <h2 id="confirm-heading" className="text-lg font-semibold">
-              {confirm.intent === "disable" ? "Disable this user?" : "Erase this user's personal data?"}
-            </h2>
-            <p className="mt-2 text-sm">{CONFIRM_TEXT[confirm.intent](confirm.member.displayName)}</p>
-            <Form method="post" className="mt-4 flex gap-3">
-              <input type="hidden" name="intent" value={confirm.intent} />
-              <input type="hidden" name="userId" value={confirm.member.id} />
-              <input type="hidden" name="confirmed" value="yes" />
-              <SubmitButton variant="danger" pendingText="Working..." match={{ intent: confirm.intent, confirmed: "yes" }}>
-                {confirm.intent === "disable" ? "Yes, disable" : "Yes, erase"}
-              </SubmitButton>
-              <Link to={PATH} className={buttonClass("secondary")}>
-                Cancel
-              </Link>
-            </Form>
-          </section>
-        ) : null}
+        {confirm ? <ConfirmAction confirm={confirm} /> : null}
 
         {canManage ? <InviteForm lastResult={actionData?.result ?? undefined} submissionKey={keys.invite} /> : null}
 
@@ -191,81 +172,111 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             {members.length === 0 ? (
               <EmptyRow colSpan={canManage || canScrub ? 7 : 6}>No users found</EmptyRow>
             ) : (
-              members.map((m) => (
-                <TR key={m.id} data-user={m.email || m.id}>
-                  <TD className="font-medium">
-                    {m.displayName}
-                    {m.id === me ? <span className="ml-2 text-xs opacity-70">(you)</span> : null}
-                  </TD>
-                  <TD>{m.email || "N/A"}</TD>
-                  <TD>{ROLE_LABELS[m.role]}</TD>
-                  <TD data-testid="groups" className="text-sm">
-                    {m.teams || m.sites ? (
-                      <>
-                        {m.teams ? <span className="block">Teams: {m.teams}</span> : null}
-                        {m.sites ? <span className="block">Sites: {m.sites}</span> : null}
-                      </>
-                    ) : (
-                      "None"
-                    )}
-                  </TD>
-                  <TD data-testid="status">{STATUS_LABELS[m.status]}</TD>
-                  <TD className="whitespace-nowrap">{formatDate(m.createdAt)}</TD>
-                  {canManage || canScrub ? (
-                    <TD>
-                      {m.id === me || m.scrubbed ? null : (
-                        <div className="flex flex-wrap items-center gap-2">
-                          {canManage ? (
-                            <>
-                              <Form method="post" className="flex items-center gap-1">
-                                <input type="hidden" name="intent" value="role" />
-                                <input type="hidden" name="userId" value={m.id} />
-                                <label className="sr-only" htmlFor={`role-${m.id}`}>
-                                  Role for {m.displayName}
-                                </label>
-                                <select
-                                  id={`role-${m.id}`}
-                                  name="role"
-                                  defaultValue={m.role}
-                                  className="rounded-brand border border-line bg-primary-bg px-2 py-1 text-sm"
-                                >
-                                  {ROLES.map((r) => (
-                                    <option key={r} value={r}>
-                                      {ROLE_LABELS[r]}
-                                    </option>
-                                  ))}
-                                </select>
-                                <SubmitButton variant="secondary" className="px-2 py-1" pendingText="Saving..." match={{ intent: "role", userId: m.id }}>
-                                  Change role
-                                </SubmitButton>
-                              </Form>
-                              {m.status === "disabled" ? (
-                                <RowAction intent="enable" userId={m.id} label="Enable" />
-                              ) : (
-                                <RowAction intent="disable" userId={m.id} label="Disable" confirmText={CONFIRM_TEXT.disable(m.displayName)} />
-                              )}
-                              {m.status === "active" ? (
-                                <RowAction intent="reset" userId={m.id} label="Send password reset" submissionKey={keys.mail[m.id]} />
-                              ) : null}
-                              {m.status === "invited" ? (
-                                <RowAction intent="reinvite" userId={m.id} label="Resend invitation" submissionKey={keys.mail[m.id]} />
-                              ) : null}
-                            </>
-                          ) : null}
-                          {canScrub && m.status === "disabled" ? (
-                            <RowAction intent="scrub" userId={m.id} label="Erase personal data" confirmText={CONFIRM_TEXT.scrub(m.displayName)} />
-                          ) : null}
-                        </div>
-                      )}
-                    </TD>
-                  ) : null}
-                </TR>
-              ))
+              members.map((m) => <UserRow key={m.id} m={m} me={me} canManage={canManage} canScrub={canScrub} keys={keys} />)
             )}
           </TBody>
         </Table>
       </div>
     </AppShell>
+  );
+}
+
+type Data = Route.ComponentProps["loaderData"];
+type Member = Data["members"][number];
+type Confirm = NonNullable<NonNullable<Route.ComponentProps["actionData"]>["confirm"]>;
+
+/** The no-JavaScript confirmation of disabling a user or erasing their personal data. */
+function ConfirmAction({ confirm }: { confirm: Confirm }) {
+  return (
+    <section role="alertdialog" aria-labelledby="confirm-heading" className="mt-6 rounded-brand border border-danger bg-elevated p-6">
+      <h2 id="confirm-heading" className="text-lg font-semibold">
+        {confirm.intent === "disable" ? "Disable this user?" : "Erase this user's personal data?"}
+      </h2>
+      <p className="mt-2 text-sm">{CONFIRM_TEXT[confirm.intent](confirm.member.displayName)}</p>
+      <Form method="post" className="mt-4 flex gap-3">
+        <input type="hidden" name="intent" value={confirm.intent} />
+        <input type="hidden" name="userId" value={confirm.member.id} />
+        <input type="hidden" name="confirmed" value="yes" />
+        <SubmitButton variant="danger" pendingText="Working..." match={{ intent: confirm.intent, confirmed: "yes" }}>
+          {confirm.intent === "disable" ? "Yes, disable" : "Yes, erase"}
+        </SubmitButton>
+        <Link to={PATH} className={buttonClass("secondary")}>
+          Cancel
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+/** One member: name, e-mail, role, groups, status and the actions this person may take on them. */
+function UserRow({ m, me, canManage, canScrub, keys }: { m: Member; me: string; canManage: boolean; canScrub: boolean; keys: Data["keys"] }) {
+  return (
+    <TR data-user={m.email || m.id}>
+      <TD className="font-medium">
+        {m.displayName}
+        {m.id === me ? <span className="ml-2 text-xs opacity-70">(you)</span> : null}
+      </TD>
+      <TD>{m.email || "N/A"}</TD>
+      <TD>{ROLE_LABELS[m.role]}</TD>
+      <TD data-testid="groups" className="text-sm">
+        {m.teams || m.sites ? (
+          <>
+            {m.teams ? <span className="block">Teams: {m.teams}</span> : null}
+            {m.sites ? <span className="block">Sites: {m.sites}</span> : null}
+          </>
+        ) : (
+          "None"
+        )}
+      </TD>
+      <TD data-testid="status">{STATUS_LABELS[m.status]}</TD>
+      <TD className="whitespace-nowrap">{formatDate(m.createdAt)}</TD>
+      {canManage || canScrub ? (
+        <TD>
+          {m.id === me || m.scrubbed ? null : (
+            <div className="flex flex-wrap items-center gap-2">
+              {canManage ? (
+                <>
+                  <RoleForm m={m} />
+                  {m.status === "disabled" ? (
+                    <RowAction intent="enable" userId={m.id} label="Enable" />
+                  ) : (
+                    <RowAction intent="disable" userId={m.id} label="Disable" confirmText={CONFIRM_TEXT.disable(m.displayName)} />
+                  )}
+                  {m.status === "active" ? <RowAction intent="reset" userId={m.id} label="Send password reset" submissionKey={keys.mail[m.id]} /> : null}
+                  {m.status === "invited" ? <RowAction intent="reinvite" userId={m.id} label="Resend invitation" submissionKey={keys.mail[m.id]} /> : null}
+                </>
+              ) : null}
+              {canScrub && m.status === "disabled" ? (
+                <RowAction intent="scrub" userId={m.id} label="Erase personal data" confirmText={CONFIRM_TEXT.scrub(m.displayName)} />
+              ) : null}
+            </div>
+          )}
+        </TD>
+      ) : null}
+    </TR>
+  );
+}
+
+/** The role picker of one member. */
+function RoleForm({ m }: { m: Member }) {
+  return (
+    <Form method="post" className="flex items-center gap-1">
+      <input type="hidden" name="intent" value="role" />
+      <input type="hidden" name="userId" value={m.id} />
+      <label className="sr-only" htmlFor={`role-${m.id}`}>
+        Role for {m.displayName}
+      </label>
+      <select id={`role-${m.id}`} name="role" defaultValue={m.role} className="rounded-brand border border-line bg-primary-bg px-2 py-1 text-sm">
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABELS[r]}
+          </option>
+        ))}
+      </select>
+      <SubmitButton variant="secondary" className="px-2 py-1" pendingText="Saving..." match={{ intent: "role", userId: m.id }}>
+        Change role
+      </SubmitButton>
+    </Form>
   );
 }
 

@@ -579,6 +579,7 @@ export const ESTIMATED_SHAPES = {
  * each { table, n (statements), rows (rows each), ix (index entries changed per row: "all" for an
  * insert or delete, a number for an update) }. `batches`: D1 round trips that write.
  */
+// eslint-disable-next-line max-lines-per-function -- a bench script owned by the capacity work in parallel
 function events(p) {
   const perStatement = p.invoices / Math.max(1, p.statements);
   const inserts = (table, n, rows = 1) => ({ table, n, rows, ix: "all" });

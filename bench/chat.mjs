@@ -13,17 +13,11 @@
 // miniflare) because Node's WebSocket cannot be pointed at acme.localhost.
 /* global performance */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import process from "node:process";
-import { URLSearchParams } from "node:url";
 import WebSocket from "ws";
-import { run } from "../scripts/setup-local.mjs";
-import { buildApp, freshState, httpRequest, ROOT, serveBuilt, since } from "../tests/e2e/server.mjs";
+import { pct, ROOT, serial, signIn as signInAt, startBench } from "./lib/server.mjs";
 
 const PORT = Number(process.env.BENCH_CHAT_PORT ?? 8803);
-const PERSIST_TO = path.join(".wrangler", "bench-chat-state");
-const LOG_FILE = path.join(ROOT, ".wrangler", "bench-chat-wrangler.log");
 const ORIGIN = `http://acme.localhost:${PORT}`;
 const PEOPLE = 20;
 
@@ -56,19 +50,7 @@ INSERT OR IGNORE INTO chat_messages (id, tenant_id, room_id, sender_id, client_i
 `;
 }
 
-async function signIn(email) {
-  const res = await httpRequest(`${ORIGIN}/login`, {
-    method: "POST",
-    headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: "workspace-demo-2026" }).toString(),
-  });
-  const cookie = res.setCookies
-    .map((c) => c.split(";")[0])
-    .filter((c) => !c.endsWith("="))
-    .join("; ");
-  if (!cookie) throw new Error(`cannot sign in as ${email}: ${res.status}`);
-  return cookie;
-}
+const signIn = (email) => signInAt(ORIGIN, email);
 
 const lookup = (_host, opts, cb) => (opts && opts.all ? cb(null, [{ address: "127.0.0.1", family: 4 }]) : cb(null, "127.0.0.1", 4));
 
@@ -89,32 +71,15 @@ function connect(cookie, roomId) {
   });
 }
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-
-async function serial(url, cookie, n = 30) {
-  for (let i = 0; i < 3; i++) await httpRequest(url, { headers: { Cookie: cookie } });
-  const times = [];
-  let last = null;
-  for (let i = 0; i < n; i++) {
-    const t = process.hrtime.bigint();
-    last = await httpRequest(url, { headers: { Cookie: cookie } });
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  const d1 = /\bd1;[^,]*\bdur=(\d+)/.exec(String(last.headers["server-timing"] ?? ""));
-  return { status: last.status, p50: pct(times, 0.5), p95: pct(times, 0.95), d1: d1 ? Number(d1[1]) : null, body: last.body };
-}
-
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const t0 = Date.now();
-  await Promise.all([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO)]);
-  const sqlFile = path.join(ROOT, ".wrangler", "bench-chat.sql");
-  writeFileSync(sqlFile, benchSql(opts.history));
-  await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", PERSIST_TO, "--file", sqlFile], { label: "bench chat rows" });
-  console.log(`[bench:chat] ${opts.build ? "built, " : ""}migrated + seeded, ${PEOPLE} people and ${opts.history} history messages in ${since(t0)}`);
-
-  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+  const { server, persistTo: PERSIST_TO } = await startBench({
+    name: "chat",
+    port: PORT,
+    build: opts.build,
+    sql: benchSql(opts.history),
+    seeded: `${PEOPLE} people and ${opts.history} history messages`,
+  });
   try {
     const cookies = [];
     for (let i = 1; i <= PEOPLE; i++) cookies.push(await signIn(`bench${i}@acme.test`));

@@ -20,13 +20,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import process from "node:process";
-import { URLSearchParams } from "node:url";
-import { run } from "../scripts/setup-local.mjs";
-import { buildApp, freshState, httpRequest, ROOT, serveBuilt, since } from "../tests/e2e/server.mjs";
+import { httpRequest, ROOT, serial as serialTimes, signIn as signInAt, startBench } from "./lib/server.mjs";
 
 const PORT = Number(process.env.BENCH_FILES_PORT ?? 8789);
-const PERSIST_TO = path.join(".wrangler", "bench-files-state");
-const LOG_FILE = path.join(ROOT, ".wrangler", "bench-files-wrangler.log");
 const tenant = (p) => `http://acme.localhost:${PORT}${p}`;
 
 function parseArgs(argv) {
@@ -42,19 +38,7 @@ function parseArgs(argv) {
   return opts;
 }
 
-async function signIn(email) {
-  const res = await httpRequest(tenant("/login"), {
-    method: "POST",
-    headers: { Origin: tenant(""), "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: "workspace-demo-2026" }).toString(),
-  });
-  const cookie = res.setCookies
-    .map((c) => c.split(";")[0])
-    .filter((c) => !c.endsWith("="))
-    .join("; ");
-  if (!cookie) throw new Error(`cannot sign in as ${email}: ${res.status}`);
-  return cookie;
-}
+const signIn = (email) => signInAt(tenant(""), email);
 
 /** PIDs in the process group of the `wrangler dev` serving PORT (wrangler, workerd). */
 function serverPids() {
@@ -193,40 +177,23 @@ SELECT 'tnt_acme', id, 'usr_acme_staff', 'shared', 0 FROM files WHERE tenant_id 
 `;
 }
 
-async function serial(url, cookie, n = 30) {
-  for (let i = 0; i < 3; i++) await httpRequest(url, { headers: { Cookie: cookie } });
-  const times = [];
-  let last = null;
-  for (let i = 0; i < n; i++) {
-    const t = process.hrtime.bigint();
-    last = await httpRequest(url, { headers: { Cookie: cookie } });
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  const d1 = /\bd1;[^,]*\bdur=(\d+)/.exec(String(last.headers["server-timing"] ?? ""));
-  const rows = (last.body.match(/\bdata-file-id="/g) ?? []).length;
-  const total = /(\d+)(?:<!-- -->)? file\(s\)/.exec(last.body)?.[1];
-  return {
-    status: last.status,
-    p50: times[Math.floor(n / 2)],
-    p95: times[Math.floor(n * 0.95)],
-    max: times[n - 1],
-    d1: d1 ? Number(d1[1]) : null,
-    rows,
-    total: Number(total ?? 0),
-  };
+/** Serial timing of a files list, with the rows it rendered and the total it names. */
+async function serial(url, cookie) {
+  const { body, ...timing } = await serialTimes(url, cookie);
+  const rows = (body.match(/\bdata-file-id="/g) ?? []).length;
+  const total = /(\d+)(?:<!-- -->)? file\(s\)/.exec(body)?.[1];
+  return { ...timing, rows, total: Number(total ?? 0) };
 }
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const t0 = Date.now();
-  await Promise.all([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO)]);
-  const sqlFile = path.join(ROOT, ".wrangler", "bench-files.sql");
-  writeFileSync(sqlFile, filesSql(opts.files));
-  await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", PERSIST_TO, "--file", sqlFile], { label: "bench files rows" });
-  console.log(`[bench:files] ${opts.build ? "built, " : ""}migrated + seeded and wrote ${opts.files} file rows in ${since(t0)}`);
-
-  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+  const { server, logFile: LOG_FILE } = await startBench({
+    name: "files",
+    port: PORT,
+    build: opts.build,
+    sql: filesSql(opts.files),
+    seeded: `${opts.files} file rows`,
+  });
   try {
     const admin = await signIn("admin@acme.test");
     const staff = await signIn("staff@acme.test");

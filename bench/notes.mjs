@@ -6,16 +6,10 @@
 // Measured with autocannon at --connections (50) for --duration seconds each: the bare worker's
 // /healthz (no router, no D1) as the baseline, the all list, a deep keyset page, and a search.
 // Each page's D1 round trips are read from its Server-Timing header. Prints a Markdown table.
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import process from "node:process";
-import { URLSearchParams } from "node:url";
-import { run } from "../scripts/setup-local.mjs";
-import { buildApp, freshState, httpRequest, ROOT, serveBuilt, since } from "../tests/e2e/server.mjs";
+import { d1Trips, httpRequest, signIn, startBench } from "./lib/server.mjs";
 
 const PORT = Number(process.env.BENCH_NOTES_PORT ?? 8801);
-const PERSIST_TO = path.join(".wrangler", "bench-notes-state");
-const LOG_FILE = path.join(ROOT, ".wrangler", "bench-notes-wrangler.log");
 const tenant = (p) => `http://acme.localhost:${PORT}${p}`;
 
 function parseArgs(argv) {
@@ -48,20 +42,6 @@ FROM n;
 `;
 }
 
-async function signIn(email) {
-  const res = await httpRequest(tenant("/login"), {
-    method: "POST",
-    headers: { Origin: tenant(""), "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: "workspace-demo-2026" }).toString(),
-  });
-  const cookie = res.setCookies
-    .map((c) => c.split(";")[0])
-    .filter((c) => !c.endsWith("="))
-    .join("; ");
-  if (!cookie) throw new Error(`cannot sign in as ${email}: ${res.status}`);
-  return cookie;
-}
-
 async function load(url, headers, { connections, duration }) {
   const { default: autocannon } = await import("autocannon");
   const u = new URL(url);
@@ -76,16 +56,9 @@ async function load(url, headers, { connections, duration }) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const t0 = Date.now();
-  await Promise.all([opts.build ? buildApp() : Promise.resolve(), freshState(PERSIST_TO)]);
-  const sqlFile = path.join(ROOT, ".wrangler", "bench-notes.sql");
-  writeFileSync(sqlFile, notesSql(opts.notes));
-  await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", PERSIST_TO, "--file", sqlFile], { label: "bench notes rows" });
-  console.log(`[bench:notes] ${opts.build ? "built, " : ""}migrated + seeded and wrote ${opts.notes} notes in ${since(t0)}`);
-
-  const server = await serveBuilt({ port: PORT, persistTo: PERSIST_TO, logFile: LOG_FILE });
+  const { server } = await startBench({ name: "notes", port: PORT, build: opts.build, sql: notesSql(opts.notes), seeded: `${opts.notes} notes` });
   try {
-    const cookie = await signIn("admin@acme.test");
+    const cookie = await signIn(tenant(""), "admin@acme.test");
     const first = await httpRequest(tenant("/notes/all"), { headers: { Cookie: cookie } });
     const next = /href="\/notes\/all\?after=([^"]+)"/.exec(first.body)?.[1];
     if (first.status !== 200 || !next) throw new Error(`/notes/all answered ${first.status} without a next page`);
@@ -100,10 +73,9 @@ async function main() {
     for (const c of cases) {
       const probe = await httpRequest(c.url, { headers: c.headers });
       if (probe.status !== 200) throw new Error(`${c.name} answered ${probe.status}`);
-      const d1 = /\bd1;[^,]*\bdur=(\d+)/.exec(String(probe.headers["server-timing"] ?? ""));
       await load(c.url, c.headers, { connections: opts.connections, duration: 2 });
       const r = await load(c.url, c.headers, opts);
-      rows.push({ ...c, ...r, d1: d1 ? Number(d1[1]) : 0 });
+      rows.push({ ...c, ...r, d1: d1Trips(probe) ?? 0 });
       console.log(`[bench:notes] ${c.name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p97.5 ${r.p97} ms, errors ${r.errors}`);
     }
     const base = rows[0].rps;

@@ -584,6 +584,7 @@ function budgetVerdict(r, base, budget, cpus) {
 const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);
 const cores = (n) => (n == null ? "n/a" : n.toFixed(2));
 
+// eslint-disable-next-line max-lines-per-function -- a bench script owned by the capacity work in parallel
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const tAll = Date.now();

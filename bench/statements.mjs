@@ -121,6 +121,7 @@ function d1(command) {
   return JSON.parse(r.stdout)[0].results;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a bench script owned by the capacity work in parallel
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const hardStop = setTimeout(() => {

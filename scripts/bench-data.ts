@@ -356,6 +356,7 @@ const COLUMNS = [
 export type BenchSub = { id: string; name: string; utrMasked: string; ninoMasked: string | null; status: Status; deleted: boolean };
 
 /** The rows as SQL: one DELETE of earlier bench rows, then multi-row INSERTs. Returns the SQL, a tally and the subcontractors. */
+// eslint-disable-next-line max-lines-per-function -- one SQL script written as a template, read top to bottom
 export async function renderBenchSql(opts: BenchDataOptions): Promise<{ sql: string; tally: Record<string, number>; subs: BenchSub[] }> {
   const { count, tenantId, keys } = opts;
   const now = opts.now ?? Date.now();
@@ -512,6 +513,7 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * `count` invoices for the tenant as SQL (a DELETE of earlier bench invoices, then multi-row
  * INSERTs of literals), against the live (not soft-deleted) bench subcontractors.
  */
+// eslint-disable-next-line max-lines-per-function -- one SQL script written as a template, read top to bottom
 export function renderBenchInvoicesSql(opts: { count: number; tenantId: string; subs: BenchSub[]; now?: number; seed?: number; rowsPerInsert?: number }) {
   const { count, tenantId } = opts;
   const now = opts.now ?? Date.now();

@@ -345,6 +345,7 @@ const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T
  * approved and paid invoices carry statement flags. Fixed ids and INSERT OR IGNORE: running it
  * again, on any later day, changes nothing.
  */
+// eslint-disable-next-line max-lines-per-function -- demo invoices built in one pass over the demo subcontractors; it only runs in development
 export async function seedCisInvoices(db: AnyDb, now = Date.now()): Promise<void> {
   const { cisInvoices } = await import("./schema");
   const { maskNino, maskUtr } = await import("../features/cis/pii.server");
@@ -849,6 +850,7 @@ export async function seedNotes(db: AnyDb, now = Date.now()): Promise<void> {
 // Calendar demo data: acme has the calendar on, two teams, two sites, two calendars and a month
 // of shifts, deliveries, toolbox talks and meetings around the day the seed runs.
 
+// eslint-disable-next-line max-lines-per-function -- the schedule's demo data, owned by the calendar work in parallel
 export async function seedSchedule(db: AnyDb, now = Date.now()): Promise<void> {
   const { calendarMembers, calendars, events, eventShares, eventTeams, siteMembers, sites, teamMembers, teams } = await import("./schema");
   const { addDays, londonToUtc, startOfWeek, todayYmd } = await import("../features/schedule/domain/time");

@@ -122,14 +122,19 @@ describe("subcontractor counts kept by triggers", () => {
     check = await subcontractorCountsAgainstTruth(t.id);
     expect(check.kept).toEqual(check.truth);
 
-    const all = await listSubcontractors(env, t.id, { q: "", status: "all", type: "all", page: 1 });
+    const all = await listSubcontractors(env, t.id, { q: "", status: "all", type: "all", utr: "all", page: 1 });
     expect(all.total).toBe(4);
     expect(all.summary).toEqual({ total: 4, active: 3, gross: 2, standard: 1 });
-    const archived = await listSubcontractors(env, t.id, { q: "", status: "archived", type: "all", page: 1 });
+    const archived = await listSubcontractors(env, t.id, { q: "", status: "archived", type: "all", utr: "all", page: 1 });
     expect(archived.total).toBe(1);
-    const companies = await listSubcontractors(env, t.id, { q: "", status: "active", type: "company", page: 1 });
+    const companies = await listSubcontractors(env, t.id, { q: "", status: "active", type: "company", utr: "all", page: 1 });
     expect(companies.total).toBe(1);
-    const search = await listSubcontractors(env, t.id, { q: "counted sub", status: "all", type: "all", page: 1 });
+    const search = await listSubcontractors(env, t.id, { q: "counted sub", status: "all", type: "all", utr: "all", page: 1 });
     expect(search.total).toBe(3);
+    // The count table has no UTR-check dimension: the failing-UTR filter counts its own rows.
+    await env.DB.prepare("UPDATE cis_subcontractors SET utr_invalid = 1 WHERE id = ?").bind(subs[0]!.id).run();
+    const failing = await listSubcontractors(env, t.id, { q: "", status: "all", type: "all", utr: "invalid", page: 1 });
+    expect(failing.rows.map((r) => r.id)).toEqual([subs[0]!.id]);
+    expect(failing.total).toBe(1);
   });
 });

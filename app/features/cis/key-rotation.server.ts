@@ -67,10 +67,225 @@ export async function rotatePiiKeys(env: Pick<Env, "DB" | "PII_KEYS">, opts: Rot
 const prefixOf = (version: number) => `v${version}.`;
 /** True when the stored value is not (yet) under the current key version. */
 const stale = (stored: string | null, prefix: string) => stored !== null && !stored.startsWith(prefix);
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** What every step of one run shares: the keys, the page size, the report it fills. */
+type Run = {
+  port: RotationPort;
+  keySpec: string;
+  prefix: string;
+  likePrefix: string;
+  batchSize: number;
+  dryRun: boolean;
+  log: (line: string) => void;
+  report: RotationReport;
+};
+
+/** One column's new value and the value it must still hold for the write to apply. */
+type ColumnChange = { column: string; fresh: string; stored: string };
+
+/**
+ * An UPDATE of the changed columns of one row, keyed by `keys` (column, value) and guarded by each
+ * column still holding the value that was read, so a concurrent edit is never overwritten.
+ */
+function guardedUpdate(table: string, keys: [string, string][], changes: ColumnChange[]): SqlStatement {
+  const sets = changes.map((c) => `${c.column} = ?`).join(", ");
+  const where = [...keys.map(([column]) => `${column} = ?`), ...changes.map((c) => `${c.column} = ?`)].join(" AND ");
+  return {
+    sql: `UPDATE ${table} SET ${sets} WHERE ${where}`,
+    params: [...changes.map((c) => c.fresh), ...keys.map(([, value]) => value), ...changes.map((c) => c.stored)],
+  };
+}
+
+/** Decrypts with the version the value names and encrypts with the current one; a failure is reported and gives null. */
+async function reencrypt(run: Run, stored: string, ctx: PiiContext): Promise<string | null> {
+  try {
+    return await encryptPii(run.keySpec, await decryptPii(run.keySpec, stored, ctx), ctx);
+  } catch (err) {
+    run.report.failures.push({ table: ctx.table, id: ctx.recordId, field: ctx.field, error: errorText(err) });
+    return null;
+  }
+}
+
+/**
+ * Pages through the rows `select` returns after a cursor (the cursor moves past failures, so they
+ * cannot loop), turns each row into at most one write and applies each page's writes in one batch.
+ */
+async function forEachPage<R>(
+  run: Run,
+  page: {
+    pageSize: number;
+    select: (after: string, limit: number) => SqlStatement;
+    cursor: (row: R) => string;
+    rewrite: (row: R) => Promise<SqlStatement | null>;
+    progress: () => string;
+  },
+): Promise<void> {
+  let after = "";
+  for (;;) {
+    const rows = await run.port.all<R>(page.select(after, page.pageSize));
+    if (rows.length === 0) break;
+    const writes: SqlStatement[] = [];
+    for (const row of rows) {
+      const write = await page.rewrite(row);
+      if (write) writes.push(write);
+    }
+    if (!run.dryRun) await run.port.batch(writes);
+    run.log(page.progress());
+    after = page.cursor(rows[rows.length - 1]);
+    if (rows.length < page.pageSize) break;
+  }
+}
+
+/** A table of encrypted identifiers: each column's value is bound to (tenant, table, record, field). */
+type PiiTable = {
+  table: string;
+  /** The column rows are paged by; also the record id the values are bound to. */
+  cursor: string;
+  /** The key columns of the UPDATE. */
+  keys: string[];
+  /** Each encrypted column, its field in the binding and the report's count it adds to, if any. */
+  columns: { column: string; field: string; count?: "utr" | "nino" | "gateway" }[];
+  counts: (report: RotationReport) => { scanned: number; updatedRows: number } & Partial<Record<"utr" | "nino" | "gateway", number>>;
+};
+type PiiRow = { tenant_id: string } & Record<string, string | null>;
+
+/** Subcontractors' UTR and NINO, every tenant, in id order. */
+const subcontractorsTable: PiiTable = {
+  table: "cis_subcontractors",
+  cursor: "id",
+  keys: ["tenant_id", "id"],
+  columns: [
+    { column: "utr_enc", field: "utr", count: "utr" },
+    { column: "nino_enc", field: "nino", count: "nino" },
+  ],
+  counts: (report) => report.subcontractors,
+};
+/** Each tenant's settings: the contractor's own UTR and its Government Gateway credentials. */
+const settingsTable: PiiTable = {
+  table: "cis_settings",
+  cursor: "tenant_id",
+  keys: ["tenant_id"],
+  columns: [
+    { column: "utr_enc", field: "utr", count: "utr" },
+    { column: "gateway_sender_id_enc", field: "gateway_sender_id", count: "gateway" },
+    { column: "gateway_password_enc", field: "gateway_password", count: "gateway" },
+  ],
+  counts: (report) => report.settings,
+};
+/** Frozen statements' UTRs, bound to their document row (record = statement id). */
+const statementDocumentsTable: PiiTable = {
+  table: "cis_statement_documents",
+  cursor: "statement_id",
+  keys: ["tenant_id", "statement_id"],
+  columns: [{ column: "utr_enc", field: "utr" }],
+  counts: (report) => report.statementDocuments,
+};
+
+/** Re-encrypts the identifiers of one table whose rows hold several encrypted columns. */
+async function rotatePiiTable(run: Run, spec: PiiTable): Promise<void> {
+  const counts = spec.counts(run.report);
+  const selected = [...new Set([spec.cursor, "tenant_id", ...spec.columns.map((c) => c.column)])];
+  await forEachPage<PiiRow>(run, {
+    pageSize: run.batchSize,
+    select: (after, limit) => ({
+      sql: `SELECT ${selected.join(", ")} FROM ${spec.table}
+            WHERE ${spec.cursor} > ? AND (${spec.columns.map((c) => `(${c.column} IS NOT NULL AND ${c.column} NOT LIKE ?)`).join(" OR ")})
+            ORDER BY ${spec.cursor} LIMIT ?`,
+      params: [after, ...spec.columns.map(() => run.likePrefix), limit],
+    }),
+    cursor: (row) => row[spec.cursor] as string,
+    rewrite: async (row) => {
+      counts.scanned += 1;
+      const changes: ColumnChange[] = [];
+      for (const c of spec.columns) {
+        const stored = row[c.column];
+        if (!stale(stored, run.prefix)) continue;
+        const ctx = { tenantId: row.tenant_id, table: spec.table, recordId: row[spec.cursor] as string, field: c.field };
+        const fresh = await reencrypt(run, stored as string, ctx);
+        if (fresh === null) continue;
+        changes.push({ column: c.column, fresh, stored: stored as string });
+        if (c.count) counts[c.count] = (counts[c.count] ?? 0) + 1;
+      }
+      if (changes.length === 0) return null;
+      counts.updatedRows += 1;
+      return guardedUpdate(
+        spec.table,
+        spec.keys.map((k) => [k, row[k] as string]),
+        changes,
+      );
+    },
+    progress: () => `${spec.table}: ${counts.scanned} scanned, ${counts.updatedRows} re-encrypted so far`,
+  });
+}
+
+type XmlRow = { id: string; tenant_id?: string } & Record<string, string | null | undefined>;
+type XmlTable = { table: string; columns: string[]; tenant: boolean; ctx: (row: XmlRow, field: string) => PiiContext };
+const xmlTables: XmlTable[] = [
+  {
+    table: "hmrc_submissions",
+    columns: ["request_xml", "response_xml"] satisfies SubmissionXmlField[],
+    tenant: true,
+    ctx: (row, field) => submissionXmlContext(row.tenant_id as string, row.id, field as SubmissionXmlField),
+  },
+  {
+    table: "dev_hmrc_messages",
+    columns: ["request_xml", "response_xml", "final_response_xml"] satisfies DevMessageXmlField[],
+    tenant: false,
+    ctx: (row, field) => devMessageXmlContext(row.id, field as DevMessageXmlField),
+  },
+];
+
+/** One stored XML value under the current key: re-encrypted, or encrypted for the first time when it is legacy plain XML. */
+async function freshXml(run: Run, spec: XmlTable, row: XmlRow, column: string, stored: string): Promise<string | null> {
+  if (keyVersionOf(stored) !== null) return reencrypt(run, stored, spec.ctx(row, column));
+  try {
+    return await encryptPii(run.keySpec, stored, spec.ctx(row, column));
+  } catch (err) {
+    run.report.failures.push({ table: spec.table, id: row.id, field: column, error: errorText(err) });
+    return null;
+  }
+}
+
+/** The stored GovTalk messages of one table: large values, so smaller pages. */
+async function rotateXmlTable(run: Run, spec: XmlTable): Promise<void> {
+  const counts = run.report.hmrc;
+  await forEachPage<XmlRow>(run, {
+    pageSize: Math.min(run.batchSize, 25),
+    select: (after, limit) => ({
+      sql: `SELECT id, ${spec.tenant ? "tenant_id, " : ""}${spec.columns.join(", ")} FROM ${spec.table}
+              WHERE id > ? AND (${spec.columns.map((c) => `(${c} IS NOT NULL AND ${c} NOT LIKE ?)`).join(" OR ")})
+              ORDER BY id LIMIT ?`,
+      params: [after, ...spec.columns.map(() => run.likePrefix), limit],
+    }),
+    cursor: (row) => row.id,
+    rewrite: async (row) => {
+      counts.scanned += 1;
+      const changes: ColumnChange[] = [];
+      for (const column of spec.columns) {
+        const stored = row[column];
+        if (typeof stored !== "string" || stored.startsWith(run.prefix)) continue;
+        const fresh = await freshXml(run, spec, row, column, stored);
+        if (fresh === null) continue;
+        changes.push({ column, fresh, stored });
+        counts.values += 1;
+        if (keyVersionOf(stored) === null) counts.legacy += 1;
+      }
+      if (changes.length === 0) return null;
+      counts.updatedRows += 1;
+      const keys: [string, string][] = spec.tenant
+        ? [
+            ["tenant_id", row.tenant_id as string],
+            ["id", row.id],
+          ]
+        : [["id", row.id]];
+      return guardedUpdate(spec.table, keys, changes);
+    },
+    progress: () => `${spec.table}: ${counts.scanned} scanned, ${counts.updatedRows} re-encrypted so far`,
+  });
+}
 
 export async function rotateWithPort(port: RotationPort, keySpec: string, opts: RotationOptions = {}): Promise<RotationReport> {
-  const batchSize = Math.max(1, Math.min(opts.batchSize ?? 100, 1000));
-  const log = opts.log ?? (() => {});
   const current = await currentKeyVersion(keySpec);
   const prefix = prefixOf(current);
   const report: RotationReport = {
@@ -82,202 +297,20 @@ export async function rotateWithPort(port: RotationPort, keySpec: string, opts: 
     failures: [],
     dryRun: Boolean(opts.dryRun),
   };
-
-  async function reencrypt(stored: string, ctx: PiiContext): Promise<string | null> {
-    try {
-      return await encryptPii(keySpec, await decryptPii(keySpec, stored, ctx), ctx);
-    } catch (err) {
-      report.failures.push({ table: ctx.table, id: ctx.recordId, field: ctx.field, error: err instanceof Error ? err.message : String(err) });
-      return null;
-    }
-  }
-
-  // Subcontractors, every tenant, in id order; the cursor moves past failures so they cannot loop.
-  const likePrefix = `${prefix}%`;
-  let afterId = "";
-  for (;;) {
-    const rows = await port.all<{ id: string; tenant_id: string; utr_enc: string | null; nino_enc: string | null }>({
-      sql: `SELECT id, tenant_id, utr_enc, nino_enc FROM cis_subcontractors
-            WHERE id > ? AND ((utr_enc IS NOT NULL AND utr_enc NOT LIKE ?) OR (nino_enc IS NOT NULL AND nino_enc NOT LIKE ?))
-            ORDER BY id LIMIT ?`,
-      params: [afterId, likePrefix, likePrefix, batchSize],
-    });
-    if (rows.length === 0) break;
-    const writes: SqlStatement[] = [];
-    for (const row of rows) {
-      report.subcontractors.scanned += 1;
-      const ctx = (field: "utr" | "nino"): PiiContext => ({ tenantId: row.tenant_id, table: "cis_subcontractors", recordId: row.id, field });
-      const sets: string[] = [];
-      const setParams: string[] = [];
-      const guards: string[] = [];
-      const guardParams: string[] = [];
-      for (const field of ["utr", "nino"] as const) {
-        const stored = field === "utr" ? row.utr_enc : row.nino_enc;
-        if (!stale(stored, prefix)) continue;
-        const fresh = await reencrypt(stored as string, ctx(field));
-        if (fresh === null) continue;
-        sets.push(`${field}_enc = ?`);
-        setParams.push(fresh);
-        guards.push(`${field}_enc = ?`);
-        guardParams.push(stored as string);
-        report.subcontractors[field] += 1;
-      }
-      if (sets.length === 0) continue;
-      report.subcontractors.updatedRows += 1;
-      writes.push({
-        sql: `UPDATE cis_subcontractors SET ${sets.join(", ")} WHERE tenant_id = ? AND id = ? AND ${guards.join(" AND ")}`,
-        params: [...setParams, row.tenant_id, row.id, ...guardParams],
-      });
-    }
-    if (!opts.dryRun) await port.batch(writes);
-    log(`cis_subcontractors: ${report.subcontractors.scanned} scanned, ${report.subcontractors.updatedRows} re-encrypted so far`);
-    afterId = rows[rows.length - 1].id;
-    if (rows.length < batchSize) break;
-  }
-
-  // Each tenant's settings: the contractor's own UTR and its Government Gateway credentials.
-  const settingsFields = [
-    { column: "utr_enc", field: "utr", count: "utr" },
-    { column: "gateway_sender_id_enc", field: "gateway_sender_id", count: "gateway" },
-    { column: "gateway_password_enc", field: "gateway_password", count: "gateway" },
-  ] as const;
-  type SettingsRow = { tenant_id: string; utr_enc: string | null; gateway_sender_id_enc: string | null; gateway_password_enc: string | null };
-  let afterTenant = "";
-  for (;;) {
-    const rows = await port.all<SettingsRow>({
-      sql: `SELECT tenant_id, utr_enc, gateway_sender_id_enc, gateway_password_enc FROM cis_settings
-            WHERE tenant_id > ? AND (${settingsFields.map((f) => `(${f.column} IS NOT NULL AND ${f.column} NOT LIKE ?)`).join(" OR ")})
-            ORDER BY tenant_id LIMIT ?`,
-      params: [afterTenant, ...settingsFields.map(() => likePrefix), batchSize],
-    });
-    if (rows.length === 0) break;
-    const writes: SqlStatement[] = [];
-    for (const row of rows) {
-      report.settings.scanned += 1;
-      const sets: string[] = [];
-      const setParams: string[] = [];
-      const guards: string[] = [];
-      const guardParams: string[] = [];
-      for (const f of settingsFields) {
-        const stored = row[f.column];
-        if (!stale(stored, prefix)) continue;
-        const fresh = await reencrypt(stored as string, { tenantId: row.tenant_id, table: "cis_settings", recordId: row.tenant_id, field: f.field });
-        if (fresh === null) continue;
-        sets.push(`${f.column} = ?`);
-        setParams.push(fresh);
-        guards.push(`${f.column} = ?`);
-        guardParams.push(stored as string);
-        report.settings[f.count] += 1;
-      }
-      if (sets.length === 0) continue;
-      report.settings.updatedRows += 1;
-      writes.push({
-        sql: `UPDATE cis_settings SET ${sets.join(", ")} WHERE tenant_id = ? AND ${guards.join(" AND ")}`,
-        params: [...setParams, row.tenant_id, ...guardParams],
-      });
-    }
-    if (!opts.dryRun) await port.batch(writes);
-    log(`cis_settings: ${report.settings.scanned} scanned, ${report.settings.updatedRows} re-encrypted so far`);
-    afterTenant = rows[rows.length - 1].tenant_id;
-    if (rows.length < batchSize) break;
-  }
-
-  // The stored GovTalk messages: large values, so smaller pages.
-  const xmlBatch = Math.min(batchSize, 25);
-  const xmlTables = [
-    {
-      table: "hmrc_submissions",
-      columns: ["request_xml", "response_xml"] as SubmissionXmlField[],
-      tenant: true,
-      ctx: (row: XmlRow, field: string) => submissionXmlContext(row.tenant_id as string, row.id, field as SubmissionXmlField),
-    },
-    {
-      table: "dev_hmrc_messages",
-      columns: ["request_xml", "response_xml", "final_response_xml"] as DevMessageXmlField[],
-      tenant: false,
-      ctx: (row: XmlRow, field: string) => devMessageXmlContext(row.id, field as DevMessageXmlField),
-    },
-  ];
-  type XmlRow = { id: string; tenant_id?: string } & Record<string, string | null | undefined>;
-  for (const spec of xmlTables) {
-    let afterXmlId = "";
-    for (;;) {
-      const rows = await port.all<XmlRow>({
-        sql: `SELECT id, ${spec.tenant ? "tenant_id, " : ""}${spec.columns.join(", ")} FROM ${spec.table}
-              WHERE id > ? AND (${spec.columns.map((c) => `(${c} IS NOT NULL AND ${c} NOT LIKE ?)`).join(" OR ")})
-              ORDER BY id LIMIT ?`,
-        params: [afterXmlId, ...spec.columns.map(() => likePrefix), xmlBatch],
-      });
-      if (rows.length === 0) break;
-      const writes: SqlStatement[] = [];
-      for (const row of rows) {
-        report.hmrc.scanned += 1;
-        const sets: string[] = [];
-        const setParams: string[] = [];
-        const guards: string[] = [];
-        const guardParams: string[] = [];
-        for (const column of spec.columns) {
-          const stored = row[column];
-          if (typeof stored !== "string" || stored.startsWith(prefix)) continue;
-          const ctx = spec.ctx(row, column);
-          const isLegacy = keyVersionOf(stored) === null;
-          let fresh: string | null;
-          if (isLegacy) {
-            try {
-              fresh = await encryptPii(keySpec, stored, ctx);
-            } catch (err) {
-              report.failures.push({ table: spec.table, id: row.id, field: column, error: err instanceof Error ? err.message : String(err) });
-              fresh = null;
-            }
-          } else fresh = await reencrypt(stored, ctx);
-          if (fresh === null) continue;
-          sets.push(`${column} = ?`);
-          setParams.push(fresh);
-          guards.push(`${column} = ?`);
-          guardParams.push(stored);
-          report.hmrc.values += 1;
-          if (isLegacy) report.hmrc.legacy += 1;
-        }
-        if (sets.length === 0) continue;
-        report.hmrc.updatedRows += 1;
-        writes.push({
-          sql: `UPDATE ${spec.table} SET ${sets.join(", ")} WHERE ${spec.tenant ? "tenant_id = ? AND " : ""}id = ? AND ${guards.join(" AND ")}`,
-          params: [...setParams, ...(spec.tenant ? [row.tenant_id as string] : []), row.id, ...guardParams],
-        });
-      }
-      if (!opts.dryRun) await port.batch(writes);
-      log(`${spec.table}: ${report.hmrc.scanned} scanned, ${report.hmrc.updatedRows} re-encrypted so far`);
-      afterXmlId = rows[rows.length - 1].id;
-      if (rows.length < xmlBatch) break;
-    }
-  }
-
-  // Frozen statements' UTRs, bound to their document row (record = statement id).
-  let afterStatement = "";
-  for (;;) {
-    const rows = await port.all<{ tenant_id: string; statement_id: string; utr_enc: string }>({
-      sql: `SELECT tenant_id, statement_id, utr_enc FROM cis_statement_documents
-            WHERE statement_id > ? AND utr_enc IS NOT NULL AND utr_enc NOT LIKE ?
-            ORDER BY statement_id LIMIT ?`,
-      params: [afterStatement, likePrefix, batchSize],
-    });
-    if (rows.length === 0) break;
-    const writes: SqlStatement[] = [];
-    for (const row of rows) {
-      report.statementDocuments.scanned += 1;
-      const fresh = await reencrypt(row.utr_enc, { tenantId: row.tenant_id, table: "cis_statement_documents", recordId: row.statement_id, field: "utr" });
-      if (fresh === null) continue;
-      report.statementDocuments.updatedRows += 1;
-      writes.push({
-        sql: "UPDATE cis_statement_documents SET utr_enc = ? WHERE tenant_id = ? AND statement_id = ? AND utr_enc = ?",
-        params: [fresh, row.tenant_id, row.statement_id, row.utr_enc],
-      });
-    }
-    if (!opts.dryRun) await port.batch(writes);
-    log(`cis_statement_documents: ${report.statementDocuments.scanned} scanned, ${report.statementDocuments.updatedRows} re-encrypted so far`);
-    afterStatement = rows[rows.length - 1].statement_id;
-    if (rows.length < batchSize) break;
-  }
+  const run: Run = {
+    port,
+    keySpec,
+    prefix,
+    likePrefix: `${prefix}%`,
+    batchSize: Math.max(1, Math.min(opts.batchSize ?? 100, 1000)),
+    dryRun: Boolean(opts.dryRun),
+    log: opts.log ?? (() => {}),
+    report,
+  };
+  await rotatePiiTable(run, subcontractorsTable);
+  await rotatePiiTable(run, settingsTable);
+  for (const spec of xmlTables) await rotateXmlTable(run, spec);
+  await rotatePiiTable(run, statementDocumentsTable);
   return report;
 }
 

@@ -109,6 +109,60 @@ export async function moveFiles(
   return result;
 }
 
+/** Deletes every stored version of a file (only keys under the tenant's own prefix). */
+async function deleteStoredObjects(env: Env, db: Db, tenantId: string, fileId: string): Promise<void> {
+  const versions = await db
+    .select({ key: fileVersions.storageKey })
+    .from(fileVersions)
+    .where(and(eq(fileVersions.tenantId, tenantId), eq(fileVersions.fileId, fileId)));
+  const keys = versions.map((v) => v.key).filter((k) => k.startsWith(`tenants/${tenantId}/`));
+  if (keys.length) await env.FILES.delete(keys);
+}
+
+/**
+ * One file's delete batch. Counters and the audit entry come first, guarded on the row still
+ * existing, so a racing second delete of the same file changes nothing; the fifth statement is the
+ * row's delete (its returning rows say whether this batch removed it).
+ */
+function deleteFileStatements(db: Db, d: { tenantId: string; viewer: Viewer; file: Owned; bulk: boolean; now: number }, claim: SubmissionClaim | undefined) {
+  const { tenantId, viewer, file: r, bulk, now } = d;
+  const exists = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${r.id})`;
+  return [
+    usageDelta(db, tenantId, r.category, -r.storedBytes, -1, now, exists),
+    auditInsertWhere(
+      db,
+      {
+        tenantId,
+        action: FILE_AUDIT.deleted,
+        actorId: viewer.id,
+        actorEmail: viewer.email,
+        targetType: "file",
+        targetId: r.id,
+        payload: { name: r.name, bytes: r.storedBytes, bulk },
+        ip: null,
+      },
+      exists,
+      { now },
+    ),
+    db
+      .insert(activityLog)
+      .select(
+        sql`SELECT ${newId()}, ${tenantId}, 'files', 'file deleted', 'file', ${r.id}, ${viewer.id}, ${viewer.name}, ${JSON.stringify({ name: r.name })}, ${now} WHERE ${exists}`,
+      ),
+    db.insert(storageDaily).select(
+      sql`SELECT ${tenantId}, ${dayOf(now)}, 0, ${r.storedBytes}, 0, 0, 1 WHERE ${exists}
+            ON CONFLICT (tenant_id, day) DO UPDATE SET bytes_removed = bytes_removed + excluded.bytes_removed, deleted = deleted + 1`,
+    ),
+    db
+      .delete(files)
+      .where(and(eq(files.tenantId, tenantId), eq(files.id, r.id)))
+      .returning({ id: files.id }),
+    db.delete(fileVersions).where(and(eq(fileVersions.tenantId, tenantId), eq(fileVersions.fileId, r.id))),
+    db.delete(fileAccess).where(and(eq(fileAccess.tenantId, tenantId), eq(fileAccess.fileId, r.id))),
+    ...(claim ? [claimSubmission(db, claim)] : []),
+  ] as const;
+}
+
 /**
  * Deletes files the viewer owns (or any, with manage-all): the stored objects first, then the
  * rows, usage and audit in one batch per file. One failure does not stop the others. A form's
@@ -137,56 +191,15 @@ export async function deleteFiles(
       continue;
     }
     try {
-      const versions = await db
-        .select({ key: fileVersions.storageKey })
-        .from(fileVersions)
-        .where(and(eq(fileVersions.tenantId, tenantId), eq(fileVersions.fileId, r.id)));
-      const keys = versions.map((v) => v.key).filter((k) => k.startsWith(`tenants/${tenantId}/`));
-      if (keys.length) await env.FILES.delete(keys);
+      await deleteStoredObjects(env, db, tenantId, r.id);
     } catch {
       result.failed.push({ id: r.id, name: r.name, code: "storage_failed" });
       continue;
     }
-    const exists = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${r.id})`;
     const claiming = claim;
     let removed: { id: string }[];
     try {
-      // Counters and the audit entry come first, guarded on the row still existing, so a racing
-      // second delete of the same file changes nothing.
-      const out = await db.batch([
-        usageDelta(db, tenantId, r.category, -r.storedBytes, -1, now, exists),
-        auditInsertWhere(
-          db,
-          {
-            tenantId,
-            action: FILE_AUDIT.deleted,
-            actorId: viewer.id,
-            actorEmail: viewer.email,
-            targetType: "file",
-            targetId: r.id,
-            payload: { name: r.name, bytes: r.storedBytes, bulk },
-            ip: null,
-          },
-          exists,
-          { now },
-        ),
-        db
-          .insert(activityLog)
-          .select(
-            sql`SELECT ${newId()}, ${tenantId}, 'files', 'file deleted', 'file', ${r.id}, ${viewer.id}, ${viewer.name}, ${JSON.stringify({ name: r.name })}, ${now} WHERE ${exists}`,
-          ),
-        db.insert(storageDaily).select(
-          sql`SELECT ${tenantId}, ${dayOf(now)}, 0, ${r.storedBytes}, 0, 0, 1 WHERE ${exists}
-            ON CONFLICT (tenant_id, day) DO UPDATE SET bytes_removed = bytes_removed + excluded.bytes_removed, deleted = deleted + 1`,
-        ),
-        db
-          .delete(files)
-          .where(and(eq(files.tenantId, tenantId), eq(files.id, r.id)))
-          .returning({ id: files.id }),
-        db.delete(fileVersions).where(and(eq(fileVersions.tenantId, tenantId), eq(fileVersions.fileId, r.id))),
-        db.delete(fileAccess).where(and(eq(fileAccess.tenantId, tenantId), eq(fileAccess.fileId, r.id))),
-        ...(claiming ? [claimSubmission(db, claiming)] : []),
-      ]);
+      const out = await db.batch(deleteFileStatements(db, { tenantId, viewer, file: r, bulk, now }, claiming));
       removed = out[4];
     } catch (err) {
       // The batch carrying the submission key failed: this submission did nothing; say so.

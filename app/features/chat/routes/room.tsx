@@ -94,6 +94,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- chat feature, reworked by its owner in parallel
 export default function Room({ loaderData, actionData }: Route.ComponentProps) {
   const { room, members, addable, me, canSend, olderHref, isOlderPage } = loaderData;
   const errors: Errors = actionData?.errors ?? {};

@@ -103,6 +103,34 @@ export function filingState(submittedAt: number | null, deadline: Date, now: Dat
   return now.getTime() > deadline.getTime() ? "not_filed" : "open";
 }
 
+/** Each month of the window with its paid invoices' sums, its statements against their deadline and its filing. */
+function monthFigures(
+  window: ReturnType<typeof analyticsWindow>,
+  rows: {
+    invoices: { taxMonth: string; invoices: number; grossP: unknown; materialsP: unknown; cisP: unknown }[];
+    statements: { taxMonth: string; onTime: number; late: number; notIssued: number }[];
+    returns: { taxMonth: string; submittedAt: number | null }[];
+  },
+  now: Date,
+): MonthFigures[] {
+  return window.map((m) => {
+    const inv = rows.invoices.find((r) => r.taxMonth === m.label);
+    const st = rows.statements.find((r) => r.taxMonth === m.label);
+    const ret = rows.returns.find((r) => r.taxMonth === m.label);
+    const submittedAt = ret?.submittedAt === null || ret?.submittedAt === undefined ? null : Number(ret.submittedAt);
+    return {
+      label: m.label,
+      displayLabel: m.displayLabel,
+      grossP: Number(inv?.grossP ?? 0),
+      materialsP: Number(inv?.materialsP ?? 0),
+      cisP: Number(inv?.cisP ?? 0),
+      invoices: Number(inv?.invoices ?? 0),
+      statements: { onTime: Number(st?.onTime ?? 0), late: Number(st?.late ?? 0), notIssued: Number(st?.notIssued ?? 0) },
+      filing: { state: filingState(submittedAt, m.deadlines.filing, now), submittedAt, deadline: m.deadlines.filing.getTime() },
+    };
+  });
+}
+
 /**
  * Every figure of the analytics page in one D1 batch, whatever the tenant's size: the subcontractor
  * base as it stands, and over the last 12 tax months the paid invoices' gross, materials and CIS by
@@ -166,22 +194,7 @@ export async function cisAnalytics(env: Env, tenantId: string, now: Date = new D
       .groupBy(cisReturns.taxMonth),
   ]);
 
-  const months: MonthFigures[] = window.map((m) => {
-    const inv = monthRows.find((r) => r.taxMonth === m.label);
-    const st = statementRows.find((r) => r.taxMonth === m.label);
-    const ret = returnRows.find((r) => r.taxMonth === m.label);
-    const submittedAt = ret?.submittedAt === null || ret?.submittedAt === undefined ? null : Number(ret.submittedAt);
-    return {
-      label: m.label,
-      displayLabel: m.displayLabel,
-      grossP: Number(inv?.grossP ?? 0),
-      materialsP: Number(inv?.materialsP ?? 0),
-      cisP: Number(inv?.cisP ?? 0),
-      invoices: Number(inv?.invoices ?? 0),
-      statements: { onTime: Number(st?.onTime ?? 0), late: Number(st?.late ?? 0), notIssued: Number(st?.notIssued ?? 0) },
-      filing: { state: filingState(submittedAt, m.deadlines.filing, now), submittedAt, deadline: m.deadlines.filing.getTime() },
-    };
-  });
+  const months = monthFigures(window, { invoices: monthRows, statements: statementRows, returns: returnRows }, now);
   const totals = months.reduce(
     (a, m) => ({ grossP: a.grossP + m.grossP, materialsP: a.materialsP + m.materialsP, cisP: a.cisP + m.cisP, invoices: a.invoices + m.invoices }),
     { grossP: 0, materialsP: 0, cisP: 0, invoices: 0 },

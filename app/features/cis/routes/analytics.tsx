@@ -27,12 +27,8 @@ function pct(n: number, of: number): string {
 const countAxis = (n: number) => (Number.isInteger(n) ? String(n) : "");
 
 export default function CisAnalytics({ loaderData: d }: Route.ComponentProps) {
-  const s = d.subcontractors;
-  const hasPayments = d.totals.invoices > 0;
-  const categories = d.months.map((m) => shortMonth(m.label));
   const statementsTotal = d.months.reduce((a, m) => a + m.statements.onTime + m.statements.late + m.statements.notIssued, 0);
   const onTime = d.months.reduce((a, m) => a + m.statements.onTime, 0);
-  const filed = d.months.filter((m) => m.filing.state === "on_time" || m.filing.state === "late");
   return (
     <div className="space-y-6">
       <div>
@@ -45,164 +41,201 @@ export default function CisAnalytics({ loaderData: d }: Route.ComponentProps) {
         <Card id="materials" label="Materials share" value={materialsShare(d.totals.materialsP, d.totals.grossP)} />
         <Card id="statements" label="Statements issued on time" value={statementsTotal === 0 ? "N/A" : `${onTime} of ${statementsTotal}`} />
       </div>
+      <ByMonthPanel d={d} />
+      <BySubcontractorPanel d={d} />
+      <StatementsPanel d={d} total={statementsTotal} onTime={onTime} />
+      <FilingPanel d={d} />
+      <SubcontractorBase s={d.subcontractors} />
+    </div>
+  );
+}
 
-      <Panel id="by-month" title="Gross and CIS deducted by tax month">
-        {hasPayments ? (
-          <BarChart
-            id="by-month-chart"
-            title={`Gross paid and CIS deducted by tax month, last 12 tax months: ${formatPence(d.totals.grossP)} gross, ${formatPence(d.totals.cisP)} CIS deducted`}
-            categories={categories}
-            series={[
-              { key: "gross", label: "Gross", className: "fill-accent" },
-              { key: "cis", label: "CIS deducted", className: "fill-danger" },
-            ]}
-            values={[d.months.map((m) => m.grossP), d.months.map((m) => m.cisP)]}
-            format={formatPence}
-            axisFormat={compactPounds}
-          />
-        ) : (
-          <p className="text-sm opacity-70">No paid invoices in the last 12 tax months.</p>
-        )}
-        <Table caption="Gross, materials and CIS deducted by tax month" density="compact" scrollClassName="mt-2 overflow-x-auto">
-          <THead className="opacity-70">
-            <TH>Tax month</TH>
-            <TH className="text-right">Invoices</TH>
-            <TH className="text-right">Gross</TH>
-            <TH className="text-right">Materials</TH>
-            <TH className="text-right">Materials share</TH>
-            <TH className="text-right">CIS deducted</TH>
-          </THead>
-          <TBody>
-            {d.months.map((m) => (
-              <TR key={m.label} data-month={m.label}>
-                <TD>{m.displayLabel}</TD>
-                <TD className="text-right">{m.invoices}</TD>
-                <TD className="text-right">{formatPence(m.grossP)}</TD>
-                <TD className="text-right">{formatPence(m.materialsP)}</TD>
-                <TD className="text-right">{materialsShare(m.materialsP, m.grossP)}</TD>
-                <TD className="text-right">{formatPence(m.cisP)}</TD>
+type Data = Route.ComponentProps["loaderData"];
+
+/** Gross and CIS deducted by tax month: chart and table. */
+function ByMonthPanel({ d }: { d: Data }) {
+  const hasPayments = d.totals.invoices > 0;
+  return (
+    <Panel id="by-month" title="Gross and CIS deducted by tax month">
+      {hasPayments ? (
+        <BarChart
+          id="by-month-chart"
+          title={`Gross paid and CIS deducted by tax month, last 12 tax months: ${formatPence(d.totals.grossP)} gross, ${formatPence(d.totals.cisP)} CIS deducted`}
+          categories={d.months.map((m) => shortMonth(m.label))}
+          series={[
+            { key: "gross", label: "Gross", className: "fill-accent" },
+            { key: "cis", label: "CIS deducted", className: "fill-danger" },
+          ]}
+          values={[d.months.map((m) => m.grossP), d.months.map((m) => m.cisP)]}
+          format={formatPence}
+          axisFormat={compactPounds}
+        />
+      ) : (
+        <p className="text-sm opacity-70">No paid invoices in the last 12 tax months.</p>
+      )}
+      <Table caption="Gross, materials and CIS deducted by tax month" density="compact" scrollClassName="mt-2 overflow-x-auto">
+        <THead className="opacity-70">
+          <TH>Tax month</TH>
+          <TH className="text-right">Invoices</TH>
+          <TH className="text-right">Gross</TH>
+          <TH className="text-right">Materials</TH>
+          <TH className="text-right">Materials share</TH>
+          <TH className="text-right">CIS deducted</TH>
+        </THead>
+        <TBody>
+          {d.months.map((m) => (
+            <TR key={m.label} data-month={m.label}>
+              <TD>{m.displayLabel}</TD>
+              <TD className="text-right">{m.invoices}</TD>
+              <TD className="text-right">{formatPence(m.grossP)}</TD>
+              <TD className="text-right">{formatPence(m.materialsP)}</TD>
+              <TD className="text-right">{materialsShare(m.materialsP, m.grossP)}</TD>
+              <TD className="text-right">{formatPence(m.cisP)}</TD>
+            </TR>
+          ))}
+        </TBody>
+      </Table>
+    </Panel>
+  );
+}
+
+/** The ten subcontractors with the most CIS deducted, with the CSV export of all of them. */
+function BySubcontractorPanel({ d }: { d: Data }) {
+  const hasPayments = d.totals.invoices > 0;
+  return (
+    <Panel
+      id="by-subcontractor"
+      title="Top 10 subcontractors by CIS deducted"
+      action={
+        d.canExport && hasPayments ? (
+          <Form method="post" action="/cis/analytics/subcontractors.csv" reloadDocument>
+            <button type="submit" className={buttonClass("secondary")}>
+              Export CSV (all subcontractors)
+            </button>
+          </Form>
+        ) : null
+      }
+    >
+      {hasPayments ? (
+        <HorizontalBarChart
+          id="by-subcontractor-chart"
+          title={`CIS deducted by subcontractor, top ${d.topSubcontractors.length}, last 12 tax months`}
+          rows={d.topSubcontractors.map((r) => ({ key: r.subcontractorId, label: r.name, value: r.cisP }))}
+          format={formatPence}
+          className="fill-danger"
+        />
+      ) : null}
+      <Table caption="Top 10 subcontractors by CIS deducted, last 12 tax months" density="compact" scrollClassName="mt-2 overflow-x-auto">
+        <THead className="opacity-70">
+          <TH>Subcontractor</TH>
+          <TH className="text-right">Invoices</TH>
+          <TH className="text-right">Gross</TH>
+          <TH className="text-right">Materials share</TH>
+          <TH className="text-right">CIS deducted</TH>
+        </THead>
+        <TBody>
+          {d.topSubcontractors.length === 0 ? (
+            <EmptyRow colSpan={5}>No subcontractors paid in the last 12 tax months.</EmptyRow>
+          ) : (
+            d.topSubcontractors.map((r) => (
+              <TR key={r.subcontractorId} data-subcontractor={r.subcontractorId}>
+                <TD>{r.name}</TD>
+                <TD className="text-right">{r.invoices}</TD>
+                <TD className="text-right">{formatPence(r.grossP)}</TD>
+                <TD className="text-right">{materialsShare(r.materialsP, r.grossP)}</TD>
+                <TD className="text-right">{formatPence(r.cisP)}</TD>
               </TR>
-            ))}
-          </TBody>
-        </Table>
-      </Panel>
+            ))
+          )}
+        </TBody>
+      </Table>
+    </Panel>
+  );
+}
 
-      <Panel
-        id="by-subcontractor"
-        title="Top 10 subcontractors by CIS deducted"
-        action={
-          d.canExport && hasPayments ? (
-            <Form method="post" action="/cis/analytics/subcontractors.csv" reloadDocument>
-              <button type="submit" className={buttonClass("secondary")}>
-                Export CSV (all subcontractors)
-              </button>
-            </Form>
-          ) : null
-        }
-      >
-        {hasPayments ? (
-          <HorizontalBarChart
-            id="by-subcontractor-chart"
-            title={`CIS deducted by subcontractor, top ${d.topSubcontractors.length}, last 12 tax months`}
-            rows={d.topSubcontractors.map((r) => ({ key: r.subcontractorId, label: r.name, value: r.cisP }))}
-            format={formatPence}
-            className="fill-danger"
-          />
-        ) : null}
-        <Table caption="Top 10 subcontractors by CIS deducted, last 12 tax months" density="compact" scrollClassName="mt-2 overflow-x-auto">
-          <THead className="opacity-70">
-            <TH>Subcontractor</TH>
-            <TH className="text-right">Invoices</TH>
-            <TH className="text-right">Gross</TH>
-            <TH className="text-right">Materials share</TH>
-            <TH className="text-right">CIS deducted</TH>
-          </THead>
-          <TBody>
-            {d.topSubcontractors.length === 0 ? (
-              <EmptyRow colSpan={5}>No subcontractors paid in the last 12 tax months.</EmptyRow>
-            ) : (
-              d.topSubcontractors.map((r) => (
-                <TR key={r.subcontractorId} data-subcontractor={r.subcontractorId}>
-                  <TD>{r.name}</TD>
-                  <TD className="text-right">{r.invoices}</TD>
-                  <TD className="text-right">{formatPence(r.grossP)}</TD>
-                  <TD className="text-right">{materialsShare(r.materialsP, r.grossP)}</TD>
-                  <TD className="text-right">{formatPence(r.cisP)}</TD>
-                </TR>
-              ))
-            )}
-          </TBody>
-        </Table>
-      </Panel>
+/** Statements issued on time, late or not at all, by tax month. */
+function StatementsPanel({ d, total, onTime }: { d: Data; total: number; onTime: number }) {
+  return (
+    <Panel id="statements" title="Statements issued on time">
+      <p className="text-sm opacity-70">A statement is on time when it is issued by the 19th after its tax month ends.</p>
+      {total > 0 ? (
+        <BarChart
+          id="statements-chart"
+          title={`Statements by tax month: ${onTime} of ${total} issued on time`}
+          categories={d.months.map((m) => shortMonth(m.label))}
+          series={[
+            { key: "on-time", label: "On time", className: "fill-success" },
+            { key: "late", label: "Late", className: "fill-danger" },
+            { key: "not-issued", label: "Not issued", className: "fill-line" },
+          ]}
+          values={[d.months.map((m) => m.statements.onTime), d.months.map((m) => m.statements.late), d.months.map((m) => m.statements.notIssued)]}
+          format={String}
+          axisFormat={countAxis}
+          stacked
+        />
+      ) : (
+        <p className="text-sm opacity-70">No statements generated in the last 12 tax months.</p>
+      )}
+      <Table caption="Statements by tax month: issued on time, late, not issued" density="compact" scrollClassName="mt-2 overflow-x-auto">
+        <THead className="opacity-70">
+          <TH>Tax month</TH>
+          <TH className="text-right">On time</TH>
+          <TH className="text-right">Late</TH>
+          <TH className="text-right">Not issued</TH>
+        </THead>
+        <TBody>
+          {d.months.map((m) => (
+            <TR key={m.label} data-statements={m.label}>
+              <TD>{m.displayLabel}</TD>
+              <TD className="text-right">{m.statements.onTime}</TD>
+              <TD className="text-right">{m.statements.late}</TD>
+              <TD className="text-right">{m.statements.notIssued}</TD>
+            </TR>
+          ))}
+        </TBody>
+      </Table>
+    </Panel>
+  );
+}
 
-      <Panel id="statements" title="Statements issued on time">
-        <p className="text-sm opacity-70">A statement is on time when it is issued by the 19th after its tax month ends.</p>
-        {statementsTotal > 0 ? (
-          <BarChart
-            id="statements-chart"
-            title={`Statements by tax month: ${onTime} of ${statementsTotal} issued on time`}
-            categories={categories}
-            series={[
-              { key: "on-time", label: "On time", className: "fill-success" },
-              { key: "late", label: "Late", className: "fill-danger" },
-              { key: "not-issued", label: "Not issued", className: "fill-line" },
-            ]}
-            values={[d.months.map((m) => m.statements.onTime), d.months.map((m) => m.statements.late), d.months.map((m) => m.statements.notIssued)]}
-            format={String}
-            axisFormat={countAxis}
-            stacked
-          />
-        ) : (
-          <p className="text-sm opacity-70">No statements generated in the last 12 tax months.</p>
-        )}
-        <Table caption="Statements by tax month: issued on time, late, not issued" density="compact" scrollClassName="mt-2 overflow-x-auto">
-          <THead className="opacity-70">
-            <TH>Tax month</TH>
-            <TH className="text-right">On time</TH>
-            <TH className="text-right">Late</TH>
-            <TH className="text-right">Not issued</TH>
-          </THead>
-          <TBody>
-            {d.months.map((m) => (
-              <TR key={m.label} data-statements={m.label}>
-                <TD>{m.displayLabel}</TD>
-                <TD className="text-right">{m.statements.onTime}</TD>
-                <TD className="text-right">{m.statements.late}</TD>
-                <TD className="text-right">{m.statements.notIssued}</TD>
-              </TR>
-            ))}
-          </TBody>
-        </Table>
-      </Panel>
+/** Each month's return against its filing deadline. */
+function FilingPanel({ d }: { d: Data }) {
+  const filed = d.months.filter((m) => m.filing.state === "on_time" || m.filing.state === "late");
+  return (
+    <Panel id="filing" title="Filing history">
+      <p className="text-sm opacity-70">
+        {`${filed.filter((m) => m.filing.state === "on_time").length} of ${filed.length} returns filed were on time. A return is due by the 19th after its tax month ends.`}
+      </p>
+      <Table caption="Monthly return filing by tax month" density="compact" scrollClassName="mt-2 overflow-x-auto">
+        <THead className="opacity-70">
+          <TH>Tax month</TH>
+          <TH>Filing deadline</TH>
+          <TH>Submitted</TH>
+          <TH>Filing</TH>
+        </THead>
+        <TBody>
+          {d.months.map((m) => (
+            <TR key={m.label} data-filing={m.label}>
+              <TD>{m.displayLabel}</TD>
+              <TD>{formatDate(m.filing.deadline)}</TD>
+              <TD>{formatDateTime(m.filing.submittedAt)}</TD>
+              <TD>
+                <span className={m.filing.state === "late" || m.filing.state === "not_filed" ? "font-semibold text-danger" : ""}>
+                  {FILING_LABELS[m.filing.state]}
+                </span>
+              </TD>
+            </TR>
+          ))}
+        </TBody>
+      </Table>
+    </Panel>
+  );
+}
 
-      <Panel id="filing" title="Filing history">
-        <p className="text-sm opacity-70">
-          {`${filed.filter((m) => m.filing.state === "on_time").length} of ${filed.length} returns filed were on time. A return is due by the 19th after its tax month ends.`}
-        </p>
-        <Table caption="Monthly return filing by tax month" density="compact" scrollClassName="mt-2 overflow-x-auto">
-          <THead className="opacity-70">
-            <TH>Tax month</TH>
-            <TH>Filing deadline</TH>
-            <TH>Submitted</TH>
-            <TH>Filing</TH>
-          </THead>
-          <TBody>
-            {d.months.map((m) => (
-              <TR key={m.label} data-filing={m.label}>
-                <TD>{m.displayLabel}</TD>
-                <TD>{formatDate(m.filing.deadline)}</TD>
-                <TD>{formatDateTime(m.filing.submittedAt)}</TD>
-                <TD>
-                  <span className={m.filing.state === "late" || m.filing.state === "not_filed" ? "font-semibold text-danger" : ""}>
-                    {FILING_LABELS[m.filing.state]}
-                  </span>
-                </TD>
-              </TR>
-            ))}
-          </TBody>
-        </Table>
-      </Panel>
-
+/** The subcontractor base as it stands: counts, breakdowns and portal readiness. */
+function SubcontractorBase({ s }: { s: Data["subcontractors"] }) {
+  return (
+    <>
       <div className="grid gap-4 sm:grid-cols-3">
         <Card id="active" label="Active subcontractors" value={String(s.active)} />
         <Card id="verified" label="Verified with HMRC" value={`${s.verified} (${pct(s.verified, s.active)})`} />
@@ -222,7 +255,7 @@ export default function CisAnalytics({ loaderData: d }: Route.ComponentProps) {
         </h3>
         <p className="mt-1 text-sm">{`${s.withEmail} of ${s.active} active subcontractors have an e-mail address and can be invited to the portal.`}</p>
       </section>
-    </div>
+    </>
   );
 }
 

@@ -165,6 +165,7 @@ function Identifier({
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- a page of several sections: a split into section components is due, not done yet
 export default function SubcontractorDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { sub, perms, hmrc, keys } = loaderData;
   const verifying = hmrc !== null && hmrc !== undefined && isInFlight(hmrc.status);

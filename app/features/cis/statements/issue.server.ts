@@ -193,6 +193,7 @@ export type ResendResult = Result<{ to: string }, ResendErrorCode>;
  * while the statement is issued by e-mail and its latest e-mail has failed, so two resends at
  * once send once. The statement stays issued as it was: only its e-mail goes out again.
  */
+// eslint-disable-next-line max-lines-per-function -- issue 31 splits this module
 export async function resendStatementEmail(
   env: Env,
   tenant: { id: string; name: string },

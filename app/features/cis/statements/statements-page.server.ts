@@ -168,6 +168,7 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
  * switch, the month's statements, their invoices, the invoices still pending a statement and the
  * month's latest Generate All job. Every query is bound to the tenant.
  */
+// eslint-disable-next-line max-lines-per-function -- issue 31 splits this module
 export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: string): Promise<StatementsPageData> {
   const db = dbFor(env, tenantId);
   const monthStatements = sql`SELECT ${cisStatements.id} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.taxMonth} = ${taxMonth}`;

@@ -112,7 +112,8 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
       .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
       .limit(PAGE_SIZE)
       .offset((query.page - 1) * PAGE_SIZE),
-    query.q ? db.select({ total: count() }).from(cisSubcontractors).where(where) : countedTotalQuery(db, tenantId, query),
+    // The count table has no UTR-check dimension: a search or the failing-UTR filter counts its rows.
+    query.q || query.utr === "invalid" ? db.select({ total: count() }).from(cisSubcontractors).where(where) : countedTotalQuery(db, tenantId, query),
     summaryQuery(db, tenantId),
   ]);
   return { rows, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)), summary: toSummary(summary) };

@@ -17,6 +17,7 @@ type Progress = { percent: number; busy: boolean };
  * Cancel. The file input stays last: the server streams the file part and reads every other field
  * before it.
  */
+// eslint-disable-next-line max-lines-per-function -- one interactive widget: its handlers share the same refs and state
 export function UploadForm({
   people,
   folders,

@@ -1,4 +1,5 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import { dbFor, type Db } from "~/db/client.server";
 import { fileAccess, files, signatureRequests, users } from "~/db/schema";
@@ -59,48 +60,45 @@ export function signedPdfKey(tenantId: string, fileId: string, requestId: string
 const isUniqueViolation = (err: unknown) =>
   err instanceof Error && /UNIQUE constraint failed: signature_requests/.test(`${err.message} ${String(err.cause ?? "")}`);
 
-/**
- * Asks a team member or a subcontractor to sign a PDF. The request row, the file's pendingSign
- * flag and visibility (a private file becomes restricted to the requester and a team signer; a
- * restricted one gains the team signer), the audit entry and the signer's e-mail are one D1
- * batch, with the form's one-time submission `claim` when given. A subcontractor's e-mail
- * carries a single-use portal link that opens the request; its invite row and audit entry join
- * the same batch. The partial unique index on pending requests makes a racing duplicate fail the
- * whole batch (and so does a repeated submission key).
- */
-export async function requestSignature(
-  env: Env,
-  tenant: Pick<TenantContextValue, "id" | "name">,
+type RequestInput = {
+  fileId: string;
+  signer: SignerRef;
+  /** Present when this person may ask subcontractors (see subcontractorSignersFor). */
+  subcontractors: SubcontractorSigners | null;
+  origin: string;
+  claim?: SubmissionClaim;
+};
+
+/** The file to sign, when the actor can see it. */
+function requestFileQuery(db: Db, tenantId: string, fileId: string, actor: SignatureActor) {
+  return db
+    .select({
+      id: files.id,
+      name: files.name,
+      mimeType: files.mimeType,
+      ownerId: files.ownerId,
+      visibility: files.visibility,
+      storageKey: files.storageKey,
+      version: files.version,
+      signed: files.signed,
+      pendingSign: files.pendingSign,
+    })
+    .from(files)
+    .where(and(eq(files.tenantId, tenantId), eq(files.id, fileId), visibleTo(actor)));
+}
+type RequestFile = Awaited<ReturnType<typeof requestFileQuery>>[number];
+type PortalLink = NonNullable<Awaited<ReturnType<SubcontractorSigners["issueLink"]>>>;
+
+/** The file to sign and the signer, read in one batch and checked: visible PDF the actor may send, a signer other than the actor, no request yet. */
+async function loadRequestParties(
+  db: Db,
+  tenantId: string,
   actor: SignatureActor,
-  input: {
-    fileId: string;
-    signer: SignerRef;
-    /** Present when this person may ask subcontractors (see subcontractorSignersFor). */
-    subcontractors: SubcontractorSigners | null;
-    origin: string;
-    claim?: SubmissionClaim;
-  },
-  now = Date.now(),
-): Promise<Ok<{ requestId: string }> | SignatureFail> {
-  const tenantId = tenant.id;
-  const db = dbFor(env, tenantId);
-  const subs = input.signer.kind === "subcontractor" ? input.subcontractors : null;
-  if (input.signer.kind === "subcontractor" && !subs) return { ok: false, code: "subcontractor_not_found", field: "signerId" };
+  input: RequestInput,
+  subs: SubcontractorSigners | null,
+): Promise<Ok<{ file: RequestFile; signer: SubcontractorSignerChoice }> | SignatureFail> {
   const [fileRows, signerRows] = await db.batch([
-    db
-      .select({
-        id: files.id,
-        name: files.name,
-        mimeType: files.mimeType,
-        ownerId: files.ownerId,
-        visibility: files.visibility,
-        storageKey: files.storageKey,
-        version: files.version,
-        signed: files.signed,
-        pendingSign: files.pendingSign,
-      })
-      .from(files)
-      .where(and(eq(files.tenantId, tenantId), eq(files.id, input.fileId), visibleTo(actor))),
+    requestFileQuery(db, tenantId, input.fileId, actor),
     subs
       ? subs.find(db, tenantId, input.signer.id)
       : db
@@ -116,23 +114,19 @@ export async function requestSignature(
   const signer = (signerRows as SubcontractorSignerChoice[])[0];
   if (!signer) return { ok: false, code: subs ? "subcontractor_not_found" : "signer_not_found", field: "signerId" };
   if (file.signed || file.pendingSign) return { ok: false, code: "duplicate" };
+  return { ok: true, file, signer };
+}
 
-  const requestId = newId();
-  const name = ellipsize(file.name);
-  const link = subs
-    ? await subs.issueLink(env, {
-        tenant,
-        subcontractorId: signer.id,
-        email: signer.email,
-        actorId: actor.id,
-        actorEmail: actor.email,
-        origin: input.origin,
-        next: portalSignPath(requestId),
-      })
-    : null;
-  // A subcontractor signs in the portal: the file's visibility among staff does not change.
+/**
+ * The writes of a new request: the request row, the file's pendingSign flag and visibility (a
+ * private file becomes restricted to the requester and a team signer; a restricted one gains the
+ * team signer; a subcontractor signs in the portal, so staff visibility does not change), the
+ * audit entry, the portal invite's rows and the form's submission claim.
+ */
+function requestStatements(b: Db, r: NewRequest, input: RequestInput, now: number) {
+  const { tenantId, requestId, actor, file, signer, link } = r;
   const openTo = link ? [] : file.visibility === "shared" ? [] : file.visibility === "private" ? [actor.id, signer.id] : [signer.id];
-  const statements = (b: Db) => [
+  return [
     b.insert(signatureRequests).values({
       id: requestId,
       tenantId,
@@ -171,36 +165,84 @@ export async function requestSignature(
     ...(link ? link.statements(b) : []),
     ...(input.claim ? [claimSubmission(b, input.claim)] : []),
   ];
+}
+
+type NewRequest = { tenantId: string; requestId: string; actor: SignatureActor; file: RequestFile; signer: SubcontractorSignerChoice; link: PortalLink | null };
+
+/** Queues the signer's e-mail with `alongside` in its batch: a subcontractor gets the single-use portal link, a team member the request's page. */
+async function queueRequestEmail(env: Env, r: NewRequest, origin: string, alongside: (b: Db) => BatchItem<"sqlite">[]) {
+  const { tenantId, requestId, actor, signer, link } = r;
+  const name = ellipsize(r.file.name);
+  const idempotencyKey = `signature.request:${requestId}`;
+  if (link) {
+    await queueEmail(env, {
+      tenantId,
+      to: signer.email,
+      template: "portal.signature-request",
+      idempotencyKey,
+      data: {
+        recipientName: ellipsize(signer.name),
+        contractorName: ellipsize(link.contractorName),
+        requesterName: ellipsize(actor.name),
+        documentName: name,
+        magicLink: link.magicLink,
+        expiresIn: link.expiresIn,
+      },
+      alongside,
+    });
+    return;
+  }
+  await queueEmail(env, {
+    tenantId,
+    to: signer.email,
+    template: "platform.notice",
+    idempotencyKey,
+    data: {
+      subject: `${ellipsize(actor.name, 60)} asks you to sign ${name}`,
+      message: `Hello ${ellipsize(signer.name)},\n\n${ellipsize(actor.name)} (${actor.email}) asks you to review and sign "${name}".\n\nOpen the document to sign or decline it:\n${origin}/files/signatures/${requestId}`,
+    },
+    alongside,
+  });
+}
+
+/**
+ * Asks a team member or a subcontractor to sign a PDF. The request row, the file's pendingSign
+ * flag and visibility, the audit entry and the signer's e-mail are one D1 batch, with the form's
+ * one-time submission `claim` when given. A subcontractor's e-mail carries a single-use portal
+ * link that opens the request; its invite row and audit entry join the same batch. The partial
+ * unique index on pending requests makes a racing duplicate fail the whole batch (and so does a
+ * repeated submission key).
+ */
+export async function requestSignature(
+  env: Env,
+  tenant: Pick<TenantContextValue, "id" | "name">,
+  actor: SignatureActor,
+  input: RequestInput,
+  now = Date.now(),
+): Promise<Ok<{ requestId: string }> | SignatureFail> {
+  const tenantId = tenant.id;
+  const db = dbFor(env, tenantId);
+  const subs = input.signer.kind === "subcontractor" ? input.subcontractors : null;
+  if (input.signer.kind === "subcontractor" && !subs) return { ok: false, code: "subcontractor_not_found", field: "signerId" };
+  const parties = await loadRequestParties(db, tenantId, actor, input, subs);
+  if (!parties.ok) return parties;
+  const { file, signer } = parties;
+
+  const requestId = newId();
+  const link = subs
+    ? await subs.issueLink(env, {
+        tenant,
+        subcontractorId: signer.id,
+        email: signer.email,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        origin: input.origin,
+        next: portalSignPath(requestId),
+      })
+    : null;
+  const request: NewRequest = { tenantId, requestId, actor, file, signer, link };
   try {
-    if (link) {
-      await queueEmail(env, {
-        tenantId,
-        to: signer.email,
-        template: "portal.signature-request",
-        idempotencyKey: `signature.request:${requestId}`,
-        data: {
-          recipientName: ellipsize(signer.name),
-          contractorName: ellipsize(link.contractorName),
-          requesterName: ellipsize(actor.name),
-          documentName: name,
-          magicLink: link.magicLink,
-          expiresIn: link.expiresIn,
-        },
-        alongside: statements,
-      });
-    } else {
-      await queueEmail(env, {
-        tenantId,
-        to: signer.email,
-        template: "platform.notice",
-        idempotencyKey: `signature.request:${requestId}`,
-        data: {
-          subject: `${ellipsize(actor.name, 60)} asks you to sign ${name}`,
-          message: `Hello ${ellipsize(signer.name)},\n\n${ellipsize(actor.name)} (${actor.email}) asks you to review and sign "${name}".\n\nOpen the document to sign or decline it:\n${input.origin}/files/signatures/${requestId}`,
-        },
-        alongside: statements,
-      });
-    }
+    await queueRequestEmail(env, request, input.origin, (b) => requestStatements(b, request, input, now));
   } catch (err) {
     if (isUniqueViolation(err)) return { ok: false, code: "duplicate" };
     throw err;
@@ -320,7 +362,6 @@ export async function signRequest(
   meta: { ip: string | null; origin: string },
   now = Date.now(),
 ): Promise<Ok | SignatureFail> {
-  const { ip } = meta;
   const db = dbFor(env, tenantId);
   const row = await db
     .select({
@@ -345,8 +386,39 @@ export async function signRequest(
       return { ok: false, code: "storage_failed" };
     }
   }
+  const [updated] = await db.batch(signedStatements(db, { tenantId, requestId, actor, signature, path, request: row, ...meta }, now));
+  if (updated.length === 0) return { ok: false, code: "not_pending" };
+  try {
+    await sendCommittedJob(env, tenantId, "files.signature.stamp", stampJobKey(requestId));
+  } catch (err) {
+    // The signature stands; its request stays 'queued' until the stamp job is sent again.
+    console.error(JSON.stringify({ at: "signature.sign", requestId, stampJobNotSent: String(err) }));
+  }
+  return { ok: true };
+}
+
+/**
+ * The writes of a signature: the request moves from pending to signed (only while still pending,
+ * for this signer), and the audit entry and the stamp job's row land only when this batch made
+ * that change.
+ */
+function signedStatements(
+  db: Db,
+  s: {
+    tenantId: string;
+    requestId: string;
+    actor: Signer;
+    signature: SignatureInput;
+    path: string | null;
+    request: { fileId: string; fileName: string };
+    ip: string | null;
+    origin: string;
+  },
+  now: number,
+) {
+  const { tenantId, requestId, actor, signature, path, request: row, ip } = s;
   const signedNow = changedAt(tenantId, requestId, "signed", now);
-  const [updated] = await db.batch([
+  return [
     db
       .update(signatureRequests)
       .set({
@@ -390,21 +462,13 @@ export async function signRequest(
       {
         tenantId,
         type: "files.signature.stamp",
-        input: { requestId, origin: meta.origin },
+        input: { requestId, origin: s.origin },
         performedBy: actor.kind === "user" ? actor.id : null,
         idempotencyKey: stampJobKey(requestId),
       },
       signedNow,
     ),
-  ]);
-  if (updated.length === 0) return { ok: false, code: "not_pending" };
-  try {
-    await sendCommittedJob(env, tenantId, "files.signature.stamp", stampJobKey(requestId));
-  } catch (err) {
-    // The signature stands; its request stays 'queued' until the stamp job is sent again.
-    console.error(JSON.stringify({ at: "signature.sign", requestId, stampJobNotSent: String(err) }));
-  }
-  return { ok: true };
+  ] as const;
 }
 
 /** The row was moved to `status` by this very statement set (its time stamp is ours). */

@@ -173,6 +173,29 @@ async function commitStamped(
   });
 }
 
+/** The notice that a signed document is ready, for one user, written only while `open` holds. */
+function stampedNotice(b: Db, tenantId: string, req: StampRequest, targetUserId: string, open: SQL, now: number) {
+  return insertWhere(
+    b,
+    notifications,
+    {
+      id: newId(),
+      tenantId,
+      targetUserId,
+      type: "signature",
+      title: SIGNATURE_MESSAGES.stamped,
+      message: ellipsize(req.fileName),
+      link: `/files/file/${req.fileId}`,
+      subjectType: "file",
+      subjectId: req.fileId,
+      fromUserId: req.signerKind === "subcontractor" ? null : req.signerId,
+      read: false,
+      createdAt: now,
+    },
+    open,
+  );
+}
+
 function stampedStatements(
   b: Db,
   tenantId: string,
@@ -187,26 +210,7 @@ function stampedStatements(
   const fileThere = sql`EXISTS (SELECT 1 FROM ${files} WHERE ${files.tenantId} = ${tenantId} AND ${files.id} = ${req.fileId})`;
   // Notifications are for users: a subcontractor signer has none (the portal shows the request's state).
   const bySubcontractor = req.signerKind === "subcontractor";
-  const notify = (targetUserId: string) =>
-    insertWhere(
-      b,
-      notifications,
-      {
-        id: newId(),
-        tenantId,
-        targetUserId,
-        type: "signature",
-        title: SIGNATURE_MESSAGES.stamped,
-        message: ellipsize(req.fileName),
-        link: `/files/file/${req.fileId}`,
-        subjectType: "file",
-        subjectId: req.fileId,
-        fromUserId: bySubcontractor ? null : req.signerId,
-        read: false,
-        createdAt: now,
-      },
-      open,
-    );
+  const notify = (targetUserId: string) => stampedNotice(b, tenantId, req, targetUserId, open, now);
   return [
     insertWhere(
       b,

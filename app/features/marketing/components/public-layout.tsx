@@ -44,6 +44,7 @@ function useAnchorScrolling() {
  * the section links plain fragments; `onStartProject` lets / open its drawer instead of
  * following the link to the page form (only once JavaScript runs).
  */
+// eslint-disable-next-line max-lines-per-function -- one layout: header, navigation and footer share the menu state
 export function PublicLayout({
   contactEmail,
   onHome = false,

@@ -9,6 +9,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export const headers = publicPageHeaders;
 
+// eslint-disable-next-line max-lines-per-function -- static legal text read top to bottom; no logic to split
 export default function Terms({ loaderData }: Route.ComponentProps) {
   return (
     <PublicLayout contactEmail={loaderData.contactEmail}>

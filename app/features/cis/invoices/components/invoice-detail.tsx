@@ -144,6 +144,7 @@ function AmountsTable({ invoice }: { invoice: InvoiceDetailView }) {
 }
 
 /** Every field of one invoice, on screen and on paper. */
+// eslint-disable-next-line max-lines-per-function -- a page of several sections: a split into section components is due, not done yet
 export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
   const v = invoice.verification;
   return (

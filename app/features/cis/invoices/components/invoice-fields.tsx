@@ -52,6 +52,7 @@ export function InvoiceDetailsFields({
  * Gross, materials, VAT rate, reverse charge and the materials justification. A materials warning,
  * when given, is shown under the materials field and read with it by screen readers.
  */
+// eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
 export function InvoiceAmountFields({
   fields,
   grossHint,

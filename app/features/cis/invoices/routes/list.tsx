@@ -136,6 +136,7 @@ function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
   event.currentTarget.form?.requestSubmit();
 }
 
+// eslint-disable-next-line max-lines-per-function -- issue 26 changes this list in parallel; split after it lands
 export default function InvoiceList({ loaderData, actionData }: Route.ComponentProps) {
   const { query, perms, today, list, error, bulkKey } = loaderData;
   const location = useLocation();

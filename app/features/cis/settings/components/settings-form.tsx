@@ -34,6 +34,7 @@ function HintedInput({
  * The settings document as one form (intent=settings). The contractor UTR is never sent to the
  * page: the field starts blank, shows the stored mask as a hint, and blank keeps the stored value.
  */
+// eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
 export function SettingsForm({ settings, lastResult }: { settings: SettingsFormValues; lastResult?: SubmissionResult<string[]> | null }) {
   const [form, fields] = useForm<z.input<ReturnType<typeof makeSettingsSchema>>>({
     id: "cis-settings",

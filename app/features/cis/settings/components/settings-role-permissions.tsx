@@ -14,6 +14,7 @@ const panelClass = "mt-4 rounded-brand border border-line bg-surface p-4";
  * Role Permissions: each tenant role that holds a CIS scope, its CIS scopes, and (for cis.manage)
  * one form per role to change them. Other scopes of the role are never touched.
  */
+// eslint-disable-next-line max-lines-per-function -- one table of roles by permissions: rows and columns share the same checkbox state
 export function RolePermissions({
   bundles,
   allScopes,

@@ -151,6 +151,7 @@ function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
   event.currentTarget.form?.requestSubmit();
 }
 
+// eslint-disable-next-line max-lines-per-function -- issue 31 splits this module
 export default function StatementsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { query, period, prevMonth, nextMonth, deadline, canIssue, returnTo, error, emailStatements, counts, rows, batch, keys } = loaderData;
   const running = batch?.state === "running";

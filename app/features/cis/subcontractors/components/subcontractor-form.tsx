@@ -55,6 +55,7 @@ function ReadOnlyValue({ id, label, value, errors }: { id: string; label: string
  * Create and edit share this form. On edit the UTR and NINO inputs start blank: the stored values
  * are never sent to the page, and a blank input keeps them.
  */
+// eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
 export function SubcontractorForm({
   mode,
   lastResult,

@@ -35,6 +35,7 @@ type Perms = { canWrite: boolean; canInvite: boolean };
  * and each row carries its own Archive form). 'Select all' posts the page's ids, so it works
  * without JavaScript too.
  */
+// eslint-disable-next-line max-lines-per-function -- one table: the header and the row share the column choices and sort state
 export function SubcontractorTable({
   rows,
   perms,

@@ -13,6 +13,7 @@ type Subcontractor = { id: string; name: string; email: string };
  * of the tenant's subcontractors (who signs in the portal); searchable by name or e-mail with
  * JavaScript, a plain radio list without. A non-PDF only says it cannot be signed.
  */
+// eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
 export function RequestSignatureForm({
   file,
   people,

@@ -11,6 +11,7 @@ export type PadValue = { mode: "typed" | "drawn"; name: string; font: string; dr
  * fields). With it: Draw (an 800x220 canvas, sent as a PNG data URL) or Type; switching tabs
  * and Clear empty the signature.
  */
+// eslint-disable-next-line max-lines-per-function -- one interactive widget: its handlers share the same refs and state
 export function SignaturePad({ initial, errorId }: { initial: PadValue; errorId?: string }) {
   const hydrated = useHydrated();
   const [mode, setMode] = useState<PadValue["mode"]>(initial.mode);

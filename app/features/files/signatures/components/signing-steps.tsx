@@ -29,6 +29,7 @@ function Steps({ current }: { current: number }) {
  * each a real form post, so a typed signature works without JavaScript. Staff and the portal
  * share it: `here` is the page's path, `cancelHref` where Cancel goes.
  */
+// eslint-disable-next-line max-lines-per-function -- one interactive widget: its handlers share the same refs and state
 export function SigningSteps({
   r,
   step,

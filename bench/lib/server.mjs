@@ -1,0 +1,66 @@
+// What the benches that drive the built worker under `wrangler dev` share: a fresh migrated and
+// seeded state of their own plus the bench's rows, the server, signing in, and serial timing.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { URLSearchParams } from "node:url";
+import { run } from "../../scripts/setup-local.mjs";
+import { buildApp, freshState, httpRequest, ROOT, serveBuilt, since } from "../../tests/e2e/server.mjs";
+
+export { httpRequest, ROOT };
+
+/**
+ * Builds the app (unless `build` is false) while it migrates and seeds `.wrangler/bench-<name>-state`,
+ * runs `sql` in it, and serves the built worker on `port`. `seeded` says what the SQL wrote, for the
+ * progress line. Returns the server (`stop()` it) with the state folder and the server's log file.
+ */
+export async function startBench({ name, port, build, sql, seeded }) {
+  const t0 = Date.now();
+  const persistTo = path.join(".wrangler", `bench-${name}-state`);
+  const logFile = path.join(ROOT, ".wrangler", `bench-${name}-wrangler.log`);
+  await Promise.all([build ? buildApp() : Promise.resolve(), freshState(persistTo)]);
+  const sqlFile = path.join(ROOT, ".wrangler", `bench-${name}.sql`);
+  writeFileSync(sqlFile, sql);
+  await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", sqlFile], { label: `bench ${name} rows` });
+  console.log(`[bench:${name}] ${build ? "built, " : ""}migrated + seeded, ${seeded} in ${since(t0)}`);
+  const server = await serveBuilt({ port, persistTo, logFile });
+  return { server, persistTo, logFile };
+}
+
+/** Signs in with the seed's shared password at `origin` (http://acme.localhost:PORT) and returns the session cookie. */
+export async function signIn(origin, email) {
+  const res = await httpRequest(`${origin}/login`, {
+    method: "POST",
+    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password: "workspace-demo-2026" }).toString(),
+  });
+  const cookie = res.setCookies
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
+  if (!cookie) throw new Error(`cannot sign in as ${email}: ${res.status}`);
+  return cookie;
+}
+
+/** The D1 round trips a response's Server-Timing header reports, or null. */
+export function d1Trips(res) {
+  const d1 = /\bd1;[^,]*\bdur=(\d+)/.exec(String(res.headers["server-timing"] ?? ""));
+  return d1 ? Number(d1[1]) : null;
+}
+
+/** The p-th fraction of sorted figures. */
+export const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/** `n` serial GETs after three warm-ups: p50, p95 and max in ms, the D1 round trips and the last response. */
+export async function serial(url, cookie, n = 30) {
+  for (let i = 0; i < 3; i++) await httpRequest(url, { headers: { Cookie: cookie } });
+  const times = [];
+  let last = null;
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    last = await httpRequest(url, { headers: { Cookie: cookie } });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { status: last.status, p50: pct(times, 0.5), p95: pct(times, 0.95), max: times[n - 1], d1: d1Trips(last), body: last.body };
+}

@@ -171,6 +171,19 @@ describe("chat socket: messages", () => {
     expect(row!.deleted_at).not.toBeNull();
   });
 
+  it("passes on at most one typing indicator per socket in two seconds, however many the client sends", async () => {
+    const { t, people } = await chatTenant();
+    const [a, b] = people;
+    const roomId = await seedGroup(t, "Typing flood", [a!.id, b!.id]);
+    const sa = await connect(a!.b, t, roomId);
+    const sb = await connect(b!.b, t, roomId);
+    for (let i = 0; i < 25; i++) sa.send({ type: "typing" });
+    // A message after the flood: once it arrives, every typing frame before it has arrived too.
+    sa.send({ type: "send", clientId: "typing-flood-01", text: "done typing" });
+    await sb.until(() => sb.messages().length === 1);
+    expect(sb.frames.filter((f) => f.type === "typing")).toHaveLength(1);
+  });
+
   it("refuses a message from someone without chat.send, storing nothing", async () => {
     const { t, people } = await chatTenant(["standard", "lead"], { bundles: { lead: ["chat.view"] } });
     const [a, reader] = people;

@@ -13,7 +13,11 @@ import {
   type Sent,
   type ServerFrame,
   type SocketIdentity,
+  TYPING_MIN_GAP_MS,
 } from "../../app/features/chat/index.server";
+
+/** What a socket carries in its attachment: its person, and when it last sent a typing indicator. */
+type LiveIdentity = SocketIdentity & { typingAt?: number };
 
 /** Close code for a socket whose person is no longer in the room (or never was). */
 export const CLOSE_REMOVED = 4403;
@@ -63,10 +67,13 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    const who = ws.deserializeAttachment() as SocketIdentity | null;
     const frame = parseClientFrame(typeof raw === "string" ? raw : null);
-    if (!who || !frame) return;
-    await this.serial(() => this.handle(ws, who, frame));
+    if (!frame) return;
+    // The person is read from the socket when the frame's turn comes (it carries the typing throttle too).
+    await this.serial(async () => {
+      const who = ws.deserializeAttachment() as LiveIdentity | null;
+      if (who) await this.handle(ws, who, frame);
+    });
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -109,7 +116,7 @@ export class ChatRoom extends DurableObject<Env> {
     return this.ctx.getWebSockets().length;
   }
 
-  private async handle(ws: WebSocket, who: SocketIdentity, frame: ClientFrame): Promise<void> {
+  private async handle(ws: WebSocket, who: LiveIdentity, frame: ClientFrame): Promise<void> {
     const actor = actorOf(who);
     switch (frame.type) {
       case "send": {
@@ -139,9 +146,14 @@ export class ChatRoom extends DurableObject<Env> {
         else reply(ws, { type: "error", code: result.code });
         return;
       }
-      case "typing":
+      case "typing": {
+        // At most one typing indicator per socket per TYPING_MIN_GAP_MS, whatever the client sends.
+        const now = Date.now();
+        if (now - (who.typingAt ?? 0) < TYPING_MIN_GAP_MS) return;
+        ws.serializeAttachment({ ...who, typingAt: now } satisfies LiveIdentity);
         this.broadcast({ type: "typing", userId: who.userId, name: who.name }, ws);
         return;
+      }
       case "read": {
         const result = await markRead(this.env, who.tenantId, who.userId, who.roomId);
         if (result.ok) this.broadcast({ type: "read", userId: who.userId, name: who.name, at: result.value });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { CHAT_ERRORS, checkMessageText, type ServerFrame, type WireMessage } from "../domain/rules";
+import { CHAT_ERRORS, checkMessageText, TYPING_INTERVAL_MS, type ServerFrame, type WireMessage } from "../domain/rules";
 import { MessageItem } from "./message-list";
 import { MessageText } from "./message-text";
 import { useChatSocket } from "./use-chat-socket";
@@ -83,7 +83,7 @@ export function LiveRoom({
   };
 
   const onInput = () => {
-    if (!onLive || Date.now() - lastTyping.current < 3000) return;
+    if (!onLive || Date.now() - lastTyping.current < TYPING_INTERVAL_MS) return;
     lastTyping.current = Date.now();
     send({ type: "typing" });
   };

@@ -13,6 +13,10 @@ export const RATE_LIMIT_MESSAGES = 30;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 /** Messages per page of a room. */
 export const PAGE_SIZE = 50;
+/** The live client sends a typing indicator at most this often while someone types. */
+export const TYPING_INTERVAL_MS = 3_000;
+/** The room passes on at most one typing indicator per socket in this time (a little under the client's interval). */
+export const TYPING_MIN_GAP_MS = 2_000;
 /** Unread counts stop at this (shown as "99+"). */
 export const UNREAD_CAP = 100;
 

@@ -1,43 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ServerFrame } from "~/features/chat";
 import { chatRoomStub, type SocketIdentity } from "~/features/chat/index.server";
 import { ChatRoom } from "../../workers/durable-objects/chat-room";
 import { chatTenant, seedGroup } from "../factories/chat";
-import type { TestTenant } from "../factories";
-import type { Browser } from "./http";
-
-/** The browser's end of a live socket: the frames it received, and whether it closed. */
-class ClientEnd {
-  frames: ServerFrame[] = [];
-  closed: Promise<number>;
-  constructor(readonly ws: WebSocket) {
-    ws.accept();
-    ws.addEventListener("message", (e) => {
-      this.frames.push(JSON.parse(String(e.data)) as ServerFrame);
-    });
-    this.closed = new Promise((resolve) => ws.addEventListener("close", (e) => resolve(e.code)));
-  }
-  texts(): string[] {
-    return this.frames.flatMap((f) => (f.type === "message" ? [f.message.text] : []));
-  }
-  async until(pred: () => boolean, ms = 5000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!pred()) {
-      if (Date.now() > end) throw new Error(`timed out; frames: ${JSON.stringify(this.frames)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
-
-async function connect(b: Browser, t: TestTenant, roomId: string): Promise<ClientEnd> {
-  const res = await b.get(`${t.origin}/chat/${roomId}/socket`, { headers: { Upgrade: "websocket", Origin: t.origin } });
-  expect(res.status).toBe(101);
-  const end = new ClientEnd(res.webSocket!);
-  await end.until(() => end.frames.some((f) => f.type === "ready"));
-  return end;
-}
+import { connect } from "./chat-helpers";
 
 /**
  * The test pool cannot evict a Durable Object, so these tests do what the runtime does when a
@@ -67,8 +34,8 @@ describe("chat room: hibernation and wake-up", () => {
       new Set([a!.id, b!.id, c!.id].map((u) => `${t.id}:${roomId}:${u}`)),
     );
 
-    for (const end of ends) await end.until(() => end.texts().length === 2);
-    for (const end of ends) expect(end.texts()).toEqual(["Scaffold inspection at 2", "Bring the tag book"]);
+    for (const end of ends) await end.until(() => end.messages().length === 2);
+    for (const end of ends) expect(end.messages()).toEqual(["Scaffold inspection at 2", "Bring the tag book"]);
     const senders = ends[0]!.frames.flatMap((f) => (f.type === "message" ? [f.message.senderId] : []));
     expect(senders).toEqual([b!.id, b!.id]);
     const stored = await env.DB.prepare("SELECT text, sender_id FROM chat_messages WHERE tenant_id = ? AND room_id = ? ORDER BY created_at, id")
@@ -92,7 +59,7 @@ describe("chat room: hibernation and wake-up", () => {
       const ofC = state.getWebSockets(c!.id)[0]!;
       await woken.webSocketClose(ofC, 1000);
     });
-    expect(await ec.closed).toBe(1000);
+    expect((await ec.closed).code).toBe(1000);
 
     // A new instance again: it knows the remaining people from the sockets alone.
     await runInDurableObject(stub, async (_old, state) => {
@@ -102,9 +69,9 @@ describe("chat room: hibernation and wake-up", () => {
       await woken.webSocketMessage(ofA, JSON.stringify({ type: "send", clientId: "woken-close-0001", text: "Two of us left" }));
       expect(await woken.kick(b!.id)).toBe(1);
     });
-    await ea.until(() => ea.texts().length === 1);
-    expect(await eb.closed).toBe(4403);
-    expect(eb.texts()).toEqual(["Two of us left"]);
-    expect(ec.texts()).toEqual([]);
+    await ea.until(() => ea.messages().length === 1);
+    expect((await eb.closed).code).toBe(4403);
+    expect(eb.messages()).toEqual(["Two of us left"]);
+    expect(ec.messages()).toEqual([]);
   });
 });

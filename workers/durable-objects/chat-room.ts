@@ -12,6 +12,7 @@ import {
   type ClientFrame,
   type Sent,
   type ServerFrame,
+  type MessageChange,
   type SocketIdentity,
   TYPING_MIN_GAP_MS,
 } from "../../app/features/chat/index.server";
@@ -93,9 +94,17 @@ export class ChatRoom extends DurableObject<Env> {
     });
   }
 
-  /** Broadcasts a change the Worker stored itself (a deletion from the page's form), in turn with the rest. */
-  async relay(frame: ServerFrame): Promise<void> {
-    await this.serial(async () => this.broadcast(frame));
+  /** An edit or a deletion from a page's form: stored and broadcast in turn with socket frames, by the same rules. */
+  async change(who: SocketIdentity, change: MessageChange): Promise<ChatResult<ServerFrame>> {
+    return this.serial(() => this.applyChange(who, change));
+  }
+
+  /** Stores an edit or deletion of the person's own message, then broadcasts it. */
+  private async applyChange(who: SocketIdentity, change: MessageChange): Promise<ChatResult<ServerFrame>> {
+    if (!who.canSend) return { ok: false, code: "not_yours" };
+    const frame = await storeChange(this.env, actorOf(who), who.roomId, change);
+    if (frame.ok) this.broadcast(frame.value);
+    return frame;
   }
 
   /** Closes every socket of a person taken out of the room, at once. */
@@ -132,18 +141,10 @@ export class ChatRoom extends DurableObject<Env> {
         else reply(ws, { type: "message", message: result.value.message });
         return;
       }
-      case "edit": {
-        if (!who.canSend) return;
-        const result = await editMessage(this.env, actor, who.roomId, frame.id, frame.text);
-        if (result.ok) this.broadcast({ type: "edited", message: result.value });
-        else reply(ws, { type: "error", code: result.code });
-        return;
-      }
+      case "edit":
       case "delete": {
-        if (!who.canSend) return;
-        const result = await deleteMessage(this.env, actor, who.roomId, frame.id);
-        if (result.ok) this.broadcast({ type: "deleted", id: result.value.id, deletedAt: result.value.deletedAt });
-        else reply(ws, { type: "error", code: result.code });
+        const result = await this.applyChange(who, frame);
+        if (!result.ok) reply(ws, { type: "error", code: result.code });
         return;
       }
       case "typing": {
@@ -186,4 +187,14 @@ function reply(ws: WebSocket, frame: ServerFrame): void {
 
 function actorOf(who: SocketIdentity): ChatActor {
   return { tenantId: who.tenantId, userId: who.userId, name: who.name, email: who.email };
+}
+
+/** Writes an edit or a deletion to D1 and answers the frame that tells the room about it. */
+async function storeChange(env: Env, actor: ChatActor, roomId: string, change: MessageChange): Promise<ChatResult<ServerFrame>> {
+  if (change.type === "edit") {
+    const edited = await editMessage(env, actor, roomId, change.id, change.text);
+    return edited.ok ? { ok: true, value: { type: "edited", message: edited.value } } : edited;
+  }
+  const deleted = await deleteMessage(env, actor, roomId, change.id);
+  return deleted.ok ? { ok: true, value: { type: "deleted", id: deleted.value.id, deletedAt: deleted.value.deletedAt } } : deleted;
 }

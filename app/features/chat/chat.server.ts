@@ -33,7 +33,7 @@ function selectRaw<F extends Record<string, SQL>>(db: Db, fields: F, from: SQL, 
 
 export type ChatActor = { tenantId: string; userId: string; name: string; email: string; ip?: string | null };
 export type ChatResult<T> = { ok: true; value: T } | { ok: false; code: ChatError };
-const fail = (code: ChatError) => ({ ok: false as const, code });
+export const fail = (code: ChatError) => ({ ok: false as const, code });
 
 /**
  * May `userId` read and write room `roomId` of the tenant: the room is the tenant's, and either
@@ -48,7 +48,7 @@ function canAccess(tenantId: string, roomId: string, userId: SQL | string): SQL 
 }
 
 /** The person is an admin of the group (everyone groups: a membership row with the admin role). */
-function isAdmin(tenantId: string, roomId: string, userId: string): SQL {
+export function isAdmin(tenantId: string, roomId: string, userId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM ${chatMembers} im JOIN ${chatRooms} ir ON ir.id = im.room_id AND ir.tenant_id = ${tenantId} AND ir.kind = 'group'
     WHERE im.tenant_id = ${tenantId} AND im.room_id = ${roomId} AND im.user_id = ${userId} AND im.role = 'admin')`;
 }
@@ -109,10 +109,16 @@ function peopleStatement(db: Db, tenantId: string) {
     .limit(500);
 }
 
-/** The /chat page in one round trip: the person's rooms and the tenant's people (for starting chats). */
-export async function chatHome(env: Env, tenantId: string, userId: string): Promise<{ rooms: RoomSummary[]; people: Person[] }> {
+/** The tenant's active people, by name (to start a direct chat or make a group). */
+export async function chatPeople(env: Env, tenantId: string): Promise<Person[]> {
   const db = dbFor(env, tenantId);
-  const [rooms, people] = await db.batch([roomListStatement(db, tenantId, userId), peopleStatement(db, tenantId)]);
+  return peopleStatement(db, tenantId);
+}
+
+/** The /chat page in one round trip: the person's rooms. */
+export async function chatHome(env: Env, tenantId: string, userId: string): Promise<{ rooms: RoomSummary[] }> {
+  const db = dbFor(env, tenantId);
+  const rooms = await roomListStatement(db, tenantId, userId);
   return {
     rooms: rooms.map((r) => ({
       id: r.id,
@@ -122,7 +128,6 @@ export async function chatHome(env: Env, tenantId: string, userId: string): Prom
       lastActivityAt: r.lastActivityAt,
       unread: Number(r.unread) || 0,
     })),
-    people,
   };
 }
 
@@ -253,6 +258,14 @@ export async function roomView(
     members,
     people,
   };
+}
+
+/** One of the person's own messages, not deleted, in a room they are in: what the edit and delete pages show. */
+export async function ownMessage(env: Env, tenantId: string, userId: string, roomId: string, messageId: string): Promise<WireMessage | null> {
+  const db = dbFor(env, tenantId);
+  const mine = sql`msg.room_id = ${roomId} AND msg.id = ${messageId} AND msg.sender_id = ${userId} AND msg.deleted_at IS NULL`;
+  const [row] = await selectMessages(db, tenantId, sql`${mine} AND ${canAccess(tenantId, roomId, userId)}`);
+  return row ? wireOf(row) : null;
 }
 
 /** Whether the person may be in the room now (the socket route asks before connecting). */
@@ -482,7 +495,7 @@ function checkName(raw: string): ChatResult<string> {
   return { ok: true, value: name };
 }
 
-function audit(actor: ChatActor, action: AuditEntry["action"], roomId: string, payload: Record<string, unknown> = {}) {
+export function audit(actor: ChatActor, action: AuditEntry["action"], roomId: string, payload: Record<string, unknown> = {}) {
   return {
     tenantId: actor.tenantId,
     action,

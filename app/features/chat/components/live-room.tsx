@@ -112,6 +112,7 @@ export function LiveRoom({
           {messages.map((m) => (
             <MessageItem
               key={m.id}
+              roomId={roomId}
               m={m}
               me={me}
               canSend={canSend}
@@ -127,12 +128,12 @@ export function LiveRoom({
                   />
                 ) : undefined
               }
-              extra={
+              edit={
                 onLive ? (
                   <button type="button" className="underline" onClick={() => setEditing(m.id)}>
                     Edit
                   </button>
-                ) : null
+                ) : undefined
               }
             />
           ))}

@@ -34,6 +34,7 @@ export const CHAT_ERRORS = {
   everyone_group: "Everyone in the workspace is in this group; members cannot be added, removed or leave.",
   direct_chat: "A direct chat has no members to change.",
   last_admin: "A group needs an admin: make someone else admin before leaving.",
+  last_admin_role: "A group needs an admin: make someone else admin first.",
 } as const;
 export type ChatError = keyof typeof CHAT_ERRORS;
 
@@ -134,6 +135,9 @@ export type ClientFrame =
   | { type: "delete"; id: string }
   | { type: "typing" }
   | { type: "read" };
+
+/** A change to one's own message, from a socket or a page's form. */
+export type MessageChange = { type: "edit"; id: string; text: string } | { type: "delete"; id: string };
 
 export type WireMessage = {
   id: string;

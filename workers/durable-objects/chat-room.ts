@@ -86,9 +86,9 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   /** A message sent without the socket (the page's form): stored and broadcast in the same order as socket frames. */
-  async post(who: SocketIdentity, clientId: string, text: string): Promise<ChatResult<Sent>> {
+  async post(who: SocketIdentity, clientId: string, text: string, fileIds: readonly string[] = []): Promise<ChatResult<Sent>> {
     return this.serial(async () => {
-      const result = await sendMessage(this.env, actorOf(who), who.roomId, clientId, text, this.stamp());
+      const result = await sendMessage(this.env, actorOf(who), who.roomId, clientId, text, this.stamp(), fileIds);
       if (result.ok && result.value.created) this.broadcast({ type: "message", message: result.value.message });
       return result;
     });
@@ -186,7 +186,7 @@ function reply(ws: WebSocket, frame: ServerFrame): void {
 }
 
 function actorOf(who: SocketIdentity): ChatActor {
-  return { tenantId: who.tenantId, userId: who.userId, name: who.name, email: who.email };
+  return { tenantId: who.tenantId, userId: who.userId, name: who.name, email: who.email, scopes: who.scopes };
 }
 
 /** Writes an edit or a deletion to D1 and answers the frame that tells the room about it. */

@@ -12,6 +12,7 @@ export const chatRoutes: RouteConfigEntry[] = [
       route(":roomId", "features/chat/routes/room.tsx"),
       route(":roomId/messages/:messageId/edit", "features/chat/routes/message-edit.tsx"),
       route(":roomId/messages/:messageId/delete", "features/chat/routes/message-delete.tsx"),
+      route(":roomId/attach", "features/chat/routes/attach.tsx"),
     ]),
   ]),
 ];

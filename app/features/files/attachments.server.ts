@@ -64,3 +64,16 @@ export async function attachableFilesById(env: Env, tenantId: string, actor: Att
   const query = attachableFilesQuery(dbFor(env, tenantId), tenantId, actor, ids);
   return query ? inAskedOrder(await query, ids) : [];
 }
+
+/**
+ * The same as attachableFilesQuery with the ids given as a sub-select (say, the files linked from
+ * one page of chat messages), so a caller reads them in the batch that finds the ids.
+ */
+export function attachableFilesAmongQuery(db: Db, tenantId: string, actor: AttachActor, ids: SQL) {
+  const where = seenBy(tenantId, actor);
+  if (!where) return null;
+  return db
+    .select(columns)
+    .from(files)
+    .where(and(where, sql`${files.id} IN (${ids})`));
+}

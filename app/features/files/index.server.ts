@@ -32,3 +32,4 @@ export {
   type AttachActor,
   type AttachableFile,
 } from "./attachments.server";
+export { attachableFilesAmongQuery } from "./attachments.server";

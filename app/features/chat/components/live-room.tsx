@@ -69,6 +69,9 @@ export function LiveRoom({
   const onSubmit = (event: FormEvent<HTMLDivElement>) => {
     const form = event.target as HTMLFormElement;
     if (!onLive || form.id !== "send-form") return;
+    // "Attach files…" goes to its page with the text typed so far; only Send goes over the socket.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (submitter?.getAttribute("formmethod") === "get") return;
     const box = form.elements.namedItem("text") as HTMLTextAreaElement | null;
     if (!box) return;
     event.preventDefault();

@@ -41,6 +41,7 @@ export function MessageItem({ roomId, m, me, canSend, body, edit }: ItemProps) {
         {m.editedAt && !m.deletedAt ? <span className="opacity-70">(edited)</span> : null}
       </p>
       {m.deletedAt ? <p className="italic opacity-70">Message deleted</p> : (body ?? <MessageText text={m.text} />)}
+      {m.fileCount > 0 ? <MessageFiles roomId={roomId} m={m} /> : null}
       {mine && !m.deletedAt && canSend && !body ? (
         <div className="mt-1 flex gap-3 text-xs">
           {edit ?? (
@@ -54,6 +55,41 @@ export function MessageItem({ roomId, m, me, canSend, body, edit }: ItemProps) {
         </div>
       ) : null}
     </li>
+  );
+}
+
+/**
+ * The files a message links to, as this reader may see them: a link to the file's own page (which
+ * checks again), or "File not available". A message that arrived live names no files (each reader
+ * may see different ones), so it says how many there are until the page is loaded.
+ */
+function MessageFiles({ roomId, m }: { roomId: string; m: WireMessage }) {
+  if (!m.files) {
+    return (
+      <p className="mt-1 text-xs" data-testid="message-files-unread">
+        {m.fileCount === 1 ? "1 attached file" : `${m.fileCount} attached files`}:{" "}
+        <a href={`/chat/${roomId}#m-${m.id}`} className="underline">
+          Refresh to see {m.fileCount === 1 ? "it" : "them"}
+        </a>
+      </p>
+    );
+  }
+  return (
+    <ul className="mt-1 space-y-1 text-sm" aria-label="Attached files" data-testid="message-files">
+      {m.files.map((f) =>
+        f.file ? (
+          <li key={f.id}>
+            <Link to={`/files/file/${f.id}`} className="underline [overflow-wrap:anywhere]" data-testid="message-file">
+              {f.file.name}
+            </Link>
+          </li>
+        ) : (
+          <li key={f.id} className="italic opacity-70" data-testid="message-file-unavailable">
+            File not available
+          </li>
+        ),
+      )}
+    </ul>
   );
 }
 

@@ -95,6 +95,7 @@ describe("the live client", () => {
     createdAt,
     editedAt: null,
     deletedAt: null,
+    fileCount: 0,
   });
   it("keeps messages ordered by time then id and never twice", () => {
     let list = [m("a", 1), m("c", 3)];

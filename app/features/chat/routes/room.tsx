@@ -23,9 +23,10 @@ const notFound = () => data(CHAT_ERRORS.not_found, { status: 404 });
 
 /** A room: the newest page of messages (or an older one by cursor) from D1; showing the newest marks it read. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { env, tenant, user } = await requireModule(request, context, { module: "chat" });
+  const rc = await requireModule(request, context, { module: "chat" });
+  const { env, user } = rc;
   const before = new URL(request.url).searchParams.get("before");
-  const view = await roomView(env, tenant.id, user.id, params.roomId, before);
+  const view = await roomView(env, actorOf(rc), params.roomId, before);
   if (!view) throw notFound();
   const memberIds = new Set(view.members.map((m) => m.id));
   return {
@@ -68,7 +69,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   switch (input.intent) {
     case "send": {
       // Through the room's object, so live sockets see it in order with everything else.
-      const res = await stub.post({ ...actor, roomId, canSend: true }, input.clientId, input.text);
+      const res = await stub.post({ ...actor, roomId, canSend: true }, input.clientId, input.text, input.fileId);
       return res.ok ? redirect(`/chat/${roomId}#latest`) : refused(res.code);
     }
     case "rename": {
@@ -100,7 +101,7 @@ export default function Room({ loaderData, actionData }: Route.ComponentProps) {
   const { room, members, me, canSend, olderHref, isOlderPage } = loaderData;
   const errors: Errors = actionData?.errors ?? {};
   const values = actionData?.values ?? {};
-  const sendForm = canSend && !isOlderPage ? <SendForm clientId={loaderData.clientId} error={errors.text} text={values.text} /> : null;
+  const sendForm = canSend && !isOlderPage ? <SendForm roomId={room.id} clientId={loaderData.clientId} error={errors.text} text={values.text} /> : null;
   return (
     <div className="space-y-6">
       <RoomHeader room={room} memberCount={members.length} />
@@ -177,7 +178,7 @@ function Messages({ roomId, messages, me, canSend, isOlderPage, children }: Mess
   );
 }
 
-function SendForm({ clientId, error, text }: { clientId: string; error?: string; text: string | string[] | undefined }) {
+function SendForm({ roomId, clientId, error, text }: { roomId: string; clientId: string; error?: string; text: string | string[] | undefined }) {
   return (
     <Form method="post" className="space-y-2" data-testid="send-form" id="send-form">
       <input type="hidden" name="clientId" value={clientId} />
@@ -198,9 +199,15 @@ function SendForm({ clientId, error, text }: { clientId: string; error?: string;
           aria-describedby={error ? "message-text-error message-text-description" : "message-text-description"}
         />
       </Field>
-      <SubmitButton name="intent" value="send" pendingText="Sending…">
-        Send
-      </SubmitButton>
+      <div className="flex flex-wrap items-center gap-2">
+        <SubmitButton name="intent" value="send" pendingText="Sending…">
+          Send
+        </SubmitButton>
+        {/* Takes the text typed so far to the page that finds files to link to. */}
+        <button type="submit" formMethod="get" formAction={`/chat/${roomId}/attach`} className={buttonClass("secondary")} data-testid="attach">
+          Attach files…
+        </button>
+      </div>
     </Form>
   );
 }

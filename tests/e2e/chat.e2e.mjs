@@ -42,6 +42,14 @@ scenario(
     await page.getByTestId("room-name").filter({ hasText: "Riverside site team" }).waitFor();
     expect(await page.getByTestId("message").filter({ hasText: edited }).count(), "deleted message's text gone").toBe(0);
 
+    // Attaching files without JavaScript: the typed text goes along to a page that searches Files.
+    await page.getByLabel("Message", { exact: true }).fill(`Drawings for Block B (${RUN})`);
+    await page.getByRole("button", { name: "Attach files…", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Attach files" }).waitFor();
+    expect(await page.getByLabel("Message", { exact: true }).inputValue(), "text kept").toBe(`Drawings for Block B (${RUN})`);
+    await page.getByRole("link", { name: "Back to the chat" }).click();
+    await page.getByTestId("room-name").filter({ hasText: "Riverside site team" }).waitFor();
+
     // The module's own section bar, like other modules.
     const sections = page.getByRole("navigation", { name: "Chat sections" });
     await sections.getByRole("link", { name: "New group" }).click();

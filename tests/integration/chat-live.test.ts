@@ -165,6 +165,22 @@ describe("chat socket: removal", () => {
     expect((await upgrade(m!.b, t, roomId)).status).toBe(404);
   });
 
+  it("closes a person's sockets in every room at once when an admin disables them", async () => {
+    const { t, people } = await chatTenant(["admin", "standard", "standard"]);
+    const [admin, m, other] = people;
+    const group = await seedGroup(t, "Disabled at once", [admin!.id, m!.id, other!.id]);
+    const everyone = await seedGroup(t, "Everyone", [admin!.id], { everyone: true });
+    const inGroup = await connect(m!.b, t, group);
+    const inEveryone = await connect(m!.b, t, everyone);
+    const stays = await connect(other!.b, t, group);
+    expect((await admin!.b.post(`${t.origin}/settings/users`, { intent: "disable", userId: m!.id, confirmed: "yes" })).status).toBe(302);
+    expect((await inGroup.closed).code).toBe(4403);
+    expect((await inEveryone.closed).code).toBe(4403);
+    // Nobody else is cut off.
+    stays.send({ type: "send", clientId: "after-disable-01", text: "Still here" });
+    await stays.until(() => stays.messages().includes("Still here"));
+  });
+
   it("refuses the next frame of a socket whose person was disabled since connecting, and closes it", async () => {
     const { t, people } = await chatTenant();
     const [a, m] = people;

@@ -316,6 +316,14 @@ export async function ownMessage(env: Env, tenantId: string, userId: string, roo
   return row ? wireOf(row) : null;
 }
 
+/** The rooms a person may have sockets in: those they are a member of, and the tenant's everyone groups. */
+export async function roomsOfPerson(env: Env, tenantId: string, userId: string): Promise<string[]> {
+  const db = dbFor(env, tenantId);
+  const rows = await db.all<{ id: string }>(sql`SELECT r.id FROM ${chatRooms} r WHERE r.tenant_id = ${tenantId} AND (r.everyone = 1
+    OR EXISTS (SELECT 1 FROM ${chatMembers} m WHERE m.tenant_id = ${tenantId} AND m.room_id = r.id AND m.user_id = ${userId})) LIMIT 1000`);
+  return rows.map((r) => r.id);
+}
+
 /** Whether the person may be in the room now (the socket route asks before connecting). */
 export async function mayJoinRoom(env: Env, tenantId: string, userId: string, roomId: string): Promise<boolean> {
   const db = dbFor(env, tenantId);

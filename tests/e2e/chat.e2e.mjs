@@ -94,6 +94,18 @@ scenario(
       await page.waitForTimeout(1500);
       expect(await page.getByTestId("message").filter({ hasText: reply }).count(), "no duplicate").toBe(1);
       expect(await lead.getByTestId("message").filter({ hasText: reply }).count(), "no duplicate for the other person").toBe(1);
+
+      // With JavaScript, "Attach files…" opens a small picker in the room instead of leaving it.
+      await page.getByRole("button", { name: "Attach files…", exact: true }).click();
+      const picker = page.getByTestId("file-picker");
+      await picker.waitFor();
+      await picker.getByRole("button", { name: "Search", exact: true }).click();
+      await picker
+        .getByText(/No files found\.|KB|MB| B$/)
+        .first()
+        .waitFor();
+      expect(new URL(page.url()).pathname.endsWith("/attach"), "stayed in the room").toBe(false);
+      await picker.getByRole("button", { name: "Close", exact: true }).click();
     } finally {
       await other.close();
     }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "rea
 import { CHAT_ERRORS, checkMessageText, TYPING_INTERVAL_MS, type ServerFrame, type WireMessage } from "../domain/rules";
 import { MessageItem } from "./message-list";
 import { MessageText } from "./message-text";
+import { FilePicker, PickedFiles, type PickedFile } from "./file-picker";
 import { useChatSocket } from "./use-chat-socket";
 
 const STATUS_TEXT = {
@@ -35,6 +36,8 @@ export function LiveRoom({
   const [reads, setReads] = useState<Record<string, { name: string; at: number }>>({});
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
+  const [picked, setPicked] = useState<PickedFile[]>([]);
   const lastTyping = useRef(0);
   const lastRead = useRef(0);
   const end = useRef<HTMLLIElement>(null);
@@ -69,11 +72,24 @@ export function LiveRoom({
   const onSubmit = (event: FormEvent<HTMLDivElement>) => {
     const form = event.target as HTMLFormElement;
     if (!onLive || form.id !== "send-form") return;
-    // "Attach files…" goes to its page with the text typed so far; only Send goes over the socket.
+    // "Attach files…" opens the picker here instead of going to the attach page.
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    if (submitter?.getAttribute("formmethod") === "get") return;
+    if (submitter?.getAttribute("formmethod") === "get") {
+      event.preventDefault();
+      setPicking(true);
+      return;
+    }
     const box = form.elements.namedItem("text") as HTMLTextAreaElement | null;
     if (!box) return;
+    if (picked.length > 0) {
+      // With files the form posts as it does without JavaScript (the page shows each reader what they may see).
+      setTimeout(() => {
+        box.value = "";
+        setPicked([]);
+        setPicking(false);
+      });
+      return;
+    }
     event.preventDefault();
     const checked = checkMessageText(box.value);
     if (!checked.ok) {
@@ -162,6 +178,8 @@ export function LiveRoom({
           {error}
         </p>
       ) : null}
+      {picking ? <FilePicker roomId={roomId} chosen={picked} onChange={setPicked} onClose={() => setPicking(false)} /> : null}
+      <PickedFiles chosen={picked} onRemove={(id) => setPicked((all) => all.filter((f) => f.id !== id))} />
       {children}
     </div>
   );

@@ -105,8 +105,11 @@ describe("the live client", () => {
     expect(list.map((x) => `${x.id}:${x.text}`)).toEqual(["a:a", "b:edited", "c:c", "d:d"]);
   });
   it("keeps the files the page read for this reader when a broadcast copy (which names none) replaces a message", () => {
-    const files = [{ id: "f1", file: { name: "Plan.pdf", size: 10 } }, { id: "f2", file: null }];
-    let list = [{ ...m("a", 1), fileCount: 2, files }];
+    const files = [
+      { id: "f1", file: { name: "Plan.pdf", size: 10 } },
+      { id: "f2", file: null },
+    ];
+    let list: WireMessage[] = [{ ...m("a", 1), fileCount: 2, files }];
     list = mergeMessage(list, { ...m("a", 1, "edited"), fileCount: 2 });
     expect(list[0]).toMatchObject({ text: "edited", files });
   });

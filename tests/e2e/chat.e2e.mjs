@@ -4,7 +4,7 @@ import { ACCOUNTS, expect, newContext, newPage, RUN, scenario, signIn, tenantUrl
 
 async function openRoom(page, name) {
   await page.goto(tenantUrl("acme", "/chat"));
-  await page.getByRole("heading", { level: 1, name: "Chat" }).waitFor();
+  await page.getByRole("heading", { level: 1, name: "Chats" }).waitFor();
   await page
     .getByRole("link", { name: new RegExp(`^${name}`) })
     .first()
@@ -26,6 +26,36 @@ scenario(
     expect(await page.getByLabel("Message", { exact: true }).inputValue(), "form emptied").toBe("");
     await page.getByTestId("refresh").click();
     await page.getByTestId("message").filter({ hasText: text }).waitFor();
+
+    // Editing and deleting one's own message: a link to a form page, then back to the room.
+    const mine = page.getByTestId("message").filter({ hasText: text });
+    await mine.getByRole("link", { name: /^Edit your message/ }).click();
+    await page.getByRole("heading", { level: 1, name: "Edit message" }).waitFor();
+    const edited = `Gate 2 padlock and chain replaced (${RUN})`;
+    await page.getByLabel("Message", { exact: true }).fill(edited);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const after = page.getByTestId("message").filter({ hasText: edited });
+    await after.filter({ hasText: "(edited)" }).waitFor();
+    await after.getByRole("link", { name: /^Delete your message/ }).click();
+    await page.getByRole("heading", { level: 1, name: "Delete this message?" }).waitFor();
+    await page.getByRole("button", { name: "Delete message", exact: true }).click();
+    await page.getByTestId("room-name").filter({ hasText: "Riverside site team" }).waitFor();
+    expect(await page.getByTestId("message").filter({ hasText: edited }).count(), "deleted message's text gone").toBe(0);
+
+    // Attaching files without JavaScript: the typed text goes along to a page that searches Files.
+    await page.getByLabel("Message", { exact: true }).fill(`Drawings for Block B (${RUN})`);
+    await page.getByRole("button", { name: "Attach files…", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Attach files" }).waitFor();
+    expect(await page.getByLabel("Message", { exact: true }).inputValue(), "text kept").toBe(`Drawings for Block B (${RUN})`);
+    await page.getByRole("link", { name: "Back to the chat" }).click();
+    await page.getByTestId("room-name").filter({ hasText: "Riverside site team" }).waitFor();
+
+    // The module's own section bar, like other modules.
+    const sections = page.getByRole("navigation", { name: "Chat sections" });
+    await sections.getByRole("link", { name: "New group" }).click();
+    await page.getByRole("heading", { level: 1, name: "Create a group" }).waitFor();
+    await sections.getByRole("link", { name: "Chats" }).click();
+    await page.getByRole("heading", { level: 1, name: "Chats" }).waitFor();
   },
   { modes: [false] },
 );
@@ -64,6 +94,18 @@ scenario(
       await page.waitForTimeout(1500);
       expect(await page.getByTestId("message").filter({ hasText: reply }).count(), "no duplicate").toBe(1);
       expect(await lead.getByTestId("message").filter({ hasText: reply }).count(), "no duplicate for the other person").toBe(1);
+
+      // With JavaScript, "Attach files…" opens a small picker in the room instead of leaving it.
+      await page.getByRole("button", { name: "Attach files…", exact: true }).click();
+      const picker = page.getByTestId("file-picker");
+      await picker.waitFor();
+      await picker.getByRole("button", { name: "Search", exact: true }).click();
+      await picker
+        .getByText(/No files found\.|KB|MB| B$/)
+        .first()
+        .waitFor();
+      expect(new URL(page.url()).pathname.endsWith("/attach"), "stayed in the room").toBe(false);
+      await picker.getByRole("button", { name: "Close", exact: true }).click();
     } finally {
       await other.close();
     }

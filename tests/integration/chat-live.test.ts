@@ -2,56 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ServerFrame } from "~/features/chat";
 import { chatTenant, seedGroup } from "../factories/chat";
-import { createTenant, createUser, type TestTenant } from "../factories";
+import { createTenant, createUser } from "../factories";
 import { signedIn } from "../factories/sessions";
 import { count } from "./auth-helpers";
 import { Browser } from "./http";
-
-/** One end of a live socket, as the browser's client holds it. */
-class Socket {
-  frames: ServerFrame[] = [];
-  closed: Promise<{ code: number }>;
-  private waiters: (() => void)[] = [];
-  constructor(readonly ws: WebSocket) {
-    ws.accept();
-    ws.addEventListener("message", (e) => {
-      this.frames.push(JSON.parse(String(e.data)) as ServerFrame);
-      for (const w of this.waiters.splice(0)) w();
-    });
-    this.closed = new Promise((resolve) => ws.addEventListener("close", (e) => resolve({ code: e.code })));
-  }
-  send(frame: unknown) {
-    this.ws.send(JSON.stringify(frame));
-  }
-  /** Waits until `pred` holds over the frames received (or fails after `ms`). */
-  async until(pred: (frames: ServerFrame[]) => boolean, ms = 5000): Promise<ServerFrame[]> {
-    const end = Date.now() + ms;
-    while (!pred(this.frames)) {
-      if (Date.now() > end) throw new Error(`timed out; frames: ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
-    return this.frames;
-  }
-  messages(): string[] {
-    return this.frames.flatMap((f) => (f.type === "message" ? [f.message.text] : []));
-  }
-}
-
-async function upgrade(b: Browser, t: TestTenant, roomId: string, opts: { origin?: string; since?: number } = {}): Promise<Response> {
-  const q = opts.since ? `?since=${opts.since}` : "";
-  return b.get(`${t.origin}/chat/${roomId}/socket${q}`, { headers: { Upgrade: "websocket", Origin: opts.origin ?? t.origin } });
-}
-
-async function connect(b: Browser, t: TestTenant, roomId: string, opts: { since?: number } = {}): Promise<Socket> {
-  const res = await upgrade(b, t, roomId, opts);
-  expect(res.status).toBe(101);
-  const s = new Socket(res.webSocket!);
-  await s.until((f) => f.some((x) => x.type === "ready"));
-  return s;
-}
+import { connect, upgrade } from "./chat-helpers";
 
 describe("chat socket: who may connect", () => {
   it("lets a member in and refuses a non-member, another tenant, a foreign origin, a missing session and a missing chat.view", async () => {
@@ -171,6 +126,19 @@ describe("chat socket: messages", () => {
     expect(row!.deleted_at).not.toBeNull();
   });
 
+  it("passes on at most one typing indicator per socket in two seconds, however many the client sends", async () => {
+    const { t, people } = await chatTenant();
+    const [a, b] = people;
+    const roomId = await seedGroup(t, "Typing flood", [a!.id, b!.id]);
+    const sa = await connect(a!.b, t, roomId);
+    const sb = await connect(b!.b, t, roomId);
+    for (let i = 0; i < 25; i++) sa.send({ type: "typing" });
+    // A message after the flood: once it arrives, every typing frame before it has arrived too.
+    sa.send({ type: "send", clientId: "typing-flood-01", text: "done typing" });
+    await sb.until(() => sb.messages().length === 1);
+    expect(sb.frames.filter((f) => f.type === "typing")).toHaveLength(1);
+  });
+
   it("refuses a message from someone without chat.send, storing nothing", async () => {
     const { t, people } = await chatTenant(["standard", "lead"], { bundles: { lead: ["chat.view"] } });
     const [a, reader] = people;
@@ -195,6 +163,22 @@ describe("chat socket: removal", () => {
     await sa.until(() => sa.messages().length === 1);
     expect(sm.messages()).toEqual([]);
     expect((await upgrade(m!.b, t, roomId)).status).toBe(404);
+  });
+
+  it("closes a person's sockets in every room at once when an admin disables them", async () => {
+    const { t, people } = await chatTenant(["admin", "standard", "standard"]);
+    const [admin, m, other] = people;
+    const group = await seedGroup(t, "Disabled at once", [admin!.id, m!.id, other!.id]);
+    const everyone = await seedGroup(t, "Everyone", [admin!.id], { everyone: true });
+    const inGroup = await connect(m!.b, t, group);
+    const inEveryone = await connect(m!.b, t, everyone);
+    const stays = await connect(other!.b, t, group);
+    expect((await admin!.b.post(`${t.origin}/settings/users`, { intent: "disable", userId: m!.id, confirmed: "yes" })).status).toBe(302);
+    expect((await inGroup.closed).code).toBe(4403);
+    expect((await inEveryone.closed).code).toBe(4403);
+    // Nobody else is cut off.
+    stays.send({ type: "send", clientId: "after-disable-01", text: "Still here" });
+    await stays.until(() => stays.messages().includes("Still here"));
   });
 
   it("refuses the next frame of a socket whose person was disabled since connecting, and closes it", async () => {

@@ -23,11 +23,11 @@ describe("chat without JavaScript", () => {
   it("starts a direct chat, posts a message, redirects to the newest messages, and the other person sees it unread", async () => {
     const { t, people } = await chatTenant();
     const [a, b] = people;
-    const open = await a!.b.post(`${t.origin}/chat`, { intent: "direct", userId: b!.id });
+    const open = await a!.b.post(`${t.origin}/chat/new`, { userId: b!.id });
     expect(open.status).toBe(302);
     const roomId = roomIdOf(open);
     // Opening again (from either side) gives the same chat.
-    expect(roomIdOf(await b!.b.post(`${t.origin}/chat`, { intent: "direct", userId: a!.id }))).toBe(roomId);
+    expect(roomIdOf(await b!.b.post(`${t.origin}/chat/new`, { userId: a!.id }))).toBe(roomId);
 
     const form = await page(await a!.b.get(`${t.origin}/chat/${roomId}`));
     const clientId = form.querySelector<HTMLInputElement>("input[name=clientId]")!.getAttribute("value")!;
@@ -123,10 +123,10 @@ describe("chat without JavaScript", () => {
   it("creates a group with members, lists rooms newest activity first, and the admin renames, adds and removes (audited)", async () => {
     const { t, people } = await chatTenant(["lead", "standard", "standard", "standard"]);
     const [admin, m1, m2, m3] = people;
-    const noName = await admin!.b.post(`${t.origin}/chat`, { intent: "group", name: "", members: [m1!.id] });
+    const noName = await admin!.b.post(`${t.origin}/chat/new-group`, { name: "", members: [m1!.id] });
     expect(noName.status).toBe(400);
     expect((await page(noName)).querySelector("#group-name-error")?.textContent).toBe("Give the group a name.");
-    const created = await admin!.b.post(`${t.origin}/chat`, { intent: "group", name: "Deliveries", members: [m1!.id, m2!.id] });
+    const created = await admin!.b.post(`${t.origin}/chat/new-group`, { name: "Deliveries", members: [m1!.id, m2!.id] });
     expect(created.status).toBe(302);
     const roomId = roomIdOf(created);
     const older = await seedGroup(t, "Older group", [admin!.id, m1!.id], { lastActivityAt: Date.now() - 3_600_000 });
@@ -162,7 +162,7 @@ describe("chat without JavaScript", () => {
   it("puts everyone, present and future, in an Everyone group", async () => {
     const { t, people } = await chatTenant();
     const [a] = people;
-    const created = await a!.b.post(`${t.origin}/chat`, { intent: "group", name: "All site", everyone: "on" });
+    const created = await a!.b.post(`${t.origin}/chat/new-group`, { name: "All site", everyone: "on" });
     const roomId = roomIdOf(created);
     const late = await createUser(t);
     const lb = await signedIn(t, late);
@@ -207,7 +207,7 @@ describe("chat access", () => {
     const ob = await signedIn(other, ou);
     expect((await ob.get(`${other.origin}/chat/${roomId}`)).status).toBe(404);
     expect((await ob.post(`${other.origin}/chat/${roomId}`, { intent: "send", clientId: "client-x-1", text: "hi" })).status).toBe(404);
-    expect((await ob.post(`${other.origin}/chat`, { intent: "direct", userId: a!.id })).status).toBe(400);
+    expect((await ob.post(`${other.origin}/chat/new`, { userId: a!.id })).status).toBe(400);
     expect(await count("chat_messages", "room_id = ?", roomId)).toBe(0);
   });
 
@@ -219,7 +219,7 @@ describe("chat access", () => {
     expect((await none!.b.get(`${t.origin}/chat/${roomId}`)).status).toBe(403);
     expect((await reader!.b.get(`${t.origin}/chat/${roomId}`)).status).toBe(200);
     expect((await reader!.b.post(`${t.origin}/chat/${roomId}`, { intent: "send", clientId: "client-ro-1", text: "hi" })).status).toBe(403);
-    expect((await reader!.b.post(`${t.origin}/chat`, { intent: "direct", userId: none!.id })).status).toBe(403);
+    expect((await reader!.b.post(`${t.origin}/chat/new`, { userId: none!.id })).status).toBe(403);
     const off = await createTenant();
     const u = await createUser(off);
     expect((await (await signedIn(off, u)).get(`${off.origin}/chat`)).status).toBe(404);

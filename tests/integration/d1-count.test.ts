@@ -512,5 +512,25 @@ describe("D1 round trips: the subcontractor list's UTR filter", () => {
     const res = await b.get(`${t.origin}/cis/subcontractors?utr=invalid`);
     expect(res.status).toBe(200);
     expect(d1Queries(res)).toBe(2);
+describe("D1 round trips: chat, new chats and message pages", () => {
+  it("serves the new chat and new group forms, a message's edit and delete pages and the attach page in two round trips", async () => {
+    const { chatTenant, seedGroup } = await import("../factories/chat");
+    const { t, people } = await chatTenant();
+    const [a, b] = people;
+    const roomId = await seedGroup(t, "Counted pages", [a!.id, b!.id]);
+    await a!.b.post(`${t.origin}/chat/${roomId}`, { intent: "send", clientId: "counted-pages-01", text: "Counted" });
+    const id = (await env.DB.prepare("SELECT id FROM chat_messages WHERE room_id = ?").bind(roomId).first<string>("id"))!;
+    const pages = [
+      "/chat/new",
+      "/chat/new-group",
+      `/chat/${roomId}/messages/${id}/edit`,
+      `/chat/${roomId}/messages/${id}/delete`,
+      `/chat/${roomId}/attach?q=x`,
+    ];
+    for (const path of pages) {
+      const res = await a!.b.get(`${t.origin}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(d1Queries(res), path).toBe(2);
+    }
   });
 });

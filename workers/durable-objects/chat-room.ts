@@ -12,8 +12,13 @@ import {
   type ClientFrame,
   type Sent,
   type ServerFrame,
+  type MessageChange,
   type SocketIdentity,
+  TYPING_MIN_GAP_MS,
 } from "../../app/features/chat/index.server";
+
+/** What a socket carries in its attachment: its person, and when it last sent a typing indicator. */
+type LiveIdentity = SocketIdentity & { typingAt?: number };
 
 /** Close code for a socket whose person is no longer in the room (or never was). */
 export const CLOSE_REMOVED = 4403;
@@ -63,10 +68,13 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    const who = ws.deserializeAttachment() as SocketIdentity | null;
     const frame = parseClientFrame(typeof raw === "string" ? raw : null);
-    if (!who || !frame) return;
-    await this.serial(() => this.handle(ws, who, frame));
+    if (!frame) return;
+    // The person is read from the socket when the frame's turn comes (it carries the typing throttle too).
+    await this.serial(async () => {
+      const who = ws.deserializeAttachment() as LiveIdentity | null;
+      if (who) await this.handle(ws, who, frame);
+    });
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -78,17 +86,25 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   /** A message sent without the socket (the page's form): stored and broadcast in the same order as socket frames. */
-  async post(who: SocketIdentity, clientId: string, text: string): Promise<ChatResult<Sent>> {
+  async post(who: SocketIdentity, clientId: string, text: string, fileIds: readonly string[] = []): Promise<ChatResult<Sent>> {
     return this.serial(async () => {
-      const result = await sendMessage(this.env, actorOf(who), who.roomId, clientId, text, this.stamp());
+      const result = await sendMessage(this.env, actorOf(who), who.roomId, clientId, text, this.stamp(), fileIds);
       if (result.ok && result.value.created) this.broadcast({ type: "message", message: result.value.message });
       return result;
     });
   }
 
-  /** Broadcasts a change the Worker stored itself (a deletion from the page's form), in turn with the rest. */
-  async relay(frame: ServerFrame): Promise<void> {
-    await this.serial(async () => this.broadcast(frame));
+  /** An edit or a deletion from a page's form: stored and broadcast in turn with socket frames, by the same rules. */
+  async change(who: SocketIdentity, change: MessageChange): Promise<ChatResult<ServerFrame>> {
+    return this.serial(() => this.applyChange(who, change));
+  }
+
+  /** Stores an edit or deletion of the person's own message, then broadcasts it. */
+  private async applyChange(who: SocketIdentity, change: MessageChange): Promise<ChatResult<ServerFrame>> {
+    if (!who.canSend) return { ok: false, code: "not_yours" };
+    const frame = await storeChange(this.env, actorOf(who), who.roomId, change);
+    if (frame.ok) this.broadcast(frame.value);
+    return frame;
   }
 
   /** Closes every socket of a person taken out of the room, at once. */
@@ -109,7 +125,7 @@ export class ChatRoom extends DurableObject<Env> {
     return this.ctx.getWebSockets().length;
   }
 
-  private async handle(ws: WebSocket, who: SocketIdentity, frame: ClientFrame): Promise<void> {
+  private async handle(ws: WebSocket, who: LiveIdentity, frame: ClientFrame): Promise<void> {
     const actor = actorOf(who);
     switch (frame.type) {
       case "send": {
@@ -125,23 +141,20 @@ export class ChatRoom extends DurableObject<Env> {
         else reply(ws, { type: "message", message: result.value.message });
         return;
       }
-      case "edit": {
-        if (!who.canSend) return;
-        const result = await editMessage(this.env, actor, who.roomId, frame.id, frame.text);
-        if (result.ok) this.broadcast({ type: "edited", message: result.value });
-        else reply(ws, { type: "error", code: result.code });
-        return;
-      }
+      case "edit":
       case "delete": {
-        if (!who.canSend) return;
-        const result = await deleteMessage(this.env, actor, who.roomId, frame.id);
-        if (result.ok) this.broadcast({ type: "deleted", id: result.value.id, deletedAt: result.value.deletedAt });
-        else reply(ws, { type: "error", code: result.code });
+        const result = await this.applyChange(who, frame);
+        if (!result.ok) reply(ws, { type: "error", code: result.code });
         return;
       }
-      case "typing":
+      case "typing": {
+        // At most one typing indicator per socket per TYPING_MIN_GAP_MS, whatever the client sends.
+        const now = Date.now();
+        if (now - (who.typingAt ?? 0) < TYPING_MIN_GAP_MS) return;
+        ws.serializeAttachment({ ...who, typingAt: now } satisfies LiveIdentity);
         this.broadcast({ type: "typing", userId: who.userId, name: who.name }, ws);
         return;
+      }
       case "read": {
         const result = await markRead(this.env, who.tenantId, who.userId, who.roomId);
         if (result.ok) this.broadcast({ type: "read", userId: who.userId, name: who.name, at: result.value });
@@ -173,5 +186,15 @@ function reply(ws: WebSocket, frame: ServerFrame): void {
 }
 
 function actorOf(who: SocketIdentity): ChatActor {
-  return { tenantId: who.tenantId, userId: who.userId, name: who.name, email: who.email };
+  return { tenantId: who.tenantId, userId: who.userId, name: who.name, email: who.email, scopes: who.scopes };
+}
+
+/** Writes an edit or a deletion to D1 and answers the frame that tells the room about it. */
+async function storeChange(env: Env, actor: ChatActor, roomId: string, change: MessageChange): Promise<ChatResult<ServerFrame>> {
+  if (change.type === "edit") {
+    const edited = await editMessage(env, actor, roomId, change.id, change.text);
+    return edited.ok ? { ok: true, value: { type: "edited", message: edited.value } } : edited;
+  }
+  const deleted = await deleteMessage(env, actor, roomId, change.id);
+  return deleted.ok ? { ok: true, value: { type: "deleted", id: deleted.value.id, deletedAt: deleted.value.deletedAt } } : deleted;
 }

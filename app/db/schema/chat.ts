@@ -57,6 +57,8 @@ export const chatMessages = sqliteTable(
     createdAt: integer("created_at").notNull(),
     editedAt: integer("edited_at"),
     deletedAt: integer("deleted_at"),
+    /** How many files the message links to (their ids are in chat_message_files). */
+    fileCount: integer("file_count").notNull().default(0),
   },
   (t) => [
     uniqueIndex("chat_messages_room_sender_client").on(t.roomId, t.senderId, t.clientId),
@@ -65,4 +67,21 @@ export const chatMessages = sqliteTable(
     // The per-person rate limit: one person's messages in the last minute.
     index("chat_messages_tenant_sender_created").on(t.tenantId, t.senderId, t.createdAt),
   ],
+);
+
+/**
+ * Files a message links to (from the Files module), in the order the sender chose them. Only the
+ * id is kept: whether a reader sees a file's name and link is decided when they read, by the files
+ * area's own visibility rule.
+ */
+export const chatMessageFiles = sqliteTable(
+  "chat_message_files",
+  {
+    tenantId: text("tenant_id").notNull(),
+    roomId: text("room_id").notNull(),
+    messageId: text("message_id").notNull(),
+    fileId: text("file_id").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.fileId] }), index("chat_message_files_tenant_room").on(t.tenantId, t.roomId, t.messageId)],
 );

@@ -2,13 +2,15 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, getDb, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
-import { chatMembers, chatMessages, chatRooms, notifications, users } from "~/db/schema";
+import { chatMembers, chatMessageFiles, chatMessages, chatRooms, notifications, users } from "~/db/schema";
+import { attachableFilesAmongQuery, attachableFilesQuery, type AttachActor } from "~/features/files/index.server";
 import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platform/index.server";
 import { newId, sha256Hex } from "~/utils/ids";
 import {
   checkMessageText,
   decodeCursor,
   directKey,
+  MAX_MESSAGE_FILES,
   mentionedPeople,
   PAGE_SIZE,
   RATE_LIMIT_MESSAGES,
@@ -17,6 +19,7 @@ import {
   ROOM_NAME_MAX_CHARS,
   UNREAD_CAP,
   type ChatError,
+  type MessageFile,
   type WireMessage,
 } from "./domain/rules";
 
@@ -31,9 +34,15 @@ function selectRaw<F extends Record<string, SQL>>(db: Db, fields: F, from: SQL, 
   return q;
 }
 
-export type ChatActor = { tenantId: string; userId: string; name: string; email: string; ip?: string | null };
+/** Who acts in the chat; `scopes` (their files.* ones are enough) say which files they may attach. */
+export type ChatActor = { tenantId: string; userId: string; name: string; email: string; ip?: string | null; scopes?: readonly string[] };
+
+/** The person as the files area sees them, to decide which files they may attach or see. */
+export function fileViewer(tenantId: string, p: { userId: string; name: string; email: string; scopes?: readonly string[] }): AttachActor {
+  return { id: p.userId, email: p.email, displayName: p.name, tenantId, scopes: [...(p.scopes ?? [])] };
+}
 export type ChatResult<T> = { ok: true; value: T } | { ok: false; code: ChatError };
-const fail = (code: ChatError) => ({ ok: false as const, code });
+export const fail = (code: ChatError) => ({ ok: false as const, code });
 
 /**
  * May `userId` read and write room `roomId` of the tenant: the room is the tenant's, and either
@@ -48,7 +57,7 @@ function canAccess(tenantId: string, roomId: string, userId: SQL | string): SQL 
 }
 
 /** The person is an admin of the group (everyone groups: a membership row with the admin role). */
-function isAdmin(tenantId: string, roomId: string, userId: string): SQL {
+export function isAdmin(tenantId: string, roomId: string, userId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM ${chatMembers} im JOIN ${chatRooms} ir ON ir.id = im.room_id AND ir.tenant_id = ${tenantId} AND ir.kind = 'group'
     WHERE im.tenant_id = ${tenantId} AND im.room_id = ${roomId} AND im.user_id = ${userId} AND im.role = 'admin')`;
 }
@@ -75,20 +84,28 @@ export function chatUnreadTotal(tenantId: SQL, userId: SQL): SQL<number> {
 export type RoomSummary = { id: string; kind: "direct" | "group"; name: string; everyone: boolean; lastActivityAt: number; unread: number };
 export type Person = { id: string; displayName: string; email: string };
 
+/** A room's columns as lists and pages show it (`room` and `member` as roomWithMember names them). */
+function roomColumns(tenantId: string, userId: string) {
+  return {
+    id: sql<string>`room.id`,
+    kind: sql<"direct" | "group">`room.kind`,
+    name: sql<string | null>`room.name`,
+    everyone: sql<number>`room.everyone`,
+    other: otherPersonName(tenantId, userId),
+  };
+}
+
+/** Rooms with the person's membership row, when they have one. */
+function roomWithMember(userId: string): SQL {
+  return sql`${chatRooms} room LEFT JOIN ${chatMembers} member ON member.room_id = room.id AND member.tenant_id = room.tenant_id AND member.user_id = ${userId}`;
+}
+
 /** The statement listing a person's rooms, newest activity first, each with its unread count. */
 function roomListStatement(db: Db, tenantId: string, userId: string) {
   return selectRaw(
     db,
-    {
-      id: sql<string>`room.id`,
-      kind: sql<"direct" | "group">`room.kind`,
-      name: sql<string | null>`room.name`,
-      everyone: sql<number>`room.everyone`,
-      lastActivityAt: sql<number>`room.last_activity_at`,
-      other: otherPersonName(tenantId, userId),
-      unread: unreadInRoom(userId),
-    },
-    sql`${chatRooms} room LEFT JOIN ${chatMembers} member ON member.room_id = room.id AND member.tenant_id = room.tenant_id AND member.user_id = ${userId}`,
+    { ...roomColumns(tenantId, userId), lastActivityAt: sql<number>`room.last_activity_at`, unread: unreadInRoom(userId) },
+    roomWithMember(userId),
     sql`room.tenant_id = ${tenantId} AND (room.everyone = 1 OR member.user_id IS NOT NULL)`,
     { orderBy: sql`room.last_activity_at DESC, room.id`, limit: 200 },
   );
@@ -109,10 +126,16 @@ function peopleStatement(db: Db, tenantId: string) {
     .limit(500);
 }
 
-/** The /chat page in one round trip: the person's rooms and the tenant's people (for starting chats). */
-export async function chatHome(env: Env, tenantId: string, userId: string): Promise<{ rooms: RoomSummary[]; people: Person[] }> {
+/** The tenant's active people, by name (to start a direct chat or make a group). */
+export async function chatPeople(env: Env, tenantId: string): Promise<Person[]> {
   const db = dbFor(env, tenantId);
-  const [rooms, people] = await db.batch([roomListStatement(db, tenantId, userId), peopleStatement(db, tenantId)]);
+  return peopleStatement(db, tenantId);
+}
+
+/** The /chat page in one round trip: the person's rooms. */
+export async function chatHome(env: Env, tenantId: string, userId: string): Promise<{ rooms: RoomSummary[] }> {
+  const db = dbFor(env, tenantId);
+  const rooms = await roomListStatement(db, tenantId, userId);
   return {
     rooms: rooms.map((r) => ({
       id: r.id,
@@ -122,7 +145,6 @@ export async function chatHome(env: Env, tenantId: string, userId: string): Prom
       lastActivityAt: r.lastActivityAt,
       unread: Number(r.unread) || 0,
     })),
-    people,
   };
 }
 
@@ -146,6 +168,7 @@ function messageFields(tenantId: string) {
       createdAt: sql<number>`msg.created_at`,
       editedAt: sql<number | null>`msg.edited_at`,
       deletedAt: sql<number | null>`msg.deleted_at`,
+      fileCount: sql<number>`msg.file_count`,
     },
     from: sql`${chatMessages} msg LEFT JOIN ${users} su ON su.id = msg.sender_id AND su.tenant_id = ${tenantId}`,
   };
@@ -166,52 +189,89 @@ type MessageRow = {
   createdAt: number;
   editedAt: number | null;
   deletedAt: number | null;
+  fileCount: number;
 };
 
 export function wireOf(r: MessageRow): WireMessage {
-  return { ...r, senderName: r.senderName ?? "Former member", text: r.deletedAt ? "" : r.text };
+  const gone = !!r.deletedAt;
+  return { ...r, senderName: r.senderName ?? "Former member", text: gone ? "" : r.text, fileCount: gone ? 0 : r.fileCount };
+}
+
+type RoomRow = {
+  id: string;
+  kind: "direct" | "group";
+  name: string | null;
+  everyone: number;
+  role: "admin" | "member" | null;
+  lastReadAt: number | null;
+  other: string | null;
+};
+
+/** The room with the reader's membership (none when they may not see it). */
+function roomStatement(db: Db, tenantId: string, userId: string, roomId: string) {
+  return selectRaw(
+    db,
+    { ...roomColumns(tenantId, userId), role: sql<"admin" | "member" | null>`member.role`, lastReadAt: sql<number | null>`member.last_read_at` },
+    roomWithMember(userId),
+    sql`room.tenant_id = ${tenantId} AND room.id = ${roomId} AND (room.everyone = 1 OR member.user_id IS NOT NULL)`,
+  );
+}
+
+type FileRow = { messageId: string; fileId: string; name: string | null; size: number | null };
+
+/**
+ * The files linked from one page of messages (`pageIds`: a sub-select of the page's message ids),
+ * each with its name and size only when the reader may see it in Files now (the files area's own
+ * rule): a file they may not see comes back without them, and reads "File not available".
+ */
+function pageFilesStatement(db: Db, reader: ChatActor, roomId: string, pageIds: SQL) {
+  const { tenantId } = reader;
+  const linked = sql`SELECT lf.file_id FROM ${chatMessageFiles} lf WHERE lf.tenant_id = ${tenantId} AND lf.room_id = ${roomId} AND lf.message_id IN (${pageIds})`;
+  const visible = attachableFilesAmongQuery(db, tenantId, fileViewer(tenantId, reader), linked);
+  const seen = visible ? sql`(${visible})` : sql`(SELECT NULL AS id, NULL AS name, NULL AS size WHERE 0)`;
+  return selectRaw(
+    db,
+    { messageId: sql<string>`mf.message_id`, fileId: sql<string>`mf.file_id`, name: sql<string | null>`vf.name`, size: sql<number | null>`vf.size` },
+    sql`${chatMessageFiles} mf LEFT JOIN ${seen} vf ON vf.id = mf.file_id`,
+    sql`mf.tenant_id = ${tenantId} AND mf.room_id = ${roomId} AND mf.message_id IN (${pageIds})`,
+    { orderBy: sql`mf.message_id, mf.position` },
+  );
+}
+
+/** Each message with the files it links to, as the reader may see them. */
+function withFiles(messages: WireMessage[], rows: readonly FileRow[]): WireMessage[] {
+  const byMessage = new Map<string, MessageFile[]>();
+  for (const f of rows) {
+    const list = byMessage.get(f.messageId) ?? [];
+    list.push({ id: f.fileId, file: f.name === null ? null : { name: f.name, size: Number(f.size ?? 0) } });
+    byMessage.set(f.messageId, list);
+  }
+  return messages.map((m) => (m.fileCount > 0 ? { ...m, files: byMessage.get(m.id) ?? [] } : m));
 }
 
 /**
  * A room's page in one round trip: the room with the person's membership, a page of messages
- * (newest PAGE_SIZE before the cursor, found by the (room, created_at, id) index), the members and
- * the tenant's people. Every statement carries the access condition, so nobody outside the room
- * reads anything. Null when the person may not see the room (or it is another tenant's).
+ * (newest PAGE_SIZE before the cursor, found by the (room, created_at, id) index) with the files
+ * they link to as this reader may see them, the members and the tenant's people. Every statement
+ * carries the access condition, so nobody outside the room reads anything. Null when the person may
+ * not see the room (or it is another tenant's).
  */
-export async function roomView(
-  env: Env,
-  tenantId: string,
-  userId: string,
-  roomId: string,
-  cursorRaw?: string | null,
-  now = Date.now(),
-): Promise<RoomView | null> {
+export async function roomView(env: Env, reader: ChatActor, roomId: string, cursorRaw?: string | null, now = Date.now()): Promise<RoomView | null> {
+  const { tenantId, userId } = reader;
   const db = dbFor(env, tenantId);
   const cursor = decodeCursor(cursorRaw);
   const access = canAccess(tenantId, roomId, userId);
   const before = cursor ? sql`AND (msg.created_at < ${cursor.createdAt} OR (msg.created_at = ${cursor.createdAt} AND msg.id < ${cursor.id}))` : sql``;
+  const pageWhere = sql`msg.tenant_id = ${tenantId} AND msg.room_id = ${roomId} AND ${access} ${before}`;
+  const pageOrder = sql`msg.created_at DESC, msg.id DESC`;
+  const pageIds = sql`SELECT msg.id FROM ${chatMessages} msg WHERE ${pageWhere} ORDER BY ${pageOrder} LIMIT ${PAGE_SIZE + 1}`;
   // Showing the newest messages marks the room read, in the same round trip.
   const read = cursor ? [] : markReadStatements(db, tenantId, userId, roomId, now);
   const results = await db.batch([
     ...read,
-    selectRaw(
-      db,
-      {
-        id: sql<string>`room.id`,
-        kind: sql<"direct" | "group">`room.kind`,
-        name: sql<string | null>`room.name`,
-        everyone: sql<number>`room.everyone`,
-        role: sql<"admin" | "member" | null>`member.role`,
-        lastReadAt: sql<number | null>`member.last_read_at`,
-        other: otherPersonName(tenantId, userId),
-      },
-      sql`${chatRooms} room LEFT JOIN ${chatMembers} member ON member.room_id = room.id AND member.tenant_id = room.tenant_id AND member.user_id = ${userId}`,
-      sql`room.tenant_id = ${tenantId} AND room.id = ${roomId} AND (room.everyone = 1 OR member.user_id IS NOT NULL)`,
-    ),
-    selectMessages(db, tenantId, sql`msg.room_id = ${roomId} AND ${access} ${before}`, {
-      orderBy: sql`msg.created_at DESC, msg.id DESC`,
-      limit: PAGE_SIZE + 1,
-    }),
+    roomStatement(db, tenantId, userId, roomId),
+    selectMessages(db, tenantId, sql`msg.room_id = ${roomId} AND ${access} ${before}`, { orderBy: pageOrder, limit: PAGE_SIZE + 1 }),
+    pageFilesStatement(db, reader, roomId, pageIds),
     selectRaw(
       db,
       { id: sql<string>`mu.id`, displayName: sql<string>`mu.display_name`, email: sql<string>`mu.email`, role: sql<"admin" | "member">`mm.role` },
@@ -221,17 +281,10 @@ export async function roomView(
     ),
     peopleStatement(db, tenantId),
   ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  const [rooms, page, members, people] = results.slice(read.length) as [
-    {
-      id: string;
-      kind: "direct" | "group";
-      name: string | null;
-      everyone: number;
-      role: "admin" | "member" | null;
-      lastReadAt: number | null;
-      other: string | null;
-    }[],
+  const [rooms, page, fileRows, members, people] = results.slice(read.length) as [
+    RoomRow[],
     MessageRow[],
+    FileRow[],
     (Person & { role: "admin" | "member" })[],
     Person[],
   ];
@@ -248,11 +301,27 @@ export async function roomView(
       myRole: r.role,
       lastReadAt: r.lastReadAt ?? 0,
     },
-    messages: shown.map(wireOf),
+    messages: withFiles(shown.map(wireOf), fileRows),
     older: hasOlder && shown[0] ? { createdAt: shown[0].createdAt, id: shown[0].id } : null,
     members,
     people,
   };
+}
+
+/** One of the person's own messages, not deleted, in a room they are in: what the edit and delete pages show. */
+export async function ownMessage(env: Env, tenantId: string, userId: string, roomId: string, messageId: string): Promise<WireMessage | null> {
+  const db = dbFor(env, tenantId);
+  const mine = sql`msg.room_id = ${roomId} AND msg.id = ${messageId} AND msg.sender_id = ${userId} AND msg.deleted_at IS NULL`;
+  const [row] = await selectMessages(db, tenantId, sql`${mine} AND ${canAccess(tenantId, roomId, userId)}`);
+  return row ? wireOf(row) : null;
+}
+
+/** The rooms a person may have sockets in: those they are a member of, and the tenant's everyone groups. */
+export async function roomsOfPerson(env: Env, tenantId: string, userId: string): Promise<string[]> {
+  const db = dbFor(env, tenantId);
+  const rows = await db.all<{ id: string }>(sql`SELECT r.id FROM ${chatRooms} r WHERE r.tenant_id = ${tenantId} AND (r.everyone = 1
+    OR EXISTS (SELECT 1 FROM ${chatMembers} m WHERE m.tenant_id = ${tenantId} AND m.room_id = r.id AND m.user_id = ${userId})) LIMIT 1000`);
+  return rows.map((r) => r.id);
 }
 
 /** Whether the person may be in the room now (the socket route asks before connecting). */
@@ -269,19 +338,18 @@ export async function messageIdFor(roomId: string, senderId: string, clientId: s
 
 export type Sent = { message: WireMessage; created: boolean };
 
+type SendPlan = { id: string; clientId: string; text: string; now: number; fileIds: readonly string[]; audience: Person[] };
+
 /**
- * Stores a message once: a retry with the same client id answers the stored message and writes
- * nothing. The insert lands only while the sender may access the room and is under the rate limit,
- * both checked by the database in the same statement; the room's activity time and a notification
- * for each person mentioned go in the same batch.
+ * What sending needs to know first, in one round trip: the stored message if this is a retry,
+ * whether the sender may write to the room and how much they sent lately, who could be mentioned,
+ * and which of the chosen files the sender may see in Files.
  */
-export async function sendMessage(env: Env, actor: ChatActor, roomId: string, clientId: string, rawText: string, now = Date.now()): Promise<ChatResult<Sent>> {
-  const checked = checkMessageText(rawText);
-  const db = getDb(env);
-  const id = await messageIdFor(roomId, actor.userId, clientId);
+async function readBeforeSend(db: Db, actor: ChatActor, roomId: string, id: string, now: number, fileIds: readonly string[]) {
   const { tenantId, userId } = actor;
   const access = canAccess(tenantId, roomId, userId);
-  const [existing, state, audience] = await db.batch([
+  const files = attachableFilesQuery(db, tenantId, fileViewer(tenantId, actor), fileIds);
+  const [existing, state, audience, seen] = await db.batch([
     selectMessages(db, tenantId, sql`msg.id = ${id} AND msg.room_id = ${roomId} AND ${access}`),
     db
       .select({
@@ -302,24 +370,36 @@ export async function sendMessage(env: Env, actor: ChatActor, roomId: string, cl
         ),
       )
       .limit(1000),
+    files ??
+      db
+        .select({ id: sql<string>`NULL` })
+        .from(sql`(SELECT 1)`)
+        .where(sql`0 = 1`),
   ]);
-  if (existing[0]) return { ok: true, value: { message: wireOf(existing[0]), created: false } };
-  if (!state[0]?.access) return fail("not_found");
-  if (!checked.ok) return fail(checked.code);
-  if (Number(state[0].recent) >= RATE_LIMIT_MESSAGES) return fail("rate_limited");
-  const text = checked.text;
+  return { existing: existing[0], access: !!state[0]?.access, recent: Number(state[0]?.recent ?? 0), audience, seenFiles: seen.length };
+}
+
+/**
+ * The batch that stores a new message: the row (only while the sender may access the room, is
+ * under the rate limit and the id is new, all checked by the database in the same statement), its
+ * file links, the room's activity time and a notification for each person mentioned, then the row.
+ */
+function sendStatements(db: Db, actor: ChatActor, roomId: string, plan: SendPlan): BatchItem<"sqlite">[] {
+  const { tenantId, userId } = actor;
+  const { id, text, now } = plan;
   const underLimit = sql`(SELECT count(*) FROM ${chatMessages} rl WHERE rl.tenant_id = ${tenantId} AND rl.sender_id = ${userId} AND rl.created_at > ${now - RATE_LIMIT_WINDOW_MS}) < ${RATE_LIMIT_MESSAGES}`;
   const fresh = sql`NOT EXISTS (SELECT 1 FROM ${chatMessages} dm WHERE dm.tenant_id = ${tenantId} AND dm.id = ${id})`;
   // Written by this batch: the row with this id and this batch's time.
   const writtenNow = sql`EXISTS (SELECT 1 FROM ${chatMessages} wm WHERE wm.tenant_id = ${tenantId} AND wm.id = ${id} AND wm.created_at = ${now})`;
-  const mentioned = mentionedPeople(text, audience);
-  const statements: BatchItem<"sqlite">[] = [
-    insertWhere(db, chatMessages, { id, tenantId, roomId, senderId: userId, clientId, text, createdAt: now }, and(access, underLimit, fresh)!),
+  const row = { id, tenantId, roomId, senderId: userId, clientId: plan.clientId, text, createdAt: now, fileCount: plan.fileIds.length };
+  return [
+    insertWhere(db, chatMessages, row, and(canAccess(tenantId, roomId, userId), underLimit, fresh)!),
+    ...plan.fileIds.map((fileId, position) => insertWhere(db, chatMessageFiles, { tenantId, roomId, messageId: id, fileId, position }, writtenNow)),
     db
       .update(chatRooms)
       .set({ lastActivityAt: sql`max(${chatRooms.lastActivityAt}, ${now})` })
       .where(and(eq(chatRooms.tenantId, tenantId), eq(chatRooms.id, roomId), writtenNow)),
-    ...mentioned.map((p) =>
+    ...mentionedPeople(text, plan.audience).map((p) =>
       insertWhere(
         db,
         notifications,
@@ -342,9 +422,37 @@ export async function sendMessage(env: Env, actor: ChatActor, roomId: string, cl
     ),
     selectMessages(db, tenantId, sql`msg.id = ${id}`),
   ];
+}
+
+/**
+ * Stores a message once: a retry with the same client id answers the stored message and writes
+ * nothing. It may link to up to MAX_MESSAGE_FILES files, each one the sender may see in Files now
+ * (otherwise nothing is stored). Readers see each file only if they may see it when they read.
+ */
+export async function sendMessage(
+  env: Env,
+  actor: ChatActor,
+  roomId: string,
+  clientId: string,
+  rawText: string,
+  now = Date.now(),
+  fileIds: readonly string[] = [],
+): Promise<ChatResult<Sent>> {
+  const checked = checkMessageText(rawText);
+  const db = getDb(env);
+  const id = await messageIdFor(roomId, actor.userId, clientId);
+  const wanted = [...new Set(fileIds)];
+  if (wanted.length > MAX_MESSAGE_FILES) return fail("too_many_files");
+  const before = await readBeforeSend(db, actor, roomId, id, now, wanted);
+  if (before.existing) return { ok: true, value: { message: wireOf(before.existing), created: false } };
+  if (!before.access) return fail("not_found");
+  if (!checked.ok) return fail(checked.code);
+  if (before.seenFiles !== wanted.length) return fail("file_unavailable");
+  if (before.recent >= RATE_LIMIT_MESSAGES) return fail("rate_limited");
+  const statements = sendStatements(db, actor, roomId, { id, clientId, text: checked.text, now, fileIds: wanted, audience: before.audience });
   const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   const row = (results[results.length - 1] as MessageRow[])[0];
-  if (!row) return fail(state[0].access ? "rate_limited" : "not_found");
+  if (!row) return fail("rate_limited");
   return { ok: true, value: { message: wireOf(row), created: row.createdAt === now } };
 }
 
@@ -482,7 +590,7 @@ function checkName(raw: string): ChatResult<string> {
   return { ok: true, value: name };
 }
 
-function audit(actor: ChatActor, action: AuditEntry["action"], roomId: string, payload: Record<string, unknown> = {}) {
+export function audit(actor: ChatActor, action: AuditEntry["action"], roomId: string, payload: Record<string, unknown> = {}) {
   return {
     tenantId: actor.tenantId,
     action,

@@ -3,4 +3,4 @@
 export { chatServer } from "./register.server";
 export { deleteMessage, editMessage, markRead, sendMessage, type ChatActor, type ChatResult, type Sent } from "./chat.server";
 export { chatRoomStub, identityFrom, messagesSince, type SocketIdentity } from "./live.server";
-export { parseClientFrame, type ClientFrame, type ServerFrame } from "./domain/rules";
+export { parseClientFrame, TYPING_MIN_GAP_MS, type ClientFrame, type MessageChange, type ServerFrame } from "./domain/rules";

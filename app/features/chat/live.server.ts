@@ -4,7 +4,16 @@ import { chatMessages, users } from "~/db/schema";
 import type { WireMessage } from "./domain/rules";
 
 /** Who a socket belongs to, as the connect route vouches for it (headers only the Worker can set). */
-export type SocketIdentity = { tenantId: string; roomId: string; userId: string; name: string; email: string; canSend: boolean };
+export type SocketIdentity = {
+  tenantId: string;
+  roomId: string;
+  userId: string;
+  name: string;
+  email: string;
+  canSend: boolean;
+  /** The person's scopes, when a page's form posts through the object (which files they may attach). Sockets carry none. */
+  scopes?: readonly string[];
+};
 
 const HEADER = { tenant: "X-Chat-Tenant", room: "X-Chat-Room", user: "X-Chat-User", name: "X-Chat-Name", email: "X-Chat-Email", send: "X-Chat-Send" } as const;
 
@@ -56,7 +65,8 @@ export async function messagesSince(env: Env, tenantId: string, roomId: string, 
     created_at: number;
     edited_at: number | null;
     deleted_at: number | null;
-  }>(sql`SELECT msg.id, msg.client_id, msg.sender_id, su.display_name AS sender_name, msg.text, msg.created_at, msg.edited_at, msg.deleted_at
+    file_count: number;
+  }>(sql`SELECT msg.id, msg.client_id, msg.sender_id, su.display_name AS sender_name, msg.text, msg.created_at, msg.edited_at, msg.deleted_at, msg.file_count
     FROM ${chatMessages} msg LEFT JOIN ${users} su ON su.id = msg.sender_id AND su.tenant_id = ${tenantId}
     WHERE msg.tenant_id = ${tenantId} AND msg.room_id = ${roomId} AND (msg.created_at > ${since} OR msg.edited_at > ${since} OR msg.deleted_at > ${since})
     ORDER BY msg.created_at, msg.id LIMIT ${limit}`);
@@ -69,5 +79,6 @@ export async function messagesSince(env: Env, tenantId: string, roomId: string, 
     createdAt: r.created_at,
     editedAt: r.edited_at,
     deletedAt: r.deleted_at,
+    fileCount: r.file_count,
   }));
 }

@@ -3,7 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { chatRooms } from "~/db/schema";
 import { registerShellCount } from "~/features/auth/index.server";
 import type { ServerFeature } from "~/features/platform/index.server";
-import { chatUnreadTotal } from "./chat.server";
+import { chatUnreadTotal, roomsOfPerson } from "./chat.server";
+import { chatRoomStub } from "./live.server";
 
 /**
  * The chat's server registration: the shell's unread total (carried by the session's own statement,
@@ -13,6 +14,11 @@ export const chatServer: ServerFeature = {
   name: "chat",
   register() {
     registerShellCount("chat", chatUnreadTotal);
+  },
+  // A disabled person's sockets close at once in every room they could be in, as a removal does.
+  async onPersonDisabled(env, tenantId, userId) {
+    const rooms = await roomsOfPerson(env, tenantId, userId);
+    await Promise.allSettled(rooms.map((roomId) => chatRoomStub(env, tenantId, roomId).kick(userId)));
   },
   auditNamers: {
     targets: [

@@ -126,6 +126,8 @@ export const AUDIT_ACTIONS = {
   "chat.member.added": "{actor} added {member} to the chat group {target}",
   "chat.member.removed": "{actor} removed {member} from the chat group {target}",
   "chat.member.left": "{actor} left the chat group {target}",
+  "chat.member.promoted": "{actor} made {member} an admin of the chat group {target}",
+  "chat.member.demoted": "{actor} took admin away from {member} in the chat group {target}",
   // Notes
   "notes.note.created": "{actor} created note {target}",
   "notes.note.edited": "{actor} edited note {target}",

@@ -32,3 +32,4 @@ export { cronRegistry, CRONS, type JobInputsOf, registerServerFeatures, type Ser
 export { platformServer } from "./register.server";
 export { listNotifications, markAllNotificationsRead, markNotificationRead } from "./notifications/notifications.server";
 export { notificationActionSchema, notificationsQuerySchema } from "./notifications/notifications";
+export { afterPersonDisabled } from "./jobs/features.server";

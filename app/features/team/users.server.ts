@@ -12,7 +12,7 @@ import {
 } from "~/features/auth/index.server";
 import { users, type Role } from "~/db/schema";
 import { inviteUser, type InviteResult } from "./invitations.server";
-import { auditInsertWhere, erasureStatements } from "~/features/platform/index.server";
+import { afterPersonDisabled, auditInsertWhere, erasureStatements } from "~/features/platform/index.server";
 import { anotherActiveAdmin } from "./team.server";
 import { FORMER_USER, type MemberStatus } from "./codes";
 import type { Result } from "~/utils/result";
@@ -189,7 +189,10 @@ export async function setMemberDisabled(env: Env, tenantId: string, userId: stri
   // Sessions end only when the UPDATE before them matched: a refused disable signs no one out.
   const endSessions = revokeSessionsAfterDisableStatement(db, tenantId, userId, now);
   const [, updated] = disabled ? await db.batch([audit, update, endSessions]) : await db.batch([audit, update]);
-  return updated.length === 1 ? { ok: true } : { ok: false, code: "last_admin" };
+  if (updated.length !== 1) return { ok: false, code: "last_admin" };
+  // What other features end at once for a disabled person (their live chat sockets).
+  if (disabled) await afterPersonDisabled(env, tenantId, userId);
+  return { ok: true };
 }
 
 /** Sends an invited member a fresh activation link (the earlier one stops working). */

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { CHAT_ERRORS, checkMessageText, type ServerFrame, type WireMessage } from "../domain/rules";
+import { CHAT_ERRORS, checkMessageText, TYPING_INTERVAL_MS, type ServerFrame, type WireMessage } from "../domain/rules";
 import { MessageItem } from "./message-list";
 import { MessageText } from "./message-text";
+import { FilePicker, PickedFiles, type PickedFile } from "./file-picker";
 import { useChatSocket } from "./use-chat-socket";
 
 const STATUS_TEXT = {
@@ -36,6 +37,8 @@ export function LiveRoom({
   const [reads, setReads] = useState<Record<string, { name: string; at: number }>>({});
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
+  const [picked, setPicked] = useState<PickedFile[]>([]);
   const lastTyping = useRef(0);
   const lastRead = useRef(0);
   const end = useRef<HTMLLIElement>(null);
@@ -70,8 +73,24 @@ export function LiveRoom({
   const onSubmit = (event: FormEvent<HTMLDivElement>) => {
     const form = event.target as HTMLFormElement;
     if (!onLive || form.id !== "send-form") return;
+    // "Attach files…" opens the picker here instead of going to the attach page.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (submitter?.getAttribute("formmethod") === "get") {
+      event.preventDefault();
+      setPicking(true);
+      return;
+    }
     const box = form.elements.namedItem("text") as HTMLTextAreaElement | null;
     if (!box) return;
+    if (picked.length > 0) {
+      // With files the form posts as it does without JavaScript (the page shows each reader what they may see).
+      setTimeout(() => {
+        box.value = "";
+        setPicked([]);
+        setPicking(false);
+      });
+      return;
+    }
     event.preventDefault();
     const checked = checkMessageText(box.value);
     if (!checked.ok) {
@@ -84,7 +103,7 @@ export function LiveRoom({
   };
 
   const onInput = () => {
-    if (!onLive || Date.now() - lastTyping.current < 3000) return;
+    if (!onLive || Date.now() - lastTyping.current < TYPING_INTERVAL_MS) return;
     lastTyping.current = Date.now();
     send({ type: "typing" });
   };
@@ -113,6 +132,7 @@ export function LiveRoom({
           {messages.map((m) => (
             <MessageItem
               key={m.id}
+              roomId={roomId}
               m={m}
               me={me}
               canSend={canSend}
@@ -128,12 +148,12 @@ export function LiveRoom({
                   />
                 ) : undefined
               }
-              extra={
+              edit={
                 onLive ? (
                   <button type="button" className="underline" onClick={() => setEditing(m.id)}>
                     Edit
                   </button>
-                ) : null
+                ) : undefined
               }
             />
           ))}
@@ -159,6 +179,8 @@ export function LiveRoom({
           {error}
         </p>
       ) : null}
+      {picking ? <FilePicker roomId={roomId} chosen={picked} onChange={setPicked} onClose={() => setPicking(false)} /> : null}
+      <PickedFiles chosen={picked} onRemove={(id) => setPicked((all) => all.filter((f) => f.id !== id))} />
       {children}
     </div>
   );

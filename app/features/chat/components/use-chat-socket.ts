@@ -9,7 +9,10 @@ export function backoffMs(attempt: number): number {
 }
 
 /** Puts a message into a list ordered by (createdAt, id), replacing the stored copy of one already there. */
-export function mergeMessage(list: readonly WireMessage[], m: WireMessage): WireMessage[] {
+export function mergeMessage(list: readonly WireMessage[], incoming: WireMessage): WireMessage[] {
+  // A broadcast names no files (readers differ): keep the ones the page read for this reader.
+  const known = list.find((x) => x.id === incoming.id)?.files;
+  const m = incoming.files || !known ? incoming : { ...incoming, files: known };
   const rest = list.filter((x) => x.id !== m.id);
   const at = rest.findIndex((x) => x.createdAt > m.createdAt || (x.createdAt === m.createdAt && x.id > m.id));
   return at === -1 ? [...rest, m] : [...rest.slice(0, at), m, ...rest.slice(at)];
@@ -31,6 +34,11 @@ export function useChatSocket(roomId: string, initial: readonly WireMessage[], e
   const newest = useRef(initial.reduce((n, m) => Math.max(n, m.createdAt, m.editedAt ?? 0, m.deletedAt ?? 0), 0));
   const frameHandler = useRef(onFrame);
   frameHandler.current = onFrame;
+
+  // The page read again (after a form post): its copies carry the files as this reader sees them.
+  useEffect(() => {
+    setMessages((list) => initial.reduce<WireMessage[]>((acc, m) => mergeMessage(acc, m), list));
+  }, [initial]);
 
   useEffect(() => {
     if (!enabled) return;

@@ -95,6 +95,7 @@ describe("the live client", () => {
     createdAt,
     editedAt: null,
     deletedAt: null,
+    fileCount: 0,
   });
   it("keeps messages ordered by time then id and never twice", () => {
     let list = [m("a", 1), m("c", 3)];
@@ -102,6 +103,15 @@ describe("the live client", () => {
     list = mergeMessage(list, m("b", 2, "edited"));
     list = mergeMessage(list, m("d", 4));
     expect(list.map((x) => `${x.id}:${x.text}`)).toEqual(["a:a", "b:edited", "c:c", "d:d"]);
+  });
+  it("keeps the files the page read for this reader when a broadcast copy (which names none) replaces a message", () => {
+    const files = [
+      { id: "f1", file: { name: "Plan.pdf", size: 10 } },
+      { id: "f2", file: null },
+    ];
+    let list: WireMessage[] = [{ ...m("a", 1), fileCount: 2, files }];
+    list = mergeMessage(list, { ...m("a", 1, "edited"), fileCount: 2 });
+    expect(list[0]).toMatchObject({ text: "edited", files });
   });
   it("backs off from about a second to at most about 31 seconds", () => {
     expect(backoffMs(0)).toBeGreaterThanOrEqual(1000);

@@ -13,6 +13,12 @@ export const RATE_LIMIT_MESSAGES = 30;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 /** Messages per page of a room. */
 export const PAGE_SIZE = 50;
+/** A message links to at most this many files. */
+export const MAX_MESSAGE_FILES = 5;
+/** The live client sends a typing indicator at most this often while someone types. */
+export const TYPING_INTERVAL_MS = 3_000;
+/** The room passes on at most one typing indicator per socket in this time (a little under the client's interval). */
+export const TYPING_MIN_GAP_MS = 2_000;
 /** Unread counts stop at this (shown as "99+"). */
 export const UNREAD_CAP = 100;
 
@@ -30,6 +36,9 @@ export const CHAT_ERRORS = {
   everyone_group: "Everyone in the workspace is in this group; members cannot be added, removed or leave.",
   direct_chat: "A direct chat has no members to change.",
   last_admin: "A group needs an admin: make someone else admin before leaving.",
+  file_unavailable: "A file you chose is not one you can see in Files. Choose it again from the list.",
+  too_many_files: `Attach at most ${MAX_MESSAGE_FILES} files to one message.`,
+  last_admin_role: "A group needs an admin: make someone else admin first.",
 } as const;
 export type ChatError = keyof typeof CHAT_ERRORS;
 
@@ -131,6 +140,12 @@ export type ClientFrame =
   | { type: "typing" }
   | { type: "read" };
 
+/** A change to one's own message, from a socket or a page's form. */
+export type MessageChange = { type: "edit"; id: string; text: string } | { type: "delete"; id: string };
+
+/** A file a message links to, as one reader sees it: its name and size if they may see it now, else null. */
+export type MessageFile = { id: string; file: { name: string; size: number } | null };
+
 export type WireMessage = {
   id: string;
   clientId: string;
@@ -140,6 +155,9 @@ export type WireMessage = {
   createdAt: number;
   editedAt: number | null;
   deletedAt: number | null;
+  /** How many files it links to; `files` is there when they were read for this reader (the page, not a broadcast). */
+  fileCount: number;
+  files?: MessageFile[];
 };
 
 export type ServerFrame =

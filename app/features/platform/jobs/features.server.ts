@@ -27,7 +27,16 @@ export type ServerFeature = {
   auditNamers?: { targets?: readonly AuditTargetNamer[]; actors?: readonly AuditActorNamer[] };
   /** The statements that erase the feature's own copies of a person's e-mail and name (their erasure's batch). */
   erasure?: PersonalDataEraser;
+  /** What the feature does at once when a person is disabled, after it committed (e.g. closing their live sockets). */
+  onPersonDisabled?(env: Env, tenantId: string, userId: string): Promise<unknown>;
 };
+
+const disabledHooks: NonNullable<ServerFeature["onPersonDisabled"]>[] = [];
+
+/** Runs every feature's reaction to a person being disabled; one failing does not stop the others. */
+export async function afterPersonDisabled(env: Env, tenantId: string, userId: string): Promise<void> {
+  await Promise.allSettled(disabledHooks.map((hook) => hook(env, tenantId, userId)));
+}
 
 /** The job types of a list of job definitions, by name, with the input a caller passes: for `RegisteredJobs`. */
 export type JobInputsOf<Defs extends readonly { type: string; input: z.ZodType }[]> = {
@@ -40,6 +49,7 @@ export function registerServerFeatures(features: readonly ServerFeature[]): void
     registerJobs(...(feature.jobs ?? []));
     if (feature.auditNamers) registerAuditNamers(feature.auditNamers);
     if (feature.erasure) registerEraser(feature.erasure);
+    if (feature.onPersonDisabled && !disabledHooks.includes(feature.onPersonDisabled)) disabledHooks.push(feature.onPersonDisabled);
     feature.register?.();
   }
 }

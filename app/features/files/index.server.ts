@@ -23,3 +23,12 @@ export {
 export { readSignPost, type SignPost } from "./signatures/sign-post.server";
 export { requestIdParams, signSearch } from "./signatures/schemas";
 export { toUsage, usageQuery, type UsageSummary } from "./quota.server";
+export {
+  ATTACHABLE_LIMIT,
+  attachableFilesById,
+  attachableFilesQuery,
+  inAskedOrder as attachableInAskedOrder,
+  searchAttachableFiles,
+  type AttachActor,
+  type AttachableFile,
+} from "./attachments.server";

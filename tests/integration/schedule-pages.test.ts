@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { createTenant, createUser } from "../factories";
 import { all, fieldMessage, page, valueOf } from "../factories/html";
 import { scheduleStaff, seedCalendar, seedEvent } from "../factories/schedule";
@@ -294,18 +295,26 @@ describe("calendar views", () => {
     expect(valueOf(edit, "repeatCount")).toBe("6");
   });
 
-  it("shows the CIS return and payment deadlines as read-only events to those who file returns, in tenants with CIS on", async () => {
-    const t = await createTenant({ modules: ["schedule", "cis"] });
+  it("shows the CIS statements, return and payment deadlines as read-only events to those who act on them, in tenants with CIS on", async () => {
+    // A manager here may issue statements but not compile or submit returns.
+    const manager = DEFAULT_ROLE_BUNDLES.manager.filter((s) => !["cis.ret.compile", "cis.submit", "cis.approve"].includes(s));
+    const t = await createTenant({ modules: ["schedule", "cis"], bundles: { manager } });
     const admin = await createUser(t, { role: "admin" });
     const ab = await signedIn(t, admin);
     const june = await page(await ab.get(`${t.origin}/schedule?view=month&date=2026-06-10`));
     const deadlines = all(june, "[data-read-only]").map((e) => [e.getAttribute("data-read-only"), e.getAttribute("href")]);
     expect(deadlines).toEqual([
       ["cis-filing-2026-05", "/cis/returns?month=2026-05"],
+      ["cis-statements-2026-05", "/cis/statements?month=2026-05"],
       ["cis-payment-2026-05", "/cis/returns?month=2026-05"],
     ]);
     const day = await page(await ab.get(`${t.origin}/schedule?view=day&date=2026-06-19`));
     expect(day.body.textContent).toContain("CIS300 return due (6 May to 5 June 2026)");
+    // Statements are due 14 days after the tax month ends: the 19th, the return's day.
+    expect(day.body.textContent).toContain("Payment and deduction statements due (6 May to 5 June 2026)");
+    const issuer = await signedIn(t, await createUser(t, { role: "manager" }));
+    const issuerJune = await page(await issuer.get(`${t.origin}/schedule?view=month&date=2026-06-10`));
+    expect(all(issuerJune, "[data-read-only]").map((e) => e.getAttribute("data-read-only"))).toEqual(["cis-statements-2026-05"]);
     // Not for someone who only reads CIS, nor where CIS is off, nor in a filtered view.
     const reader = await signedIn(t, await createUser(t, { role: "standard" }));
     expect(all(await page(await reader.get(`${t.origin}/schedule?view=month&date=2026-06-10`)), "[data-read-only]")).toHaveLength(0);

@@ -100,6 +100,8 @@ export const events = sqliteTable(
     repeatUntil: integer("repeat_until"),
     /** Start times (UTC ms) of occurrences removed from a series, comma separated. */
     exdates: text("exdates"),
+    /** For one occurrence of a series changed on its own: the series it was taken out of. */
+    seriesId: text("series_id"),
     createdBy: text("created_by").notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -109,6 +111,7 @@ export const events = sqliteTable(
     index("events_tenant_creator_start").on(t.tenantId, t.createdBy, t.startUtc),
     index("events_tenant_calendar_start").on(t.tenantId, t.calendarId, t.startUtc),
     index("events_tenant_repeating").on(t.tenantId, t.repeatUntil),
+    index("events_tenant_series").on(t.tenantId, t.seriesId),
   ],
 );
 

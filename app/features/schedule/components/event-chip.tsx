@@ -9,7 +9,7 @@ export function EventChip({ item, compact = false }: { item: DayItem; compact?: 
   const time = item.from ?? "…";
   return (
     <Link
-      to={item.href ?? `/schedule/${item.id}`}
+      to={item.href ?? (item.repeats ? `/schedule/${item.id}?at=${item.at}` : `/schedule/${item.id}`)}
       data-event={item.href ? undefined : item.id}
       data-read-only={item.href ? item.id : undefined}
       className="relative flex min-w-0 items-center gap-1 overflow-hidden rounded border border-line bg-elevated px-1 py-0.5 text-xs hover:bg-surface"

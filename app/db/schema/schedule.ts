@@ -149,3 +149,16 @@ export const schedulePrefs = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), uniqueIndex("schedule_prefs_feed_token").on(t.feedTokenHash)],
 );
+
+/** A file from Files attached to an event; each viewer sees it only while Files lets them see the file. */
+export const eventAttachments = sqliteTable(
+  "event_attachments",
+  {
+    tenantId: text("tenant_id").notNull(),
+    eventId: text("event_id").notNull(),
+    fileId: text("file_id").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.fileId] }), index("event_attachments_tenant_event").on(t.tenantId, t.eventId)],
+);

@@ -1,8 +1,11 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, getDb, type Db } from "~/db/client.server";
+import type { AttachableFile } from "~/features/files/index.server";
 import {
   calendarMembers,
   calendars,
+  eventAttachments,
   events,
   teamMembers,
   eventShares,
@@ -158,8 +161,11 @@ export function calendarListQuery(env: Env, viewer: ScheduleViewer, viewAll: boo
 
 export type EventDetail = EventRow & { siteId: string | null; sharedAll: boolean; shares: string[]; teamIds: string[] };
 
+/** Extra reads of the event page's batch: its attachments and the file search (files' queries, null when none). */
+export type EventPageExtras = { attachments?: BatchItem<"sqlite"> | null; candidates?: BatchItem<"sqlite"> | null };
+
 /** An event this person may see with what its form needs (calendars, people), in one round trip; null when not visible. */
-export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string | null, viewAllCalendars: boolean) {
+export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string | null, viewAllCalendars: boolean, extras: EventPageExtras = {}) {
   const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
   const ev = db
@@ -180,12 +186,20 @@ export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string
     .from(users)
     .where(and(eq(users.tenantId, t), eq(users.disabled, false), isNull(users.scrubbedAt)))
     .orderBy(asc(users.displayName));
-  const [e, s, tm, c, u] = await db.batch([ev, shares, tms, cals, people]);
+  const more = [extras.attachments, extras.candidates].filter((q): q is BatchItem<"sqlite"> => !!q);
+  const [e, s, tm, c, u, ...rest] = (await db.batch([ev, shares, tms, cals, people, ...more])) as [
+    (EventRow & { siteId: string | null; sharedAll: boolean })[],
+    { userId: string }[],
+    { teamId: string }[],
+    Awaited<ReturnType<typeof calendarListQuery>>,
+    { id: string; name: string }[],
+    ...AttachableFile[][],
+  ];
+  const attachments = extras.attachments ? (rest.shift() ?? []) : [];
+  const candidates = extras.candidates ? (rest.shift() ?? []) : null;
   const row = e[0];
-  const event: EventDetail | null = row
-    ? { ...(row as EventRow & { siteId: string | null; sharedAll: boolean }), shares: s.map((x) => x.userId), teamIds: tm.map((x) => x.teamId) }
-    : null;
-  return { event, calendars: c, people: u };
+  const event: EventDetail | null = row ? { ...row, shares: s.map((x) => x.userId), teamIds: tm.map((x) => x.teamId) } : null;
+  return { event, calendars: c, people: u, attachments, candidates };
 }
 
 export type EventInput = {
@@ -378,6 +392,7 @@ export async function deleteEvent(env: Env, viewer: ScheduleViewer, actor: Actor
   await db.batch([
     db.delete(eventShares).where(and(eq(eventShares.tenantId, t), inArray(eventShares.eventId, ids))),
     db.delete(eventTeams).where(and(eq(eventTeams.tenantId, t), inArray(eventTeams.eventId, ids))),
+    db.delete(eventAttachments).where(and(eq(eventAttachments.tenantId, t), inArray(eventAttachments.eventId, ids))),
     db.delete(events).where(and(eq(events.tenantId, t), family)),
     eventAudit(db, t, actor, "schedule.event.deleted", existing.id, { title: existing.title, start: existing.startUtc }),
   ]);

@@ -12,6 +12,8 @@ import { createEvent, deleteEvent, loadEventPage, mayChangeEvent, updateEvent, t
 import { deleteOccurrence, updateOccurrence } from "../occurrences.server";
 import { APPLY_TO, isOccurrenceOf, type ApplyTo } from "../domain/series-edit";
 import { ApplyToFieldset, DeleteConfirm } from "../components/occurrence-controls";
+import { EventAttachments } from "../components/event-attachments";
+import { attachFile, detachFile, eventPageFileReads, type AttachError } from "../attachments.server";
 import { schedulePerms, viewerOf } from "../module.server";
 import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "../domain/constants";
 import { eventFormValues, parseEventForm, type EventFormErrors, type EventFormValues } from "../schemas";
@@ -88,9 +90,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "schedule", scope: params.id ? "schedule.view" : "schedule.create" });
   const perms = schedulePerms(user);
   const viewer = viewerOf(user, tenant.id);
-  const page = await loadEventPage(env, viewer, params.id ?? null, perms.viewAllCalendars);
-  if (params.id && !page.event) throw notFound();
   const url = new URL(request.url);
+  const fileq = url.searchParams.get("fileq");
+  // Attachments come from Files: none while it is switched off.
+  const withFiles = tenant.modules.some((m) => m.id === "files");
+  const extras = params.id && withFiles ? eventPageFileReads(env, tenant.id, user, params.id, perms.edit ? fileq : null) : {};
+  const page = await loadEventPage(env, viewer, params.id ?? null, perms.viewAllCalendars, extras);
+  if (params.id && !page.event) throw notFound();
   const at = occurrenceAt(url.searchParams.get("at"), page.event);
   const mayChange = page.event ? mayChangeEvent(viewer, page.event.createdBy, perms.manageCalendars) : true;
   return {
@@ -102,6 +108,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     calendars: page.calendars.map((c) => ({ id: c.id, name: c.name })),
     people: page.people,
     perms: { ...perms, editThis: page.event ? perms.edit && mayChange : perms.create, deleteThis: !!page.event && perms.delete && mayChange },
+    attachments: page.attachments.map(({ id, name, size }) => ({ id, name, size })),
+    candidates: page.event && perms.edit && mayChange ? (page.candidates?.map(({ id, name, size }) => ({ id, name, size })) ?? null) : null,
+    fileq: fileq ?? "",
+    withFiles,
   };
 }
 
@@ -132,6 +142,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (!mayChangeEvent(viewer, event.createdBy, perms.manageCalendars)) throw data("You may not change this event", { status: 403 });
   const at = occurrenceAt(form.get("at") ? String(form.get("at")) : null, event);
+  if (intent === "attach" || intent === "detach") return attachmentAction(env, { viewer, who, user, event, intent, fileId: String(form.get("fileId") ?? "") });
   if (intent === "delete") return { step: "confirm-delete" as const };
   if (intent.startsWith("delete-")) {
     const apply: ApplyTo = intent === "delete-this" ? "this" : intent === "delete-following" ? "following" : "all";
@@ -153,6 +164,30 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   return redirectWithToast(env, `/schedule/${res.id}`, { type: "success", title: "Event saved", message: parsed.input.title });
 }
+
+/** Attaches a file the person may see in Files, or removes one; back to the event with a toast. */
+async function attachmentAction(
+  env: Env,
+  a: {
+    viewer: ReturnType<typeof viewerOf>;
+    who: Parameters<typeof attachFile>[2];
+    user: Parameters<typeof attachFile>[3];
+    event: EventDetail;
+    intent: "attach" | "detach";
+    fileId: string;
+  },
+) {
+  const back = `/schedule/${a.event.id}`;
+  if (a.intent === "detach") {
+    await detachFile(env, a.viewer, a.who, a.event, a.fileId);
+    return redirectWithToast(env, back, { type: "success", title: "Attachment removed" });
+  }
+  const res = await attachFile(env, a.viewer, a.who, a.user, a.event, a.fileId);
+  if (!res.ok) return redirectWithToast(env, back, { type: "error", title: "Error", message: ATTACH_ERRORS[res.code] });
+  return redirectWithToast(env, back, { type: "success", title: "File attached", message: res.name });
+}
+
+const ATTACH_ERRORS: Record<AttachError, string> = { file_not_found: "That file is not available to you" };
 
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
   const { isNew, id, calendars, people, perms, at, repeats } = loaderData;
@@ -328,6 +363,15 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
             ) : null}
           </div>
         </Form>
+        {isNew || !loaderData.withFiles ? null : (
+          <EventAttachments
+            attachments={loaderData.attachments}
+            candidates={loaderData.candidates}
+            query={loaderData.fileq}
+            at={at}
+            editable={perms.editThis}
+          />
+        )}
       </div>
     </AppShell>
   );

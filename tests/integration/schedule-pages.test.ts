@@ -322,4 +322,22 @@ describe("calendar views", () => {
     const { t: noCis, b } = await scheduleStaff("admin");
     expect(all(await page(await b.get(`${noCis.origin}/schedule?view=month&date=2026-06-10`)), "[data-read-only]")).toHaveLength(0);
   });
+
+  it("lays the week out as a time grid: each event in its day's column and its starting hour's row, its whole title unclipped", async () => {
+    const { t, u, b } = await scheduleStaff("lead");
+    const title = "Scaffold inspection and handover to the roofing subcontractor";
+    // Wednesday 10 June 2026 at 06:00 London (05:00 UTC): the grid widens from 07:00 to 06:00.
+    const id = await seedEvent(t, { createdBy: u.id, title, start: Date.UTC(2026, 5, 10, 5), end: Date.UTC(2026, 5, 10, 6) });
+    const week = await page(await b.get(`${t.origin}/schedule?view=week&date=2026-06-10`));
+    const chip = week.querySelector(`[data-event="${id}"]`)!;
+    expect(chip.textContent).toContain(title);
+    expect(chip.querySelector(".truncate")).toBeNull();
+    const cell = chip.closest("ul")!;
+    // Column 1 holds the hours; Monday is column 2, so Wednesday is 4. Rows: 1 the days, 2 continuing events, 3 the first hour (06:00).
+    expect(cell.getAttribute("style")).toContain("grid-column:4");
+    expect(cell.getAttribute("style")).toContain("grid-row:3");
+    const labels = [...week.querySelectorAll("[data-week-grid] > div[aria-hidden]")].map((d) => d.textContent);
+    expect(labels[0]).toBe("06:00");
+    expect(labels.at(-1)).toBe("17:00");
+  });
 });

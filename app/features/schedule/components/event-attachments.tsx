@@ -1,7 +1,6 @@
 import { Form, Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
-import { formatBytes } from "~/features/files";
 
 type FileItem = { id: string; name: string; size: number };
 
@@ -31,7 +30,6 @@ export function EventAttachments({
               <Link to={`/files/file/${f.id}`} className="min-w-0 break-words underline" data-file={f.id}>
                 {f.name}
               </Link>
-              <span className="opacity-80">{formatBytes(f.size)}</span>
               {editable ? (
                 <Form method="post" className="ml-auto">
                   <input type="hidden" name="fileId" value={f.id} />

@@ -19,7 +19,9 @@ const COMPOSITION_ROOTS = "^app/(routes|scopes|jobs\\.server)\\.ts$";
 const LAYERS = [
   ["platform"],
   ["auth"],
-  ["files", "marketing", "tenant-settings", "workspace", "chat", "schedule"],
+  // Files lends its attachable files to the calendar and chat, so it sits below them.
+  ["files"],
+  ["marketing", "tenant-settings", "workspace", "chat", "schedule"],
   ["cis"],
   ["portal", "team"],
   ["superadmin"],

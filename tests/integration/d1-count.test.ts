@@ -485,7 +485,7 @@ describe("D1 round trips: notes", () => {
 describe("D1 round trips: the calendar", () => {
   it("serves every calendar view (with and without a view in the address), an event's page and the new-event page in two round trips", async () => {
     const { scheduleStaff, seedEvent, seedTeam } = await import("../factories/schedule");
-    const { t, u, b } = await scheduleStaff("admin");
+    const { t, u, b } = await scheduleStaff("admin", await createTenant({ modules: ["schedule", "files"] }));
     await seedTeam(t, "Groundworks", [u.id]);
     const id = await seedEvent(t, { createdBy: u.id, shares: [u.id], rrule: "FREQ=WEEKLY;BYDAY=MO,WE", start: Date.UTC(2026, 5, 1, 7) });
     for (const path of [
@@ -497,6 +497,8 @@ describe("D1 round trips: the calendar", () => {
       "/schedule?date=2026-06-10",
       `/schedule/${id}`,
       "/schedule/new",
+      `/schedule/${id}?fileq=plan`,
+      `/schedule/${id}?at=${Date.UTC(2026, 5, 3, 7)}`,
     ]) {
       const res = await b.get(`${t.origin}${path}`);
       expect(res.status, path).toBe(200);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_ROLE_BUNDLES } from "~/features/auth/default-bundles";
 import { createTenant, createUser } from "../factories";
 import { all, fieldMessage, page, valueOf } from "../factories/html";
 import { scheduleStaff, seedCalendar, seedEvent } from "../factories/schedule";
@@ -294,23 +295,49 @@ describe("calendar views", () => {
     expect(valueOf(edit, "repeatCount")).toBe("6");
   });
 
-  it("shows the CIS return and payment deadlines as read-only events to those who file returns, in tenants with CIS on", async () => {
-    const t = await createTenant({ modules: ["schedule", "cis"] });
+  it("shows the CIS statements, return and payment deadlines as read-only events to those who act on them, in tenants with CIS on", async () => {
+    // A manager here may issue statements but not compile or submit returns.
+    const manager = DEFAULT_ROLE_BUNDLES.manager.filter((s) => !["cis.ret.compile", "cis.submit", "cis.approve"].includes(s));
+    const t = await createTenant({ modules: ["schedule", "cis"], bundles: { manager } });
     const admin = await createUser(t, { role: "admin" });
     const ab = await signedIn(t, admin);
     const june = await page(await ab.get(`${t.origin}/schedule?view=month&date=2026-06-10`));
     const deadlines = all(june, "[data-read-only]").map((e) => [e.getAttribute("data-read-only"), e.getAttribute("href")]);
     expect(deadlines).toEqual([
       ["cis-filing-2026-05", "/cis/returns?month=2026-05"],
+      ["cis-statements-2026-05", "/cis/statements?month=2026-05"],
       ["cis-payment-2026-05", "/cis/returns?month=2026-05"],
     ]);
     const day = await page(await ab.get(`${t.origin}/schedule?view=day&date=2026-06-19`));
     expect(day.body.textContent).toContain("CIS300 return due (6 May to 5 June 2026)");
+    // Statements are due 14 days after the tax month ends: the 19th, the return's day.
+    expect(day.body.textContent).toContain("Payment and deduction statements due (6 May to 5 June 2026)");
+    const issuer = await signedIn(t, await createUser(t, { role: "manager" }));
+    const issuerJune = await page(await issuer.get(`${t.origin}/schedule?view=month&date=2026-06-10`));
+    expect(all(issuerJune, "[data-read-only]").map((e) => e.getAttribute("data-read-only"))).toEqual(["cis-statements-2026-05"]);
     // Not for someone who only reads CIS, nor where CIS is off, nor in a filtered view.
     const reader = await signedIn(t, await createUser(t, { role: "standard" }));
     expect(all(await page(await reader.get(`${t.origin}/schedule?view=month&date=2026-06-10`)), "[data-read-only]")).toHaveLength(0);
     expect(all(await page(await ab.get(`${t.origin}/schedule?view=month&date=2026-06-10&cal=personal`)), "[data-read-only]")).toHaveLength(0);
     const { t: noCis, b } = await scheduleStaff("admin");
     expect(all(await page(await b.get(`${noCis.origin}/schedule?view=month&date=2026-06-10`)), "[data-read-only]")).toHaveLength(0);
+  });
+
+  it("lays the week out as a time grid: each event in its day's column and its starting hour's row, its whole title unclipped", async () => {
+    const { t, u, b } = await scheduleStaff("lead");
+    const title = "Scaffold inspection and handover to the roofing subcontractor";
+    // Wednesday 10 June 2026 at 06:00 London (05:00 UTC): the grid widens from 07:00 to 06:00.
+    const id = await seedEvent(t, { createdBy: u.id, title, start: Date.UTC(2026, 5, 10, 5), end: Date.UTC(2026, 5, 10, 6) });
+    const week = await page(await b.get(`${t.origin}/schedule?view=week&date=2026-06-10`));
+    const chip = week.querySelector(`[data-event="${id}"]`)!;
+    expect(chip.textContent).toContain(title);
+    expect(chip.querySelector(".truncate")).toBeNull();
+    const cell = chip.closest("ul")!;
+    // Column 1 holds the hours; Monday is column 2, so Wednesday is 4. Rows: 1 the days, 2 continuing events, 3 the first hour (06:00).
+    expect(cell.getAttribute("style")).toContain("grid-column:4");
+    expect(cell.getAttribute("style")).toContain("grid-row:3");
+    const labels = [...week.querySelectorAll("[data-week-grid] > div[aria-hidden]")].map((d) => d.textContent);
+    expect(labels[0]).toBe("06:00");
+    expect(labels.at(-1)).toBe("17:00");
   });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createUser } from "../factories";
+import { createTenant, createUser } from "../factories";
 import { fieldMessage, page, textOf } from "../factories/html";
 import { scheduleStaff, seedSite, seedTeam } from "../factories/schedule";
 import { signedIn } from "../factories/sessions";
@@ -74,5 +74,14 @@ describe("teams and sites in the workspace settings", () => {
     void crewb;
     const filtered = await page(await b.get(`${t.origin}/schedule?view=month&date=2026-06-10&team=${team}`));
     expect(filtered.body.textContent).toContain("Team shift");
+  });
+
+  it("the workspace settings link to Teams and sites while the calendar is on", async () => {
+    const linked = async (b: Awaited<ReturnType<typeof scheduleStaff>>["b"], origin: string) =>
+      [...(await page(await b.get(`${origin}/settings/branding`))).querySelectorAll('nav[aria-label="Settings"] a')].map((a) => a.getAttribute("href"));
+    const on = await scheduleStaff("admin");
+    expect(await linked(on.b, on.t.origin)).toEqual(["/settings/branding", "/settings/modules", "/settings/teams"]);
+    const off = await scheduleStaff("admin", await createTenant({ modules: ["files"] }));
+    expect(await linked(off.b, off.t.origin)).toEqual(["/settings/branding", "/settings/modules"]);
   });
 });

@@ -100,6 +100,8 @@ export const events = sqliteTable(
     repeatUntil: integer("repeat_until"),
     /** Start times (UTC ms) of occurrences removed from a series, comma separated. */
     exdates: text("exdates"),
+    /** For one occurrence of a series changed on its own: the series it was taken out of. */
+    seriesId: text("series_id"),
     createdBy: text("created_by").notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -109,6 +111,7 @@ export const events = sqliteTable(
     index("events_tenant_creator_start").on(t.tenantId, t.createdBy, t.startUtc),
     index("events_tenant_calendar_start").on(t.tenantId, t.calendarId, t.startUtc),
     index("events_tenant_repeating").on(t.tenantId, t.repeatUntil),
+    index("events_tenant_series").on(t.tenantId, t.seriesId),
   ],
 );
 
@@ -145,4 +148,17 @@ export const schedulePrefs = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), uniqueIndex("schedule_prefs_feed_token").on(t.feedTokenHash)],
+);
+
+/** A file from Files attached to an event; each viewer sees it only while Files lets them see the file. */
+export const eventAttachments = sqliteTable(
+  "event_attachments",
+  {
+    tenantId: text("tenant_id").notNull(),
+    eventId: text("event_id").notNull(),
+    fileId: text("file_id").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.fileId] }), index("event_attachments_tenant_event").on(t.tenantId, t.eventId)],
 );

@@ -3,7 +3,7 @@
  * always through the files area's own rule of who may see a file, so an attachment never shows a
  * file to someone the Files pages would not show it to.
  */
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { SessionUser } from "~/context";
 import { dbFor, type Db } from "~/db/client.server";
 import { files } from "~/db/schema";
@@ -29,24 +29,31 @@ function seenBy(tenantId: string, actor: AttachActor): SQL | null {
   );
 }
 
-/** Files the person may see whose name contains `q` (all of them when empty), newest first, at most 25. */
-export async function searchAttachableFiles(env: Env, tenantId: string, actor: AttachActor, opts: { q: string; limit?: number }): Promise<AttachableFile[]> {
+/** The query for files the person may see whose name contains `q`, to put in a caller's D1 batch; null when they see none. */
+export function searchAttachableFilesQuery(db: Db, tenantId: string, actor: AttachActor, opts: { q: string; limit?: number }) {
   const where = seenBy(tenantId, actor);
-  if (!where) return [];
+  if (!where) return null;
   const limit = Math.max(1, Math.min(ATTACHABLE_LIMIT, Math.floor(opts.limit ?? ATTACHABLE_LIMIT)));
   const q = opts.q.trim().slice(0, 200);
   const byName = q ? sql`${files.name} LIKE ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'` : sql`1 = 1`;
-  return dbFor(env, tenantId).select(columns).from(files).where(and(where, byName)).orderBy(desc(files.createdAt), desc(files.id)).limit(limit);
+  return db.select(columns).from(files).where(and(where, byName)).orderBy(desc(files.createdAt), desc(files.id)).limit(limit);
+}
+
+/** Files the person may see whose name contains `q` (all of them when empty), newest first, at most 25. */
+export async function searchAttachableFiles(env: Env, tenantId: string, actor: AttachActor, opts: { q: string; limit?: number }): Promise<AttachableFile[]> {
+  const query = searchAttachableFilesQuery(dbFor(env, tenantId), tenantId, actor, opts);
+  return query ? await query : [];
 }
 
 /**
- * The query for those of the given file ids the person may see now, to put in a caller's D1 batch;
- * null when there is nothing to read. Order the answer with `inAskedOrder`.
+ * The query for those of the given file ids (or of a subquery's) the person may see now, to put in
+ * a caller's D1 batch; null when there is nothing to read. Order the answer with `inAskedOrder`.
  */
-export function attachableFilesQuery(db: Db, tenantId: string, actor: AttachActor, ids: readonly string[]) {
+export function attachableFilesQuery(db: Db, tenantId: string, actor: AttachActor, ids: readonly string[] | SQLWrapper) {
   const where = seenBy(tenantId, actor);
-  const wanted = [...new Set(ids)].slice(0, 100);
-  if (!where || wanted.length === 0) return null;
+  // A list of ids, or a subquery selecting them (the caller's own attachments table).
+  const wanted = Array.isArray(ids) ? [...new Set(ids)].slice(0, 100) : (ids as SQLWrapper);
+  if (!where || (Array.isArray(wanted) && wanted.length === 0)) return null;
   return db
     .select(columns)
     .from(files)
@@ -70,10 +77,5 @@ export async function attachableFilesById(env: Env, tenantId: string, actor: Att
  * one page of chat messages), so a caller reads them in the batch that finds the ids.
  */
 export function attachableFilesAmongQuery(db: Db, tenantId: string, actor: AttachActor, ids: SQL) {
-  const where = seenBy(tenantId, actor);
-  if (!where) return null;
-  return db
-    .select(columns)
-    .from(files)
-    .where(and(where, sql`${files.id} IN (${ids})`));
+  return attachableFilesQuery(db, tenantId, actor, ids);
 }

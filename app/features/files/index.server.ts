@@ -29,6 +29,7 @@ export {
   attachableFilesQuery,
   inAskedOrder as attachableInAskedOrder,
   searchAttachableFiles,
+  searchAttachableFilesQuery,
   type AttachActor,
   type AttachableFile,
 } from "./attachments.server";

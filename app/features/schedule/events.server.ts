@@ -1,8 +1,11 @@
-import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
-import { dbFor, getDb } from "~/db/client.server";
+import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { dbFor, getDb, type Db } from "~/db/client.server";
+import type { AttachableFile } from "~/features/files/index.server";
 import {
   calendarMembers,
   calendars,
+  eventAttachments,
   events,
   teamMembers,
   eventShares,
@@ -37,6 +40,7 @@ export type EventRow = {
   calendarId: string | null;
   rrule: string | null;
   exdates: string | null;
+  seriesId: string | null;
   createdBy: string;
 };
 
@@ -51,6 +55,7 @@ const eventColumns = {
   calendarId: events.calendarId,
   rrule: events.rrule,
   exdates: events.exdates,
+  seriesId: events.seriesId,
   createdBy: events.createdBy,
 };
 
@@ -156,8 +161,11 @@ export function calendarListQuery(env: Env, viewer: ScheduleViewer, viewAll: boo
 
 export type EventDetail = EventRow & { siteId: string | null; sharedAll: boolean; shares: string[]; teamIds: string[] };
 
+/** Extra reads of the event page's batch: its attachments and the file search (files' queries, null when none). */
+export type EventPageExtras = { attachments?: BatchItem<"sqlite"> | null; candidates?: BatchItem<"sqlite"> | null };
+
 /** An event this person may see with what its form needs (calendars, people), in one round trip; null when not visible. */
-export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string | null, viewAllCalendars: boolean) {
+export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string | null, viewAllCalendars: boolean, extras: EventPageExtras = {}) {
   const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
   const ev = db
@@ -178,12 +186,20 @@ export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string
     .from(users)
     .where(and(eq(users.tenantId, t), eq(users.disabled, false), isNull(users.scrubbedAt)))
     .orderBy(asc(users.displayName));
-  const [e, s, tm, c, u] = await db.batch([ev, shares, tms, cals, people]);
+  const more = [extras.attachments, extras.candidates].filter((q): q is BatchItem<"sqlite"> => !!q);
+  const [e, s, tm, c, u, ...rest] = (await db.batch([ev, shares, tms, cals, people, ...more])) as [
+    (EventRow & { siteId: string | null; sharedAll: boolean })[],
+    { userId: string }[],
+    { teamId: string }[],
+    Awaited<ReturnType<typeof calendarListQuery>>,
+    { id: string; name: string }[],
+    ...AttachableFile[][],
+  ];
+  const attachments = extras.attachments ? (rest.shift() ?? []) : [];
+  const candidates = extras.candidates ? (rest.shift() ?? []) : null;
   const row = e[0];
-  const event: EventDetail | null = row
-    ? { ...(row as EventRow & { siteId: string | null; sharedAll: boolean }), shares: s.map((x) => x.userId), teamIds: tm.map((x) => x.teamId) }
-    : null;
-  return { event, calendars: c, people: u };
+  const event: EventDetail | null = row ? { ...row, shares: s.map((x) => x.userId), teamIds: tm.map((x) => x.teamId) } : null;
+  return { event, calendars: c, people: u, attachments, candidates };
 }
 
 export type EventInput = {
@@ -220,7 +236,7 @@ export function sharingOf(visibility: EventVisibility, authorId: string, selecte
 }
 
 /** Checks the calendar and the people named exist in the tenant (and the calendar is open to this person). */
-async function checkReferences(
+export async function checkReferences(
   env: Env,
   viewer: ScheduleViewer,
   input: EventInput,
@@ -254,7 +270,7 @@ async function checkReferences(
   return { problem: null, authorTeams: teamIds };
 }
 
-function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
+export function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
   const s = sharingOf(input.visibility, authorId, input.selectedUsers);
   const out = [
     db.delete(eventShares).where(and(eq(eventShares.tenantId, tenantId), eq(eventShares.eventId, eventId))),
@@ -275,40 +291,64 @@ function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, event
   return [...out, ...more];
 }
 
+/** The columns an event's form sets (the removed occurrences only matter to a series). */
+function eventFields(input: EventInput, exdates: string | null) {
+  return {
+    title: input.title,
+    startUtc: input.startUtc,
+    endUtc: input.endUtc,
+    type: input.type,
+    status: input.status,
+    visibility: input.visibility,
+    calendarId: input.calendarId,
+    rrule: input.rrule,
+    repeatUntil: input.rrule ? seriesEnd(input) : null,
+    exdates: input.rrule ? exdates : null,
+  };
+}
+
+/** The insert of a new event row (its sharing and audit go in the same batch). */
+export function insertEventStatement(
+  db: Db,
+  tenantId: string,
+  id: string,
+  createdBy: string,
+  input: EventInput,
+  extra: { seriesId?: string | null; exdates?: string | null } = {},
+) {
+  const now = Date.now();
+  return db.insert(events).values({
+    id,
+    tenantId,
+    ...eventFields(input, extra.exdates ?? null),
+    seriesId: extra.seriesId ?? null,
+    createdBy,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/** The audit entry of an event change. */
+export function eventAudit(
+  db: Db,
+  tenantId: string,
+  actor: Actor & { ip?: string | null },
+  action: "schedule.event.created" | "schedule.event.updated" | "schedule.event.deleted",
+  id: string,
+  payload: Record<string, unknown>,
+) {
+  return auditInsert(db, { tenantId, action, actorId: actor.id, actorEmail: actor.email, targetType: "event", targetId: id, payload, ip: actor.ip ?? null });
+}
+
 export async function createEvent(env: Env, viewer: ScheduleViewer, actor: Actor & { ip?: string | null }, input: EventInput, viewAll: boolean) {
   const { problem, authorTeams } = await checkReferences(env, viewer, input, viewAll, viewer.id);
   if (problem) return { ok: false as const, code: problem };
   const db = dbFor(env, viewer.tenantId);
   const id = newId();
-  const now = Date.now();
   await db.batch([
-    db.insert(events).values({
-      id,
-      tenantId: viewer.tenantId,
-      title: input.title,
-      startUtc: input.startUtc,
-      endUtc: input.endUtc,
-      type: input.type,
-      status: input.status,
-      visibility: input.visibility,
-      calendarId: input.calendarId,
-      rrule: input.rrule,
-      repeatUntil: input.rrule ? seriesEnd(input) : null,
-      createdBy: viewer.id,
-      createdAt: now,
-      updatedAt: now,
-    }),
+    insertEventStatement(db, viewer.tenantId, id, viewer.id, input),
     ...sharingStatements(db, viewer.tenantId, id, viewer.id, authorTeams, input),
-    auditInsert(db, {
-      tenantId: viewer.tenantId,
-      action: "schedule.event.created",
-      actorId: actor.id,
-      actorEmail: actor.email,
-      targetType: "event",
-      targetId: id,
-      payload: { title: input.title, start: input.startUtc },
-      ip: actor.ip ?? null,
-    }),
+    eventAudit(db, viewer.tenantId, actor, "schedule.event.created", id, { title: input.title, start: input.startUtc }),
   ]);
   return { ok: true as const, id };
 }
@@ -329,51 +369,31 @@ export async function updateEvent(
     db
       .update(events)
       .set({
-        title: input.title,
-        startUtc: input.startUtc,
-        endUtc: input.endUtc,
-        type: input.type,
-        status: input.status,
-        visibility: input.visibility,
-        calendarId: input.calendarId,
-        rrule: input.rrule,
-        repeatUntil: input.rrule ? seriesEnd(input) : null,
-        exdates: input.rrule ? existing.exdates : null,
+        ...eventFields(input, existing.exdates),
         updatedAt: Date.now(),
       })
       .where(and(eq(events.tenantId, t), eq(events.id, existing.id))),
     // Sharing follows the visibility as the event's creator chose it.
     ...sharingStatements(db, t, existing.id, existing.createdBy, authorTeams, input),
-    auditInsert(db, {
-      tenantId: t,
-      action: "schedule.event.updated",
-      actorId: actor.id,
-      actorEmail: actor.email,
-      targetType: "event",
-      targetId: existing.id,
-      payload: { title: input.title, start: input.startUtc },
-      ip: actor.ip ?? null,
-    }),
+    eventAudit(db, t, actor, "schedule.event.updated", existing.id, { title: input.title, start: input.startUtc }),
   ]);
   return { ok: true as const, id: existing.id };
 }
 
+/** Deletes an event (every occurrence of a series, and the occurrences taken out of it) with its sharing. */
 export async function deleteEvent(env: Env, viewer: ScheduleViewer, actor: Actor & { ip?: string | null }, existing: EventDetail) {
   const db = dbFor(env, viewer.tenantId);
   const t = viewer.tenantId;
+  const family = or(eq(events.id, existing.id), eq(events.seriesId, existing.id));
+  const ids = db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.tenantId, t), family));
   await db.batch([
-    db.delete(eventShares).where(and(eq(eventShares.tenantId, t), eq(eventShares.eventId, existing.id))),
-    db.delete(eventTeams).where(and(eq(eventTeams.tenantId, t), eq(eventTeams.eventId, existing.id))),
-    db.delete(events).where(and(eq(events.tenantId, t), eq(events.id, existing.id))),
-    auditInsert(db, {
-      tenantId: t,
-      action: "schedule.event.deleted",
-      actorId: actor.id,
-      actorEmail: actor.email,
-      targetType: "event",
-      targetId: existing.id,
-      payload: { title: existing.title, start: existing.startUtc },
-      ip: actor.ip ?? null,
-    }),
+    db.delete(eventShares).where(and(eq(eventShares.tenantId, t), inArray(eventShares.eventId, ids))),
+    db.delete(eventTeams).where(and(eq(eventTeams.tenantId, t), inArray(eventTeams.eventId, ids))),
+    db.delete(eventAttachments).where(and(eq(eventAttachments.tenantId, t), inArray(eventAttachments.eventId, ids))),
+    db.delete(events).where(and(eq(events.tenantId, t), family)),
+    eventAudit(db, t, actor, "schedule.event.deleted", existing.id, { title: existing.title, start: existing.startUtc }),
   ]);
 }

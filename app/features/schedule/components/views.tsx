@@ -88,36 +88,82 @@ export function MonthView({ date, days, links }: { date: Ymd; days: Record<Ymd, 
   );
 }
 
+/** The hours a week's time grid shows: the working day widened to the earliest and latest timed event. */
+function weekHours(days: Record<Ymd, DayItem[]>, first: Ymd): number[] {
+  let from = 7;
+  let to = 18;
+  for (let i = 0; i < 7; i++) {
+    for (const item of days[addDays(first, i)] ?? []) {
+      if (item.from === null) continue;
+      from = Math.min(from, item.hour);
+      to = Math.max(to, item.hour + 1);
+    }
+  }
+  return Array.from({ length: to - from }, (_, k) => from + k);
+}
+
+const hourLabel = (h: number) => `${String(h).padStart(2, "0")}:00`;
+
+/**
+ * The week: a time grid on wider screens (hours down, days across, each event in its starting
+ * hour's cell), stacked by day on a phone. One grid: each cell names its place in it, so the
+ * stacked order (day by day) is the document's order.
+ */
 export function WeekView({ date, days, links }: { date: Ymd; days: Record<Ymd, DayItem[]>; links: DayLinks }) {
   const first = startOfWeek(date);
+  const hours = weekHours(days, first);
   return (
-    <ol className="grid gap-2 md:grid-cols-7">
-      {[0, 1, 2, 3, 4, 5, 6].map((i) => {
-        const d = addDays(first, i);
-        const items = days[d] ?? [];
+    <div className="flex flex-col gap-1 md:grid md:grid-cols-[3.5rem_repeat(7,minmax(0,1fr))] md:gap-0" data-week-grid>
+      {hours.map((h, r) => (
+        <div
+          key={h}
+          aria-hidden="true"
+          className="hidden border-t border-line pr-1 text-right text-xs tabular-nums opacity-80 md:block"
+          style={{ gridColumn: 1, gridRow: r + 3 }}
+        >
+          {hourLabel(h)}
+        </div>
+      ))}
+      {[0, 1, 2, 3, 4, 5, 6].map((i) => (
+        <WeekDay key={i} d={addDays(first, i)} column={i + 2} items={days[addDays(first, i)] ?? []} hours={hours} links={links} />
+      ))}
+    </div>
+  );
+}
+
+function WeekDay({ d, column, items, hours, links }: { d: Ymd; column: number; items: DayItem[]; hours: number[]; links: DayLinks }) {
+  const continuing = items.filter((i) => i.from === null);
+  return (
+    <section {...dayData(d)} aria-labelledby={`wk-${d}`} className="contents">
+      <h2 id={`wk-${d}`} className="mt-2 border-line text-sm font-semibold md:mt-0 md:border-l md:px-1" style={{ gridColumn: column, gridRow: 1 }}>
+        <Link to={links.dayHref(d)} className={d === links.today ? "text-accent-ink underline" : "hover:underline"}>
+          {WEEKDAY_SHORT[weekday(d)]} {Number(d.slice(8, 10))} {monthName(Number(d.slice(5, 7))).slice(0, 3)}
+        </Link>
+      </h2>
+      <div className="space-y-1 border-line md:border-l md:p-0.5" style={{ gridColumn: column, gridRow: 2 }}>
+        {continuing.map((item) => (
+          <EventChip key={`${item.id}-${item.at}`} item={item} wrap />
+        ))}
+        {items.length === 0 ? <p className="text-xs opacity-70 md:sr-only">No events</p> : null}
+        {links.pasteId ? <PasteHere id={links.pasteId} date={d} /> : null}
+      </div>
+      {hours.map((h, r) => {
+        const inHour = items.filter((i) => i.from !== null && i.hour === h);
         return (
-          <li key={d} {...dayData(d)} className="min-h-24 rounded-brand border border-line p-2">
-            <h2 className="text-sm font-semibold">
-              <Link to={links.dayHref(d)} className={d === links.today ? "text-accent-ink underline" : "hover:underline"}>
-                {WEEKDAY_SHORT[weekday(d)]} {Number(d.slice(8, 10))} {monthName(Number(d.slice(5, 7))).slice(0, 3)}
-              </Link>
-            </h2>
-            {items.length ? (
-              <ul className="mt-1 space-y-1">
-                {items.map((item) => (
-                  <li key={`${item.id}-${item.at}`}>
-                    <EventChip item={item} />
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="mt-1 text-xs opacity-70">No events</p>
-            )}
-            {links.pasteId ? <PasteHere id={links.pasteId} date={d} /> : null}
-          </li>
+          <ul
+            key={h}
+            className={`min-h-10 space-y-1 border-line md:border-l md:border-t md:p-0.5 ${inHour.length ? "" : "hidden md:block"}`}
+            style={{ gridColumn: column, gridRow: r + 3 }}
+          >
+            {inHour.map((item) => (
+              <li key={`${item.id}-${item.at}`}>
+                <EventChip item={item} wrap />
+              </li>
+            ))}
+          </ul>
         );
       })}
-    </ol>
+    </section>
   );
 }
 

@@ -8,7 +8,12 @@ import { ScheduleNav } from "../components/schedule-nav";
 import { SCHEDULE_TOASTS, STATUS_LABELS, TYPE_LABELS, VISIBILITY_LABELS } from "../domain/labels";
 import { parseRrule } from "../domain/recurrence";
 import { isHm, isYmd, londonHm, londonToUtc, londonYmd, todayYmd, WEEKDAY_SHORT } from "../domain/time";
-import { createEvent, deleteEvent, loadEventPage, mayChangeEvent, updateEvent, type SaveEventError } from "../events.server";
+import { createEvent, deleteEvent, loadEventPage, mayChangeEvent, updateEvent, type EventDetail, type SaveEventError } from "../events.server";
+import { deleteOccurrence, updateOccurrence } from "../occurrences.server";
+import { APPLY_TO, isOccurrenceOf, type ApplyTo } from "../domain/series-edit";
+import { ApplyToFieldset, DeleteConfirm } from "../components/occurrence-controls";
+import { EventAttachments } from "../components/event-attachments";
+import { attachFile, detachFile, eventPageFileReads, type AttachError } from "../attachments.server";
 import { schedulePerms, viewerOf } from "../module.server";
 import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "../domain/constants";
 import { eventFormValues, parseEventForm, type EventFormErrors, type EventFormValues } from "../schemas";
@@ -22,16 +27,31 @@ const SAVE_ERRORS: Record<SaveEventError, { field: keyof EventFormValues; messag
 
 const notFound = () => data("Event not found", { status: 404 });
 
+/** The occurrence of a series an address or form names (`at`, its UTC start), null for the event as a whole; a start that is no occurrence is a 404. */
+function occurrenceAt(raw: string | null, event: EventDetail | null): number | null {
+  if (!raw || !event) return null;
+  const at = Number(raw);
+  if (!isOccurrenceOf(event, at)) throw notFound();
+  return at;
+}
+
+function applyOf(raw: FormDataEntryValue | null): ApplyTo {
+  return (APPLY_TO as readonly string[]).includes(String(raw)) ? (String(raw) as ApplyTo) : "this";
+}
+
 /** The form's starting values: the event's, or a new event's (one hour from 09:00 on the chosen day). */
-function initialValues(params: URLSearchParams, event: Awaited<ReturnType<typeof loadEventPage>>["event"]): EventFormValues {
+function initialValues(params: URLSearchParams, event: EventDetail | null, at: number | null): EventFormValues {
   if (event) {
     const rule = event.rrule ? parseRrule(event.rrule) : null;
+    // An occurrence of a series shows its own times.
+    const start = at ?? event.startUtc;
+    const end = start + (event.endUtc - event.startUtc);
     return {
       title: event.title,
-      startDate: londonYmd(event.startUtc),
-      startTime: londonHm(event.startUtc),
-      endDate: londonYmd(event.endUtc),
-      endTime: londonHm(event.endUtc),
+      startDate: londonYmd(start),
+      startTime: londonHm(start),
+      endDate: londonYmd(end),
+      endTime: londonHm(end),
       type: event.type,
       status: event.status,
       visibility: event.visibility,
@@ -70,16 +90,28 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "schedule", scope: params.id ? "schedule.view" : "schedule.create" });
   const perms = schedulePerms(user);
   const viewer = viewerOf(user, tenant.id);
-  const page = await loadEventPage(env, viewer, params.id ?? null, perms.viewAllCalendars);
+  const url = new URL(request.url);
+  const fileq = url.searchParams.get("fileq");
+  // Attachments come from Files: none while it is switched off.
+  const withFiles = tenant.modules.some((m) => m.id === "files");
+  const extras = params.id && withFiles ? eventPageFileReads(env, tenant.id, user, params.id, perms.edit ? fileq : null) : {};
+  const page = await loadEventPage(env, viewer, params.id ?? null, perms.viewAllCalendars, extras);
   if (params.id && !page.event) throw notFound();
+  const at = occurrenceAt(url.searchParams.get("at"), page.event);
   const mayChange = page.event ? mayChangeEvent(viewer, page.event.createdBy, perms.manageCalendars) : true;
   return {
     isNew: !params.id,
     id: params.id ?? null,
-    values: initialValues(new URL(request.url).searchParams, page.event),
+    at,
+    repeats: !!page.event?.rrule,
+    values: initialValues(url.searchParams, page.event, at),
     calendars: page.calendars.map((c) => ({ id: c.id, name: c.name })),
     people: page.people,
     perms: { ...perms, editThis: page.event ? perms.edit && mayChange : perms.create, deleteThis: !!page.event && perms.delete && mayChange },
+    attachments: page.attachments.map(({ id, name, size }) => ({ id, name, size })),
+    candidates: page.event && perms.edit && mayChange ? (page.candidates?.map(({ id, name, size }) => ({ id, name, size })) ?? null) : null,
+    fileq: fileq ?? "",
+    withFiles,
   };
 }
 
@@ -109,26 +141,57 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return redirectWithToast(env, `/schedule?view=month&date=${londonYmd(event.startUtc)}&copy=${event.id}`, { type: "success", ...SCHEDULE_TOASTS.copied });
   }
   if (!mayChangeEvent(viewer, event.createdBy, perms.manageCalendars)) throw data("You may not change this event", { status: 403 });
+  const at = occurrenceAt(form.get("at") ? String(form.get("at")) : null, event);
+  if (intent === "attach" || intent === "detach") return attachmentAction(env, { viewer, who, user, event, intent, fileId: String(form.get("fileId") ?? "") });
   if (intent === "delete") return { step: "confirm-delete" as const };
-  if (intent === "delete-confirm") {
-    await deleteEvent(env, viewer, who, event);
-    return redirectWithToast(env, `/schedule?date=${londonYmd(event.startUtc)}`, { type: "success", title: "Event deleted", message: event.title });
+  if (intent.startsWith("delete-")) {
+    const apply: ApplyTo = intent === "delete-this" ? "this" : intent === "delete-following" ? "following" : "all";
+    if (at === null) await deleteEvent(env, viewer, who, event);
+    else await deleteOccurrence(env, viewer, who, event, at, apply);
+    return redirectWithToast(env, `/schedule?date=${londonYmd(at ?? event.startUtc)}`, { type: "success", title: "Event deleted", message: event.title });
   }
   const values = eventFormValues(form);
   const parsed = parseEventForm(values);
   if (!parsed.ok) return data({ step: "form" as const, values, errors: parsed.errors }, { status: 400 });
-  const res = await updateEvent(env, viewer, who, event, parsed.input, perms.viewAllCalendars);
+  const res =
+    at === null
+      ? await updateEvent(env, viewer, who, event, parsed.input, perms.viewAllCalendars)
+      : await updateOccurrence(env, viewer, who, event, at, applyOf(form.get("apply")), parsed.input, perms.viewAllCalendars);
   if (!res.ok)
     return data(
       { step: "form" as const, values, errors: { [SAVE_ERRORS[res.code].field]: SAVE_ERRORS[res.code].message } as EventFormErrors },
       { status: 400 },
     );
-  return redirectWithToast(env, `/schedule/${event.id}`, { type: "success", title: "Event saved", message: parsed.input.title });
+  return redirectWithToast(env, `/schedule/${res.id}`, { type: "success", title: "Event saved", message: parsed.input.title });
 }
+
+/** Attaches a file the person may see in Files, or removes one; back to the event with a toast. */
+async function attachmentAction(
+  env: Env,
+  a: {
+    viewer: ReturnType<typeof viewerOf>;
+    who: Parameters<typeof attachFile>[2];
+    user: Parameters<typeof attachFile>[3];
+    event: EventDetail;
+    intent: "attach" | "detach";
+    fileId: string;
+  },
+) {
+  const back = `/schedule/${a.event.id}`;
+  if (a.intent === "detach") {
+    await detachFile(env, a.viewer, a.who, a.event, a.fileId);
+    return redirectWithToast(env, back, { type: "success", title: "Attachment removed" });
+  }
+  const res = await attachFile(env, a.viewer, a.who, a.user, a.event, a.fileId);
+  if (!res.ok) return redirectWithToast(env, back, { type: "error", title: "Error", message: ATTACH_ERRORS[res.code] });
+  return redirectWithToast(env, back, { type: "success", title: "File attached", message: res.name });
+}
+
+const ATTACH_ERRORS: Record<AttachError, string> = { file_not_found: "That file is not available to you" };
 
 // eslint-disable-next-line max-lines-per-function -- calendar feature, reworked by its owner in parallel
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { isNew, id, calendars, people, perms } = loaderData;
+  const { isNew, id, calendars, people, perms, at, repeats } = loaderData;
   const failed = actionData && "step" in actionData && actionData.step === "form" ? actionData : null;
   const v = failed?.values ?? loaderData.values;
   const errors: EventFormErrors = failed?.errors ?? {};
@@ -145,25 +208,9 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
           </Link>
         </p>
         <h1 className="mt-2 text-2xl font-semibold">{isNew ? "New Event" : readOnly ? v.title : "Edit Event"}</h1>
-        {confirming ? (
-          <Form method="post" className="mt-4 rounded-brand border border-line p-4" role="alertdialog" aria-labelledby="delete-title">
-            <h2 id="delete-title" className="font-semibold">
-              Delete this event?
-            </h2>
-            <p className="mt-1 text-sm">
-              &lsquo;{v.title}&rsquo; will be removed from everyone&rsquo;s calendar{v.repeat !== "none" ? ", every occurrence of it" : ""}.
-            </p>
-            <div className="mt-3 flex gap-2">
-              <SubmitButton variant="danger" name="intent" value="delete-confirm" pendingText="Deleting...">
-                Delete event
-              </SubmitButton>
-              <Link to={`/schedule/${id}`} className={buttonClass("secondary")}>
-                Cancel
-              </Link>
-            </div>
-          </Form>
-        ) : null}
+        {confirming ? <DeleteConfirm title={v.title} id={id} at={at} repeats={repeats} /> : null}
         <Form method="post" className="mt-4 space-y-4" noValidate>
+          {at !== null && !readOnly ? <ApplyToFieldset at={at} /> : null}
           <fieldset disabled={readOnly} className="space-y-4">
             <Field id="title" label="Title (required)" error={errors.title}>
               <input id="title" name="title" required defaultValue={v.title} maxLength={200} className={inputClass} {...describe("title")} />
@@ -317,6 +364,15 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
             ) : null}
           </div>
         </Form>
+        {isNew || !loaderData.withFiles ? null : (
+          <EventAttachments
+            attachments={loaderData.attachments}
+            candidates={loaderData.candidates}
+            query={loaderData.fileq}
+            at={at}
+            editable={perms.editThis}
+          />
+        )}
       </div>
     </AppShell>
   );

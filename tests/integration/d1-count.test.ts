@@ -514,6 +514,9 @@ describe("D1 round trips: the subcontractor list's UTR filter", () => {
     const res = await b.get(`${t.origin}/cis/subcontractors?utr=invalid`);
     expect(res.status).toBe(200);
     expect(d1Queries(res)).toBe(2);
+  });
+});
+
 describe("D1 round trips: chat, new chats and message pages", () => {
   it("serves the new chat and new group forms, a message's edit and delete pages and the attach page in two round trips", async () => {
     const { chatTenant, seedGroup } = await import("../factories/chat");

@@ -1,15 +1,16 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { allShards, dbFor, fanOut, globalDb, ShardRoutingError, shardOf } from "~/db/client.server";
+import { allShards, dbFor, fanOut, globalDb, loadShardRoutes, ShardRoutingError, shardOf } from "~/db/client.server";
+import { inArray } from "drizzle-orm";
 import { notifications, storageUsage, tenants, users } from "~/db/schema";
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from "~/features/platform/notifications/notifications.server";
 import { consoleTenants } from "~/features/superadmin/console.server";
 
 /*
  * Two workspaces on two D1 databases through the one seam (ADR 0064): `dbFor(env, tenant)` picks a
- * tenant's database from TENANT_SHARDS; `globalDb(env)` is the platform's. DB_SHARD_1 is a second
- * local D1 binding that exists for these tests only (vitest.config.ts).
+ * tenant's database from the global `tenants.shard` column; `globalDb(env)` is the platform's.
+ * DB_SHARD_1 is a second local D1 binding that exists for these tests only (vitest.config.ts).
  */
 
 const shard1 = (env as unknown as { DB_SHARD_1: D1Database }).DB_SHARD_1;
@@ -17,8 +18,8 @@ const shard1 = (env as unknown as { DB_SHARD_1: D1Database }).DB_SHARD_1;
 const HOME = { id: "tnt_shard_home", slug: "shard-home", user: "usr_shard_home" };
 const AWAY = { id: "tnt_shard_away", slug: "shard-away", user: "usr_shard_away" };
 
-/** The app's env with AWAY routed to DB_SHARD_1; HOME stays in DB like every other tenant. */
-const sharded = { ...env, TENANT_SHARDS: JSON.stringify({ [AWAY.id]: "DB_SHARD_1" }) } as Env;
+/** The app's env with DB_SHARD_1 as a second shard; AWAY's row names it, HOME stays in DB like every other tenant. */
+const sharded = { ...env, SHARDS: "DB_SHARD_1" } as Env;
 
 async function rows(d1: D1Database, sqlText: string, ...params: unknown[]) {
   return (
@@ -35,7 +36,11 @@ beforeAll(async () => {
   for (const t of [HOME, AWAY]) {
     // The tenants row is the platform's (routing, slug); the shard holds a copy its foreign keys point at.
     const tenantRow = { id: t.id, slug: t.slug, name: `Workspace ${t.slug}`, branding: {}, createdAt: now, updatedAt: now };
-    await globalDb(env).insert(tenants).values(tenantRow).onConflictDoNothing();
+    await globalDb(env)
+      .insert(tenants)
+      .values({ ...tenantRow, shard: t === AWAY ? "DB_SHARD_1" : null })
+      .onConflictDoNothing();
+    await loadShardRoutes(sharded, { force: true });
     const db = dbFor(sharded, t.id);
     if (db.$client !== env.DB) await db.insert(tenants).values(tenantRow).onConflictDoNothing();
     await db
@@ -67,7 +72,7 @@ beforeAll(async () => {
 });
 
 describe("dbFor: each tenant's rows in its own database", () => {
-  it("routes the tenant named in TENANT_SHARDS to its binding and every other tenant to DB", () => {
+  it("routes a tenant whose row names a shard to that binding and every other tenant to DB", () => {
     expect(shardOf(sharded, AWAY.id)).toBe("DB_SHARD_1");
     expect(shardOf(sharded, HOME.id)).toBe("DB");
     expect(shardOf(env, AWAY.id)).toBe("DB");
@@ -110,14 +115,33 @@ describe("dbFor: each tenant's rows in its own database", () => {
     expect(await rows(shard1, "SELECT id FROM notifications WHERE tenant_id = ? AND read = 0", AWAY.id)).toEqual([{ id: "ntf_shard-away" }]);
   });
 
-  it("refuses a route to a binding the Worker lacks, or to a binding that is not a D1 shard, rather than using DB", () => {
-    const missing = { ...env, TENANT_SHARDS: JSON.stringify({ [AWAY.id]: "DB_SHARD_9" }) } as Env;
-    expect(() => dbFor(missing, AWAY.id)).toThrow(ShardRoutingError);
-    expect(() => dbFor(missing, AWAY.id)).toThrow(expect.objectContaining({ code: "shard_binding_missing" }));
-    const notD1 = { ...env, TENANT_SHARDS: JSON.stringify({ [AWAY.id]: "FILES" }) } as Env;
-    expect(() => dbFor(notD1, HOME.id)).toThrow(expect.objectContaining({ code: "shard_routing_invalid" }));
-    const garbled = { ...env, TENANT_SHARDS: "{not json" } as Env;
-    expect(() => dbFor(garbled, HOME.id)).toThrow(expect.objectContaining({ code: "shard_routing_invalid" }));
+  it("refuses a route to a binding the Worker lacks, or to a binding that is not a D1 shard, for that tenant alone", async () => {
+    const now = Date.now();
+    const missing = { id: "tnt_shard_missing", slug: "shard-missing", shard: "DB_SHARD_9" };
+    const notD1 = { id: "tnt_shard_files", slug: "shard-files", shard: "FILES" };
+    const garbled = { id: "tnt_shard_garbled", slug: "shard-garbled", shard: "{not a binding" };
+    for (const t of [missing, notD1, garbled]) {
+      await globalDb(env)
+        .insert(tenants)
+        .values({ ...t, name: t.slug, branding: {}, createdAt: now, updatedAt: now })
+        .onConflictDoNothing();
+    }
+    await loadShardRoutes(sharded, { force: true });
+    expect(() => dbFor(sharded, missing.id)).toThrow(ShardRoutingError);
+    expect(() => dbFor(sharded, missing.id)).toThrow(expect.objectContaining({ code: "shard_binding_missing" }));
+    expect(() => dbFor(sharded, notD1.id)).toThrow(expect.objectContaining({ code: "shard_routing_invalid" }));
+    expect(() => dbFor(sharded, garbled.id)).toThrow(expect.objectContaining({ code: "shard_routing_invalid" }));
+    // Everybody else is routed as before: one bad row stops nobody but its own tenant.
+    expect(dbFor(sharded, HOME.id).$client).toBe(env.DB);
+    expect(dbFor(sharded, AWAY.id).$client).toBe(shard1);
+    await globalDb(env).delete(tenants).where(inArray(tenants.id, [missing.id, notD1.id, garbled.id]));
+    await loadShardRoutes(sharded, { force: true });
+  });
+
+  it("refuses to guess before the routing table is loaded", () => {
+    // Another global database than any this isolate has read the table of.
+    const fresh = { ...sharded, DB: Object.create(env.DB) as D1Database } as Env;
+    expect(() => dbFor(fresh, HOME.id)).toThrow(expect.objectContaining({ code: "shard_routes_not_loaded" }));
   });
 });
 
@@ -138,7 +162,7 @@ describe("the super-admin's views across shards", () => {
     expect(home).toMatchObject({ slug: HOME.slug, users: 1, storage: { tier: "professional", usedBytes: 1_111 } });
     // The shard's copy of the tenants row is not listed twice.
     expect(list.filter((t) => t.id === AWAY.id)).toHaveLength(1);
-    // Without the route, the console reads DB alone and AWAY has no storage or users there.
+    // A Worker without shards reads DB alone, and AWAY has no storage or users there.
     const unsharded = (await consoleTenants(env)).find((t) => t.id === AWAY.id);
     expect(unsharded).toMatchObject({ users: 0, storage: { tier: "free", usedBytes: 0 } });
   });

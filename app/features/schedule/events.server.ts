@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
-import { dbFor, getDb } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import {
   calendarMembers,
   calendars,
@@ -254,7 +254,7 @@ async function checkReferences(
   return { problem: null, authorTeams: teamIds };
 }
 
-function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
+function sharingStatements(db: Db, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
   const s = sharingOf(input.visibility, authorId, input.selectedUsers);
   const out = [
     db.delete(eventShares).where(and(eq(eventShares.tenantId, tenantId), eq(eventShares.eventId, eventId))),

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { dbFor, getDb } from "~/db/client.server";
+import { dbFor, fanOut, loadShardRoutes } from "~/db/client.server";
 import { cisInvoices, cisReturns, cisSettings, cisStatements, notifications, roleBundles, tenantModules, tenants, users } from "~/db/schema";
 import { scopeGrants, type Scope } from "~/features/auth";
 import { queueEmail } from "~/features/platform/index.server";
@@ -53,13 +53,17 @@ export type DeadlineAlertRun = {
  * A suspended tenant is left out: nobody can act on its alerts, and its people get no mail.
  */
 async function activeCisTenants(env: Env) {
-  const rows = await getDb(env)
-    .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, availableModules: tenants.availableModules, warningDays: cisSettings.warningDays })
-    .from(cisSettings)
-    .innerJoin(tenants, eq(tenants.id, cisSettings.tenantId))
-    .innerJoin(tenantModules, and(eq(tenantModules.tenantId, cisSettings.tenantId), eq(tenantModules.moduleId, "cis"), eq(tenantModules.enabled, true)))
-    .where(and(eq(cisSettings.active, true), isNull(tenants.suspendedAt)));
-  return rows.filter((r) => !r.availableModules || r.availableModules.includes("cis"));
+  await loadShardRoutes(env);
+  // Each shard joins its tenants' settings and module switches with its own copy of their rows.
+  const perShard = await fanOut(env, (db) =>
+    db
+      .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, availableModules: tenants.availableModules, warningDays: cisSettings.warningDays })
+      .from(cisSettings)
+      .innerJoin(tenants, eq(tenants.id, cisSettings.tenantId))
+      .innerJoin(tenantModules, and(eq(tenantModules.tenantId, cisSettings.tenantId), eq(tenantModules.moduleId, "cis"), eq(tenantModules.enabled, true)))
+      .where(and(eq(cisSettings.active, true), isNull(tenants.suspendedAt))),
+  );
+  return perShard.flatMap((s) => s.result).filter((r) => !r.availableModules || r.availableModules.includes("cis"));
 }
 
 type TenantUser = { id: string; email: string; displayName: string; scopes: string[] };
@@ -171,7 +175,6 @@ const CHUNK = 50;
  */
 export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.now()): Promise<DeadlineAlertRun> {
   const at = now instanceof Date ? now : new Date(now);
-  const db = getDb(env);
   const londonDay = formatInTimeZone(at, LONDON, "yyyy-MM-dd");
   const result: DeadlineAlertRun = { tenants: 0, alerts: 0, suppressed: 0, created: 0, digests: 0, failures: [] };
   for (const tenant of await activeCisTenants(env)) {
@@ -190,6 +193,7 @@ export async function runCisDeadlineAlerts(env: Env, now: Date | number = Date.n
       result.suppressed += candidates.length - alerts.length;
       if (alerts.length === 0) continue;
       result.alerts += alerts.length;
+      const db = dbFor(env, tenant.id);
       const people = await tenantUsers(env, tenant.id);
       const readers = people.filter((p) => scopeGrants(p.scopes, "cis.read"));
       const inserts = alerts.flatMap((alert) =>

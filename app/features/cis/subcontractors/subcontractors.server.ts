@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL, type SQL
 import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
-import { dbFor, getDb } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
@@ -109,7 +109,7 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
 }
 
 /** The summary cards as one aggregate, for a page that reads it in its own D1 batch. */
-export function summaryQuery(db: ReturnType<typeof getDb>, tenantId: string) {
+export function summaryQuery(db: Db, tenantId: string) {
   return db
     .select({
       total: count(),
@@ -197,7 +197,7 @@ export async function getSubcontractor(env: Env, tenantId: string, id: string): 
  * The active subcontractor whose id the subquery yields (a portal session's user id), for the
  * caller's batch: a deleted or archived subcontractor matches nothing.
  */
-export function activeSubcontractorStatement(db: ReturnType<typeof getDb>, tenantId: string, idFrom: SQLWrapper) {
+export function activeSubcontractorStatement(db: Db, tenantId: string, idFrom: SQLWrapper) {
   return db
     .select()
     .from(cisSubcontractors)
@@ -269,7 +269,7 @@ export function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
   };
 }
 
-function verifiedAudit(db: ReturnType<typeof getDb>, tenantId: string, id: string, actor: Actor, fields: ReturnType<typeof plainFields>) {
+function verifiedAudit(db: Db, tenantId: string, id: string, actor: Actor, fields: ReturnType<typeof plainFields>) {
   return auditInsert(db, {
     tenantId,
     action: "cis.subcontractor.verified",
@@ -362,7 +362,7 @@ export async function createSubcontractor(
  * Writes a save and its audit entries in one batch. Two saves racing past the UTR check meet
  * the unique index, which refuses the batch whole: reported as the duplicate it is.
  */
-async function saveInOneBatch(db: ReturnType<typeof getDb>, statements: BatchItem<"sqlite">[], id: string): Promise<SaveResult> {
+async function saveInOneBatch(db: Db, statements: BatchItem<"sqlite">[], id: string): Promise<SaveResult> {
   try {
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {

@@ -18,6 +18,11 @@ export async function runAuthHousekeeping(env: Env, now = Date.now()) {
   const challenges = await sumOverShards(env, async function purgeLoginChallengesIn(db) {
     return (await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now - DAY))).meta.changes ?? 0;
   });
-  const throttles = (await globalDb(env).delete(authThrottle).where(lt(authThrottle.windowStartedAt, now - DAY))).meta.changes ?? 0;
+  const throttles =
+    (
+      await globalDb(env)
+        .delete(authThrottle)
+        .where(lt(authThrottle.windowStartedAt, now - DAY))
+    ).meta.changes ?? 0;
   return { sessions, tokens, challenges, throttles };
 }

@@ -55,8 +55,8 @@ export async function announceAccountLock(env: Env, email: string, lockedUntil: 
   await loadShardRoutes(env);
   // Accounts of every workspace, on every shard, and the platform's admins.
   const [userHits, [admin]] = await Promise.all([
-    fanOut(env, function accountWithEmailIn(db) {
-      return db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+    fanOut(env, async function accountWithEmailIn(db) {
+      return await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
     }),
     globalDb(env).select({ id: platformAdmins.id }).from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
   ]);
@@ -125,7 +125,10 @@ async function accountsByEmail(env: Env, email: string) {
  */
 export async function checkBareDomainCredentials(env: Env, email: string, password: string): Promise<{ admin: AdminRow | null; accounts: AccountMatch[] }> {
   const db = globalDb(env);
-  const [[admin], candidates] = await Promise.all([db.select().from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1), accountsByEmail(env, email)]);
+  const [[admin], candidates] = await Promise.all([
+    db.select().from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
+    accountsByEmail(env, email),
+  ]);
   const slot = (hash: string | undefined) => (hash ? verifyPassword(env, password, hash) : burnPasswordCheck(env, password).then(() => false));
   const [adminOk, ...accountOk] = await Promise.all([
     slot(admin?.passwordHash),

@@ -125,7 +125,9 @@ export async function purgeExpiredHmrcRecords(env: Env, now: number): Promise<Hm
         .where(and(lt(hmrcSubmissions.createdAt, cutoff), notInArray(hmrcSubmissions.status, [...HMRC_IN_FLIGHT_STATUSES])));
       return res.meta.changes ?? 0;
     }),
-    globalDb(env).delete(devHmrcMessages).where(lt(devHmrcMessages.createdAt, now - DEV_LOG_DAYS * DAY)),
+    globalDb(env)
+      .delete(devHmrcMessages)
+      .where(lt(devHmrcMessages.createdAt, now - DEV_LOG_DAYS * DAY)),
   ]);
   return { submissions, devMessages: devMessages.meta.changes ?? 0 };
 }

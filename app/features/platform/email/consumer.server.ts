@@ -170,7 +170,10 @@ async function prepareEmail({ env, db, queue, msg, row }: EmailDelivery): Promis
   }
 }
 
-async function sendEmail({ env, db, msg, transport, row }: EmailDelivery, { rendered, attachments }: { rendered: RenderedEmail; attachments: EmailAttachment[] }): Promise<void> {
+async function sendEmail(
+  { env, db, msg, transport, row }: EmailDelivery,
+  { rendered, attachments }: { rendered: RenderedEmail; attachments: EmailAttachment[] },
+): Promise<void> {
   try {
     const { attachments: _refs, from, ...content } = rendered;
     await transport.send({

@@ -47,7 +47,11 @@ export async function failEmail(
       ...(opts.attempts === undefined ? {} : { attempts: opts.attempts }),
     })
     .where(
-      and(eq(emailOutbox.id, row.id), row.tenantId === null ? isNull(emailOutbox.tenantId) : eq(emailOutbox.tenantId, row.tenantId), eq(emailOutbox.status, "queued")),
+      and(
+        eq(emailOutbox.id, row.id),
+        row.tenantId === null ? isNull(emailOutbox.tenantId) : eq(emailOutbox.tenantId, row.tenantId),
+        eq(emailOutbox.status, "queued"),
+      ),
     );
 }
 

@@ -93,6 +93,8 @@ export async function restoreTenant(env: Env, tenantId: string, dump: TenantDump
   if (wasActive) await setSuspendedOn([global, shard], tenantId, now);
   const loaded = await loadAndCompare(shard, dump, shard === global);
   if (wasActive) await reinstate(env, [global, shard], tenantId);
+  // A suspended tenant stays suspended, whatever its row said when it was backed up.
+  else await setSuspendedOn([shard], tenantId, row.suspendedAt!);
   return loaded.ok ? { ok: true, rows: loaded.rows } : { ok: false, code: loaded.code };
 }
 

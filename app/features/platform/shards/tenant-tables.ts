@@ -16,7 +16,7 @@ function columnsOf(t: SQLiteTable): string[] {
 }
 
 /** Tables with a tenant_id that only the platform's database holds: not part of a tenant's data. */
-const GLOBAL_ONLY = new Set(["dead_letters"]);
+const GLOBAL_ONLY = new Set(["dead_letters", "dev_mailbox"]);
 
 /** The tables a tenant's rows fill: its copy of the `tenants` row (by id) first, then every table with tenant_id. */
 function tenantOwned(): SQLiteTable[] {

@@ -29,20 +29,27 @@ function open(d1: D1Database): Db {
  * own rows live in its shard, picked by `dbFor` and nothing else, so moving tenants onto more
  * databases changes this file, not the data modules.
  *
- * Routing today: `TENANT_SHARDS` (a JSON object, tenant id -> D1 binding name) names the tenants
- * that live outside `DB`; every other tenant lives in `DB`. Without the variable every tenant is in
- * `DB`, which is how the product runs now.
+ * Routing: the global `tenants.shard` column names the D1 binding holding a tenant's rows (null:
+ * `DB`). The `SHARDS` variable lists the other bindings this Worker routes to (comma-separated
+ * `DB_<NAME>`); without it the Worker has one database and every tenant is in `DB`. With it, each
+ * isolate keeps the tenants whose shard is set in memory (`loadShardRoutes`, refreshed after a
+ * minute), so `dbFor` stays synchronous; until that table is loaded `dbFor` refuses rather than
+ * guess.
  */
 export const HOME_SHARD = "DB";
 
 /** A D1 binding that may hold tenant data: DB itself or DB_<NAME>. Never any other binding. */
 const SHARD_BINDING = /^DB(?:_[A-Z0-9_]+)?$/;
 
-export type ShardRoutingErrorCode = "shard_routing_invalid" | "shard_binding_missing";
+/** How long an isolate trusts its copy of the routing table before reading it again. */
+export const SHARD_ROUTES_TTL_MS = 60_000;
+
+export type ShardRoutingErrorCode = "shard_routing_invalid" | "shard_binding_missing" | "shard_routes_not_loaded";
 
 export const SHARD_ROUTING_MESSAGES: Record<ShardRoutingErrorCode, string> = {
-  shard_routing_invalid: "TENANT_SHARDS must be a JSON object mapping tenant ids to D1 binding names (DB or DB_<NAME>).",
+  shard_routing_invalid: "A tenant's shard must name a D1 binding (DB or DB_<NAME>) listed in SHARDS.",
   shard_binding_missing: "A tenant is routed to a D1 binding this Worker does not have.",
+  shard_routes_not_loaded: "The routing table of the shards was not loaded before a tenant's database was asked for.",
 };
 
 /** A configuration fault: refused outright rather than reading or writing the wrong database. */
@@ -56,30 +63,61 @@ export class ShardRoutingError extends Error {
   }
 }
 
-type ShardEnv = Pick<Env, "DB"> & { TENANT_SHARDS?: string };
+type ShardEnv = Pick<Env, "DB"> & { SHARDS?: string };
 
-// Parsed once per distinct value of TENANT_SHARDS (an isolate sees one or two in its life).
-const routingCache = new Map<string, ReadonlyMap<string, string>>();
+/** The shard bindings besides DB that the Worker routes to; a name that is not DB_<NAME> is left out. */
+function extraShards(env: ShardEnv): string[] {
+  const names = (env.SHARDS ?? "").split(",").map((s) => s.trim());
+  return [...new Set(names.filter((n) => n !== HOME_SHARD && SHARD_BINDING.test(n)))];
+}
 
-function routing(env: ShardEnv): ReadonlyMap<string, string> {
-  const raw = env.TENANT_SHARDS?.trim();
-  if (!raw) return new Map();
-  const cached = routingCache.get(raw);
-  if (cached) return cached;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ShardRoutingError("shard_routing_invalid", "not JSON");
+/** Does this Worker route tenants to more than one database? */
+export function isSharded(env: ShardEnv): boolean {
+  return extraShards(env).length > 0;
+}
+
+type RouteTable = { loadedAt: number; byId: Map<string, string>; bySlug: Map<string, { id: string; shard: string }> };
+
+// One table per global database (a test's env with another DB gets its own).
+const tables = new WeakMap<D1Database, RouteTable>();
+
+/**
+ * Reads the tenants that live outside `DB` from the global table, unless this isolate read them
+ * less than a minute ago (`force` reads anyway: after a tenant's row disagreed with the table).
+ * A Worker without shards reads nothing.
+ */
+export async function loadShardRoutes(env: ShardEnv, { force = false, now = Date.now() } = {}): Promise<void> {
+  if (!isSharded(env)) return;
+  const current = tables.get(env.DB);
+  if (!force && current && now - current.loadedAt < SHARD_ROUTES_TTL_MS) return;
+  const { results } = await env.DB.prepare("SELECT id, slug, shard FROM tenants WHERE shard IS NOT NULL").all<{ id: string; slug: string; shard: string }>();
+  const table: RouteTable = { loadedAt: now, byId: new Map(), bySlug: new Map() };
+  for (const r of results) {
+    table.byId.set(r.id, r.shard);
+    table.bySlug.set(r.slug, { id: r.id, shard: r.shard });
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new ShardRoutingError("shard_routing_invalid", "not an object");
-  const map = new Map<string, string>();
-  for (const [tenantId, binding] of Object.entries(parsed)) {
-    if (typeof binding !== "string" || !SHARD_BINDING.test(binding)) throw new ShardRoutingError("shard_routing_invalid", `tenant ${tenantId}`);
-    map.set(tenantId, binding);
-  }
-  routingCache.set(raw, map);
-  return map;
+  tables.set(env.DB, table);
+}
+
+/** The shard the routing table gives a workspace host's slug (DB when it names none). */
+export function shardOfSlug(env: ShardEnv, slug: string): string {
+  if (!isSharded(env)) return HOME_SHARD;
+  const route = loadedTable(env, slug).bySlug.get(slug);
+  return route ? checkedShard(env, route.shard, route.id) : HOME_SHARD;
+}
+
+function loadedTable(env: ShardEnv, detail: string): RouteTable {
+  const table = tables.get(env.DB);
+  if (!table) throw new ShardRoutingError("shard_routes_not_loaded", detail);
+  return table;
+}
+
+/** A tenant's shard value, refused (for that tenant alone) unless it names a shard of this Worker. */
+function checkedShard(env: ShardEnv, shard: string, tenantId: string): string {
+  if (shard === HOME_SHARD) return shard;
+  if (!SHARD_BINDING.test(shard)) throw new ShardRoutingError("shard_routing_invalid", `tenant ${tenantId}`);
+  if (!extraShards(env).includes(shard)) throw new ShardRoutingError("shard_binding_missing", `${shard} for tenant ${tenantId}`);
+  return shard;
 }
 
 function bindingDb(env: ShardEnv, binding: string): Db {
@@ -90,7 +128,14 @@ function bindingDb(env: ShardEnv, binding: string): Db {
 
 /** The name of the D1 binding holding `tenantId`'s rows. */
 export function shardOf(env: ShardEnv, tenantId: string): string {
-  return routing(env).get(tenantId) ?? HOME_SHARD;
+  if (!isSharded(env)) return HOME_SHARD;
+  const shard = loadedTable(env, tenantId).byId.get(tenantId);
+  return shard === undefined ? HOME_SHARD : checkedShard(env, shard, tenantId);
+}
+
+/** The database of one shard binding (DB or one listed in SHARDS). */
+export function shardDb(env: ShardEnv, binding: string): Db {
+  return bindingDb(env, checkedShard(env, binding, "-"));
 }
 
 /**
@@ -108,13 +153,13 @@ export function globalDb(env: Pick<Env, "DB">): Db {
 
 /** Every shard this Worker routes to, the home shard first; each binding once. */
 export function allShards(env: ShardEnv): { binding: string; db: Db }[] {
-  const names = [HOME_SHARD, ...new Set(routing(env).values())].filter((b, i, all) => all.indexOf(b) === i);
-  return names.map((binding) => ({ binding, db: bindingDb(env, binding) }));
+  return [HOME_SHARD, ...extraShards(env)].map((binding) => ({ binding, db: bindingDb(env, binding) }));
 }
 
 /**
  * Runs the same read on every shard at once and returns the answers in shard order (home shard
- * first). For the super-admin's views across tenants; each shard costs one round trip, in parallel.
+ * first). For the super-admin's views across tenants and the sweeps of cron and the queues; each
+ * shard costs one round trip, in parallel.
  */
 export async function fanOut<T>(
   env: ShardEnv,
@@ -127,9 +172,15 @@ export async function fanOut<T>(
   return shards.map((s, i) => ({ binding: s.binding, result: results[i] as T }));
 }
 
+/** `fanOut` for sweeps that count what they did: the sum over every shard. */
+export async function sumOverShards(env: ShardEnv, run: (db: Db, binding: string) => Promise<number>): Promise<number> {
+  return (await fanOut(env, run)).reduce((sum, s) => sum + s.result, 0);
+}
+
 /**
- * The home database, as before there were shards. Kept while call sites move to `dbFor` (tenant
- * data) or `globalDb` (platform tables); `scripts/codemod-dbfor.mjs` rewrites them.
+ * The home database, as before there were shards: for the tests' fixtures and the seed, which run
+ * on `DB`. Application code reaches data through `dbFor` (a tenant's rows) or `globalDb` (the
+ * platform's tables); `node scripts/codemod-dbfor.mjs --list` names any call left in `app/`.
  */
 export function getDb(env: Pick<Env, "DB">): Db {
   return globalDb(env);

@@ -68,7 +68,8 @@ describe("queueEmail", () => {
     const t = await createTenant();
     const to = address();
     const { outboxId, sent } = await queueRecorded({ tenantId: t.id, to: `  ${to.toUpperCase()} `, template: "platform.notice", data: notice });
-    expect(sent).toEqual([{ outboxId }]);
+    // The message names the tenant, so the consumer reads the row in the tenant's shard.
+    expect(sent).toEqual([{ outboxId, tenantId: t.id }]);
     expect(await outbox(outboxId)).toMatchObject({
       tenantId: t.id,
       toAddress: to,
@@ -99,7 +100,7 @@ describe("queueEmail", () => {
     const ea = await queueRecorded({ tenantId: a.id, to: address(), template: "platform.notice", data: notice, idempotencyKey: key });
     const eb = await queueRecorded({ tenantId: b.id, to: address(), template: "platform.notice", data: notice, idempotencyKey: key });
     expect(eb.outboxId).not.toBe(ea.outboxId);
-    expect(eb.sent).toEqual([{ outboxId: eb.outboxId }]);
+    expect(eb.sent).toEqual([{ outboxId: eb.outboxId, tenantId: b.id }]);
     expect((await outbox(eb.outboxId))?.tenantId).toBe(b.id);
   });
 
@@ -137,7 +138,7 @@ describe("queueEmail", () => {
     ).rejects.toThrow(/queue down/);
     const retry = await queueRecorded({ tenantId: null, to, template: "platform.notice", data: notice, idempotencyKey: key });
     const again = await queueRecorded({ tenantId: null, to, template: "platform.notice", data: notice, idempotencyKey: key });
-    expect(retry.sent).toEqual([{ outboxId: retry.outboxId }]);
+    expect(retry.sent).toEqual([{ outboxId: retry.outboxId, tenantId: null }]);
     expect(again.sent).toEqual([]);
     expect(again.outboxId).toBe(retry.outboxId);
     const rows = await getDb(env).select().from(emailOutbox).where(eq(emailOutbox.toAddress, to));

@@ -160,7 +160,7 @@ describe("a suspended tenant's background work", () => {
     expect(await count("email_outbox", "id = ? AND status = 'parked'", outboxId)).toBe(1);
 
     expect(await reinstate(t, q.env)).toMatchObject({ ok: true });
-    expect(q.emails).toEqual([{ outboxId }]);
+    expect(q.emails).toEqual([{ outboxId, tenantId: t.id }]);
     await deliverEmails([q.emails[0], message], q.env);
     expect((await getDb(env).select().from(emailOutbox).where(eq(emailOutbox.id, outboxId)).get())?.status).toBe("sent");
     expect(await getDb(env).select().from(devMailbox).where(eq(devMailbox.outboxId, outboxId))).toHaveLength(1);

@@ -10,43 +10,48 @@ export type CrossTenantException = { site: string; tables: readonly string[]; re
 export const CROSS_TENANT: readonly CrossTenantException[] = [
   // Housekeeping and cron sweeps: retention and expiry run for every tenant at once.
   {
-    site: "app/features/auth/session.server.ts › purgeExpiredSessions",
+    site: "app/features/auth/session.server.ts › purgeExpiredSessionsIn",
     tables: ["sessions"],
     reason: "cron: deletes expired and revoked sessions of every tenant",
   },
   {
-    site: "app/features/auth/housekeeping.server.ts › runAuthHousekeeping",
-    tables: ["used_tokens", "login_challenges"],
-    reason: "cron: deletes expired burnt-token ids and sign-in challenges of every tenant",
+    site: "app/features/auth/housekeeping.server.ts › purgeUsedTokensIn",
+    tables: ["used_tokens"],
+    reason: "cron: deletes expired burnt-token ids of every tenant in each shard",
   },
   {
-    site: "app/features/platform/submission-keys.server.ts › purgeSubmissionKeys",
+    site: "app/features/auth/housekeeping.server.ts › purgeLoginChallengesIn",
+    tables: ["login_challenges"],
+    reason: "cron: deletes expired sign-in challenges of every tenant in each shard",
+  },
+  {
+    site: "app/features/platform/submission-keys.server.ts › purgeSubmissionKeysIn",
     tables: ["submission_keys"],
     reason: "cron: deletes old one-time submission keys of every tenant",
   },
-  { site: "app/features/platform/jobs/consumer.server.ts › purgeFinishedJobs", tables: ["jobs"], reason: "cron: deletes finished jobs of every tenant" },
+  { site: "app/features/platform/jobs/consumer.server.ts › purgeFinishedJobsIn", tables: ["jobs"], reason: "cron: deletes finished jobs of every tenant" },
   {
-    site: "app/features/cis/hmrc/records.server.ts › sealLegacySubmissions",
+    site: "app/features/cis/hmrc/records.server.ts › sealLegacySubmissionsIn",
     tables: ["hmrc_submissions"],
     reason: "cron: finds unsealed HMRC XML in every tenant; each row is then sealed by an update naming its tenant",
   },
   {
-    site: "app/features/cis/hmrc/records.server.ts › purgeExpiredHmrcRecords",
+    site: "app/features/cis/hmrc/records.server.ts › purgeExpiredSubmissionsIn",
     tables: ["hmrc_submissions"],
     reason: "cron: deletes HMRC records past retention in every tenant",
   },
   {
-    site: "app/features/files/multipart-upload.server.ts › expireMultipartUploads",
+    site: "app/features/files/multipart-upload.server.ts › expireMultipartUploadsIn",
     tables: ["file_multipart_uploads"],
     reason: "cron: finds abandoned multipart uploads in every tenant; each is then aborted by its own tenant's id",
   },
   {
-    site: "app/features/platform/email/outbox.server.ts › scrubExpiredEmailSecrets",
+    site: "app/features/platform/email/outbox.server.ts › scrubExpiredEmailSecretsIn",
     tables: ["email_outbox"],
     reason: "cron: blanks expired link secrets in every tenant's outbox",
   },
   {
-    site: "app/features/platform/email/outbox.server.ts › purgeEmailOutbox",
+    site: "app/features/platform/email/outbox.server.ts › purgeEmailOutboxIn",
     tables: ["email_outbox"],
     reason: "cron: deletes old outbox rows of every tenant",
   },
@@ -82,9 +87,14 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
 
   // Queue consumers and senders: the message carries a row's unique id; the row carries its tenant.
   {
-    site: "app/features/platform/email/consumer.server.ts › handleEmailBatch",
+    site: "app/features/platform/email/consumer.server.ts › legacyOutboxRowIn",
     tables: ["email_outbox"],
-    reason: "queue consumer: claims the outbox row the message names by its unique id (and skips suspended tenants by the row's own tenant_id)",
+    reason: "queue consumer: a message from before messages named their tenant is looked for on every shard by the row's unique id",
+  },
+  {
+    site: "app/features/platform/email/consumer.server.ts › legacyOutboxRow",
+    tables: ["email_outbox"],
+    reason: "queue consumer: reads again, by its unique id, the row of a message from before messages named their tenant",
   },
   {
     site: "app/features/platform/email/send.server.ts › queue",
@@ -146,22 +156,22 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     reason: "replaces this browser's previous sign-in challenge, named by its random id from the signed cookie",
   },
   {
-    site: "app/features/auth/sign-in.server.ts › announceAccountLock",
+    site: "app/features/auth/sign-in.server.ts › accountWithEmailIn",
     tables: ["users"],
     reason: "an account locked everywhere (its e-mail address across workspaces) is told once: the users with that address are looked up by it",
   },
   {
-    site: "app/features/auth/sign-in.server.ts › getLiveChallenge",
+    site: "app/features/auth/sign-in.server.ts › liveChallengeIn",
     tables: ["login_challenges"],
     reason: "the sign-in challenge named by its random id from this browser's signed cookie; the row says its tenant (none for platform admins)",
   },
   {
-    site: "app/features/cis/subcontractors/utr-check.server.ts › runUtrCheckBackfill",
+    site: "app/features/cis/subcontractors/utr-check.server.ts › utrCheckIn",
     tables: ["cis_subcontractors"],
     reason: "cron: finds UTRs not yet checked in every tenant; each flag is then written by an update naming its tenant",
   },
   {
-    site: "app/features/notes/notes.server.ts › purgeExpiredTrash",
+    site: "app/features/notes/notes.server.ts › purgeExpiredTrashIn",
     tables: ["notes"],
     reason: "cron: finds notes past the 30-day trash period in every tenant; each tenant's are then deleted by statements naming it",
   },

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { loadShardRoutes } from "../../app/db/client.server";
 import {
   deleteMessage,
   editMessage,
@@ -43,7 +44,9 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(work, work);
+    // The room's history lives in its tenant's shard: the routing table comes first (ADR 0064).
+    const routed = () => loadShardRoutes(this.env).then(work);
+    const next = this.tail.then(routed, routed);
     this.tail = next.catch(() => undefined);
     return next;
   }

@@ -43,6 +43,9 @@ export const tenants = sqliteTable(
     suspendedAt: integer("suspended_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    // The D1 binding holding the workspace's rows (DB_<NAME>); null: the home database. Read in
+    // the global database only: a shard's copy of the row is not kept in step with it.
+    shard: text("shard"),
   },
   (t) => [uniqueIndex("tenants_slug_unique").on(t.slug)],
 );

@@ -1,5 +1,5 @@
 import { lt } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { globalDb, sumOverShards } from "~/db/client.server";
 import { authThrottle, loginChallenges, usedTokens } from "~/db/schema";
 import { purgeExpiredSessions } from "./session.server";
 
@@ -10,10 +10,19 @@ const DAY = 86_400_000;
  * throttle windows older than a day. `now` is the cron's scheduled time.
  */
 export async function runAuthHousekeeping(env: Env, now = Date.now()) {
-  const db = getDb(env);
   const sessions = await purgeExpiredSessions(env, now);
-  const tokens = (await db.delete(usedTokens).where(lt(usedTokens.expiresAt, now))).meta.changes ?? 0;
-  const challenges = (await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now - DAY))).meta.changes ?? 0;
-  const throttles = (await db.delete(authThrottle).where(lt(authThrottle.windowStartedAt, now - DAY))).meta.changes ?? 0;
+  // Burnt tokens and sign-in codes are tenants' rows, in every shard; throttling is the platform's.
+  const tokens = await sumOverShards(env, async function purgeUsedTokensIn(db) {
+    return (await db.delete(usedTokens).where(lt(usedTokens.expiresAt, now))).meta.changes ?? 0;
+  });
+  const challenges = await sumOverShards(env, async function purgeLoginChallengesIn(db) {
+    return (await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now - DAY))).meta.changes ?? 0;
+  });
+  const throttles =
+    (
+      await globalDb(env)
+        .delete(authThrottle)
+        .where(lt(authThrottle.windowStartedAt, now - DAY))
+    ).meta.changes ?? 0;
   return { sessions, tokens, challenges, throttles };
 }

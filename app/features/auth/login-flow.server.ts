@@ -221,7 +221,7 @@ async function challengeIdFrom(env: Env, request: Request): Promise<string | nul
 /** Whether this browser holds a code step that can still be finished on this host. */
 export async function hasLiveChallenge(env: Env, request: Request, hostTenantId: string | null): Promise<boolean> {
   const id = await challengeIdFrom(env, request);
-  const challenge = id ? await getLiveChallenge(env, id) : null;
+  const challenge = id ? await getLiveChallenge(env, id, hostTenantId) : null;
   // A challenge belongs to one tenant (or the platform): a cookie replayed on another host is useless.
   return Boolean(challenge && challengeBelongsHere(challenge, hostTenantId));
 }

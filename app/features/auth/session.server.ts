@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createCookie } from "react-router";
-import { dbFor, getDb } from "~/db/client.server";
+import { dbFor, globalDb, sumOverShards, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { forTenant } from "~/db/tenancy";
 import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
@@ -91,12 +91,13 @@ function liveSession(now: number) {
 export async function touchSession(
   env: Env,
   ctx: ExecutionContext | null,
+  tenantId: string | null,
   row: { idHash: string; lastSeenAt: number; kind: SessionKind; absoluteExpiresAt: number },
 ) {
   const now = Date.now();
   if (now - row.lastSeenAt < TOUCH_INTERVAL_MS) return;
   const idle = Math.min(now + SESSION_POLICY[row.kind].idleMs, row.absoluteExpiresAt);
-  const p = getDb(env).update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.idHash, row.idHash));
+  const p = dbFor(env, tenantId).update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.idHash, row.idHash));
   if (ctx) ctx.waitUntil(p.then(() => undefined));
   else await p;
 }
@@ -105,7 +106,7 @@ export async function touchSession(
  * The live staff session a token hash names on the tenant with this slug, with its user and
  * role bundle as they are now. A statement, so the request can batch it with the tenant's own.
  */
-export function staffSessionStatement(db: ReturnType<typeof getDb>, tenantSlug: string, idHash: string, now = Date.now()) {
+export function staffSessionStatement(db: Db, tenantSlug: string, idHash: string, now = Date.now()) {
   return db
     .select({
       // Only columns whose names differ: inside a D1 batch rows come back keyed by column name.
@@ -149,7 +150,7 @@ export async function staffSessionUser(env: Env, ctx: ExecutionContext | null, r
   if (!row) return null;
   // A password change ends every session created before it.
   if (row.s.createdAt < row.u.passwordChangedAt) return null;
-  await touchSession(env, ctx, row.s);
+  await touchSession(env, ctx, row.u.tenantId, row.s);
   return {
     kind: "staff",
     id: row.u.id,
@@ -177,14 +178,14 @@ export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null
   if (!token) return null;
   const idHash = await sha256Hex(token);
   const now = Date.now();
-  const [row] = await getDb(env)
+  const [row] = await globalDb(env)
     .select({ s: sessions, a: platformAdmins })
     .from(sessions)
     .innerJoin(platformAdmins, eq(platformAdmins.id, sessions.userId))
     .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, "platform"), isNull(sessions.tenantId), liveSession(now), eq(platformAdmins.disabled, false)))
     .limit(1);
   if (!row) return null;
-  await touchSession(env, ctx, row.s);
+  await touchSession(env, ctx, null, row.s);
   const scopes = [...row.a.scopes];
   if (isSuperAdmin(row.a) && !scopes.includes("system.superadmin")) scopes.push("system.superadmin");
   return {
@@ -208,8 +209,9 @@ export function isSuperAdmin(a: { isSuperAdmin: boolean; isSuper: boolean; scope
   return a.isSuperAdmin || a.isSuper || a.scopes.includes("system.superadmin");
 }
 
-export async function revokeSession(env: Env, idHash: string): Promise<void> {
-  await getDb(env)
+/** Ends one session: a staff or portal one in its tenant's database, a platform one (null) in the platform's. */
+export async function revokeSession(env: Env, tenantId: string | null, idHash: string): Promise<void> {
+  await dbFor(env, tenantId)
     .update(sessions)
     .set({ revokedAt: Date.now() })
     .where(and(eq(sessions.idHash, idHash), isNull(sessions.revokedAt)));
@@ -316,10 +318,12 @@ export function revokeUserSessionsStatement(env: Env, tenantId: string, userId: 
 }
 
 export async function purgeExpiredSessions(env: Env, now = Date.now()): Promise<number> {
-  const res = await getDb(env)
-    .delete(sessions)
-    .where(or(lt(sessions.absoluteExpiresAt, now), lt(sessions.idleExpiresAt, now), lt(sessions.revokedAt, now - 24 * HOUR)));
-  return res.meta.changes ?? 0;
+  return sumOverShards(env, async function purgeExpiredSessionsIn(db) {
+    const res = await db
+      .delete(sessions)
+      .where(or(lt(sessions.absoluteExpiresAt, now), lt(sessions.idleExpiresAt, now), lt(sessions.revokedAt, now - 24 * HOUR)));
+    return res.meta.changes ?? 0;
+  });
 }
 
 /** D1 binds at most 100 parameters per statement; the ids share it with the other conditions. */
@@ -331,7 +335,7 @@ const IDS_PER_STATEMENT = 90;
  * the sign-out land together.
  */
 export function revokeSessionsOfUsersStatements(
-  db: ReturnType<typeof getDb>,
+  db: Db,
   tenantId: string,
   kind: SessionKind,
   userIds: readonly string[],
@@ -357,7 +361,7 @@ export function revokeSessionsOfUsersStatements(
 }
 
 /** For the caller's batch: ends every live session on a tenant (a suspended workspace signs nobody in). */
-export function revokeTenantSessionsStatement(db: ReturnType<typeof getDb>, tenantId: string, now: number) {
+export function revokeTenantSessionsStatement(db: Db, tenantId: string, now: number) {
   return db
     .update(sessions)
     .set({ revokedAt: now })
@@ -365,7 +369,7 @@ export function revokeTenantSessionsStatement(db: ReturnType<typeof getDb>, tena
 }
 
 /** The live session of this kind that a token hash names on a tenant, for the caller's batch. */
-export function liveTenantSessionStatement(db: ReturnType<typeof getDb>, kind: SessionKind, tenantId: string, idHash: string, now = Date.now()) {
+export function liveTenantSessionStatement(db: Db, kind: SessionKind, tenantId: string, idHash: string, now = Date.now()) {
   return db
     .select()
     .from(sessions)
@@ -374,7 +378,7 @@ export function liveTenantSessionStatement(db: ReturnType<typeof getDb>, kind: S
 }
 
 /** The user id of that session, as a subquery another feature's statement can filter its rows by. */
-export function liveTenantSessionUserId(db: ReturnType<typeof getDb>, kind: SessionKind, tenantId: string, idHash: string, now = Date.now()) {
+export function liveTenantSessionUserId(db: Db, kind: SessionKind, tenantId: string, idHash: string, now = Date.now()) {
   return db
     .select({ userId: sessions.userId })
     .from(sessions)

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, lt, lte, sql } from "drizzle-orm";
-import { dbFor, getDb, globalDb } from "~/db/client.server";
+import { dbFor, fanOut, globalDb, loadShardRoutes, type Db } from "~/db/client.server";
 import { loginChallenges, platformAdmins, tenants, users } from "~/db/schema";
 import { queueEmail } from "~/features/platform/index.server";
 import { writeAudit } from "~/features/platform/index.server";
@@ -52,12 +52,15 @@ async function rehashUser(env: Env, user: UserRow, password: string) {
  * failing sign-ins for a stranger's address sends them nothing.
  */
 export async function announceAccountLock(env: Env, email: string, lockedUntil: number, ip: string | null): Promise<void> {
-  const db = getDb(env);
-  const [[user], [admin]] = await db.batch([
-    db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1),
-    db.select({ id: platformAdmins.id }).from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
+  await loadShardRoutes(env);
+  // Accounts of every workspace, on every shard, and the platform's admins.
+  const [userHits, [admin]] = await Promise.all([
+    fanOut(env, async function accountWithEmailIn(db) {
+      return await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+    }),
+    globalDb(env).select({ id: platformAdmins.id }).from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
   ]);
-  if (!user && !admin) return;
+  if (!userHits.some((h) => h.result.length > 0) && !admin) return;
   const minutes = Math.max(1, Math.round((lockedUntil - Date.now()) / 60_000));
   try {
     await queueEmail(env, {
@@ -93,15 +96,12 @@ export async function checkTenantCredentials(env: Env, tenantId: string, email: 
 }
 
 /**
- * Bare-domain sign-in: the platform admin with this e-mail (if the password is theirs) and
- * every tenant account with this e-mail whose password matches. Always spends exactly
- * 1 + BARE_DOMAIN_ACCOUNT_SLOTS derivations (empty slots are burnt), whether the e-mail
- * belongs to a platform admin, tenant users, both or nobody.
+ * The accounts with this e-mail in every active workspace, on every shard, by workspace slug, at
+ * most BARE_DOMAIN_ACCOUNT_SLOTS of them.
  */
-export async function checkBareDomainCredentials(env: Env, email: string, password: string): Promise<{ admin: AdminRow | null; accounts: AccountMatch[] }> {
-  const db = getDb(env);
-  const [[admin], candidates] = await Promise.all([
-    db.select().from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
+async function accountsByEmail(env: Env, email: string) {
+  await loadShardRoutes(env);
+  const perShard = await fanOut(env, (db) =>
     db
       .select({ user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name } })
       .from(users)
@@ -110,6 +110,24 @@ export async function checkBareDomainCredentials(env: Env, email: string, passwo
       .where(eq(users.email, email))
       .orderBy(asc(tenants.slug))
       .limit(BARE_DOMAIN_ACCOUNT_SLOTS),
+  );
+  return perShard
+    .flatMap((s) => s.result)
+    .sort((a, b) => (a.tenant.slug < b.tenant.slug ? -1 : a.tenant.slug > b.tenant.slug ? 1 : 0))
+    .slice(0, BARE_DOMAIN_ACCOUNT_SLOTS);
+}
+
+/**
+ * Bare-domain sign-in: the platform admin with this e-mail (if the password is theirs) and
+ * every tenant account with this e-mail whose password matches. Always spends exactly
+ * 1 + BARE_DOMAIN_ACCOUNT_SLOTS derivations (empty slots are burnt), whether the e-mail
+ * belongs to a platform admin, tenant users, both or nobody.
+ */
+export async function checkBareDomainCredentials(env: Env, email: string, password: string): Promise<{ admin: AdminRow | null; accounts: AccountMatch[] }> {
+  const db = globalDb(env);
+  const [[admin], candidates] = await Promise.all([
+    db.select().from(platformAdmins).where(eq(platformAdmins.email, email)).limit(1),
+    accountsByEmail(env, email),
   ]);
   const slot = (hash: string | undefined) => (hash ? verifyPassword(env, password, hash) : burnPasswordCheck(env, password).then(() => false));
   const [adminOk, ...accountOk] = await Promise.all([
@@ -209,13 +227,23 @@ function live(now: number) {
   return and(isNull(loginChallenges.consumedAt), gt(loginChallenges.expiresAt, now));
 }
 
-export async function getLiveChallenge(env: Env, challengeId: string) {
-  const [row] = await getDb(env)
-    .select()
-    .from(loginChallenges)
-    .where(and(eq(loginChallenges.id, challengeId), live(Date.now()), lt(loginChallenges.attempts, CODE_MAX_ATTEMPTS)))
-    .limit(1);
-  return row ?? null;
+/**
+ * The live sign-in challenge with this id. A tenant host looks in its tenant's database only (a
+ * challenge of another tenant cannot be finished there anyway); the bare domain looks in every
+ * shard, since it finishes platform and staff challenges alike.
+ */
+export async function getLiveChallenge(env: Env, challengeId: string, hostTenantId: string | null) {
+  const liveChallengeIn = async (db: Db) =>
+    (
+      await db
+        .select()
+        .from(loginChallenges)
+        .where(and(eq(loginChallenges.id, challengeId), live(Date.now()), lt(loginChallenges.attempts, CODE_MAX_ATTEMPTS)))
+        .limit(1)
+    )[0];
+  if (hostTenantId !== null) return (await liveChallengeIn(dbFor(env, hostTenantId))) ?? null;
+  await loadShardRoutes(env);
+  return (await fanOut(env, liveChallengeIn)).find((s) => s.result)?.result ?? null;
 }
 
 /** Which challenges a host may finish: a tenant host only its own staff ones; the bare domain any. */
@@ -234,10 +262,10 @@ export type VerifyCodeResult =
  * parallel guesses cannot all slip under them; a right code clears the user's code counters.
  */
 export async function verifyChallengeCode(env: Env, challengeId: string, code: string, hostTenantId: string | null): Promise<VerifyCodeResult> {
-  const db = getDb(env);
-  const pending = await getLiveChallenge(env, challengeId);
+  const pending = await getLiveChallenge(env, challengeId, hostTenantId);
   const subject = pending ? challengeSubject(pending) : null;
   if (!pending || !subject || !challengeBelongsHere(pending, hostTenantId)) return { ok: false, code: "invalid", challenge: null };
+  const db = dbFor(env, pending.tenantId);
   const wait = await countAttempt(env, [codeFailureKey(subject)]);
   if (wait > 0) return { ok: false, code: "code_step_locked", waitMs: wait, challenge: pending };
   const [counted] = await db

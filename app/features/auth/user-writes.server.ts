@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import type { Db } from "~/db/client.server";
 import { sessions, usedTokens, users, type Role } from "~/db/schema";
 import type { TokenKind } from "./tokens.server";
 
@@ -8,7 +8,6 @@ import type { TokenKind } from "./tokens.server";
  * as statements for the caller's D1 batch: the change, its conditions and its audit entry still
  * land together, while only auth writes these tables.
  */
-type Db = ReturnType<typeof getDb>;
 
 /** A new password for a member, from the account page. */
 export function setPasswordStatement(db: Db, tenantId: string, userId: string, passwordHash: string, now: number) {

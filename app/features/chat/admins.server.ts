@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor } from "~/db/client.server";
 import { chatMembers, chatRooms, users } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
 import { audit, fail, isAdmin, type ChatActor, type ChatResult } from "./chat.server";
@@ -12,8 +12,8 @@ export type MemberRole = "admin" | "member";
  * entry are one batch under one condition, so a refused change writes neither.
  */
 export async function setMemberRole(env: Env, actor: ChatActor, roomId: string, memberId: string, role: MemberRole): Promise<ChatResult<MemberRole>> {
-  const db = getDb(env);
   const { tenantId } = actor;
+  const db = dbFor(env, tenantId);
   const [room] = await db.all<{ everyone: number; admin: number; target_role: MemberRole | null; other_admins: number; name: string | null }>(sql`
     SELECT r.everyone, ${isAdmin(tenantId, roomId, actor.userId)} AS admin,
       (SELECT tm.role FROM ${chatMembers} tm WHERE tm.tenant_id = ${tenantId} AND tm.room_id = r.id AND tm.user_id = ${memberId}) AS target_role,

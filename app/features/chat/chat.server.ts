@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { chatMembers, chatMessageFiles, chatMessages, chatRooms, notifications, users } from "~/db/schema";
 import { attachableFilesAmongQuery, attachableFilesQuery, type AttachActor } from "~/features/files/index.server";
@@ -439,7 +439,7 @@ export async function sendMessage(
   fileIds: readonly string[] = [],
 ): Promise<ChatResult<Sent>> {
   const checked = checkMessageText(rawText);
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const id = await messageIdFor(roomId, actor.userId, clientId);
   const wanted = [...new Set(fileIds)];
   if (wanted.length > MAX_MESSAGE_FILES) return fail("too_many_files");
@@ -467,7 +467,7 @@ export async function editMessage(
 ): Promise<ChatResult<WireMessage>> {
   const checked = checkMessageText(rawText);
   if (!checked.ok) return fail(checked.code);
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const { tenantId, userId } = actor;
   const [, rows] = await db.batch([
     db
@@ -499,7 +499,7 @@ export async function deleteMessage(
   messageId: string,
   now = Date.now(),
 ): Promise<ChatResult<{ id: string; deletedAt: number }>> {
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const { tenantId, userId } = actor;
   const rows = await db
     .update(chatMessages)
@@ -558,7 +558,7 @@ async function tenantPeople(db: Db, tenantId: string, ids: readonly string[]): P
 
 /** The direct chat between the actor and another person of the tenant, created on first use. */
 export async function openDirectChat(env: Env, actor: ChatActor, otherId: string, now = Date.now()): Promise<ChatResult<string>> {
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const { tenantId, userId } = actor;
   if (otherId === userId) return fail("unknown_person");
   const [other] = await tenantPeople(db, tenantId, [otherId]);
@@ -607,7 +607,7 @@ export function audit(actor: ChatActor, action: AuditEntry["action"], roomId: st
 export async function createGroup(env: Env, actor: ChatActor, input: GroupInput, now = Date.now()): Promise<ChatResult<string>> {
   const name = checkName(input.name);
   if (!name.ok) return name;
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const { tenantId, userId } = actor;
   const wanted = [...new Set(input.memberIds.filter((m) => m !== userId))];
   if (!input.everyone && wanted.length === 0) return fail("members_required");
@@ -656,7 +656,7 @@ export async function renameGroup(env: Env, actor: ChatActor, roomId: string, ra
 
 /** Adds people to a group that is not an everyone group (its admins only), audited per person. */
 export async function addMembers(env: Env, actor: ChatActor, roomId: string, memberIds: string[], now = Date.now()): Promise<ChatResult<number>> {
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const { tenantId } = actor;
   const wanted = [...new Set(memberIds)];
   if (wanted.length === 0) return fail("members_required");
@@ -690,7 +690,7 @@ export async function addMembers(env: Env, actor: ChatActor, roomId: string, mem
  * others remain. The caller closes the person's live sockets once this has committed.
  */
 export async function removeMember(env: Env, actor: ChatActor, roomId: string, memberId: string): Promise<ChatResult<"removed" | "left">> {
-  const db = getDb(env);
+  const db = dbFor(env, actor.tenantId);
   const { tenantId } = actor;
   const leaving = memberId === actor.userId;
   const [room] = await db.all<{

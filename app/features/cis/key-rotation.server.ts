@@ -18,6 +18,7 @@
  * Worker (tests, D1 binding) and in Node through `wrangler d1 execute` (scripts/rotate-keys.ts).
  */
 import { devMessageXmlContext, submissionXmlContext, type DevMessageXmlField, type SubmissionXmlField } from "./hmrc/stored-xml.server";
+import { allShards } from "~/db/client.server";
 import { currentKeyVersion, decryptPii, encryptPii, keyVersionOf, type PiiContext } from "./pii.server";
 
 export type SqlStatement = { sql: string; params: (string | number | null)[] };
@@ -59,9 +60,26 @@ export function d1RotationPort(db: D1Database): RotationPort {
   };
 }
 
-/** Rotation inside the Worker, against the D1 binding. */
+/** Rotation inside the Worker, against every shard's D1 binding in turn (home first); the report sums them. */
 export async function rotatePiiKeys(env: Pick<Env, "DB" | "PII_KEYS">, opts: RotationOptions = {}): Promise<RotationReport> {
-  return rotateWithPort(d1RotationPort(env.DB), env.PII_KEYS, opts);
+  let total: RotationReport | null = null;
+  for (const { db } of allShards(env)) {
+    const report = await rotateWithPort(d1RotationPort(db.$client), env.PII_KEYS, opts);
+    total = total ? addReports(total, report) : report;
+  }
+  return total!;
+}
+
+function addReports(a: RotationReport, b: RotationReport): RotationReport {
+  const sum = <T extends Record<string, number>>(x: T, y: T) => Object.fromEntries(Object.keys(x).map((k) => [k, x[k]! + y[k]!])) as T;
+  return {
+    ...a,
+    subcontractors: sum(a.subcontractors, b.subcontractors),
+    settings: sum(a.settings, b.settings),
+    hmrc: sum(a.hmrc, b.hmrc),
+    statementDocuments: sum(a.statementDocuments, b.statementDocuments),
+    failures: [...a.failures, ...b.failures],
+  };
 }
 
 const prefixOf = (version: number) => `v${version}.`;

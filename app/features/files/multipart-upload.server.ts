@@ -9,7 +9,7 @@
  */
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { z } from "zod";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, sumOverShards, type Db } from "~/db/client.server";
 import { FILE_VISIBILITIES, fileMultipartParts, fileMultipartUploads, fileVersions, storageReservations } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { DEFAULT_PART_BYTES, MAX_MULTIPART_BYTES, MAX_PART_BYTES, MAX_PARTS, MIN_PART_BYTES, partCount, storageKey, usageCategory } from "./file-rules";
@@ -282,7 +282,10 @@ async function discard(db: Db, row: UploadRow) {
  * version points at it.
  */
 export async function expireMultipartUploads(env: Env, now = Date.now(), limit = 200): Promise<number> {
-  const db = getDb(env);
+  return sumOverShards(env, (db) => expireMultipartUploadsIn(env, db, now, limit));
+}
+
+async function expireMultipartUploadsIn(env: Env, db: Db, now: number, limit: number): Promise<number> {
   const stale = await db
     .select()
     .from(fileMultipartUploads)

@@ -1,7 +1,7 @@
 /** Notes: reading what a person may see, and every change with its audit entry in one D1 batch. */
 import type { BatchItem } from "drizzle-orm/batch";
 import { and, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, sumOverShards, type Db } from "~/db/client.server";
 import { noteFolders, notes, noteShares, noteVersions, notifications, users } from "~/db/schema";
 import { insertWhere } from "~/db/insert-where.server";
 import { auditInsert, auditInsertWhere, type AuditAction } from "~/features/platform/index.server";
@@ -518,9 +518,12 @@ export function pageOf(rows: NoteListRow[]): { rows: NoteListRow[]; next: string
   return { rows: shown, next: encodeCursor({ pinned: last.isPinned, updatedAt: last.updatedAt, id: last.id }) };
 }
 
-/** Trashed notes older than the trash period, whichever tenant (not suspended ones): deleted for good by the daily task. */
+/** Trashed notes older than the trash period, whichever tenant (not suspended ones), on every shard: deleted for good by the daily task. */
 export async function purgeExpiredTrash(env: Env, now = Date.now(), limit = 500): Promise<number> {
-  const db = getDb(env);
+  return sumOverShards(env, (db) => purgeExpiredTrashIn(db, now, limit));
+}
+
+async function purgeExpiredTrashIn(db: Db, now: number, limit: number): Promise<number> {
   const cutoff = now - NOTE_LIMITS.trashDays * 86_400_000;
   const rows = await db
     .select({ id: notes.id, tenantId: notes.tenantId, title: notes.title })

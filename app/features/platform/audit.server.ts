@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, is, sql, SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { activityLog, auditEvents, users } from "~/db/schema";
 import { newId } from "~/utils/ids";
@@ -81,8 +81,9 @@ export function auditInsertWhere(db: Db, entry: ConditionalAuditEntry, where: SQ
   );
 }
 
+/** An entry of a tenant lands in the tenant's database; one of the platform (no tenant) in the platform's. */
 export async function writeAudit(env: Env, entry: AuditEntry): Promise<void> {
-  await auditInsert(getDb(env), entry);
+  await auditInsert(dbFor(env, entry.tenantId), entry);
 }
 
 export function clientIp(request: Request): string | null {

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, sumOverShards, type Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { submissionKeys } from "~/db/schema";
 import { base64UrlToBytes, bytesToBase64Url } from "~/utils/base64";
@@ -185,8 +185,8 @@ export async function submitOnce<R>(
 
 /** Hourly housekeeping: keys are refused a day after minting, so their rows can go then. */
 export async function purgeSubmissionKeys(env: Env, now: number): Promise<number> {
-  const res = await getDb(env)
-    .delete(submissionKeys)
-    .where(lt(submissionKeys.createdAt, now - SUBMISSION_KEY_LIFETIME_MS));
-  return res.meta.changes ?? 0;
+  return sumOverShards(env, async function purgeSubmissionKeysIn(db) {
+    const res = await db.delete(submissionKeys).where(lt(submissionKeys.createdAt, now - SUBMISSION_KEY_LIFETIME_MS));
+    return res.meta.changes ?? 0;
+  });
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { dbFor, getDb, globalDb } from "~/db/client.server";
+import { dbFor, globalDb, type Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import { isOfferedModule } from "./module-catalogue";
@@ -21,7 +21,7 @@ export type TenantContextValue = {
  * The statements that load a tenant and its enabled modules by slug. Run them in a batch,
  * together with anything else the request needs, so a tenant page pays one round trip.
  */
-export function tenantBySlugStatements(db: ReturnType<typeof getDb>, slug: string) {
+export function tenantBySlugStatements(db: Db, slug: string) {
   return [
     db.select().from(tenants).where(eq(tenants.slug, slug)).limit(1),
     enabledModulesQuery(db)
@@ -36,14 +36,7 @@ export function toTenantContext(tenantRows: (typeof tenants.$inferSelect)[], mod
   return { ...toValue(tenant), modules: toEnabledModules(moduleRows, tenant.availableModules ?? null) };
 }
 
-/** The tenant and its enabled modules in one D1 round trip. */
-export async function findTenantBySlug(env: Env, slug: string): Promise<TenantContextValue | null> {
-  const db = getDb(env);
-  const [tenantRows, moduleRows] = await db.batch(tenantBySlugStatements(db, slug));
-  return toTenantContext(tenantRows, moduleRows);
-}
-
-function enabledModulesQuery(db: ReturnType<typeof getDb>) {
+function enabledModulesQuery(db: Db) {
   return db
     .select({
       id: modules.id,

@@ -47,7 +47,7 @@ export async function inspectPortalLink(env: Env, request: Request, tenantId: st
     getSubcontractor(env, tenantId, value.subject),
   ]);
   if (!invite || !subcontractor) return { ok: false, code: "invalid" };
-  if (invite.usedAt !== null || (await isTokenUsed(env, value.jti))) return { ok: false, code: "used" };
+  if (invite.usedAt !== null || (await isTokenUsed(env, tenantId, value.jti))) return { ok: false, code: "used" };
   if (linkWithdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
   return { ok: true, value, subcontractor };
 }
@@ -80,7 +80,7 @@ export async function consumePortalLink(
   if (!subcontractor.active) return refuse("withdrawn", "archived");
   // A browser that already held a portal session swaps it for the new one.
   const previous = await loadPortalSession(env, ctx, request, tenantId);
-  if (previous) await revokeSession(env, previous.sessionIdHash);
+  if (previous) await revokeSession(env, tenantId, previous.sessionIdHash);
   const linkRevealedBy = invite.revealedBy;
   const { setCookie } = await createSession(env, { kind: "portal", tenantId, userId: subcontractor.id, ip, portalLinkRevealedBy: linkRevealedBy });
   await recordPortalSignIn(env, { tenantId, inviteId: jti, subcontractorId: subcontractor.id, ip, linkRevealedBy });

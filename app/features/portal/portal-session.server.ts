@@ -28,7 +28,7 @@ export async function loadPortalSession(env: Env, ctx: ExecutionContext | null, 
     activeSubcontractorStatement(db, tenantId, liveTenantSessionUserId(db, "portal", tenantId, idHash, now)),
   ]);
   if (!session || !sub) return null;
-  await touchSession(env, ctx, session);
+  await touchSession(env, ctx, tenantId, session);
   return { sessionIdHash: idHash, tenantId, subcontractor: sub, linkRevealedBy: session.portalLinkRevealedBy };
 }
 

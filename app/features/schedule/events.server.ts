@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import type { AttachableFile } from "~/features/files/index.server";
 import {
   calendarMembers,
@@ -270,7 +270,7 @@ export async function checkReferences(
   return { problem: null, authorTeams: teamIds };
 }
 
-export function sharingStatements(db: ReturnType<typeof getDb>, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
+export function sharingStatements(db: Db, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
   const s = sharingOf(input.visibility, authorId, input.selectedUsers);
   const out = [
     db.delete(eventShares).where(and(eq(eventShares.tenantId, tenantId), eq(eventShares.eventId, eventId))),

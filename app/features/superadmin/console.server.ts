@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { dbFor, fanOut, getDb, globalDb, type Db } from "~/db/client.server";
+import { dbFor, fanOut, globalDb, HOME_SHARD, loadShardRoutes, shardDb, type Db } from "~/db/client.server";
 import { auditEvents, modules, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { insertDefaultRoleBundlesStatements, revokeTenantSessionsStatement } from "~/features/auth/index.server";
@@ -26,16 +26,23 @@ function isSlugViolation(err: unknown): boolean {
  * A new tenant with its module rows (all off), default role bundles, storage tier or custom
  * limit and the audit entry, in one D1 batch. The first admin's invitation needs the tenant to
  * exist, so the caller sends it afterwards.
+ *
+ * `shard` places it on another database (an operator's choice, ADR 0064): the global row (whose
+ * unique slug decides a race) and the platform's audit entry land first, then the tenant's own
+ * rows on the shard in one batch there, with the module catalogue its foreign keys point at.
  */
 export async function createTenant(
   env: Env,
   input: Pick<CreateTenantInput, "slug" | "name"> & Partial<Omit<CreateTenantInput, "slug" | "name">>,
   actor: ActorAt,
+  { shard = HOME_SHARD }: { shard?: string } = {},
 ): Promise<Result<{ id: string }, CreateTenantError>> {
-  const db = getDb(env);
+  const db = globalDb(env);
+  const home = shard === HOME_SHARD;
+  const target = shardDb(env, shard);
   const [[existing], catalogue] = await db.batch([
     db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, input.slug)).limit(1),
-    db.select({ id: modules.id }).from(modules),
+    db.select().from(modules),
   ]);
   if (existing) return { ok: false, code: "slug_taken" };
   const id = newId();
@@ -43,27 +50,40 @@ export async function createTenant(
   const tier = input.storageTier ?? "free";
   const customLimit = tier === "custom" && input.customLimitGib ? input.customLimitGib * GIB : null;
   const available = input.availableModules ?? null;
+  const row = { id, slug: input.slug, name: input.name, branding: {}, availableModules: available, createdAt: now, updatedAt: now };
+  const audit = auditInsert(db, {
+    tenantId: null,
+    action: "superadmin.tenant.created",
+    actorId: actor.id,
+    actorEmail: actor.email,
+    targetType: "tenant",
+    targetId: id,
+    payload: { slug: input.slug, name: input.name, availableModules: available, storageTier: tier, customLimit },
+    ip: actor.ip,
+  });
+  const tenantRows = (d: Db) => [
+    ...catalogue.map((m) => d.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: false, config: {}, updatedAt: now })),
+    ...insertDefaultRoleBundlesStatements(d, id, now),
+    d.insert(storageUsage).values({ tenantId: id, tier, customLimit, createdAt: now, updatedAt: now }),
+  ];
   try {
-    await db.batch([
-      db.insert(tenants).values({ id, slug: input.slug, name: input.name, branding: {}, availableModules: available, createdAt: now, updatedAt: now }),
-      ...catalogue.map((m) => db.insert(tenantModules).values({ tenantId: id, moduleId: m.id, enabled: false, config: {}, updatedAt: now })),
-      ...insertDefaultRoleBundlesStatements(db, id, now),
-      db.insert(storageUsage).values({ tenantId: id, tier, customLimit, createdAt: now, updatedAt: now }),
-      auditInsert(db, {
-        tenantId: null,
-        action: "superadmin.tenant.created",
-        actorId: actor.id,
-        actorEmail: actor.email,
-        targetType: "tenant",
-        targetId: id,
-        payload: { slug: input.slug, name: input.name, availableModules: available, storageTier: tier, customLimit },
-        ip: actor.ip,
-      }),
-    ]);
+    if (home) await db.batch([db.insert(tenants).values(row), ...tenantRows(db), audit]);
+    else await db.batch([db.insert(tenants).values({ ...row, shard }), audit]);
   } catch (err) {
     // Two creations racing past the check above meet the unique index; the loser's batch is refused whole.
     if (isSlugViolation(err)) return { ok: false, code: "slug_taken" };
     throw err;
+  }
+  if (!home) {
+    const copyCatalogue = catalogue.map((m) => target.insert(modules).values(m).onConflictDoUpdate({ target: modules.id, set: m }));
+    try {
+      await target.batch([target.insert(tenants).values(row), ...copyCatalogue, ...tenantRows(target)]);
+    } catch (err) {
+      // Not left as a workspace whose shard holds nothing: the slug is free again.
+      await db.delete(tenants).where(eq(tenants.id, id));
+      throw err;
+    }
+    await loadShardRoutes(env, { force: true });
   }
   return { ok: true, id };
 }
@@ -137,9 +157,9 @@ export async function setTenantSuspended(
   suspend: boolean,
   actor: ActorAt,
 ): Promise<Result<{ slug: string; name: string }, TenantStatusError>> {
-  const db = getDb(env);
+  const db = globalDb(env);
   const [tenant] = await db
-    .select({ slug: tenants.slug, name: tenants.name, suspendedAt: tenants.suspendedAt })
+    .select({ slug: tenants.slug, name: tenants.name, suspendedAt: tenants.suspendedAt, shard: tenants.shard })
     .from(tenants)
     .where(eq(tenants.id, tenantId))
     .limit(1);
@@ -147,16 +167,10 @@ export async function setTenantSuspended(
   if (suspend && tenant.suspendedAt !== null) return { ok: false, code: "already_suspended" };
   if (!suspend && tenant.suspendedAt === null) return { ok: false, code: "not_suspended" };
   const now = Date.now();
-  const changed = await db.batch([
-    db
-      .update(tenants)
-      .set({ suspendedAt: suspend ? now : null, updatedAt: now })
-      .where(and(eq(tenants.id, tenantId), suspend ? isNull(tenants.suspendedAt) : isNotNull(tenants.suspendedAt)))
-      .returning({ id: tenants.id }),
-    ...(suspend ? [revokeTenantSessionsStatement(db, tenantId, now)] : []),
+  const audit = (d: Db) =>
     // Written only when this request's UPDATE changed the state (updated_at is this request's now).
     auditInsertWhere(
-      db,
+      d,
       {
         tenantId: null,
         action: suspend ? "superadmin.tenant.suspended" : "superadmin.tenant.reinstated",
@@ -170,9 +184,20 @@ export async function setTenantSuspended(
       sql`EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} = ${tenantId} AND ${tenants.updatedAt} = ${now}
             AND ${suspend ? sql`${tenants.suspendedAt} = ${now}` : sql`${tenants.suspendedAt} IS NULL`})`,
       { now },
-    ),
-  ]);
-  if (changed[0].length === 0) return { ok: false, code: suspend ? "already_suspended" : "not_suspended" };
+    );
+  const onShard = (d: Db) => [suspensionUpdate(d, tenantId, suspend, now), ...(suspend ? [revokeTenantSessionsStatement(d, tenantId, now)] : [])] as const;
+  await loadShardRoutes(env);
+  const shard = dbFor(env, tenantId);
+  let changed: boolean;
+  if (shard === db) {
+    changed = (await db.batch([...onShard(db), audit(db)]))[0].length > 0;
+  } else {
+    // The shard's copy is what its sessions, jobs and e-mails are checked against: it goes first,
+    // then the global row (the console and routing) with the platform's audit entry.
+    changed = (await shard.batch(onShard(shard)))[0].length > 0;
+    if (changed) await db.batch([suspensionUpdate(db, tenantId, suspend, now), audit(db)]);
+  }
+  if (!changed) return { ok: false, code: suspend ? "already_suspended" : "not_suspended" };
   if (!suspend) {
     try {
       await resumeParkedWork(env, tenantId);
@@ -182,6 +207,15 @@ export async function setTenantSuspended(
     }
   }
   return { ok: true, slug: tenant.slug, name: tenant.name };
+}
+
+/** The conditional change of a tenants row's state: matches only while it is not yet what is asked. */
+function suspensionUpdate(d: Db, tenantId: string, suspend: boolean, now: number) {
+  return d
+    .update(tenants)
+    .set({ suspendedAt: suspend ? now : null, updatedAt: now })
+    .where(and(eq(tenants.id, tenantId), suspend ? isNull(tenants.suspendedAt) : isNotNull(tenants.suspendedAt)))
+    .returning({ id: tenants.id });
 }
 
 /**
@@ -261,7 +295,7 @@ export async function consoleTenants(env: Env) {
  * tenants for the filter. A tenant's filter shows its own events and the console's actions on it.
  */
 export async function platformAuditPage(env: Env, filter: AuditFilter) {
-  const db = getDb(env);
+  const db = globalDb(env);
   const tenantCondition = filter.tenant
     ? filter.tenant === "platform"
       ? isNull(auditEvents.tenantId)

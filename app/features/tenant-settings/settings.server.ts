@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { dbFor, getDb } from "~/db/client.server";
+import { dbFor, globalDb } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
@@ -56,8 +56,12 @@ export async function removeLogo(env: Env, tenantId: string, current: TenantBran
   await writeBranding(env, tenantId, rest, actor, { logo: "removed" });
 }
 
+/**
+ * The tenant's row and its audit entry in one batch in the tenant's database; a tenant on another
+ * shard then has the global row brought in step (the console reads that one).
+ */
 async function writeBranding(env: Env, tenantId: string, next: TenantBranding, actor: ActorAt, payload: Record<string, unknown>): Promise<void> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const now = Date.now();
   await db.batch([
     db.update(tenants).set({ branding: next, updatedAt: now }).where(eq(tenants.id, tenantId)),
@@ -76,6 +80,8 @@ async function writeBranding(env: Env, tenantId: string, next: TenantBranding, a
       now,
     ),
   ]);
+  const global = globalDb(env);
+  if (global !== db) await global.update(tenants).set({ branding: next, updatedAt: now }).where(eq(tenants.id, tenantId));
 }
 
 /** The catalogue with this tenant's switches, in one D1 query; only modules the code offers. */

@@ -11,7 +11,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = context.get(userContext);
   const headers = new Headers();
   if (user) {
-    await revokeSession(env, user.sessionIdHash);
+    await revokeSession(env, user.tenantId, user.sessionIdHash);
     await writeAudit(env, { tenantId: user.tenantId, action: "auth.logout", actorId: user.id, actorEmail: user.email, ip: clientIp(request) });
     headers.append("Set-Cookie", await clearSessionCookie(env, user.kind === "platform" ? "platform" : "staff"));
   }

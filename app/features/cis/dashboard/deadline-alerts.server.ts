@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { dbFor, getDb } from "~/db/client.server";
+import { dbFor, fanOut, loadShardRoutes } from "~/db/client.server";
 import { cisInvoices, cisReturns, cisSettings, cisStatements, notifications, roleBundles, tenantModules, tenants, users } from "~/db/schema";
 import { scopeGrants, type Scope } from "~/features/auth";
 import { queueEmail } from "~/features/platform/index.server";
@@ -56,13 +56,17 @@ export type DeadlineAlertRun = {
  * A suspended tenant is left out: nobody can act on its alerts, and its people get no mail.
  */
 async function activeCisTenants(env: Env) {
-  const rows = await getDb(env)
-    .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, availableModules: tenants.availableModules, warningDays: cisSettings.warningDays })
-    .from(cisSettings)
-    .innerJoin(tenants, eq(tenants.id, cisSettings.tenantId))
-    .innerJoin(tenantModules, and(eq(tenantModules.tenantId, cisSettings.tenantId), eq(tenantModules.moduleId, "cis"), eq(tenantModules.enabled, true)))
-    .where(and(eq(cisSettings.active, true), isNull(tenants.suspendedAt)));
-  return rows.filter((r) => !r.availableModules || r.availableModules.includes("cis"));
+  await loadShardRoutes(env);
+  // Each shard joins its tenants' settings and module switches with its own copy of their rows.
+  const perShard = await fanOut(env, (db) =>
+    db
+      .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, availableModules: tenants.availableModules, warningDays: cisSettings.warningDays })
+      .from(cisSettings)
+      .innerJoin(tenants, eq(tenants.id, cisSettings.tenantId))
+      .innerJoin(tenantModules, and(eq(tenantModules.tenantId, cisSettings.tenantId), eq(tenantModules.moduleId, "cis"), eq(tenantModules.enabled, true)))
+      .where(and(eq(cisSettings.active, true), isNull(tenants.suspendedAt))),
+  );
+  return perShard.flatMap((s) => s.result).filter((r) => !r.availableModules || r.availableModules.includes("cis"));
 }
 
 type TenantUser = { id: string; email: string; displayName: string; scopes: string[] };
@@ -191,7 +195,7 @@ async function upcomingAlerts(env: Env, tenant: { id: string; warningDays: numbe
  * this run created (a rerun creates none).
  */
 async function insertNotifications(env: Env, tenantId: string, items: AlertItem[], readers: TenantUser[], at: Date): Promise<Set<string>> {
-  const db = getDb(env);
+  const db = dbFor(env, tenantId);
   const inserts = items.flatMap((item) =>
     readers.map((user) =>
       db

@@ -9,7 +9,7 @@
  *   Transaction Engine's log is not a record of anything HMRC received: it goes after 7 days.
  */
 import { and, eq, lt, notInArray, sql } from "drizzle-orm";
-import { getDb, globalDb } from "~/db/client.server";
+import { globalDb, sumOverShards, type Db } from "~/db/client.server";
 import { devHmrcMessages, HMRC_IN_FLIGHT_STATUSES, hmrcSubmissions } from "~/db/schema";
 import { forTenant } from "~/db/tenancy";
 import { cisRecordPurgeBefore } from "../domain/tax-month";
@@ -28,8 +28,12 @@ export type HmrcRecordsRun = {
   purged: { submissions: number; devMessages: number };
 };
 
+/** Each shard seals its own slice of legacy submissions. */
 async function sealLegacySubmissions(env: Env, limit: number): Promise<number> {
-  const db = getDb(env);
+  return sumOverShards(env, (db) => sealLegacySubmissionsIn(env, db, limit));
+}
+
+async function sealLegacySubmissionsIn(env: Env, db: Db, limit: number): Promise<number> {
   const rows = await db
     .select({ id: hmrcSubmissions.id, tenantId: hmrcSubmissions.tenantId, requestXml: hmrcSubmissions.requestXml, responseXml: hmrcSubmissions.responseXml })
     .from(hmrcSubmissions)
@@ -112,13 +116,20 @@ export async function sealLegacyHmrcXml(env: Env, limit = LEGACY_SLICE): Promise
 
 /** Deletes submissions past their retention (never one in flight) and the fake's log older than a week. */
 export async function purgeExpiredHmrcRecords(env: Env, now: number): Promise<HmrcRecordsRun["purged"]> {
-  const db = getDb(env);
   const cutoff = cisRecordPurgeBefore(new Date(now)).getTime();
-  const [submissions, devMessages] = await db.batch([
-    db.delete(hmrcSubmissions).where(and(lt(hmrcSubmissions.createdAt, cutoff), notInArray(hmrcSubmissions.status, [...HMRC_IN_FLIGHT_STATUSES]))),
-    db.delete(devHmrcMessages).where(lt(devHmrcMessages.createdAt, now - DEV_LOG_DAYS * DAY)),
+  // Submissions are tenants' rows, on every shard; the fake's log is the platform's.
+  const [submissions, devMessages] = await Promise.all([
+    sumOverShards(env, async function purgeExpiredSubmissionsIn(db) {
+      const res = await db
+        .delete(hmrcSubmissions)
+        .where(and(lt(hmrcSubmissions.createdAt, cutoff), notInArray(hmrcSubmissions.status, [...HMRC_IN_FLIGHT_STATUSES])));
+      return res.meta.changes ?? 0;
+    }),
+    globalDb(env)
+      .delete(devHmrcMessages)
+      .where(lt(devHmrcMessages.createdAt, now - DEV_LOG_DAYS * DAY)),
   ]);
-  return { submissions: submissions.meta.changes ?? 0, devMessages: devMessages.meta.changes ?? 0 };
+  return { submissions, devMessages: devMessages.meta.changes ?? 0 };
 }
 
 /** The hourly run; `now` is the cron's scheduled time. */

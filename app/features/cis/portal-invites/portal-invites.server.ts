@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisPortalInvites, usedTokens } from "~/db/schema";
 import { forTenant } from "~/db/tenancy";
 import { signToken, signTokenWith } from "~/features/auth/index.server";
@@ -207,7 +207,7 @@ export async function revealPortalLink(
     getSubcontractor(env, tenantId, subcontractorId),
   ]);
   if (!invite || !subcontractor) return { ok: false, code: "not_found" };
-  if (invite.usedAt !== null || (await isTokenUsed(env, invite.id))) return { ok: false, code: "used" };
+  if (invite.usedAt !== null || (await isTokenUsed(env, tenantId, invite.id))) return { ok: false, code: "used" };
   if (invite.expiresAt <= Date.now()) return { ok: false, code: "expired" };
   if (linkWithdrawn(invite, subcontractor)) return { ok: false, code: "withdrawn" };
   if (invite.revealedBy !== null && invite.revealedBy !== actor.id) return { ok: false, code: "shown_to_other" };
@@ -263,9 +263,16 @@ export async function findPortalInvite(env: Env, tenantId: string, inviteId: str
   return row ?? null;
 }
 
-/** Read-only: has this token id been burned? Lets the link's GET say 'already used' without consuming anything. */
-export async function isTokenUsed(env: Env, jti: string): Promise<boolean> {
-  const [row] = await getDb(env).select({ jti: usedTokens.jti }).from(usedTokens).where(eq(usedTokens.jti, jti)).limit(1);
+/**
+ * Read-only: has this tenant's token id been burned? Lets the link's GET say 'already used'
+ * without consuming anything. Burns land in the token's tenant's database, so that is where to look.
+ */
+export async function isTokenUsed(env: Env, tenantId: string, jti: string): Promise<boolean> {
+  const [row] = await dbFor(env, tenantId)
+    .select({ jti: usedTokens.jti })
+    .from(usedTokens)
+    .where(and(eq(usedTokens.tenantId, tenantId), eq(usedTokens.jti, jti)))
+    .limit(1);
   return Boolean(row);
 }
 

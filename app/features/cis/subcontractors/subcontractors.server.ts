@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL, type SQL
 import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
-import { dbFor, getDb } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { cisSubcontractorCounts, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
@@ -124,7 +124,7 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
  * active flag, type and verification status, kept by triggers in the same statement as every
  * write) instead of counting every subcontractor; a search counts the matching rows themselves.
  */
-function countedTotalQuery(db: ReturnType<typeof getDb>, tenantId: string, query: Pick<ListQuery, "status" | "type">) {
+function countedTotalQuery(db: Db, tenantId: string, query: Pick<ListQuery, "status" | "type">) {
   const c = cisSubcontractorCounts;
   return db
     .select({ total: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
@@ -139,7 +139,7 @@ function countedTotalQuery(db: ReturnType<typeof getDb>, tenantId: string, query
 }
 
 /** The summary cards as one aggregate over the tenant's rows of cis_subcontractor_counts, for a page that reads it in its own D1 batch. */
-export function summaryQuery(db: ReturnType<typeof getDb>, tenantId: string) {
+export function summaryQuery(db: Db, tenantId: string) {
   const c = cisSubcontractorCounts;
   const activeWhen = (cond?: SQL) => sql<number>`coalesce(sum(CASE WHEN ${c.active} = 1${cond ? sql` AND ${cond}` : sql``} THEN ${c.n} ELSE 0 END), 0)`;
   return db
@@ -230,7 +230,7 @@ export async function getSubcontractor(env: Env, tenantId: string, id: string): 
  * The active subcontractor whose id the subquery yields (a portal session's user id), for the
  * caller's batch: a deleted or archived subcontractor matches nothing.
  */
-export function activeSubcontractorStatement(db: ReturnType<typeof getDb>, tenantId: string, idFrom: SQLWrapper) {
+export function activeSubcontractorStatement(db: Db, tenantId: string, idFrom: SQLWrapper) {
   return db
     .select()
     .from(cisSubcontractors)
@@ -302,7 +302,7 @@ export function plainFields(v: SubcontractorCreate | SubcontractorUpdate) {
   };
 }
 
-function verifiedAudit(db: ReturnType<typeof getDb>, tenantId: string, id: string, actor: Actor, fields: ReturnType<typeof plainFields>) {
+function verifiedAudit(db: Db, tenantId: string, id: string, actor: Actor, fields: ReturnType<typeof plainFields>) {
   return auditInsert(db, {
     tenantId,
     action: "cis.subcontractor.verified",
@@ -395,7 +395,7 @@ export async function createSubcontractor(
  * Writes a save and its audit entries in one batch. Two saves racing past the UTR check meet
  * the unique index, which refuses the batch whole: reported as the duplicate it is.
  */
-async function saveInOneBatch(db: ReturnType<typeof getDb>, statements: BatchItem<"sqlite">[], id: string): Promise<SaveResult> {
+async function saveInOneBatch(db: Db, statements: BatchItem<"sqlite">[], id: string): Promise<SaveResult> {
   try {
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { getDb } from "~/db/client.server";
+import { fanOut, type Db } from "~/db/client.server";
 import { cisSubcontractors } from "~/db/schema";
 import { hasValidUtrCheckDigit } from "../domain";
 import { decryptPii } from "../pii.server";
@@ -19,8 +19,16 @@ export type UtrCheckRun = { checked: number; flagged: number; failed: number; mo
  * and counted as failed.
  */
 export async function runUtrCheckBackfill(env: Env, opts: { limit?: number } = {}): Promise<UtrCheckRun> {
-  const db = getDb(env);
   const limit = opts.limit ?? UTR_CHECK_SLICE;
+  // Every shard checks its own slice; the run is the sum of them.
+  const runs = await fanOut(env, (db) => utrCheckIn(env, db, limit));
+  return runs.reduce<UtrCheckRun>(
+    (sum, { result: r }) => ({ checked: sum.checked + r.checked, flagged: sum.flagged + r.flagged, failed: sum.failed + r.failed, more: sum.more || r.more }),
+    { checked: 0, flagged: 0, failed: 0, more: false },
+  );
+}
+
+async function utrCheckIn(env: Env, db: Db, limit: number): Promise<UtrCheckRun> {
   const rows = await db
     .select({ tenantId: cisSubcontractors.tenantId, id: cisSubcontractors.id, utrEnc: cisSubcontractors.utrEnc })
     .from(cisSubcontractors)

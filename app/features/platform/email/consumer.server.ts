@@ -1,11 +1,11 @@
 import { and, eq, getTableColumns, inArray, isNull, lt, ne, not, or } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { dbFor, fanOut, loadShardRoutes, type Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { emailOutbox, tenants } from "~/db/schema";
 import { tenantSuspendedSql } from "../suspended.server";
-import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } from "../jobs/queue-helpers.server";
+import { deadLetter, recordDeadLetters, retryDelaySeconds, shardOrRetry, unwrapDeadLetter } from "../jobs/queue-helpers.server";
 import { DEAD_LETTERED, EXPIRED, failEmail, holdsSecret, isScrubbed, SCRUBBED, secretExpired } from "./outbox.server";
-import { emailMessageSchema } from "./send.server";
+import { emailMessageSchema, type EmailMessage } from "./send.server";
 import { renderTemplate, type RenderedEmail } from "./templates";
 import { chooseTransport, type EmailAttachment, type EmailTransport } from "./transports.server";
 import type { Result } from "~/utils/result";
@@ -29,7 +29,7 @@ export const EMAIL_CLAIM_SECONDS = 120;
  */
 // eslint-disable-next-line max-lines-per-function -- issue 31 splits this consumer
 export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, transport: EmailTransport = chooseTransport(env)): Promise<void> {
-  const db = getDb(env);
+  await loadShardRoutes(env);
   for (const msg of batch.messages) {
     const parsed = emailMessageSchema.safeParse(msg.body);
     if (!parsed.success) {
@@ -37,138 +37,193 @@ export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, t
       msg.ack();
       continue;
     }
-    const [found] = await db
-      .select({ ...getTableColumns(emailOutbox), tenantSuspendedAt: tenants.suspendedAt })
-      .from(emailOutbox)
-      .leftJoin(tenants, eq(tenants.id, emailOutbox.tenantId))
-      .where(eq(emailOutbox.id, parsed.data.outboxId))
-      .limit(1);
+    const found = await findOutboxRow(env, parsed.data, msg);
+    if (found === "retry") continue;
     if (!found) {
       await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, "outbox row not found");
       msg.ack();
       continue;
     }
-    const { tenantSuspendedAt, ...row } = found;
-    // 'sent' is done; 'failed' is final (expired, unrenderable, dead-lettered, or refused by the
-    // queue, in which case the caller's retry queues it afresh).
-    if (row.status !== "queued" && row.status !== "parked") {
-      msg.ack();
-      continue;
-    }
-    const now = Date.now();
-    if (row.tenantId && tenantSuspendedAt !== null) {
-      // Parked only while the tenant is still suspended, checked in the same statement: a
-      // reinstatement in between leaves the row sendable and this message retries it.
-      const parked = await db
-        .update(emailOutbox)
-        .set({ status: "parked", claimedUntil: null })
-        .where(and(eq(emailOutbox.id, row.id), inArray(emailOutbox.status, ["queued", "parked"]), tenantSuspendedSql(row.tenantId)))
-        .returning({ id: emailOutbox.id });
-      if (parked.length > 0) msg.ack();
-      else msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-      continue;
-    }
-    const claimed = await db
+    await deliverEmail({ env, db: found.db, queue: batch.queue, msg, transport, row: found.row, tenantSuspendedAt: found.tenantSuspendedAt });
+  }
+}
+
+type OutboxRow = typeof emailOutbox.$inferSelect;
+
+/** The outbox row by its id and its own tenant (none for platform mail). */
+function sameRow(row: Pick<OutboxRow, "id" | "tenantId">) {
+  return and(eq(emailOutbox.id, row.id), row.tenantId === null ? isNull(emailOutbox.tenantId) : forTenant(emailOutbox, row.tenantId));
+}
+
+/** One delivered message of the EMAIL queue, with its outbox row and the database holding it. */
+type EmailDelivery = { env: Env; db: Db; queue: string; msg: Message<unknown>; transport: EmailTransport; row: OutboxRow; tenantSuspendedAt: number | null };
+
+/** The outbox row a message names; `tenantId` undefined (a message from before it was carried): by id alone. */
+function outboxRowQuery(db: Db, outboxId: string, tenantId?: string | null) {
+  const tenant = tenantId === undefined ? undefined : tenantId === null ? isNull(emailOutbox.tenantId) : forTenant(emailOutbox, tenantId);
+  return db
+    .select({ ...getTableColumns(emailOutbox), tenantSuspendedAt: tenants.suspendedAt })
+    .from(emailOutbox)
+    .leftJoin(tenants, eq(tenants.id, emailOutbox.tenantId))
+    .where(and(eq(emailOutbox.id, outboxId), tenant))
+    .limit(1);
+}
+
+/**
+ * The outbox row a message names, read in the database of the tenant the message names (the
+ * platform's for platform mail). A message from before messages named their tenant is looked for
+ * on every shard. "retry": the tenant's route was refused and the message waits.
+ */
+async function findOutboxRow(env: Env, message: EmailMessage, msg: Message<unknown>) {
+  const split = ({ tenantSuspendedAt, ...row }: Awaited<ReturnType<typeof outboxRowQuery>>[number], db: Db) => ({ row, tenantSuspendedAt, db });
+  if (message.tenantId === undefined) {
+    const hits = await fanOut(env, async function legacyOutboxRowIn(db) {
+      return (await outboxRowQuery(db, message.outboxId))[0] ? db : null;
+    });
+    const db = hits.find((h) => h.result)?.result;
+    const [found] = db ? await legacyOutboxRow(db, message.outboxId) : [];
+    return found && db ? split(found, db) : null;
+  }
+  const db = shardOrRetry(env, message.tenantId, msg);
+  if (!db) return "retry" as const;
+  const [found] = await outboxRowQuery(db, message.outboxId, message.tenantId);
+  return found ? split(found, db) : null;
+}
+
+/** The row a legacy message names, read again in the one shard that holds it. */
+function legacyOutboxRow(db: Db, outboxId: string) {
+  return outboxRowQuery(db, outboxId);
+}
+
+/** Parks, claims, renders and sends one e-mail, or says why it cannot be sent. */
+async function deliverEmail(d: EmailDelivery): Promise<void> {
+  const { row, msg } = d;
+  // 'sent' is done; 'failed' is final (expired, unrenderable, dead-lettered, or refused by the
+  // queue, in which case the caller's retry queues it afresh).
+  if (row.status !== "queued" && row.status !== "parked") return msg.ack();
+  const now = Date.now();
+  if (row.tenantId && d.tenantSuspendedAt !== null) return parkEmail(d, row.tenantId);
+  if (!(await claimEmail(d, now))) return msg.retry({ delaySeconds: EMAIL_CLAIM_SECONDS });
+  // A code or link past its lifetime (or already scrubbed for that reason) is worthless to the
+  // recipient and must not be sent with empty data.
+  if (isScrubbed(row.data) || secretExpired(row.template, row.createdAt, now)) {
+    await failEmail(d.db, row, EXPIRED);
+    return msg.ack();
+  }
+  const prepared = await prepareEmail(d);
+  if (prepared) await sendEmail(d, prepared);
+}
+
+/** Parked only while the tenant is still suspended, checked in the same statement: a
+ * reinstatement in between leaves the row sendable and this message retries it. */
+async function parkEmail({ db, row, msg }: EmailDelivery, tenantId: string): Promise<void> {
+  const parked = await db
+    .update(emailOutbox)
+    .set({ status: "parked", claimedUntil: null })
+    .where(and(sameRow(row), inArray(emailOutbox.status, ["queued", "parked"]), tenantSuspendedSql(tenantId)))
+    .returning({ id: emailOutbox.id });
+  if (parked.length > 0) msg.ack();
+  else msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+}
+
+async function claimEmail({ db, row }: EmailDelivery, now: number): Promise<boolean> {
+  const claimed = await db
+    .update(emailOutbox)
+    .set({ status: "queued", claimedUntil: now + EMAIL_CLAIM_SECONDS * 1000 })
+    .where(
+      and(
+        sameRow(row),
+        inArray(emailOutbox.status, ["queued", "parked"]),
+        or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now)),
+        row.tenantId ? not(tenantSuspendedSql(row.tenantId)) : undefined,
+      ),
+    )
+    .returning({ id: emailOutbox.id });
+  return claimed.length > 0;
+}
+
+/** The rendered e-mail and its attachments, or null once the message has been answered. */
+async function prepareEmail({ env, db, queue, msg, row }: EmailDelivery): Promise<{ rendered: RenderedEmail; attachments: EmailAttachment[] } | null> {
+  const failForGood = async (reason: string) => {
+    await failEmail(db, row, reason, { attempts: row.attempts + 1 });
+    await deadLetter(env, env.EMAIL_DLQ, queue, msg, reason);
+    msg.ack();
+    return null;
+  };
+  let rendered: RenderedEmail;
+  try {
+    rendered = renderTemplate(row.template, row.data);
+  } catch (err) {
+    // Unknown template or data that does not fit it: no retry can fix that.
+    return failForGood(`cannot render: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500));
+  }
+  try {
+    const loaded = await loadAttachments(env, row.tenantId, rendered);
+    return loaded.ok ? { rendered, attachments: loaded.attachments } : failForGood(ATTACHMENT_FAILURES[loaded.code]);
+  } catch (err) {
+    // R2 unavailable for a moment: retry like a failed send.
+    await db
       .update(emailOutbox)
-      .set({ status: "queued", claimedUntil: now + EMAIL_CLAIM_SECONDS * 1000 })
-      .where(
-        and(
-          eq(emailOutbox.id, row.id),
-          inArray(emailOutbox.status, ["queued", "parked"]),
-          or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now)),
-          row.tenantId ? not(tenantSuspendedSql(row.tenantId)) : undefined,
-        ),
-      )
-      .returning({ id: emailOutbox.id });
-    if (claimed.length === 0) {
-      msg.retry({ delaySeconds: EMAIL_CLAIM_SECONDS });
-      continue;
-    }
-    // A code or link past its lifetime (or already scrubbed for that reason) is worthless to the
-    // recipient and must not be sent with empty data.
-    if (isScrubbed(row.data) || secretExpired(row.template, row.createdAt, now)) {
-      await failEmail(env, row, EXPIRED);
-      msg.ack();
-      continue;
-    }
-    let rendered: RenderedEmail;
-    try {
-      rendered = renderTemplate(row.template, row.data);
-    } catch (err) {
-      // Unknown template or data that does not fit it: no retry can fix that.
-      const reason = `cannot render: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
-      await failEmail(env, row, reason, { attempts: row.attempts + 1 });
-      await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, reason);
-      msg.ack();
-      continue;
-    }
-    let attachments: EmailAttachment[];
-    try {
-      const loaded = await loadAttachments(env, row.tenantId, rendered);
-      if (!loaded.ok) {
-        const reason = ATTACHMENT_FAILURES[loaded.code];
-        await failEmail(env, row, reason, { attempts: row.attempts + 1 });
-        await deadLetter(env, env.EMAIL_DLQ, batch.queue, msg, reason);
-        msg.ack();
-        continue;
-      }
-      attachments = loaded.attachments;
-    } catch (err) {
-      // R2 unavailable for a moment: retry like a failed send.
-      await db
-        .update(emailOutbox)
-        .set({ attempts: row.attempts + 1, error: `attachment: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), claimedUntil: null })
-        .where(eq(emailOutbox.id, row.id));
-      msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-      continue;
-    }
-    try {
-      const { attachments: _refs, from, ...content } = rendered;
-      await transport.send({
-        ...content,
-        ...(attachments.length ? { attachments } : {}),
-        outboxId: row.id,
-        tenantId: row.tenantId,
-        to: row.toAddress,
-        from: from ?? env.EMAIL_FROM,
-      });
-      await db
-        .update(emailOutbox)
-        .set({
-          status: "sent",
-          sentAt: Date.now(),
-          transport: transport.name,
-          attempts: row.attempts + 1,
-          error: null,
-          claimedUntil: null,
-          // Codes and magic links do not linger in the outbox once delivered.
-          ...(holdsSecret(row.template) ? { data: SCRUBBED } : {}),
-        })
-        .where(and(eq(emailOutbox.id, row.id), ne(emailOutbox.status, "sent")));
-      msg.ack();
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      await db
-        .update(emailOutbox)
-        .set({ attempts: row.attempts + 1, error: message.slice(0, 500), claimedUntil: null })
-        .where(eq(emailOutbox.id, row.id));
-      // After max_retries the platform dead-letters it; handleEmailDeadLetters then fails the row.
-      msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-    }
+      .set({ attempts: row.attempts + 1, error: `attachment: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), claimedUntil: null })
+      .where(sameRow(row));
+    msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+    return null;
+  }
+}
+
+async function sendEmail(
+  { env, db, msg, transport, row }: EmailDelivery,
+  { rendered, attachments }: { rendered: RenderedEmail; attachments: EmailAttachment[] },
+): Promise<void> {
+  try {
+    const { attachments: _refs, from, ...content } = rendered;
+    await transport.send({
+      ...content,
+      ...(attachments.length ? { attachments } : {}),
+      outboxId: row.id,
+      tenantId: row.tenantId,
+      to: row.toAddress,
+      from: from ?? env.EMAIL_FROM,
+    });
+    await db
+      .update(emailOutbox)
+      .set({
+        status: "sent",
+        sentAt: Date.now(),
+        transport: transport.name,
+        attempts: row.attempts + 1,
+        error: null,
+        claimedUntil: null,
+        // Codes and magic links do not linger in the outbox once delivered.
+        ...(holdsSecret(row.template) ? { data: SCRUBBED } : {}),
+      })
+      .where(and(sameRow(row), ne(emailOutbox.status, "sent")));
+    msg.ack();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await db
+      .update(emailOutbox)
+      .set({ attempts: row.attempts + 1, error: message.slice(0, 500), claimedUntil: null })
+      .where(sameRow(row));
+    // After max_retries the platform dead-letters it; handleEmailDeadLetters then fails the row.
+    msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
   }
 }
 
 /**
- * Queues again every parked e-mail of a tenant that is no longer suspended (all such tenants when
- * none is named) and returns how many. Rows stay 'parked' until a delivery claims them, so a
- * second call only adds a message the claim turns away.
+ * Queues again every parked e-mail of a tenant that is no longer suspended (all such tenants, on
+ * every shard, when none is named) and returns how many. Rows stay 'parked' until a delivery
+ * claims them, so a second call only adds a message the claim turns away.
  */
 export async function resumeParkedEmails(env: Env, tenantId?: string): Promise<number> {
-  const rows = await getDb(env)
-    .select({ outboxId: emailOutbox.id })
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.status, "parked"), tenantId ? forTenant(emailOutbox, tenantId) : undefined, not(tenantSuspendedSql(emailOutbox.tenantId))))
-    .orderBy(emailOutbox.createdAt);
+  await loadShardRoutes(env);
+  const parkedIn = (db: Db) =>
+    db
+      .select({ outboxId: emailOutbox.id, tenantId: emailOutbox.tenantId })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.status, "parked"), tenantId ? forTenant(emailOutbox, tenantId) : undefined, not(tenantSuspendedSql(emailOutbox.tenantId))))
+      .orderBy(emailOutbox.createdAt);
+  const rows = tenantId ? await parkedIn(dbFor(env, tenantId)) : (await fanOut(env, parkedIn)).flatMap((s) => s.result);
   for (let i = 0; i < rows.length; i += 100) {
     await env.EMAIL.sendBatch(rows.slice(i, i + 100).map((body) => ({ body })));
   }
@@ -180,11 +235,12 @@ export async function resumeParkedEmails(env: Env, tenantId?: string): Promise<n
  * names, scrubbing any secret, so a message the platform gave up on leaves no code behind.
  */
 export async function handleEmailDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  await loadShardRoutes(env);
   for (const msg of batch.messages) {
     const parsed = emailMessageSchema.safeParse(unwrapDeadLetter(msg, batch.queue).body);
     if (!parsed.success) continue;
-    const row = await getDb(env).query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.id, parsed.data.outboxId), columns: { id: true, template: true } });
-    if (row) await failEmail(env, row, DEAD_LETTERED);
+    const found = await findOutboxRow(env, parsed.data, msg);
+    if (found && found !== "retry") await failEmail(found.db, found.row, DEAD_LETTERED);
   }
   await recordDeadLetters(env, batch);
 }

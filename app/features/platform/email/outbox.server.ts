@@ -1,5 +1,5 @@
-import { and, eq, lt, ne, or, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { sumOverShards, type Db } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
 import { isTemplateName, SENSITIVE_TEMPLATES, TEMPLATES } from "./templates";
 
@@ -31,8 +31,13 @@ export function secretExpired(template: string, createdAt: number, now: number):
  * touches a row already sent (a stray late copy of the message) and keeps the first reason
  * recorded for a row already failed this way.
  */
-export async function failEmail(env: Env, row: { id: string; template: string }, reason: string, opts: { attempts?: number } = {}): Promise<void> {
-  await getDb(env)
+export async function failEmail(
+  db: Db,
+  row: { id: string; tenantId: string | null; template: string },
+  reason: string,
+  opts: { attempts?: number } = {},
+): Promise<void> {
+  await db
     .update(emailOutbox)
     .set({
       status: "failed",
@@ -41,7 +46,13 @@ export async function failEmail(env: Env, row: { id: string; template: string },
       ...(holdsSecret(row.template) ? { data: SCRUBBED } : {}),
       ...(opts.attempts === undefined ? {} : { attempts: opts.attempts }),
     })
-    .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, "queued")));
+    .where(
+      and(
+        eq(emailOutbox.id, row.id),
+        row.tenantId === null ? isNull(emailOutbox.tenantId) : eq(emailOutbox.tenantId, row.tenantId),
+        eq(emailOutbox.status, "queued"),
+      ),
+    );
 }
 
 /**
@@ -53,16 +64,18 @@ export async function scrubExpiredEmailSecrets(env: Env, now: number): Promise<n
   const expired = SENSITIVE_TEMPLATES.map(({ name, secretLifetimeMs }) =>
     and(eq(emailOutbox.template, name), lt(emailOutbox.createdAt, now - secretLifetimeMs)),
   );
-  const res = await getDb(env)
-    .update(emailOutbox)
-    .set({
-      data: SCRUBBED,
-      status: sql`CASE WHEN ${emailOutbox.status} = 'sent' THEN 'sent' ELSE 'failed' END`,
-      error: sql`CASE WHEN ${emailOutbox.status} = 'sent' THEN ${emailOutbox.error} ELSE ${EXPIRED} END`,
-      claimedUntil: null,
-    })
-    .where(and(or(...expired), sql`coalesce(json_extract(${emailOutbox.data}, '$.scrubbed'), 0) != 1`));
-  return res.meta.changes ?? 0;
+  return sumOverShards(env, async function scrubExpiredEmailSecretsIn(db) {
+    const res = await db
+      .update(emailOutbox)
+      .set({
+        data: SCRUBBED,
+        status: sql`CASE WHEN ${emailOutbox.status} = 'sent' THEN 'sent' ELSE 'failed' END`,
+        error: sql`CASE WHEN ${emailOutbox.status} = 'sent' THEN ${emailOutbox.error} ELSE ${EXPIRED} END`,
+        claimedUntil: null,
+      })
+      .where(and(or(...expired), sql`coalesce(json_extract(${emailOutbox.data}, '$.scrubbed'), 0) != 1`));
+    return res.meta.changes ?? 0;
+  });
 }
 
 /**
@@ -70,8 +83,8 @@ export async function scrubExpiredEmailSecrets(env: Env, now: number): Promise<n
  * their status, except parked ones, which wait (unsent) for their tenant's reinstatement.
  */
 export async function purgeEmailOutbox(env: Env, olderThan: number): Promise<number> {
-  const res = await getDb(env)
-    .delete(emailOutbox)
-    .where(and(lt(emailOutbox.createdAt, olderThan), ne(emailOutbox.status, "parked")));
-  return res.meta.changes ?? 0;
+  return sumOverShards(env, async function purgeEmailOutboxIn(db) {
+    const res = await db.delete(emailOutbox).where(and(lt(emailOutbox.createdAt, olderThan), ne(emailOutbox.status, "parked")));
+    return res.meta.changes ?? 0;
+  });
 }

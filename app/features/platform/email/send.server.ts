@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { dbFor, getDb, type Db } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { emailOutbox } from "~/db/schema";
 import { PermanentJobError } from "~/features/platform/jobs/registry.server";
@@ -8,7 +8,9 @@ import { newId } from "~/utils/ids";
 import { isTemplateName, TEMPLATES, type TemplateData, type TemplateName } from "./templates";
 import { z } from "zod";
 
-export const emailMessageSchema = z.object({ outboxId: z.string().min(1) });
+// tenantId routes the consumer to the tenant's shard (null: platform mail); a message from before
+// it was carried has none and is looked for on every shard.
+export const emailMessageSchema = z.object({ outboxId: z.string().min(1), tenantId: z.string().min(1).nullable().optional() });
 export type EmailMessage = z.infer<typeof emailMessageSchema>;
 
 /** The error an outbox row carries when the EMAIL queue refused its message (nothing was sent). */
@@ -95,7 +97,7 @@ async function queue<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T
   const extra = opts.alongside?.(db, id) ?? [];
   const inserted = extra.length > 0 ? (await db.batch([insert, ...extra]))[0] : await insert;
   if (inserted.length > 0) {
-    await sendToQueue(env, id);
+    await sendToQueue(env, db, opts.tenantId, id);
     return { outboxId: id };
   }
   const existing = await db.query.emailOutbox.findFirst({ where: (t, { eq }) => eq(t.idempotencyKey, key) });
@@ -108,17 +110,17 @@ async function queue<T extends TemplateName>(env: Env, opts: QueueEmailOptions<T
     .set({ status: "queued", error: null })
     .where(and(eq(emailOutbox.id, existing.id), eq(emailOutbox.status, "failed"), eq(emailOutbox.error, QUEUE_REFUSED)))
     .returning({ id: emailOutbox.id });
-  if (reclaimed.length > 0) await sendToQueue(env, existing.id);
+  if (reclaimed.length > 0) await sendToQueue(env, db, opts.tenantId, existing.id);
   // Otherwise already queued or sent under this key: do not send again.
   return { outboxId: existing.id };
 }
 
-async function sendToQueue(env: Env, outboxId: string): Promise<void> {
-  const message: EmailMessage = { outboxId };
+async function sendToQueue(env: Env, db: Db, tenantId: string | null, outboxId: string): Promise<void> {
+  const message: EmailMessage = { outboxId, tenantId };
   try {
     await env.EMAIL.send(message);
   } catch (err) {
-    await getDb(env).update(emailOutbox).set({ status: "failed", error: QUEUE_REFUSED }).where(eq(emailOutbox.id, outboxId));
+    await db.update(emailOutbox).set({ status: "failed", error: QUEUE_REFUSED }).where(eq(emailOutbox.id, outboxId));
     throw err;
   }
 }

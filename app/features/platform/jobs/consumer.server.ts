@@ -1,12 +1,12 @@
 import { and, eq, isNull, lt, ne, not, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "~/db/client.server";
+import { dbFor, fanOut, loadShardRoutes, sumOverShards, type Db } from "~/db/client.server";
 import { jobs } from "~/db/schema";
 import { tenantSuspendedSql } from "../suspended.server";
 import { newId } from "~/utils/ids";
 import { JOB_DEFINITIONS } from "./definitions.server";
 import { jobMessageSchema } from "./enqueue.server";
-import { deadLetter, recordDeadLetters, retryDelaySeconds, unwrapDeadLetter } from "./queue-helpers.server";
+import { deadLetter, recordDeadLetters, retryDelaySeconds, shardOrRetry, unwrapDeadLetter } from "./queue-helpers.server";
 import { JobContinuation, PermanentJobError } from "./registry.server";
 
 /** A 'running' job older than this is taken to have crashed and may be claimed again. */
@@ -63,7 +63,7 @@ class LeaseLostError extends Error {
  */
 // eslint-disable-next-line max-lines-per-function -- issue 31 splits this consumer
 export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = getDb(env);
+  await loadShardRoutes(env);
   for (const msg of batch.messages) {
     const parsed = jobMessageSchema.safeParse(msg.body);
     if (!parsed.success) {
@@ -71,148 +71,167 @@ export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): P
       msg.ack();
       continue;
     }
-    const { jobId, tenantId, type } = parsed.data;
-    const now = Date.now();
+    // The message names the tenant, so the job's row is read and written in the tenant's shard.
+    const db = shardOrRetry(env, parsed.data.tenantId, msg);
+    if (!db) continue;
+    const delivery: Delivery = { env, db, queue: batch.queue, msg, body: parsed.data, now: Date.now() };
     const claimId = newId();
-    const claimed = await db
-      .update(jobs)
-      .set({ status: "running", claimId, startedAt: now, updatedAt: now })
-      .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.type, type), claimable(now), not(tenantSuspendedSql(tenantId))))
-      .returning();
-    const job = claimed[0];
-    if (!job) {
-      const [existing] = await db
-        .select({ status: jobs.status, finishedAt: jobs.finishedAt, suspended: sql<number>`${tenantSuspendedSql(tenantId)}` })
-        .from(jobs)
-        .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId)))
-        .limit(1);
-      if (!existing) {
-        await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, "job row not found");
-        msg.ack();
-      } else if (existing.finishedAt !== null) {
-        msg.ack();
-      } else if (existing.suspended) {
-        // Parked only while the tenant is still suspended, checked in the same statement: a
-        // reinstatement in between leaves the job claimable and this message retries it.
-        const parked = await db
-          .update(jobs)
-          .set({ status: "parked", claimId: null, updatedAt: now })
-          .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.type, type), claimable(now), tenantSuspendedSql(tenantId)))
-          .returning({ id: jobs.id });
-        if (parked.length > 0) msg.ack();
-        else msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-      } else {
-        // Another delivery holds it right now: look again later.
-        msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-      }
-      continue;
-    }
+    const job = await claimJob(delivery, claimId);
+    if (job) await runClaimedJob(delivery, job, claimId);
+    else await answerUnclaimed(delivery);
+  }
+}
 
-    // Only lands while this delivery still holds the claim.
-    const fenced = and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.status, "running"), eq(jobs.claimId, claimId));
-    const attempts = job.attempts + 1;
-    const failForGood = async (reason: string) => {
+/** One delivered message of the JOBS queue, with the database of its tenant. */
+type Delivery = { env: Env; db: Db; queue: string; msg: Message<unknown>; body: z.infer<typeof jobMessageSchema>; now: number };
+
+async function claimJob({ db, body: { jobId, tenantId, type }, now }: Delivery, claimId: string) {
+  const claimed = await db
+    .update(jobs)
+    .set({ status: "running", claimId, startedAt: now, updatedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.type, type), claimable(now), not(tenantSuspendedSql(tenantId))))
+    .returning();
+  return claimed[0];
+}
+
+/** The claim took nothing: the job is gone, over, its tenant suspended, or someone else runs it. */
+async function answerUnclaimed({ env, db, queue, msg, body: { jobId, tenantId, type }, now }: Delivery): Promise<void> {
+  const [existing] = await db
+    .select({ status: jobs.status, finishedAt: jobs.finishedAt, suspended: sql<number>`${tenantSuspendedSql(tenantId)}` })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId)))
+    .limit(1);
+  if (!existing) {
+    await deadLetter(env, env.JOBS_DLQ, queue, msg, "job row not found");
+    msg.ack();
+  } else if (existing.finishedAt !== null) {
+    msg.ack();
+  } else if (existing.suspended) {
+    // Parked only while the tenant is still suspended, checked in the same statement: a
+    // reinstatement in between leaves the job claimable and this message retries it.
+    const parked = await db
+      .update(jobs)
+      .set({ status: "parked", claimId: null, updatedAt: now })
+      .where(and(eq(jobs.id, jobId), eq(jobs.tenantId, tenantId), eq(jobs.type, type), claimable(now), tenantSuspendedSql(tenantId)))
+      .returning({ id: jobs.id });
+    if (parked.length > 0) msg.ack();
+    else msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+  } else {
+    // Another delivery holds it right now: look again later.
+    msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+  }
+}
+
+/** The writes of a claimed run: each lands only while this delivery still holds the claim. */
+function fencedWrites(d: Delivery, claimId: string, attempts: number) {
+  const { db, env, queue, msg, body } = d;
+  const fenced = and(eq(jobs.id, body.jobId), eq(jobs.tenantId, body.tenantId), eq(jobs.status, "running"), eq(jobs.claimId, claimId));
+  return {
+    fenced,
+    async failForGood(reason: string) {
       const res = await db
         .update(jobs)
         .set({ status: "failed", error: reason.slice(0, 1000), attempts, finishedAt: Date.now(), updatedAt: Date.now() })
         .where(fenced)
         .returning({ id: jobs.id });
-      if (res.length > 0) await deadLetter(env, env.JOBS_DLQ, batch.queue, msg, reason.slice(0, 1000));
+      if (res.length > 0) await deadLetter(env, env.JOBS_DLQ, queue, msg, reason.slice(0, 1000));
       msg.ack();
-    };
-
-    const def = JOB_DEFINITIONS[type];
-    if (!def) {
-      await failForGood(`unknown job type ${type}`);
-      continue;
-    }
-    const input = def.input.safeParse(job.inputs);
-    if (!input.success) {
-      await failForGood(`invalid job input: ${input.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
-      continue;
-    }
-    const continued = continuationSchema.safeParse(job.result);
-    const slices = continued.success ? continued.data.$continuation.slices : 0;
-    try {
-      const result = await def.run(input.data, {
-        env,
-        jobId,
-        tenantId,
-        performedBy: job.performedBy,
-        checkpoint: continued.success ? continued.data.$continuation.checkpoint : null,
-        progress: async (pct) => {
-          const res = await db
-            .update(jobs)
-            .set({ progress: Math.max(0, Math.min(100, Math.round(pct))), updatedAt: Date.now() })
-            .where(fenced)
-            .returning({ id: jobs.id });
-          if (res.length === 0) throw new LeaseLostError(`job ${jobId} was claimed by a newer delivery`);
-        },
-      });
-      if (result instanceof JobContinuation) {
-        if (slices + 1 >= MAX_JOB_SLICES) {
-          await failForGood(`job continued more than ${MAX_JOB_SLICES} times`);
-          continue;
-        }
-        // Back to pending with the checkpoint, then queued again. Should the send fail, this
-        // message's own retry claims the pending job instead; a spare message finds it running
-        // or done and does nothing, so a job never runs a slice twice at once.
-        const parked = await db
-          .update(jobs)
-          .set({ status: "pending", claimId: null, result: { $continuation: { slices: slices + 1, checkpoint: result.checkpoint } }, updatedAt: Date.now() })
-          .where(fenced)
-          .returning({ id: jobs.id });
-        if (parked.length === 0) {
-          msg.ack();
-          continue;
-        }
-        try {
-          await env.JOBS.send({ jobId, tenantId, type, idempotencyKey: parsed.data.idempotencyKey });
-          msg.ack();
-        } catch {
-          msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-        }
-        continue;
-      }
-      // Nothing updated means a newer delivery took the job over: its outcome stands.
-      await db
-        .update(jobs)
-        .set({ status: "done", progress: 100, result: result ?? null, error: null, attempts, finishedAt: Date.now(), updatedAt: Date.now() })
-        .where(fenced);
-      msg.ack();
-    } catch (err) {
-      if (err instanceof LeaseLostError) {
-        msg.ack();
-        continue;
-      }
-      const message = err instanceof Error ? err.message : String(err);
-      if (err instanceof PermanentJobError) {
-        await failForGood(message);
-        continue;
-      }
+    },
+    async progress(pct: number) {
       const res = await db
         .update(jobs)
-        .set({ status: "failed", error: message.slice(0, 1000), attempts, updatedAt: Date.now() })
+        .set({ progress: Math.max(0, Math.min(100, Math.round(pct))), updatedAt: Date.now() })
         .where(fenced)
         .returning({ id: jobs.id });
-      // After max_retries the platform moves it to the dead-letter queue.
-      if (res.length > 0) msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-      else msg.ack();
-    }
+      if (res.length === 0) throw new LeaseLostError(`job ${body.jobId} was claimed by a newer delivery`);
+    },
+  };
+}
+
+type ClaimedJob = typeof jobs.$inferSelect;
+
+async function runClaimedJob(d: Delivery, job: ClaimedJob, claimId: string): Promise<void> {
+  const { env, body, msg } = d;
+  const attempts = job.attempts + 1;
+  const writes = fencedWrites(d, claimId, attempts);
+  const def = JOB_DEFINITIONS[body.type];
+  if (!def) return writes.failForGood(`unknown job type ${body.type}`);
+  const input = def.input.safeParse(job.inputs);
+  if (!input.success) {
+    return writes.failForGood(`invalid job input: ${input.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+  }
+  const continued = continuationSchema.safeParse(job.result);
+  const slices = continued.success ? continued.data.$continuation.slices : 0;
+  try {
+    const result = await def.run(input.data, {
+      env,
+      jobId: body.jobId,
+      tenantId: body.tenantId,
+      performedBy: job.performedBy,
+      checkpoint: continued.success ? continued.data.$continuation.checkpoint : null,
+      progress: writes.progress,
+    });
+    if (result instanceof JobContinuation) return await continueJob(d, writes, slices, result.checkpoint);
+    // Nothing updated means a newer delivery took the job over: its outcome stands.
+    await d.db
+      .update(jobs)
+      .set({ status: "done", progress: 100, result: result ?? null, error: null, attempts, finishedAt: Date.now(), updatedAt: Date.now() })
+      .where(writes.fenced);
+    msg.ack();
+  } catch (err) {
+    await jobThrew(d, writes, attempts, err);
   }
 }
 
+/** A slice finished with a checkpoint: back to pending with it, then queued again. */
+async function continueJob(d: Delivery, writes: ReturnType<typeof fencedWrites>, slices: number, checkpoint: Record<string, unknown>): Promise<void> {
+  const { env, db, msg, body } = d;
+  if (slices + 1 >= MAX_JOB_SLICES) return writes.failForGood(`job continued more than ${MAX_JOB_SLICES} times`);
+  // Should the send fail, this message's own retry claims the pending job instead; a spare
+  // message finds it running or done and does nothing, so a job never runs a slice twice at once.
+  const parked = await db
+    .update(jobs)
+    .set({ status: "pending", claimId: null, result: { $continuation: { slices: slices + 1, checkpoint } }, updatedAt: Date.now() })
+    .where(writes.fenced)
+    .returning({ id: jobs.id });
+  if (parked.length === 0) return msg.ack();
+  try {
+    await env.JOBS.send({ jobId: body.jobId, tenantId: body.tenantId, type: body.type, idempotencyKey: body.idempotencyKey });
+    msg.ack();
+  } catch {
+    msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+  }
+}
+
+async function jobThrew(d: Delivery, writes: ReturnType<typeof fencedWrites>, attempts: number, err: unknown): Promise<void> {
+  const { db, msg } = d;
+  if (err instanceof LeaseLostError) return msg.ack();
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof PermanentJobError) return writes.failForGood(message);
+  const res = await db
+    .update(jobs)
+    .set({ status: "failed", error: message.slice(0, 1000), attempts, updatedAt: Date.now() })
+    .where(writes.fenced)
+    .returning({ id: jobs.id });
+  // After max_retries the platform moves it to the dead-letter queue.
+  if (res.length > 0) msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+  else msg.ack();
+}
+
 /**
- * Queues again every parked job of a tenant that is no longer suspended (all such tenants when
- * none is named) and returns how many. Rows stay 'parked' until a delivery claims them, so a
- * second call, or a message delivered twice, only adds a message the claim turns away.
+ * Queues again every parked job of a tenant that is no longer suspended (all such tenants, on
+ * every shard, when none is named) and returns how many. Rows stay 'parked' until a delivery
+ * claims them, so a second call, or a message delivered twice, only adds a message the claim turns away.
  */
 export async function resumeParkedJobs(env: Env, tenantId?: string): Promise<number> {
-  const rows = await getDb(env)
-    .select({ jobId: jobs.id, tenantId: jobs.tenantId, type: jobs.type, idempotencyKey: jobs.idempotencyKey })
-    .from(jobs)
-    .where(and(eq(jobs.status, "parked"), tenantId ? eq(jobs.tenantId, tenantId) : undefined, not(tenantSuspendedSql(jobs.tenantId))))
-    .orderBy(jobs.createdAt);
+  await loadShardRoutes(env);
+  const parkedIn = (db: Db) =>
+    db
+      .select({ jobId: jobs.id, tenantId: jobs.tenantId, type: jobs.type, idempotencyKey: jobs.idempotencyKey })
+      .from(jobs)
+      .where(and(eq(jobs.status, "parked"), tenantId ? eq(jobs.tenantId, tenantId) : undefined, not(tenantSuspendedSql(jobs.tenantId))))
+      .orderBy(jobs.createdAt);
+  const rows = tenantId ? await parkedIn(dbFor(env, tenantId)) : (await fanOut(env, parkedIn)).flatMap((s) => s.result);
   for (let i = 0; i < rows.length; i += 100) {
     await env.JOBS.sendBatch(rows.slice(i, i + 100).map((body) => ({ body })));
   }
@@ -220,10 +239,10 @@ export async function resumeParkedJobs(env: Env, tenantId?: string): Promise<num
 }
 
 export async function purgeFinishedJobs(env: Env, olderThan: number): Promise<number> {
-  const res = await getDb(env)
-    .delete(jobs)
-    .where(and(eq(jobs.status, "done"), lt(jobs.finishedAt, olderThan)));
-  return res.meta.changes ?? 0;
+  return sumOverShards(env, async function purgeFinishedJobsIn(db) {
+    const res = await db.delete(jobs).where(and(eq(jobs.status, "done"), lt(jobs.finishedAt, olderThan)));
+    return res.meta.changes ?? 0;
+  });
 }
 
 const jobDeadLetterSchema = z.object({ jobId: z.string().min(1), tenantId: z.string().min(1) });
@@ -235,13 +254,13 @@ const jobDeadLetterSchema = z.object({ jobId: z.string().min(1), tenantId: z.str
  * is for failures we dead-letter ourselves. A job that finished meanwhile is left as it is.
  */
 export async function handleJobDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = getDb(env);
+  await loadShardRoutes(env);
   for (const msg of batch.messages) {
     const letter = unwrapDeadLetter(msg, batch.queue);
     const parsed = jobDeadLetterSchema.safeParse(letter.body);
     if (!parsed.success) continue;
     const now = Date.now();
-    await db
+    await dbFor(env, parsed.data.tenantId)
       .update(jobs)
       .set({ status: "failed", error: sql`coalesce(${jobs.error}, ${letter.reason})`, finishedAt: now, updatedAt: now })
       .where(

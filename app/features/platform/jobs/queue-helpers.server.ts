@@ -1,4 +1,4 @@
-import { globalDb } from "~/db/client.server";
+import { dbFor, globalDb, ShardRoutingError, type Db } from "~/db/client.server";
 import { deadLetters } from "~/db/schema";
 import { newId } from "~/utils/ids";
 
@@ -14,6 +14,21 @@ export function retryDelaySeconds(attempts: number): number {
  */
 export async function deadLetter(env: Env, dlq: Queue, queue: string, msg: Message<unknown>, reason: string): Promise<void> {
   await dlq.send({ queue, messageId: msg.id, body: msg.body, reason });
+}
+
+/**
+ * The database of a message's tenant, or null when its route is refused (a shard this Worker
+ * lacks, a malformed value): that message is retried later, and the batch's other tenants go on.
+ */
+export function shardOrRetry(env: Env, tenantId: string | null, msg: Message<unknown>): Db | null {
+  try {
+    return dbFor(env, tenantId);
+  } catch (err) {
+    if (!(err instanceof ShardRoutingError)) throw err;
+    console.error(JSON.stringify({ event: "shard_route_refused", code: err.code, tenantId, messageId: msg.id }));
+    msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
+    return null;
+  }
 }
 
 /** The queue a dead-letter queue serves (wrangler.toml names them `<queue>-dlq`). */

@@ -16,7 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers();
   const session = await loadPortalSession(env, ctx, request, tenant.id);
   if (session) {
-    await revokeSession(env, session.sessionIdHash);
+    await revokeSession(env, session.tenantId, session.sessionIdHash);
     await writeAudit(env, {
       tenantId: tenant.id,
       action: "cis.portal.signed_out",

@@ -152,7 +152,7 @@ function WeekDay({ d, column, items, hours, links }: { d: Ymd; column: number; i
         return (
           <ul
             key={h}
-            className={`min-h-10 space-y-1 border-line md:border-l md:border-t md:p-0.5 ${inHour.length ? "" : "hidden md:block"}`}
+            className={`space-y-1 border-line md:min-h-10 md:border-l md:border-t md:p-0.5 ${inHour.length ? "" : "hidden md:block"}`}
             style={{ gridColumn: column, gridRow: r + 3 }}
           >
             {inHour.map((item) => (

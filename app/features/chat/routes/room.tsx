@@ -97,7 +97,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-// eslint-disable-next-line max-lines-per-function -- chat feature, reworked by its owner in parallel
 export default function Room({ loaderData, actionData }: Route.ComponentProps) {
   const { room, members, me, canSend, olderHref, isOlderPage } = loaderData;
   const errors: Errors = actionData?.errors ?? {};

@@ -29,7 +29,7 @@ type FormShellProps = {
  * without JavaScript) and the drawer on / (the same action through a fetcher). The server checks
  * the fields; its reply puts each message next to its field.
  */
-// eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
+
 export function ProjectRequestForm({ id, lastResult, fetcher, pending, disabled = false, onSubmit, formRef, status }: FormShellProps) {
   const [form, fields] = useForm<z.input<typeof projectRequestSchema>>({
     id,

@@ -4,10 +4,10 @@ import { useHydrated } from "~/utils/use-hydrated";
 import { buttonClass } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { COLOUR_NAMES, NOTE_COLOURS, NOTE_LIMITS, SUGGESTED_TAGS, textToHtml } from "../note-rules";
-import type { LocalDraft } from "../editor/local-draft";
+import type { EditorValues, LocalDraft } from "../editor/local-draft";
 
-/** The form's fields; `body` is the textarea's text, `content` the same note as (sanitised) HTML for the rich editor. */
-export type EditorValues = { title: string; body: string; content: string; tags: string; color: string; folderId: string };
+/** The form's fields (`body` is the textarea's text, `content` the same note as sanitised HTML), kept with the browser drafts that restore them. */
+export type { EditorValues };
 export type EditorErrors = Partial<Record<keyof EditorValues | "form", string>>;
 
 type Kit = typeof import("../editor/kit");

@@ -2,8 +2,7 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 import { useNavigate } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { formatDateTime } from "~/utils/dates";
-import type { EditorValues } from "../components/note-editor";
-import { draftOf, draftValues, dropDraft, hasWords, readDraft, sameDraft, valuesDraft, writeDraft, type LocalDraft } from "./local-draft";
+import { draftOf, draftValues, dropDraft, hasWords, readDraft, sameDraft, valuesDraft, writeDraft, type EditorValues, type LocalDraft } from "./local-draft";
 
 /** Quiet time after the last change before the draft is written, and how long 'Draft saved' shows. */
 export const AUTOSAVE_MS = 1000;

@@ -2,8 +2,10 @@
  * Drafts kept in the browser (localStorage, keys beginning notesDraft_, one per tenant, person and
  * note): what the form holds, read and written as the spec's local draft record.
  */
-import type { EditorValues } from "../components/note-editor";
 import { htmlToText, normaliseTags } from "../note-rules";
+
+/** What the note editor's form holds (also what a browser draft restores). */
+export type EditorValues = { title: string; body: string; content: string; tags: string; color: string; folderId: string };
 
 export const DRAFT_KEY_PREFIX = "notesDraft_";
 

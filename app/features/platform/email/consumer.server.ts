@@ -27,7 +27,7 @@ export const EMAIL_CLAIM_SECONDS = 120;
  * message acknowledged. Reinstating the tenant queues it again (resumeParkedEmails), and the
  * claim takes a parked row like a queued one, so it is sent once.
  */
-// eslint-disable-next-line max-lines-per-function -- issue 31 splits this consumer
+
 export async function handleEmailBatch(batch: MessageBatch<unknown>, env: Env, transport: EmailTransport = chooseTransport(env)): Promise<void> {
   await loadShardRoutes(env);
   for (const msg of batch.messages) {

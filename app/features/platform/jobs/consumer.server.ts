@@ -61,7 +61,7 @@ class LeaseLostError extends Error {
  * the tenant queues its parked jobs again (resumeParkedJobs); the claim takes a parked job like
  * a pending one, so however many messages name it, it runs once.
  */
-// eslint-disable-next-line max-lines-per-function -- issue 31 splits this consumer
+
 export async function handleJobsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   await loadShardRoutes(env);
   for (const msg of batch.messages) {

@@ -715,7 +715,7 @@ function featureEvents(p) {
         inserts("notes", 1),
         updates("notes", edits, 3),
         inserts("note_versions", p.noteSaves),
-        { table: "note_versions", n: edits, rows: 0, ix: "all" },
+        { table: "note_versions", n: edits, rows: edits ? Math.max(0, p.noteSaves - 50) / edits : 0, ix: "all" },
         inserts("audit_events", p.noteSaves),
         { table: "notes_fts", n: 1 + 2 * edits, rows: 1, ix: "all", trigger: true },
       ],

@@ -4,15 +4,16 @@
 //
 // 1. Builds the real schema: every file in migrations/ applied, in order, to a fresh SQLite file
 //    (Node's built-in SQLite, the same engine family D1 runs, default 4,096-byte pages like D1).
-//    Tables that parallel branches are still building (notes, calendar, chat) are created from
-//    ESTIMATED_SHAPES below unless a migration already made them; their figures are marked
-//    "estimate" until then.
+//    Every table measured is the migrated one: a row maker whose columns drift from its table
+//    fails the run (SQLite names the table and column).
 // 2. Loads the demo seed (scripts/seed.ts) as the starting state, then measures each table's bytes
 //    per row: --sample rows are inserted and the growth of the table and all its indexes is read
 //    from SQLite's dbstat (allocated page bytes, so page overhead and free space count). Invoices
 //    and subcontractors are the bench data of scripts/bench-data.ts (encrypted identifiers,
-//    realistic names and amounts); other rows come from ROWS below, shaped like what the code
-//    writes (the audit payloads, the statement document, the sealed HMRC XML...).
+//    realistic names and amounts); other rows come from ROWS and FEATURE_ROWS below, shaped like
+//    what the code writes (the audit payloads, the statement document, the sealed HMRC XML, a
+//    note's HTML and plain text...). Tables filled by triggers (notes_fts) are measured while
+//    the rows that fire them go in.
 // 3. Multiplies by EVENTS (rows and writes per business event, read from the code paths) and the
 //    tenant profile (CLI options) into bytes and writes per tenant per month, then prints the
 //    number of such tenants at which one database reaches D1's size limit and its sustained write
@@ -131,6 +132,7 @@ function prng(seed) {
     pick: (xs) => xs[Math.floor(next() * xs.length)],
     chance: (p) => next() < p,
     /** newId(): 16 random bytes, base64url (22 characters), like app/utils/ids.ts. */
+    hex: (n) => Array.from({ length: n }, () => "0123456789abcdef"[Math.floor(next() * 16)]).join(""),
     id: (bytes = 16) => Array.from({ length: Math.ceil((bytes * 4) / 3) }, () => B64[Math.floor(next() * 64)]).join(""),
     /** Ciphertext as the app stores it (version prefix, IV and tag, base64url): random, incompressible. */
     sealed: (plainBytes) => `v1.${g.id(12 + plainBytes + 16)}`,
@@ -239,6 +241,8 @@ const ROWS = {
     title: g.sentence(3, 6),
     message: g.sentence(6, 14),
     link: `/chat/${g.id()}`,
+    subject_type: "chat_message",
+    subject_id: g.hex(32),
     from_user_id: g.pick(T.users),
     read: g.chance(0.7) ? 1 : 0,
     created_at: g.at(),
@@ -439,135 +443,129 @@ const ROWS = {
   }),
 };
 
+/** A note's text: a site meeting write-up, ~1 KB of plain text as ~1.4 KB of sanitised HTML. */
+function noteBody(g) {
+  const paras = Array.from({ length: 6 }, () => g.sentence(12, 24));
+  return { content: paras.map((p) => `<p>${p}</p>`).join(""), text: paras.join("\n") };
+}
+
+/** A membership row (team, site, calendar): the group's id and one person. */
+const member = (column) => (g) => ({ tenant_id: T.tenantId, [column]: g.id(), user_id: g.pick(T.users) });
+
 /**
- * Tables issues 28-30 specify and other branches are building: their shapes as this model
- * assumes them, and a row maker each. ESTIMATES until their migrations land: once a migration
- * creates a table of the same name, the real table is measured instead (its row maker must then
- * match its columns) and the figure is no longer marked as an estimate. Replace an entry with
- * the real one by deleting its `ddl` and fixing its `row`.
+ * Row makers for the notes, schedule and chat tables (app/db/schema/notes.ts, schedule.ts,
+ * chat.ts), shaped like what their code writes. Inserting a note also fills `notes_fts` through
+ * the trigger of its migration, so the search index is measured as the growth of `notes_fts`
+ * while notes are inserted (TRIGGERED), never inserted on its own.
  */
-export const ESTIMATED_SHAPES = {
-  notes: {
-    issue: 28,
-    ddl: `CREATE TABLE notes (id text PRIMARY KEY NOT NULL, tenant_id text NOT NULL, title text NOT NULL, content text NOT NULL,
-      content_text text NOT NULL, tags text DEFAULT '[]' NOT NULL, color text, folder_id text, pinned integer DEFAULT 0 NOT NULL,
-      favourite integer DEFAULT 0 NOT NULL, version integer DEFAULT 1 NOT NULL, created_by text NOT NULL, updated_by text,
-      created_at integer NOT NULL, updated_at integer NOT NULL, deleted_at integer);
-      CREATE INDEX notes_tenant_list ON notes (tenant_id, deleted_at, pinned, updated_at, id);
-      CREATE INDEX notes_tenant_folder ON notes (tenant_id, folder_id);
-      CREATE INDEX notes_tenant_creator ON notes (tenant_id, created_by, updated_at);`,
-    // A site meeting write-up: ~1 KB of text as ~1.4 KB of sanitised HTML.
-    row: (g) => {
-      const paras = Array.from({ length: 6 }, () => g.sentence(12, 24));
-      return {
-        id: g.id(),
-        tenant_id: T.tenantId,
-        title: `Site meeting ${g.day()} ${g.words(2)}`,
-        content: paras.map((p) => `<p>${p}</p>`).join(""),
-        content_text: paras.join("\n"),
-        tags: JSON.stringify([g.pick(["safety", "snagging", "meeting"]), g.pick(["plot-4", "phase-2", "north-site"])]),
-        color: "#64748b",
-        folder_id: g.id(),
-        pinned: 0,
-        favourite: 0,
-        version: 4,
-        created_by: g.pick(T.users),
-        updated_by: g.pick(T.users),
-        created_at: g.at(),
-        updated_at: g.at(),
-      };
-    },
-  },
-  note_versions: {
-    issue: 28,
-    ddl: `CREATE TABLE note_versions (id text PRIMARY KEY NOT NULL, tenant_id text NOT NULL, note_id text NOT NULL, version integer NOT NULL,
-      title text NOT NULL, content text NOT NULL, tags text DEFAULT '[]' NOT NULL, created_by text NOT NULL, created_at integer NOT NULL);
-      CREATE UNIQUE INDEX note_versions_note_version ON note_versions (tenant_id, note_id, version);`,
-    row: (g) => {
-      const paras = Array.from({ length: 6 }, () => g.sentence(12, 24));
-      return {
-        id: g.id(),
-        tenant_id: T.tenantId,
-        note_id: g.id(),
-        version: g.int(1, 50),
-        title: `Site meeting ${g.day()}`,
-        content: paras.map((p) => `<p>${p}</p>`).join(""),
-        tags: '["meeting"]',
-        created_by: g.pick(T.users),
-        created_at: g.at(),
-      };
-    },
-  },
-  notes_fts: {
-    issue: 28,
-    // External content: the index only, the text stays in notes. Rows go in with the note's rowid.
-    ddl: `CREATE VIRTUAL TABLE notes_fts USING fts5(title, content_text, tags, content='notes', content_rowid='rowid', tokenize='porter unicode61', prefix='2 3');`,
-    row: (g, i, db) => {
-      const n = db.prepare("SELECT rowid, title, content_text, tags FROM notes ORDER BY rowid LIMIT 1 OFFSET ?").get(i);
-      if (!n) throw new Error("notes_fts is measured after notes: raise nothing, measure notes first");
-      return { rowid: n.rowid, title: n.title, content_text: n.content_text, tags: n.tags };
-    },
-  },
-  calendar_events: {
-    issue: 29,
-    ddl: `CREATE TABLE calendar_events (id text PRIMARY KEY NOT NULL, tenant_id text NOT NULL, calendar_id text, title text NOT NULL,
-      description text, location text, starts_at integer NOT NULL, ends_at integer NOT NULL, all_day integer DEFAULT 0 NOT NULL,
-      type text DEFAULT 'shift' NOT NULL, status text DEFAULT 'on_track' NOT NULL, visibility text DEFAULT 'only_me' NOT NULL,
-      rrule text, series_id text, attachment_file_ids text DEFAULT '[]' NOT NULL, created_by text NOT NULL,
-      created_at integer NOT NULL, updated_at integer NOT NULL, deleted_at integer);
-      CREATE INDEX calendar_events_tenant_range ON calendar_events (tenant_id, starts_at, ends_at);
-      CREATE INDEX calendar_events_tenant_calendar ON calendar_events (tenant_id, calendar_id, starts_at);
-      CREATE INDEX calendar_events_tenant_creator ON calendar_events (tenant_id, created_by, starts_at);`,
-    row: (g) => {
-      const start = g.at();
-      return {
-        id: g.id(),
-        tenant_id: T.tenantId,
-        calendar_id: g.id(),
-        title: `${g.pick(["Delivery", "Shift", "Toolbox talk", "Inspection"])}: ${g.words(3)}`,
-        description: g.chance(0.5) ? g.sentence(8, 20) : null,
-        location: g.pick(["Plot 4, North site", "Riverside Park", "Depot"]),
-        starts_at: start,
-        ends_at: start + 3_600_000,
-        type: g.pick(["shift", "task", "delivery", "training", "meeting"]),
-        status: "on_track",
-        visibility: g.pick(["only_me", "specific", "teams", "sites", "everyone"]),
-        rrule: g.chance(0.2) ? "FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=12" : null,
-        created_by: g.pick(T.users),
-        created_at: g.at(),
-        updated_at: g.at(),
-      };
-    },
-  },
-  calendar_event_people: {
-    issue: 29,
-    ddl: `CREATE TABLE calendar_event_people (tenant_id text NOT NULL, event_id text NOT NULL, user_id text NOT NULL, PRIMARY KEY (event_id, user_id));
-      CREATE INDEX calendar_event_people_user ON calendar_event_people (tenant_id, user_id);`,
-    row: (g) => ({ tenant_id: T.tenantId, event_id: g.id(), user_id: g.pick(T.users) }),
-  },
-  chat_messages: {
-    issue: 30,
-    ddl: `CREATE TABLE chat_messages (id text PRIMARY KEY NOT NULL, tenant_id text NOT NULL, room_id text NOT NULL, sender_id text NOT NULL,
-      client_id text NOT NULL, body text NOT NULL, file_id text, created_at integer NOT NULL, edited_at integer, deleted_at integer);
-      CREATE INDEX chat_messages_room_created ON chat_messages (tenant_id, room_id, created_at, id);
-      CREATE UNIQUE INDEX chat_messages_client ON chat_messages (tenant_id, room_id, client_id);`,
-    // Work chat on phones: mostly short ("on my way", "delivery's here, gate 2"), some longer.
-    row: (g) => ({
+const FEATURE_ROWS = {
+  notes: (g) => ({
+    id: g.id(),
+    tenant_id: T.tenantId,
+    title: `Site meeting ${g.day()} ${g.words(2)}`,
+    ...noteBody(g),
+    tags: JSON.stringify([g.pick(["safety", "snagging", "meeting"]), g.pick(["plot-4", "phase-2", "north-site"])]),
+    color: g.chance(0.3) ? "#64748B" : null,
+    folder_id: g.chance(0.5) ? g.id() : null,
+    is_pinned: g.chance(0.1) ? 1 : 0,
+    is_favorite: g.chance(0.1) ? 1 : 0,
+    owner_id: g.pick(T.users),
+    updated_by: g.pick(T.users),
+    version: 4,
+    created_at: g.at(),
+    updated_at: g.at(),
+  }),
+  note_versions: (g) => ({
+    id: g.id(),
+    tenant_id: T.tenantId,
+    note_id: g.id(),
+    version: g.int(1, 50),
+    title: `Site meeting ${g.day()} ${g.words(2)}`,
+    content: noteBody(g).content,
+    tags: JSON.stringify([g.pick(["safety", "snagging", "meeting"]), g.pick(["plot-4", "phase-2", "north-site"])]),
+    edited_by: g.pick(T.users),
+    created_at: g.at(),
+  }),
+  note_folders: (g) => ({
+    id: g.id(),
+    tenant_id: T.tenantId,
+    name: `${g.words(2)}`,
+    color: "#3B82F6",
+    created_by: g.pick(T.users),
+    created_at: g.at(),
+    updated_at: g.at(),
+  }),
+  note_preferences: (g, i) => ({ tenant_id: T.tenantId, user_id: `${g.pick(T.users)}_${i}`, view_mode: "grid", updated_at: g.at() }),
+  events: (g) => {
+    const start = g.at();
+    const repeats = g.chance(0.2);
+    return {
       id: g.id(),
       tenant_id: T.tenantId,
-      room_id: g.id(),
-      sender_id: g.pick(T.users),
-      client_id: g.id(),
-      body: g.chance(0.8) ? g.sentence(3, 10) : g.sentence(20, 45),
+      title: `${g.pick(["Delivery", "Shift", "Toolbox talk", "Inspection"])}: ${g.words(3)}`,
+      start_utc: start,
+      end_utc: start + 3_600_000,
+      type: g.pick(["shift", "task", "delivery", "training", "meeting"]),
+      status: g.pick(["green", "amber", "red"]),
+      visibility: "users",
+      calendar_id: g.chance(0.6) ? g.id() : null,
+      shared_all: 0,
+      rrule: repeats ? "FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=12" : null,
+      repeat_until: repeats ? start + 28 * 86_400_000 : null,
+      created_by: g.pick(T.users),
       created_at: g.at(),
-    }),
+      updated_at: g.at(),
+    };
   },
-  chat_reads: {
-    issue: 30,
-    ddl: `CREATE TABLE chat_reads (tenant_id text NOT NULL, room_id text NOT NULL, user_id text NOT NULL, read_at integer NOT NULL, PRIMARY KEY (room_id, user_id));`,
-    row: (g) => ({ tenant_id: T.tenantId, room_id: g.id(), user_id: g.pick(T.users), read_at: g.at() }),
+  event_shares: (g) => ({ tenant_id: T.tenantId, event_id: g.id(), user_id: g.pick(T.users) }),
+  event_teams: (g) => ({ tenant_id: T.tenantId, event_id: g.id(), team_id: g.id() }),
+  calendars: (g) => ({
+    id: g.id(),
+    tenant_id: T.tenantId,
+    name: `${g.words(2)} crew`,
+    color: "#3B82F6",
+    type: g.pick(["team", "project", "resource"]),
+    archived: 0,
+    created_by: g.pick(T.users),
+    created_at: g.at(),
+    updated_at: g.at(),
+  }),
+  calendar_members: member("calendar_id"),
+  teams: (g, i) => ({ id: g.id(), tenant_id: T.tenantId, name: `${g.words(2)} gang ${i}`, created_at: g.at() }),
+  team_members: member("team_id"),
+  sites: (g, i) => ({ id: g.id(), tenant_id: T.tenantId, name: `${g.pick(["Plot 4", "Riverside Park", "Depot"])} ${i}`, created_at: g.at() }),
+  site_members: member("site_id"),
+  schedule_prefs: (g, i) => ({ tenant_id: T.tenantId, user_id: `${g.pick(T.users)}_${i}`, last_view: "month", updated_at: g.at() }),
+  // Work chat on phones: mostly short ("on my way", "delivery's here, gate 2"), some longer. The
+  // id is 32 hex characters derived from room, sender and client id; the client id is a UUID.
+  chat_messages: (g) => ({
+    id: g.hex(32),
+    tenant_id: T.tenantId,
+    room_id: g.id(),
+    sender_id: g.pick(T.users),
+    client_id: `${g.hex(8)}-${g.hex(4)}-4${g.hex(3)}-${g.hex(4)}-${g.hex(12)}`,
+    text: g.chance(0.8) ? g.sentence(3, 10) : g.sentence(20, 45),
+    created_at: g.at(),
+  }),
+  chat_rooms: (g) => {
+    const direct = g.chance(0.8);
+    return {
+      id: g.id(),
+      tenant_id: T.tenantId,
+      kind: direct ? "direct" : "group",
+      name: direct ? null : `${g.words(2)} team`,
+      everyone: 0,
+      direct_key: direct ? [g.id(), g.id()].sort().join(":") : null,
+      created_by: g.pick(T.users),
+      created_at: g.at(),
+      last_activity_at: g.at(),
+    };
   },
+  chat_members: (g) => ({ tenant_id: T.tenantId, room_id: g.id(), user_id: g.pick(T.users), role: "member", last_read_at: g.at(), joined_at: g.at() }),
 };
+
+/** Tables a measured table's triggers write: their growth is read while the table's rows go in. */
+const TRIGGERED = { notes: ["notes_fts"] };
 
 // ---------------------------------------------------------------------------------------------
 // Business events: rows kept, rows held a while, and the writes behind them
@@ -577,13 +575,20 @@ export const ESTIMATED_SHAPES = {
  * for the retention period. `held`: rows purged on a schedule (e-mail outbox and finished jobs
  * after 30 days, sessions at expiry), counted at one month's worth. `writes`: write statements,
  * each { table, n (statements), rows (rows each), ix (index entries changed per row: "all" for an
- * insert or delete, a number for an update) }. `batches`: D1 round trips that write.
+ * insert or delete, a number for an update), trigger (rows a trigger writes: counted as rows
+ * written, not as statements) }. `batches`: D1 round trips that write.
  */
 // eslint-disable-next-line max-lines-per-function -- a bench script owned by the capacity work in parallel
 function events(p) {
+  return [...cisEvents(p), ...otherEvents(p), ...featureEvents(p)];
+}
+
+const inserts = (table, n, rows = 1) => ({ table, n, rows, ix: "all" });
+const updates = (table, n, ix, rows = 1) => ({ table, n, rows, ix });
+
+/** An invoice, a statement, a month's return. */
+function cisEvents(p) {
   const perStatement = p.invoices / Math.max(1, p.statements);
-  const inserts = (table, n, rows = 1) => ({ table, n, rows, ix: "all" });
-  const updates = (table, n, ix, rows = 1) => ({ table, n, rows, ix });
   return [
     {
       key: "invoice",
@@ -646,6 +651,12 @@ function events(p) {
       ],
       batches: 9,
     },
+  ];
+}
+
+/** Files, downloads and a person's working day (sign-in and session touches). */
+function otherEvents(p) {
+  return [
     {
       key: "file",
       label: "File uploaded (metadata only; the bytes are in R2)",
@@ -683,49 +694,99 @@ function events(p) {
       writes: [inserts("sessions", 1), inserts("audit_events", 1), updates("sessions", p.activeHours * 12, 0)],
       batches: 2 + p.activeHours * 12,
     },
+  ];
+}
+
+/** Notes, calendar events and chat messages, as notes.server.ts, events.server.ts and chat.server.ts write them. */
+function featureEvents(p) {
+  const edits = Math.max(0, p.noteSaves - 1);
+  const reads = 0.5; // read marks a message: a recipient watching the room marks it read (at most one each 2 s)
+  return [
     {
       key: "note",
-      label: `Note: created and saved ${p.noteSaves} times, a version each (estimate, issue 28)`,
+      label: `Note: created, then saved ${p.noteSaves} times in all, a version each`,
       perMonth: p.notes,
-      estimate: true,
-      kept: { notes: 1, notes_fts: 1, note_versions: p.noteSaves, audit_events: p.noteSaves },
+      kept: { notes: 1, notes_fts: 1, note_versions: Math.min(p.noteSaves, 50), audit_events: p.noteSaves },
       held: {},
-      // Each save: the note (version + 1), its version row, the search index (FTS5 delete + insert), audit.
+      // Create: note + version 1 + audit (the FTS trigger inserts the index row). Each later save:
+      // the UPDATE checked on the version (updated_at and folder_id sit in 3 of its 4 indexes), the
+      // version row and audit entry if it landed, the delete of versions past the newest 50 (none
+      // until then); the FTS trigger deletes and re-inserts the note's index row.
       writes: [
         inserts("notes", 1),
-        updates("notes", p.noteSaves - 1, 2),
+        updates("notes", edits, 3),
         inserts("note_versions", p.noteSaves),
-        inserts("notes_fts", p.noteSaves * 2),
+        { table: "note_versions", n: edits, rows: edits ? Math.max(0, p.noteSaves - 50) / edits : 0, ix: "all" },
         inserts("audit_events", p.noteSaves),
+        { table: "notes_fts", n: 1 + 2 * edits, rows: 1, ix: "all", trigger: true },
       ],
       batches: p.noteSaves,
     },
     {
       key: "event",
-      label: "Calendar event: created for 2 people, edited once in 2 (estimate, issue 29)",
+      label: "Calendar event: shared with 2 named people, edited once in 2",
       perMonth: p.events,
-      estimate: true,
-      kept: { calendar_events: 1, calendar_event_people: 2, audit_events: 1.5 },
+      kept: { events: 1, event_shares: 2, audit_events: 1.5 },
       held: {},
-      writes: [inserts("calendar_events", 1), inserts("calendar_event_people", 2), updates("calendar_events", 0.5, 2), inserts("audit_events", 1.5)],
+      // Create and edit alike: the event (an edit rewrites its times and calendar: all 4 indexes),
+      // its sharing replaced (delete shares and teams, insert the shares, set site and shared_all),
+      // audit.
+      writes: [
+        inserts("events", 1),
+        updates("events", 0.5, 4),
+        updates("events", 1.5, 0),
+        { table: "event_shares", n: 1, rows: 0, ix: "all" },
+        { table: "event_shares", n: 0.5, rows: 2, ix: "all" },
+        { table: "event_teams", n: 1.5, rows: 0, ix: "all" },
+        inserts("event_shares", 1.5, 2),
+        inserts("audit_events", 1.5),
+      ],
       batches: 1.5,
     },
     {
       key: "chat",
-      label: "Chat message: stored by the room's Durable Object; read marks; 1 in 20 mentions someone (estimate, issue 30)",
+      label: `Chat message: stored by the room's Durable Object, the room's activity time, ${reads} read marks, 1 in 20 mentions someone`,
       perMonth: p.chat,
-      estimate: true,
       kept: { chat_messages: 1, notifications: 0.05 },
       held: {},
-      writes: [inserts("chat_messages", 1), updates("chat_reads", 0.5, 0), inserts("notifications", 0.05)],
-      batches: 1.5,
+      // A read mark: the member's read time, and the conditional insert of a first read in an
+      // Everyone group (writes nothing for a member), in its own round trip.
+      writes: [
+        inserts("chat_messages", 1),
+        updates("chat_rooms", 1, 0),
+        inserts("notifications", 0.05),
+        updates("chat_members", reads, 0),
+        { table: "chat_members", n: reads, rows: 0, ix: "all" },
+      ],
+      batches: 1 + reads,
     },
   ];
 }
 
 /** One-off rows of a tenant of this profile (its people, its subcontractors, its settings). */
 function baseline(p) {
-  return { tenants: 1, users: p.staff, cis_subcontractors: p.subcontractors, role_bundles: 5, tenant_modules: 6, cis_settings: 1, storage_usage: 1 };
+  return {
+    tenants: 1,
+    users: p.staff,
+    cis_subcontractors: p.subcontractors,
+    role_bundles: 5,
+    tenant_modules: 6,
+    cis_settings: 1,
+    storage_usage: 1,
+    // Assumed: a direct chat a person and 6 groups of 8 (plus each person's read time in the
+    // Everyone group); a gang of 8 a team; 6 sites, a person on 1.5; 4 calendars of 10; 10 note folders.
+    chat_rooms: p.staff + 6,
+    chat_members: 3 * p.staff + 48,
+    teams: Math.ceil(p.staff / 8),
+    team_members: p.staff,
+    sites: 6,
+    site_members: 1.5 * p.staff,
+    calendars: 4,
+    calendar_members: 40,
+    schedule_prefs: p.staff,
+    note_preferences: p.staff,
+    note_folders: 10,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -739,14 +800,7 @@ function migrate(db) {
   return files.length;
 }
 
-function tableNames(db) {
-  return new Set(
-    db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .all()
-      .map((r) => r.name),
-  );
-}
+const countOf = (db, t) => db.prepare(`SELECT count(*) AS n FROM "${t}"`).get().n;
 
 /**
  * Allocated bytes per table: the table's own pages plus its indexes' (indexBytes); an FTS5
@@ -793,17 +847,33 @@ function insertRows(db, table, rows) {
   return ns;
 }
 
-function measure(db, table, insert, rowsCount) {
-  const before = sizes(db).get(table) ?? { bytes: 0, indexBytes: 0, payload: 0 };
-  const ns = insert();
-  const after = sizes(db).get(table) ?? { bytes: 0, indexBytes: 0, payload: 0 };
-  return {
-    rows: rowsCount,
-    bytesPerRow: (after.bytes - before.bytes) / rowsCount,
-    indexBytesPerRow: (after.indexBytes - before.indexBytes) / rowsCount,
-    payloadPerRow: (after.payload - before.payload) / rowsCount,
-    usPerRow: ns / 1000 / rowsCount,
-  };
+/**
+ * Inserts `rows` into `table` and reads the growth of the table and of the tables its triggers
+ * write (TRIGGERED), per inserted row. Insert time is the table's, triggers included.
+ */
+function measure(db, table, rows) {
+  const tables = [table, ...(TRIGGERED[table] ?? [])];
+  const empty = { bytes: 0, indexBytes: 0, payload: 0 };
+  const before = sizes(db);
+  const ns = insertRows(db, table, rows);
+  const after = sizes(db);
+  const n = rows.length;
+  return Object.fromEntries(
+    tables.map((t) => {
+      const [b, a] = [before.get(t) ?? empty, after.get(t) ?? empty];
+      const usPerRow = t === table ? ns / 1000 / n : null;
+      return [
+        t,
+        {
+          rows: n,
+          bytesPerRow: (a.bytes - b.bytes) / n,
+          indexBytesPerRow: (a.indexBytes - b.indexBytes) / n,
+          payloadPerRow: (a.payload - b.payload) / n,
+          usPerRow,
+        },
+      ];
+    }),
+  );
 }
 
 function tsx(args) {
@@ -815,6 +885,51 @@ function tsx(args) {
 // ---------------------------------------------------------------------------------------------
 // Model
 
+/** The bench subcontractors and invoices (scripts/bench-data.ts) loaded from one SQL file; each table's growth read on its own. */
+function measureBench(db, tmp, opts) {
+  const benchSql = path.join(tmp, "bench.sql");
+  const subs = Math.max(opts.subcontractors, Math.round(opts.sample / 2));
+  tsx(["scripts/bench-data.ts", "--count", String(subs), "--invoices", String(opts.sample), "--tenant", "tnt_acme", "--out", benchSql]);
+  const benchTables = ["cis_subcontractors", "cis_invoices"];
+  const n0 = Object.fromEntries(benchTables.map((t) => [t, countOf(db, t)]));
+  const before = sizes(db);
+  db.exec(readFileSync(benchSql, "utf8"));
+  const after = sizes(db);
+  const perTable = {};
+  for (const t of benchTables) {
+    const n = countOf(db, t) - n0[t];
+    perTable[t] = {
+      rows: n,
+      bytesPerRow: (after.get(t).bytes - before.get(t).bytes) / n,
+      indexBytesPerRow: (after.get(t).indexBytes - before.get(t).indexBytes) / n,
+      payloadPerRow: (after.get(t).payload - before.get(t).payload) / n,
+      // Not comparable with the others: includes parsing the file's SQL text.
+      usPerRow: null,
+      source: "bench data",
+    };
+  }
+  return perTable;
+}
+
+/** Small per-tenant tables: the seed's own rows (a page's worth at most: bytes per row is an upper bound). */
+function measureSeeded(db) {
+  const perTable = {};
+  for (const table of ["tenants", "role_bundles", "tenant_modules", "cis_settings"]) {
+    const n = countOf(db, table);
+    const s = sizes(db).get(table);
+    if (!n || !s) throw new Error(`the seed left no rows in ${table} to measure`);
+    perTable[table] = {
+      rows: n,
+      bytesPerRow: s.bytes / n,
+      indexBytesPerRow: s.indexBytes / n,
+      payloadPerRow: s.payload / n,
+      usPerRow: 0,
+      source: "seed (upper bound)",
+    };
+  }
+  return perTable;
+}
+
 function run(opts) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "capacity-"));
   const file = opts.keep ? path.resolve(opts.keep) : path.join(tmp, "capacity.sqlite");
@@ -822,76 +937,38 @@ function run(opts) {
   const db = new DatabaseSync(file);
   try {
     const migrations = migrate(db);
-    const real = tableNames(db);
-    const estimated = new Set();
-    for (const [name, shape] of Object.entries(ESTIMATED_SHAPES)) {
-      if (real.has(name)) continue;
-      db.exec(shape.ddl);
-      estimated.add(name);
-    }
-
     // The demo seed as the starting state, then the bench subcontractors and invoices, measured.
     ensureDevVars(path.join(ROOT, ".dev.vars"));
     const seedSql = path.join(tmp, "seed.sql");
     tsx(["scripts/seed.ts", "--sql-only", "--out", seedSql]);
     db.exec(readFileSync(seedSql, "utf8"));
-    const benchSql = path.join(tmp, "bench.sql");
-    const subs = Math.max(opts.subcontractors, Math.round(opts.sample / 2));
-    tsx(["scripts/bench-data.ts", "--count", String(subs), "--invoices", String(opts.sample), "--tenant", "tnt_acme", "--out", benchSql]);
-    // One file holds both tables' rows: each table's growth is read on its own.
-    const countOf = (t) => db.prepare(`SELECT count(*) AS n FROM "${t}"`).get().n;
-    const perTable = {};
-    const benchTables = ["cis_subcontractors", "cis_invoices"];
-    const n0 = Object.fromEntries(benchTables.map((t) => [t, countOf(t)]));
-    const before = sizes(db);
-    db.exec(readFileSync(benchSql, "utf8"));
-    const after = sizes(db);
-    for (const t of benchTables) {
-      const n = countOf(t) - n0[t];
-      perTable[t] = {
-        rows: n,
-        bytesPerRow: (after.get(t).bytes - before.get(t).bytes) / n,
-        indexBytesPerRow: (after.get(t).indexBytes - before.get(t).indexBytes) / n,
-        payloadPerRow: (after.get(t).payload - before.get(t).payload) / n,
-        // Not comparable with the others: includes parsing the file's SQL text.
-        usPerRow: null,
-        source: "bench data",
-      };
-    }
+    const perTable = measureBench(db, tmp, opts);
 
     // The sampled rows' tenant, for the tables whose tenant_id references tenants.
     db.prepare("INSERT INTO tenants (id, slug, name, branding, created_at, updated_at) VALUES (?, 'capacity-model', 'Capacity Model Ltd', '{}', 0, 0)").run(
       T.tenantId,
     );
     const g = prng(31);
-    const makers = { ...ROWS, ...Object.fromEntries(Object.entries(ESTIMATED_SHAPES).map(([k, v]) => [k, v.row])) };
-    const order = [...Object.keys(ROWS), "notes", "notes_fts", "note_versions", "calendar_events", "calendar_event_people", "chat_messages", "chat_reads"];
-    for (const table of order) {
-      const rows = Array.from({ length: opts.sample }, (_, i) => makers[table](g, i, db));
-      perTable[table] = { ...measure(db, table, () => insertRows(db, table, rows), rows.length), source: estimated.has(table) ? "estimate" : "measured" };
+    for (const [table, make] of Object.entries({ ...ROWS, ...FEATURE_ROWS })) {
+      const rows = Array.from({ length: opts.sample }, (_, i) => make(g, i));
+      for (const [t, r] of Object.entries(measure(db, table, rows)))
+        perTable[t] = { ...r, source: t === table ? "measured" : `measured (trigger of ${table})` };
     }
-    // Small per-tenant tables: the seed's own rows (a page's worth at most: bytes per row is an upper bound).
-    for (const table of ["tenants", "role_bundles", "tenant_modules", "cis_settings"]) {
-      const n = countOf(table);
-      const s = sizes(db).get(table);
-      if (!n || !s) throw new Error(`the seed left no rows in ${table} to measure`);
-      perTable[table] = {
-        rows: n,
-        bytesPerRow: s.bytes / n,
-        indexBytesPerRow: s.indexBytes / n,
-        payloadPerRow: s.payload / n,
-        usPerRow: 0,
-        source: "seed (upper bound)",
-      };
-    }
-    for (const t of ["storage_reservations"])
-      perTable[t] ??= { rows: 0, bytesPerRow: 0, indexBytesPerRow: 0, payloadPerRow: 0, usPerRow: 0, source: "transient" };
+    Object.assign(perTable, measureSeeded(db));
+    perTable.storage_reservations ??= { rows: 0, bytesPerRow: 0, indexBytesPerRow: 0, payloadPerRow: 0, usPerRow: 0, source: "transient" };
     const indexes = Object.fromEntries(Object.keys(perTable).map((t) => [t, t === "notes_fts" ? 1 : indexCount(db, t)]));
-    return { migrations, estimated: [...estimated], perTable, indexes, file: opts.keep ? file : null };
+    return { migrations, perTable, indexes, file: opts.keep ? file : null };
   } finally {
     db.close();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** Bytes kept a month per table, largest first. */
+function keptByTable(perEvent, bpr) {
+  const out = {};
+  for (const e of perEvent) for (const [t, n] of Object.entries(e.kept)) out[t] = (out[t] ?? 0) + e.perMonth * n * bpr(t);
+  return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]));
 }
 
 function model(opts, measured) {
@@ -905,7 +982,7 @@ function model(opts, measured) {
   const perEvent = evs.map((e) => {
     const keptBytes = Object.entries(e.kept).reduce((s, [t, n]) => s + n * bpr(t), 0);
     const heldBytes = Object.entries(e.held).reduce((s, [t, n]) => s + n * bpr(t), 0);
-    const statements = e.writes.reduce((s, w) => s + w.n, 0);
+    const statements = e.writes.reduce((s, w) => s + (w.trigger ? 0 : w.n), 0);
     const written = e.writes.reduce((s, w) => s + rowsWritten(w), 0);
     return { ...e, keptBytes, heldBytes, statements, rowsWritten: written };
   });
@@ -915,6 +992,7 @@ function model(opts, measured) {
     statements: perEvent.reduce((s, e) => s + e.perMonth * e.statements, 0),
     rowsWritten: perEvent.reduce((s, e) => s + e.perMonth * e.rowsWritten, 0),
     batches: perEvent.reduce((s, e) => s + e.perMonth * e.batches, 0),
+    keptByTable: keptByTable(perEvent, bpr),
   };
   const baseBytes = Object.entries(baseline(opts)).reduce((s, [t, n]) => s + n * bpr(t), 0);
   const months = opts.years * 12;
@@ -958,7 +1036,6 @@ function report(opts, measured, m) {
   p(
     `Schema: ${measured.migrations} migrations applied to SQLite ${new DatabaseSync(":memory:").prepare("SELECT sqlite_version() AS v").get().v} (4,096-byte pages, like D1); ${opts.sample} rows sampled per table.`,
   );
-  if (measured.estimated.length) p(`Estimates (tables not yet in the schema, shapes from issues 28-30): ${measured.estimated.join(", ")}.`);
   p();
   p(`### Bytes per row (allocated pages of the table and all its indexes, from dbstat)`);
   p();
@@ -979,15 +1056,20 @@ function report(opts, measured, m) {
       .map(([t, n]) => `${t} ${fmtN(n, n % 1 ? 2 : 0)}`)
       .join(", ");
     p(
-      `| ${e.label}${e.estimate ? " *" : ""} | ${fmtN(e.perMonth)} | ${rows} | ${fmtBytes(e.keptBytes)} | ${fmtN(e.statements, 1)} | ${fmtN(e.rowsWritten, 1)} | ${fmtN(e.batches, 1)} |`,
+      `| ${e.label} | ${fmtN(e.perMonth)} | ${rows} | ${fmtBytes(e.keptBytes)} | ${fmtN(e.statements, 1)} | ${fmtN(e.rowsWritten, 1)} | ${fmtN(e.batches, 1)} |`,
     );
   }
-  p(`\\* estimate until the feature's schema lands.`);
   p();
   p(`### Per tenant`);
   p();
   p(
     `- Grows ${fmtBytes(m.month.keptBytes)} a month (${fmtBytes(m.month.keptBytes * 12)} a year); baseline ${fmtBytes(m.baseBytes)}; rows purged on a schedule hold ${fmtBytes(m.month.heldBytes)}.`,
+  );
+  p(
+    `- Largest tables a month: ${Object.entries(m.month.keptByTable)
+      .slice(0, 5)
+      .map(([t, b]) => `${t} ${fmtBytes(b)} (${Math.round((100 * b) / m.month.keptBytes)}%)`)
+      .join(", ")}.`,
   );
   p(`- After ${opts.years} years: **${fmtBytes(m.tenantBytes)}**.`);
   p(

@@ -69,6 +69,16 @@ export const CEILINGS_KB = {
   "files-folders-root": 128,
   "notes-folder": 123,
   "notes-folders": 123,
+  // Merged 2026-11-27 with the notes editor's lazy loader, the drafts dialog and the actions menu
+  // (notes) and the occurrence choice and attachments (calendar event pages).
+  "features/notes/routes/new": 123,
+  "features/notes/routes/note": 124,
+  "notes-all": 124,
+  "notes-bookmarks": 124,
+  "notes-shared": 124,
+  "notes-trash": 124,
+  "schedule-event": 122,
+  "schedule-new": 122,
 };
 
 export const budgetFor = (id) => (CEILINGS_KB[id] ?? BUDGET_BYTES / 1024) * 1024;

@@ -77,5 +77,11 @@ export async function attachableFilesById(env: Env, tenantId: string, actor: Att
  * one page of chat messages), so a caller reads them in the batch that finds the ids.
  */
 export function attachableFilesAmongQuery(db: Db, tenantId: string, actor: AttachActor, ids: SQL) {
-  return attachableFilesQuery(db, tenantId, actor, ids);
+  const where = seenBy(tenantId, actor);
+  if (!where) return null;
+  // A raw fragment in parentheses: drizzle's inArray would put a bare SELECT after IN.
+  return db
+    .select(columns)
+    .from(files)
+    .where(and(where, sql`${files.id} IN (${ids})`));
 }

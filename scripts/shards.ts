@@ -13,7 +13,7 @@ import path from "node:path";
 import process from "node:process";
 import { MODULE_CATALOGUE } from "~/features/platform/module-catalogue";
 import { compareDumps, type TenantDump } from "~/features/platform/shards/tenant-data.server";
-import { deleteRowsSql, TENANT_TABLES } from "~/features/platform/shards/tenant-tables";
+import { DERIVED_TENANT_TABLES, deleteRowsSql, TENANT_TABLES } from "~/features/platform/shards/tenant-tables";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -70,10 +70,9 @@ function backup(db: string, tenantId: string): TenantDump {
 
 /** The SQL replacing the tenant's rows with the dump's: deletes (children first), then inserts (parents first). */
 function restoreSql(dump: TenantDump, { keepTenantRow }: { keepTenantRow: boolean }): string {
-  const lines = [...TENANT_TABLES]
-    .reverse()
-    .filter((t) => !(keepTenantRow && t.name === "tenants"))
-    .map((t) => deleteRowsSql(t).replace("?", literal(dump.tenantId)) + ";");
+  const lines = [...[...TENANT_TABLES].reverse().filter((t) => !(keepTenantRow && t.name === "tenants")), ...DERIVED_TENANT_TABLES].map(
+    (t) => deleteRowsSql(t).replace("?", literal(dump.tenantId)) + ";",
+  );
   for (const t of TENANT_TABLES) {
     if (keepTenantRow && t.name === "tenants") continue;
     const data = dump.tables[t.name];

@@ -242,6 +242,10 @@ describe("a workspace moved to another shard", () => {
     }
     // The search index follows its notes (kept by triggers in each database).
     expect(await rows(shard1, "SELECT count(*) AS n FROM notes_fts WHERE tenant_id = ?", t.id)).toEqual([{ n: 1 }]);
+    // So do the list counts: rebuilt once by the copied rows' triggers (not copied as well, which
+    // would count every subcontractor twice), and nothing counted at home any more.
+    expect(await rows(shard1, "SELECT coalesce(sum(n), 0) AS n FROM cis_subcontractor_counts WHERE tenant_id = ?", t.id)).toEqual([{ n: 1 }]);
+    expect(await rows(env.DB, "SELECT count(*) AS n FROM cis_subcontractor_counts WHERE tenant_id = ?", t.id)).toEqual([{ n: 0 }]);
   });
 
   it("the daily deadline alerts notify the moved workspace's people in its shard", async () => {

@@ -1,4 +1,4 @@
-import { deleteRowsSql, insertRowSql, selectPageSql, TENANT_TABLES } from "./tenant-tables";
+import { DERIVED_TENANT_TABLES, deleteRowsSql, insertRowSql, selectPageSql, TENANT_TABLES } from "./tenant-tables";
 
 /**
  * One tenant's rows, table by table, as plain JSON: what a backup file holds and what a move
@@ -80,6 +80,7 @@ export async function importTenant(d1: D1Database, dump: TenantDump, { tenantRow
  */
 export async function deleteTenantRows(d1: D1Database, tenantId: string, { keepTenantRow = false } = {}): Promise<void> {
   const tables = [...TENANT_TABLES].reverse().filter((t) => !(keepTenantRow && t.name === "tenants"));
+  tables.push(...DERIVED_TENANT_TABLES);
   await d1.batch(tables.map((t) => d1.prepare(deleteRowsSql(t)).bind(tenantId)));
 }
 

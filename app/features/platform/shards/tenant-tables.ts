@@ -18,6 +18,12 @@ function columnsOf(t: SQLiteTable): string[] {
 /** Tables with a tenant_id that only the platform's database holds: not part of a tenant's data. */
 const GLOBAL_ONLY = new Set(["dead_letters", "dev_mailbox"]);
 
+/**
+ * Tables whose rows triggers derive from other tables' rows (list counts): not copied, since loading
+ * the rows they count rebuilds them, but deleted with the tenant.
+ */
+const DERIVED = new Set(["cis_invoice_counts", "cis_subcontractor_counts"]);
+
 /** The tables a tenant's rows fill: its copy of the `tenants` row (by id) first, then every table with tenant_id. */
 function tenantOwned(): SQLiteTable[] {
   return tables.filter((t) => getTableName(t) === "tenants" || (columnsOf(t).includes("tenant_id") && !GLOBAL_ONLY.has(getTableName(t))));
@@ -49,11 +55,17 @@ function insertionOrder(owned: SQLiteTable[]): SQLiteTable[] {
   return ordered;
 }
 
-export const TENANT_TABLES: readonly TenantTable[] = insertionOrder(tenantOwned()).map((t) => ({
+const ALL_TENANT_TABLES: readonly TenantTable[] = insertionOrder(tenantOwned()).map((t) => ({
   name: getTableName(t),
   columns: columnsOf(t),
   key: getTableName(t) === "tenants" ? "id" : "tenant_id",
 }));
+
+/** The tables a backup, restore or move copies, parents first. */
+export const TENANT_TABLES: readonly TenantTable[] = ALL_TENANT_TABLES.filter((t) => !DERIVED.has(t.name));
+
+/** The trigger-kept tables: deleted after the rows they count (whose delete triggers update them). */
+export const DERIVED_TENANT_TABLES: readonly TenantTable[] = ALL_TENANT_TABLES.filter((t) => DERIVED.has(t.name));
 
 /** The statement reading one page of a tenant's rows of a table (ordered by rowid, so pages do not overlap). */
 export function selectPageSql(t: TenantTable): string {

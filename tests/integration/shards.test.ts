@@ -5,7 +5,7 @@ import { allShards, dbFor, fanOut, globalDb, loadShardRoutes, ShardRoutingError,
 import { inArray } from "drizzle-orm";
 import { notifications, storageUsage, tenants, users } from "~/db/schema";
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from "~/features/platform/notifications/notifications.server";
-import { consoleTenants } from "~/features/superadmin/console.server";
+import { consoleTenants, platformAuditPage } from "~/features/superadmin/console.server";
 import { RouterContextProvider } from "react-router";
 import { cloudflareContext, tenantContext } from "~/context";
 import { runCisDeadlineAlerts } from "~/features/cis/dashboard/deadline-alerts.server";
@@ -184,6 +184,30 @@ describe("the super-admin's views across shards", () => {
     // A Worker without shards reads DB alone, and AWAY has no storage or users there.
     const unsharded = (await consoleTenants(env)).find((t) => t.id === AWAY.id);
     expect(unsharded).toMatchObject({ users: 0, storage: { tier: "free", usedBytes: 0 } });
+  });
+
+  it("shows the platform audit log of every shard, merged newest first, with totals and pages across them", async () => {
+    const put = (d1: D1Database, id: string, tenantId: string, at: number) =>
+      d1.prepare("INSERT INTO audit_events (id, tenant_id, action, created_at) VALUES (?, ?, 'shard.audit.test', ?)").bind(id, tenantId, at).run();
+    // 60 entries at home and 60 on the shard, interleaved in time: a page of 50 takes from both.
+    for (let i = 0; i < 60; i++) {
+      await put(env.DB, `aud-home-${String(i).padStart(2, "0")}`, HOME.id, 1_000_000 + 2 * i);
+      await put(shard1, `aud-away-${String(i).padStart(2, "0")}`, AWAY.id, 1_000_001 + 2 * i);
+    }
+    const first = await platformAuditPage(sharded, { action: "shard.audit.test", page: 1 });
+    expect(first.total).toBe(120);
+    expect(first.rows.map((r) => r.id).slice(0, 4)).toEqual(["aud-away-59", "aud-home-59", "aud-away-58", "aud-home-58"]);
+    expect(first.rows).toHaveLength(50);
+    expect(first.rows.find((r) => r.tenantId === AWAY.id)).toMatchObject({ tenantSlug: AWAY.slug });
+    const third = await platformAuditPage(sharded, { action: "shard.audit.test", page: 3 });
+    expect(third.rows.map((r) => r.id).slice(-2)).toEqual(["aud-away-00", "aud-home-00"]);
+    expect(third.rows).toHaveLength(20);
+    // One workspace's filter reads its own shard.
+    const away = await platformAuditPage(sharded, { tenant: AWAY.id, action: "shard.audit.test", page: 1 });
+    expect(away.total).toBe(60);
+    expect(away.rows.every((r) => r.tenantId === AWAY.id)).toBe(true);
+    // A Worker without shards sees the home database's entries alone.
+    expect((await platformAuditPage(env, { action: "shard.audit.test", page: 1 })).total).toBe(60);
   });
 });
 

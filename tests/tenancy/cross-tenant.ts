@@ -84,6 +84,11 @@ export const CROSS_TENANT: readonly CrossTenantException[] = [
     reason: "super-admin console: the same figures from each shard other than the home database (ADR 0064)",
   },
   { site: "app/features/superadmin/console.server.ts › platformAuditPage", tables: ["audit_events"], reason: "super-admin console: the platform audit log" },
+  {
+    site: "app/features/superadmin/console.server.ts › shardAuditRows",
+    tables: ["audit_events"],
+    reason: "super-admin console: the platform audit log of each shard other than the home database (ADR 0064)",
+  },
 
   // Queue consumers and senders: the message carries a row's unique id; the row carries its tenant.
   {

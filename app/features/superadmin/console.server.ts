@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { dbFor, fanOut, globalDb, HOME_SHARD, loadShardRoutes, shardDb, type Db } from "~/db/client.server";
+import { allShards, dbFor, fanOut, globalDb, HOME_SHARD, loadShardRoutes, shardDb, type Db } from "~/db/client.server";
 import { auditEvents, modules, storageUsage, tenantModules, tenants, users } from "~/db/schema";
 import type { ActorAt } from "~/features/auth";
 import { insertDefaultRoleBundlesStatements, revokeTenantSessionsStatement } from "~/features/auth/index.server";
@@ -290,12 +290,8 @@ export async function consoleTenants(env: Env) {
   });
 }
 
-/**
- * One page of the platform audit log, newest first, in one D1 batch with its total and the
- * tenants for the filter. A tenant's filter shows its own events and the console's actions on it.
- */
-export async function platformAuditPage(env: Env, filter: AuditFilter) {
-  const db = globalDb(env);
+/** The audit rows matching the console's filter (a tenant's own events and the console's actions on it). */
+function auditWhere(filter: AuditFilter) {
   const tenantCondition = filter.tenant
     ? filter.tenant === "platform"
       ? isNull(auditEvents.tenantId)
@@ -304,29 +300,62 @@ export async function platformAuditPage(env: Env, filter: AuditFilter) {
           and(isNull(auditEvents.tenantId), eq(auditEvents.targetType, "tenant"), eq(auditEvents.targetId, filter.tenant)),
         )
     : undefined;
-  const where = and(tenantCondition, filter.action ? eq(auditEvents.action, filter.action) : undefined);
-  const [rows, [total], tenantList] = await db.batch([
-    db
-      .select({
-        id: auditEvents.id,
-        tenantId: auditEvents.tenantId,
-        tenantSlug: tenants.slug,
-        action: auditEvents.action,
-        actorEmail: auditEvents.actorEmail,
-        targetType: auditEvents.targetType,
-        targetId: auditEvents.targetId,
-        payload: auditEvents.payload,
-        ip: auditEvents.ip,
-        createdAt: auditEvents.createdAt,
-      })
-      .from(auditEvents)
-      .leftJoin(tenants, eq(tenants.id, auditEvents.tenantId))
-      .where(where)
-      .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
-      .limit(AUDIT_PAGE_SIZE)
-      .offset((filter.page - 1) * AUDIT_PAGE_SIZE),
+  return and(tenantCondition, filter.action ? eq(auditEvents.action, filter.action) : undefined);
+}
+
+const auditColumns = {
+  id: auditEvents.id,
+  tenantId: auditEvents.tenantId,
+  action: auditEvents.action,
+  actorEmail: auditEvents.actorEmail,
+  targetType: auditEvents.targetType,
+  targetId: auditEvents.targetId,
+  payload: auditEvents.payload,
+  ip: auditEvents.ip,
+  createdAt: auditEvents.createdAt,
+};
+
+/** One shard's newest `upTo` matching rows and its count, for merging with the home batch. */
+async function shardAuditRows(db: Db, where: ReturnType<typeof auditWhere>, upTo: number) {
+  return db.batch([
+    db.select(auditColumns).from(auditEvents).where(where).orderBy(desc(auditEvents.createdAt), desc(auditEvents.id)).limit(upTo),
     db.select({ n: count() }).from(auditEvents).where(where),
-    db.select({ id: tenants.id, slug: tenants.slug, name: tenants.name }).from(tenants).orderBy(tenants.slug),
   ]);
-  return { rows, total: total?.n ?? 0, tenants: tenantList };
+}
+
+type AuditRow = { id: string; createdAt: number };
+const newestFirst = (a: AuditRow, b: AuditRow) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * One page of the platform audit log, newest first, in one D1 batch with its total and the
+ * tenants for the filter. A tenant's filter shows its own events and the console's actions on it.
+ * Workspaces on other shards keep their audit there (ADR 0064): with shards, each shard gives its
+ * newest rows up to the end of the page, and the page is cut from them all merged by time.
+ */
+export async function platformAuditPage(env: Env, filter: AuditFilter) {
+  const db = globalDb(env);
+  const where = auditWhere(filter);
+  const sharded = allShards(env).length > 1;
+  const upTo = filter.page * AUDIT_PAGE_SIZE;
+  const [[rows, [total], tenantList], elsewhere] = await Promise.all([
+    db.batch([
+      db
+        .select(auditColumns)
+        .from(auditEvents)
+        .where(where)
+        .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+        .limit(sharded ? upTo : AUDIT_PAGE_SIZE)
+        .offset(sharded ? 0 : (filter.page - 1) * AUDIT_PAGE_SIZE),
+      db.select({ n: count() }).from(auditEvents).where(where),
+      db.select({ id: tenants.id, slug: tenants.slug, name: tenants.name }).from(tenants).orderBy(tenants.slug),
+    ]),
+    sharded ? fanOut(env, (shard) => shardAuditRows(shard, where, upTo), { home: false }) : Promise.resolve([]),
+  ]);
+  const merged = sharded ? [...rows, ...elsewhere.flatMap((s) => s.result[0])].sort(newestFirst).slice(upTo - AUDIT_PAGE_SIZE, upTo) : rows;
+  const slugs = new Map(tenantList.map((t) => [t.id, t.slug]));
+  return {
+    rows: merged.map((r) => ({ ...r, tenantSlug: r.tenantId ? (slugs.get(r.tenantId) ?? null) : null })),
+    total: (total?.n ?? 0) + elsewhere.reduce((sum, s) => sum + (s.result[1][0]?.n ?? 0), 0),
+    tenants: tenantList,
+  };
 }

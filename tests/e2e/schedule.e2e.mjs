@@ -94,7 +94,7 @@ scenario("a lead plans an event: create, move by editing, copy and paste, filter
 });
 
 scenario(
-  "with JavaScript, arrow keys and a sideways wheel move between periods and a double-click on a day opens a new event there",
+  "with JavaScript, arrow keys and a sideways wheel move between periods, and a double-click on a day opens a new event or pastes a copied one there",
   async ({ page }) => {
     await signIn(page, { email: ACCOUNTS.acmeLead, js: true });
     const start = "2026-03-18";
@@ -138,6 +138,32 @@ scenario(
     await page.locator(`[data-day='${day}']`).first().dispatchEvent("dblclick");
     await page.waitForURL((u) => u.pathname === "/schedule/new" && u.searchParams.get("date") === day);
     await page.getByRole("heading", { level: 1, name: "New Event" }).waitFor();
+    await waitForHydration(page, true);
+
+    // Copy that new event, then a double-click on another day pastes it there.
+    const title = `Toolbox talk ${RUN}`;
+    await page.getByLabel("Title (required)").fill(title);
+    await page.getByRole("button", { name: "Create event" }).click();
+    await expectToast(page, "Event created");
+    await page
+      .getByRole("link", { name: new RegExp(title) })
+      .first()
+      .click();
+    await page.getByRole("heading", { level: 1, name: "Edit Event" }).waitFor();
+    await waitForHydration(page, true);
+    await page.getByRole("button", { name: "Copy event" }).click();
+    await expectToast(page, "Event copied");
+    const target = plusDays(day, 2);
+    await page.goto(tenantUrl("acme", `/schedule?view=week&date=${target}&copy=${new URL(page.url()).searchParams.get("copy")}`));
+    await waitForHydration(page, true);
+    await page.locator("[data-schedule-view][data-gestures='on']").waitFor();
+    await page.locator(`[data-day='${target}']`).first().dispatchEvent("dblclick");
+    await expectToast(page, "Event pasted");
+    await page.waitForURL((u) => u.searchParams.get("view") === "day" && u.searchParams.get("date") === target);
+    await page
+      .getByRole("link", { name: new RegExp(title) })
+      .first()
+      .waitFor();
   },
   { modes: [true] },
 );

@@ -7,7 +7,7 @@
 // /healthz (no router, no D1) as the baseline, the all list, a deep keyset page, and a search.
 // Each page's D1 round trips are read from its Server-Timing header. Prints a Markdown table.
 import process from "node:process";
-import { d1Trips, httpRequest, signIn, startBench } from "./lib/server.mjs";
+import { d1Trips, httpRequest, load, signIn, startBench } from "./lib/server.mjs";
 
 const PORT = Number(process.env.BENCH_NOTES_PORT ?? 8801);
 const tenant = (p) => `http://acme.localhost:${PORT}${p}`;
@@ -40,18 +40,6 @@ SELECT 'bench_note_' || i, 'tnt_acme', 'Bench note ' || i || ' ' || (CASE i % 10
   1700000000000 + i * 60000, 1700000000000 + i * 60000, NULL
 FROM n;
 `;
-}
-
-async function load(url, headers, { connections, duration }) {
-  const { default: autocannon } = await import("autocannon");
-  const u = new URL(url);
-  const result = await new Promise((resolve, reject) => {
-    autocannon(
-      { url: `http://127.0.0.1:${u.port}${u.pathname}${u.search}`, headers: { Host: u.host, ...headers }, connections, duration, timeout: 10 },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-  });
-  return { rps: result.requests.average, p50: result.latency.p50, p97: result.latency.p97_5, errors: result.errors + result.non2xx };
 }
 
 async function main() {

@@ -64,3 +64,16 @@ export async function serial(url, cookie, n = 30) {
   times.sort((a, b) => a - b);
   return { status: last.status, p50: pct(times, 0.5), p95: pct(times, 0.95), max: times[n - 1], d1: d1Trips(last), body: last.body };
 }
+
+/** autocannon at `connections` for `duration` seconds on `url` (sent to 127.0.0.1 with its Host): req/s, p50, p97.5, errors. */
+export async function load(url, headers, { connections, duration }) {
+  const { default: autocannon } = await import("autocannon");
+  const u = new URL(url);
+  const result = await new Promise((resolve, reject) => {
+    autocannon(
+      { url: `http://127.0.0.1:${u.port}${u.pathname}${u.search}`, headers: { Host: u.host, ...headers }, connections, duration, timeout: 10 },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p97: result.latency.p97_5, errors: result.errors + result.non2xx };
+}

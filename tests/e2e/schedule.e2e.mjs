@@ -92,3 +92,78 @@ scenario("a lead plans an event: create, move by editing, copy and paste, filter
   await page.goto(tenantUrl("acme", "/schedule"));
   expect(await page.locator("[data-schedule-view]").getAttribute("data-schedule-view"), "last view").toBe("year");
 });
+
+scenario(
+  "with JavaScript, arrow keys and a sideways wheel move between periods, and a double-click on a day opens a new event or pastes a copied one there",
+  async ({ page }) => {
+    await signIn(page, { email: ACCOUNTS.acmeLead, js: true });
+    const start = "2026-03-18";
+    await page.goto(tenantUrl("acme", `/schedule?view=week&date=${start}`));
+    await waitForHydration(page, true);
+    await page.locator("[data-schedule-view][data-gestures='on']").waitFor();
+    const dateIs = (d) => (u) => u.searchParams.get("date") === d;
+
+    // Arrow keys: one week on, then back; the view stays a week and the Prev link keeps pace.
+    await page.keyboard.press("ArrowRight");
+    await page.waitForURL(dateIs(plusDays(start, 7)));
+    await page.locator(`[data-schedule-view='week'][data-date='${plusDays(start, 7)}']`).waitFor();
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForURL(dateIs(start));
+    await page.locator(`[data-schedule-view][data-date='${start}']`).waitFor();
+
+    // In a month view an arrow moves a month, to the address of the Prev link.
+    await page.getByRole("link", { name: "Month", exact: true }).click();
+    await page.locator("[data-schedule-view='month']").waitFor();
+    const prev = new URL(await page.locator("a[data-nav='prev']").getAttribute("href"), page.url()).searchParams.get("date");
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForURL(dateIs(prev));
+    await page.locator(`[data-schedule-view='month'][data-date='${prev}']`).waitFor();
+    expect(new URL(page.url()).searchParams.get("view"), "still a month").toBe("month");
+
+    // Typing in a field is not navigation.
+    await page.locator("select[name='type']").evaluate((el) => el.focus());
+    await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).searchParams.get("date"), "arrow in a field").toBe(prev);
+
+    // A sideways wheel move over the grid goes forward.
+    await page.locator("[data-period]").hover();
+    const next = new URL(await page.locator("a[data-nav='next']").getAttribute("href"), page.url()).searchParams.get("date");
+    await page.mouse.wheel(120, 0);
+    await page.waitForURL(dateIs(next));
+    await page.locator(`[data-schedule-view='month'][data-date='${next}']`).waitFor();
+
+    // A double-click on a day's empty space opens the new event on that day.
+    const day = await page.locator("[data-day]").nth(10).getAttribute("data-day");
+    await page.locator(`[data-day='${day}']`).first().dispatchEvent("dblclick");
+    await page.waitForURL((u) => u.pathname === "/schedule/new" && u.searchParams.get("date") === day);
+    await page.getByRole("heading", { level: 1, name: "New Event" }).waitFor();
+    await waitForHydration(page, true);
+
+    // Copy that new event, then a double-click on another day pastes it there.
+    const title = `Toolbox talk ${RUN}`;
+    await page.getByLabel("Title (required)").fill(title);
+    await page.getByRole("button", { name: "Create event" }).click();
+    await expectToast(page, "Event created");
+    await page
+      .getByRole("link", { name: new RegExp(title) })
+      .first()
+      .click();
+    await page.getByRole("heading", { level: 1, name: "Edit Event" }).waitFor();
+    await waitForHydration(page, true);
+    await page.getByRole("button", { name: "Copy event" }).click();
+    await expectToast(page, "Event copied");
+    const target = plusDays(day, 2);
+    await page.goto(tenantUrl("acme", `/schedule?view=week&date=${target}&copy=${new URL(page.url()).searchParams.get("copy")}`));
+    await waitForHydration(page, true);
+    await page.locator("[data-schedule-view][data-gestures='on']").waitFor();
+    await page.locator(`[data-day='${target}']`).first().dispatchEvent("dblclick");
+    await expectToast(page, "Event pasted");
+    await page.waitForURL((u) => u.searchParams.get("view") === "day" && u.searchParams.get("date") === target);
+    await page
+      .getByRole("link", { name: new RegExp(title) })
+      .first()
+      .waitFor();
+  },
+  { modes: [true] },
+);

@@ -1,4 +1,5 @@
-import { data, Form, Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useNavigate } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { requireModule } from "~/features/auth/index.server";
@@ -42,6 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 // eslint-disable-next-line max-lines-per-function -- calendar feature, reworked by its owner in parallel
 export default function Schedule({ loaderData }: Route.ComponentProps) {
   const { query: q, perms, today, days, counts, calendars, people, teams, truncated } = loaderData;
+  const root = usePeriodGestures();
   const links = {
     dayHref: (d: string) => viewHref(q, { view: "day", date: d }),
     newHref: perms.create ? (d: string) => `/schedule/new?date=${d}${q.cal && q.cal !== "personal" ? `&cal=${q.cal}` : ""}` : null,
@@ -51,7 +53,7 @@ export default function Schedule({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell>
       <ScheduleNav manageCalendars={perms.manageCalendars} manageTeams={perms.manageTeams} />
-      <div className="mx-auto max-w-7xl px-2 py-4 sm:px-4" data-schedule-view={q.view} data-date={q.date}>
+      <div ref={root} className="mx-auto max-w-7xl px-2 py-4 sm:px-4" data-schedule-view={q.view} data-date={q.date}>
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="mr-auto text-xl font-semibold sm:text-2xl">{viewTitle(q.view, q.date)}</h1>
           {perms.create ? (
@@ -158,7 +160,7 @@ export default function Schedule({ loaderData }: Route.ComponentProps) {
             There are too many events to show them all: narrow the view or filter it.
           </p>
         ) : null}
-        <div className="mt-4">
+        <div className="mt-4" data-period>
           {q.view === "month" && days ? <MonthView date={q.date} days={days} links={links} /> : null}
           {q.view === "week" && days ? <WeekView date={q.date} days={days} links={links} /> : null}
           {q.view === "day" && days ? <DayView date={q.date} days={days} links={links} hours={q.hours} /> : null}
@@ -167,6 +169,24 @@ export default function Schedule({ loaderData }: Route.ComponentProps) {
       </div>
     </AppShell>
   );
+}
+
+/** With JavaScript, arrow keys, swipes, wheel moves and double-clicks: a small chunk loaded after hydration. */
+function usePeriodGestures() {
+  const root = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  useEffect(() => {
+    let detach: (() => void) | undefined;
+    let gone = false;
+    void import("../components/period-gestures").then((m) => {
+      if (!gone && root.current) detach = m.attachPeriodGestures(root.current, (to) => navigate(to));
+    });
+    return () => {
+      gone = true;
+      detach?.();
+    };
+  }, [navigate]);
+  return root;
 }
 
 export function meta() {

@@ -123,7 +123,6 @@ export async function action({ request, context, params: raw }: Route.ActionArgs
   return redirectWithToast(env, "/files/all", { type: "success", title: `Deleted ${found.file.name}` });
 }
 
-// eslint-disable-next-line max-lines-per-function -- a page of several sections: a split into section components is due, not done yet
 export default function FilePage({ loaderData, actionData }: Route.ComponentProps) {
   const { file, versions, access, folders, people, subcontractors, mayChange, perms, preview, signatureKey, shareKey } = loaderData;
   const err = (intent: string) => (actionData && actionData.intent === intent && "error" in actionData ? actionData.error : null);
@@ -151,52 +150,9 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
 
       {actionData?.intent === "confirm-delete" ? <DeleteConfirm items={actionData.items} cancelTo={`/files/file/${file.id}`} /> : null}
 
-      <section aria-label="Preview" className="rounded-brand border border-line p-3">
-        {preview.loadFailed ? (
-          <p role="alert">
-            {FILE_MESSAGES.unableToLoad}{" "}
-            <DownloadLink href={`/files/file/${file.id}/download`} className="underline">
-              Download File
-            </DownloadLink>
-          </p>
-        ) : preview.mode === "text" ? (
-          <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap text-sm" data-testid="text-preview">
-            {preview.text}
-            {preview.truncated ? "\n…" : ""}
-          </pre>
-        ) : preview.mode === "image" ? (
-          <img src={`/files/file/${file.id}/content`} alt={file.name} className="max-h-[32rem]" />
-        ) : preview.mode === "pdf" ? (
-          <iframe src={`/files/file/${file.id}/content`} title={file.name} className="h-[40rem] w-full" />
-        ) : (
-          <p>{FILE_MESSAGES.previewUnavailable}</p>
-        )}
-      </section>
+      <FilePreview file={file} preview={preview} />
 
-      {mayChange ? (
-        <Form method="post" className="flex flex-wrap items-end gap-2" aria-label="Move to Folder">
-          <input type="hidden" name="intent" value="move" />
-          <label className="text-sm">
-            <span className="block font-medium">Move to Folder</span>
-            <select name="folderId" defaultValue={file.folderId ?? ""} className={inputClass} aria-describedby={err("move") ? "move-error" : undefined}>
-              <option value="">Root (No folder)</option>
-              {folders.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.path.replace(/\//g, " / ")}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className={buttonClass("secondary")}>
-            Move
-          </button>
-          {err("move") ? (
-            <p id="move-error" role="alert" className="text-sm text-danger">
-              {err("move")}
-            </p>
-          ) : null}
-        </Form>
-      ) : null}
+      {mayChange ? <MoveForm file={file} folders={folders} error={err("move")} /> : null}
 
       {perms.share && mayChange ? <ShareForm people={people} error={err("share")} submissionKey={shareKey} /> : null}
 
@@ -215,20 +171,7 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
         </section>
       ) : null}
 
-      <section>
-        <h2 className="text-lg font-semibold">Versions</h2>
-        <ul className="text-sm">
-          {versions.map((v) => (
-            <li key={v.version} data-version={v.version}>
-              <DownloadLink href={`/files/file/${file.id}/download?v=${v.version}`} className="underline">
-                Version {v.version}
-              </DownloadLink>{" "}
-              · {formatBytes(v.size)} · {formatDateTime(v.createdAt)}
-              {v.signed ? " · Signed" : ""}
-            </li>
-          ))}
-        </ul>
-      </section>
+      <VersionsSection fileId={file.id} versions={versions} />
 
       {perms.delete && mayChange ? (
         <Form
@@ -251,6 +194,80 @@ export default function FilePage({ loaderData, actionData }: Route.ComponentProp
         </Form>
       ) : null}
     </article>
+  );
+}
+
+type FileData = Route.ComponentProps["loaderData"];
+
+function FilePreview({ file, preview }: { file: FileData["file"]; preview: FileData["preview"] }) {
+  return (
+    <section aria-label="Preview" className="rounded-brand border border-line p-3">
+      {preview.loadFailed ? (
+        <p role="alert">
+          {FILE_MESSAGES.unableToLoad}{" "}
+          <DownloadLink href={`/files/file/${file.id}/download`} className="underline">
+            Download File
+          </DownloadLink>
+        </p>
+      ) : preview.mode === "text" ? (
+        <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap text-sm" data-testid="text-preview">
+          {preview.text}
+          {preview.truncated ? "\n…" : ""}
+        </pre>
+      ) : preview.mode === "image" ? (
+        <img src={`/files/file/${file.id}/content`} alt={file.name} className="max-h-[32rem]" />
+      ) : preview.mode === "pdf" ? (
+        <iframe src={`/files/file/${file.id}/content`} title={file.name} className="h-[40rem] w-full" />
+      ) : (
+        <p>{FILE_MESSAGES.previewUnavailable}</p>
+      )}
+    </section>
+  );
+}
+
+function MoveForm({ file, folders, error }: { file: FileData["file"]; folders: FileData["folders"]; error: string | null }) {
+  return (
+    <Form method="post" className="flex flex-wrap items-end gap-2" aria-label="Move to Folder">
+      <input type="hidden" name="intent" value="move" />
+      <label className="text-sm">
+        <span className="block font-medium">Move to Folder</span>
+        <select name="folderId" defaultValue={file.folderId ?? ""} className={inputClass} aria-describedby={error ? "move-error" : undefined}>
+          <option value="">Root (No folder)</option>
+          {folders.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.path.replace(/\//g, " / ")}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className={buttonClass("secondary")}>
+        Move
+      </button>
+      {error ? (
+        <p id="move-error" role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
+function VersionsSection({ fileId, versions }: { fileId: FileData["file"]["id"]; versions: FileData["versions"] }) {
+  return (
+    <section>
+      <h2 className="text-lg font-semibold">Versions</h2>
+      <ul className="text-sm">
+        {versions.map((v) => (
+          <li key={v.version} data-version={v.version}>
+            <DownloadLink href={`/files/file/${fileId}/download?v=${v.version}`} className="underline">
+              Version {v.version}
+            </DownloadLink>{" "}
+            · {formatBytes(v.size)} · {formatDateTime(v.createdAt)}
+            {v.signed ? " · Signed" : ""}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -118,7 +118,6 @@ function FiledPanel({ filed }: { filed: NonNullable<ReturnForSubmission["filed"]
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- a page of several sections: a split into section components is due, not done yet
 export default function ReturnSubmit({ loaderData, actionData }: Route.ComponentProps) {
   const { ret, submission, displayLabel } = loaderData;
   const errs = actionData?.fieldErrors ?? {};
@@ -134,58 +133,9 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
         <h2 className="text-xl font-semibold">Submit CIS300 return: {displayLabel}</h2>
       </div>
 
-      <section aria-labelledby="totals-heading" className="rounded-brand border border-line bg-elevated p-4">
-        <h3 id="totals-heading" className="font-semibold">
-          {ret.nil ? "Nil return" : "Return totals"}
-        </h3>
-        <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-4">
-          <div>
-            <dt className="opacity-70">Subcontractors</dt>
-            <dd>{ret.totals.subcontractors}</dd>
-          </div>
-          <div>
-            <dt className="opacity-70">Gross</dt>
-            <dd>{formatPence(ret.totals.grossP)}</dd>
-          </div>
-          <div>
-            <dt className="opacity-70">Materials</dt>
-            <dd>{formatPence(ret.totals.materialsP)}</dd>
-          </div>
-          <div>
-            <dt className="opacity-70">CIS deducted</dt>
-            <dd>{formatPence(ret.totals.cisDeductedP)}</dd>
-          </div>
-        </dl>
-      </section>
+      <TotalsSection ret={ret} />
 
-      {submission ? (
-        <section aria-labelledby="hmrc-heading" className="rounded-brand border border-line bg-elevated p-4" data-testid="hmrc-submission">
-          <h3 id="hmrc-heading" className="font-semibold">
-            HMRC: <span data-testid="hmrc-status">{SUBMISSION_STATUS_LABELS[submission.status]}</span>
-          </h3>
-          <p className="mt-1 text-xs opacity-70">Sent {formatDateTime(submission.createdAt)}</p>
-          {inFlight ? (
-            <p role="status" className="mt-2 text-sm">
-              Waiting for HMRC&apos;s answer. This page updates by itself.{" "}
-              <Link to="." className="underline">
-                Refresh now
-              </Link>
-            </p>
-          ) : null}
-          {submission.receipt ? <p className="mt-2 text-sm">{submission.receipt}</p> : null}
-          {submission.errors.length > 0 ? (
-            <ul className="mt-2 list-disc pl-6 text-sm" data-testid="hmrc-errors">
-              {submission.errors.map((e, i) => (
-                <li key={i}>
-                  {e.number !== null ? `${e.number}: ` : ""}
-                  {e.text}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          {submission.failureCode ? <p className="mt-2 text-sm text-danger">{GATEWAY_MESSAGES[submission.failureCode]}</p> : null}
-        </section>
-      ) : null}
+      {submission ? <SubmissionSection submission={submission} inFlight={Boolean(inFlight)} /> : null}
 
       {actionData?.formError ? (
         <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">
@@ -231,6 +181,67 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
         </Form>
       )}
     </div>
+  );
+}
+
+type SubmitData = Route.ComponentProps["loaderData"];
+
+function TotalsSection({ ret }: { ret: SubmitData["ret"] }) {
+  return (
+    <section aria-labelledby="totals-heading" className="rounded-brand border border-line bg-elevated p-4">
+      <h3 id="totals-heading" className="font-semibold">
+        {ret.nil ? "Nil return" : "Return totals"}
+      </h3>
+      <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="opacity-70">Subcontractors</dt>
+          <dd>{ret.totals.subcontractors}</dd>
+        </div>
+        <div>
+          <dt className="opacity-70">Gross</dt>
+          <dd>{formatPence(ret.totals.grossP)}</dd>
+        </div>
+        <div>
+          <dt className="opacity-70">Materials</dt>
+          <dd>{formatPence(ret.totals.materialsP)}</dd>
+        </div>
+        <div>
+          <dt className="opacity-70">CIS deducted</dt>
+          <dd>{formatPence(ret.totals.cisDeductedP)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function SubmissionSection({ submission, inFlight }: { submission: NonNullable<SubmitData["submission"]>; inFlight: boolean }) {
+  return (
+    <section aria-labelledby="hmrc-heading" className="rounded-brand border border-line bg-elevated p-4" data-testid="hmrc-submission">
+      <h3 id="hmrc-heading" className="font-semibold">
+        HMRC: <span data-testid="hmrc-status">{SUBMISSION_STATUS_LABELS[submission.status]}</span>
+      </h3>
+      <p className="mt-1 text-xs opacity-70">Sent {formatDateTime(submission.createdAt)}</p>
+      {inFlight ? (
+        <p role="status" className="mt-2 text-sm">
+          Waiting for HMRC&apos;s answer. This page updates by itself.{" "}
+          <Link to="." className="underline">
+            Refresh now
+          </Link>
+        </p>
+      ) : null}
+      {submission.receipt ? <p className="mt-2 text-sm">{submission.receipt}</p> : null}
+      {submission.errors.length > 0 ? (
+        <ul className="mt-2 list-disc pl-6 text-sm" data-testid="hmrc-errors">
+          {submission.errors.map((e, i) => (
+            <li key={i}>
+              {e.number !== null ? `${e.number}: ` : ""}
+              {e.text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {submission.failureCode ? <p className="mt-2 text-sm text-danger">{GATEWAY_MESSAGES[submission.failureCode]}</p> : null}
+    </section>
   );
 }
 

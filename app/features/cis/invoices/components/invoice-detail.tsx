@@ -143,10 +143,82 @@ function AmountsTable({ invoice }: { invoice: InvoiceDetailView }) {
   );
 }
 
-/** Every field of one invoice, on screen and on paper. */
-// eslint-disable-next-line max-lines-per-function -- a page of several sections: a split into section components is due, not done yet
-export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
+function AmountsSection({ invoice }: { invoice: InvoiceDetailView }) {
+  return (
+    <Section id="amounts-heading" title="Amounts">
+      <AmountsTable invoice={invoice} />
+      {invoice.outsideCis ? (
+        <p className="mt-2 rounded-brand border border-line bg-elevated p-2 text-sm font-medium" data-outside-cis>
+          {PUBLIC_BODY_NOT_CIS_MESSAGE}
+        </p>
+      ) : null}
+      <dl className="mt-2 divide-y divide-line print:divide-black/20">
+        <Item label="Materials justification" name="materialsJustification">
+          {invoice.materialsJustification ? <span className="whitespace-pre-wrap">{invoice.materialsJustification}</span> : "N/A"}
+        </Item>
+      </dl>
+    </Section>
+  );
+}
+
+function HistorySection({ invoice }: { invoice: InvoiceDetailView }) {
   const v = invoice.verification;
+  return (
+    <Section id="history-heading" title="Approval and Payment">
+      <dl className="mt-2 divide-y divide-line print:divide-black/20">
+        <Item label="Created" name="created">
+          {byAt(invoice.createdAt, invoice.createdBy)}
+        </Item>
+        <Item label="Approved" name="approved">
+          {byAt(invoice.approvedAt, invoice.approvedBy)}
+        </Item>
+        {v ? (
+          <>
+            <Item label="Verification status at approval" name="verificationStatus">
+              {v.status ? (VERIFICATION_LABELS[v.status] ?? v.status) : "N/A"}
+            </Item>
+            <Item label="Verification rate at approval" name="verificationRate">
+              {v.rate === null ? "N/A" : `${v.rate}%`}
+            </Item>
+            <Item label="Verification reference" name="verificationReference">
+              {v.reference ?? "N/A"}
+            </Item>
+          </>
+        ) : null}
+        <Item label="Paid" name="paid">
+          {byAt(invoice.paidAt, invoice.paidBy)}
+        </Item>
+        <Item label="Cancelled" name="cancelled">
+          {byAt(invoice.cancelledAt, invoice.cancelledBy)}
+        </Item>
+      </dl>
+    </Section>
+  );
+}
+
+function StatementSection({ invoice }: { invoice: InvoiceDetailView }) {
+  return (
+    <Section id="statement-heading" title="Statement">
+      <dl className="mt-2 divide-y divide-line print:divide-black/20">
+        <Item label="Statement required" name="statementRequired">
+          {invoice.statement.required ? "Yes" : "No"}
+        </Item>
+        <Item label="Requested" name="statementRequested">
+          {byAt(invoice.statement.requestedAt, invoice.statement.requestedBy)}
+        </Item>
+        <Item label="Issued" name="statementIssued">
+          {formatDateTime(invoice.statement.issuedAt)}
+        </Item>
+        <Item label="Issued by" name="statementIssuedMethod">
+          {invoice.statement.issuedMethod ? (ISSUE_METHOD_LABELS[invoice.statement.issuedMethod] ?? invoice.statement.issuedMethod) : "N/A"}
+        </Item>
+      </dl>
+    </Section>
+  );
+}
+
+/** Every field of one invoice, on screen and on paper. */
+export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
   return (
     <div className="grid gap-6 lg:grid-cols-2 print:block print:space-y-4" data-invoice={invoice.id}>
       <Section id="invoice-heading" title="Invoice Details">
@@ -207,66 +279,11 @@ export function InvoiceDetail({ invoice }: { invoice: InvoiceDetailView }) {
         </dl>
       </Section>
 
-      <Section id="amounts-heading" title="Amounts">
-        <AmountsTable invoice={invoice} />
-        {invoice.outsideCis ? (
-          <p className="mt-2 rounded-brand border border-line bg-elevated p-2 text-sm font-medium" data-outside-cis>
-            {PUBLIC_BODY_NOT_CIS_MESSAGE}
-          </p>
-        ) : null}
-        <dl className="mt-2 divide-y divide-line print:divide-black/20">
-          <Item label="Materials justification" name="materialsJustification">
-            {invoice.materialsJustification ? <span className="whitespace-pre-wrap">{invoice.materialsJustification}</span> : "N/A"}
-          </Item>
-        </dl>
-      </Section>
+      <AmountsSection invoice={invoice} />
 
-      <Section id="history-heading" title="Approval and Payment">
-        <dl className="mt-2 divide-y divide-line print:divide-black/20">
-          <Item label="Created" name="created">
-            {byAt(invoice.createdAt, invoice.createdBy)}
-          </Item>
-          <Item label="Approved" name="approved">
-            {byAt(invoice.approvedAt, invoice.approvedBy)}
-          </Item>
-          {v ? (
-            <>
-              <Item label="Verification status at approval" name="verificationStatus">
-                {v.status ? (VERIFICATION_LABELS[v.status] ?? v.status) : "N/A"}
-              </Item>
-              <Item label="Verification rate at approval" name="verificationRate">
-                {v.rate === null ? "N/A" : `${v.rate}%`}
-              </Item>
-              <Item label="Verification reference" name="verificationReference">
-                {v.reference ?? "N/A"}
-              </Item>
-            </>
-          ) : null}
-          <Item label="Paid" name="paid">
-            {byAt(invoice.paidAt, invoice.paidBy)}
-          </Item>
-          <Item label="Cancelled" name="cancelled">
-            {byAt(invoice.cancelledAt, invoice.cancelledBy)}
-          </Item>
-        </dl>
-      </Section>
+      <HistorySection invoice={invoice} />
 
-      <Section id="statement-heading" title="Statement">
-        <dl className="mt-2 divide-y divide-line print:divide-black/20">
-          <Item label="Statement required" name="statementRequired">
-            {invoice.statement.required ? "Yes" : "No"}
-          </Item>
-          <Item label="Requested" name="statementRequested">
-            {byAt(invoice.statement.requestedAt, invoice.statement.requestedBy)}
-          </Item>
-          <Item label="Issued" name="statementIssued">
-            {formatDateTime(invoice.statement.issuedAt)}
-          </Item>
-          <Item label="Issued by" name="statementIssuedMethod">
-            {invoice.statement.issuedMethod ? (ISSUE_METHOD_LABELS[invoice.statement.issuedMethod] ?? invoice.statement.issuedMethod) : "N/A"}
-          </Item>
-        </dl>
-      </Section>
+      <StatementSection invoice={invoice} />
     </div>
   );
 }

@@ -578,7 +578,7 @@ const TRIGGERED = { notes: ["notes_fts"] };
  * insert or delete, a number for an update), trigger (rows a trigger writes: counted as rows
  * written, not as statements) }. `batches`: D1 round trips that write.
  */
-// eslint-disable-next-line max-lines-per-function -- a bench script owned by the capacity work in parallel
+
 function events(p) {
   return [...cisEvents(p), ...otherEvents(p), ...featureEvents(p)];
 }

@@ -13,6 +13,7 @@ import { deleteOccurrence, updateOccurrence } from "../occurrences.server";
 import { APPLY_TO, isOccurrenceOf, type ApplyTo } from "../domain/series-edit";
 import { ApplyToFieldset, DeleteConfirm } from "../components/occurrence-controls";
 import { EventAttachments } from "../components/event-attachments";
+import { EventTimes } from "../components/event-times";
 import { attachFile, detachFile, eventPageFileReads, type AttachError } from "../attachments.server";
 import { schedulePerms, viewerOf } from "../module.server";
 import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "../domain/constants";
@@ -215,29 +216,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
             <Field id="title" label="Title (required)" error={errors.title}>
               <input id="title" name="title" required defaultValue={v.title} maxLength={200} className={inputClass} {...describe("title")} />
             </Field>
-            <div className="grid grid-cols-2 gap-3">
-              <Field id="startDate" label="Start date" error={errors.startDate}>
-                <input id="startDate" name="startDate" type="date" required defaultValue={v.startDate} className={inputClass} {...describe("startDate")} />
-              </Field>
-              <Field id="startTime" label="Start time" error={errors.startTime}>
-                <input
-                  id="startTime"
-                  name="startTime"
-                  type="time"
-                  step={900}
-                  required
-                  defaultValue={v.startTime}
-                  className={inputClass}
-                  {...describe("startTime")}
-                />
-              </Field>
-              <Field id="endDate" label="End date" error={errors.endDate}>
-                <input id="endDate" name="endDate" type="date" required defaultValue={v.endDate} className={inputClass} {...describe("endDate")} />
-              </Field>
-              <Field id="endTime" label="End time" error={errors.endTime}>
-                <input id="endTime" name="endTime" type="time" step={900} required defaultValue={v.endTime} className={inputClass} {...describe("endTime")} />
-              </Field>
-            </div>
+            <EventTimes values={v} errors={errors} enhance={!readOnly} />
             <p className="text-xs opacity-80">Times are UK time (London).</p>
             <div className="grid gap-3 sm:grid-cols-3">
               <Field id="type" label="Type" error={errors.type}>

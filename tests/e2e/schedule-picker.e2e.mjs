@@ -134,7 +134,7 @@ function londonNowRounded(ms) {
 }
 
 scenario(
-  "Now fills the current London time, rounded to the picker's 15 minutes, once confirmed",
+  "Now fills the current London time, rounded to the picker's 15 minutes, once confirmed; an end before the start is refused next to End, the picked times kept",
   async ({ page }) => {
     await signIn(page, { email: ACCOUNTS.acmeLead, js: true });
     await newEventWithPicker(page, "2027-01-04");
@@ -146,6 +146,15 @@ scenario(
     const shown = await pickerField(page, "End").textContent();
     expect([before, after].includes(shown), `Now: ${shown}, expected ${before}`).toBe(true);
     expect(Number(shown.slice(14, 16)) % 15, "on the step").toBe(0);
+    // Now is before the start (in 2027): the message is next to End, and what was picked is kept.
+    await page.getByLabel("Title (required)").fill(`Ends too soon ${RUN}`);
+    await page.getByRole("button", { name: "Create event" }).click();
+    const error = page.locator("#eventEnd-error");
+    await error.waitFor();
+    expect(await error.textContent(), "error").toBe("The end must be after the start");
+    expect(await pickerField(page, "End").getAttribute("aria-describedby"), "tied to the field").toBe("eventEnd-error");
+    expect(await pickerField(page, "End").textContent(), "kept").toBe(shown);
+    expect(await pickerField(page, "Start").textContent(), "start kept").toBe("2027-01-04 09:00");
   },
   { modes: [true] },
 );

@@ -5,17 +5,18 @@ import { requireModule } from "~/features/auth/index.server";
 import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { ScheduleNav } from "../components/schedule-nav";
-import { SCHEDULE_TOASTS, STATUS_LABELS, TYPE_LABELS, VISIBILITY_LABELS } from "../domain/labels";
+import { SCHEDULE_TOASTS } from "../domain/labels";
 import { parseRrule } from "../domain/recurrence";
-import { isHm, isYmd, londonHm, londonToUtc, londonYmd, todayYmd, WEEKDAY_SHORT } from "../domain/time";
+import { isHm, isYmd, londonHm, londonToUtc, londonYmd, todayYmd } from "../domain/time";
 import { createEvent, deleteEvent, loadEventPage, mayChangeEvent, updateEvent, type EventDetail, type SaveEventError } from "../events.server";
 import { deleteOccurrence, updateOccurrence } from "../occurrences.server";
 import { APPLY_TO, isOccurrenceOf, type ApplyTo } from "../domain/series-edit";
 import { ApplyToFieldset, DeleteConfirm } from "../components/occurrence-controls";
 import { EventAttachments } from "../components/event-attachments";
+import { EventTimes } from "../components/event-times";
+import { describedBy, EventOptionsFields, RepeatFields } from "../components/event-form-fields";
 import { attachFile, detachFile, eventPageFileReads, type AttachError } from "../attachments.server";
 import { schedulePerms, viewerOf } from "../module.server";
-import { EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "../domain/constants";
 import { eventFormValues, parseEventForm, type EventFormErrors, type EventFormValues } from "../schemas";
 import type { Route } from "./+types/event";
 
@@ -189,14 +190,12 @@ async function attachmentAction(
 
 const ATTACH_ERRORS: Record<AttachError, string> = { file_not_found: "That file is not available to you" };
 
-// eslint-disable-next-line max-lines-per-function -- calendar feature, reworked by its owner in parallel
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
   const { isNew, id, calendars, people, perms, at, repeats } = loaderData;
   const failed = actionData && "step" in actionData && actionData.step === "form" ? actionData : null;
   const v = failed?.values ?? loaderData.values;
   const errors: EventFormErrors = failed?.errors ?? {};
   const readOnly = !perms.editThis;
-  const describe = (name: keyof EventFormValues) => (errors[name] ? { "aria-invalid": true, "aria-describedby": `${name}-error` } : {});
   const confirming = actionData && "step" in actionData && actionData.step === "confirm-delete";
   return (
     <AppShell>
@@ -213,138 +212,12 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
           {at !== null && !readOnly ? <ApplyToFieldset at={at} /> : null}
           <fieldset disabled={readOnly} className="space-y-4">
             <Field id="title" label="Title (required)" error={errors.title}>
-              <input id="title" name="title" required defaultValue={v.title} maxLength={200} className={inputClass} {...describe("title")} />
+              <input id="title" name="title" required defaultValue={v.title} maxLength={200} className={inputClass} {...describedBy(errors, "title")} />
             </Field>
-            <div className="grid grid-cols-2 gap-3">
-              <Field id="startDate" label="Start date" error={errors.startDate}>
-                <input id="startDate" name="startDate" type="date" required defaultValue={v.startDate} className={inputClass} {...describe("startDate")} />
-              </Field>
-              <Field id="startTime" label="Start time" error={errors.startTime}>
-                <input
-                  id="startTime"
-                  name="startTime"
-                  type="time"
-                  step={900}
-                  required
-                  defaultValue={v.startTime}
-                  className={inputClass}
-                  {...describe("startTime")}
-                />
-              </Field>
-              <Field id="endDate" label="End date" error={errors.endDate}>
-                <input id="endDate" name="endDate" type="date" required defaultValue={v.endDate} className={inputClass} {...describe("endDate")} />
-              </Field>
-              <Field id="endTime" label="End time" error={errors.endTime}>
-                <input id="endTime" name="endTime" type="time" step={900} required defaultValue={v.endTime} className={inputClass} {...describe("endTime")} />
-              </Field>
-            </div>
+            <EventTimes values={v} errors={errors} enhance={!readOnly} />
             <p className="text-xs opacity-80">Times are UK time (London).</p>
-            <div className="grid gap-3 sm:grid-cols-3">
-              <Field id="type" label="Type" error={errors.type}>
-                <select id="type" name="type" defaultValue={v.type} className={inputClass} {...describe("type")}>
-                  {EVENT_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {TYPE_LABELS[t]}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field id="status" label="Status" error={errors.status}>
-                <select id="status" name="status" defaultValue={v.status} className={inputClass} {...describe("status")}>
-                  {EVENT_STATUSES.map((s) => (
-                    <option key={s} value={s}>
-                      {STATUS_LABELS[s]}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field id="calendarId" label="Calendar" error={errors.calendarId}>
-                <select id="calendarId" name="calendarId" defaultValue={v.calendarId} className={inputClass} {...describe("calendarId")}>
-                  <option value="">Personal Calendar</option>
-                  {calendars.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            </div>
-            <Field id="visibility" label="Visibility" error={errors.visibility}>
-              <select id="visibility" name="visibility" defaultValue={v.visibility} className={inputClass} {...describe("visibility")}>
-                {EVENT_VISIBILITIES.map((s) => (
-                  <option key={s} value={s}>
-                    {VISIBILITY_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <fieldset className="rounded-brand border border-line p-3">
-              <legend className="px-1 text-sm font-medium">Specific people (when visibility is &lsquo;Specific people&rsquo;)</legend>
-              {people.length ? (
-                <ul className="grid max-h-48 gap-1 overflow-y-auto sm:grid-cols-2">
-                  {people.map((p) => (
-                    <li key={p.id}>
-                      <label className="flex items-center gap-2 text-sm">
-                        <input type="checkbox" name="users" value={p.id} defaultChecked={v.users.includes(p.id)} {...describe("users")} />
-                        {p.name}
-                      </label>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="text-sm">No team members available</p>
-              )}
-              {errors.users ? (
-                <p id="users-error" role="alert" className="mt-1 text-sm text-danger">
-                  {errors.users}
-                </p>
-              ) : null}
-            </fieldset>
-            <fieldset className="space-y-3 rounded-brand border border-line p-3">
-              <legend className="px-1 text-sm font-medium">Repeat</legend>
-              <Field id="repeat" label="Repeats" error={errors.repeat}>
-                <select id="repeat" name="repeat" defaultValue={v.repeat} className={inputClass} {...describe("repeat")}>
-                  <option value="none">Does not repeat</option>
-                  <option value="daily">Every day</option>
-                  <option value="weekly">Every week</option>
-                  <option value="monthly">Every month</option>
-                </select>
-              </Field>
-              <fieldset aria-describedby={errors.repeatDays ? "repeatDays-error" : undefined}>
-                <legend className="text-sm">On these days (weekly)</legend>
-                <div className="mt-1 flex flex-wrap gap-3">
-                  {WEEKDAY_SHORT.map((d, i) => (
-                    <label key={d} className="flex items-center gap-1 text-sm">
-                      <input type="checkbox" name="repeatDays" value={String(i)} defaultChecked={v.repeatDays.includes(String(i))} />
-                      {d}
-                    </label>
-                  ))}
-                </div>
-                {errors.repeatDays ? (
-                  <p id="repeatDays-error" role="alert" className="text-sm text-danger">
-                    {errors.repeatDays}
-                  </p>
-                ) : null}
-              </fieldset>
-              <div className="grid grid-cols-2 gap-3">
-                <Field id="repeatUntil" label="Until (last date)" error={errors.repeatUntil}>
-                  <input id="repeatUntil" name="repeatUntil" type="date" defaultValue={v.repeatUntil} className={inputClass} {...describe("repeatUntil")} />
-                </Field>
-                <Field id="repeatCount" label="Or number of times" error={errors.repeatCount}>
-                  <input
-                    id="repeatCount"
-                    name="repeatCount"
-                    type="number"
-                    min={1}
-                    max={500}
-                    inputMode="numeric"
-                    defaultValue={v.repeatCount}
-                    className={inputClass}
-                    {...describe("repeatCount")}
-                  />
-                </Field>
-              </div>
-            </fieldset>
+            <EventOptionsFields values={v} errors={errors} calendars={calendars} people={people} />
+            <RepeatFields values={v} errors={errors} />
           </fieldset>
           <div className="flex flex-wrap gap-2">
             {perms.editThis ? (

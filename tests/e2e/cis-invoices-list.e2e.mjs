@@ -1,3 +1,4 @@
+/* global window */ // used inside page.evaluate callbacks, which run in the browser
 // The invoice list (issue 10), signed in as admin@acme.test against the seeded invoices (acme has
 // invoices in every status): filters in the URL, bulk approve with its confirmation, and the CSV
 // export. Each mode approves its own draft, so the two runs never meet.
@@ -69,6 +70,24 @@ scenario("invoice list: status filter and search live in the URL and work withou
   await page.goto(tenantUrl("acme", `${LIST}?q=no-such-invoice-anywhere`));
   await page.getByText("No invoices found", { exact: true }).waitFor();
   await page.getByText("Try adjusting your filters", { exact: true }).waitFor();
+});
+
+scenario("invoice list: a row's link opens the invoice, in the app with JavaScript (no page load) and as a plain link without", async ({ page, js }) => {
+  await signIn(page, { js });
+  await openList(page, js);
+  const firstRow = page.locator("tbody tr").first();
+  const id = await firstRow.getAttribute("data-row");
+  const link = firstRow.locator("th a").first();
+  const number = (await link.innerText()).trim();
+  // A mark on the window: a client-side navigation keeps it, a page load drops it.
+  await page.evaluate(() => {
+    window.__listMark = "kept";
+  });
+  await link.click();
+  await page.waitForURL((u) => u.pathname === `${LIST}/${id}`);
+  await page.getByText(number).first().waitFor();
+  const mark = await page.evaluate(() => window.__listMark ?? null);
+  expect(mark, "the window's mark after following the row's link").toBe(js ? "kept" : null);
 });
 
 scenario("invoice list: bulk approve asks first, then reports the approved invoice and keeps the filter", async ({ page, js }) => {

@@ -301,6 +301,42 @@ describe("the invoice list", () => {
     expect(new Set(seen).size).toBe(INVOICE_PAGE_SIZE + 5);
   });
 
+  it("counts a search's matches only as far as the pager reaches: 'More than 100 items' and 'at least' pages, exact once the end is in reach", async () => {
+    const { t, b } = await cisStaff("standard");
+    const sub = await seedSub(t, { name: "Capped Roofing" });
+    // 140 matches, written by SQLite in one statement; day i-1 of January 2026, newest last.
+    await env.DB.prepare(
+      `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 140)
+       INSERT INTO cis_invoices (id, tenant_id, invoice_number, subcontractor_id, subcontractor_name, subcontractor_name_lower, status,
+         invoice_date, tax_month, gross_p, materials_p, labour_p, cis_rate, cis_deduction_p, vat_rate, vat_base_p, vat_amount_p,
+         gross_total_p, net_payment_p, materials_percentage, created_at, updated_at)
+       SELECT 'inv_cap_' || i, ?1, 'CAP-' || printf('%03d', i), ?2, 'Capped Roofing', 'capped roofing', 'draft',
+         date('2026-01-01', '+' || (i / 10) || ' days'), '2026-01', 1000, 0, 1000, 20, 200, 0, 1000, 0, 1000, 800, 0, ?3, ?3 FROM s`,
+    )
+      .bind(t.id, sub.id, Date.now())
+      .run();
+
+    const p1 = await page(await b.get(`${t.origin}${LIST}?q=capped`));
+    expect(listed(p1)).toHaveLength(INVOICE_PAGE_SIZE);
+    expect(textOf(p1, "[data-item-count]")).toBe("More than 100 items");
+    expect(pageText(p1)).toContain("Page 1 of at least 5");
+    expect(hrefs(p1, 'a[rel="next"]')).toEqual(["/cis/invoices?q=capped&page=2"]);
+
+    // From page 5 the count reaches 200: all 140 are counted, the last page is known.
+    const p5 = await page(await b.get(`${t.origin}${LIST}?q=capped&page=5`));
+    expect(textOf(p5, "[data-item-count]")).toBe("140 items");
+    expect(pageText(p5)).toContain("Page 5 of 6");
+    expect(hrefs(p5, 'a[rel="next"]')).toEqual(["/cis/invoices?q=capped&page=6"]);
+    const p6 = await page(await b.get(`${t.origin}${LIST}?q=capped&page=6`));
+    expect(listed(p6)).toHaveLength(15);
+    expect(pageText(p6)).toContain("Page 6 of 6");
+    expect(hrefs(p6, 'a[rel="next"]')).toEqual([]);
+
+    // A narrower search is counted exactly.
+    const few = await page(await b.get(`${t.origin}${LIST}?q=cap-00`));
+    expect(textOf(few, "[data-item-count]")).toBe("9 items");
+  });
+
   it("shows 'No invoices found' with the hint that fits", async () => {
     const { t, b } = await cisStaff("lead");
     const empty = await page(await b.get(`${t.origin}${LIST}`));

@@ -562,6 +562,27 @@ describe("the list", () => {
     expect(hrefs(p2)).toContain("/cis/subcontractors?type=individual");
   });
 
+  it("counts a search's matches only as far as the pager reaches: 'More than 100 items', exact once the end is in reach", async () => {
+    const { t, b } = await setup("lead");
+    const now = Date.now();
+    await env.DB.prepare(
+      `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 110)
+       INSERT INTO cis_subcontractors (id, tenant_id, type, name, name_lower, active, verification_status, verification_rate, created_at, updated_at)
+       SELECT 'sub_cap_' || i, ?1, 'individual', 'Capped ' || printf('%03d', i), 'capped ' || printf('%03d', i), 1, 'standard', 20, ?2, ?2 FROM s`,
+    )
+      .bind(t.id, now)
+      .run();
+    const base = `${t.origin}/cis/subcontractors`;
+    const p1 = await page(await b.get(`${base}?q=capped`));
+    expect(textOf(p1, "[data-item-count]")).toBe("More than 100 items");
+    expect(pageText(p1)).toContain("Page 1 of at least 5");
+    expect(hrefs(p1)).toContain("/cis/subcontractors?q=capped&page=2");
+    // Page 2 counts up to 125: all 110 are counted.
+    const p2 = await page(await b.get(`${base}?q=capped&page=2`));
+    expect(textOf(p2, "[data-item-count]")).toBe("110 items");
+    expect(pageText(p2)).toContain("Page 2 of 5");
+  });
+
   it("renders 'Error loading subcontractors' when the data layer fails", async () => {
     const { t, b } = await setup("lead");
     const saved = env.PII_HMAC_KEY;

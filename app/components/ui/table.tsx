@@ -119,9 +119,13 @@ export function TBody({ children, ...props }: HTMLAttributes<HTMLTableSectionEle
   return <tbody {...props}>{children}</tbody>;
 }
 
+/** A body row's and a normal-density cell's classes, for long lists that render plain `tr`/`td` rather than a component per cell. */
+export const ROW_CLASS = "border-b border-line align-top last:border-b-0";
+export const CELL_CLASS = CELL.normal;
+
 /** A body row; data-* attributes pass through (tests and scripts find rows by them). */
 export function TR({ className = "", ...props }: HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string | number | undefined>) {
-  return <tr className={`border-b border-line align-top last:border-b-0 ${className}`} {...props} />;
+  return <tr className={`${ROW_CLASS} ${className}`} {...props} />;
 }
 
 export function TD({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {

@@ -4,9 +4,10 @@
  * scoped to the tenant.
  */
 import { forTenant, sameTenant } from "~/db/tenancy";
-import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
+import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
 import { cisInvoiceCounts, cisInvoices, cisSubcontractors, users } from "~/db/schema";
 import { currentTaxMonth, materialsWarning, previousTaxMonth } from "../domain";
 import { INVOICE_BULK_LIMIT, INVOICE_PAGE_SIZE, INVOICE_PERIODS, INVOICE_STATUS_FILTERS, type InvoicePeriod, type InvoiceStatusFilter } from "./invoice-codes";
@@ -182,14 +183,11 @@ export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date
 /**
  * The filtered view's total. Without a search term every filter (status, period) is a condition
  * on the counted rows' key, so the total sums cis_invoice_counts; a search has to look at the
- * invoices themselves and counts the matches through the list's covering index.
+ * invoices themselves and counts its matches only as far as the pager reaches from this page
+ * (`searchCountLimit`), through the list's covering index.
  */
-function invoiceTotalQuery(db: Db, tenantId: string, query: Pick<InvoiceListQuery, "q" | "status" | "period">, now: Date) {
-  if (query.q)
-    return db
-      .select({ total: count() })
-      .from(cisInvoices)
-      .where(invoiceFilter(tenantId, query, now));
+function invoiceTotalQuery(db: Db, tenantId: string, query: InvoiceListQuery, now: Date) {
+  if (query.q) return cappedCountQuery(db, cisInvoices, invoiceFilter(tenantId, query, now), searchCountLimit(query.page, INVOICE_PAGE_SIZE));
   const c = cisInvoiceCounts;
   const months = periodTaxMonths(query.period, now);
   return db
@@ -243,9 +241,9 @@ export async function listInvoices(env: Env, tenantId: string, query: InvoiceLis
   const [rows, [{ total }], [stats]] = await db.batch(invoiceListQueries(db, tenantId, query, now));
   return {
     rows: rows.map(invoiceListItem),
-    total,
+    // A search's total is "more than `total`" when its count stopped at the limit.
+    ...pagedTotal(total, INVOICE_PAGE_SIZE, query.q ? searchCountLimit(query.page, INVOICE_PAGE_SIZE) : Infinity),
     page: query.page,
-    pageCount: Math.max(1, Math.ceil(total / INVOICE_PAGE_SIZE)),
     stats: toInvoiceStats(stats),
   };
 }

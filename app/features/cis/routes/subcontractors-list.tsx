@@ -7,7 +7,7 @@ import { redirectWithToast } from "~/features/platform/index.server";
 import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
-import { Pager } from "~/components/ui/pager";
+import { itemCount, Pager } from "~/components/ui/pager";
 import { ExportImportButtons } from "~/components/ui/list-toolbar";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import {
@@ -221,7 +221,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
         </Form>
 
         <p className="text-sm opacity-70" aria-live="polite">
-          <span data-item-count>{total === 1 ? "1 item" : `${total} items`}</span>
+          <span data-item-count>{itemCount(total, list?.more === true)}</span>
           {perms.canWrite && selected.size > 0 ? <span>{` · ${selected.size} selected`}</span> : null}
         </p>
 
@@ -310,7 +310,7 @@ export default function SubcontractorsList({ loaderData, actionData }: Route.Com
         <SubcontractorTable rows={rows} perms={perms} bulkFormId={BULK_FORM} selected={selected} onToggle={toggle} onToggleAll={toggleAll} />
       )}
 
-      {list ? <Pager page={list.page} pageCount={list.pageCount} href={(page) => `/cis/subcontractors${queryString(query, page)}`} /> : null}
+      {list ? <Pager page={list.page} pageCount={list.pageCount} more={list.more} href={(page) => `/cis/subcontractors${queryString(query, page)}`} /> : null}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
+import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
 import { cisSubcontractorCounts, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
@@ -104,6 +105,7 @@ export async function subcontractorFilter(
 export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery) {
   const db = dbFor(env, tenantId);
   const where = await subcontractorFilter(env, tenantId, query);
+  const limit = query.q ? searchCountLimit(query.page, PAGE_SIZE) : Infinity;
   const [rows, [{ total }], [summary]] = await db.batch([
     db
       .select()
@@ -112,11 +114,16 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
       .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
       .limit(PAGE_SIZE)
       .offset((query.page - 1) * PAGE_SIZE),
-    // The count table has no UTR-check dimension: a search or the failing-UTR filter counts its rows.
-    query.q || query.utr === "invalid" ? db.select({ total: count() }).from(cisSubcontractors).where(where) : countedTotalQuery(db, tenantId, query),
+    // The count table has no UTR-check dimension: a search or the failing-UTR filter counts its rows
+    // (a search only as far as the pager reaches from this page).
+    query.q
+      ? cappedCountQuery(db, cisSubcontractors, where, limit)
+      : query.utr === "invalid"
+        ? db.select({ total: count() }).from(cisSubcontractors).where(where)
+        : countedTotalQuery(db, tenantId, query),
     summaryQuery(db, tenantId),
   ]);
-  return { rows, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)), summary: toSummary(summary) };
+  return { rows, ...pagedTotal(total, PAGE_SIZE, limit), page: query.page, summary: toSummary(summary) };
 }
 
 /**

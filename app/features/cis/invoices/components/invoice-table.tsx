@@ -1,6 +1,6 @@
 import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
-import { Link } from "react-router";
-import { TBody, TD, TH, TR, Table } from "~/components/ui/table";
+import { CELL_CLASS, ROW_CLASS, Table } from "~/components/ui/table";
+import { useRowDelegation } from "~/components/ui/row-links";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain/money";
 import type { InvoiceListItem } from "../queries.server";
@@ -57,6 +57,8 @@ export function InvoiceTable({
   onToggle: (id: string, on: boolean) => void;
   onToggleAll: (on: boolean) => void;
 }) {
+  // Plain links and cells per row: the body's click handler navigates as Link would (a list page renders 25 rows on every request).
+  const delegate = useRowDelegation();
   return (
     <Table caption="Invoices" scrollClassName="overflow-x-auto rounded-brand border border-line">
       <SelectableTHead
@@ -68,16 +70,16 @@ export function InvoiceTable({
         selectAllLabel="Select all invoices on this page"
         columns={["Invoice", "Subcontractor", "Amounts", "CIS", "Net", "Dates", "Status", "Actions"]}
       />
-      <TBody>
+      <tbody onClick={delegate.onClick}>
         {rows.map((r) => (
-          <TR key={r.id} data-row={r.id}>
+          <tr key={r.id} data-row={r.id} className={ROW_CLASS}>
             {canSelect ? (
               <SelectRowCell id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select invoice ${r.invoiceNumber}`} />
             ) : null}
-            <TH scope="row">
-              <Link to={`/cis/invoices/${r.id}`} className="text-accent-ink underline-offset-2 hover:underline">
+            <th scope="row" className={`${CELL_CLASS} font-medium`}>
+              <a href={`/cis/invoices/${r.id}`} className="text-accent-ink underline-offset-2 hover:underline">
                 {r.invoiceNumber}
-              </Link>
+              </a>
               {r.source === "portal" ? (
                 <span
                   className="ml-2 rounded-full bg-surface px-2 py-0.5 text-xs font-normal"
@@ -88,9 +90,9 @@ export function InvoiceTable({
                 </span>
               ) : null}
               {r.linkShownTo !== null ? <LinkShownMark name={r.linkShownTo} /> : null}
-            </TH>
-            <TD>{r.subcontractorName}</TD>
-            <TD data-amounts>
+            </th>
+            <td className={CELL_CLASS}>{r.subcontractorName}</td>
+            <td className={CELL_CLASS} data-amounts>
               <div>
                 <span className="sr-only">Gross: </span>
                 {formatPence(r.grossP)}
@@ -99,34 +101,36 @@ export function InvoiceTable({
                 {`Materials: ${formatPence(r.materialsP)}`}
                 {r.materialsWarning ? <MaterialsWarning percentage={r.materialsPercentage} /> : null}
               </div>
-            </TD>
-            <TD>
+            </td>
+            <td className={CELL_CLASS}>
               <div>{formatPence(r.cisDeductionP)}</div>
               <div className="text-xs opacity-70">{`${r.cisRate}%`}</div>
-            </TD>
-            <TD data-net>{formatPence(r.netPaymentP)}</TD>
-            <TD>
+            </td>
+            <td className={CELL_CLASS} data-net>
+              {formatPence(r.netPaymentP)}
+            </td>
+            <td className={CELL_CLASS}>
               <div>{formatDate(r.invoiceDate)}</div>
               <div className="text-xs opacity-70">{`Paid: ${formatDate(r.paymentDate)}`}</div>
-            </TD>
-            <TD>
+            </td>
+            <td className={CELL_CLASS}>
               <InvoiceStatusBadge status={r.status} />
-            </TD>
-            <TD>
+            </td>
+            <td className={CELL_CLASS}>
               <div className="flex flex-wrap items-center gap-2">
-                <Link to={`/cis/invoices/${r.id}`} className="underline" aria-label={`View invoice ${r.invoiceNumber}`}>
+                <a href={`/cis/invoices/${r.id}`} className="underline" aria-label={`View invoice ${r.invoiceNumber}`}>
                   View
-                </Link>
+                </a>
                 {canWrite && r.status === "draft" ? (
-                  <Link to={`/cis/invoices/${r.id}/edit`} className="underline" aria-label={`Edit invoice ${r.invoiceNumber}`}>
+                  <a href={`/cis/invoices/${r.id}/edit`} className="underline" aria-label={`Edit invoice ${r.invoiceNumber}`}>
                     Edit
-                  </Link>
+                  </a>
                 ) : null}
               </div>
-            </TD>
-          </TR>
+            </td>
+          </tr>
         ))}
-      </TBody>
+      </tbody>
     </Table>
   );
 }

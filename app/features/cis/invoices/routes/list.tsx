@@ -8,7 +8,7 @@ import { reportInternalError } from "~/features/platform";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
-import { Pager } from "~/components/ui/pager";
+import { itemCount, Pager } from "~/components/ui/pager";
 import { ExportImportButtons } from "~/components/ui/list-toolbar";
 import { isIsoDate } from "../../domain/schemas";
 import type { CisScope } from "../../domain/scopes";
@@ -192,7 +192,7 @@ export default function InvoiceList({ loaderData, actionData }: Route.ComponentP
         </Form>
 
         <p className="text-sm opacity-70" aria-live="polite">
-          <span data-item-count>{total === 1 ? "1 item" : `${total} items`}</span>
+          <span data-item-count>{itemCount(total, list?.more === true)}</span>
           {hydrated && canSelect ? <span data-selected-count>{` · ${selected.size} selected`}</span> : null}
         </p>
 
@@ -254,7 +254,7 @@ export default function InvoiceList({ loaderData, actionData }: Route.ComponentP
         />
       )}
 
-      {list ? <Pager page={list.page} pageCount={list.pageCount} href={(page) => `/cis/invoices${invoiceListSearch(query, page)}`} /> : null}
+      {list ? <Pager page={list.page} pageCount={list.pageCount} more={list.more} href={(page) => `/cis/invoices${invoiceListSearch(query, page)}`} /> : null}
     </div>
   );
 }

@@ -1,10 +1,9 @@
 import { StatCards } from "~/components/ui/stat-cards";
 import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
-import { Form, Link } from "react-router";
-import { TBody, TD, TH, TR, Table } from "~/components/ui/table";
+import { CELL_CLASS, ROW_CLASS, Table } from "~/components/ui/table";
+import { useRowDelegation } from "~/components/ui/row-links";
 import type { SubcontractorListItem } from "../subcontractors.server";
 import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal";
-import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 
 export const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
 export const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" } as const;
@@ -51,6 +50,8 @@ export function SubcontractorTable({
   onToggle: (id: string, on: boolean) => void;
   onToggleAll: (on: boolean) => void;
 }) {
+  // Plain links, forms and cells per row: the body's handlers do what Link and Form would (a list page renders 25 rows on every request).
+  const delegate = useRowDelegation();
   return (
     <Table caption="Subcontractors" scrollClassName="overflow-x-auto rounded-brand border border-line">
       <SelectableTHead
@@ -62,19 +63,19 @@ export function SubcontractorTable({
         selectAllLabel="Select all subcontractors on this page"
         columns={["Subcontractor", "Type", "UTR / NINO", "Verification", "Contact", "Status", "Actions"]}
       />
-      <TBody>
+      <tbody onClick={delegate.onClick} onSubmit={delegate.onSubmit}>
         {rows.map((r) => (
-          <TR key={r.id} data-row={r.id}>
+          <tr key={r.id} data-row={r.id} className={ROW_CLASS}>
             {perms.canWrite ? (
               <SelectRowCell id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select ${r.name}`} />
             ) : null}
-            <TH scope="row">
-              <Link to={`/cis/subcontractors/${r.id}`} className="text-accent-ink underline-offset-2 hover:underline">
+            <th scope="row" className={`${CELL_CLASS} font-medium`}>
+              <a href={`/cis/subcontractors/${r.id}`} className="text-accent-ink underline-offset-2 hover:underline">
                 {r.name}
-              </Link>
-            </TH>
-            <TD>{TYPE_LABELS[r.type]}</TD>
-            <TD className="font-mono text-xs">
+              </a>
+            </th>
+            <td className={CELL_CLASS}>{TYPE_LABELS[r.type]}</td>
+            <td className={`${CELL_CLASS} font-mono text-xs`}>
               <div>{r.utrMasked ?? "N/A"}</div>
               {r.utrInvalid ? (
                 <div className="font-sans font-medium text-danger" data-utr-invalid>
@@ -82,8 +83,8 @@ export function SubcontractorTable({
                 </div>
               ) : null}
               {r.ninoMasked ? <div className="opacity-70">{r.ninoMasked}</div> : null}
-            </TD>
-            <TD>
+            </td>
+            <td className={CELL_CLASS}>
               {r.publicBody ? (
                 <div className="text-xs font-medium" data-public-body>
                   Public body
@@ -93,40 +94,40 @@ export function SubcontractorTable({
               <div className="text-xs opacity-70">
                 {`${STATUS_LABELS[r.verificationStatus]}${r.verificationMethod ? ` · ${METHOD_LABELS[r.verificationMethod]}` : ""}`}
               </div>
-            </TD>
-            <TD className="text-xs">
+            </td>
+            <td className={`${CELL_CLASS} text-xs`}>
               <div>{r.emailMasked || "N/A"}</div>
               {r.phoneMasked ? <div className="opacity-70">{r.phoneMasked}</div> : null}
-            </TD>
-            <TD>
+            </td>
+            <td className={CELL_CLASS}>
               <StatusBadge active={r.active} />
-            </TD>
-            <TD>
+            </td>
+            <td className={CELL_CLASS}>
               <div className="flex flex-wrap items-center gap-2">
-                <Link to={`/cis/subcontractors/${r.id}`} className="underline">
+                <a href={`/cis/subcontractors/${r.id}`} className="underline">
                   View Details
-                </Link>
+                </a>
                 {perms.canWrite ? (
-                  <Link to={`/cis/subcontractors/${r.id}/edit`} className="underline">
+                  <a href={`/cis/subcontractors/${r.id}/edit`} className="underline">
                     Edit
-                  </Link>
+                  </a>
                 ) : null}
                 {perms.canWrite && r.active ? (
-                  <Form method="post" onSubmit={confirmThenSubmit(() => `Archive ${r.name}? It can be made active again from its form.`)}>
+                  <form method="post" data-confirm={`Archive ${r.name}? It can be made active again from its form.`}>
                     <input type="hidden" name="intent" value="archive" />
                     <input type="hidden" name="ids" value={r.id} />
                     <input type="hidden" name="confirmed" value="" />
                     <button type="submit" className="underline text-danger">
                       Archive
                     </button>
-                  </Form>
+                  </form>
                 ) : null}
                 {perms.canInvite && r.hasEmail && r.active ? <InviteToPortalButton subcontractorId={r.id} className="underline" /> : null}
               </div>
-            </TD>
-          </TR>
+            </td>
+          </tr>
         ))}
-      </TBody>
+      </tbody>
     </Table>
   );
 }

@@ -1,0 +1,38 @@
+import type { FormEvent, MouseEvent } from "react";
+import { useNavigate, useSubmit } from "react-router";
+
+/**
+ * One click and one submit handler for a whole table body, so its rows can hold plain links and
+ * forms instead of a router `Link` and `Form` per row (each of those runs several hooks and adds
+ * attributes on every server render of a long list). Without JavaScript the links and forms work
+ * as they are; with it, a plain left click on a same-site link navigates in the app, and a row form
+ * posts through the router, after the browser's confirmation when the form has `data-confirm`
+ * (its hidden `confirmed` field then says yes, so the server acts at once).
+ */
+export function useRowDelegation() {
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  function onClick(event: MouseEvent<HTMLElement>) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    if (!(link instanceof HTMLAnchorElement) || link.target || link.hasAttribute("download")) return;
+    const href = link.getAttribute("href") ?? "";
+    // Only the app's own paths: anything else is the browser's.
+    if (!href.startsWith("/") || href.startsWith("//")) return;
+    event.preventDefault();
+    navigate(href);
+  }
+  function onSubmit(event: FormEvent<HTMLElement>) {
+    const form = event.target;
+    if (event.defaultPrevented || !(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+    event.preventDefault();
+    const question = form.dataset.confirm;
+    if (question) {
+      if (!window.confirm(question)) return;
+      const confirmed = form.elements.namedItem("confirmed");
+      if (confirmed instanceof HTMLInputElement) confirmed.value = "yes";
+    }
+    void submit(form, { method: "post" });
+  }
+  return { onClick, onSubmit };
+}

@@ -7,6 +7,7 @@
 // (root, layouts, the page), each file once. The sizes are gzip (level 9), like the transfer in a
 // browser's network panel. Any page (a route that renders, not a resource route) over
 // BUDGET_BYTES fails the run; the table lists the pages people open most, then the heaviest.
+// Any client file carrying a server-only library (zod, date-fns-tz) fails it too, named.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
@@ -124,6 +125,37 @@ export function pageRouteIds(manifest) {
   return routes.filter((r) => r.hasDefaultExport !== false && !parents.has(r.id)).map((r) => r.id);
 }
 
+/**
+ * Libraries only the server may run (ADR 0069): the browser validates nothing (the action's schema
+ * is the one check) and formats London dates with `Intl` alone. Each is recognised in a built,
+ * minified chunk by a string its code always carries, whatever part of the library is used: zod's
+ * core names its base class `$ZodType` (zod and zod/mini alike); date-fns-tz's time-zone reader,
+ * which all its functions use, builds an `America/New_York` formatter when its module loads and
+ * keeps the regular expression of its fallback parser (both must be there, so that a page naming
+ * that time zone is not mistaken for the library).
+ */
+export const SERVER_ONLY_LIBRARIES = [
+  { name: "zod", markers: ["$ZodType"] },
+  { name: "date-fns-tz", markers: ["America/New_York", String.raw`(\d+)\/(\d+)\/(\d+),? (\d+):(\d+):(\d+)`] },
+];
+
+/** The client files (URL paths under /assets/) holding a server-only library, with the library's name. */
+export function serverOnlyLibrariesIn(files) {
+  const found = [];
+  for (const [file, text] of files) {
+    for (const lib of SERVER_ONLY_LIBRARIES) if (lib.markers.every((m) => text.includes(m))) found.push({ file, library: lib.name });
+  }
+  return found;
+}
+
+/** Every JavaScript file the build gives the browser, as [URL path, text]. */
+export function clientScripts(clientDir = CLIENT) {
+  const dir = path.join(clientDir, "assets");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => [`/assets/${f}`, readFileSync(path.join(dir, f), "utf8")]);
+}
+
 function sizer(clientDir) {
   const cache = new Map();
   return (url) => {
@@ -187,7 +219,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const { ok, text } = report(measure(), { quiet });
     console.log(text);
-    process.exit(ok ? 0 : 1);
+    const leaks = serverOnlyLibrariesIn(clientScripts());
+    for (const { file, library } of leaks) console.log(`server-only library in the browser's JavaScript: ${library} in ${file}`);
+    if (leaks.length === 0 && !quiet)
+      console.log(`server-only libraries: none in the browser's JavaScript (${SERVER_ONLY_LIBRARIES.map((l) => l.name).join(", ")})`);
+    process.exit(ok && leaks.length === 0 ? 0 : 1);
   } catch (err) {
     console.error(`[bundle-budget] ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

@@ -23,7 +23,8 @@ import {
 import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { SettingsNav } from "../components/settings-nav";
-import { APPEARANCE_LABELS, brandingSchema, RADIUS_LABELS, type BrandingInput } from "../schemas";
+import { APPEARANCE_LABELS, lookFromForm, RADIUS_LABELS, type BrandingLook } from "../labels";
+import { brandingSchema, type BrandingInput } from "../schemas";
 import { removeLogo, saveBranding, saveLogo } from "../settings.server";
 import { LOGO_ERROR_MESSAGES, LOGO_MAX_BYTES } from "../logo";
 import type { Route } from "./+types/branding";
@@ -120,7 +121,7 @@ function LogoForm({ logo, error }: { logo: { type: string; kb: number } | null; 
 }
 
 /** A sample of the shell in the chosen branding: the server draws the saved one, the script follows the form. */
-function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantName: string }) {
+function BrandingPreview({ value, tenantName }: { value: BrandingLook; tenantName: string }) {
   const accent = hexToHsl(value.accentColor) ?? DEFAULT_BRANDING.accentHsl;
   const dark = value.appearance === "dark";
   const d = DEFAULT_BRANDING;
@@ -166,15 +167,15 @@ function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantNa
 // eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
 export default function BrandingSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { saved, logo, tenantName } = loaderData;
-  const [live, setLive] = useState<BrandingInput>(saved);
+  const [live, setLive] = useState<BrandingLook>(saved);
   const [form, fields] = useForm({
     lastResult: actionData?.result ?? undefined,
     defaultValue: saved,
   });
   // With JavaScript the preview follows the form as it changes; a value still invalid keeps the last good one.
   const follow = (formEl: HTMLFormElement) => {
-    const parsed = brandingSchema.safeParse(Object.fromEntries(new FormData(formEl)));
-    if (parsed.success) setLive(parsed.data);
+    const look = lookFromForm(Object.fromEntries(new FormData(formEl)));
+    if (look) setLive(look);
   };
   return (
     <AppShell>

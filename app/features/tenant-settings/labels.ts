@@ -25,7 +25,8 @@ export type BrandingLook = {
   fontFamily: (typeof BRAND_FONT_IDS)[number];
 };
 
-function pick<T extends string>(list: readonly T[], value: unknown): T | undefined {
+/** `value` when it is one of `list`, else undefined. */
+export function oneOf<T extends string>(list: readonly T[], value: unknown): T | undefined {
   return list.find((v) => v === value);
 }
 
@@ -36,9 +37,9 @@ function pick<T extends string>(list: readonly T[], value: unknown): T | undefin
  */
 export function lookFromForm(values: Record<string, unknown>): BrandingLook | null {
   const accentColor = typeof values.accentColor === "string" ? values.accentColor.trim() : "";
-  const radius = pick(BRAND_RADII, values.radius);
-  const appearance = pick(BRAND_APPEARANCES, values.appearance);
-  const fontFamily = pick(BRAND_FONT_IDS, values.fontFamily);
+  const radius = oneOf(BRAND_RADII, values.radius);
+  const appearance = oneOf(BRAND_APPEARANCES, values.appearance);
+  const fontFamily = oneOf(BRAND_FONT_IDS, values.fontFamily);
   if (!HEX_COLOUR_RE.test(accentColor) || !radius || !appearance || !fontFamily) return null;
   return { accentColor, radius, appearance, fontFamily };
 }

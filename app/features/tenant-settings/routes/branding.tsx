@@ -11,6 +11,7 @@ import { clientIp } from "~/features/platform/index.server";
 import {
   accentAsText,
   BRAND_APPEARANCES,
+  BRAND_FONT_IDS,
   BRAND_FONTS,
   BRAND_RADII,
   DEFAULT_BRANDING,
@@ -23,15 +24,11 @@ import {
 import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { SettingsNav } from "../components/settings-nav";
-import { APPEARANCE_LABELS, lookFromForm, RADIUS_LABELS, type BrandingLook } from "../labels";
+import { APPEARANCE_LABELS, lookFromForm, oneOf, RADIUS_LABELS, type BrandingLook } from "../labels";
 import { brandingSchema, type BrandingInput } from "../schemas";
 import { removeLogo, saveBranding, saveLogo } from "../settings.server";
 import { LOGO_ERROR_MESSAGES, LOGO_MAX_BYTES } from "../logo";
 import type { Route } from "./+types/branding";
-
-function oneOf<T extends string>(list: readonly T[], value: string | undefined, fallback: T): T {
-  return list.find((v) => v === value) ?? fallback;
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const tenant = requireTenant(context);
@@ -40,13 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The saved choices, or the defaults for what the tenant never set (the tenant came with the session's batch).
   const saved: BrandingInput = {
     accentColor: b.accentColor && HEX_COLOUR_RE.test(b.accentColor) ? b.accentColor : hslToHex(b.accentHsl ?? DEFAULT_BRANDING.accentHsl).toUpperCase(),
-    radius: oneOf(BRAND_RADII, b.radius, "0.5rem"),
-    appearance: oneOf(BRAND_APPEARANCES, b.appearance, "auto"),
-    fontFamily: oneOf(
-      BRAND_FONTS.map((f) => f.id),
-      b.fontFamily,
-      "Inter",
-    ),
+    radius: oneOf(BRAND_RADII, b.radius) ?? "0.5rem",
+    appearance: oneOf(BRAND_APPEARANCES, b.appearance) ?? "auto",
+    fontFamily: oneOf(BRAND_FONT_IDS, b.fontFamily) ?? "Inter",
     address: b.address ?? "",
   };
   // What the page says about the logo: its kind and size, never its storage key.

@@ -12,3 +12,6 @@ export declare function firstLoadFiles(manifest: BrowserManifest, routeId: strin
 export declare function pageRouteIds(manifest: BrowserManifest): string[];
 export declare function measure(options?: { clientDir?: string; manifest?: BrowserManifest }): PageSize[];
 export declare function report(rows: PageSize[], options?: { quiet?: boolean }): { ok: boolean; text: string };
+export declare const SERVER_ONLY_LIBRARIES: { name: string; markers: string[] }[];
+export declare function serverOnlyLibrariesIn(files: Iterable<[file: string, text: string]>): { file: string; library: string }[];
+export declare function clientScripts(clientDir?: string): [file: string, text: string][];

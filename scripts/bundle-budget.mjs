@@ -7,6 +7,7 @@
 // (root, layouts, the page), each file once. The sizes are gzip (level 9), like the transfer in a
 // browser's network panel. Any page (a route that renders, not a resource route) over
 // BUDGET_BYTES fails the run; the table lists the pages people open most, then the heaviest.
+// Any client file carrying a server-only library (zod, date-fns-tz) fails it too, named.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
@@ -35,7 +36,7 @@ export const CEILINGS_KB = {
   "cis-portal-invite-new": 131,
   "cis-subcontractor-edit": 139,
   "cis-subcontractor-new": 139,
-  "features/auth/routes/login": 128,
+  "features/auth/routes/login": 127,
   "features/chat/routes/room": 123,
   "features/cis/invoices/routes/detail": 133,
   "features/cis/invoices/routes/import": 123,
@@ -47,36 +48,33 @@ export const CEILINGS_KB = {
   "features/cis/routes/subcontractors-import": 123,
   "features/cis/routes/subcontractors-list": 138,
   "features/cis/statements/routes/list": 125,
-  "features/files/routes/all": 128,
-  "features/files/routes/file": 129,
-  "features/files/routes/overview": 123,
-  "features/files/routes/upload": 124,
-  "features/files/signatures/routes/sign": 124,
-  "features/marketing/routes/home": 133,
-  "features/marketing/routes/privacy": 123,
-  "features/marketing/routes/start-a-project": 131,
-  "features/marketing/routes/terms": 123,
+  "features/files/routes/all": 127,
+  "features/files/routes/file": 128,
+  "features/files/routes/upload": 122,
+  "features/files/signatures/routes/sign": 123,
+  "features/marketing/routes/home": 123,
+  "features/marketing/routes/start-a-project": 129,
   "features/portal/routes/invoice-new": 131,
   "features/portal/routes/signature": 124,
   "features/schedule/routes/view": 123,
-  "features/superadmin/routes/console": 133,
-  "features/team/routes/account": 130,
-  "features/team/routes/activate": 128,
-  "features/team/routes/reset-password": 128,
-  "features/team/routes/users": 131,
-  "features/tenant-settings/routes/branding": 152,
-  "files-folders-path": 128,
-  "files-folders-root": 128,
+  "features/superadmin/routes/console": 130,
+  "features/team/routes/account": 129,
+  "features/team/routes/activate": 127,
+  "features/team/routes/reset-password": 127,
+  "features/team/routes/users": 130,
+  "features/tenant-settings/routes/branding": 129,
+  "files-folders-path": 127,
+  "files-folders-root": 127,
   "notes-folder": 123,
   "notes-folders": 123,
   // Merged 2026-11-27 with the notes editor's lazy loader, the drafts dialog and the actions menu
   // (notes) and the occurrence choice and attachments (calendar event pages).
   "features/notes/routes/new": 123,
   "features/notes/routes/note": 124,
-  "notes-all": 124,
-  "notes-bookmarks": 124,
-  "notes-shared": 124,
-  "notes-trash": 124,
+  "notes-all": 123,
+  "notes-bookmarks": 123,
+  "notes-shared": 123,
+  "notes-trash": 123,
   "schedule-event": 122,
   "schedule-new": 122,
 };
@@ -122,6 +120,37 @@ export function pageRouteIds(manifest) {
   const routes = Object.values(manifest.routes);
   const parents = new Set(routes.map((r) => r.parentId).filter(Boolean));
   return routes.filter((r) => r.hasDefaultExport !== false && !parents.has(r.id)).map((r) => r.id);
+}
+
+/**
+ * Libraries only the server may run (ADR 0069): the browser validates nothing (the action's schema
+ * is the one check) and formats London dates with `Intl` alone. Each is recognised in a built,
+ * minified chunk by a string its code always carries, whatever part of the library is used: zod's
+ * core names its base class `$ZodType` (zod and zod/mini alike); date-fns-tz's time-zone reader,
+ * which all its functions use, builds an `America/New_York` formatter when its module loads and
+ * keeps the regular expression of its fallback parser (both must be there, so that a page naming
+ * that time zone is not mistaken for the library).
+ */
+export const SERVER_ONLY_LIBRARIES = [
+  { name: "zod", markers: ["$ZodType"] },
+  { name: "date-fns-tz", markers: ["America/New_York", String.raw`(\d+)\/(\d+)\/(\d+),? (\d+):(\d+):(\d+)`] },
+];
+
+/** The client files (URL paths under /assets/) holding a server-only library, with the library's name. */
+export function serverOnlyLibrariesIn(files) {
+  const found = [];
+  for (const [file, text] of files) {
+    for (const lib of SERVER_ONLY_LIBRARIES) if (lib.markers.every((m) => text.includes(m))) found.push({ file, library: lib.name });
+  }
+  return found;
+}
+
+/** Every JavaScript file the build gives the browser, as [URL path, text]. */
+export function clientScripts(clientDir = CLIENT) {
+  const dir = path.join(clientDir, "assets");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => [`/assets/${f}`, readFileSync(path.join(dir, f), "utf8")]);
 }
 
 function sizer(clientDir) {
@@ -187,7 +216,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const { ok, text } = report(measure(), { quiet });
     console.log(text);
-    process.exit(ok ? 0 : 1);
+    const leaks = serverOnlyLibrariesIn(clientScripts());
+    for (const { file, library } of leaks) console.log(`server-only library in the browser's JavaScript: ${library} in ${file}`);
+    if (leaks.length === 0 && !quiet)
+      console.log(`server-only libraries: none in the browser's JavaScript (${SERVER_ONLY_LIBRARIES.map((l) => l.name).join(", ")})`);
+    process.exit(ok && leaks.length === 0 ? 0 : 1);
   } catch (err) {
     console.error(`[bundle-budget] ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

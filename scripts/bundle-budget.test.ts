@@ -1,5 +1,6 @@
+import { build, type Plugin, type Rolldown } from "vite";
 import { describe, expect, it } from "vitest";
-import { budgetFor, BUDGET_BYTES, firstLoadFiles, pageRouteIds, report } from "./bundle-budget.mjs";
+import { budgetFor, BUDGET_BYTES, firstLoadFiles, pageRouteIds, report, serverOnlyLibrariesIn } from "./bundle-budget.mjs";
 
 // The shape of React Router's browser manifest, reduced to what the budget reads.
 const manifest = {
@@ -41,4 +42,40 @@ describe("bundle budget", () => {
     expect(budgetFor("features/cis/invoices/routes/list")).toBeGreaterThan(BUDGET_BYTES);
     expect(budgetFor("some/new/page")).toBe(BUDGET_BYTES);
   });
+});
+
+/** `code` built and minified as the production build does for the browser, as one chunk's text. */
+async function builtForTheBrowser(code: string): Promise<string> {
+  const entry: Plugin = { name: "entry", resolveId: (id) => (id === "entry" ? "\0entry" : null), load: (id) => (id === "\0entry" ? code : null) };
+  const result = await build({
+    configFile: false,
+    root: process.cwd(),
+    logLevel: "silent",
+    plugins: [entry],
+    build: { write: false, minify: true, rolldownOptions: { input: "entry" } },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
+  return outputs.flatMap((o) => o.output.flatMap((c) => (c.type === "chunk" ? [c.code] : []))).join("\n");
+}
+
+describe("server-only libraries in the browser's JavaScript", () => {
+  const found = async (code: string) => serverOnlyLibrariesIn([["/assets/page.js", await builtForTheBrowser(code)]]).map((f) => f.library);
+
+  it("finds zod in a minified chunk, whether a schema is built or only parsed with", async () => {
+    expect(await found(`import { z } from "zod"; export const s = z.object({ a: z.string() }); console.log(s.safeParse({}));`)).toEqual(["zod"]);
+    expect(await found(`import * as z from "zod/mini"; console.log(z.string().check(z.minLength(3)));`)).toEqual(["zod"]);
+  }, 60_000);
+
+  it("finds date-fns-tz through either of the functions the app uses", async () => {
+    expect(await found(`import { formatInTimeZone } from "date-fns-tz"; console.log(formatInTimeZone(new Date(), "Europe/London", "yyyy"));`)).toEqual([
+      "date-fns-tz",
+    ]);
+    expect(await found(`import { fromZonedTime } from "date-fns-tz"; console.log(fromZonedTime("2026-01-01T00:00", "Europe/London"));`)).toEqual([
+      "date-fns-tz",
+    ]);
+  }, 60_000);
+
+  it("does not mistake the app's own London date formatting for date-fns-tz", async () => {
+    expect(await found(`import { formatDateTime } from "./app/utils/dates.ts"; console.log(formatDateTime(new Date()), "America/New_York");`)).toEqual([]);
+  }, 60_000);
 });

@@ -87,31 +87,7 @@ export function usageCategory(mimeType: string, name: string): UsageCategory {
   return KIND_CATEGORY[fileKind(mimeType, name)];
 }
 
-export const CATEGORY_LABELS: Record<UsageCategory, string> = {
-  pdf: "PDF",
-  images: "Images",
-  video: "Video",
-  audio: "Audio",
-  documents: "Documents",
-  spreadsheets: "Spreadsheets",
-  presentations: "Presentations",
-  archives: "Archives",
-  other: "Other",
-};
-
-const UNITS = ["B", "kB", "MB", "GB", "TB"] as const;
-
-/** B, kB, MB, GB, TB with one decimal (bytes whole). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return "N/A";
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
-}
+export { CATEGORY_LABELS, formatBytes, percentUsed } from "./sizes";
 
 /** Any character other than letters, digits, dot, underscore and hyphen becomes a hyphen. */
 export function sanitiseName(name: string): string {
@@ -167,10 +143,6 @@ export const TIER_LIMITS: Record<StorageTier, number | null> = {
 /** The custom limit, else the tier's limit, else the free tier's. */
 export function storageCap(tier: StorageTier, customLimit: number | null): number {
   return customLimit ?? TIER_LIMITS[tier] ?? TIER_LIMITS.free ?? 5 * GIB;
-}
-
-export function percentUsed(used: number, cap: number): number {
-  return cap > 0 ? Math.min(100, Math.round((used / cap) * 1000) / 10) : 100;
 }
 
 /** Tier features: versioning is off on free; advanced sharing and analytics from professional; custom retention for enterprise. */

@@ -1,28 +1,5 @@
-/** Copy shared by the public pages and their tests. Client-safe: no server imports. */
-
-export const SITE_NAME = "Workspace";
-
-/** The in-page sections of / that the navigation scrolls to. */
-export const NAV_SECTIONS = [
-  { href: "/#top", label: "Home" },
-  { href: "/#industries", label: "Industries" },
-  { href: "/#process", label: "Process" },
-  { href: "/#about", label: "About" },
-] as const;
-
-export const FOOTER_LINKS = [
-  { href: "/vision", label: "Our vision" },
-  { href: "/help", label: "Help" },
-  { href: "/terms", label: "Terms of service" },
-  { href: "/privacy", label: "Privacy notice" },
-  { href: "/login", label: "Log in" },
-  { href: "/portal/login", label: "Subcontractor portal" },
-] as const;
-
-/** Fixed header height: anchored sections scroll to 80 px below the top of the window. */
-export const ANCHOR_OFFSET_PX = 80;
-/** Smooth scrolling to an anchor never takes longer than this. */
-export const ANCHOR_SCROLL_MAX_MS = 450;
+/** The home page's copy, shared with its tests. Client-safe: no server imports. The frame every
+ * public page shares (name, navigation, footer) is in site.ts, so the other pages do not carry this. */
 
 export const MODULES = [
   {

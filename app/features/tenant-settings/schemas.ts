@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { BrandAppearance } from "~/db/enums";
 import { BRAND_APPEARANCES, BRAND_FONT_IDS, BRAND_RADII, HEX_COLOUR_RE } from "~/features/platform";
 
 export const brandingSchema = z.object({
@@ -25,17 +24,3 @@ export const moduleToggleSchema = z.object({
   moduleId: z.string().trim().min(1).max(100),
   enabled: z.enum(["true", "false"]).transform((v) => v === "true"),
 });
-
-export const RADIUS_LABELS: Record<(typeof BRAND_RADII)[number], string> = {
-  "0rem": "None (0)",
-  "0.25rem": "Small (0.25 rem)",
-  "0.5rem": "Medium (0.5 rem)",
-  "0.75rem": "Large (0.75 rem)",
-  "1rem": "Extra large (1 rem)",
-};
-
-export const APPEARANCE_LABELS: Record<BrandAppearance, string> = {
-  auto: "Follow the system",
-  light: "Light",
-  dark: "Dark",
-};

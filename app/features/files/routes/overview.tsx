@@ -7,7 +7,7 @@ import { SubmissionKeyInput } from "~/features/platform";
 import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { USAGE_CATEGORIES } from "../file-constants";
-import { CATEGORY_LABELS, formatBytes, percentUsed } from "../file-rules";
+import { CATEGORY_LABELS, formatBytes, percentUsed } from "../sizes";
 import { overview } from "../listing.server";
 import { requireModule } from "~/features/auth/index.server";
 import { FILE_SCOPES, filePerms, viewerOf } from "../module.server";

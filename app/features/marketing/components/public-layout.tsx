@@ -1,6 +1,6 @@
 import { type MouseEvent, type ReactNode, useEffect } from "react";
 import { buttonClass } from "~/components/ui/button";
-import { ANCHOR_OFFSET_PX, ANCHOR_SCROLL_MAX_MS, FOOTER_LINKS, NAV_SECTIONS, SITE_NAME } from "../content";
+import { ANCHOR_OFFSET_PX, ANCHOR_SCROLL_MAX_MS, FOOTER_LINKS, NAV_SECTIONS, SITE_NAME } from "../site";
 
 const easeInOut = (t: number) => (t < 0.5 ? 4 * t * t * t : 1 - (-2 * t + 2) ** 3 / 2);
 

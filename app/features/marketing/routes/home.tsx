@@ -1,13 +1,19 @@
-import { type MouseEvent, useCallback, useState } from "react";
+import { lazy, type MouseEvent, Suspense, useCallback, useState } from "react";
 import { redirect } from "react-router";
 import { tenantContext } from "~/context";
 import { optionalUser } from "~/features/auth/index.server";
 import { Landing } from "../components/landing";
-import { ProjectDrawer } from "../components/project-drawer";
 import { PublicLayout } from "../components/public-layout";
 import { publicPageHeaders } from "../headers";
 import { publicPageData } from "../public-site.server";
+import { useHydrated } from "~/utils/use-hydrated";
 import type { Route } from "./+types/home";
+
+/**
+ * The drawer and its form (with @conform-to/react) are fetched once the page has hydrated: they
+ * only ever open on a click, and without JavaScript the link leads to the page form.
+ */
+const ProjectDrawer = lazy(() => import("../components/project-drawer").then((m) => ({ default: m.ProjectDrawer })));
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const tenant = context.get(tenantContext);
@@ -22,6 +28,7 @@ export const headers = publicPageHeaders;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const hydrated = useHydrated();
   // Only runs once JavaScript has loaded; until then the link leads to the page form.
   const openDrawer = useCallback((event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -31,7 +38,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <PublicLayout contactEmail={loaderData.contactEmail} onHome onStartProject={openDrawer}>
       <Landing contactEmail={loaderData.contactEmail} onStartProject={openDrawer} />
-      <ProjectDrawer open={drawerOpen} onOpenChange={setDrawerOpen} />
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <ProjectDrawer open={drawerOpen} onOpenChange={setDrawerOpen} />
+        </Suspense>
+      ) : null}
     </PublicLayout>
   );
 }

@@ -11,6 +11,7 @@ import { clientIp } from "~/features/platform/index.server";
 import {
   accentAsText,
   BRAND_APPEARANCES,
+  BRAND_FONT_IDS,
   BRAND_FONTS,
   BRAND_RADII,
   DEFAULT_BRANDING,
@@ -23,14 +24,11 @@ import {
 import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { SettingsNav } from "../components/settings-nav";
-import { APPEARANCE_LABELS, brandingSchema, RADIUS_LABELS, type BrandingInput } from "../schemas";
+import { APPEARANCE_LABELS, lookFromForm, oneOf, RADIUS_LABELS, type BrandingLook } from "../labels";
+import { brandingSchema, type BrandingInput } from "../schemas";
 import { removeLogo, saveBranding, saveLogo } from "../settings.server";
 import { LOGO_ERROR_MESSAGES, LOGO_MAX_BYTES } from "../logo";
 import type { Route } from "./+types/branding";
-
-function oneOf<T extends string>(list: readonly T[], value: string | undefined, fallback: T): T {
-  return list.find((v) => v === value) ?? fallback;
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const tenant = requireTenant(context);
@@ -39,13 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The saved choices, or the defaults for what the tenant never set (the tenant came with the session's batch).
   const saved: BrandingInput = {
     accentColor: b.accentColor && HEX_COLOUR_RE.test(b.accentColor) ? b.accentColor : hslToHex(b.accentHsl ?? DEFAULT_BRANDING.accentHsl).toUpperCase(),
-    radius: oneOf(BRAND_RADII, b.radius, "0.5rem"),
-    appearance: oneOf(BRAND_APPEARANCES, b.appearance, "auto"),
-    fontFamily: oneOf(
-      BRAND_FONTS.map((f) => f.id),
-      b.fontFamily,
-      "Inter",
-    ),
+    radius: oneOf(BRAND_RADII, b.radius) ?? "0.5rem",
+    appearance: oneOf(BRAND_APPEARANCES, b.appearance) ?? "auto",
+    fontFamily: oneOf(BRAND_FONT_IDS, b.fontFamily) ?? "Inter",
     address: b.address ?? "",
   };
   // What the page says about the logo: its kind and size, never its storage key.
@@ -120,7 +114,7 @@ function LogoForm({ logo, error }: { logo: { type: string; kb: number } | null; 
 }
 
 /** A sample of the shell in the chosen branding: the server draws the saved one, the script follows the form. */
-function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantName: string }) {
+function BrandingPreview({ value, tenantName }: { value: BrandingLook; tenantName: string }) {
   const accent = hexToHsl(value.accentColor) ?? DEFAULT_BRANDING.accentHsl;
   const dark = value.appearance === "dark";
   const d = DEFAULT_BRANDING;
@@ -166,15 +160,15 @@ function BrandingPreview({ value, tenantName }: { value: BrandingInput; tenantNa
 // eslint-disable-next-line max-lines-per-function -- one form: every field reads the same form state, so a split would only pass it through props
 export default function BrandingSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { saved, logo, tenantName } = loaderData;
-  const [live, setLive] = useState<BrandingInput>(saved);
+  const [live, setLive] = useState<BrandingLook>(saved);
   const [form, fields] = useForm({
     lastResult: actionData?.result ?? undefined,
     defaultValue: saved,
   });
   // With JavaScript the preview follows the form as it changes; a value still invalid keeps the last good one.
   const follow = (formEl: HTMLFormElement) => {
-    const parsed = brandingSchema.safeParse(Object.fromEntries(new FormData(formEl)));
-    if (parsed.success) setLive(parsed.data);
+    const look = lookFromForm(Object.fromEntries(new FormData(formEl)));
+    if (look) setLive(look);
   };
   return (
     <AppShell>

@@ -3,7 +3,7 @@ import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
 import { Form, Link } from "react-router";
 import { TBody, TD, TH, TR, Table } from "~/components/ui/table";
 import type { SubcontractorListItem } from "../subcontractors.server";
-import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal";
+import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal-button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 
 export const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;

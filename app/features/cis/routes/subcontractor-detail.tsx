@@ -7,7 +7,7 @@ import { clientIp } from "~/features/platform/index.server";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { reportInternalError } from "~/features/platform";
 import { formatDate, formatDateTime } from "~/utils/dates";
-import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal";
+import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal-button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { ConfirmPanel } from "../subcontractors/components/subcontractor-confirm";
 import { METHOD_LABELS, STATUS_LABELS, StatusBadge, TYPE_LABELS } from "../subcontractors/components/subcontractor-table";

@@ -4,7 +4,7 @@ import { buttonClass } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { can } from "~/features/auth";
 import { redirectWithToast } from "~/features/platform/index.server";
-import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal";
+import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal-button";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { itemCount, Pager } from "~/components/ui/pager";

@@ -1,12 +1,16 @@
 import { useId } from "react";
 import { Form, Link, useLocation } from "react-router";
-import { THEME_PREFERENCES, type ThemePreference, type UserStatus } from "~/db/enums";
+import type { ThemePreference, UserStatus } from "~/db/enums";
 
 const STATUS = {
   active: { label: "Active", color: "#22C55E" },
   busy: { label: "Busy", color: "#F97316" },
   unavailable: { label: "Unavailable", color: "#EF4444" },
 } as const satisfies Record<UserStatus, { label: string; color: string }>;
+
+// The theme choices in the order shown, written out as a record keyed by the type (so none can be
+// missed) rather than read from the enums module, which would bring every enum to every page.
+const THEMES = Object.keys({ system: 0, light: 0, dark: 0 } satisfies Record<ThemePreference, 0>) as ThemePreference[];
 
 type Props = {
   user: { displayName: string; email: string; userStatus: keyof typeof STATUS };
@@ -76,7 +80,7 @@ export function UserMenu({ user, themePreference, links = [] }: Props) {
           <legend className="text-xs font-semibold uppercase opacity-70">Theme</legend>
           <Form method="post" action="/preferences/theme" className="mt-1 flex gap-1">
             <input type="hidden" name="redirectTo" value={back} />
-            {THEME_PREFERENCES.map((t) => (
+            {THEMES.map((t) => (
               <button
                 key={t}
                 type="submit"

@@ -4,7 +4,7 @@ import { formatDate, formatDateTime } from "~/utils/dates";
 import { formatPence } from "../../domain/money";
 import { PUBLIC_BODY_NOT_CIS_MESSAGE } from "../../domain/public-bodies";
 import type { InvoiceStatus } from "../../domain/types";
-import { InvoiceStatusBadge } from "./invoice-status";
+import { InvoiceStatusBadge, linkShownText } from "./invoice-status";
 
 /** Everything the detail page shows about one invoice; names already resolved from user ids. */
 export type InvoiceDetailView = {
@@ -63,11 +63,6 @@ export type InvoiceDetailView = {
     issuedMethod: string | null;
   };
 };
-
-/** The mark of an invoice sent through a portal link a staff member saw (detail page and list). */
-export function linkShownText(name: string): string {
-  return `Submitted through a link shown to ${name}`;
-}
 
 const SOURCE_LABELS = { staff: "Staff", portal: "Subcontractor portal" } as const;
 const VERIFICATION_LABELS: Record<string, string> = { gross: "Gross (0%)", standard: "Standard (20%)", higher: "Higher (30%)" };

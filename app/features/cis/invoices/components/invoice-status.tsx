@@ -9,6 +9,14 @@ export const INVOICE_STATUS_LABELS: Readonly<Record<InvoiceStatus, string>> = {
   cancelled: "Cancelled",
 };
 
+/**
+ * The mark of an invoice sent through a portal link a staff member saw (detail page and list). It
+ * lives here rather than beside the detail view so that the list does not load the detail's code.
+ */
+export function linkShownText(name: string): string {
+  return `Submitted through a link shown to ${name}`;
+}
+
 const BADGE_STYLES: Readonly<Record<InvoiceStatus, string>> = {
   draft: "bg-surface",
   portal_draft: "bg-danger/10",

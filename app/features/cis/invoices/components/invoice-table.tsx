@@ -4,8 +4,7 @@ import { useRowDelegation } from "~/components/ui/row-links";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain/money";
 import type { InvoiceListItem } from "../queries.server";
-import { linkShownText } from "./invoice-detail";
-import { InvoiceStatusBadge } from "./invoice-status";
+import { InvoiceStatusBadge, linkShownText } from "./invoice-status";
 
 /** '65%' or '62.5%': the share as the warning states it. */
 function percentText(p: number): string {

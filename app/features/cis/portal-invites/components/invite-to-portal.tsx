@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { type MouseEvent, useEffect, useId, useRef, useState } from "react";
-import { Form, Link, useFetcher, useRevalidator } from "react-router";
+import { useId, useRef, useState } from "react";
+import { Form, Link } from "react-router";
 import { Button, buttonClass, SubmitButton } from "~/components/ui/button";
 import { Field, inputClass } from "~/components/ui/field";
 import { SubmissionKeyInput } from "~/features/platform";
@@ -8,9 +8,9 @@ import { SUBCONTRACTOR_TYPES } from "../../domain/types";
 import type { inviteCreateSchema } from "../schemas";
 import type { z } from "zod";
 import { useHydrated } from "~/utils/use-hydrated";
+import { inviteHref, LIST_PATH } from "./invite-links";
 
 const EMAIL_NOT_SENT = "Email could not be sent. Please share the link manually.";
-const LIST_PATH = "/cis/subcontractors";
 
 // ---------------------------------------------------------------------------
 // What the route's loader and action return (the modal reads the same shapes)
@@ -43,10 +43,6 @@ export type InviteResultData = {
 };
 
 export type InviteActionData = { kind: "form"; result: SubmissionResult<string[]> } | InviteResultData;
-
-function inviteHref(subcontractorId?: string): string {
-  return subcontractorId ? `${LIST_PATH}/${encodeURIComponent(subcontractorId)}/invite` : `${LIST_PATH}/invite`;
-}
 
 type PanelProps = {
   view: InviteLoaderData;
@@ -387,93 +383,5 @@ function ShownLink({ magicLink }: { magicLink: string }) {
       </p>
       <p className="text-sm opacity-80">{SHOWN_TO_YOU}</p>
     </div>
-  );
-}
-
-// ---------------------------------------------------------------------------
-// The button
-
-/**
- * 'Invite to Portal'. Without JavaScript it is a link to the invite page. With JavaScript it
- * opens the same form as a modal dialog that loads and posts to that page's loader and action
- * through fetchers. Without an id it is the variant that creates the subcontractor first
- * (show it only to users holding cis.portal.invite and cis.sub.write).
- */
-export function InviteToPortalButton({
-  subcontractorId,
-  label = "Invite to Portal",
-  className = "",
-}: {
-  subcontractorId?: string;
-  label?: string;
-  className?: string;
-}) {
-  const href = inviteHref(subcontractorId);
-  const [open, setOpen] = useState(false);
-  const [round, setRound] = useState(0);
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const fetcherKey = `portal-invite:${subcontractorId ?? "new"}:${round}`;
-  const loader = useFetcher<InviteLoaderData>();
-  const submit = useFetcher<InviteActionData>({ key: fetcherKey });
-  const revalidator = useRevalidator();
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (open && dialog && !dialog.open) dialog.showModal();
-  }, [open]);
-
-  function openDialog(e: MouseEvent<HTMLAnchorElement>) {
-    // Let new-tab and new-window clicks go to the page.
-    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
-    setRound((r) => r + 1);
-    setOpen(true);
-    if (subcontractorId) loader.load(href);
-  }
-
-  function closeDialog() {
-    dialogRef.current?.close();
-  }
-
-  const view: InviteLoaderData | undefined = subcontractorId ? (loader.state === "idle" ? loader.data : undefined) : { mode: "create" };
-  const result = submit.data;
-
-  return (
-    <>
-      <Link to={href} onClick={openDialog} className={className} aria-haspopup="dialog">
-        {label}
-      </Link>
-      {open ? (
-        <dialog
-          ref={dialogRef}
-          aria-labelledby={titleId}
-          aria-modal="true"
-          onClose={() => {
-            setOpen(false);
-            // Whatever happened inside (a subcontractor created, an invite recorded) shows on the page.
-            if (result?.kind === "result") revalidator.revalidate();
-          }}
-          className="m-auto w-full max-w-lg rounded-brand border border-line bg-elevated p-6 text-left text-gray-900 shadow-xl backdrop:bg-black/40 dark:text-gray-100"
-        >
-          {view ? (
-            <InvitePanel
-              key={round}
-              view={view}
-              actionData={result}
-              busy={submit.state !== "idle"}
-              titleId={titleId}
-              fetcherKey={fetcherKey}
-              onCancel={closeDialog}
-              onClose={closeDialog}
-            />
-          ) : (
-            <p id={titleId} role="status" aria-live="polite" className="text-sm">
-              Loading...
-            </p>
-          )}
-        </dialog>
-      ) : null}
-    </>
   );
 }

@@ -3,7 +3,7 @@ import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
 import { CELL_CLASS, ROW_CLASS, Table } from "~/components/ui/table";
 import { useRowDelegation } from "~/components/ui/row-links";
 import type { SubcontractorListItem } from "../subcontractors.server";
-import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal";
+import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal-button";
 
 export const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
 export const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" } as const;

@@ -108,7 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isCurrent: month.label === currentTaxMonth(now).label,
       overdue: overdue.find((o) => o.taxMonth === month.label)?.overdueText ?? null,
     },
-    penalties: monthPenalties(month.label, page.monthReturns, page.overdue, now),
+    penalties: monthPenalties(month.label, page.monthReturns, page.overdue, now, page.notices),
     need: current ? null : monthNeedView(month.label, page.paymentsInMonth, page.notices),
     notices: page.notices.map((n) => noticeView(n, canCompile)),
     noticeForm: canCompile

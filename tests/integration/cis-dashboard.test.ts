@@ -367,11 +367,17 @@ describe("CIS dashboard: invoice figures", () => {
     // Statements this tax month still needs generated: one (High Builder's), as the statements screen says.
     expect(value("pending-statements")).toBe("1");
     expect(value("current-month-cis")).toBe("£450.00");
-    // The invoice list's own cards over the same data: the dashboard reuses them, never recomputes;
-    // the list's Pending Statements counts pending invoices of every tax month.
+    // The invoice list's own cards over the same data: the dashboard reuses them, never recomputes.
+    // Pending Statements has one meaning everywhere: statements this tax month still needs generated
+    // (last month's pending invoice is not counted here), and the card names the month.
     const list = await listInvoices(env, t.id, parseInvoiceListQuery(new URLSearchParams()), now);
-    expect(list.stats).toMatchObject({ draft: 2, pendingStatements: 2, thisMonthCisP: 45_000 });
+    expect(list.stats).toMatchObject({ draft: 2, pendingStatements: 1, thisMonthCisP: 45_000 });
     expect(value("current-month-cis")).toBe(formatPence(list.stats.thisMonthCisP));
+    const { doc: listDoc } = await visit(b, `${t.origin}/cis/invoices`);
+    expect(textOf(listDoc, '[data-card="Pending Statements"]')).toBe(value("pending-statements"));
+    const month = currentTaxMonth(now);
+    const monthLink = listDoc.querySelector(`a[href="/cis/statements?month=${month.label}"]`);
+    expect(monthLink?.textContent).toBe(`Tax month ${month.displayLabel}`);
   });
 });
 

@@ -272,8 +272,11 @@ describe("the invoice list", () => {
       expect(textOf(doc, '[data-card="Approved"]'), search).toBe("2");
       // Approved or paid in the current tax month: 140.00 + 100.00 + 140.00.
       expect(textOf(doc, '[data-card="This Month CIS"]'), search).toBe("£380.00");
-      // Paid, statement required, not yet on a statement nor issued (approved ones wait for payment).
-      expect(textOf(doc, '[data-card="Pending Statements"]'), search).toBe("1");
+      // Statements the current tax month still needs (as the dashboard and the statements screen
+      // count them): the previous month's pending invoice is that month's, and this month's paid one
+      // is already issued (approved ones wait for payment). The card names the month it counts.
+      expect(textOf(doc, '[data-card="Pending Statements"]'), search).toBe("0");
+      expect(doc.querySelector(`a[href="/cis/statements?month=${current}"]`)?.textContent, search).toBe(`Tax month ${currentTaxMonth().displayLabel}`);
     }
   });
 

@@ -566,7 +566,7 @@ describe("invoice list", () => {
 
     // Paid and approved each carry 14,000p deduction in the current tax month; the paid one, which
     // deducted, is pending its statement (the approved one waits for its payment).
-    expect(all.stats).toEqual({ total: 31, draft: 29, approved: 1, thisMonthCisP: 28_000, pendingStatements: 1 });
+    expect(all.stats).toMatchObject({ total: 31, draft: 29, approved: 1, thisMonthCisP: 28_000, pendingStatements: 1 });
     await env.DB.prepare("UPDATE cis_invoices SET statement_issued_at = ? WHERE id = ?").bind(Date.now(), paid).run();
     expect((await q({})).stats.pendingStatements).toBe(0);
   });

@@ -69,6 +69,12 @@ describe("overdue returns", () => {
     // The late-filing penalties: charged so far, and every step with the London date it starts.
     const position = lateFilingPenaltyPosition(overdue.label, 0, { now: new Date(), filedAt: null });
     expect(items[0]!.textContent).toContain(`Penalties so far: ${formatPence(position.incurredPence)}`);
+    // The steps fold under that line (a closed <details>, no JavaScript needed), so several overdue
+    // months still fit a phone's first screen.
+    const fold = one(items[0]!, "details");
+    expect(fold.hasAttribute("open")).toBe(false);
+    expect(textOf(fold, "summary")).toBe(`Penalties so far: ${formatPence(position.incurredPence)}`);
+    expect(all(fold, "[data-penalty]")).toHaveLength(4);
     const steps = lateFilingPenaltySteps(overdue.label, 0);
     expect(all(items[0]!, "[data-penalty]").map((li) => [attr(li, "data-penalty"), attr(li, "data-state")])).toEqual(
       steps.map((s) => [s.kind, position.incurred.some((i) => i.kind === s.kind) ? "charged" : "coming"]),

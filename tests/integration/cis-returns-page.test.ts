@@ -106,7 +106,11 @@ describe("the returns page", () => {
     const dialog = one(doc, '[data-dialog="validation-issues"]');
     expect(attr(dialog, "role")).toBe("alertdialog");
     expect(textOf(dialog, "h3")).toBe("Validation Issues");
-    expect(textsOf(dialog, "li")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
+    expect(textsOf(dialog, "li > span:first-child")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
+    // Not a dead end: the issue links to where it is fixed, as the Validation panel does.
+    const fix = one(dialog, "li a");
+    expect(fix.textContent).toBe("Issue the statement");
+    expect(attr(fix, "href")).toBe(attr(one(doc, "[data-issues] li a"), "href"));
     expect(textOf(doc, '[data-field="status"]')).toBe("Draft");
     expect(textsOf(doc, "[data-issues] li > span:first-child")).toEqual(["Line 1: Statement not issued for Issue Builder"]);
     const submit = one(doc, '[data-submit="disabled"]');

@@ -14,6 +14,7 @@ import { mintKey, SUBMISSION_KEY_FIELD, withPageKey } from "../factories/submiss
 import { audits as auditsFor } from "../factories/audits";
 import { readyForHmrc } from "../factories/hmrc";
 import { formatDateTime } from "~/utils/dates";
+import { base32Encode } from "~/features/cis/domain/xml/base32";
 import { formatInTimeZone } from "date-fns-tz";
 import { count } from "./auth-helpers";
 import { poll } from "./queue-helpers";
@@ -103,12 +104,16 @@ describe("submitting a compiled return to HMRC", () => {
     );
 
     // Accepted and locked is a success: said as one on the submit page and the returns page, with no lock error.
-    const filedText = `Submitted to HMRC on ${formatDateTime(row!.submittedAt)} — accepted; IRmark ${submission!.irmark}`;
+    // The IRmark as HMRC's receipt quotes it (base32), once: not again as a second "reference".
+    const onReceipt = base32Encode(Uint8Array.from(atob(submission!.irmark!), (c) => c.charCodeAt(0)));
+    const filedText = `Submitted to HMRC on ${formatDateTime(row!.submittedAt)} — accepted; IRmark ${onReceipt}`;
     const shown = await page(await b.get(url));
     expect(textOf(shown, '[data-testid="return-filed"] p')).toBe(filedText);
+    expect(pageText(shown)).toContain(`The associated IRmark was: ${onReceipt}`);
     expect(shown.querySelector('[role="alert"]')).toBeNull();
     const returnsPage = await page(await b.get(`${t.origin}/cis/returns?month=${MONTH}`));
     expect(textOf(returnsPage, '[data-testid="return-filed"] p')).toBe(filedText);
+    expect(returnsPage.querySelector('[data-testid="return-filed"]')!.textContent!.split(onReceipt)).toHaveLength(2);
     expect(returnsPage.querySelector('[role="alert"]')).toBeNull();
     expect(returnsPage.querySelector("[data-submit]")).toBeNull();
     // Sending it again (a stale page) sends nothing and says it is already accepted, not an error.

@@ -85,6 +85,22 @@ describe("/cis/returns/{taxMonth}/submit", () => {
     expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
   });
 
+  it("without Government Gateway credentials (or references) it says so and links to CIS settings, where they are entered; nothing is sent", async () => {
+    const { t, u, b } = await cisStaff("admin", { settings: {} });
+    await readyForHmrc(t, { credentials: false });
+    stubReturn(t);
+    const url = `${t.origin}/cis/returns/${MONTH}/submit`;
+    const res = await b.post(url, { employmentStatus: "yes", verification: "yes", informationCorrect: "yes", ...(await submitKey(t, u)) });
+    expect(res.status).toBe(400);
+    const doc = await page(res);
+    const alert = doc.querySelector("[data-form-error]");
+    expect(alert?.textContent).toContain("Enter your Government Gateway user ID and password in CIS settings");
+    expect(alert?.querySelector("a")?.getAttribute("href")).toBe("/cis/settings");
+    // The declarations stay ticked for the next try.
+    expect(doc.querySelector<HTMLInputElement>('input[name="verification"]')?.hasAttribute("checked")).toBe(true);
+    expect(await count("hmrc_submissions", "tenant_id = ?", t.id)).toBe(0);
+  });
+
   it("needs cis.ret.submit (403, audited); another tenant's or a missing return is 404", async () => {
     const { t, u, b } = await cisStaff("lead", { settings: {} });
     stubReturn(t);

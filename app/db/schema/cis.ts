@@ -209,6 +209,13 @@ export const cisInvoices = sqliteTable(
     index("cis_invoices_tenant_tax_month").on(t.tenantId, t.taxMonth, t.deletedAt, t.status, t.invoiceDate, t.id, t.cisDeductionP),
     // The Pending Statements card: only the invoices that still need a statement.
     index("cis_invoices_tenant_statements").on(t.tenantId, t.statementRequired, t.statementIssuedAt, t.deletedAt, t.status),
+    // Pending Statements for one tax month (how many subcontractors still need one): only the month's
+    // invoices pending a statement are read, not every payment of the month.
+    index("cis_invoices_pending_statement_month")
+      .on(t.tenantId, t.taxMonth, t.subcontractorId)
+      .where(
+        sql`${t.status} = 'paid' AND ${t.cisDeductionP} > 0 AND ${t.statementRequired} = 1 AND ${t.statementIssuedAt} IS NULL AND ${t.statementId} IS NULL AND ${t.deletedAt} IS NULL`,
+      ),
     index("cis_invoices_tenant_subcontractor").on(t.tenantId, t.subcontractorId),
     index("cis_invoices_tenant_statement_id").on(t.tenantId, t.statementId),
     // When the tenant's first invoice was made (the overdue-returns look-back) without reading every invoice.

@@ -18,7 +18,6 @@ import {
 import { invoiceStatsQuery, toInvoiceStats } from "../invoices/queries.server";
 import { latestReturnStatusQuery, NOT_COMPILED, overdueReturnsQueries, RETURN_STATUS_LABELS, toOverdueReturns } from "../returns/returns.server";
 import { overdueReturnView, type OverdueReturnView } from "../returns/view.server";
-import { pendingStatementsCountQuery } from "../statements/statements.server";
 import { summaryQuery, toSummary } from "../subcontractors/subcontractors.server";
 
 export const DEADLINE_LABELS: Readonly<Record<DeadlineKind, string>> = {
@@ -85,7 +84,7 @@ export async function getDashboardData(
   const { now } = opts;
   const db = dbFor(env, tenantId);
   const tm = currentTaxMonth(now);
-  const [[settings], [summary], [invoices], activity, [currentReturn], [pendingStatements], ...overdueResults] = await db.batch([
+  const [[settings], [summary], [invoices], activity, [currentReturn], ...overdueResults] = await db.batch([
     db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
     summaryQuery(db, tenantId),
     invoiceStatsQuery(db, tenantId, now),
@@ -95,20 +94,19 @@ export async function getDashboardData(
       visibleActivityActions((scope) => can(opts.viewer, scope)),
     ),
     latestReturnStatusQuery(db, tenantId, tm.label),
-    pendingStatementsCountQuery(db, tenantId, tm.label),
     ...overdueReturnsQueries(db, tenantId, now),
   ]);
   if (!settings?.active) return { active: false };
   const warningDays = settings.warningDays ?? DEFAULT_CIS_SETTINGS.warningDays;
-  const stats = toInvoiceStats(invoices);
+  const stats = toInvoiceStats(invoices, now);
   return {
     active: true,
     alerts: dashboardAlerts(now, warningDays),
     stats: {
       activeSubcontractors: toSummary(summary).active,
       draftInvoices: stats.draft,
-      pendingStatements: Number(pendingStatements?.count ?? 0),
-      pendingStatementsMonth: { label: tm.label, displayLabel: tm.displayLabel },
+      pendingStatements: stats.pendingStatements,
+      pendingStatementsMonth: stats.pendingStatementsMonth,
       currentMonthCisP: stats.thisMonthCisP,
     },
     taxMonth: {

@@ -10,6 +10,7 @@ import { dbFor, type Db } from "~/db/client.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
 import { cisInvoiceCounts, cisInvoices, cisSubcontractors, users } from "~/db/schema";
 import { currentTaxMonth, materialsWarning, previousTaxMonth } from "../domain";
+import { pendingStatementsCountQuery } from "../statements/statements.server";
 import { INVOICE_BULK_LIMIT, INVOICE_PAGE_SIZE, INVOICE_PERIODS, INVOICE_STATUS_FILTERS, type InvoicePeriod, type InvoiceStatusFilter } from "./invoice-codes";
 
 export type InvoiceRow = typeof cisInvoices.$inferSelect;
@@ -152,17 +153,26 @@ export function invoiceListItem(row: InvoiceListRow) {
 }
 export type InvoiceListItem = ReturnType<typeof invoiceListItem>;
 
-export type InvoiceStats = { total: number; draft: number; approved: number; thisMonthCisP: number; pendingStatements: number };
+export type InvoiceStats = {
+  total: number;
+  draft: number;
+  approved: number;
+  thisMonthCisP: number;
+  pendingStatements: number;
+  /** The tax month Pending Statements counts: 'YYYY-MM' and its display label. */
+  pendingStatementsMonth: { label: string; displayLabel: string };
+};
 
 /**
  * The stat cards over the tenant's visible invoices (not the filtered view): Draft counts drafts
  * and portal submissions awaiting approval; This Month CIS sums the deductions of approved and
- * paid invoices in the current London tax month; Pending Statements counts the invoices pending a
- * statement, in every tax month (`pendingInvoices`: paid, deducted or asked for, not yet on one).
- * One aggregate over the tenant's rows of cis_invoice_counts (a row per status and tax month, kept
- * by triggers in the same statement as every invoice write): a few hundred rows read at 50,000
- * invoices instead of every invoice. The invoice list and the CIS dashboard both put it in their
- * own D1 batch, so their figures cannot differ.
+ * paid invoices in the current London tax month; Pending Statements counts the statements the
+ * current tax month still needs generated, as the statements screen's Pending Generation card does
+ * (`pendingStatementsCountQuery`: one per subcontractor, read through the month's invoices).
+ * The rest is one aggregate over the tenant's rows of cis_invoice_counts (a row per status and tax
+ * month, kept by triggers in the same statement as every invoice write): a few hundred rows read at
+ * 50,000 invoices instead of every invoice. The invoice list and the CIS dashboard both put it in
+ * their own D1 batch, so their figures cannot differ.
  */
 export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date()) {
   const month = currentTaxMonth(now).label;
@@ -174,7 +184,7 @@ export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date
       draft: sumWhen(sql`${c.status} IN ('draft', 'portal_draft')`),
       approved: sumWhen(sql`${c.status} = 'approved'`),
       thisMonthCisP: sumWhen(sql`${c.taxMonth} = ${month} AND ${c.status} IN ('approved', 'paid')`, c.cisDeductionP),
-      pendingStatements: sql<number>`coalesce(sum(${c.pendingStatements}), 0)`,
+      pendingStatements: sql<number>`(${pendingStatementsCountQuery(db, tenantId, month)})`,
     })
     .from(c)
     .where(eq(c.tenantId, tenantId));
@@ -202,13 +212,18 @@ function invoiceTotalQuery(db: Db, tenantId: string, query: InvoiceListQuery, no
     );
 }
 
-export function toInvoiceStats(row: { total: number; draft: number; approved: number; thisMonthCisP: number; pendingStatements: number }): InvoiceStats {
+export function toInvoiceStats(
+  row: { total: number; draft: number; approved: number; thisMonthCisP: number; pendingStatements: number },
+  now: Date = new Date(),
+): InvoiceStats {
+  const month = currentTaxMonth(now);
   return {
     total: Number(row.total),
     draft: Number(row.draft),
     approved: Number(row.approved),
     thisMonthCisP: Number(row.thisMonthCisP),
     pendingStatements: Number(row.pendingStatements),
+    pendingStatementsMonth: { label: month.label, displayLabel: month.displayLabel },
   };
 }
 
@@ -244,7 +259,7 @@ export async function listInvoices(env: Env, tenantId: string, query: InvoiceLis
     // A search's total is "more than `total`" when its count stopped at the limit.
     ...pagedTotal(total, INVOICE_PAGE_SIZE, query.q ? searchCountLimit(query.page, INVOICE_PAGE_SIZE) : Infinity),
     page: query.page,
-    stats: toInvoiceStats(stats),
+    stats: toInvoiceStats(stats, now),
   };
 }
 

@@ -73,4 +73,15 @@ describe("monthPenalties", () => {
     expect(monthPenalties("2026-10", [onTime, late], [], now)).toBeNull();
     expect(monthPenalties("2026-10", [row({})], [], now)).toBeNull();
   });
+
+  it("a nil return nobody owed is late for nothing: before April 2026 nil returns were optional, and a notice of no payments given in time covers its months", () => {
+    const filedIn2026 = { locked: true, status: "nil" as const, submittedAt: utc("2026-11-27T12:00:00Z").getTime() };
+    const now = utc("2026-11-27T13:00:00Z");
+    expect(monthPenalties("2019-08", [row({ taxMonth: "2019-08", ...filedIn2026 })], [], now)).toBeNull();
+    expect(monthPenalties("2026-03", [row({ taxMonth: "2026-03", ...filedIn2026 })], [], now)).toBeNull();
+    const notice = { givenOn: "2026-03-01", firstMonth: "2026-04", months: 6 };
+    expect(monthPenalties("2026-05", [row({ taxMonth: "2026-05", ...filedIn2026 })], [], now, [notice])).toBeNull();
+    // Owed from April 2026 without a notice: filed late, charged.
+    expect(monthPenalties("2026-05", [row({ taxMonth: "2026-05", ...filedIn2026 })], [], now)?.charged).toBe("£300.00");
+  });
 });

@@ -1,6 +1,7 @@
 import { formatLongDate } from "~/utils/dates";
 // Module by module, not the domain's index: the returns page's client bundle imports this file.
 import { formatPence } from "../domain/money";
+import { returnNeed, type NoPaymentsNotice } from "../domain/nil-returns";
 import { lateFilingPenaltyPosition, lateFilingPenaltySteps, type PenaltyStepKind } from "../domain/penalties";
 import type { DueReturn } from "../domain/returns-due";
 import type { ReturnRow } from "./returns.server";
@@ -62,9 +63,16 @@ export function penaltiesView(taxMonth: string, deductionsP: number, at: { now: 
 /**
  * The penalties the returns page shows for its month: while the month is overdue, those of the
  * missing return; once filed, those its first filing was late for (the earliest return HMRC
- * accepted for the month, with its deductions).
+ * accepted for the month, with its deductions). A nil return nobody owed (the month is before nil
+ * returns were required, or a notice of no payments covered it) was late for nothing.
  */
-export function monthPenalties(taxMonth: string, monthReturns: readonly ReturnRow[], overdue: readonly DueReturn[], now: Date): PenaltiesView | null {
+export function monthPenalties(
+  taxMonth: string,
+  monthReturns: readonly ReturnRow[],
+  overdue: readonly DueReturn[],
+  now: Date,
+  notices: readonly NoPaymentsNotice[] = [],
+): PenaltiesView | null {
   const missing = overdue.find((d) => d.taxMonth === taxMonth);
   if (missing) return penaltiesView(taxMonth, missing.deductionsP, { now, filedAt: null });
   const first = monthReturns
@@ -73,5 +81,6 @@ export function monthPenalties(taxMonth: string, monthReturns: readonly ReturnRo
     .filter((x): x is { r: ReturnRow; at: number } => x.at !== null)
     .sort((a, b) => a.at - b.at)[0];
   if (!first) return null;
+  if (first.r.status === "nil" && returnNeed(taxMonth, 0, notices) !== "nil_return") return null;
   return penaltiesView(taxMonth, first.r.cisDeductedP, { now, filedAt: new Date(first.at) });
 }

@@ -8,6 +8,7 @@ import { auditInsertWhere } from "~/features/platform/index.server";
 import { forTenant } from "~/db/tenancy";
 import { newId } from "~/utils/ids";
 import type { Cis300Line } from "../domain/xml/cis300";
+import { irmarkAsOnReceipt } from "../domain/xml/base32";
 import { CRN_RE, hmrcNameFromFullName } from "../domain/xml/hmrc-input";
 import type { ResultHandler } from "../hmrc/gateway.server";
 import { openXml, submissionXmlContext } from "../hmrc/stored-xml.server";
@@ -35,7 +36,7 @@ export const returnSubmissionSource: ReturnSubmissionSource = async (env, tenant
     taxMonth: ret.taxMonth,
     nil: ret.status === "nil",
     totals: { subcontractors: ret.subcontractorCount, grossP: ret.grossP, materialsP: ret.materialsP, cisDeductedP: ret.cisDeductedP },
-    filed: ret.locked ? { submittedAt: ret.submittedAt, irmark: ret.irmark, reference: ret.submissionRef } : null,
+    filed: ret.locked ? { submittedAt: ret.submittedAt, irmark: ret.irmark ? irmarkAsOnReceipt(ret.irmark) : null, reference: ret.submissionRef } : null,
   };
   const blocked = submissionBlocker(ret);
   if (blocked) return { ...base, ...latest, lines: [], refusal: blocked };

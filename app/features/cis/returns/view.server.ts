@@ -1,5 +1,6 @@
 import { formatDateTime, formatLongDate } from "~/utils/dates";
 import { formatPence, returnIssueRef, taxMonthFromLabel, type DueReturn, type ReturnIssueCode } from "../domain";
+import { irmarkAsOnReceipt } from "../domain/xml/base32";
 import { penaltiesView, type PenaltiesView } from "./penalties-view";
 import { RETURN_STATUS_LABELS } from "./return-codes";
 import type { ReturnLineRow, ReturnRow } from "./returns.server";
@@ -69,8 +70,10 @@ export function returnView(row: ReturnRow, lines: readonly ReturnLineRow[], show
     paymentDeadline: formatLongDate(row.paymentDeadline),
     compiledAt: formatDateTime(row.compiledAt),
     submittedAt: row.submittedAt === null ? null : formatDateTime(row.submittedAt),
-    submissionRef: row.submissionRef,
-    irmark: row.irmark,
+    // HMRC's receipt quotes the IRmark in base32 and the gateway's reference is that same mark:
+    // shown once, as on the receipt.
+    submissionRef: row.irmark && row.submissionRef === irmarkAsOnReceipt(row.irmark) ? null : row.submissionRef,
+    irmark: row.irmark ? irmarkAsOnReceipt(row.irmark) : null,
     issues: row.issues,
     lines: shown.map((l) => ({
       subcontractorId: l.subcontractorId,

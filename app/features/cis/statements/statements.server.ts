@@ -61,9 +61,20 @@ export function pendingStatementsQuery(db: Db, tenantId: string, taxMonth: strin
     .orderBy(sql`lower(max(${cisInvoices.subcontractorName}))`, cisInvoices.subcontractorId);
 }
 
-/** How many statements the tax month still needs generated (the rows of `pendingStatementsQuery`), for a page's batch. */
+/**
+ * How many statements the tax month still needs generated (the subcontractors `pendingStatementsQuery`
+ * lists), for a page's batch. Read through the partial index of invoices pending a statement, by
+ * month and subcontractor: only the month's pending invoices are read (left to itself, SQLite picks
+ * an index on the statement columns or the subcontractor and reads every invoice of the tenant).
+ */
 export function pendingStatementsCountQuery(db: Db, tenantId: string, taxMonth: string) {
-  return db.select({ count: sql<number>`count(*)` }).from(pendingStatementsQuery(db, tenantId, taxMonth).as("pending_statements"));
+  return db
+    .select({ count: sql<number>`count(DISTINCT ${cisInvoices.subcontractorId})` })
+    .from(sql`${cisInvoices} INDEXED BY cis_invoices_pending_statement_month`)
+    .where(
+      sql`${pendingInvoices(tenantId, taxMonth)} AND NOT EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId}
+        AND ${cisStatements.subcontractorId} = ${cisInvoices.subcontractorId} AND ${cisStatements.taxMonth} = ${taxMonth})`,
+    );
 }
 
 export type PendingStatementGroup = {

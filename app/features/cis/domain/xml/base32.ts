@@ -1,3 +1,4 @@
+import { base64ToBytesOrNull } from "~/utils/base64";
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 /** RFC 4648 base32 (upper case, '=' padded). HMRC quotes the IRmark this way on receipts. */
@@ -18,4 +19,10 @@ export function base32Encode(bytes: Uint8Array): string {
   if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
   while (out.length % 8 !== 0) out += "=";
   return out;
+}
+
+/** An IRmark stored as written in the message (base64) as HMRC's receipt quotes it (base32); anything unreadable as it is. */
+export function irmarkAsOnReceipt(base64: string): string {
+  const bytes = base64ToBytesOrNull(base64);
+  return bytes && bytes.length > 0 ? base32Encode(bytes) : base64;
 }

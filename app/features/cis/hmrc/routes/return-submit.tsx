@@ -38,7 +38,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 type FieldErrors = Partial<Record<"employmentStatus" | "verification" | "informationCorrect", string>>;
-type ActionData = { fieldErrors: FieldErrors; formError: string | null; values: Record<string, boolean> };
+type ActionData = { fieldErrors: FieldErrors; formError: string | null; values: Record<string, boolean>; fixInSettings?: boolean };
+/** Refusals fixed by entering something in CIS settings: the message links there. */
+const FIXED_IN_SETTINGS: ReadonlySet<string> = new Set(["credentials_missing", "settings_incomplete"]);
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env, tenant, user, actor } = await requireModule(request, context, { module: "cis" });
@@ -68,7 +70,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const res = sent.result;
   if (!res.ok) {
     if (res.code === "not_found") throw data(RETURN_NOT_FOUND, { status: 404 });
-    return data<ActionData>({ fieldErrors: {}, formError: submitRefusalMessage(res), values: d }, { status: res.code === "refused" ? 409 : 400 });
+    const fixInSettings = FIXED_IN_SETTINGS.has(res.code);
+    return data<ActionData>(
+      { fieldErrors: {}, formError: submitRefusalMessage(res), values: d, fixInSettings },
+      { status: res.code === "refused" ? 409 : 400 },
+    );
   }
   return redirectWithToast(env, `/cis/returns/${taxMonth}/submit`, {
     type: "success",
@@ -138,8 +144,16 @@ export default function ReturnSubmit({ loaderData, actionData }: Route.Component
       {submission ? <SubmissionSection submission={submission} inFlight={Boolean(inFlight)} /> : null}
 
       {actionData?.formError ? (
-        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm">
+        <p role="alert" className="rounded-brand border border-danger bg-danger/10 p-3 text-sm" data-form-error>
           {actionData.formError}
+          {actionData.fixInSettings ? (
+            <>
+              {" "}
+              <Link to="/cis/settings" className="underline">
+                Go to CIS settings
+              </Link>
+            </>
+          ) : null}
         </p>
       ) : null}
 

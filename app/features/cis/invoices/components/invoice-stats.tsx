@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { StatCards } from "~/components/ui/stat-cards";
 import { formatPence } from "../../domain/money";
 import type { InvoiceStats } from "../queries.server";
@@ -9,7 +10,15 @@ export function InvoiceStatCards({ stats }: { stats: InvoiceStats }) {
     { label: "Draft", value: String(stats.draft) },
     { label: "Approved", value: String(stats.approved) },
     { label: "This Month CIS", value: formatPence(stats.thisMonthCisP) },
-    { label: "Pending Statements", value: String(stats.pendingStatements) },
+    {
+      label: "Pending Statements",
+      value: String(stats.pendingStatements),
+      note: (
+        <Link to={`/cis/statements?month=${stats.pendingStatementsMonth.label}`} className="underline">
+          Tax month {stats.pendingStatementsMonth.displayLabel}
+        </Link>
+      ),
+    },
   ];
   return <StatCards cards={cards} />;
 }

@@ -46,10 +46,11 @@ export function OverdueReturns({ items }: { items: OverdueReturnView[] }) {
             </Link>{" "}
             {o.nil ? "· Nil return " : ""}· due {o.dueDate} · <span className="text-danger">{o.overdueText}</span>
             {o.penalties ? (
-              <>
-                <span className="block">Penalties so far: {o.penalties.charged}</span>
+              // Folded: several overdue months, each with four steps, would fill a phone's first screen.
+              <details>
+                <summary className="cursor-pointer">Penalties so far: {o.penalties.charged}</summary>
                 <PenaltySteps penalties={o.penalties} />
-              </>
+              </details>
             ) : null}
           </li>
         ))}

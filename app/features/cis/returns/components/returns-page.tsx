@@ -140,15 +140,7 @@ export function ValidationPanel({ ret, issues }: { ret: ReturnView; issues: Retu
           {issues.map((issue) => (
             <li key={issue.text} data-issue={issue.code}>
               <span className="text-danger">{issue.text}</span>
-              {issue.links.map((l) => (
-                <span key={l.href}>
-                  {" · "}
-                  <Link to={l.href} className="underline">
-                    {l.label}
-                  </Link>
-                </span>
-              ))}
-              {issue.note ? <span className="block opacity-80">{issue.note}</span> : null}
+              <IssueFixes issue={issue} />
             </li>
           ))}
         </ul>
@@ -400,8 +392,29 @@ export function ConfirmStep({ intent, text, month, id }: { intent: ReturnIntent 
   );
 }
 
-/** After a compile that found problems: the 'Validation Issues' dialog listing them (the return is saved as draft). */
-export function ValidationIssuesDialog({ issues }: { issues: string[] }) {
+/** Where an issue is fixed: its links (a statement, a subcontractor's page) and a note. */
+function IssueFixes({ issue }: { issue: ReturnIssueView | undefined }) {
+  if (!issue) return null;
+  return (
+    <>
+      {issue.links.map((l) => (
+        <span key={l.href}>
+          {" · "}
+          <Link to={l.href} className="underline">
+            {l.label}
+          </Link>
+        </span>
+      ))}
+      {issue.note ? <span className="block opacity-80">{issue.note}</span> : null}
+    </>
+  );
+}
+
+/**
+ * After a compile that found problems: the 'Validation Issues' dialog listing them (the return is
+ * saved as draft), each with the links to where it is fixed (`views`, the page's issue views).
+ */
+export function ValidationIssuesDialog({ issues, views }: { issues: string[]; views: ReturnIssueView[] }) {
   return (
     <section role="alertdialog" aria-labelledby="issues-title" className="rounded-brand border border-danger bg-danger/5 p-4" data-dialog="validation-issues">
       <h3 id="issues-title" className="font-semibold">
@@ -409,7 +422,10 @@ export function ValidationIssuesDialog({ issues }: { issues: string[] }) {
       </h3>
       <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
         {issues.map((i) => (
-          <li key={i}>{i}</li>
+          <li key={i}>
+            <span>{i}</span>
+            <IssueFixes issue={views.find((v) => v.text === i)} />
+          </li>
         ))}
       </ul>
     </section>

@@ -108,7 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isCurrent: month.label === currentTaxMonth(now).label,
       overdue: overdue.find((o) => o.taxMonth === month.label)?.overdueText ?? null,
     },
-    penalties: monthPenalties(month.label, page.monthReturns, page.overdue, now),
+    penalties: monthPenalties(month.label, page.monthReturns, page.overdue, now, page.notices),
     need: current ? null : monthNeedView(month.label, page.paymentsInMonth, page.notices),
     notices: page.notices.map((n) => noticeView(n, canCompile)),
     noticeForm: canCompile
@@ -299,7 +299,7 @@ export default function ReturnsPage({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-6">
       <h2 className="text-2xl font-bold">CIS Returns</h2>
       {actionData?.kind === "error" ? <ActionError title={actionData.title} message={actionData.message} /> : null}
-      {actionData?.kind === "issues" ? <ValidationIssuesDialog issues={actionData.issues} /> : null}
+      {actionData?.kind === "issues" ? <ValidationIssuesDialog issues={actionData.issues} views={issues} /> : null}
       {actionData?.kind === "confirm" ? <ConfirmStep intent={actionData.intent} text={actionData.text} month={actionData.month} id={actionData.id} /> : null}
       <OverdueReturns items={overdue} />
       <CurrentMonthCard month={month} ret={current} />

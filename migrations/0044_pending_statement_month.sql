@@ -1,0 +1,1 @@
+CREATE INDEX `cis_invoices_pending_statement_month` ON `cis_invoices` (`tenant_id`,`tax_month`,`subcontractor_id`) WHERE "cis_invoices"."status" = 'paid' AND "cis_invoices"."cis_deduction_p" > 0 AND "cis_invoices"."statement_required" = 1 AND "cis_invoices"."statement_issued_at" IS NULL AND "cis_invoices"."statement_id" IS NULL AND "cis_invoices"."deleted_at" IS NULL;

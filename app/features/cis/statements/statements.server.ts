@@ -146,21 +146,45 @@ export async function generateStatement(
   }
   const id = newId();
   const now = opts.now ?? Date.now();
-  let results: unknown[];
+  let results: readonly unknown[];
   try {
-    results = await db.batch([
-      ...generationStatements(db, tenantId, subcontractorId, taxMonth, actor, id, now),
-      db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSub).limit(1),
-      db
-        .select({ id: cisStatements.id })
-        .from(cisStatements)
-        .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.taxMonth, taxMonth)))
-        .limit(1),
-    ]);
+    results = await db.batch(generationQueries(db, tenantId, subcontractorId, taxMonth, actor, id, now));
   } catch (err) {
     if (isStatementUniqueViolation(err)) return { ok: false, code: "already_exists" };
     throw err;
   }
+  return generationOutcome(results, id);
+}
+
+/**
+ * The queries that generate one statement (see generationStatements), then whether the
+ * subcontractor exists and whether the month has its statement, for the refusals: GENERATION_QUERIES
+ * of them, whose results generationOutcome reads.
+ */
+export function generationQueries(
+  db: Db,
+  tenantId: string,
+  subcontractorId: string,
+  taxMonth: string,
+  actor: Pick<Actor, "id" | "email">,
+  id: string,
+  now: number,
+) {
+  const liveSub = and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt));
+  return [
+    ...generationStatements(db, tenantId, subcontractorId, taxMonth, actor, id, now),
+    db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSub).limit(1),
+    db
+      .select({ id: cisStatements.id })
+      .from(cisStatements)
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.taxMonth, taxMonth)))
+      .limit(1),
+  ] as const;
+}
+export const GENERATION_QUERIES = 6;
+
+/** What the results of generationQueries say: the statement made, or why not. */
+export function generationOutcome(results: readonly unknown[], id: string): GenerateStatementResult {
   const [, , , created, sub, existing] = results as { id: string }[][];
   if (created!.length > 0) return { ok: true, id };
   if (sub!.length === 0) return { ok: false, code: "not_found" };

@@ -5,11 +5,11 @@
 import { writeFileSync } from "node:fs";
 
 /**
- * Starts the sampling profiler of the Worker behind the inspector on `port` (sampling every
- * `intervalUs` microseconds). Returns { stop() }, which resolves the profile (a .cpuprofile
- * object Chrome's DevTools opens) or null when the inspector did not answer.
+ * A DevTools protocol session with the Worker behind the inspector on `port`: call(method, params,
+ * waitMs) resolves the result (undefined when the inspector leaves it unanswered), on(method, fn)
+ * hears its events, close() ends it.
  */
-export async function startIsolateProfile(port, intervalUs = 200) {
+export async function connectInspector(port) {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
   const target = targets.find((t) => t.webSocketDebuggerUrl);
   if (!target) throw new Error(`no inspectable Worker on inspector port ${port}`);
@@ -21,21 +21,36 @@ export async function startIsolateProfile(port, intervalUs = 200) {
   });
   let id = 0;
   const pending = new Map();
+  const listeners = new Map();
   ws.addEventListener("message", (ev) => {
     const msg = JSON.parse(String(ev.data));
+    if (msg.method) listeners.get(msg.method)?.(msg.params);
     const resolve = msg.id && pending.get(msg.id);
     if (!resolve) return;
     pending.delete(msg.id);
     resolve(msg.result);
   });
-  const call = (method, params = {}, waitMs = 10_000) =>
-    new Promise((resolve) => {
-      id += 1;
-      const mine = id;
-      pending.set(mine, resolve);
-      ws.send(JSON.stringify({ id: mine, method, params }));
-      setTimeout(() => pending.delete(mine) && resolve(undefined), waitMs);
-    });
+  return {
+    call: (method, params = {}, waitMs = 10_000) =>
+      new Promise((resolve) => {
+        id += 1;
+        const mine = id;
+        pending.set(mine, resolve);
+        ws.send(JSON.stringify({ id: mine, method, params }));
+        setTimeout(() => pending.delete(mine) && resolve(undefined), waitMs);
+      }),
+    on: (method, fn) => listeners.set(method, fn),
+    close: () => ws.close(),
+  };
+}
+
+/**
+ * Starts the sampling profiler of the Worker behind the inspector on `port` (sampling every
+ * `intervalUs` microseconds). Returns { stop() }, which resolves the profile (a .cpuprofile
+ * object Chrome's DevTools opens) or null when the inspector did not answer.
+ */
+export async function startIsolateProfile(port, intervalUs = 200) {
+  const { call, close } = await connectInspector(port);
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: intervalUs });
   await call("Profiler.start");
@@ -43,7 +58,7 @@ export async function startIsolateProfile(port, intervalUs = 200) {
     async stop() {
       // A busy isolate answers late: wait longer for the profile than for the other calls.
       const r = await call("Profiler.stop", {}, 60_000);
-      ws.close();
+      close();
       return r?.profile ?? null;
     },
   };
@@ -89,4 +104,72 @@ export function profileSummary(profile, file, limit = 15) {
     "|---:|---:|---|",
     ...top.map((t) => `| ${t.ms.toFixed(1)} | ${(t.share * 100).toFixed(1)}% | \`${t.name}\` |`),
   ];
+}
+
+/**
+ * The heap's self size summed per constructor (objects) or per kind (strings, code, arrays...) from
+ * a V8 heap snapshot, largest first: what the isolate holds, by what holds it.
+ */
+export function heapByConstructor(snapshot, limit = 15) {
+  const { node_fields: fields, node_types: types } = snapshot.snapshot.meta;
+  const kinds = types[0];
+  const width = fields.length;
+  const [typeAt, nameAt, sizeAt] = ["type", "name", "self_size"].map((f) => fields.indexOf(f));
+  const by = new Map();
+  let total = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += width) {
+    const kind = kinds[snapshot.nodes[i + typeAt]];
+    const size = snapshot.nodes[i + sizeAt];
+    total += size;
+    const name = kind === "object" || kind === "closure" ? `${kind} ${snapshot.strings[snapshot.nodes[i + nameAt]]}` : `(${kind})`;
+    const entry = by.get(name) ?? { count: 0, bytes: 0 };
+    entry.count += 1;
+    entry.bytes += size;
+    by.set(name, entry);
+  }
+  const top = [...by.entries()]
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .slice(0, limit)
+    .map(([name, e]) => ({ name, ...e }));
+  return { totalBytes: total, top };
+}
+
+/**
+ * The isolate at rest: its heap used after a forced collection (HeapProfiler.collectGarbage) and,
+ * with `snapshot`, a heap snapshot summed by constructor. Returns { usedMb, collected, summary? }.
+ */
+export async function heapAtRest(port, { snapshot = false, limit = 15 } = {}) {
+  const inspector = await connectInspector(port);
+  try {
+    await inspector.call("HeapProfiler.enable");
+    const collected = (await inspector.call("HeapProfiler.collectGarbage", {}, 20_000)) !== undefined;
+    const usage = await inspector.call("Runtime.getHeapUsage");
+    const usedMb = (usage?.usedSize ?? 0) / (1024 * 1024);
+    if (!snapshot) return { usedMb, collected };
+    const chunks = [];
+    inspector.on("HeapProfiler.addHeapSnapshotChunk", (p) => chunks.push(p.chunk));
+    const done = await inspector.call("HeapProfiler.takeHeapSnapshot", { reportProgress: false }, 120_000);
+    if (done === undefined || chunks.length === 0) return { usedMb, collected, summary: null };
+    return { usedMb, collected, summary: heapByConstructor(JSON.parse(chunks.join("")), limit) };
+  } finally {
+    inspector.close();
+  }
+}
+
+/** Markdown lines for a heapAtRest() result. */
+export function heapSummaryLines(label, rest) {
+  const lines = [
+    `${label}: ${rest.usedMb.toFixed(1)} MB used${rest.collected ? " after a forced collection" : " (the inspector refused to collect garbage first)"}`,
+  ];
+  if (!rest.summary) return lines;
+  const mb = (b) => (b / (1024 * 1024)).toFixed(2);
+  lines.push(
+    "",
+    `Heap snapshot: ${mb(rest.summary.totalBytes)} MB live, self size by constructor:`,
+    "",
+    "| MB | objects | constructor or kind |",
+    "|---:|---:|---|",
+    ...rest.summary.top.map((t) => `| ${mb(t.bytes)} | ${t.count} | \`${t.name}\` |`),
+  );
+  return lines;
 }

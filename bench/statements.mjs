@@ -1,4 +1,4 @@
-// `npm run bench:statements [-- --statements 500 --per-sub 3 --month 2026-10 --no-build --profile]`
+// `npm run bench:statements [-- --statements 500 --per-sub 3 --month 2026-10 --no-build --profile --heap]`
 //
 // One Generate All for --statements subcontractors (500 by default), each with --per-sub paid
 // invoices pending a statement in --month, against the built worker under `wrangler dev` (port
@@ -14,6 +14,8 @@
 // Then checks the outcome in D1: one statement per subcontractor, each with its PDF key.
 // --profile also takes a CPU profile of the isolate during the run (bench-results/statements-*.cpuprofile)
 // and prints its top self-time functions; the profiler's own cost makes that run's figures higher.
+// Heap at rest: the isolate's heap used after a full collection, before and after the run;
+// --heap also takes a heap snapshot at rest and prints what holds it, by constructor.
 /* global setInterval, clearInterval */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -23,7 +25,7 @@ import process from "node:process";
 import { URLSearchParams } from "node:url";
 import { ensureDevVars, run } from "../scripts/setup-local.mjs";
 import { sampleIsolateHeap } from "./isolate-heap.mjs";
-import { profileSummary, startIsolateProfile } from "./isolate-profile.mjs";
+import { heapAtRest, heapSummaryLines, profileSummary, startIsolateProfile } from "./isolate-profile.mjs";
 import { buildApp, freshState, httpRequest, ROOT, serveBuilt, since } from "../tests/e2e/server.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8788);
@@ -36,7 +38,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const tenant = (p) => `http://acme.localhost:${PORT}${p}`;
 
 function parseArgs(argv) {
-  const opts = { statements: 500, perSub: 3, month: "2026-10", build: true, profile: false };
+  const opts = { statements: 500, perSub: 3, month: "2026-10", build: true, profile: false, heap: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -49,6 +51,7 @@ function parseArgs(argv) {
     else if (a === "--month") opts.month = value();
     else if (a === "--no-build") opts.build = false;
     else if (a === "--profile") opts.profile = true;
+    else if (a === "--heap") opts.heap = true;
     else throw new Error(`Unknown argument ${a}`);
   }
   if (!Number.isInteger(opts.statements) || opts.statements < 1) throw new Error("--statements needs a whole number above 0");
@@ -95,6 +98,31 @@ function workerdMemoryKb(pids, field) {
     }
   }
   return kb;
+}
+
+/** Heap snapshots of the isolate one after another (2 s apart) until stop(), which resolves the largest live heap seen, in MB. */
+function sampleLiveHeap(port) {
+  let stopped = false;
+  let peak = 0;
+  let count = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      const rest = await heapAtRest(port).catch(() => null);
+      if (rest?.collected) {
+        peak = Math.max(peak, rest.usedMb);
+        count += 1;
+      }
+      await sleep(2000);
+    }
+  })();
+  return {
+    count: () => count,
+    async stop() {
+      stopped = true;
+      await loop;
+      return peak;
+    },
+  };
 }
 
 async function signIn() {
@@ -160,10 +188,13 @@ async function main() {
     for (let i = 0; i < 3; i++) await httpRequest(tenant(page), { headers: { Cookie: cookie } });
     const pids = serverPids();
     const idleRssKb = workerdMemoryKb(pids, "VmRSS");
+    const restBefore = await heapAtRest(INSPECTOR_PORT, { summary: opts.heap });
     const cpu0 = cpuSeconds(pids);
     let peakRssKb = idleRssKb;
-    // The inspector serves one client at a time: a profiled run does not sample the heap.
-    const heap = opts.profile ? null : await sampleIsolateHeap(INSPECTOR_PORT);
+    // The inspector serves one client at a time: a profiled run does not sample the heap, and a
+    // --heap run samples what is live instead (a snapshot every 2 s, each after a full collection).
+    const heap = opts.profile || opts.heap ? null : await sampleIsolateHeap(INSPECTOR_PORT);
+    const live = opts.heap ? sampleLiveHeap(INSPECTOR_PORT) : null;
     const idleHeapMb = heap?.lastMb() ?? 0;
     const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, workerdMemoryKb(pids, "VmRSS"))), 100);
 
@@ -201,7 +232,9 @@ async function main() {
     clearInterval(sampler);
     const profile = profiler ? await profiler.stop() : null;
     await heap?.stop();
+    const livePeakMb = await live?.stop();
     const cpu = cpuSeconds(pids) - cpu0;
+    const restAfter = await heapAtRest(INSPECTOR_PORT);
     const hwmKb = workerdMemoryKb(pids, "VmHWM");
 
     const [made] = d1(
@@ -222,13 +255,18 @@ async function main() {
       `- CPU: ${cpu.toFixed(1)} s for the server's processes, ${perStatementMs.toFixed(1)} ms per statement (includes local D1/R2 work and ${polls} looks at the job page)`,
       heap
         ? `- Worker isolate heap (V8 used size through the inspector every 50 ms, uncollected garbage included, so an upper bound): ${idleHeapMb.toFixed(1)} MB idle, peak ${heap.peakMb().toFixed(1)} MB (+${(heap.peakMb() - idleHeapMb).toFixed(1)} MB over idle: what Generate All adds), ${heap.lastMb().toFixed(1)} MB after the run, against the 128 MB limit`
-        : "- Worker isolate heap: not sampled in a profiled run",
+        : "- Worker isolate heap used: not sampled in a profiled or --heap run",
+      live
+        ? `- Worker isolate heap live during the run (used just after the full collection of a heap snapshot, one every 2 s; the snapshots' own CPU is in the CPU figure): peak ${livePeakMb.toFixed(1)} MB of ${live.count()} snapshots`
+        : "- Worker isolate heap live during the run: --heap measures it",
+      `- Worker isolate heap at rest: ${restBefore.usedMb.toFixed(1)} MB before the run, ${restAfter.usedMb.toFixed(1)} MB after it${restBefore.collected ? " (each after the full collection of a heap snapshot)" : " (garbage included)"}`,
       `- Memory: workerd resident ${(idleRssKb / 1024).toFixed(0)} MB idle, peak ${(peakRssKb / 1024).toFixed(0)} MB during the run (+${((peakRssKb - idleRssKb) / 1024).toFixed(0)} MB), high-water mark ${(hwmKb / 1024).toFixed(0)} MB`,
       `- Machine: ${os.availableParallelism()} CPUs, load average ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")}`,
     ];
+    if (restBefore.summary) lines.push("", ...heapSummaryLines("Heap at rest before the run", restBefore));
     if (profile) {
       mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
       const file = path.join("bench-results", `statements-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`);

@@ -38,7 +38,7 @@ export function searchQuery(db: Db, tenantId: string, viewer: NoteViewer, match:
       id: notes.id,
       title: notes.title,
       titleHl: sql<string>`highlight(${notesFts}, 2, ${HIT_OPEN}, ${HIT_CLOSE})`,
-      snippet: sql<string>`snippet(${notesFts}, 3, ${HIT_OPEN}, ${HIT_CLOSE}, '…', 20)`,
+      snippet: sql<string>`snippet(${notesFts}, 3, ${HIT_OPEN}, ${HIT_CLOSE}, '\u2026', 20)`,
       tags: notes.tags,
       color: notes.color,
       folderName: noteFolders.name,

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { dbFor } from "~/db/client.server";
+import { dbFor, type Db } from "~/db/client.server";
 import { forTenant } from "~/db/tenancy";
 import { cisInvoices, cisSettings, cisStatementDocuments, cisStatements, cisSubcontractors, tenants } from "~/db/schema";
 import { londonDateParts } from "../domain/tax-month";
@@ -101,11 +101,13 @@ export function statementVerification(
 /** The frozen document; `fresh` when this very call froze it (its PDF cannot be in R2 yet). */
 type Frozen = Ok<{ document: StatementDocument; pdfKey: string | null; fresh?: boolean }>;
 
-/** Everything freezing a statement reads, in one D1 batch: the statement, its stored document if any, and its sources. */
-function statementSources(env: Env, tenantId: string, statementId: string) {
-  const db = dbFor(env, tenantId);
+/**
+ * Everything freezing a statement reads, as the queries of one D1 batch: the statement, its stored
+ * document if any, and its sources. A batch that generates statements can carry them after its writes.
+ */
+export function statementSourceQueries(db: Db, tenantId: string, statementId: string) {
   const ofStatement = and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId));
-  return db.batch([
+  return [
     db.select().from(cisStatements).where(ofStatement).limit(1),
     db
       .select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc })
@@ -148,9 +150,15 @@ function statementSources(env: Env, tenantId: string, statementId: string) {
         ),
       )
       .limit(1),
-  ]);
+  ] as const;
 }
-type Sources = Awaited<ReturnType<typeof statementSources>>;
+
+function statementSources(env: Env, tenantId: string, statementId: string) {
+  const db = dbFor(env, tenantId);
+  return db.batch(statementSourceQueries(db, tenantId, statementId));
+}
+export type StatementSources = Awaited<ReturnType<typeof statementSources>>;
+type Sources = StatementSources;
 
 function documentOf(tenantId: string, statementId: string) {
   return and(forTenant(cisStatementDocuments, tenantId), eq(cisStatementDocuments.statementId, statementId));
@@ -189,24 +197,31 @@ function documentFromSources([statements, , settings, tenantRows, invoices]: Sou
   };
 }
 
+/** A document built from its sources, to be frozen: the stored form and the full UTR beside it. */
+type ToFreeze = { statementId: string; document: StoredDocument; utr: string | null };
+
 /**
- * Stores the document once. The first writer wins; whoever lost reads back the winner's. This
- * call's own document, when stored, is returned as built, without decrypting the UTR it just encrypted.
- * The statement's PDF key is set in the same batch: the PDF is rendered from this document next,
- * and a key whose object is not in R2 yet is rendered again by the first reader (ensureStatementPdf).
+ * Stores each document once. The first writer wins; whoever lost reads back the winner's. A
+ * document this call stored is returned as built, without decrypting the UTR it just encrypted.
+ * All of them go in one D1 batch, each with its statement's PDF key: the PDF is rendered from this
+ * document next, and a key whose object is not in R2 yet is rendered again by the first reader
+ * (ensureStatementPdf). Null for a statement that is gone.
  */
-async function freezeDocument(
-  env: Env,
-  tenantId: string,
-  statementId: string,
-  document: StoredDocument,
-  utr: string | null,
-): Promise<StatementDocument | null> {
+async function freezeDocuments(env: Env, tenantId: string, items: readonly ToFreeze[]): Promise<(StatementDocument | null)[]> {
+  if (items.length === 0) return [];
   const db = dbFor(env, tenantId);
-  const utrEnc = utr ? await encryptPii(env.PII_KEYS, utr, documentUtrCtx(tenantId, statementId)) : null;
-  const json = JSON.stringify(document);
-  const [, stored] = await db.batch([
-    db.insert(cisStatementDocuments).values({ tenantId, statementId, document: json, utrEnc, createdAt: Date.now() }).onConflictDoNothing(),
+  const now = Date.now();
+  const writes = await Promise.all(
+    items.map(async ({ statementId, document, utr }) => ({
+      json: JSON.stringify(document),
+      utrEnc: utr ? await encryptPii(env.PII_KEYS, utr, documentUtrCtx(tenantId, statementId)) : null,
+    })),
+  );
+  const queries = items.flatMap(({ statementId }, i) => [
+    db
+      .insert(cisStatementDocuments)
+      .values({ tenantId, statementId, document: writes[i]!.json, utrEnc: writes[i]!.utrEnc, createdAt: now })
+      .onConflictDoNothing(),
     db
       .select({ document: cisStatementDocuments.document, utrEnc: cisStatementDocuments.utrEnc })
       .from(cisStatementDocuments)
@@ -217,26 +232,27 @@ async function freezeDocument(
       .set({ pdfKey: statementPdfKey(tenantId, statementId) })
       .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, statementId), isNull(cisStatements.pdfKey))),
   ]);
-  const row = stored[0];
-  if (!row) return null;
-  if (row.document !== json || row.utrEnc !== utrEnc) return renderable(env, tenantId, statementId, row);
-  const { utrMasked, ...sub } = document.subcontractor;
-  return { ...document, subcontractor: { ...sub, utr: utr ?? utrMasked } };
+  const results = (await db.batch(queries as unknown as BatchQueries)) as readonly unknown[];
+  return Promise.all(
+    items.map(({ statementId, document, utr }, i) => {
+      const row = (results[i * 3 + 1] as { document: string; utrEnc: string | null }[])[0];
+      if (!row) return null;
+      if (row.document !== writes[i]!.json || row.utrEnc !== writes[i]!.utrEnc) return renderable(env, tenantId, statementId, row);
+      const { utrMasked, ...sub } = document.subcontractor;
+      return { ...document, subcontractor: { ...sub, utr: utr ?? utrMasked } };
+    }),
+  );
 }
+type BatchQueries = Parameters<Db["batch"]>[0];
 
 /**
- * The statement's frozen document, building and storing it on the first call. Two first calls at
- * once both build one; the conditional write keeps the first, and both return the stored one.
+ * The document a statement would freeze now, from its sources (the statement known to exist and
+ * to have no document yet): refused while the settings lack what HMRC requires on it.
  */
-export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
-  const sources = await statementSources(env, tenantId, statementId);
-  const [statements, documents, , , invoices, subs] = sources;
-  const st = statements[0];
-  if (!st) return { ok: false, code: "not_found" };
-  if (documents[0]) return { ok: true, document: await renderable(env, tenantId, statementId, documents[0]), pdfKey: st.pdfKey };
+async function documentToFreeze(env: Env, tenantId: string, statementId: string, sources: Sources): Promise<ToFreeze | StatementFileFailure> {
+  const [, , , , invoices, subs] = sources;
   const built = documentFromSources(sources);
   if (!built) return { ok: false, code: "settings_incomplete" };
-
   const sub = subs[0] ?? { id: null, utrEnc: null, verificationRate: 20, verificationReference: null };
   const verification = statementVerification(invoices, sub);
   const document: StoredDocument = { ...built, subcontractor: { ...built.subcontractor, ...verification } };
@@ -245,8 +261,60 @@ export async function statementDocument(env: Env, tenantId: string, statementId:
     sub.id && sub.utrEnc ? await decryptPii(env.PII_KEYS, sub.utrEnc, { tenantId, table: "cis_subcontractors", recordId: sub.id, field: "utr" }) : null;
   // Refuses totals that are not the invoices' sums before anything is stored.
   assertStatementDocument({ ...document, subcontractor: { ...document.subcontractor, utr: utr ?? document.subcontractor.utrMasked } });
-  const frozen = await freezeDocument(env, tenantId, statementId, document, utr);
+  return { statementId, document, utr };
+}
+
+/**
+ * The statement's frozen document, building and storing it on the first call. Two first calls at
+ * once both build one; the conditional write keeps the first, and both return the stored one.
+ */
+export async function statementDocument(env: Env, tenantId: string, statementId: string): Promise<Frozen | StatementFileFailure> {
+  const sources = await statementSources(env, tenantId, statementId);
+  const [statements, documents] = sources;
+  const st = statements[0];
+  if (!st) return { ok: false, code: "not_found" };
+  if (documents[0]) return { ok: true, document: await renderable(env, tenantId, statementId, documents[0]), pdfKey: st.pdfKey };
+  const built = await documentToFreeze(env, tenantId, statementId, sources);
+  if ("ok" in built) return built;
+  const [frozen] = await freezeDocuments(env, tenantId, [built]);
   return frozen ? { ok: true, document: frozen, pdfKey: statementPdfKey(tenantId, statementId), fresh: true } : { ok: false, code: "not_found" };
+}
+
+/**
+ * The PDFs of statements just generated together, from the sources their generation read (see
+ * statementSourceQueries): their documents frozen in one D1 batch, then each rendered and stored
+ * in R2. A statement whose document cannot be built yet (settings incomplete) stands without it;
+ * its first download or issue renders it.
+ */
+export async function storeNewStatementPdfs(
+  env: Env,
+  tenantId: string,
+  made: readonly { statementId: string; sources: StatementSources }[],
+  shared: StatementAssets,
+): Promise<void> {
+  const toFreeze: ToFreeze[] = [];
+  for (const { statementId, sources } of made) {
+    if (!sources[0][0] || sources[1][0]) continue;
+    const built = await documentToFreeze(env, tenantId, statementId, sources);
+    if (!("ok" in built)) toFreeze.push(built);
+  }
+  const frozen = await freezeDocuments(env, tenantId, toFreeze);
+  for (const [i, document] of frozen.entries()) {
+    if (document) await storePdf(env, tenantId, toFreeze[i]!.statementId, document, shared);
+  }
+}
+
+/** Renders the statement's PDF from its frozen document and stores it in R2 under its key. */
+async function storePdf(env: Env, tenantId: string, statementId: string, document: StatementDocument, shared: StatementAssets) {
+  const key = statementPdfKey(tenantId, statementId);
+  const fileName = statementFileName(document, "pdf");
+  const bytes = new Uint8Array(await statementPdf(document, { logo: await shared.logo(env, document) }));
+  shared.rendered(bytes);
+  await env.FILES.put(key, bytes, {
+    httpMetadata: { contentType: "application/pdf", contentDisposition: `attachment; filename="${fileName}"` },
+    customMetadata: { tenantId, statementId },
+  });
+  return { key, bytes, fileName };
 }
 
 export type StatementPdf = Ok<{ key: string; bytes: Uint8Array<ArrayBuffer>; fileName: string }>;
@@ -270,12 +338,7 @@ export async function ensureStatementPdf(
     const obj = await env.FILES.get(frozen.pdfKey);
     if (obj) return { ok: true, key: frozen.pdfKey, bytes: new Uint8Array(await obj.arrayBuffer()), fileName };
   }
-  const bytes = new Uint8Array(await statementPdf(frozen.document, { logo: await shared.logo(env, frozen.document) }));
-  shared.rendered(bytes);
-  await env.FILES.put(key, bytes, {
-    httpMetadata: { contentType: "application/pdf", contentDisposition: `attachment; filename="${fileName}"` },
-    customMetadata: { tenantId, statementId },
-  });
+  const { bytes } = await storePdf(env, tenantId, statementId, frozen.document, shared);
   if (!frozen.pdfKey) {
     await dbFor(env, tenantId)
       .update(cisStatements)

@@ -16,6 +16,8 @@ export const STATEMENT_BASE_BYTES = 1024 * 1024;
 export const PDF_ALLOCATION_FACTOR = 32;
 /** The most statements a slice makes whatever their size, so progress keeps moving on the page. */
 export const SLICE_MAX_STATEMENTS = 50;
+/** The most statements generated together in one pair of D1 round trips (generate.server.ts). */
+export const GROUP_MAX_STATEMENTS = 10;
 
 export type SliceUse = { statements: number; pdfBytes: number; heldBytes: number };
 
@@ -41,4 +43,18 @@ export function statementsPerSlice(pdfBytes: number, heldBytes = 0): number {
   let n = 0;
   while (!sliceIsFull({ statements: n, pdfBytes: n * pdfBytes, heldBytes })) n++;
   return n;
+}
+
+/**
+ * How many statements the slice makes next, together: a slice's first statement is made alone, so
+ * that what a statement of this run costs is measured before more are priced; after it, as many
+ * as the budget still has room for at the average so far, at most GROUP_MAX_STATEMENTS and never
+ * past the slice's cap. 0 when the slice is full.
+ */
+export function nextGroupSize(use: SliceUse): number {
+  if (use.statements === 0) return 1;
+  const used = sliceMemory(use);
+  const each = (used - use.heldBytes) / use.statements;
+  const fits = Math.floor((SLICE_MEMORY_BUDGET - used) / each);
+  return Math.max(0, Math.min(GROUP_MAX_STATEMENTS, fits, SLICE_MAX_STATEMENTS - use.statements));
 }

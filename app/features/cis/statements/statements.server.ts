@@ -150,28 +150,26 @@ export async function generateStatement(
   opts: { now?: number } = {},
 ): Promise<GenerateStatementResult> {
   const db = dbFor(env, tenantId);
-  const liveSub = and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt));
   if (!TAX_MONTH.test(taxMonth)) {
-    const [sub] = await db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSub).limit(1);
+    const [sub] = await db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSubcontractor(tenantId, subcontractorId)).limit(1);
     return { ok: false, code: sub ? "no_pending" : "not_found" };
   }
   const id = newId();
   const now = opts.now ?? Date.now();
-  let results: unknown[];
+  let results: readonly unknown[];
   try {
-    results = await db.batch([
-      ...generationStatements(db, tenantId, subcontractorId, taxMonth, actor, id, now),
-      db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSub).limit(1),
-      db
-        .select({ id: cisStatements.id })
-        .from(cisStatements)
-        .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.taxMonth, taxMonth)))
-        .limit(1),
-    ]);
+    results = await db.batch(generationQueries(db, tenantId, subcontractorId, taxMonth, actor, id, now));
   } catch (err) {
     if (isStatementUniqueViolation(err)) return { ok: false, code: "already_exists" };
     throw err;
   }
+  return generationOutcome(results, id);
+}
+
+export const GENERATION_QUERIES = 6;
+
+/** What the results of generationQueries say: the statement made, or why not. */
+export function generationOutcome(results: readonly unknown[], id: string): GenerateStatementResult {
   const [, , , created, sub, existing] = results as { id: string }[][];
   if (created!.length > 0) return { ok: true, id };
   if (sub!.length === 0) return { ok: false, code: "not_found" };
@@ -180,11 +178,14 @@ export async function generateStatement(
 }
 
 /**
- * The statement's insert (its totals summed in SQL from the pending invoices, the subcontractor's
- * name and masked UTR read in the same statement, nothing inserted when the subcontractor is gone
- * or nothing is pending), the invoices' link to it, its audit entry and a read of it back.
+ * The queries that generate one statement, GENERATION_QUERIES of them, whose results
+ * generationOutcome reads: the statement's insert (its totals summed in SQL from the pending
+ * invoices, the subcontractor's name and masked UTR read in the same statement, nothing inserted
+ * when the subcontractor is gone or nothing is pending), the invoices' link to it, its audit entry
+ * and a read of it back; then whether the subcontractor exists and whether the month has its
+ * statement, for the refusals.
  */
-function generationStatements(
+export function generationQueries(
   db: Db,
   tenantId: string,
   subcontractorId: string,
@@ -230,7 +231,17 @@ function generationStatements(
       .select({ id: cisStatements.id })
       .from(cisStatements)
       .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.id, id))),
+    db.select({ id: cisSubcontractors.id }).from(cisSubcontractors).where(liveSubcontractor(tenantId, subcontractorId)).limit(1),
+    db
+      .select({ id: cisStatements.id })
+      .from(cisStatements)
+      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.subcontractorId, subcontractorId), eq(cisStatements.taxMonth, taxMonth)))
+      .limit(1),
   ] as const;
+}
+
+function liveSubcontractor(tenantId: string, subcontractorId: string) {
+  return and(forTenant(cisSubcontractors, tenantId), eq(cisSubcontractors.id, subcontractorId), isNull(cisSubcontractors.deletedAt));
 }
 
 export type StatementRow = typeof cisStatements.$inferSelect;

@@ -142,11 +142,15 @@ async function measure(c, opts) {
   const cpuAfter = serverCpuMs(PORT);
   const cpu = cpuBefore !== null && cpuAfter !== null && r.requests > 0 ? (cpuAfter - cpuBefore) / r.requests : null;
   await drain();
+  // One request at a time, all answered: the server's CPU per request without queueing or time-outs.
+  const serialBefore = serverCpuMs(PORT);
   const s = await serial(c.url, c.headers.Cookie ?? "", 30);
+  const serialAfter = serverCpuMs(PORT);
+  const cpuSerial = serialBefore !== null && serialAfter !== null ? (serialAfter - serialBefore) / 33 : null;
   const html = Buffer.byteLength(probe.body) / 1024;
-  const row = { ...c, ...r, cpu, html, rows: rowsRead(probe), p50: s.p50, p95: s.p95, d1: d1Trips(probe) ?? 0, events };
+  const row = { ...c, ...r, cpu, cpuSerial, html, rows: rowsRead(probe), p50: s.p50, p95: s.p95, d1: d1Trips(probe) ?? 0, events };
   console.log(
-    `[bench:schedule] ${c.name}: ${r.rps.toFixed(0)} req/s, CPU ${cpu?.toFixed(1) ?? "n/a"} ms/req, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, ${html.toFixed(0)} KB, D1 ${row.d1} (${row.rows ?? "n/a"} rows), errors ${r.errors}`,
+    `[bench:schedule] ${c.name}: ${r.rps.toFixed(0)} req/s, CPU ${cpu?.toFixed(1) ?? "n/a"} ms/req under load, ${cpuSerial?.toFixed(1) ?? "n/a"} one at a time, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, ${html.toFixed(0)} KB, D1 ${row.d1} (${row.rows ?? "n/a"} rows), errors ${r.errors}`,
   );
   return row;
 }
@@ -175,7 +179,7 @@ async function main() {
     console.log("|---|---|---|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(
-        `| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / base).toFixed(2)} | ${r.cpu?.toFixed(1) ?? "n/a"} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.html.toFixed(0)} | ${r.d1} | ${r.rows ?? "n/a"} | ${r.events} | ${r.errors} |`,
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / base).toFixed(2)} | ${r.cpu?.toFixed(1) ?? "n/a"} | ${r.cpuSerial?.toFixed(1) ?? "n/a"} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.html.toFixed(0)} | ${r.d1} | ${r.rows ?? "n/a"} | ${r.events} | ${r.errors} |`,
       );
     }
     const over = rows.filter((r) => r.d1 > 2);

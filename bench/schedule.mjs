@@ -174,9 +174,9 @@ async function main() {
       `\n${opts.events} events over 2025-2027, autocannon -c${opts.connections} -d${opts.duration}s on loopback; p50/p95 of 30 serial requests; load average ${loadAvg}:\n`,
     );
     console.log(
-      "| page | req/s | ratio to /healthz | server CPU ms/req | p50 ms | p95 ms | HTML KB | D1 round trips | D1 rows read | bench events linked | errors |",
+      "| page | req/s | ratio to /healthz | server CPU ms/req under load | server CPU ms/req one at a time | p50 ms | p95 ms | HTML KB | D1 round trips | D1 rows read | bench events linked | errors |",
     );
-    console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(
         `| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / base).toFixed(2)} | ${r.cpu?.toFixed(1) ?? "n/a"} | ${r.cpuSerial?.toFixed(1) ?? "n/a"} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.html.toFixed(0)} | ${r.d1} | ${r.rows ?? "n/a"} | ${r.events} | ${r.errors} |`,

@@ -10,8 +10,10 @@
 // its Server-Timing header reports. Pages: the day, week, month and year views and an event page as
 // the admin (who sees every event), and the week and month views as a standard member (whose rows go
 // through the visibility clause). Prints a Markdown table.
+import { Buffer } from "node:buffer";
+import os from "node:os";
 import process from "node:process";
-import { d1Trips, httpRequest, load, serial, signIn, startBench } from "./lib/server.mjs";
+import { d1Trips, httpRequest, load, serial, serverCpuMs, signIn, startBench } from "./lib/server.mjs";
 
 const PORT = Number(process.env.BENCH_SCHEDULE_PORT ?? 8806);
 const tenant = (p) => `http://acme.localhost:${PORT}${p}`;
@@ -122,6 +124,12 @@ async function drain() {
   }
 }
 
+/** D1 rows read as the development counter reports them in Server-Timing, or null. */
+function rowsRead(res) {
+  const m = /\bd1rows;[^,]*\bdur=(\d+)/.exec(String(res.headers["server-timing"] ?? ""));
+  return m ? Number(m[1]) : null;
+}
+
 async function measure(c, opts) {
   await drain();
   const probe = await httpRequest(c.url, { headers: c.headers });
@@ -129,12 +137,20 @@ async function measure(c, opts) {
   const events = (probe.body.match(/href="\/schedule\/evt_bench_/g) ?? []).length;
   await load(c.url, c.headers, { connections: opts.connections, duration: 2 });
   await drain();
+  const cpuBefore = serverCpuMs(PORT);
   const r = await load(c.url, c.headers, opts);
+  const cpuAfter = serverCpuMs(PORT);
+  const cpu = cpuBefore !== null && cpuAfter !== null && r.requests > 0 ? (cpuAfter - cpuBefore) / r.requests : null;
   await drain();
+  // One request at a time, all answered: the server's CPU per request without queueing or time-outs.
+  const serialBefore = serverCpuMs(PORT);
   const s = await serial(c.url, c.headers.Cookie ?? "", 30);
-  const row = { ...c, ...r, p50: s.p50, p95: s.p95, d1: d1Trips(probe) ?? 0, events };
+  const serialAfter = serverCpuMs(PORT);
+  const cpuSerial = serialBefore !== null && serialAfter !== null ? (serialAfter - serialBefore) / 33 : null;
+  const html = Buffer.byteLength(probe.body) / 1024;
+  const row = { ...c, ...r, cpu, cpuSerial, html, rows: rowsRead(probe), p50: s.p50, p95: s.p95, d1: d1Trips(probe) ?? 0, events };
   console.log(
-    `[bench:schedule] ${c.name}: ${r.rps.toFixed(0)} req/s, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, D1 ${row.d1}, errors ${r.errors}`,
+    `[bench:schedule] ${c.name}: ${r.rps.toFixed(0)} req/s, CPU ${cpu?.toFixed(1) ?? "n/a"} ms/req under load, ${cpuSerial?.toFixed(1) ?? "n/a"} one at a time, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, ${html.toFixed(0)} KB, D1 ${row.d1} (${row.rows ?? "n/a"} rows), errors ${r.errors}`,
   );
   return row;
 }
@@ -150,12 +166,20 @@ async function main() {
     const rows = [];
     for (const c of cases(admin, staff, opts.events)) rows.push(await measure(c, opts));
     const base = rows[0].rps;
-    console.log(`\n${opts.events} events over 2025-2027, autocannon -c${opts.connections} -d${opts.duration}s on loopback; p50/p95 of 30 serial requests:\n`);
-    console.log("| page | req/s | ratio to /healthz | p50 ms | p95 ms | D1 round trips | bench events linked | errors |");
-    console.log("|---|---|---|---|---|---|---|---|");
+    const loadAvg = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
+    console.log(
+      `\n${opts.events} events over 2025-2027, autocannon -c${opts.connections} -d${opts.duration}s on loopback; p50/p95 of 30 serial requests; load average ${loadAvg}:\n`,
+    );
+    console.log(
+      "| page | req/s | ratio to /healthz | server CPU ms/req under load | server CPU ms/req one at a time | p50 ms | p95 ms | HTML KB | D1 round trips | D1 rows read | bench events linked | errors |",
+    );
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(
-        `| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / base).toFixed(2)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.d1} | ${r.events} | ${r.errors} |`,
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${(r.rps / base).toFixed(2)} | ${r.cpu?.toFixed(1) ?? "n/a"} | ${r.cpuSerial?.toFixed(1) ?? "n/a"} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.html.toFixed(0)} | ${r.d1} | ${r.rows ?? "n/a"} | ${r.events} | ${r.errors} |`,
       );
     }
     const over = rows.filter((r) => r.d1 > 2);

@@ -1,9 +1,10 @@
 // What the benches that drive the built worker under `wrangler dev` share: a fresh migrated and
 // seeded state of their own plus the bench's rows, the server, signing in, and serial timing.
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { URLSearchParams } from "node:url";
+import { spawnSync } from "node:child_process";
 import { run } from "../../scripts/setup-local.mjs";
 import { buildApp, freshState, httpRequest, ROOT, serveBuilt, since } from "../../tests/e2e/server.mjs";
 
@@ -75,5 +76,36 @@ export async function load(url, headers, { connections, duration }) {
       (err, res) => (err ? reject(err) : resolve(res)),
     );
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p97: result.latency.p97_5, errors: result.errors + result.non2xx };
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p50: result.latency.p50,
+    p97: result.latency.p97_5,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/**
+ * The CPU time (ms, user + system) used so far by the processes of the `wrangler dev --port <port>`
+ * server's process group (wrangler and workerd), read from /proc; null where /proc or ps is missing.
+ * The difference over a load run divided by its requests is the server's CPU per request, a figure
+ * that swings far less with the machine's load than req/s.
+ */
+export function serverCpuMs(port) {
+  const ps = spawnSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" });
+  const line = (ps.stdout ?? "").split("\n").find((l) => /wrangler(?:\.js)?\s+dev\b/.test(l) && l.includes(`--port ${port} `));
+  if (!line) return null;
+  const group = Number(line.trim().split(/\s+/, 1)[0]);
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the command: state, ppid, pgrp (2), ..., utime (11), stime (12); in clock ticks of 10 ms.
+      if (Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return ticks * 10;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cisStaff, seedSub } from "../factories/cis";
 import { seedInvoice } from "../factories/returns";
-import type { Browser } from "./http";
+import { loaderDataBytes } from "./page-costs";
 
 /**
  * What a page sends as data (the loaders' turbo-stream, which the HTML carries a second time for
@@ -10,15 +10,6 @@ import type { Browser } from "./http";
  * subcontractor of the tenant.
  */
 const LIST_PAGE_BUDGET = 30 * 1024;
-
-/** Bytes of the loader data React Router sends for `path` (its `.data` address: every matched route's loader). */
-async function loaderDataBytes(b: Browser, origin: string, path: string): Promise<number> {
-  const u = new URL(path, origin);
-  u.pathname = `${u.pathname}.data`;
-  const res = await b.get(u.toString());
-  expect(res.status, path).toBe(200);
-  return (await res.arrayBuffer()).byteLength;
-}
 
 /** A long name, so each row weighs as much as a real tenant's worst rows. */
 const longName = (prefix: string, i: number) => `${prefix} ${String(i).padStart(3, "0")} ${"Construction and Roofing Services ".repeat(2).trim()} Ltd`;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createTenant, createUser } from "../factories";
 import { seedCisSettings } from "../factories/cis";
 import { signedIn } from "../factories/sessions";
+import { rowsRead } from "./page-costs";
 
 /**
  * What each list page costs in D1 rows read (D1's meta.rows_read, summed by the development
@@ -13,12 +14,6 @@ import { signedIn } from "../factories/sessions";
 
 const INVOICES = 50_000;
 const SUBCONTRACTORS = 2_000;
-
-function rowsRead(res: Response): number {
-  const m = /d1rows;desc="D1 rows read";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");
-  if (!m) throw new Error("no D1 rows header");
-  return Number(m[1]);
-}
 
 /**
  * Subcontractors and invoices written by SQLite itself (a recursive series), so 50,000 rows take

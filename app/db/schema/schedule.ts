@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 import { CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES, SCHEDULE_VIEWS } from "../enums";
@@ -112,6 +113,17 @@ export const events = sqliteTable(
     index("events_tenant_calendar_start").on(t.tenantId, t.calendarId, t.startUtc),
     index("events_tenant_repeating").on(t.tenantId, t.repeatUntil),
     index("events_tenant_series").on(t.tenantId, t.seriesId),
+    // A view's range: single events over a day long, those over the 31-day limit (saved before it),
+    // and series by the end of their last occurrence (null: open-ended).
+    index("events_tenant_long_start")
+      .on(t.tenantId, t.startUtc)
+      .where(sql`${t.rrule} IS NULL AND ${t.endUtc} - ${t.startUtc} > 86400000`),
+    index("events_tenant_overlong_start")
+      .on(t.tenantId, t.startUtc)
+      .where(sql`${t.rrule} IS NULL AND ${t.endUtc} - ${t.startUtc} > 2678400000`),
+    index("events_tenant_series_end")
+      .on(t.tenantId, t.repeatUntil)
+      .where(sql`${t.rrule} IS NOT NULL`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
 import type { AttachableFile } from "~/features/files/index.server";
@@ -10,24 +10,19 @@ import {
   teamMembers,
   eventShares,
   eventTeams,
-  schedulePrefs,
-  teams,
   users,
   type EventStatus,
   type EventType,
   type EventVisibility,
-  type ScheduleView,
 } from "~/db/schema";
 import type { Actor } from "~/features/auth";
 import { auditInsert } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
+import { MAX_EVENT_MS } from "./domain/event-length";
 import { seriesEnd } from "./domain/recurrence";
 import { visibleEvents, type ScheduleViewer } from "./visibility.server";
 
 export type { ScheduleViewer };
-
-/** The most rows one view reads; a year of a very busy tenant is cut here (the page says so). */
-export const VIEW_ROW_LIMIT = 3000;
 
 export type EventRow = {
   id: string;
@@ -44,7 +39,7 @@ export type EventRow = {
   createdBy: string;
 };
 
-const eventColumns = {
+export const eventColumns = {
   id: events.id,
   title: events.title,
   startUtc: events.startUtc,
@@ -58,88 +53,6 @@ const eventColumns = {
   seriesId: events.seriesId,
   createdBy: events.createdBy,
 };
-
-export type ViewFilters = { cal: string | null; type: EventType | null; user: string | null; team: string | null };
-
-/** Events overlapping a range: single events by their times, series until their last occurrence ends. */
-function inRange(start: SQL | number, end: SQL | number): SQL {
-  return sql`("events"."start_utc" < ${end} AND ("events"."end_utc" > ${start} OR ("events"."rrule" IS NOT NULL AND ("events"."repeat_until" IS NULL OR "events"."repeat_until" > ${start}))))`;
-}
-
-function filterWhere(viewer: ScheduleViewer, f: ViewFilters): SQL[] {
-  const parts: SQL[] = [];
-  if (f.cal === "personal") parts.push(sql`"events"."calendar_id" IS NULL`);
-  else if (f.cal) parts.push(sql`"events"."calendar_id" = ${f.cal}`);
-  if (f.type) parts.push(sql`"events"."type" = ${f.type}`);
-  if (f.user) parts.push(sql`"events"."created_by" = ${f.user}`);
-  if (f.team)
-    parts.push(
-      sql`EXISTS (SELECT 1 FROM "team_members" ft WHERE ft.tenant_id = ${viewer.tenantId} AND ft."team_id" = ${f.team} AND ft."user_id" = "events"."created_by")`,
-    );
-  return parts;
-}
-
-export type RangeChoice = { view: ScheduleView; start: number; end: number };
-
-/**
- * Everything a calendar view shows, in one D1 round trip: the events in range, the calendars the
- * person may pick, the people and teams for the filters, and their stored last view. When the
- * address names no view, the range is chosen in SQL from the stored view (`ranges` holds the range
- * of each view for the date), so that choice costs no extra round trip; when it names one, the
- * same batch stores it as the person's last view.
- */
-export async function loadScheduleView(
-  env: Env,
-  viewer: ScheduleViewer,
-  opts: {
-    ranges: Record<ScheduleView, { start: number; end: number }>;
-    view: ScheduleView | null;
-    filters: ViewFilters;
-    viewAllCalendars: boolean;
-    withTeams: boolean;
-  },
-) {
-  const db = dbFor(env, viewer.tenantId);
-  const t = viewer.tenantId;
-  const stored = sql`COALESCE((SELECT "last_view" FROM "schedule_prefs" WHERE "tenant_id" = ${t} AND "user_id" = ${viewer.id}), 'month')`;
-  const pick = (key: "start" | "end"): SQL | number =>
-    opts.view
-      ? opts.ranges[opts.view][key]
-      : sql`(CASE ${stored} WHEN 'day' THEN ${opts.ranges.day[key]} WHEN 'week' THEN ${opts.ranges.week[key]} WHEN 'year' THEN ${opts.ranges.year[key]} ELSE ${opts.ranges.month[key]} END)`;
-  const where = and(visibleEvents(viewer), inRange(pick("start"), pick("end")), ...filterWhere(viewer, opts.filters))!;
-  const remember = opts.view
-    ? db
-        .insert(schedulePrefs)
-        .values({ tenantId: t, userId: viewer.id, lastView: opts.view, updatedAt: Date.now() })
-        .onConflictDoUpdate({
-          target: [schedulePrefs.tenantId, schedulePrefs.userId],
-          set: { lastView: opts.view, updatedAt: Date.now() },
-          setWhere: ne(schedulePrefs.lastView, opts.view),
-        })
-    : null;
-  const prefs = db
-    .select({ lastView: schedulePrefs.lastView })
-    .from(schedulePrefs)
-    .where(and(eq(schedulePrefs.tenantId, t), eq(schedulePrefs.userId, viewer.id)));
-  const list = db.select(eventColumns).from(events).where(where).orderBy(asc(events.startUtc)).limit(VIEW_ROW_LIMIT);
-  const cals = calendarListQuery(env, viewer, opts.viewAllCalendars, false);
-  const people = db
-    .select({ id: users.id, name: users.displayName })
-    .from(users)
-    .where(and(eq(users.tenantId, t), eq(users.disabled, false), isNull(users.scrubbedAt)))
-    .orderBy(asc(users.displayName));
-  const teamList = db
-    .select({ id: teams.id, name: teams.name })
-    .from(teams)
-    .where(eq(teams.tenantId, opts.withTeams ? t : ""))
-    .orderBy(asc(teams.name));
-  if (remember) {
-    const [, p, rows, c, u, tm] = await db.batch([remember, prefs, list, cals, people, teamList]);
-    return { lastView: p[0]?.lastView ?? "month", rows: rows as EventRow[], calendars: c, people: u, teams: tm };
-  }
-  const [p, rows, c, u, tm] = await db.batch([prefs, list, cals, people, teamList]);
-  return { lastView: p[0]?.lastView ?? "month", rows: rows as EventRow[], calendars: c, people: u, teams: tm };
-}
 
 /** Calendars a person may list: every one with view-all-calendars, otherwise those they are a member of; archived ones only when asked. */
 export function calendarListQuery(env: Env, viewer: ScheduleViewer, viewAll: boolean, includeArchived: boolean) {
@@ -214,7 +127,7 @@ export type EventInput = {
   rrule: string | null;
 };
 
-export type SaveEventError = "calendar_not_found" | "person_not_found" | "event_not_found";
+export type SaveEventError = "calendar_not_found" | "person_not_found" | "event_not_found" | "event_too_long";
 
 /** Who may change an event they can see: its creator, or anyone who manages calendars. */
 export function mayChangeEvent(viewer: ScheduleViewer, createdBy: string, managesCalendars: boolean): boolean {
@@ -243,6 +156,8 @@ export async function checkReferences(
   viewAll: boolean,
   authorId: string,
 ): Promise<{ problem: SaveEventError | null; authorTeams: string[] }> {
+  // The form refuses it too; every save path (a new event, an edit, one occurrence's) comes here.
+  if (input.endUtc - input.startUtc > MAX_EVENT_MS) return { problem: "event_too_long", authorTeams: [] };
   const db = dbFor(env, viewer.tenantId);
   const cal = db
     .select({ id: calendars.id })

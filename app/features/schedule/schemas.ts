@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CALENDAR_COLOURS, CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "./domain/constants";
+import { EVENT_TOO_LONG, MAX_EVENT_MS } from "./domain/event-length";
 import { REPEAT_FREQS, toRrule } from "./domain/recurrence";
 import { isHm, isYmd, londonToUtc } from "./domain/time";
 
@@ -66,6 +67,7 @@ export function parseEventForm(v: EventFormValues) {
     startUtc = londonToUtc(v.startDate, v.startTime);
     endUtc = londonToUtc(v.endDate, v.endTime);
     if (endUtc <= startUtc) errors.endTime = "The end must be after the start";
+    else if (endUtc - startUtc > MAX_EVENT_MS) errors.endDate = EVENT_TOO_LONG;
   }
   if (v.visibility === "users" && v.users.length === 0) errors.users = "Choose at least one person";
   const days = v.repeatDays.map(Number);

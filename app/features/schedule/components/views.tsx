@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { addDays, daysBetween, longDay, monthName, startOfWeek, viewDays, WEEKDAY_SHORT, weekday, type Ymd } from "../domain/time";
-import type { DayItem } from "../view.server";
+import type { DayItem, MonthCell } from "../view.server";
 import { EventChip } from "./event-chip";
 
 type DayLinks = {
@@ -31,7 +31,8 @@ function dayData(d: Ymd) {
   return { "data-day": d };
 }
 
-export function MonthView({ date, days, links }: { date: Ymd; days: Record<Ymd, DayItem[]>; links: DayLinks }) {
+/** The month: each day's first few events (the loader sends no more) and a link to the rest. */
+export function MonthView({ date, cells, links }: { date: Ymd; cells: Record<Ymd, MonthCell>; links: DayLinks }) {
   const { first, end } = viewDays("month", date);
   const weeks: Ymd[][] = [];
   for (let d = first; d < end; d = addDays(d, 7)) weeks.push([0, 1, 2, 3, 4, 5, 6].map((i) => addDays(d, i)));
@@ -51,7 +52,7 @@ export function MonthView({ date, days, links }: { date: Ymd; days: Record<Ymd, 
         {weeks.map((week) => (
           <tr key={week[0]}>
             {week.map((d) => {
-              const items = days[d] ?? [];
+              const { items, total } = cells[d] ?? { items: [], total: 0 };
               return (
                 <td
                   key={d}
@@ -61,20 +62,20 @@ export function MonthView({ date, days, links }: { date: Ymd; days: Record<Ymd, 
                   <Link
                     to={links.dayHref(d)}
                     className={`inline-block rounded px-1 text-xs ${d === links.today ? "bg-accent font-semibold text-accent-foreground" : ""}`}
-                    aria-label={`${longDay(d)}${items.length ? `, ${items.length} event${items.length === 1 ? "" : "s"}` : ""}`}
+                    aria-label={`${longDay(d)}${total ? `, ${total} event${total === 1 ? "" : "s"}` : ""}`}
                   >
                     {Number(d.slice(8, 10))}
                   </Link>
                   <ul className="mt-0.5 space-y-0.5">
-                    {items.slice(0, 3).map((item) => (
+                    {items.map((item) => (
                       <li key={`${item.id}-${item.at}`}>
                         <EventChip item={item} compact />
                       </li>
                     ))}
                   </ul>
-                  {items.length > 3 ? (
+                  {total > items.length ? (
                     <Link to={links.dayHref(d)} className="text-xs underline">
-                      +{items.length - 3} more
+                      +{total - items.length} more<span className="sr-only"> on {longDay(d)}</span>
                     </Link>
                   ) : null}
                   {links.pasteId ? <PasteHere id={links.pasteId} date={d} /> : null}

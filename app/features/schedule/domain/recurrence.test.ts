@@ -72,4 +72,20 @@ describe("expansion in a view's range", () => {
     expect(occurrences(ev, viewRange("day", "2026-06-11").start, viewRange("day", "2026-06-11").end)).toHaveLength(1);
     expect(occurrences(ev, viewRange("day", "2026-06-12").start, viewRange("day", "2026-06-12").end)).toHaveLength(0);
   });
+
+  it("finds a long-running series' occurrences in a range far from its start, those begun before the range included, its count kept", () => {
+    // Daily from 1 June 2024, each three days long (they overlap one another), 700 times.
+    const ev = { startUtc: at("2024-06-01", "22:00"), endUtc: at("2024-06-04", "22:00"), rrule: "FREQ=DAILY;COUNT=700" };
+    const day = viewRange("day", "2026-03-29");
+    // Begun on 26, 27 and 28 March (ending on 29 March, 30 and 31) and on the 29th itself; the clock change keeps 22:00.
+    expect(starts(occurrences(ev, day.start, day.end))).toEqual([
+      "2026-03-26T22:00:00.000Z",
+      "2026-03-27T22:00:00.000Z",
+      "2026-03-28T22:00:00.000Z",
+      "2026-03-29T21:00:00.000Z",
+    ]);
+    // The 700th occurrence starts on 1 May 2026 (699 days after the first); nothing after it.
+    const may = viewRange("month", "2026-05-01");
+    expect(starts(occurrences(ev, may.start, may.end)).at(-1)).toBe("2026-05-01T21:00:00.000Z");
+  });
 });

@@ -125,13 +125,17 @@ export function occurrences(
   const first = londonYmd(ev.startUtc);
   const hm = londonHm(ev.startUtc);
   const removed = new Set((ev.exdates ?? "").split(",").filter(Boolean).map(Number));
-  // Occurrences starting after the range's last day cannot overlap it.
+  // Occurrences starting after the range's last day cannot overlap it, nor can those starting more
+  // than their length (in whole days, plus one for the clock) before its first day: those are only
+  // counted, not turned into instants (the costly step), so a long-running series stays cheap.
   const stopAfter = londonYmd(rangeEnd);
+  const skipBefore = addDays(londonYmd(rangeStart), -(Math.ceil(duration / 86_400_000) + 1));
   const out: Occurrence[] = [];
   let n = 0;
   for (const d of seriesDates(first, rule, stopAfter)) {
     n++;
     if (rule.count !== null && n > rule.count) break;
+    if (d < skipBefore) continue;
     const start = londonToUtc(d, hm);
     const o = { start, end: start + duration };
     if (!removed.has(start) && overlaps(o)) out.push(o);

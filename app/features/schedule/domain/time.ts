@@ -66,9 +66,22 @@ export function daysBetween(from: Ymd, to: Ymd): number {
   return dayNumber(to) - dayNumber(from);
 }
 
+// London wall-clock times already turned into instants, kept per isolate: views expand series
+// into the same few times of day on the same dates again and again, and each conversion goes
+// through the time-zone database. Bounded: emptied when full. Made on first use (no import-time work).
+let utcOfLondon: Map<string, number> | undefined;
+
 /** The instant a London wall-clock time happens (UTC ms). */
 export function londonToUtc(ymd: Ymd, hm = "00:00"): number {
-  return fromZonedTime(`${ymd}T${hm}:00`, LONDON).getTime();
+  const key = `${ymd}T${hm}`;
+  utcOfLondon ??= new Map();
+  let utc = utcOfLondon.get(key);
+  if (utc === undefined) {
+    utc = fromZonedTime(`${key}:00`, LONDON).getTime();
+    if (utcOfLondon.size >= 20_000) utcOfLondon.clear();
+    utcOfLondon.set(key, utc);
+  }
+  return utc;
 }
 
 /** The London calendar date of an instant. */

@@ -17,6 +17,7 @@ import { EventTimes } from "../components/event-times";
 import { describedBy, EventOptionsFields, RepeatFields } from "../components/event-form-fields";
 import { attachFile, detachFile, eventPageFileReads, type AttachError } from "../attachments.server";
 import { schedulePerms, viewerOf } from "../module.server";
+import { EVENT_TOO_LONG } from "../domain/event-length";
 import { eventFormValues, parseEventForm, type EventFormErrors, type EventFormValues } from "../schemas";
 import type { Route } from "./+types/event";
 
@@ -24,6 +25,7 @@ const SAVE_ERRORS: Record<SaveEventError, { field: keyof EventFormValues; messag
   calendar_not_found: { field: "calendarId", message: "That calendar is not available to you" },
   person_not_found: { field: "users", message: "Choose people from the list" },
   event_not_found: { field: "title", message: "That event no longer exists" },
+  event_too_long: { field: "endDate", message: EVENT_TOO_LONG },
 };
 
 const notFound = () => data("Event not found", { status: 404 });

@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // eslint-disable-next-line max-lines-per-function -- calendar feature, reworked by its owner in parallel
 export default function Schedule({ loaderData }: Route.ComponentProps) {
-  const { query: q, perms, today, days, counts, calendars, people, teams, truncated } = loaderData;
+  const { query: q, perms, today, days, cells, counts, calendars, people, teams, truncated } = loaderData;
   const root = usePeriodGestures();
   const links = {
     dayHref: (d: string) => viewHref(q, { view: "day", date: d }),
@@ -161,7 +161,7 @@ export default function Schedule({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         <div className="mt-4" data-period>
-          {q.view === "month" && days ? <MonthView date={q.date} days={days} links={links} /> : null}
+          {q.view === "month" && cells ? <MonthView date={q.date} cells={cells} links={links} /> : null}
           {q.view === "week" && days ? <WeekView date={q.date} days={days} links={links} /> : null}
           {q.view === "day" && days ? <DayView date={q.date} days={days} links={links} hours={q.hours} /> : null}
           {q.view === "year" && counts ? <YearView date={q.date} counts={counts} links={links} /> : null}

@@ -1,0 +1,3 @@
+CREATE INDEX `events_tenant_long_start` ON `events` (`tenant_id`,`start_utc`) WHERE "events"."rrule" IS NULL AND "events"."end_utc" - "events"."start_utc" > 86400000;--> statement-breakpoint
+CREATE INDEX `events_tenant_overlong_start` ON `events` (`tenant_id`,`start_utc`) WHERE "events"."rrule" IS NULL AND "events"."end_utc" - "events"."start_utc" > 2678400000;--> statement-breakpoint
+CREATE INDEX `events_tenant_series_end` ON `events` (`tenant_id`,`repeat_until`) WHERE "events"."rrule" IS NOT NULL;

@@ -1,0 +1,163 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { all, fieldMessage, page, valueOf } from "../factories/html";
+import { scheduleStaff, seedEvent } from "../factories/schedule";
+import { count } from "./auth-helpers";
+import { loaderDataBytes, rowsRead } from "./page-costs";
+
+/**
+ * A view reads the events overlapping its days, not every event from the tenant's first one: single
+ * events by their start (bounded below by the longest an event may last), series by their own
+ * bounds, and events longer than that cap (saved before it existed) through an index of their own.
+ * The month and year views send what their cells show, so their data and the rows they read stay
+ * within a budget however many events the tenant has.
+ */
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+/**
+ * `n` events written by SQLite itself over 1,095 days from 1 January 2025: about `n / 1095` a day
+ * between 06:00 and 18:00 UTC, one or three hours long, one in 25 a weekly series of 12, shared
+ * with everyone.
+ */
+async function seedMany(tenantId: string, createdBy: string, n: number) {
+  const from = Date.UTC(2025, 0, 1);
+  const start = `(${from} + (i % 1095) * ${DAY} + (6 + i % 12) * ${HOUR})`;
+  await env.DB.prepare(
+    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?2)
+     INSERT INTO events (id, tenant_id, title, start_utc, end_utc, type, status, visibility, shared_all, rrule, repeat_until, created_by, created_at, updated_at)
+     SELECT 'evt_many_' || ?1 || '_' || i, ?1, 'Crew ' || i || ' on plot ' || (i % 40), ${start}, ${start} + (1 + i % 3) * ${HOUR},
+       'shift', 'green', 'org', 1,
+       CASE WHEN i % 25 = 0 THEN 'FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=12' END,
+       CASE WHEN i % 25 = 0 THEN ${start} + (1 + i % 3) * ${HOUR} + 28 * ${DAY} END,
+       ?3, 0, 0 FROM s`,
+  )
+    .bind(tenantId, n, createdBy)
+    .run();
+}
+
+describe("a view's range", () => {
+  it("shows events that started before the view and end inside it, in the day, week, month and year views", async () => {
+    const { t, u, b } = await scheduleStaff("admin");
+    // Wednesday 1 April 2026. A night shift from the evening before (London, BST).
+    const night = await seedEvent(t, { createdBy: u.id, title: "Night shift", start: Date.UTC(2026, 2, 31, 21), end: Date.UTC(2026, 3, 1, 5) });
+    // Plant on hire for 20 days, and for the longest an event may last (31 days), ending on 1 April.
+    const hire = await seedEvent(t, { createdBy: u.id, title: "Plant hire", start: Date.UTC(2026, 2, 12, 8), end: Date.UTC(2026, 3, 1, 8) });
+    const longest = await seedEvent(t, { createdBy: u.id, title: "Site set-up", start: Date.UTC(2026, 2, 1, 10), end: Date.UTC(2026, 3, 1, 10) });
+    // Saved before events had a longest length: 99 days, still shown.
+    const legacy = await seedEvent(t, { createdBy: u.id, title: "Compound", start: Date.UTC(2025, 11, 23, 9), end: Date.UTC(2026, 3, 1, 9) });
+    // A weekly series begun a year before, repeating for ever (Wednesdays).
+    const series = await seedEvent(t, {
+      createdBy: u.id,
+      title: "Toolbox talk",
+      start: Date.UTC(2025, 3, 2, 7),
+      end: Date.UTC(2025, 3, 2, 8),
+      rrule: "FREQ=WEEKLY",
+      repeatUntil: null,
+    });
+    // Ended before the view, and starting after it: in none of them.
+    const before = await seedEvent(t, { createdBy: u.id, title: "Earlier", start: Date.UTC(2026, 2, 30, 8), end: Date.UTC(2026, 2, 30, 9) });
+    const after = await seedEvent(t, { createdBy: u.id, title: "Later", start: Date.UTC(2026, 3, 2, 8), end: Date.UTC(2026, 3, 2, 9) });
+    const shown = [night, hire, longest, legacy, series];
+    const ids = async (view: string) =>
+      new Set(all(await page(await b.get(`${t.origin}/schedule?view=${view}&date=2026-04-01`)), "[data-event]").map((e) => e.getAttribute("data-event")));
+    const day = await ids("day");
+    expect(
+      shown.filter((id) => !day.has(id)),
+      "day view",
+    ).toEqual([]);
+    expect(day.has(before) || day.has(after)).toBe(false);
+    const week = await ids("week");
+    expect(
+      [...shown, before, after].filter((id) => !week.has(id)),
+      "week view",
+    ).toEqual([]);
+    // The month view shows three events a day and "+N more": the 1st of April's five are counted.
+    const month = await page(await b.get(`${t.origin}/schedule?view=month&date=2026-04-01`));
+    expect(all(month, "a[aria-label^='Wednesday 1 April 2026']")[0]?.getAttribute("aria-label")).toBe("Wednesday 1 April 2026, 5 events");
+    expect(all(month, "[data-event]").some((e) => e.getAttribute("data-event") === legacy)).toBe(true);
+    const year = await page(await b.get(`${t.origin}/schedule?view=year&date=2026-04-01`));
+    const yearDay = (d: string) => all(year, `a[aria-label^='${d}']`)[0]?.getAttribute("aria-label");
+    expect(yearDay("Wednesday 1 April 2026")).toBe("Wednesday 1 April 2026, 5 events");
+    // The legacy event is counted on each London day it spans, from 1 January in this year's view.
+    expect(yearDay("Thursday 1 January 2026")).toBe("Thursday 1 January 2026, 1 event");
+    expect(yearDay("Thursday 2 April 2026")).toBe("Thursday 2 April 2026, 1 event");
+    // The address names no view: the stored one (year) is chosen in SQL, counts and all.
+    const stored = await page(await b.get(`${t.origin}/schedule?date=2026-04-01`));
+    expect(stored.querySelector("[data-schedule-view]")?.getAttribute("data-schedule-view")).toBe("year");
+    expect(all(stored, "a[aria-label^='Wednesday 1 April 2026']")[0]?.getAttribute("aria-label")).toBe("Wednesday 1 April 2026, 5 events");
+    await b.get(`${t.origin}/schedule?view=month&date=2026-04-01`);
+    const storedMonth = await page(await b.get(`${t.origin}/schedule?date=2026-04-01`));
+    expect(all(storedMonth, "a[aria-label^='Wednesday 1 April 2026']")[0]?.getAttribute("aria-label")).toBe("Wednesday 1 April 2026, 5 events");
+    expect(all(storedMonth, "[data-event]").length).toBeGreaterThan(0);
+  });
+
+  it("reads about the events in range, not the tenant's whole history, and keeps month and year data within a budget", { timeout: 120_000 }, async () => {
+    const { t, u, b } = await scheduleStaff("admin");
+    await seedMany(t.id, u.id, 6_000);
+    const figures: string[] = [];
+    // About 5.5 events a day: a month view's 42 days hold about 230, plus the series still running.
+    const budgets: [string, number][] = [
+      ["/schedule?view=day&date=2026-03-18", 400],
+      ["/schedule?view=week&date=2026-03-18", 450],
+      ["/schedule?view=month&date=2026-03-18", 800],
+      // The last of the three years: 2,000 single events, counted by day in SQL (its grouping reads
+      // each row twice), and the series still running; the whole history is 6,000.
+      ["/schedule?view=year&date=2027-03-18", 5_000],
+    ];
+    const over: string[] = [];
+    for (const [path, ceiling] of budgets) {
+      const res = await b.get(`${t.origin}${path}`);
+      expect(res.status, path).toBe(200);
+      await res.text();
+      const rows = rowsRead(res);
+      figures.push(`${path}: ${rows} rows read (ceiling ${ceiling})`);
+      if (rows > ceiling) over.push(`${path}: ${rows} rows read, ceiling ${ceiling}`);
+    }
+    const month = await loaderDataBytes(b, t.origin, "/schedule?view=month&date=2026-03-18");
+    const year = await loaderDataBytes(b, t.origin, "/schedule?view=year&date=2027-03-18");
+    figures.push(`month loader data ${month} bytes, year ${year} bytes`);
+    console.log(figures.join("\n"));
+    expect(over).toEqual([]);
+    // A month cell holds three events and a count; the year view a count a day.
+    expect(month, "month view loader data").toBeLessThan(32 * 1024);
+    expect(year, "year view loader data").toBeLessThan(20 * 1024);
+  });
+});
+
+describe("the longest an event may last", () => {
+  const form = (over: Record<string, string>) => ({
+    title: "Crane on hire",
+    startDate: "2026-03-01",
+    startTime: "08:00",
+    endDate: "2026-04-01",
+    endTime: "08:00",
+    type: "delivery",
+    status: "green",
+    visibility: "org",
+    calendarId: "",
+    repeat: "none",
+    ...over,
+  });
+
+  it("refuses an event over 31 days next to the end date, keeping what was typed; 31 days is saved", async () => {
+    const { t, u, b } = await scheduleStaff("lead");
+    // 08:00 GMT on 1 March to 09:15 BST on 1 April: 31 days and a quarter of an hour.
+    const refused = await b.post(`${t.origin}/schedule/new`, form({ endTime: "09:15" }));
+    expect(refused.status).toBe(400);
+    const doc = await page(refused);
+    expect(fieldMessage(doc, "endDate")).toBe("The end must be no more than 31 days after the start");
+    expect(valueOf(doc, "endTime")).toBe("09:15");
+    expect(valueOf(doc, "title")).toBe("Crane on hire");
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(0);
+    // 08:00 GMT on 1 March to 09:00 BST on 1 April is exactly 31 days: saved.
+    expect((await b.post(`${t.origin}/schedule/new`, form({ endTime: "09:00" }))).status).toBe(302);
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(1);
+    // An edit is held to it as well.
+    const id = await seedEvent(t, { createdBy: u.id, shares: [u.id] });
+    const edit = await b.post(`${t.origin}/schedule/${id}`, { ...form({ endDate: "2026-05-01" }), intent: "save" });
+    expect(edit.status).toBe(400);
+    expect(fieldMessage(await page(edit), "endDate")).toBe("The end must be no more than 31 days after the start");
+  });
+});

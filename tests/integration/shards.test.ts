@@ -22,6 +22,7 @@ import { compareDumps, exportTenant, type TenantDump } from "~/features/platform
 import { tenantMiddleware } from "~/middleware/tenant.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { seedCisSettings, seedSub } from "../factories/cis";
+import { seedInvoice } from "../factories/returns";
 import { deliverMessages, recordingQueue } from "./queue-helpers";
 
 /*
@@ -246,6 +247,8 @@ describe("a workspace moved to another shard", () => {
     // As before the UTR flag was stored: a typo UTR, no flag.
     const enc = await encryptPii(env.PII_KEYS, "1234567890", { tenantId: t.id, table: "cis_subcontractors", recordId: sub.id, field: "utr" });
     await env.DB.prepare("UPDATE cis_subcontractors SET utr_enc = ?, utr_invalid = NULL WHERE tenant_id = ? AND id = ?").bind(enc, t.id, sub.id).run();
+    // A payment labelled with another month than its date's (outside the alerts' window): counted in both months.
+    await seedInvoice(t, { subcontractorId: sub.id, paymentDate: "2025-01-03", taxMonth: "2025-01" });
     const before = await exportTenant(env.DB, t.id);
     const result = await moveTenant(sharded, t.id, "DB_SHARD_1");
     expect(result).toMatchObject({ ok: true, from: "DB", to: "DB_SHARD_1" });
@@ -260,7 +263,7 @@ describe("a workspace moved to another shard", () => {
     const { counts, differing } = compareDumps(before, after);
     // Only the tenants row changed: suspended for the move and reinstated after it (its updated_at).
     expect(differing).toEqual(["tenants"]);
-    expect(counts).toMatchObject({ users: 1, cis_subcontractors: 1, notes: 1, role_bundles: expect.any(Number) });
+    expect(counts).toMatchObject({ users: 1, cis_subcontractors: 1, cis_invoices: 1, notes: 1, role_bundles: expect.any(Number) });
     for (const table of ["users", "cis_subcontractors", "notes", "tenant_modules", "audit_events", "role_bundles"]) {
       expect(await rows(env.DB, `SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`, t.id)).toEqual([{ n: 0 }]);
     }
@@ -270,6 +273,12 @@ describe("a workspace moved to another shard", () => {
     // would count every subcontractor twice), and nothing counted at home any more.
     expect(await rows(shard1, "SELECT coalesce(sum(n), 0) AS n FROM cis_subcontractor_counts WHERE tenant_id = ?", t.id)).toEqual([{ n: 1 }]);
     expect(await rows(env.DB, "SELECT count(*) AS n FROM cis_subcontractor_counts WHERE tenant_id = ?", t.id)).toEqual([{ n: 0 }]);
+    const paidMonths = "SELECT tax_month, n FROM cis_paid_month_counts WHERE tenant_id = ? ORDER BY tax_month";
+    expect(await rows(shard1, paidMonths, t.id)).toEqual([
+      { tax_month: "2024-12", n: 1 },
+      { tax_month: "2025-01", n: 1 },
+    ]);
+    expect(await rows(env.DB, paidMonths, t.id)).toEqual([]);
   });
 
   it("the daily deadline alerts notify the moved workspace's people in its shard", async () => {

@@ -336,3 +336,22 @@ export const cisSubcontractorCounts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.active, t.type, t.verificationStatus] })],
 );
+
+/**
+ * The tenant's contract payments counted per tax month: live, paid invoices with a subcontractor and
+ * not outside CIS, each counted once in the month it is labelled with and once in the month its
+ * payment date falls in (6th to 5th) when that is another, with their CIS deductions summed. Kept by
+ * triggers on cis_invoices in the same statement as every insert, update and delete (see the
+ * migration that made this table), so the returns page and the overdue list read a row per month
+ * instead of every payment of the months they look at.
+ */
+export const cisPaidMonthCounts = sqliteTable(
+  "cis_paid_month_counts",
+  {
+    tenantId: text("tenant_id").notNull(),
+    taxMonth: text("tax_month").notNull(),
+    n: integer("n").notNull().default(0),
+    cisDeductionP: integer("cis_deduction_p").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.taxMonth] })],
+);

@@ -21,11 +21,14 @@ export function monthNeedsReturn(activity: MonthActivity, notices: readonly NoPa
   return need === "return" || need === "nil_return";
 }
 
-/** Paid invoices counted by the tax month they were labelled with and the one their payment date falls in. */
+/**
+ * Paid invoices counted by the tax month they were labelled with and the one their payment date falls
+ * in. A group without a payment date counts in its labelled month only (figures already by month).
+ */
 export interface PaidInvoiceGroup {
   taxMonth: string | null;
   /** 'YYYY-MM-DD', a London calendar date. */
-  paymentDate: string | null;
+  paymentDate?: string | null;
   count: number;
   /** The CIS deducted on those invoices, in pence (what a tax-geared late-filing penalty is a share of). */
   deductionsP?: number;

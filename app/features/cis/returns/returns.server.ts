@@ -1,9 +1,9 @@
-import { and, asc, between, count, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, between, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
-import { cisInvoices, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
+import { cisInvoices, cisPaidMonthCounts, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
-import { forTenant } from "~/db/tenancy";
+import { forTenant, sameTenant } from "~/db/tenancy";
 import { toCsv } from "~/utils/csv";
 import { newId } from "~/utils/ids";
 import { returnLockStub } from "../../../../workers/durable-objects/return-lock";
@@ -20,6 +20,7 @@ import {
   validateReturn,
   type CisRate,
   type InvoiceRecord,
+  type PaidInvoiceGroup,
   type ReturnLine,
   type ReturnStatus,
   type StatementRecord,
@@ -93,21 +94,25 @@ function paidInCis(tenantId: string): SQL {
 }
 
 /**
- * How many invoices `paidInMonth` holds, counted as two disjoint index ranges (the tax month, then
- * payment dates in the month under another tax month): SQLite plans the OR of the two as a walk
- * over every paid invoice of the tenant, the two ranges read only the month's.
+ * The tenant's contract payments per tax month from `oldestMonth` on (count and CIS deducted), as the
+ * count table keeps them: an invoice counts in its labelled month and in its payment date's month,
+ * exactly as `paidInMonth` selects them, so this reads a row per month, not the months' invoices.
  */
+function paidMonthsQuery(db: Db, tenantId: string, oldestMonth: string) {
+  const c = cisPaidMonthCounts;
+  return db
+    .select({ taxMonth: c.taxMonth, count: c.n, deductionsP: c.cisDeductionP })
+    .from(c)
+    .where(and(forTenant(c, tenantId), gte(c.taxMonth, oldestMonth), ne(c.n, 0)));
+}
+
+/** How many invoices `paidInMonth` holds: the month's row of the count table (none: no payments). */
 function paidInMonthCountQuery(db: Db, tenantId: string, tm: TaxMonth) {
-  const { from, to } = calendarRange(tm);
-  const inMonth = db
-    .select({ n: count() })
-    .from(cisInvoices)
-    .where(and(paidInCis(tenantId), eq(cisInvoices.taxMonth, tm.label)));
-  const byDate = db
-    .select({ n: count() })
-    .from(cisInvoices)
-    .where(and(paidInCis(tenantId), between(cisInvoices.paymentDate, from, to), ne(cisInvoices.taxMonth, tm.label)));
-  return db.select({ n: sql<number>`(${inMonth}) + (${byDate})`.mapWith(Number) }).from(sql`(SELECT 1)`);
+  const c = cisPaidMonthCounts;
+  return db
+    .select({ n: c.n })
+    .from(c)
+    .where(and(forTenant(c, tenantId), eq(c.taxMonth, tm.label)));
 }
 
 function monthReturnsQuery(db: Db, tenantId: string, taxMonth: string) {
@@ -593,45 +598,15 @@ export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) 
 }
 
 /**
- * The tenant's paid contract payments from `oldestMonth` (by tax month, or by payment date from
- * `from`) grouped by tax month and payment date. Read as two disjoint index ranges joined with UNION
- * ALL: SQLite plans the OR of the two conditions as a walk over every invoice of the tenant.
- */
-function paidWindowGroupsQuery(db: Db, tenantId: string, oldestMonth: string, from: string) {
-  const columns = { taxMonth: cisInvoices.taxMonth, paymentDate: cisInvoices.paymentDate, cisDeductionP: cisInvoices.cisDeductionP };
-  const window = db
-    .select(columns)
-    .from(cisInvoices)
-    .where(and(paidInCis(tenantId), gte(cisInvoices.taxMonth, oldestMonth)))
-    .unionAll(
-      db
-        .select(columns)
-        .from(cisInvoices)
-        .where(and(paidInCis(tenantId), gte(cisInvoices.paymentDate, from), lt(cisInvoices.taxMonth, oldestMonth))),
-    )
-    .as("paid_window");
-  return db
-    .select({
-      taxMonth: window.taxMonth,
-      paymentDate: window.paymentDate,
-      count: count(),
-      deductionsP: sql<number>`coalesce(sum(${window.cisDeductionP}), 0)`.mapWith(Number),
-    })
-    .from(window)
-    .groupBy(window.taxMonth, window.paymentDate);
-}
-
-/**
  * The reads the overdue-returns list needs, to fold into a page's one D1 batch: when the
- * tenant started (CIS settings created, first invoice), its paid invoices of the look-back window
- * grouped by tax month and payment date, and the months of that window with a return HMRC has
+ * tenant started (CIS settings created, first invoice), its payments per tax month of the look-back
+ * window (a row per month: `paidMonthsQuery`), the months of that window with a return HMRC has
  * (submitted and locked; an accepted amendment or nil return is locked too), and the notices of no
  * payments (a month one covers needs no nil return).
  */
 export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
   let oldest = taxMonthOf(now);
   for (let i = 0; i < OVERDUE_RETURNS_LOOKBACK_MONTHS; i++) oldest = previousTaxMonth(oldest.label);
-  const { from } = calendarRange(oldest);
   return [
     db
       .select({
@@ -640,7 +615,7 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
       })
       .from(cisInvoices)
       .where(forTenant(cisInvoices, tenantId)),
-    paidWindowGroupsQuery(db, tenantId, oldest.label, from),
+    paidMonthsQuery(db, tenantId, oldest.label),
     db
       .selectDistinct({ taxMonth: cisReturns.taxMonth })
       .from(cisReturns)
@@ -649,12 +624,7 @@ export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
   ] as const;
 }
 
-type OverdueQueryResults = [
-  { firstInvoiceAt: number | null; settingsAt: number | null }[],
-  { taxMonth: string; paymentDate: string | null; count: number; deductionsP: number }[],
-  { taxMonth: string }[],
-  NoticeRow[],
-];
+type OverdueQueryResults = [{ firstInvoiceAt: number | null; settingsAt: number | null }[], PaidInvoiceGroup[], { taxMonth: string }[], NoticeRow[]];
 
 /** The overdue returns from the results of `overdueReturnsQueries`, newest first. */
 export function toOverdueReturns(now: Date, [[first], paid, filed, notices]: OverdueQueryResults): DueReturn[] {
@@ -681,7 +651,7 @@ export type ReturnsPageData = {
   paymentsInMonth: number;
   /** Returns whose filing deadline has passed unfiled, newest first. */
   overdue: DueReturn[];
-  /** Whether each subcontractor of the latest return whose statement is not issued has an e-mail address. */
+  /** Whether each subcontractor of the latest return's shown lines whose statement is not issued has an e-mail address. */
   hasEmail: Record<string, boolean>;
   /** The tenant's notices of no payments, newest first. */
   notices: NoticeRow[];
@@ -722,19 +692,17 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
       .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
       .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position)),
     paidInMonthCountQuery(db, tenantId, month),
+    // From the shown lines to their subcontractors by key (an IN over the subcontractors would walk all of the tenant's).
     db
       .select({ id: cisSubcontractors.id, email: cisSubcontractors.email })
-      .from(cisSubcontractors)
+      .from(cisReturnLines)
+      .innerJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisReturnLines.subcontractorId), sameTenant(cisSubcontractors, cisReturnLines)))
       .where(
         and(
-          forTenant(cisSubcontractors, tenantId),
-          inArray(
-            cisSubcontractors.id,
-            db
-              .select({ id: cisReturnLines.subcontractorId })
-              .from(cisReturnLines)
-              .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), eq(cisReturnLines.statementsIssued, false))),
-          ),
+          forTenant(cisReturnLines, tenantId),
+          inArray(cisReturnLines.returnId, latestOfMonth),
+          lt(cisReturnLines.position, RETURN_LINES_SHOWN),
+          eq(cisReturnLines.statementsIssued, false),
         ),
       ),
     firstActivity,

@@ -22,7 +22,7 @@ const GLOBAL_ONLY = new Set(["dead_letters", "dev_mailbox"]);
  * Tables whose rows triggers derive from other tables' rows (list counts): not copied, since loading
  * the rows they count rebuilds them, but deleted with the tenant.
  */
-const DERIVED = new Set(["cis_invoice_counts", "cis_subcontractor_counts"]);
+const DERIVED = new Set(["cis_invoice_counts", "cis_subcontractor_counts", "cis_paid_month_counts"]);
 
 /** The tables a tenant's rows fill: its copy of the `tenants` row (by id) first, then every table with tenant_id. */
 function tenantOwned(): SQLiteTable[] {

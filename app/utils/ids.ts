@@ -7,14 +7,9 @@ export function newId(bytes = 16): string {
   return bytesToBase64Url(buf);
 }
 
-const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-const encoder = new TextEncoder();
-
 export async function sha256Hex(input: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(input)));
-  let hex = "";
-  for (const b of digest) hex += HEX_BYTES[b];
-  return hex;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(input));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Constant-time comparison of two strings of equal length. */

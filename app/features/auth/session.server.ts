@@ -11,7 +11,6 @@ import { UNREAD_COUNT_CAP } from "~/features/platform";
 import { secureCookies, sessionSecrets } from "~/features/platform/index.server";
 import { newId, sha256Hex } from "~/utils/ids";
 import { readShellCounts, shellCountsColumn } from "./shell-counts.server";
-import { sessionTokenHash } from "./token-hash.server";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -171,13 +170,13 @@ export async function staffSessionUser(env: Env, ctx: ExecutionContext | null, r
 /** The hash of the staff session token the request carries, or null without one. */
 export async function staffSessionHash(env: Env, request: Request): Promise<string | null> {
   const token = await readSessionToken(env, request, "staff");
-  return token ? sessionTokenHash(token) : null;
+  return token ? sha256Hex(token) : null;
 }
 
 export async function loadPlatformSession(env: Env, ctx: ExecutionContext | null, request: Request): Promise<SessionUser | null> {
   const token = await readSessionToken(env, request, "platform");
   if (!token) return null;
-  const idHash = await sessionTokenHash(token);
+  const idHash = await sha256Hex(token);
   const now = Date.now();
   const [row] = await globalDb(env)
     .select({ s: sessions, a: platformAdmins })

@@ -65,9 +65,13 @@ export function AppShell({ children }: { children: ReactNode }) {
                 </NavLink>
               ) : (
                 root.tenant.modules.map((m) => (
-                  // A plain Link with the state worked out here: a NavLink resolves and matches its
-                  // path again for every module on every request.
-                  <ModuleLink key={m.id} to={m.route} active={location.pathname === m.route || location.pathname.startsWith(`${m.route}/`)}>
+                  <NavLink
+                    key={m.id}
+                    to={m.route}
+                    className={() =>
+                      `rounded-brand px-3 py-1.5 ${location.pathname === m.route || location.pathname.startsWith(`${m.route}/`) ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`
+                    }
+                  >
                     {m.label}
                     {m.count ? (
                       <span data-testid={`module-count-${m.id}`} className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold leading-5 text-white">
@@ -75,7 +79,7 @@ export function AppShell({ children }: { children: ReactNode }) {
                         <span className="sr-only"> unread</span>
                       </span>
                     ) : null}
-                  </ModuleLink>
+                  </NavLink>
                 ))
               )}
             </nav>
@@ -96,18 +100,6 @@ export function AppShell({ children }: { children: ReactNode }) {
         {children}
       </main>
     </div>
-  );
-}
-
-function ModuleLink({ to, active, children }: { to: string; active: boolean; children: ReactNode }) {
-  return (
-    <Link
-      to={to}
-      aria-current={active ? "page" : undefined}
-      className={`rounded-brand px-3 py-1.5 ${active ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`}
-    >
-      {children}
-    </Link>
   );
 }
 

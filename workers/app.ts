@@ -3,7 +3,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import "../app/scopes";
 import "../app/jobs.server";
 import { cloudflareContext, scriptPolicyContext, type ScriptPolicy } from "../app/context";
-import { countingD1 } from "../app/db/instrument";
+import { countRequest, requestCountedD1 } from "../app/db/instrument";
 import { devToolsEnabled, isDevelopment, requestEnvironment } from "../app/features/platform/index.server";
 import { errorReferenceContext, newErrorReference } from "../app/features/platform";
 import { applySecurityHeaders, checkSameOrigin, newNonce } from "../app/middleware/security";
@@ -47,9 +47,11 @@ export default {
     if (url.pathname === "/healthz") return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), opts);
     const refused = checkSameOrigin(request);
     if (refused) return applySecurityHeaders(refused, opts);
-    // In development and the tests, count D1 round trips per request for developers and the benchmark.
-    const counter = devToolsEnabled(env, request) ? countingD1(env.DB) : null;
-    const requestEnv = counter ? { ...env, DB: counter.db } : env;
+    // In development and the tests, count D1 round trips per request for developers and the benchmark:
+    // through one counting binding per isolate (the drizzle instance kept per binding stays warm),
+    // with this request's own tally.
+    const counting = devToolsEnabled(env, request);
+    const requestEnv = counting ? { ...env, DB: requestCountedD1(env.DB) } : env;
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env: requestEnv, ctx, nonce: opts.nonce });
     context.set(errorReferenceContext, newErrorReference());
@@ -57,12 +59,13 @@ export default {
     const scripts: ScriptPolicy = { hashes: null };
     if (!development) context.set(scriptPolicyContext, scripts);
     const handler = await requestHandlers();
-    const response = await (development ? handler.development : handler.production)(request, context);
+    const serve = () => (development ? handler.development : handler.production)(request, context);
+    const { result: response, queries, rowsRead } = counting ? await countRequest(serve) : { result: await serve(), queries: 0, rowsRead: 0 };
     // A chat socket handed over to its room's Durable Object: the upgrade passes through untouched.
     if (response.status === 101 && response.webSocket) return response;
     const secured = applySecurityHeaders(response, { ...opts, scriptHashes: scripts.hashes });
-    if (counter) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${counter.queries()}`);
-    if (counter) secured.headers.append("Server-Timing", `d1rows;desc="D1 rows read";dur=${counter.rowsRead()}`);
+    if (counting) secured.headers.append("Server-Timing", `d1;desc="D1 queries";dur=${queries}`);
+    if (counting) secured.headers.append("Server-Timing", `d1rows;desc="D1 rows read";dur=${rowsRead}`);
     return secured;
   },
   async queue(batch, env, _ctx) {

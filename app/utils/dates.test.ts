@@ -12,6 +12,17 @@ describe("dates", () => {
     expect(formatDateTime(new Date("2026-07-01T12:00:00Z"))).toBe("01/07/2026, 13:00");
   });
 
+  it("gives the same answers from the isolate's memory of recent dates, before and after it fills and empties", () => {
+    const base = Date.UTC(2026, 2, 28, 23, 0);
+    const expected = (ms: number) => formatInTimeZone(new Date(ms), "Europe/London", "dd/MM/yyyy, HH:mm");
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 2500; i += 1) {
+        const ms = base + i * 1_800_000;
+        expect(formatDateTime(ms)).toBe(expected(ms));
+        expect(formatDateTime(new Date(ms))).toBe(expected(ms));
+      }
+  });
+
   it("gives N/A for missing or invalid input", () => {
     expect(formatDate(null)).toBe("N/A");
     expect(formatDate(undefined)).toBe("N/A");

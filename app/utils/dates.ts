@@ -31,8 +31,24 @@ const LONDON_PARTS = () =>
 
 type LondonParts = { year: number; month: number; day: number; hour: number; minute: number };
 
+// The parts of instants seen lately, by epoch ms: formatToParts is the costly step of every date a
+// list shows, and the same dates come back row after row and page after page. Bounded: emptied when full.
+const PARTS_KEPT = 2000;
+let partsSeen: Map<number, LondonParts> | undefined;
+
 /** The London calendar date and wall-clock time of an instant (years before 1 AD are negative, as in ISO). */
 function londonParts(d: Date): LondonParts {
+  const at = d.getTime();
+  const seen = (partsSeen ??= new Map());
+  const known = seen.get(at);
+  if (known) return known;
+  const parts = Object.freeze(computeLondonParts(d));
+  if (seen.size >= PARTS_KEPT) seen.clear();
+  seen.set(at, parts);
+  return parts;
+}
+
+function computeLondonParts(d: Date): LondonParts {
   const parts: Record<string, string> = {};
   for (const p of LONDON_PARTS().formatToParts(d)) parts[p.type] = p.value;
   const year = Number(parts.year);

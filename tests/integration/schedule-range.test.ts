@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { all, fieldMessage, page, valueOf } from "../factories/html";
 import { scheduleStaff, seedEvent } from "../factories/schedule";
 import { count } from "./auth-helpers";
+import { Browser } from "./http";
 import { loaderDataBytes, rowsRead } from "./page-costs";
 
 /**
@@ -17,12 +18,11 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 /**
- * `n` events written by SQLite itself over 1,095 days from 1 January 2025: about `n / 1095` a day
+ * `n` events written by SQLite itself over 1,095 days from `from` (1 January 2025 unless given): about `n / 1095` a day
  * between 06:00 and 18:00 UTC, one or three hours long, one in 25 a weekly series of 12, shared
  * with everyone.
  */
-async function seedMany(tenantId: string, createdBy: string, n: number) {
-  const from = Date.UTC(2025, 0, 1);
+async function seedMany(tenantId: string, createdBy: string, n: number, from = Date.UTC(2025, 0, 1)) {
   const start = `(${from} + (i % 1095) * ${DAY} + (6 + i % 12) * ${HOUR})`;
   await env.DB.prepare(
     `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?2)
@@ -123,6 +123,38 @@ describe("a view's range", () => {
     // A month cell holds three events and a count; the year view a count a day.
     expect(month, "month view loader data").toBeLessThan(32 * 1024);
     expect(year, "year view loader data").toBeLessThan(20 * 1024);
+  });
+});
+
+describe("the ICS feed's window", () => {
+  it("reads the events of its window (60 days back, 400 ahead), not the tenant's whole history", { timeout: 120_000 }, async () => {
+    const { t, u, b } = await scheduleStaff("standard");
+    const now = Date.now();
+    // Three years of history that ended before the window: 6,000 events, the feed shows none of them.
+    await seedMany(t.id, u.id, 6_000, now - 4 * 365 * DAY);
+    const title = (n: string, start: number, end: number, more: Partial<Parameters<typeof seedEvent>[1]> = {}) =>
+      seedEvent(t, { createdBy: u.id, shares: [u.id], title: n, start, end, ...more });
+    await title("Night shift", now + 2 * DAY, now + 2 * DAY + 8 * HOUR);
+    await title("Plant hire", now - 70 * DAY, now - 45 * DAY);
+    await title("Compound", now - 200 * DAY, now - 50 * DAY);
+    await title("Toolbox talk", now - 365 * DAY, now - 365 * DAY + HOUR, { rrule: "FREQ=MONTHLY", repeatUntil: null });
+    await title("Ended series", now - 400 * DAY, now - 400 * DAY + HOUR, { rrule: "FREQ=WEEKLY;COUNT=3", repeatUntil: now - 385 * DAY });
+    await title("Next year", now + 420 * DAY, now + 420 * DAY + HOUR);
+    const res = await b.post(`${t.origin}/schedule/subscribe`, { intent: "create" });
+    const url = (await page(res)).querySelector("[data-feed-url]")?.textContent ?? "";
+    const feed = await new Browser().get(url);
+    expect(feed.status).toBe(200);
+    const text = await feed.text();
+    const summaries = [...text.matchAll(/^SUMMARY:(.*)\r$/gm)].map((m) => m[1]);
+    const shown = new Set(summaries);
+    expect([...shown].sort()).toEqual(["Compound", "Night shift", "Plant hire", "Toolbox talk"]);
+    // A monthly series over 460 days: 15 or 16 occurrences.
+    expect(summaries.filter((s) => s === "Toolbox talk").length).toBeGreaterThanOrEqual(15);
+    const rows = rowsRead(feed);
+    console.log(`ICS feed over 6,000 earlier events: ${rows} rows read`);
+    // The clause it had (start before the window's end, end after its start) walked the (tenant,
+    // start) index from the tenant's first event: all 6,006 rows.
+    expect(rows).toBeLessThan(300);
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { all, fieldMessage, page, valueOf } from "../factories/html";
 import { scheduleStaff, seedEvent } from "../factories/schedule";
 import { count } from "./auth-helpers";
-import { Browser } from "./http";
+import { Browser, location } from "./http";
 import { loaderDataBytes, rowsRead } from "./page-costs";
 
 /**
@@ -191,5 +191,44 @@ describe("the longest an event may last", () => {
     const edit = await b.post(`${t.origin}/schedule/${id}`, { ...form({ endDate: "2026-05-01" }), intent: "save" });
     expect(edit.status).toBe(400);
     expect(fieldMessage(await page(edit), "endDate")).toBe("The end must be no more than 31 days after the start");
+  });
+
+  it("refuses to paste a copy of an event saved before the limit that lasts longer, with a toast that says why", async () => {
+    const { t, u, b } = await scheduleStaff("lead");
+    const legacy = await seedEvent(t, { createdBy: u.id, shares: [u.id], title: "Compound", start: Date.UTC(2025, 11, 23, 9), end: Date.UTC(2026, 3, 1, 9) });
+    const before = await count("events", "tenant_id = ?", t.id);
+    const audits = await count("audit_events", "tenant_id = ?", t.id);
+    const paste = await b.post(`${t.origin}/schedule`, { intent: "paste", eventId: legacy, date: "2026-06-02" });
+    expect(paste.status).toBe(302);
+    expect(location(paste)).toBe("/schedule?view=month&date=2026-06-02");
+    const next = await page(await b.follow(paste, `${t.origin}/schedule`));
+    expect(next.body.textContent).toContain("Event not pasted");
+    expect(next.body.textContent).toContain("It lasts more than 31 days, longer than an event may last: make it shorter or a series, then copy it again.");
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(before);
+    expect(await count("audit_events", "tenant_id = ?", t.id)).toBe(audits);
+    // A copy starting at 01:30 is not pasted on the day the clocks go forward (01:30 never happens).
+    const early = await seedEvent(t, {
+      createdBy: u.id,
+      shares: [u.id],
+      title: "Night pour",
+      start: Date.UTC(2026, 2, 20, 1, 30),
+      end: Date.UTC(2026, 2, 20, 3),
+    });
+    const skipped = await b.post(`${t.origin}/schedule`, { intent: "paste", eventId: early, date: "2026-03-29" });
+    expect(location(skipped)).toBe("/schedule?view=month&date=2026-03-29");
+    expect((await page(await b.follow(skipped, `${t.origin}/schedule`))).body.textContent).toContain(
+      "It starts between 01:00 and 02:00, and on that day the clocks go forward from 01:00 to 02:00: paste it on another day.",
+    );
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(before + 1);
+    // 31 days exactly is still pasted.
+    const longest = await seedEvent(t, {
+      createdBy: u.id,
+      shares: [u.id],
+      title: "Site set-up",
+      start: Date.UTC(2026, 2, 1, 10),
+      end: Date.UTC(2026, 3, 1, 10),
+    });
+    expect((await b.post(`${t.origin}/schedule`, { intent: "paste", eventId: longest, date: "2026-06-02" })).status).toBe(302);
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(before + 3);
   });
 });

@@ -7,7 +7,7 @@ import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { ScheduleNav } from "../components/schedule-nav";
 import { DayView, MonthView, WeekView, YearView } from "../components/views";
-import { SCHEDULE_TOASTS, TYPE_LABELS, VIEW_LABELS } from "../domain/labels";
+import { PASTE_REFUSALS, SCHEDULE_TOASTS, TYPE_LABELS, VIEW_LABELS } from "../domain/labels";
 import { stepDate, todayYmd, viewTitle, isYmd } from "../domain/time";
 import { parseViewQuery, viewHref } from "../domain/view-query";
 import { pasteEvent } from "../copy-paste.server";
@@ -36,7 +36,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const date = String(form.get("date") ?? "");
   if (form.get("intent") !== "paste" || !isYmd(date)) throw data("Invalid request", { status: 400 });
   const res = await pasteEvent(env, viewerOf(user, tenant.id), { ...actor, ip }, eventId, date, schedulePerms(user).viewAllCalendars);
-  if (!res.ok) throw data("Event not found", { status: 404 });
+  if (!res.ok) {
+    if (res.code === "event_not_found") throw data("Event not found", { status: 404 });
+    return redirectWithToast(env, `/schedule?view=month&date=${date}`, { type: "error", title: "Event not pasted", message: PASTE_REFUSALS[res.code] });
+  }
   return redirectWithToast(env, `/schedule?view=day&date=${date}`, { type: "success", ...SCHEDULE_TOASTS.pasted });
 }
 

@@ -112,6 +112,36 @@ describe("creating and editing events", () => {
     expect(await count("events", "tenant_id = ?", t.id)).toBe(0);
   });
 
+  it("refuses a start or end in the hour the clocks skip, next to the field, keeping what was typed; the hour that happens twice is saved", async () => {
+    const { t, u, b } = await scheduleStaff("lead");
+    // Sunday 29 March 2026: London's clocks go from 01:00 GMT to 02:00 BST, so 01:30 never happens.
+    const spring = { startDate: "2026-03-29", endDate: "2026-03-29" };
+    const start = await b.post(`${t.origin}/schedule/new`, form({ ...spring, startTime: "01:30", endTime: "03:00" }));
+    expect(start.status).toBe(400);
+    const doc = await page(start);
+    expect(fieldMessage(doc, "startTime")).toBe(
+      "01:30 does not exist on 29 March 2026: the clocks go forward from 01:00 to 02:00. Enter a time before 01:00 or from 02:00",
+    );
+    expect(valueOf(doc, "startTime")).toBe("01:30");
+    expect(valueOf(doc, "title")).toBe("Slab pour, plot 4");
+    const end = await b.post(`${t.origin}/schedule/new`, form({ ...spring, startTime: "00:15", endTime: "01:00" }));
+    expect(end.status).toBe(400);
+    expect(fieldMessage(await page(end), "endTime")).toBe(
+      "01:00 does not exist on 29 March 2026: the clocks go forward from 01:00 to 02:00. Enter a time before 01:00 or from 02:00",
+    );
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(0);
+    // An edit is held to it as well.
+    const id = await seedEvent(t, { createdBy: u.id, shares: [u.id] });
+    const edit = await b.post(`${t.origin}/schedule/${id}`, form({ ...spring, startTime: "01:45", endTime: "04:00", intent: "save" }));
+    expect(edit.status).toBe(400);
+    expect(fieldMessage(await page(edit), "startTime")).toMatch(/^01:45 does not exist on 29 March 2026/);
+    // 00:59 and 02:00 exist; on 25 October 01:30 happens twice and is saved (the second, GMT).
+    expect((await b.post(`${t.origin}/schedule/new`, form({ ...spring, startTime: "00:45", endTime: "02:00" }))).status).toBe(302);
+    const autumn = await b.post(`${t.origin}/schedule/new`, form({ startDate: "2026-10-25", endDate: "2026-10-25", startTime: "01:30", endTime: "02:30" }));
+    expect(autumn.status).toBe(302);
+    expect((await newestEventOf(t.id))!.start_utc).toBe(Date.UTC(2026, 9, 25, 1, 30));
+  });
+
   it("creates an event with its audit entry in one batch, shows it in the views, and maps visibility to sharing", async () => {
     const { t, u, b } = await scheduleStaff("lead");
     const res = await b.post(`${t.origin}/schedule/new`, form());

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { all, fieldMessage, page, valueOf } from "../factories/html";
-import { scheduleStaff, seedEvent } from "../factories/schedule";
+import { scheduleStaff, seedEvent, seedTeam } from "../factories/schedule";
 import { count } from "./auth-helpers";
 import { Browser, location } from "./http";
 import { loaderDataBytes, rowsRead } from "./page-costs";
@@ -123,6 +123,28 @@ describe("a view's range", () => {
     // A month cell holds three events and a count; the year view a count a day.
     expect(month, "month view loader data").toBeLessThan(32 * 1024);
     expect(year, "year view loader data").toBeLessThan(20 * 1024);
+  });
+});
+
+describe("an event's page", () => {
+  it("reads the event's own shares and teams, not every share in the tenant", { timeout: 120_000 }, async () => {
+    const { t, u, b } = await scheduleStaff("admin");
+    await seedMany(t.id, u.id, 6_000);
+    const team = await seedTeam(t, "Groundworks", [u.id]);
+    // Every event shared with its author and shown to a team, as saving 'Only me' and 'My teams' writes them.
+    await env.DB.prepare("INSERT INTO event_shares (tenant_id, event_id, user_id) SELECT tenant_id, id, created_by FROM events WHERE tenant_id = ?1")
+      .bind(t.id)
+      .run();
+    await env.DB.prepare("INSERT INTO event_teams (tenant_id, event_id, team_id) SELECT tenant_id, id, ?2 FROM events WHERE tenant_id = ?1")
+      .bind(t.id, team)
+      .run();
+    const res = await b.get(`${t.origin}/schedule/evt_many_${t.id}_3000`);
+    expect(res.status).toBe(200);
+    await res.text();
+    const rows = rowsRead(res);
+    console.log(`event page over 6,000 events with their shares and teams: ${rows} rows read`);
+    // Read through the (tenant, person) and (tenant, team) indexes, the shares and teams were every one of the tenant's (12,000).
+    expect(rows).toBeLessThan(200);
   });
 });
 

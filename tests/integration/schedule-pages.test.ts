@@ -112,6 +112,36 @@ describe("creating and editing events", () => {
     expect(await count("events", "tenant_id = ?", t.id)).toBe(0);
   });
 
+  it("refuses a start or end in the hour the clocks skip, next to the field, keeping what was typed; the hour that happens twice is saved", async () => {
+    const { t, u, b } = await scheduleStaff("lead");
+    // Sunday 29 March 2026: London's clocks go from 01:00 GMT to 02:00 BST, so 01:30 never happens.
+    const spring = { startDate: "2026-03-29", endDate: "2026-03-29" };
+    const start = await b.post(`${t.origin}/schedule/new`, form({ ...spring, startTime: "01:30", endTime: "03:00" }));
+    expect(start.status).toBe(400);
+    const doc = await page(start);
+    expect(fieldMessage(doc, "startTime")).toBe(
+      "01:30 does not exist on 29 March 2026: the clocks go forward from 01:00 to 02:00. Enter a time before 01:00 or from 02:00",
+    );
+    expect(valueOf(doc, "startTime")).toBe("01:30");
+    expect(valueOf(doc, "title")).toBe("Slab pour, plot 4");
+    const end = await b.post(`${t.origin}/schedule/new`, form({ ...spring, startTime: "00:15", endTime: "01:00" }));
+    expect(end.status).toBe(400);
+    expect(fieldMessage(await page(end), "endTime")).toBe(
+      "01:00 does not exist on 29 March 2026: the clocks go forward from 01:00 to 02:00. Enter a time before 01:00 or from 02:00",
+    );
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(0);
+    // An edit is held to it as well.
+    const id = await seedEvent(t, { createdBy: u.id, shares: [u.id] });
+    const edit = await b.post(`${t.origin}/schedule/${id}`, form({ ...spring, startTime: "01:45", endTime: "04:00", intent: "save" }));
+    expect(edit.status).toBe(400);
+    expect(fieldMessage(await page(edit), "startTime")).toMatch(/^01:45 does not exist on 29 March 2026/);
+    // 00:59 and 02:00 exist; on 25 October 01:30 happens twice and is saved (the second, GMT).
+    expect((await b.post(`${t.origin}/schedule/new`, form({ ...spring, startTime: "00:45", endTime: "02:00" }))).status).toBe(302);
+    const autumn = await b.post(`${t.origin}/schedule/new`, form({ startDate: "2026-10-25", endDate: "2026-10-25", startTime: "01:30", endTime: "02:30" }));
+    expect(autumn.status).toBe(302);
+    expect((await newestEventOf(t.id))!.start_utc).toBe(Date.UTC(2026, 9, 25, 1, 30));
+  });
+
   it("creates an event with its audit entry in one batch, shows it in the views, and maps visibility to sharing", async () => {
     const { t, u, b } = await scheduleStaff("lead");
     const res = await b.post(`${t.origin}/schedule/new`, form());
@@ -263,6 +293,49 @@ describe("calendar views", () => {
     const doc = await page(await b.get(base));
     const calOptions = all(doc, "select[name=cal] option").map((o) => o.textContent);
     expect(calOptions).toEqual(["All calendars", "Personal Calendar", "Plant hire"]);
+  });
+
+  it("lists every person under User in a small team; with many, the chosen one and those whose name holds a search", async () => {
+    const { t, u, b } = await scheduleStaff("admin");
+    const small = await page(await b.get(`${t.origin}/schedule?view=month&date=2026-06-10`));
+    expect(all(small, "select[name=user] option").length).toBe(2);
+    expect(small.querySelector("input[name=who]")).toBeNull();
+    const crew = [];
+    for (let i = 0; i < 30; i++) crew.push(await createUser(t));
+    const name = (id: string, n: string) => env.DB.prepare("UPDATE users SET display_name = ? WHERE id = ?").bind(n, id).run();
+    for (const [i, p] of crew.entries()) await name(p.id, `Crew member ${String(i).padStart(2, "0")}`);
+    await name(crew[3]!.id, "Dana Smith");
+    await name(crew[7]!.id, "Sam Smithson");
+    await name(crew[9]!.id, "Pat 100% Jones");
+    const dana = await seedEvent(t, { createdBy: crew[3]!.id, visibility: "org", sharedAll: true, title: "Dana's delivery" });
+    await seedEvent(t, { createdBy: u.id, visibility: "org", sharedAll: true, title: "Mine" });
+    const base = `${t.origin}/schedule?view=month&date=2026-06-10`;
+    const options = (doc: Document) => all(doc, "select[name=user] option").map((o) => o.textContent);
+    // 31 people: none listed until a search, which the form offers.
+    const plain = await page(await b.get(base));
+    expect(options(plain)).toEqual(["All users"]);
+    expect(plain.querySelector("input[name=who]")).not.toBeNull();
+    const found = await page(await b.get(`${base}&who=smith`));
+    expect(options(found)).toEqual(["All users", "Dana Smith", "Sam Smithson"]);
+    expect((found.querySelector("input[name=who]") as HTMLInputElement).getAttribute("value")).toBe("smith");
+    expect(found.body.textContent).toContain("The people whose name holds \u201csmith\u201d are listed under User.");
+    // Links of the view leave the search behind, keeping the filters.
+    expect(found.querySelector("[data-nav=next]")?.getAttribute("href")).toBe("/schedule?view=month&date=2026-07-01");
+    // The chosen person stays listed (first) with or without a search, and filters the view.
+    const chosen = await page(await b.get(`${base}&user=${crew[3]!.id}`));
+    expect(options(chosen)).toEqual(["All users", "Dana Smith"]);
+    expect(chosen.querySelector("select[name=user] option[selected]")?.textContent).toBe("Dana Smith");
+    expect(all(chosen, "[data-event]").map((e) => e.getAttribute("data-event"))).toEqual([dana]);
+    expect(options(await page(await b.get(`${base}&user=${crew[3]!.id}&who=jones`)))).toEqual(["All users", "Dana Smith", "Pat 100% Jones"]);
+    // % and _ are letters in a search, not wildcards.
+    expect(options(await page(await b.get(`${base}&who=100%25`)))).toEqual(["All users", "Pat 100% Jones"]);
+    const none = await page(await b.get(`${base}&who=${encodeURIComponent("1_0")}`));
+    expect(options(none)).toEqual(["All users"]);
+    expect(none.body.textContent).toContain("No one else's name holds \u201c1_0\u201d.");
+    // A search matching more than 25 lists 25 and says so.
+    const many = await page(await b.get(`${base}&who=crew`));
+    expect(options(many).length).toBe(26);
+    expect(many.body.textContent).toContain("type more of the name");
   });
 
   it("saves a weekly series on chosen weekdays with a count as an RRULE and shows each occurrence in its week", async () => {

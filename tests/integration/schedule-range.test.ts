@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { all, fieldMessage, page, valueOf } from "../factories/html";
-import { scheduleStaff, seedEvent } from "../factories/schedule";
+import { scheduleStaff, seedEvent, seedTeam } from "../factories/schedule";
 import { count } from "./auth-helpers";
+import { Browser, location } from "./http";
 import { loaderDataBytes, rowsRead } from "./page-costs";
 
 /**
@@ -17,12 +18,11 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 /**
- * `n` events written by SQLite itself over 1,095 days from 1 January 2025: about `n / 1095` a day
+ * `n` events written by SQLite itself over 1,095 days from `from` (1 January 2025 unless given): about `n / 1095` a day
  * between 06:00 and 18:00 UTC, one or three hours long, one in 25 a weekly series of 12, shared
  * with everyone.
  */
-async function seedMany(tenantId: string, createdBy: string, n: number) {
-  const from = Date.UTC(2025, 0, 1);
+async function seedMany(tenantId: string, createdBy: string, n: number, from = Date.UTC(2025, 0, 1)) {
   const start = `(${from} + (i % 1095) * ${DAY} + (6 + i % 12) * ${HOUR})`;
   await env.DB.prepare(
     `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?2)
@@ -126,6 +126,60 @@ describe("a view's range", () => {
   });
 });
 
+describe("an event's page", () => {
+  it("reads the event's own shares and teams, not every share in the tenant", { timeout: 120_000 }, async () => {
+    const { t, u, b } = await scheduleStaff("admin");
+    await seedMany(t.id, u.id, 6_000);
+    const team = await seedTeam(t, "Groundworks", [u.id]);
+    // Every event shared with its author and shown to a team, as saving 'Only me' and 'My teams' writes them.
+    await env.DB.prepare("INSERT INTO event_shares (tenant_id, event_id, user_id) SELECT tenant_id, id, created_by FROM events WHERE tenant_id = ?1")
+      .bind(t.id)
+      .run();
+    await env.DB.prepare("INSERT INTO event_teams (tenant_id, event_id, team_id) SELECT tenant_id, id, ?2 FROM events WHERE tenant_id = ?1")
+      .bind(t.id, team)
+      .run();
+    const res = await b.get(`${t.origin}/schedule/evt_many_${t.id}_3000`);
+    expect(res.status).toBe(200);
+    await res.text();
+    const rows = rowsRead(res);
+    console.log(`event page over 6,000 events with their shares and teams: ${rows} rows read`);
+    // Read through the (tenant, person) and (tenant, team) indexes, the shares and teams were every one of the tenant's (12,000).
+    expect(rows).toBeLessThan(200);
+  });
+});
+
+describe("the ICS feed's window", () => {
+  it("reads the events of its window (60 days back, 400 ahead), not the tenant's whole history", { timeout: 120_000 }, async () => {
+    const { t, u, b } = await scheduleStaff("standard");
+    const now = Date.now();
+    // Three years of history that ended before the window: 6,000 events, the feed shows none of them.
+    await seedMany(t.id, u.id, 6_000, now - 4 * 365 * DAY);
+    const title = (n: string, start: number, end: number, more: Partial<Parameters<typeof seedEvent>[1]> = {}) =>
+      seedEvent(t, { createdBy: u.id, shares: [u.id], title: n, start, end, ...more });
+    await title("Night shift", now + 2 * DAY, now + 2 * DAY + 8 * HOUR);
+    await title("Plant hire", now - 70 * DAY, now - 45 * DAY);
+    await title("Compound", now - 200 * DAY, now - 50 * DAY);
+    await title("Toolbox talk", now - 365 * DAY, now - 365 * DAY + HOUR, { rrule: "FREQ=MONTHLY", repeatUntil: null });
+    await title("Ended series", now - 400 * DAY, now - 400 * DAY + HOUR, { rrule: "FREQ=WEEKLY;COUNT=3", repeatUntil: now - 385 * DAY });
+    await title("Next year", now + 420 * DAY, now + 420 * DAY + HOUR);
+    const res = await b.post(`${t.origin}/schedule/subscribe`, { intent: "create" });
+    const url = (await page(res)).querySelector("[data-feed-url]")?.textContent ?? "";
+    const feed = await new Browser().get(url);
+    expect(feed.status).toBe(200);
+    const text = await feed.text();
+    const summaries = [...text.matchAll(/^SUMMARY:(.*)\r$/gm)].map((m) => m[1]);
+    const shown = new Set(summaries);
+    expect([...shown].sort()).toEqual(["Compound", "Night shift", "Plant hire", "Toolbox talk"]);
+    // A monthly series over 460 days: 15 or 16 occurrences.
+    expect(summaries.filter((s) => s === "Toolbox talk").length).toBeGreaterThanOrEqual(15);
+    const rows = rowsRead(feed);
+    console.log(`ICS feed over 6,000 earlier events: ${rows} rows read`);
+    // The clause it had (start before the window's end, end after its start) walked the (tenant,
+    // start) index from the tenant's first event: all 6,006 rows.
+    expect(rows).toBeLessThan(300);
+  });
+});
+
 describe("the longest an event may last", () => {
   const form = (over: Record<string, string>) => ({
     title: "Crane on hire",
@@ -159,5 +213,44 @@ describe("the longest an event may last", () => {
     const edit = await b.post(`${t.origin}/schedule/${id}`, { ...form({ endDate: "2026-05-01" }), intent: "save" });
     expect(edit.status).toBe(400);
     expect(fieldMessage(await page(edit), "endDate")).toBe("The end must be no more than 31 days after the start");
+  });
+
+  it("refuses to paste a copy of an event saved before the limit that lasts longer, with a toast that says why", async () => {
+    const { t, u, b } = await scheduleStaff("lead");
+    const legacy = await seedEvent(t, { createdBy: u.id, shares: [u.id], title: "Compound", start: Date.UTC(2025, 11, 23, 9), end: Date.UTC(2026, 3, 1, 9) });
+    const before = await count("events", "tenant_id = ?", t.id);
+    const audits = await count("audit_events", "tenant_id = ?", t.id);
+    const paste = await b.post(`${t.origin}/schedule`, { intent: "paste", eventId: legacy, date: "2026-06-02" });
+    expect(paste.status).toBe(302);
+    expect(location(paste)).toBe("/schedule?view=month&date=2026-06-02");
+    const next = await page(await b.follow(paste, `${t.origin}/schedule`));
+    expect(next.body.textContent).toContain("Event not pasted");
+    expect(next.body.textContent).toContain("It lasts more than 31 days, longer than an event may last: make it shorter or a series, then copy it again.");
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(before);
+    expect(await count("audit_events", "tenant_id = ?", t.id)).toBe(audits);
+    // A copy starting at 01:30 is not pasted on the day the clocks go forward (01:30 never happens).
+    const early = await seedEvent(t, {
+      createdBy: u.id,
+      shares: [u.id],
+      title: "Night pour",
+      start: Date.UTC(2026, 2, 20, 1, 30),
+      end: Date.UTC(2026, 2, 20, 3),
+    });
+    const skipped = await b.post(`${t.origin}/schedule`, { intent: "paste", eventId: early, date: "2026-03-29" });
+    expect(location(skipped)).toBe("/schedule?view=month&date=2026-03-29");
+    expect((await page(await b.follow(skipped, `${t.origin}/schedule`))).body.textContent).toContain(
+      "It starts between 01:00 and 02:00, and on that day the clocks go forward from 01:00 to 02:00: paste it on another day.",
+    );
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(before + 1);
+    // 31 days exactly is still pasted.
+    const longest = await seedEvent(t, {
+      createdBy: u.id,
+      shares: [u.id],
+      title: "Site set-up",
+      start: Date.UTC(2026, 2, 1, 10),
+      end: Date.UTC(2026, 3, 1, 10),
+    });
+    expect((await b.post(`${t.origin}/schedule`, { intent: "paste", eventId: longest, date: "2026-06-02" })).status).toBe(302);
+    expect(await count("events", "tenant_id = ?", t.id)).toBe(before + 3);
   });
 });

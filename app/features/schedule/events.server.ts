@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type Column } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
 import type { AttachableFile } from "~/features/files/index.server";
@@ -72,6 +72,15 @@ export function calendarListQuery(env: Env, viewer: ScheduleViewer, viewAll: boo
     .orderBy(asc(calendars.name));
 }
 
+/**
+ * The tenant test of a read or delete of one event's shares, teams or attachments (by event id):
+ * written `+tenant_id` so SQLite finds the rows by their primary key (event, …) rather than walk
+ * the (tenant, person) or (tenant, team) index, which holds every share of the tenant.
+ */
+export function sameTenantByEvent(tenantColumn: Column, tenantId: string) {
+  return sql`+${tenantColumn} = ${tenantId}`;
+}
+
 export type EventDetail = EventRow & { siteId: string | null; sharedAll: boolean; shares: string[]; teamIds: string[] };
 
 /** Extra reads of the event page's batch: its attachments and the file search (files' queries, null when none). */
@@ -88,11 +97,11 @@ export async function loadEventPage(env: Env, viewer: ScheduleViewer, id: string
   const shares = db
     .select({ userId: eventShares.userId })
     .from(eventShares)
-    .where(and(eq(eventShares.tenantId, t), eq(eventShares.eventId, id ?? "")));
+    .where(and(sameTenantByEvent(eventShares.tenantId, t), eq(eventShares.eventId, id ?? "")));
   const tms = db
     .select({ teamId: eventTeams.teamId })
     .from(eventTeams)
-    .where(and(eq(eventTeams.tenantId, t), eq(eventTeams.eventId, id ?? "")));
+    .where(and(sameTenantByEvent(eventTeams.tenantId, t), eq(eventTeams.eventId, id ?? "")));
   const cals = calendarListQuery(env, viewer, viewAllCalendars, false);
   const people = db
     .select({ id: users.id, name: users.displayName })
@@ -188,8 +197,8 @@ export async function checkReferences(
 export function sharingStatements(db: Db, tenantId: string, eventId: string, authorId: string, authorTeams: string[], input: EventInput) {
   const s = sharingOf(input.visibility, authorId, input.selectedUsers);
   const out = [
-    db.delete(eventShares).where(and(eq(eventShares.tenantId, tenantId), eq(eventShares.eventId, eventId))),
-    db.delete(eventTeams).where(and(eq(eventTeams.tenantId, tenantId), eq(eventTeams.eventId, eventId))),
+    db.delete(eventShares).where(and(sameTenantByEvent(eventShares.tenantId, tenantId), eq(eventShares.eventId, eventId))),
+    db.delete(eventTeams).where(and(sameTenantByEvent(eventTeams.tenantId, tenantId), eq(eventTeams.eventId, eventId))),
   ];
   const more = [];
   if (s.shareUsers.length) more.push(db.insert(eventShares).values(s.shareUsers.map((userId) => ({ tenantId, eventId, userId }))));
@@ -305,8 +314,8 @@ export async function deleteEvent(env: Env, viewer: ScheduleViewer, actor: Actor
     .from(events)
     .where(and(eq(events.tenantId, t), family));
   await db.batch([
-    db.delete(eventShares).where(and(eq(eventShares.tenantId, t), inArray(eventShares.eventId, ids))),
-    db.delete(eventTeams).where(and(eq(eventTeams.tenantId, t), inArray(eventTeams.eventId, ids))),
+    db.delete(eventShares).where(and(sameTenantByEvent(eventShares.tenantId, t), inArray(eventShares.eventId, ids))),
+    db.delete(eventTeams).where(and(sameTenantByEvent(eventTeams.tenantId, t), inArray(eventTeams.eventId, ids))),
     db.delete(eventAttachments).where(and(eq(eventAttachments.tenantId, t), inArray(eventAttachments.eventId, ids))),
     db.delete(events).where(and(eq(events.tenantId, t), family)),
     eventAudit(db, t, actor, "schedule.event.deleted", existing.id, { title: existing.title, start: existing.startUtc }),

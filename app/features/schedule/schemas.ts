@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CALENDAR_COLOURS, CALENDAR_TYPES, EVENT_STATUSES, EVENT_TYPES, EVENT_VISIBILITIES } from "./domain/constants";
 import { EVENT_TOO_LONG, MAX_EVENT_MS } from "./domain/event-length";
 import { REPEAT_FREQS, toRrule } from "./domain/recurrence";
-import { isHm, isYmd, londonToUtc } from "./domain/time";
+import { isHm, isYmd, londonTimeExists, londonToUtc, skippedTimeMessage } from "./domain/time";
 
 /** The event form's fields as the browser sends them (every one a string; people and weekdays repeat). */
 export type EventFormValues = {
@@ -61,6 +61,12 @@ export function parseEventForm(v: EventFormValues) {
   if (!isHm(v.startTime)) errors.startTime = "Enter the start time";
   if (!isYmd(v.endDate)) errors.endDate = "Enter the end date";
   if (!isHm(v.endTime)) errors.endTime = "Enter the end time";
+  for (const [date, time] of [
+    ["startDate", "startTime"],
+    ["endDate", "endTime"],
+  ] as const) {
+    if (!errors[date] && !errors[time] && !londonTimeExists(v[date], v[time])) errors[time] = skippedTimeMessage(v[date], v[time]);
+  }
   let startUtc = 0;
   let endUtc = 0;
   if (!errors.startDate && !errors.startTime && !errors.endDate && !errors.endTime) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
 import { events, schedulePrefs, teams, users, SCHEDULE_VIEWS, type EventStatus, type EventType, type ScheduleView } from "~/db/schema";
@@ -14,6 +14,9 @@ import { visibleEvents } from "./visibility.server";
 
 /** The most rows one of a view's reads returns; a very busy tenant's view is cut here (the page says so). */
 export const VIEW_ROW_LIMIT = 3000;
+
+/** How many people the User filter lists at most; with more, it lists those whose name matches a search. */
+export const PEOPLE_LISTED = 25;
 
 /** How many events a month view's day shows; the rest are counted ("+N more", a link to the day). */
 export const MONTH_CELL_EVENTS = 3;
@@ -110,7 +113,34 @@ type ViewOptions = {
   withTeams: boolean;
   /** London's offsets over every range, for the year view's day counts. */
   offsets: OffsetSpan[];
+  /** The User filter's search (part of a name), or null. */
+  who: string | null;
 };
+
+/**
+ * The people the User filter lists: the one chosen first, then everyone (or those whose name holds
+ * the search), one more than it lists so the page knows when there are more.
+ */
+function filterPeopleQuery(db: Db, tenantId: string, chosen: string | null, who: string | null) {
+  const named = who ? sql`${users.displayName} LIKE ${`%${who.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'` : undefined;
+  return db
+    .select({ id: users.id, name: users.displayName })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.disabled, false), isNull(users.scrubbedAt), chosen && named ? or(eq(users.id, chosen), named) : named))
+    .orderBy(sql`${users.id} = ${chosen ?? ""} DESC`, asc(users.displayName))
+    .limit(PEOPLE_LISTED + 1);
+}
+
+/**
+ * What the User filter shows: up to PEOPLE_LISTED people, the chosen one first. A tenant with more
+ * people lists, without a search, only the chosen one, and offers the search (`find`); `more` says a
+ * search matched more than it lists.
+ */
+export function filterPeople(rows: { id: string; name: string }[], chosen: string | null, who: string | null) {
+  const many = rows.length > PEOPLE_LISTED;
+  if (!who && many) return { people: rows.filter((r) => r.id === chosen), find: true, more: false };
+  return { people: rows.slice(0, PEOPLE_LISTED), find: many || !!who, more: many && !!who };
+}
 
 /**
  * The reads of a view's events: single events and series, each through its own index (see
@@ -169,11 +199,7 @@ export async function loadScheduleView(env: Env, viewer: ScheduleViewer, opts: V
     .from(schedulePrefs)
     .where(and(eq(schedulePrefs.tenantId, t), eq(schedulePrefs.userId, viewer.id)));
   const cals = calendarListQuery(env, viewer, opts.viewAllCalendars, false);
-  const people = db
-    .select({ id: users.id, name: users.displayName })
-    .from(users)
-    .where(and(eq(users.tenantId, t), eq(users.disabled, false), isNull(users.scrubbedAt)))
-    .orderBy(asc(users.displayName));
+  const people = filterPeopleQuery(db, t, opts.filters.user, opts.who);
   const teamList = db
     .select({ id: teams.id, name: teams.name })
     .from(teams)
@@ -239,6 +265,7 @@ export async function scheduleViewData(
     viewAllCalendars: perms.viewAllCalendars,
     withTeams: perms.editTeam,
     offsets: clock.spans,
+    who: q.who,
   });
   const view: ScheduleView = q.view ?? data.lastView;
   const { first, end } = viewDays(view, q.date);
@@ -257,7 +284,7 @@ export async function scheduleViewData(
     counts: view === "year" ? yearCounts(days, data.dayCounts) : null,
     truncated: data.truncated,
     calendars: data.calendars.map((c) => ({ id: c.id, name: c.name, color: c.color })),
-    people: data.people,
+    ...filterPeople(data.people, q.user, q.who),
     teams: data.teams,
     copied,
   };

@@ -84,6 +84,20 @@ export function londonToUtc(ymd: Ymd, hm = "00:00"): number {
   return utc;
 }
 
+/**
+ * Whether a London wall-clock time happens on a date: on the last Sunday of March the clocks go
+ * forward from 01:00 to 02:00, so 01:00-01:59 never does (its conversion lands an hour off). Read
+ * back from the instant it converts to.
+ */
+export function londonTimeExists(ymd: Ymd, hm: string): boolean {
+  return londonHm(londonToUtc(ymd, hm)) === hm;
+}
+
+/** Why a London wall-clock time does not happen on a date (the hour the clocks skip). */
+export function skippedTimeMessage(ymd: Ymd, hm: string): string {
+  return `${hm} does not exist on ${longDay(ymd).replace(/^\S+ /, "")}: the clocks go forward from 01:00 to 02:00. Enter a time before 01:00 or from 02:00`;
+}
+
 /** The London calendar date of an instant. */
 export function londonYmd(utc: number): Ymd {
   return formatInTimeZone(new Date(utc), LONDON, "yyyy-MM-dd");

@@ -13,6 +13,8 @@ export type ViewQuery = {
   hours: "9-5" | "24h";
   /** An event held for pasting (its id). */
   copy: string | null;
+  /** The User filter's search: part of a person's name (the list names those who match). */
+  who: string | null;
 };
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -32,6 +34,7 @@ export function parseViewQuery(params: URLSearchParams, now = Date.now()): ViewQ
     team: id(params.get("team")),
     hours: params.get("hours") === "24h" ? "24h" : "9-5",
     copy: id(params.get("copy")),
+    who: params.get("who")?.trim().slice(0, 60) || null,
   };
 }
 
@@ -46,6 +49,8 @@ export function viewHref(q: ViewQuery & { view: ScheduleView }, changes: Partial
     team: q.team,
     hours: q.hours === "24h" ? "24h" : null,
     copy: q.copy,
+    // The search is a step of the filter form: links of the view leave it behind.
+    who: null,
     ...changes,
   };
   const params = new URLSearchParams();

@@ -6,8 +6,9 @@ import { requireModule } from "~/features/auth/index.server";
 import { AppShell } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { ScheduleNav } from "../components/schedule-nav";
+import { UserFilter } from "../components/user-filter";
 import { DayView, MonthView, WeekView, YearView } from "../components/views";
-import { SCHEDULE_TOASTS, TYPE_LABELS, VIEW_LABELS } from "../domain/labels";
+import { PASTE_REFUSALS, SCHEDULE_TOASTS, TYPE_LABELS, VIEW_LABELS } from "../domain/labels";
 import { stepDate, todayYmd, viewTitle, isYmd } from "../domain/time";
 import { parseViewQuery, viewHref } from "../domain/view-query";
 import { pasteEvent } from "../copy-paste.server";
@@ -36,13 +37,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const date = String(form.get("date") ?? "");
   if (form.get("intent") !== "paste" || !isYmd(date)) throw data("Invalid request", { status: 400 });
   const res = await pasteEvent(env, viewerOf(user, tenant.id), { ...actor, ip }, eventId, date, schedulePerms(user).viewAllCalendars);
-  if (!res.ok) throw data("Event not found", { status: 404 });
+  if (!res.ok) {
+    if (res.code === "event_not_found") throw data("Event not found", { status: 404 });
+    return redirectWithToast(env, `/schedule?view=month&date=${date}`, { type: "error", title: "Event not pasted", message: PASTE_REFUSALS[res.code] });
+  }
   return redirectWithToast(env, `/schedule?view=day&date=${date}`, { type: "success", ...SCHEDULE_TOASTS.pasted });
 }
 
 // eslint-disable-next-line max-lines-per-function -- calendar feature, reworked by its owner in parallel
 export default function Schedule({ loaderData }: Route.ComponentProps) {
-  const { query: q, perms, today, days, cells, counts, calendars, people, teams, truncated } = loaderData;
+  const { query: q, perms, today, days, cells, counts, calendars, people, find, more, teams, truncated } = loaderData;
   const root = usePeriodGestures();
   const links = {
     dayHref: (d: string) => viewHref(q, { view: "day", date: d }),
@@ -119,17 +123,7 @@ export default function Schedule({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
-          <label className="flex flex-col">
-            <span className="text-xs">User</span>
-            <select name="user" defaultValue={q.user ?? ""} className={inputClass}>
-              <option value="">All users</option>
-              {people.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <UserFilter people={people} user={q.user} who={q.who} find={find} more={more} />
           {perms.editTeam ? (
             <label className="flex flex-col">
               <span className="text-xs">Team</span>

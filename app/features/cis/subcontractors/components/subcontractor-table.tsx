@@ -6,7 +6,6 @@ import type { SubcontractorListItem } from "../subcontractors.server";
 import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal-button";
 import { METHOD_LABELS, StatusBadge, STATUS_LABELS, TYPE_LABELS } from "./subcontractor-labels";
 
-
 export function SummaryCards({ summary }: { summary: { total: number; active: number; gross: number; standard: number } }) {
   const cards = [
     { label: "Total", value: summary.total },

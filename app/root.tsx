@@ -6,7 +6,7 @@ import { cloudflareContext, tenantContext } from "./context";
 import { mayEnter } from "./features/auth/index.server";
 import { optionalUser } from "./features/auth/index.server";
 import { can } from "./features/auth";
-import { brandingCssVars, DEFAULT_CSS_VARS, effectiveTheme } from "./features/platform";
+import { brandingCssVars, effectiveTheme } from "./features/platform";
 import { AppShell, type ShellData } from "./features/platform";
 import { InternalErrorMessage } from "./features/platform";
 import { consumeToast } from "./features/platform/index.server";
@@ -67,7 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   return (
-    <html lang="en-GB" data-theme={root?.theme ?? "system"} style={(root?.cssVars ?? DEFAULT_CSS_VARS) as React.CSSProperties}>
+    <html lang="en-GB" data-theme={root?.theme ?? "system"} style={root?.cssVars as React.CSSProperties | undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

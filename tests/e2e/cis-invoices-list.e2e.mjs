@@ -3,7 +3,7 @@
 // invoices in every status): filters in the URL, bulk approve with its confirmation, and the CSV
 // export. Each mode approves its own draft, so the two runs never meet.
 import { readFile } from "node:fs/promises";
-import { expect, londonDate, parseCsv, scenario, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
+import { expect, expectKeyColumnsOnPhone, londonDate, parseCsv, scenario, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
 
 const LIST = "/cis/invoices";
 
@@ -88,6 +88,12 @@ scenario("invoice list: a row's link opens the invoice, in the app with JavaScri
   await page.getByText(number).first().waitFor();
   const mark = await page.evaluate(() => window.__listMark ?? null);
   expect(mark, "the window's mark after following the row's link").toBe(js ? "kept" : null);
+});
+
+scenario("invoice list: on a 390 px phone the invoice number, net payment and status show before the table is scrolled", async ({ page, js }) => {
+  await signIn(page, { js });
+  await openList(page, js);
+  await expectKeyColumnsOnPhone(page.getByRole("table", { name: "Invoices" }), ["Invoice", "Net", "Status"], "invoice list");
 });
 
 scenario("invoice list: bulk approve asks first, then reports the approved invoice and keeps the filter", async ({ page, js }) => {

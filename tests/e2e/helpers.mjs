@@ -12,7 +12,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { chromium } from "playwright-core";
 import { recordVisits } from "./page-checks.mjs";
 
-export { expectFitsPhone } from "./page-checks.mjs";
+export { expectFitsPhone, expectKeyColumnsOnPhone } from "./page-checks.mjs";
 
 // E2E_PORT lets several checkouts on one machine run their browser tests side by side.
 export const PORT = Number(process.env.E2E_PORT ?? 8787);

@@ -144,6 +144,37 @@ export async function expectFitsPhone(page, label = page.url()) {
   }
 }
 
+/**
+ * For a table on a phone: narrows `page` to 390 px and checks that the named columns (header text)
+ * and the first row's cells under them lie wholly within the viewport before the table's box is
+ * scrolled. Restores the size. Throws naming the columns that are cut off or off-screen.
+ */
+export async function expectKeyColumnsOnPhone(table, columns, label = "table") {
+  const page = table.page();
+  const before = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  try {
+    const edges = await table.evaluate((el, names) => {
+      const heads = [...el.querySelectorAll("thead th")];
+      const row = el.querySelector("tbody tr");
+      return names.map((name) => {
+        const i = heads.findIndex((h) => h.textContent.trim() === name);
+        if (i < 0) return { name, missing: true };
+        const cell = row?.children[i];
+        const rects = [heads[i], cell].filter(Boolean).map((c) => c.getBoundingClientRect());
+        return { name, left: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)) };
+      });
+    }, columns);
+    const bad = edges.filter((e) => e.missing || e.left < 0 || e.right > PHONE.width + 1);
+    if (bad.length) {
+      const what = bad.map((e) => (e.missing ? `${e.name} (no such column)` : `${e.name} (${Math.round(e.left)}-${Math.round(e.right)} px)`));
+      throw new Error(`${label} at ${PHONE.width} px: key columns not in view without scrolling: ${what.join(", ")}`);
+    }
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
+
 /** Checks one open page at 390 px; answers the problems found (empty when fine). */
 async function checkPage(page, pattern) {
   const problems = [];

@@ -7,6 +7,7 @@ import {
   createSubcontractor,
   expect,
   expectFitsPhone,
+  expectKeyColumnsOnPhone,
   newContext,
   newPage,
   RUN,
@@ -122,6 +123,7 @@ scenario(
         expect(await invoiceRow.innerText(), "CIS at the subcontractor's rate").toContain("£160.00 (20%)");
         // Issue 25: with rows in them, the portal's tables scroll inside their own box on a phone.
         await expectFitsPhone(sub, "/portal/invoices with an invoice");
+        await expectKeyColumnsOnPhone(sub.getByTestId("portal-invoices"), ["Invoice", "Net", "Status"], "/portal/invoices");
         await sub.goto(`${ACME}portal`);
         await sub.getByTestId("portal-invoices").locator("tbody tr").filter({ hasText: invoiceNumber }).waitFor();
         await expectFitsPhone(sub, "/portal with an invoice");

@@ -71,7 +71,6 @@ export function Toaster({ toast: fromServer }: { toast: Toast | null }) {
           className="toast-progress absolute bottom-0 left-0 h-1 bg-current opacity-30"
           style={{ animation: `toast-progress ${DURATION_MS}ms linear forwards` }}
         />
-        <style>{"@keyframes toast-progress{from{width:100%}to{width:0}}"}</style>
       </div>
     </div>
   );

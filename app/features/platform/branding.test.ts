@@ -1,6 +1,6 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CSS_VARS } from "./default-css-vars";
 import {
   accentAsText,
   brandingCssVars,
@@ -166,8 +166,15 @@ describe("readable shades", () => {
   });
 });
 
+/** The custom properties of the stylesheet's `:root` block that declares the accent (the default branding's). */
+function stylesheetDefaults(): Record<string, string> {
+  const css = readFileSync(new URL("../../app.css", import.meta.url), "utf8");
+  const block = [...css.matchAll(/:root\s*\{([^}]*)\}/g)].map((m) => m[1]!).find((b) => /--accent:/.test(b)) ?? "";
+  return Object.fromEntries([...block.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map((m) => [m[1]!, m[2]!.trim()]));
+}
+
 describe("default variables", () => {
-  it("the written-out defaults the root layout falls back to are what the default branding computes", () => {
-    expect(DEFAULT_CSS_VARS).toEqual(brandingCssVars(null));
+  it("the stylesheet's defaults, which a page falls back to without a workspace's inline variables, are what the default branding computes", () => {
+    expect(stylesheetDefaults()).toEqual(brandingCssVars(null));
   });
 });

@@ -17,7 +17,6 @@ export {
 } from "./branding";
 export { AppShell } from "./components/app-shell";
 export { type SectionLink, SectionNav } from "./components/section-nav";
-export { DEFAULT_CSS_VARS } from "./default-css-vars";
 export { type ShellData } from "./components/shell-data";
 export { SubmissionKeyInput } from "./components/submission-key-input";
 export { FORMER_USER } from "./erasure/former-user";

@@ -10,7 +10,7 @@ import { formatDate, formatDateTime } from "~/utils/dates";
 import { InviteToPortalButton } from "../portal-invites/components/invite-to-portal-button";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { ConfirmPanel } from "../subcontractors/components/subcontractor-confirm";
-import { METHOD_LABELS, STATUS_LABELS, StatusBadge, TYPE_LABELS } from "../subcontractors/components/subcontractor-table";
+import { METHOD_LABELS, STATUS_LABELS, StatusBadge, TYPE_LABELS } from "../subcontractors/components/subcontractor-labels";
 import { requireModule } from "~/features/auth/index.server";
 import { DECRYPT_FAILED, PiiError } from "../pii.server";
 import { subcontractorDetailFormSchema, subcontractorParamsSchema } from "../subcontractors/schemas";

@@ -6,7 +6,7 @@ import { requireScope } from "~/features/auth/index.server";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { formatDateTime } from "~/utils/dates";
 import { DownloadLink } from "../components/download-link";
-import { DeleteConfirm } from "../components/file-list";
+import { DeleteConfirm } from "../components/delete-confirm";
 import { ShareForm } from "../components/share-form";
 import { deleteDialogTexts, FILE_ERRORS, FILE_MESSAGES, formatBytes, previewMode, visibilityLabel } from "../file-rules";
 import { getFile } from "../listing.server";

@@ -34,7 +34,8 @@ function LinkShownMark({ name }: { name: string }) {
 }
 
 /**
- * The invoice table. Row checkboxes belong to the bulk form by its id (the form sits in the
+ * The invoice table. The key columns come first (number, net payment, status), so a phone shows
+ * them before the table's box is scrolled. Row checkboxes belong to the bulk form by its id (the form sits in the
  * toolbar; forms cannot nest). 'Select all' posts the page's ids, so it works without
  * JavaScript too. The selection column is there only for someone who can run a bulk action.
  */
@@ -67,7 +68,7 @@ export function InvoiceTable({
         onToggleAll={onToggleAll}
         formId={bulkFormId}
         selectAllLabel="Select all invoices on this page"
-        columns={["Invoice", "Subcontractor", "Amounts", "CIS", "Net", "Dates", "Status", "Actions"]}
+        columns={["Invoice", "Net", "Status", "Subcontractor", "Amounts", "CIS", "Dates", "Actions"]}
       />
       <tbody onClick={delegate.onClick}>
         {rows.map((r) => (
@@ -90,6 +91,12 @@ export function InvoiceTable({
               ) : null}
               {r.linkShownTo !== null ? <LinkShownMark name={r.linkShownTo} /> : null}
             </th>
+            <td className={CELL_CLASS} data-net>
+              {formatPence(r.netPaymentP)}
+            </td>
+            <td className={CELL_CLASS}>
+              <InvoiceStatusBadge status={r.status} />
+            </td>
             <td className={CELL_CLASS}>{r.subcontractorName}</td>
             <td className={CELL_CLASS} data-amounts>
               <div>
@@ -105,15 +112,9 @@ export function InvoiceTable({
               <div>{formatPence(r.cisDeductionP)}</div>
               <div className="text-xs opacity-70">{`${r.cisRate}%`}</div>
             </td>
-            <td className={CELL_CLASS} data-net>
-              {formatPence(r.netPaymentP)}
-            </td>
             <td className={CELL_CLASS}>
               <div>{formatDate(r.invoiceDate)}</div>
               <div className="text-xs opacity-70">{`Paid: ${formatDate(r.paymentDate)}`}</div>
-            </td>
-            <td className={CELL_CLASS}>
-              <InvoiceStatusBadge status={r.status} />
             </td>
             <td className={CELL_CLASS}>
               <div className="flex flex-wrap items-center gap-2">

@@ -8,7 +8,7 @@ import { SUBCONTRACTOR_TYPES, VERIFICATION_METHODS, type SubcontractorType, type
 import type { subcontractorCreateSchema, subcontractorUpdateSchema } from "../../domain/schemas";
 import type { z } from "zod";
 import { useHydrated } from "~/utils/use-hydrated";
-import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-table";
+import { METHOD_LABELS, STATUS_LABELS } from "./subcontractor-labels";
 import { FormErrors, FormSection as Section } from "~/components/ui/form-section";
 
 export type SubcontractorFormDefaults = {

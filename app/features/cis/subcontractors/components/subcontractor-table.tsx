@@ -4,10 +4,7 @@ import { CELL_CLASS, ROW_CLASS, Table } from "~/components/ui/table";
 import { useRowDelegation } from "~/components/ui/row-links";
 import type { SubcontractorListItem } from "../subcontractors.server";
 import { InviteToPortalButton } from "../../portal-invites/components/invite-to-portal-button";
-
-export const TYPE_LABELS = { individual: "Individual", company: "Company", partnership: "Partnership" } as const;
-export const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" } as const;
-export const METHOD_LABELS = { online: "Online", phone: "Phone", letter: "Letter" } as const;
+import { METHOD_LABELS, StatusBadge, STATUS_LABELS, TYPE_LABELS } from "./subcontractor-labels";
 
 export function SummaryCards({ summary }: { summary: { total: number; active: number; gross: number; standard: number } }) {
   const cards = [
@@ -17,14 +14,6 @@ export function SummaryCards({ summary }: { summary: { total: number; active: nu
     { label: "Standard (20%)", value: summary.standard },
   ];
   return <StatCards cards={cards} />;
-}
-
-export function StatusBadge({ active }: { active: boolean }) {
-  return (
-    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${active ? "bg-success/15" : "bg-surface opacity-80"}`}>
-      {active ? "Active" : "Archived"}
-    </span>
-  );
 }
 
 type Perms = { canWrite: boolean; canInvite: boolean };

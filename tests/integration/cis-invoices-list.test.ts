@@ -172,7 +172,8 @@ describe("the invoice list", () => {
     const rc = await seedInvoice(t, sub.id, { number: "NET-RC", reverseCharge: true });
     const doc = await page(await b.get(`${t.origin}${LIST}`));
     const heads = textsOf(doc, "thead th");
-    expect(heads.indexOf("Net")).toBe(heads.indexOf("CIS") + 1);
+    // The key columns come first, so a phone shows them before the table is scrolled.
+    expect(heads.filter((h) => h).slice(0, 3)).toEqual(["Invoice", "Net", "Status"]);
     const net = (id: string) => textOf(rowOf(doc, id), "td[data-net]");
     expect(net(vat.id)).toBe("£1,060.00");
     expect(net(rc.id)).toBe("£860.00");

@@ -236,45 +236,38 @@ export default function SubcontractorDetail({ loaderData, actionData }: Route.Co
 
 type DetailData = Route.ComponentProps["loaderData"];
 
-/** A titled card of label-value rows (the page's details and verification sections). */
-function DetailCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-brand border border-line bg-elevated p-4">
-      <h3 id={id} className="font-semibold">
-        {title}
-      </h3>
-      <dl className="mt-2 divide-y divide-line">{children}</dl>
-    </section>
-  );
-}
-
 function DetailsSection({ sub, canUnmask, reveal }: { sub: DetailData["sub"]; canUnmask: boolean; reveal: ComponentProps<typeof Identifier>["reveal"] }) {
   return (
-    <DetailCard id="details-heading" title="Subcontractor Details">
-      <Item label="Type">{TYPE_LABELS[sub.type]}</Item>
-      <Item label="Name">{sub.name}</Item>
-      <Item label="UTR">
-        <Identifier field="utr" masked={sub.utrMasked} canUnmask={canUnmask} reveal={reveal} />
-        {sub.utrInvalid ? (
-          <span className="block font-medium text-danger" data-utr-invalid>
-            UTR fails HMRC&rsquo;s check: correct it
-          </span>
-        ) : null}
-      </Item>
-      {sub.type === "individual" || sub.ninoMasked ? (
-        <Item label="National Insurance Number">
-          <Identifier field="nino" masked={sub.ninoMasked} canUnmask={canUnmask} reveal={reveal} />
+    <section aria-labelledby="details-heading" className="rounded-brand border border-line bg-elevated p-4">
+      <h3 id="details-heading" className="font-semibold">
+        Subcontractor Details
+      </h3>
+      <dl className="mt-2 divide-y divide-line">
+        <Item label="Type">{TYPE_LABELS[sub.type]}</Item>
+        <Item label="Name">{sub.name}</Item>
+        <Item label="UTR">
+          <Identifier field="utr" masked={sub.utrMasked} canUnmask={canUnmask} reveal={reveal} />
+          {sub.utrInvalid ? (
+            <span className="block font-medium text-danger" data-utr-invalid>
+              UTR fails HMRC&rsquo;s check: correct it
+            </span>
+          ) : null}
         </Item>
-      ) : null}
-      {sub.type !== "individual" ? <Item label="Company Number">{sub.companyNumber ?? "N/A"}</Item> : null}
-      <Item label="VAT Number">{sub.vatNumber ?? "N/A"}</Item>
-      <Item label="Email">{sub.email ?? "N/A"}</Item>
-      <Item label="Phone">{sub.phone ?? "N/A"}</Item>
-      <Item label="Status">{sub.active ? "Active" : "Archived"}</Item>
-      <Item label="Public body">{sub.publicBody ? "Yes: payments from 6 April 2026 are not CIS payments" : "No"}</Item>
-      <Item label="Created">{formatDateTime(sub.createdAt)}</Item>
-      <Item label="Updated">{formatDateTime(sub.updatedAt)}</Item>
-    </DetailCard>
+        {sub.type === "individual" || sub.ninoMasked ? (
+          <Item label="National Insurance Number">
+            <Identifier field="nino" masked={sub.ninoMasked} canUnmask={canUnmask} reveal={reveal} />
+          </Item>
+        ) : null}
+        {sub.type !== "individual" ? <Item label="Company Number">{sub.companyNumber ?? "N/A"}</Item> : null}
+        <Item label="VAT Number">{sub.vatNumber ?? "N/A"}</Item>
+        <Item label="Email">{sub.email ?? "N/A"}</Item>
+        <Item label="Phone">{sub.phone ?? "N/A"}</Item>
+        <Item label="Status">{sub.active ? "Active" : "Archived"}</Item>
+        <Item label="Public body">{sub.publicBody ? "Yes: payments from 6 April 2026 are not CIS payments" : "No"}</Item>
+        <Item label="Created">{formatDateTime(sub.createdAt)}</Item>
+        <Item label="Updated">{formatDateTime(sub.updatedAt)}</Item>
+      </dl>
+    </section>
   );
 }
 
@@ -282,29 +275,34 @@ function VerificationSection({ loaderData }: { loaderData: DetailData }) {
   const { sub, hmrc } = loaderData;
   const verifying = hmrc !== null && hmrc !== undefined && isInFlight(hmrc.status);
   return (
-    <DetailCard id="verification-heading" title="Verification Details">
-      <Item label="Verification Status">{STATUS_LABELS[sub.verificationStatus]}</Item>
-      <Item label="CIS Rate">{`${sub.verificationRate}%`}</Item>
-      <Item label="Verification Method">{sub.verificationMethod ? METHOD_LABELS[sub.verificationMethod] : "N/A"}</Item>
-      <Item label="Verification Reference">{sub.verificationReference ?? "N/A"}</Item>
-      <Item label="Verified Date">{formatDate(sub.verifiedDate)}</Item>
-      <Item label="Notes">{sub.verificationNotes ? <span className="whitespace-pre-wrap">{sub.verificationNotes}</span> : "N/A"}</Item>
-      {hmrc ? (
-        <Item label="Online Verification">
-          <RefreshWhile running={verifying} seconds={VERIFY_REFRESH_SECONDS} token={loaderData} />
-          <span data-testid="hmrc-verification-status">{SUBMISSION_STATUS_LABELS[hmrc.status]}</span>
-          {` · ${formatDateTime(hmrc.createdAt)}`}
-          {hmrc.errors.length > 0 ? (
-            <ul className="mt-1 list-disc pl-5" data-testid="hmrc-verification-errors">
-              {hmrc.errors.map((e, i) => (
-                <li key={i}>{e.text}</li>
-              ))}
-            </ul>
-          ) : null}
-          {hmrc.failureCode ? <span className="block text-danger">{GATEWAY_MESSAGES[hmrc.failureCode]}</span> : null}
-        </Item>
-      ) : null}
-    </DetailCard>
+    <section aria-labelledby="verification-heading" className="rounded-brand border border-line bg-elevated p-4">
+      <h3 id="verification-heading" className="font-semibold">
+        Verification Details
+      </h3>
+      <dl className="mt-2 divide-y divide-line">
+        <Item label="Verification Status">{STATUS_LABELS[sub.verificationStatus]}</Item>
+        <Item label="CIS Rate">{`${sub.verificationRate}%`}</Item>
+        <Item label="Verification Method">{sub.verificationMethod ? METHOD_LABELS[sub.verificationMethod] : "N/A"}</Item>
+        <Item label="Verification Reference">{sub.verificationReference ?? "N/A"}</Item>
+        <Item label="Verified Date">{formatDate(sub.verifiedDate)}</Item>
+        <Item label="Notes">{sub.verificationNotes ? <span className="whitespace-pre-wrap">{sub.verificationNotes}</span> : "N/A"}</Item>
+        {hmrc ? (
+          <Item label="Online Verification">
+            <RefreshWhile running={verifying} seconds={VERIFY_REFRESH_SECONDS} token={loaderData} />
+            <span data-testid="hmrc-verification-status">{SUBMISSION_STATUS_LABELS[hmrc.status]}</span>
+            {` · ${formatDateTime(hmrc.createdAt)}`}
+            {hmrc.errors.length > 0 ? (
+              <ul className="mt-1 list-disc pl-5" data-testid="hmrc-verification-errors">
+                {hmrc.errors.map((e, i) => (
+                  <li key={i}>{e.text}</li>
+                ))}
+              </ul>
+            ) : null}
+            {hmrc.failureCode ? <span className="block text-danger">{GATEWAY_MESSAGES[hmrc.failureCode]}</span> : null}
+          </Item>
+        ) : null}
+      </dl>
+    </section>
   );
 }
 

@@ -78,8 +78,20 @@ export async function deliverMessages(queue: string, messages: TestMessage[], ha
   return { batch, result: { ...result, retryMessages: result.retryMessages.map((r) => ({ ...r, delaySeconds: delays[r.msgId] })) } };
 }
 
-/** Reads until the value is there, or fails after `timeoutMs`. */
-export async function poll<T>(read: () => Promise<T | undefined | null>, timeoutMs = 8_000): Promise<T> {
+/**
+ * How long to wait for work that passes `hops` times through a real queue of this test runtime
+ * (JOBS and the DLQs keep wrangler.toml's max_batch_timeout of 2 s). Each pass first waits out
+ * that window, however idle the machine, and then runs: a three-slice job spends 6 s just in
+ * windows, so the default 8 s below left it 2 s for three slices of work, which a loaded CI
+ * machine did not always have. Allow each pass its window and 6 s of work.
+ */
+const QUEUE_BATCH_WINDOW_MS = 2_000;
+export function queueHops(hops: number) {
+  return hops * (QUEUE_BATCH_WINDOW_MS + 6_000);
+}
+
+/** Reads until the value is there, or fails after `timeoutMs` (one pass through a real queue). */
+export async function poll<T>(read: () => Promise<T | undefined | null>, timeoutMs = queueHops(1)): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();

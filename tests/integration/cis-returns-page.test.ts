@@ -96,6 +96,21 @@ describe("the returns page", () => {
     expect(item.textContent).toContain(formatPence(23_456));
   });
 
+  it("each line says whether its statements were given: 'Issued', 'Not issued', or 'Not needed' for a subcontractor paid gross", async () => {
+    const { t, b } = await staff("manager");
+    const gross = await seedSub(t, { name: "Gross Groundworks" });
+    const given = await seedSub(t, { name: "Given Glazing" });
+    const owed = await seedSub(t, { name: "Owed Openings" });
+    await seedInvoice(t, { subcontractorId: gross.id, subcontractorName: gross.name, rate: 0 });
+    await seedInvoice(t, { subcontractorId: given.id, subcontractorName: given.name, statementRequired: true, statementIssuedAt: Date.now() });
+    await seedInvoice(t, { subcontractorId: owed.id, subcontractorName: owed.name, statementRequired: true });
+    // Owed Openings' missing statement makes it a draft with that issue; its lines are kept.
+    expect((await post(b, t, { intent: "compile" })).status).toBe(200);
+    const { doc } = await visit(b, url(t));
+    const statementsOf = (id: string) => textsOf(doc, `[data-line="${id}"] td`).at(-1);
+    expect([statementsOf(gross.id), statementsOf(given.id), statementsOf(owed.id)]).toEqual(["Not needed", "Issued", "Not issued"]);
+  });
+
   it("a compile that finds problems shows the 'Validation Issues' dialog; the return is a draft and Submit is disabled with the reason", async () => {
     const { t, b } = await staff("manager");
     const sub = await seedSub(t, { name: "Issue Builder" });

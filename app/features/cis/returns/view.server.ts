@@ -15,7 +15,8 @@ export type ReturnLineView = {
   cis: string;
   cisRate: number;
   invoiceCount: number;
-  statementsIssued: boolean;
+  /** Whether the payment and deduction statements this line needs were given. */
+  statements: "Issued" | "Not issued" | "Not needed";
 };
 
 export type ReturnView = {
@@ -46,6 +47,15 @@ function periodOf(label: string): string {
   } catch {
     return "Unknown Period";
   }
+}
+
+/**
+ * A statement is owed for a month's payments from which CIS was deducted. A line paid gross (no
+ * deduction) owes none: "Not needed", unless one was given anyway.
+ */
+function statementsOfLine(l: ReturnLineRow): ReturnLineView["statements"] {
+  if (l.cisDeductedP > 0) return l.statementsIssued ? "Issued" : "Not issued";
+  return l.lastStatementDate ? "Issued" : "Not needed";
 }
 
 /** A stored return as the page shows it: pounds, en-GB London dates, masked identifiers. */
@@ -85,7 +95,7 @@ export function returnView(row: ReturnRow, lines: readonly ReturnLineRow[], show
       cis: formatPence(l.cisDeductedP),
       cisRate: l.cisRate,
       invoiceCount: l.invoiceCount,
-      statementsIssued: l.statementsIssued,
+      statements: statementsOfLine(l),
     })),
     moreLines: Math.max(0, row.subcontractorCount - shown.length),
   };

@@ -314,7 +314,7 @@ export function ReturnLinesTable({ lines, caption }: { lines: ReturnLineView[]; 
             <TD className="text-right">{l.cis}</TD>
             <TD className="text-right">{l.cisRate}%</TD>
             <TD className="text-right">{l.invoiceCount}</TD>
-            <TD>{l.statementsIssued ? "Issued" : "Not issued"}</TD>
+            <TD>{l.statements}</TD>
           </tr>
         ))}
       </TBody>

@@ -5,6 +5,7 @@ export type BrowserManifest = {
 };
 export declare const BUDGET_BYTES: number;
 export declare const CEILINGS_KB: Record<string, number>;
+export declare const CEILING_LIMIT_KB: number;
 export declare const KEY_PAGES: [label: string, routeId: string][];
 export declare function budgetFor(id: string): number;
 export declare function readManifest(clientDir?: string): BrowserManifest;

@@ -1,6 +1,6 @@
 import { build, type Plugin, type Rolldown } from "vite";
 import { describe, expect, it } from "vitest";
-import { budgetFor, BUDGET_BYTES, firstLoadFiles, pageRouteIds, report, serverOnlyLibrariesIn } from "./bundle-budget.mjs";
+import { budgetFor, BUDGET_BYTES, CEILING_LIMIT_KB, CEILINGS_KB, firstLoadFiles, pageRouteIds, report, serverOnlyLibrariesIn } from "./bundle-budget.mjs";
 
 // The shape of React Router's browser manifest, reduced to what the budget reads.
 const manifest = {
@@ -41,6 +41,18 @@ describe("bundle budget", () => {
   it("holds a page with a recorded ceiling to that ceiling, and any other page to the goal", () => {
     expect(budgetFor("cis-invoice-new")).toBeGreaterThan(BUDGET_BYTES);
     expect(budgetFor("some/new/page")).toBe(BUDGET_BYTES);
+  });
+
+  it("gives no page more room than the goal plus conform's chunk (the pages whose form is the page, ADR 0078)", () => {
+    expect(CEILING_LIMIT_KB).toBe(128);
+    for (const [id, kb] of Object.entries(CEILINGS_KB)) expect(kb, id).toBeLessThanOrEqual(CEILING_LIMIT_KB);
+  });
+
+  it("names a recorded ceiling the page no longer needs, without failing the run", () => {
+    const lighter = report([{ id: "cis-invoice-new", files: 7, raw: 1, gzip: BUDGET_BYTES - 1 }]);
+    expect(lighter.ok).toBe(true);
+    expect(lighter.text).toMatch(/within the goal: delete (its|their) ceilings?.*cis-invoice-new/);
+    expect(report([{ id: "cis-invoice-new", files: 7, raw: 1, gzip: BUDGET_BYTES + 1 }]).text).not.toMatch(/delete/);
   });
 });
 

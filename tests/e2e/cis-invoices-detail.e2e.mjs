@@ -4,7 +4,7 @@
 // its own subcontractor and invoice, unique per run and mode. Reject of a portal submission asks
 // the same way as Cancel; portal submissions cannot be made from the staff side, so the
 // integration tests cover it.
-/* global window */ // used inside page.evaluate callbacks, which run in the browser
+/* global window, document */ // used inside page.evaluate callbacks, which run in the browser
 import { createSubcontractor, expect, expectToast, londonDate, RUN, scenario, searchSubcontractors, signIn, tenantUrl, waitForHydration } from "./helpers.mjs";
 
 const mode = (js) => (js ? "js" : "nojs");
@@ -71,6 +71,16 @@ scenario("Invoice detail: Approve, then Mark Paid with a payment date", async ({
   await waitForHydration(page, js);
   const date = page.getByLabel("Payment date", { exact: true });
   expect(await date.inputValue(), "payment date default").toBe(londonDate());
+  // A date outside the four-digit years (the field takes up to six) is refused next to the field
+  // with the date sent kept and focused, and nothing changes.
+  await date.fill("10000-01-01");
+  await toolbar(page).getByRole("button", { name: "Mark Paid", exact: true }).click();
+  await page.locator("#invoice-pay-paymentDate-error").getByText("Payment date must be a real date", { exact: true }).waitFor();
+  expect(await date.getAttribute("aria-invalid"), "field marked invalid").toBe("true");
+  expect(await date.getAttribute("aria-describedby"), "field described by its message").toBe("invoice-pay-paymentDate-error");
+  expect(await date.inputValue(), "date sent kept").toBe("10000-01-01");
+  expect(await statusOf(page), "still approved").toBe("approved");
+  if (js) expect(await date.evaluate((el) => el === document.activeElement), "focus moved to the field").toBe(true);
   const paidOn = londonDate(new Date(Date.now() - 86_400_000));
   await date.fill(paidOn);
   await toolbar(page).getByRole("button", { name: "Mark Paid", exact: true }).click();

@@ -1,13 +1,12 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import type { MouseEvent } from "react";
+import type { SubmissionResult } from "@conform-to/react";
+import { type MouseEvent, useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import type { InvoiceStatus } from "../../domain/types";
 import { confirmThenSubmit } from "~/components/ui/confirm-then-submit";
 import { confirmText, type ConfirmedIntent } from "../detail-actions";
-import type { payFormSchema } from "../schemas";
-import type { z } from "zod";
+import { replyField } from "~/utils/forms";
 import { SubmissionKeyInput } from "~/features/platform";
 import { InvoiceStatusBadge } from "./invoice-status";
 
@@ -28,6 +27,8 @@ export type InvoiceActions = {
    */
   withheld: string | null;
 };
+
+const PAY_FORM = "invoice-pay";
 
 type ToolbarInvoice = { id: string; invoiceNumber: string; status: InvoiceStatus };
 
@@ -93,31 +94,45 @@ function ConfirmedMenuItem({
   );
 }
 
-/** Mark Paid with its payment date (today in London unless changed); an invalid date is shown next to the field. */
+/**
+ * Mark Paid with its payment date (today in London unless changed); an invalid date is shown next
+ * to the field with the date sent kept. One field beside an action button, so it reads the action's
+ * conform reply by hand (`replyField`) instead of loading conform on the detail page; the markup
+ * (ids, `form`, `noValidate`, aria) is what conform's helpers give, and with JavaScript a new error
+ * moves focus to the field as conform does.
+ */
 function MarkPaidForm({ today, lastResult }: { today: string; lastResult: SubmissionResult<string[]> | null | undefined }) {
-  const [form, fields] = useForm<z.input<typeof payFormSchema>>({
-    id: "invoice-pay",
-    lastResult,
-    defaultValue: { paymentDate: today },
-    shouldValidate: "onSubmit",
-  });
-  const errorId = fields.paymentDate.errorId;
+  const { errors, value } = replyField(lastResult, "paymentDate");
+  const input = useRef<HTMLInputElement>(null);
+  const shown = useRef(lastResult);
+  useEffect(() => {
+    if (lastResult === shown.current) return;
+    shown.current = lastResult;
+    if (errors) input.current?.focus();
+  }, [lastResult, errors]);
+  const id = `${PAY_FORM}-paymentDate`;
+  const errorId = `${id}-error`;
   return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-start gap-2">
+    <Form method="post" id={PAY_FORM} noValidate className="flex flex-wrap items-start gap-2">
       <input type="hidden" name="intent" value="pay" />
       <div>
-        <label htmlFor={fields.paymentDate.id} className="sr-only">
+        <label htmlFor={id} className="sr-only">
           Payment date
         </label>
         <input
-          {...getInputProps(fields.paymentDate, { type: "date" })}
-          key={fields.paymentDate.key}
+          ref={input}
+          type="date"
+          id={id}
+          name="paymentDate"
+          form={PAY_FORM}
+          defaultValue={value ?? today}
           className={`${inputClass} w-40`}
-          aria-describedby={fields.paymentDate.errors ? errorId : undefined}
+          aria-invalid={errors ? true : undefined}
+          aria-describedby={errors ? errorId : undefined}
         />
-        {fields.paymentDate.errors ? (
+        {errors ? (
           <p id={errorId} role="alert" className="mt-1 text-sm text-danger">
-            {fields.paymentDate.errors[0]}
+            {errors[0]}
           </p>
         ) : null}
       </div>

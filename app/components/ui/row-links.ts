@@ -7,9 +7,11 @@ import { useNavigate, useSubmit } from "react-router";
  * attributes on every server render of a long list). Without JavaScript the links and forms work
  * as they are; with it, a plain left click on a same-site link navigates in the app, and a row form
  * posts through the router, after the browser's confirmation when the form has `data-confirm`
- * (its hidden `confirmed` field then says yes, so the server acts at once).
+ * (its hidden `confirmed` field then says yes, so the server acts at once). A link with
+ * `data-dialog` instead calls `openDialog` with that value (one dialog for the whole table, such
+ * as the portal invite; its href is the page that does the same without JavaScript).
  */
-export function useRowDelegation() {
+export function useRowDelegation(openDialog?: (value: string) => void) {
   const navigate = useNavigate();
   const submit = useSubmit();
   function onClick(event: MouseEvent<HTMLElement>) {
@@ -20,7 +22,9 @@ export function useRowDelegation() {
     // Only the app's own paths: anything else is the browser's.
     if (!href.startsWith("/") || href.startsWith("//")) return;
     event.preventDefault();
-    navigate(href);
+    const dialog = link.dataset.dialog;
+    if (dialog !== undefined && openDialog) openDialog(dialog);
+    else navigate(href);
   }
   function onSubmit(event: FormEvent<HTMLElement>) {
     const form = event.target;

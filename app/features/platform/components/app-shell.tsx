@@ -4,7 +4,19 @@ import { notificationsLabel, unreadBadge } from "../notifications/badge";
 import type { ShellData } from "./shell-data";
 import { UserMenu } from "./user-menu";
 
-const SKIP_LINK = "sr-only-focusable skip-link";
+// Elements that are the same on every request, made once (the bell's strokes are styled by .icon).
+const SKIP_LINK = (
+  <a href="#main" className="sr-only-focusable skip-link">
+    Skip to content
+  </a>
+);
+const TENANT_MARK = <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />;
+const BELL = (
+  <svg aria-hidden="true" viewBox="0 0 24 24" className="icon h-5 w-5">
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </svg>
+);
 // A module link, and the one whose module the page is in (classes in app.css).
 const MODULE_LINK = "nav-link hover:bg-surface";
 const MODULE_LINK_ON = "nav-link bg-accent text-accent-foreground";
@@ -22,9 +34,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   if (!root?.tenant) {
     return (
       <div className="min-h-screen">
-        <a href="#main" className={SKIP_LINK}>
-          Skip to content
-        </a>
+        {SKIP_LINK}
         <header className="border-b border-line">
           <div className="mx-auto flex max-w-6xl items-center justify-between px-6 py-4">
             <a href="/" className="text-lg font-bold">
@@ -47,14 +57,12 @@ export function AppShell({ children }: { children: ReactNode }) {
   }
   return (
     <div className="min-h-screen">
-      <a href="#main" className={SKIP_LINK}>
-        Skip to content
-      </a>
+      {SKIP_LINK}
       <header className="border-b border-line bg-elevated print:hidden">
         {/* On a phone the module links take a row of their own under the name, bell and menu. */}
         <div className="shell-bar">
           <Link to="/" className="flex min-w-0 flex-1 items-center gap-2 font-bold sm:flex-none">
-            <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />
+            {TENANT_MARK}
             <span data-testid="tenant-name">{root.tenant.name}</span>
           </Link>
           {root.user ? (
@@ -111,19 +119,7 @@ function NotificationsLink({ unread, active }: { unread: number; active: boolean
       data-testid="notifications-link"
       className={active ? "icon-btn bg-accent text-accent-foreground" : "icon-btn hover:bg-surface"}
     >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="h-5 w-5"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      >
-        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-      </svg>
+      {BELL}
       {unread > 0 ? (
         <span aria-hidden="true" data-testid="notifications-badge" className="count-badge absolute -right-1 -top-1 min-w-5 px-1 text-center">
           {unreadBadge(unread)}

@@ -27,7 +27,6 @@ const MODULE_LINK_ON = "nav-link bg-accent text-accent-foreground";
  * page has one banner (the shell's header) and one `<main id="main">` (the skip link's target):
  * pages render their content into it and never add a <main> or a top-level <header> of their own.
  */
-// eslint-disable-next-line max-lines-per-function -- the shell, owned by issue 25
 export function AppShell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData("root") as ShellData | undefined;
   const location = useLocation();

@@ -19,10 +19,12 @@ export function SummaryCards({ summary }: { summary: { total: number; active: nu
 
 type Perms = { canWrite: boolean; canInvite: boolean };
 
+const ARCHIVE_FORM = "subcontractor-archive";
+
 /**
- * The subcontractor table. Row checkboxes belong to the bulk form by its id (forms cannot nest,
- * and each row carries its own Archive form). 'Select all' posts the page's ids, so it works
- * without JavaScript too.
+ * The subcontractor table. Row checkboxes belong to the bulk form by its id, and each row's
+ * Archive button to one archive form beside the table (forms cannot nest). 'Select all' posts
+ * the page's ids, so it works without JavaScript too.
  */
 // eslint-disable-next-line max-lines-per-function -- one table: the header and the row share the column choices and sort state
 export function SubcontractorTable({
@@ -57,7 +59,7 @@ export function SubcontractorTable({
           selectAllLabel="Select all subcontractors on this page"
           columns={["Subcontractor", "Type", "UTR / NINO", "Verification", "Contact", "Status", "Actions"]}
         />
-        <tbody className="rows" onClick={delegate.onClick} onSubmit={delegate.onSubmit} onMouseOver={prefetchInvitePanel} onFocus={prefetchInvitePanel}>
+        <tbody className="rows" onClick={delegate.onClick} onMouseOver={prefetchInvitePanel} onFocus={prefetchInvitePanel}>
           {rows.map((r) => (
             <tr key={r.id} data-row={r.id}>
               {perms.canWrite ? (
@@ -101,12 +103,15 @@ export function SubcontractorTable({
                   <a href={`/cis/subcontractors/${r.id}`}>View Details</a>
                   {perms.canWrite ? <a href={`/cis/subcontractors/${r.id}/edit`}>Edit</a> : null}
                   {perms.canWrite && r.active ? (
-                    <form method="post" data-confirm={`Archive ${r.name}? It can be made active again from its form.`}>
-                      <input type="hidden" name="intent" value="archive" />
-                      <input type="hidden" name="ids" value={r.id} />
-                      <input type="hidden" name="confirmed" value="" />
-                      <button className="text-danger">Archive</button>
-                    </form>
+                    <button
+                      form={ARCHIVE_FORM}
+                      name="ids"
+                      value={r.id}
+                      data-confirm={`Archive ${r.name}? It can be made active again from its form.`}
+                      className="text-danger"
+                    >
+                      Archive
+                    </button>
                   ) : null}
                   {perms.canInvite && r.hasEmail && r.active ? (
                     <a href={inviteHref(r.id)} data-dialog={r.id} aria-haspopup="dialog">
@@ -119,6 +124,13 @@ export function SubcontractorTable({
           ))}
         </tbody>
       </Table>
+      {/* The rows' Archive buttons post this one form (their `form` attribute) with their row's id. */}
+      {perms.canWrite ? (
+        <form id={ARCHIVE_FORM} method="post" onSubmit={delegate.onSubmit}>
+          <input type="hidden" name="intent" value="archive" />
+          <input type="hidden" name="confirmed" value="" />
+        </form>
+      ) : null}
       {invite.dialog}
     </>
   );

@@ -47,6 +47,8 @@ export function SubcontractorTable({
   // page (what happens without JavaScript) carrying its subcontractor's id in data-dialog.
   const invite = useInviteDialog();
   const delegate = useRowDelegation(invite.open);
+  // Pointing at or focusing the table starts loading the invite form, for someone who may invite.
+  const prefetch = perms.canInvite ? prefetchInvitePanel : undefined;
   return (
     <>
       <Table caption="Subcontractors" scrollClassName="overflow-x-auto rounded-brand border border-line">
@@ -59,7 +61,7 @@ export function SubcontractorTable({
           selectAllLabel="Select all subcontractors on this page"
           columns={["Subcontractor", "Type", "UTR / NINO", "Verification", "Contact", "Status", "Actions"]}
         />
-        <tbody className="rows" onClick={delegate.onClick} onMouseOver={prefetchInvitePanel} onFocus={prefetchInvitePanel}>
+        <tbody className="rows" onClick={delegate.onClick} onMouseOver={prefetch} onFocus={prefetch}>
           {rows.map((r) => (
             <tr key={r.id} data-row={r.id}>
               {perms.canWrite ? (

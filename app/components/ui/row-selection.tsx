@@ -41,25 +41,31 @@ export function SelectAllHeader({
   );
 }
 
-/** A row's cell: its checkbox, and its id for 'select all'. */
+/**
+ * A row's cell: its checkbox, and its id for 'select all'. `bare`: a plain `td`, for a body whose
+ * stylesheet rule pads its cells (`rows`).
+ */
 export function SelectRowCell({
   id,
   checked,
   onToggle,
   formId,
   label,
+  bare = false,
 }: {
   id: string;
   checked: boolean;
   onToggle: (id: string, on: boolean) => void;
   formId: string;
   label: string;
+  bare?: boolean;
 }) {
+  const Cell = bare ? "td" : TD;
   return (
-    <TD>
+    <Cell>
       <input type="hidden" name="pageIds" value={id} form={formId} />
       <input type="checkbox" name="ids" value={id} form={formId} aria-label={label} checked={checked} onChange={(e) => onToggle(id, e.currentTarget.checked)} />
-    </TD>
+    </Cell>
   );
 }
 

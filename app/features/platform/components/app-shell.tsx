@@ -4,7 +4,22 @@ import { notificationsLabel, unreadBadge } from "../notifications/badge";
 import type { ShellData } from "./shell-data";
 import { UserMenu } from "./user-menu";
 
-const SKIP_LINK = "sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent px-3 py-2 text-accent-foreground";
+// Elements that are the same on every request, made once (the bell's strokes are styled by .icon).
+const SKIP_LINK = (
+  <a href="#main" className="sr-only-focusable skip-link">
+    Skip to content
+  </a>
+);
+const TENANT_MARK = <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />;
+const BELL = (
+  <svg aria-hidden="true" viewBox="0 0 24 24" className="icon h-5 w-5">
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </svg>
+);
+// A module link, and the one whose module the page is in (classes in app.css).
+const MODULE_LINK = "nav-link hover:bg-surface";
+const MODULE_LINK_ON = "nav-link bg-accent text-accent-foreground";
 
 /**
  * The tenant workspace frame: tenant name, module navigation, the user's menu. Pages outside a
@@ -12,16 +27,13 @@ const SKIP_LINK = "sr-only-focusable fixed left-2 top-2 z-50 rounded bg-accent p
  * page has one banner (the shell's header) and one `<main id="main">` (the skip link's target):
  * pages render their content into it and never add a <main> or a top-level <header> of their own.
  */
-// eslint-disable-next-line max-lines-per-function -- the shell, owned by issue 25
 export function AppShell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData("root") as ShellData | undefined;
   const location = useLocation();
   if (!root?.tenant) {
     return (
       <div className="min-h-screen">
-        <a href="#main" className={SKIP_LINK}>
-          Skip to content
-        </a>
+        {SKIP_LINK}
         <header className="border-b border-line">
           <div className="mx-auto flex max-w-6xl items-center justify-between px-6 py-4">
             <a href="/" className="text-lg font-bold">
@@ -44,23 +56,18 @@ export function AppShell({ children }: { children: ReactNode }) {
   }
   return (
     <div className="min-h-screen">
-      <a href="#main" className={SKIP_LINK}>
-        Skip to content
-      </a>
+      {SKIP_LINK}
       <header className="border-b border-line bg-elevated print:hidden">
         {/* On a phone the module links take a row of their own under the name, bell and menu. */}
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3 sm:flex-nowrap sm:gap-x-6">
+        <div className="shell-bar">
           <Link to="/" className="flex min-w-0 flex-1 items-center gap-2 font-bold sm:flex-none">
-            <span aria-hidden="true" className="inline-block h-6 w-6 rounded-brand bg-accent" />
+            {TENANT_MARK}
             <span data-testid="tenant-name">{root.tenant.name}</span>
           </Link>
           {root.user ? (
-            <nav aria-label="Modules" className="order-last flex basis-full flex-wrap gap-1 text-sm sm:order-none sm:flex-1 sm:basis-auto">
+            <nav aria-label="Modules" className="module-nav">
               {root.tenant.modules.length === 0 ? (
-                <NavLink
-                  to="/welcome"
-                  className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`}
-                >
+                <NavLink to="/welcome" className={({ isActive }) => (isActive ? MODULE_LINK_ON : MODULE_LINK)}>
                   Welcome
                 </NavLink>
               ) : (
@@ -68,13 +75,11 @@ export function AppShell({ children }: { children: ReactNode }) {
                   <NavLink
                     key={m.id}
                     to={m.route}
-                    className={() =>
-                      `rounded-brand px-3 py-1.5 ${location.pathname === m.route || location.pathname.startsWith(`${m.route}/`) ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`
-                    }
+                    className={() => (location.pathname === m.route || location.pathname.startsWith(`${m.route}/`) ? MODULE_LINK_ON : MODULE_LINK)}
                   >
                     {m.label}
                     {m.count ? (
-                      <span data-testid={`module-count-${m.id}`} className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold leading-5 text-white">
+                      <span data-testid={`module-count-${m.id}`} className="count-badge ml-1.5 px-1.5">
                         {unreadBadge(m.count)}
                         <span className="sr-only"> unread</span>
                       </span>
@@ -111,27 +116,11 @@ function NotificationsLink({ unread, active }: { unread: number; active: boolean
       aria-label={notificationsLabel(unread)}
       aria-current={active ? "page" : undefined}
       data-testid="notifications-link"
-      className={`relative inline-flex h-9 w-9 items-center justify-center rounded-brand ${active ? "bg-accent text-accent-foreground" : "hover:bg-surface"}`}
+      className={active ? "icon-btn bg-accent text-accent-foreground" : "icon-btn hover:bg-surface"}
     >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="h-5 w-5"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      >
-        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-      </svg>
+      {BELL}
       {unread > 0 ? (
-        <span
-          aria-hidden="true"
-          data-testid="notifications-badge"
-          className="absolute -right-1 -top-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold leading-5 text-white"
-        >
+        <span aria-hidden="true" data-testid="notifications-badge" className="count-badge absolute -right-1 -top-1 min-w-5 px-1 text-center">
           {unreadBadge(unread)}
         </span>
       ) : null}

@@ -11,15 +11,15 @@ export type SectionLink = { to: string; label: string; end?: boolean };
 export function SectionNav({ title, label, links }: { title: ReactNode; label: string; links: SectionLink[] }) {
   return (
     <div className="border-b border-line bg-elevated print:hidden">
-      <div className="mx-auto flex min-h-14 max-w-7xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-2">
+      <div className="section-bar">
         {title}
-        <nav aria-label={label} className="-mx-3 flex min-w-0 flex-wrap gap-1 text-sm sm:mx-0">
+        <nav aria-label={label} className="section-links">
           {links.map((n) => (
             <NavLink
               key={n.to}
               to={n.to}
               end={n.end}
-              className={({ isActive }) => `rounded-brand px-3 py-1.5 ${isActive ? "bg-surface font-medium" : "hover:bg-surface"}`}
+              className={({ isActive }) => (isActive ? "nav-link bg-surface font-medium" : "nav-link hover:bg-surface")}
             >
               {n.label}
             </NavLink>

@@ -17,17 +17,18 @@ export function linkShownText(name: string): string {
   return `Submitted through a link shown to ${name}`;
 }
 
+// Whole class strings, written once: the list renders a badge per row on every request.
 const BADGE_STYLES: Readonly<Record<InvoiceStatus, string>> = {
-  draft: "bg-surface",
-  portal_draft: "bg-danger/10",
-  approved: "bg-accent/15",
-  paid: "bg-success/15",
-  cancelled: "bg-surface opacity-80 line-through",
+  draft: "badge bg-surface",
+  portal_draft: "badge bg-danger/10",
+  approved: "badge bg-accent/15",
+  paid: "badge bg-success/15",
+  cancelled: "badge bg-surface opacity-80 line-through",
 };
 
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   return (
-    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${BADGE_STYLES[status]}`} data-status={status}>
+    <span className={BADGE_STYLES[status]} data-status={status}>
       {INVOICE_STATUS_LABELS[status]}
     </span>
   );

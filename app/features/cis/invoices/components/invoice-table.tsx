@@ -1,5 +1,5 @@
 import { SelectableTHead, SelectRowCell } from "~/components/ui/row-selection";
-import { CELL_CLASS, ROW_CLASS, Table } from "~/components/ui/table";
+import { Table } from "~/components/ui/table";
 import { useRowDelegation } from "~/components/ui/row-links";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain/money";
@@ -70,14 +70,14 @@ export function InvoiceTable({
         selectAllLabel="Select all invoices on this page"
         columns={["Invoice", "Net", "Status", "Subcontractor", "Amounts", "CIS", "Dates", "Actions"]}
       />
-      <tbody onClick={delegate.onClick}>
+      <tbody className="rows" onClick={delegate.onClick}>
         {rows.map((r) => (
-          <tr key={r.id} data-row={r.id} className={ROW_CLASS}>
+          <tr key={r.id} data-row={r.id}>
             {canSelect ? (
-              <SelectRowCell id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select invoice ${r.invoiceNumber}`} />
+              <SelectRowCell bare id={r.id} checked={selected.has(r.id)} onToggle={onToggle} formId={bulkFormId} label={`Select invoice ${r.invoiceNumber}`} />
             ) : null}
-            <th scope="row" className={`${CELL_CLASS} font-medium`}>
-              <a href={`/cis/invoices/${r.id}`} className="text-accent-ink underline-offset-2 hover:underline">
+            <th scope="row">
+              <a href={`/cis/invoices/${r.id}`} className="row-link">
                 {r.invoiceNumber}
               </a>
               {r.source === "portal" ? (
@@ -91,38 +91,36 @@ export function InvoiceTable({
               ) : null}
               {r.linkShownTo !== null ? <LinkShownMark name={r.linkShownTo} /> : null}
             </th>
-            <td className={CELL_CLASS} data-net>
-              {formatPence(r.netPaymentP)}
-            </td>
-            <td className={CELL_CLASS}>
+            <td data-net>{formatPence(r.netPaymentP)}</td>
+            <td>
               <InvoiceStatusBadge status={r.status} />
             </td>
-            <td className={CELL_CLASS}>{r.subcontractorName}</td>
-            <td className={CELL_CLASS} data-amounts>
+            <td>{r.subcontractorName}</td>
+            <td data-amounts>
               <div>
                 <span className="sr-only">Gross: </span>
                 {formatPence(r.grossP)}
               </div>
-              <div className="text-xs opacity-70">
+              <div className="cell-note">
                 {`Materials: ${formatPence(r.materialsP)}`}
                 {r.materialsWarning ? <MaterialsWarning percentage={r.materialsPercentage} /> : null}
               </div>
             </td>
-            <td className={CELL_CLASS}>
+            <td>
               <div>{formatPence(r.cisDeductionP)}</div>
-              <div className="text-xs opacity-70">{`${r.cisRate}%`}</div>
+              <div className="cell-note">{`${r.cisRate}%`}</div>
             </td>
-            <td className={CELL_CLASS}>
+            <td>
               <div>{formatDate(r.invoiceDate)}</div>
-              <div className="text-xs opacity-70">{`Paid: ${formatDate(r.paymentDate)}`}</div>
+              <div className="cell-note">{`Paid: ${formatDate(r.paymentDate)}`}</div>
             </td>
-            <td className={CELL_CLASS}>
-              <div className="flex flex-wrap items-center gap-2">
-                <a href={`/cis/invoices/${r.id}`} className="underline" aria-label={`View invoice ${r.invoiceNumber}`}>
+            <td>
+              <div className="row-acts">
+                <a href={`/cis/invoices/${r.id}`} aria-label={`View invoice ${r.invoiceNumber}`}>
                   View
                 </a>
                 {canWrite && r.status === "draft" ? (
-                  <a href={`/cis/invoices/${r.id}/edit`} className="underline" aria-label={`Edit invoice ${r.invoiceNumber}`}>
+                  <a href={`/cis/invoices/${r.id}/edit`} aria-label={`Edit invoice ${r.invoiceNumber}`}>
                     Edit
                   </a>
                 ) : null}

@@ -1,4 +1,4 @@
-import { type ComponentType, type ComponentProps, type MouseEvent, useEffect, useId, useRef, useState } from "react";
+import { type ComponentType, type ComponentProps, type MouseEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher, useRevalidator } from "react-router";
 import type { InviteActionData, InviteLoaderData, InvitePanel } from "./invite-to-portal";
 import { inviteHref } from "./invite-links";
@@ -11,23 +11,20 @@ type Panel = ComponentType<ComponentProps<typeof InvitePanel>>;
 let panelModule: Promise<Panel> | undefined;
 const loadPanel = () => (panelModule ??= import("./invite-to-portal").then((m) => m.InvitePanel));
 
+/** Starts fetching the invite form's code (pointer or focus on an invite link). */
+export function prefetchInvitePanel() {
+  void loadPanel().catch(() => undefined);
+}
+
 /**
- * 'Invite to Portal'. Without JavaScript it is a link to the invite page. With JavaScript it
- * opens the same form as a modal dialog that loads and posts to that page's loader and action
- * through fetchers. Without an id it is the variant that creates the subcontractor first
- * (show it only to users holding cis.portal.invite and cis.sub.write).
+ * The invite dialog of one page: `open(subcontractorId)` (none: the variant that creates the
+ * subcontractor first) shows the invite form as a modal dialog that loads and posts to the invite
+ * page's loader and action through fetchers; `dialog` is the element to render. A list shares one
+ * for all its rows, so a row's invite link is a plain link.
  */
-export function InviteToPortalButton({
-  subcontractorId,
-  label = "Invite to Portal",
-  className = "",
-}: {
-  subcontractorId?: string;
-  label?: string;
-  className?: string;
-}) {
-  const href = inviteHref(subcontractorId);
+export function useInviteDialog(): { open: (subcontractorId?: string) => void; dialog: ReactNode } {
   const [open, setOpen] = useState(false);
+  const [subcontractorId, setSubcontractorId] = useState<string>();
   const [round, setRound] = useState(0);
   const [Panel, setPanel] = useState<Panel | null>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -42,22 +39,17 @@ export function InviteToPortalButton({
     if (open && dialog && !dialog.open) dialog.showModal();
   }, [open]);
 
-  function prefetch() {
-    void loadPanel().catch(() => undefined);
-  }
-
-  function openDialog(e: MouseEvent<HTMLAnchorElement>) {
-    // Let new-tab and new-window clicks go to the page.
-    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
+  function openDialog(id?: string) {
+    const href = inviteHref(id);
     loadPanel().then(
       (p) => setPanel(() => p),
       // The form's code could not be fetched (a new deployment, the network): the page still works.
       () => window.location.assign(href),
     );
+    setSubcontractorId(id);
     setRound((r) => r + 1);
     setOpen(true);
-    if (subcontractorId) loader.load(href);
+    if (id) loader.load(href);
   }
 
   function closeDialog() {
@@ -67,41 +59,74 @@ export function InviteToPortalButton({
   const view: InviteLoaderData | undefined = subcontractorId ? (loader.state === "idle" ? loader.data : undefined) : { mode: "create" };
   const result = submit.data;
 
+  const dialog = open ? (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      aria-modal="true"
+      onClose={() => {
+        setOpen(false);
+        // Whatever happened inside (a subcontractor created, an invite recorded) shows on the page.
+        if (result?.kind === "result") revalidator.revalidate();
+      }}
+      className="m-auto w-full max-w-lg rounded-brand border border-line bg-elevated p-6 text-left text-gray-900 shadow-xl backdrop:bg-black/40 dark:text-gray-100"
+    >
+      {view && Panel ? (
+        <Panel
+          key={round}
+          view={view}
+          actionData={result}
+          busy={submit.state !== "idle"}
+          titleId={titleId}
+          fetcherKey={fetcherKey}
+          onCancel={closeDialog}
+          onClose={closeDialog}
+        />
+      ) : (
+        <p id={titleId} role="status" aria-live="polite" className="text-sm">
+          Loading...
+        </p>
+      )}
+    </dialog>
+  ) : null;
+  return { open: openDialog, dialog };
+}
+
+/**
+ * 'Invite to Portal'. Without JavaScript it is a link to the invite page. With JavaScript it
+ * opens the same form as a modal dialog (useInviteDialog). Without an id it is the variant that
+ * creates the subcontractor first (show it only to users holding cis.portal.invite and
+ * cis.sub.write).
+ */
+export function InviteToPortalButton({
+  subcontractorId,
+  label = "Invite to Portal",
+  className = "",
+}: {
+  subcontractorId?: string;
+  label?: string;
+  className?: string;
+}) {
+  const invite = useInviteDialog();
+  function onClick(e: MouseEvent<HTMLAnchorElement>) {
+    // Let new-tab and new-window clicks go to the page.
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    invite.open(subcontractorId);
+  }
   return (
     <>
-      <Link to={href} onClick={openDialog} onPointerEnter={prefetch} onFocus={prefetch} className={className} aria-haspopup="dialog">
+      <Link
+        to={inviteHref(subcontractorId)}
+        onClick={onClick}
+        onPointerEnter={prefetchInvitePanel}
+        onFocus={prefetchInvitePanel}
+        className={className}
+        aria-haspopup="dialog"
+      >
         {label}
       </Link>
-      {open ? (
-        <dialog
-          ref={dialogRef}
-          aria-labelledby={titleId}
-          aria-modal="true"
-          onClose={() => {
-            setOpen(false);
-            // Whatever happened inside (a subcontractor created, an invite recorded) shows on the page.
-            if (result?.kind === "result") revalidator.revalidate();
-          }}
-          className="m-auto w-full max-w-lg rounded-brand border border-line bg-elevated p-6 text-left text-gray-900 shadow-xl backdrop:bg-black/40 dark:text-gray-100"
-        >
-          {view && Panel ? (
-            <Panel
-              key={round}
-              view={view}
-              actionData={result}
-              busy={submit.state !== "idle"}
-              titleId={titleId}
-              fetcherKey={fetcherKey}
-              onCancel={closeDialog}
-              onClose={closeDialog}
-            />
-          ) : (
-            <p id={titleId} role="status" aria-live="polite" className="text-sm">
-              Loading...
-            </p>
-          )}
-        </dialog>
-      ) : null}
+      {invite.dialog}
     </>
   );
 }

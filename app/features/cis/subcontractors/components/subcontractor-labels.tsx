@@ -8,9 +8,5 @@ export const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Hi
 export const METHOD_LABELS = { online: "Online", phone: "Phone", letter: "Letter" } as const;
 
 export function StatusBadge({ active }: { active: boolean }) {
-  return (
-    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${active ? "bg-success/15" : "bg-surface opacity-80"}`}>
-      {active ? "Active" : "Archived"}
-    </span>
-  );
+  return <span className={active ? "pill bg-success/15" : "pill bg-surface opacity-80"}>{active ? "Active" : "Archived"}</span>;
 }

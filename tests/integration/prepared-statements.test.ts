@@ -1,0 +1,81 @@
+import { env } from "cloudflare:workers";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { globalDb, type Db } from "~/db/client.server";
+import { countingD1 } from "~/db/instrument";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
+import { tenants } from "~/db/schema";
+import { tenantBySlugStatements } from "~/features/platform/index.server";
+import { createTenant } from "../factories";
+
+describe("statements prepared once per database", () => {
+  it("answers each call with its own values' rows, alone, in a batch and at the same time", async () => {
+    const a = await createTenant({ modules: ["cis"] });
+    const b = await createTenant({ modules: ["cis", "files"] });
+    const db = globalDb(env);
+    const bySlug = preparedStatement((d, p: Placeholders<{ slug: string }>) =>
+      d.select({ id: tenants.id, slug: tenants.slug }).from(tenants).where(eq(tenants.slug, p.slug)),
+    );
+    expect(await bySlug(db, { slug: a.slug })).toEqual([{ id: a.id, slug: a.slug }]);
+    expect(await bySlug(db, { slug: b.slug })).toEqual([{ id: b.id, slug: b.slug }]);
+    expect(await bySlug(db, { slug: "no-such-tenant" })).toEqual([]);
+    // Beside an ordinary query in one batch, and two calls of the same statement in it.
+    const [rowsA, plain, rowsB] = await db.batch([
+      bySlug(db, { slug: a.slug }),
+      db
+        .select({ one: sql<number>`1` })
+        .from(tenants)
+        .limit(1),
+      bySlug(db, { slug: b.slug }),
+    ]);
+    expect(rowsA).toEqual([{ id: a.id, slug: a.slug }]);
+    expect(plain).toEqual([{ one: 1 }]);
+    expect(rowsB).toEqual([{ id: b.id, slug: b.slug }]);
+    const together = await Promise.all([a, b, a, b, a, b].map((t) => bySlug(db, { slug: t.slug })));
+    together.forEach((rows, i) => expect(rows).toEqual([{ id: [a, b][i % 2]!.id, slug: [a, b][i % 2]!.slug }]));
+  });
+
+  it("maps rows as the query built afresh does (the tenant and its modules)", async () => {
+    const t = await createTenant({ modules: ["cis", "files"] });
+    const db = globalDb(env);
+    const fresh = await db.select().from(tenants).where(eq(tenants.slug, t.slug)).limit(1);
+    const [tenantRows, moduleRows] = await db.batch([...tenantBySlugStatements(db, t.slug)]);
+    expect(tenantRows).toEqual(fresh);
+    expect(tenantRows[0]!.branding).toEqual(fresh[0]!.branding);
+    expect(moduleRows.map((m) => m.id).sort()).toEqual(["cis", "files"]);
+    // The second call reuses what the first built and still answers for its own slug.
+    const other = await createTenant({ modules: ["cis"] });
+    const [otherRows, otherModules] = await db.batch([...tenantBySlugStatements(db, other.slug)]);
+    expect(otherRows.map((r) => r.id)).toEqual([other.id]);
+    expect(otherModules.map((m) => m.id)).toEqual(["cis"]);
+  });
+
+  it("builds once per database and shape, not once per call", async () => {
+    const t = await createTenant();
+    let builds = 0;
+    const stmt = preparedStatement(
+      (d: Db, p: Placeholders<{ slug: string; upper: boolean }>) => {
+        builds += 1;
+        return d.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.slug, p.slug));
+      },
+      (v) => (v.upper ? "upper" : "lower"),
+    );
+    const db = globalDb(env);
+    for (let i = 0; i < 5; i++) expect(await stmt(db, { slug: t.slug, upper: false })).toEqual([{ slug: t.slug }]);
+    expect(builds).toBe(1);
+    await stmt(db, { slug: t.slug, upper: true });
+    expect(builds).toBe(2);
+    // Another binding (a test's counting wrapper) gets its own drizzle instance and its own statement, sent through it.
+    const counter = countingD1(env.DB);
+    expect(await stmt(globalDb({ ...env, DB: counter.db }), { slug: t.slug, upper: false })).toEqual([{ slug: t.slug }]);
+    expect(builds).toBe(3);
+    expect(counter.queries()).toBe(1);
+  });
+
+  it("refuses a call that leaves a placeholder without a value", async () => {
+    const stmt = preparedStatement((d: Db, p: Placeholders<{ slug: string }>) => d.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, p.slug)));
+    const db = globalDb(env);
+    await stmt(db, { slug: "x" });
+    expect(() => stmt(db, {} as { slug: string })).toThrow(/No value for placeholder "slug"/);
+  });
+});

@@ -194,6 +194,21 @@ describe("tax months kept per isolate", () => {
     expect(londonDateParts(utc("2026-10-25T23:30:00.000Z"))).toEqual({ year: 2026, month: 10, day: 25 });
   });
 
+  it("the London date kept for a moment is right on both sides of every midnight, old clocks included", () => {
+    // London mean time (-0:01:15) before December 1847: midnight fell at 00:01:15 UTC.
+    expect(londonDateParts(utc("1840-01-01T00:01:14.999Z"))).toEqual({ year: 1839, month: 12, day: 31 });
+    expect(londonDateParts(utc("1840-01-01T00:01:15.000Z"))).toEqual({ year: 1840, month: 1, day: 1 });
+    // British Standard Time (+1 all year, 1968-71), then asked again and again within the same moment.
+    for (let i = 0; i < 3; i++) {
+      expect(londonDateParts(utc("1970-06-01T22:59:59.999Z"))).toEqual({ year: 1970, month: 6, day: 1 });
+      expect(londonDateParts(utc("1970-06-01T23:00:00.000Z"))).toEqual({ year: 1970, month: 6, day: 2 });
+    }
+    // What a caller does with its answer does not change the next one.
+    const today = londonDateParts(utc("2026-05-05T12:00:00.000Z"));
+    today.day = 99;
+    expect(londonDateParts(utc("2026-05-05T12:00:01.000Z"))).toEqual({ year: 2026, month: 5, day: 5 });
+  });
+
   it("a caller changing the dates it was given does not change the next answer", () => {
     const first = taxMonthFromLabel("2026-03");
     first.start.setTime(0);

@@ -54,9 +54,24 @@ function londonWallClock(y: number, m: number, d: number, time: string): Date {
 // first use, not at import, so importing this module has no side effect.
 let londonDateFormat: Intl.DateTimeFormat | undefined;
 
+type LondonDate = { year: number; month: number; day: number };
+
+// London's offset from UTC has always been a whole number of 15-second steps (whole hours since
+// 1847, -0:01:15 before), and its clocks change on such a step, so the London date is the same
+// throughout each 15-second window since the epoch. Pages ask for today's date several times a
+// request, at instants a few ms apart: the last window's answer is kept.
+const DATE_WINDOW_MS = 15_000;
+let lastWindow: { window: number; date: Readonly<LondonDate> } | undefined;
+
 /** Year, month (1-12) and day of the London calendar date the instant falls on. */
-export function londonDateParts(instant: Date): { year: number; month: number; day: number } {
+export function londonDateParts(instant: Date): LondonDate {
   assertValidDate(instant);
+  const window = Math.floor(instant.getTime() / DATE_WINDOW_MS);
+  if (lastWindow?.window !== window) lastWindow = { window, date: Object.freeze(computeLondonDate(instant)) };
+  return { ...lastWindow.date };
+}
+
+function computeLondonDate(instant: Date): LondonDate {
   londonDateFormat ??= new Intl.DateTimeFormat("en-GB", { timeZone: LONDON_TZ, era: "short", year: "numeric", month: "numeric", day: "numeric" });
   let year = 0;
   let month = 0;

@@ -108,7 +108,7 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
   const limit = query.q ? searchCountLimit(query.page, PAGE_SIZE) : Infinity;
   const [rows, [{ total }], [summary]] = await db.batch([
     db
-      .select()
+      .select(LIST_COLUMNS)
       .from(cisSubcontractors)
       .where(where)
       .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
@@ -203,7 +203,28 @@ export function subcontractorView(row: SubcontractorRow) {
 export type SubcontractorView = ReturnType<typeof subcontractorView>;
 
 /** A list row: contact details are masked in the list as well. */
-export function subcontractorListItem(row: SubcontractorRow) {
+/**
+ * The columns a list row is made from (`subcontractorListItem`): never the ciphertexts, hashes or
+ * bookkeeping columns, which the page does not show and which cost transfer, mapping and memory.
+ */
+const LIST_COLUMNS = {
+  id: cisSubcontractors.id,
+  type: cisSubcontractors.type,
+  name: cisSubcontractors.name,
+  utrMasked: cisSubcontractors.utrMasked,
+  ninoMasked: cisSubcontractors.ninoMasked,
+  email: cisSubcontractors.email,
+  phone: cisSubcontractors.phone,
+  verificationStatus: cisSubcontractors.verificationStatus,
+  verificationRate: cisSubcontractors.verificationRate,
+  verificationMethod: cisSubcontractors.verificationMethod,
+  active: cisSubcontractors.active,
+  publicBody: cisSubcontractors.publicBody,
+  utrInvalid: cisSubcontractors.utrInvalid,
+};
+type SubcontractorListRow = Pick<SubcontractorRow, keyof typeof LIST_COLUMNS>;
+
+export function subcontractorListItem(row: SubcontractorListRow) {
   return {
     id: row.id,
     type: row.type,

@@ -86,10 +86,11 @@ class BoundStatement {
 /**
  * `build` once per database (and shape), then the statement bound to `values` on every call.
  * `build` must use the placeholders for everything that varies between calls: a value written
- * into the query directly is kept as it was the first time.
+ * into the query directly is kept as it was the first time. It may look at the first call's
+ * `values` only to decide the statement's shape, and `shape` must then tell those shapes apart.
  */
 export function preparedStatement<Values extends Record<string, unknown>, Query extends { prepare(): unknown }>(
-  build: (db: Db, p: Placeholders<Values>) => Query,
+  build: (db: Db, p: Placeholders<Values>, values: Values) => Query,
   shape: (values: Values) => string = () => "",
 ): (db: Db, values: Values) => Query {
   const byDb = new WeakMap<Db, Map<string, Compiled>>();
@@ -102,7 +103,7 @@ export function preparedStatement<Values extends Record<string, unknown>, Query 
     const key = shape(values);
     let compiled = shapes.get(key);
     if (!compiled) {
-      compiled = compile(build(db, placeholders as Placeholders<Values>));
+      compiled = compile(build(db, placeholders as Placeholders<Values>, values));
       shapes.set(key, compiled);
     }
     // It behaves as the built query in a batch and when awaited, which is all callers do with it.

@@ -6,7 +6,11 @@ import { countingD1 } from "~/db/instrument";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { tenants } from "~/db/schema";
 import { tenantBySlugStatements } from "~/features/platform/index.server";
+import { invoiceListItem, invoiceListQueries, listInvoices, type InvoiceListQuery } from "~/features/cis/invoices/queries.server";
+import { INVOICE_PERIODS, INVOICE_STATUS_FILTERS } from "~/features/cis/invoices/invoice-codes";
 import { createTenant } from "../factories";
+import { seedSub } from "../factories/cis";
+import { seedInvoice } from "../factories/returns";
 
 describe("statements prepared once per database", () => {
   it("answers each call with its own values' rows, alone, in a batch and at the same time", async () => {
@@ -77,5 +81,45 @@ describe("statements prepared once per database", () => {
     const db = globalDb(env);
     await stmt(db, { slug: "x" });
     expect(() => stmt(db, {} as { slug: string })).toThrow(/No value for placeholder "slug"/);
+  });
+
+  it("the invoice list's prepared statements answer every filter, page and tenant as the statements built afresh", { timeout: 120_000 }, async () => {
+    const now = new Date("2026-06-15T12:00:00Z");
+    const a = await createTenant({ modules: ["cis"] });
+    const b = await createTenant({ modules: ["cis"] });
+    for (const t of [a, b]) {
+      const sub = await seedSub(t, { name: `Prepared ${t.slug} Roofing` });
+      const other = await seedSub(t, { name: `Prepared ${t.slug} Groundworks` });
+      const months = ["2026-04-10", "2026-05-12", "2026-06-08", "2025-12-01", "2025-07-20"];
+      for (let i = 0; i < 60; i++) {
+        const s = i % 3 === 0 ? other : sub;
+        await seedInvoice(t, {
+          subcontractorId: s.id,
+          subcontractorName: s.name,
+          status: (["draft", "approved", "paid"] as const)[i % 3],
+          paymentDate: months[i % months.length],
+        });
+      }
+    }
+    const db = globalDb(env);
+    const views: InvoiceListQuery[] = [];
+    for (const status of INVOICE_STATUS_FILTERS)
+      for (const period of INVOICE_PERIODS) for (const q of ["", "roofing"]) for (const page of [1, 2]) views.push({ status, period, q, page });
+    for (const view of views) {
+      for (const t of [a, b]) {
+        const [rows, [{ total }], [stats]] = await db.batch([...invoiceListQueries(db, t.id, view, now)]);
+        const listed = await listInvoices(env, t.id, view, now);
+        const label = `${t.slug} ${JSON.stringify(view)}`;
+        expect(listed.rows, label).toEqual(rows.map(invoiceListItem));
+        expect(listed.total, label).toBe(total);
+        expect(listed.stats.total, label).toBe(Number(stats!.total));
+        expect(listed.stats.pendingStatements, label).toBe(Number(stats!.pendingStatements));
+      }
+    }
+    // Each tenant sees only its own invoices through the shared statements.
+    const [firstA, firstB] = await Promise.all([a, b].map((t) => listInvoices(env, t.id, { status: "all", period: "all", q: "", page: 1 }, now)));
+    expect(firstA!.total).toBe(60);
+    expect(firstA!.rows.every((r) => r.subcontractorName.includes(a.slug))).toBe(true);
+    expect(firstB!.rows.every((r) => r.subcontractorName.includes(b.slug))).toBe(true);
   });
 });

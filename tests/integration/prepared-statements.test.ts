@@ -8,6 +8,9 @@ import { tenants } from "~/db/schema";
 import { tenantBySlugStatements } from "~/features/platform/index.server";
 import { invoiceListItem, invoiceListQueries, listInvoices, type InvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { INVOICE_PERIODS, INVOICE_STATUS_FILTERS } from "~/features/cis/invoices/invoice-codes";
+import { listSubcontractors, subcontractorFilter, STATUS_FILTERS, UTR_FILTERS, type ListQuery } from "~/features/cis/subcontractors/subcontractors.server";
+import { cisSubcontractors } from "~/db/schema";
+import { asc, count } from "drizzle-orm";
 import { createTenant } from "../factories";
 import { seedSub } from "../factories/cis";
 import { seedInvoice } from "../factories/returns";
@@ -121,5 +124,54 @@ describe("statements prepared once per database", () => {
     expect(firstA!.total).toBe(60);
     expect(firstA!.rows.every((r) => r.subcontractorName.includes(a.slug))).toBe(true);
     expect(firstB!.rows.every((r) => r.subcontractorName.includes(b.slug))).toBe(true);
+  });
+
+  it("the subcontractor list's prepared statements answer every filter, page and tenant as a fresh count and page", { timeout: 120_000 }, async () => {
+    const a = await createTenant({ modules: ["cis"] });
+    const b = await createTenant({ modules: ["cis"] });
+    for (const t of [a, b]) {
+      for (let i = 0; i < 40; i++) {
+        const type = (["individual", "company", "partnership"] as const)[i % 3];
+        await seedSub(
+          t,
+          {
+            name: `Prepared ${t.slug} ${String(i).padStart(2, "0")}`,
+            type,
+            ...(type === "company" ? { companyNumber: `PC${String(i).padStart(6, "0")}` } : {}),
+          },
+          { active: i % 4 !== 0 },
+        );
+      }
+      await env.DB.prepare("UPDATE cis_subcontractors SET utr_invalid = 1 WHERE tenant_id = ? AND name LIKE '%5'").bind(t.id).run();
+    }
+    const db = globalDb(env);
+    for (const status of STATUS_FILTERS)
+      for (const utr of UTR_FILTERS)
+        for (const type of ["all", "individual", "company"] as const)
+          for (const page of [1, 2]) {
+            for (const t of [a, b]) {
+              const view: ListQuery = { q: "", status, utr, type, page };
+              const where = await subcontractorFilter(env, t.id, view);
+              const ids = await db
+                .select({ id: cisSubcontractors.id })
+                .from(cisSubcontractors)
+                .where(where)
+                .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
+                .limit(25)
+                .offset((page - 1) * 25);
+              const [{ total }] = await db.select({ total: count() }).from(cisSubcontractors).where(where);
+              const listed = await listSubcontractors(env, t.id, view);
+              const label = `${t.slug} ${JSON.stringify(view)}`;
+              expect(
+                listed.rows.map((r) => r.id),
+                label,
+              ).toEqual(ids.map((r) => r.id));
+              expect(listed.total, label).toBe(total);
+            }
+          }
+    const all = await listSubcontractors(env, a.id, { q: "", status: "all", utr: "all", type: "all", page: 1 });
+    expect(all.total).toBe(40);
+    expect(all.summary.total).toBe(40);
+    expect(all.rows.every((r) => r.name.includes(a.slug))).toBe(true);
   });
 });

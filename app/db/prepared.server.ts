@@ -1,4 +1,4 @@
-import { is, Param, Placeholder, sql } from "drizzle-orm";
+import { Column, getTableName, is, Param, Placeholder, SQL, sql, Subquery } from "drizzle-orm";
 import type { Db } from "./client.server";
 
 /**
@@ -22,16 +22,23 @@ export type Placeholders<Values extends Record<string, unknown>> = { readonly [K
 
 type DriverParam = { value: unknown; encoder?: { mapToDriverValue(value: unknown): unknown } };
 
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+type SelectedField = { path: string[]; field: unknown };
+
 /** What drizzle's prepared D1 query is made of, as far as this module uses it. */
 type PreparedQuery = {
   query: { sql: string; params: unknown[] };
   execute(values?: Record<string, unknown>): Promise<unknown>;
+  fields?: SelectedField[];
+  customResultMapper?: unknown;
+  joinsNotNullableMap?: Record<string, boolean>;
+  mapAllResult(rows: unknown, isFromBatch?: boolean): unknown;
 };
 
 /** Where each parameter of the SQL comes from: a fixed value, or a named value (through its column's encoder). */
 type Slot = { fixed: unknown } | { name: string; encode: ((value: unknown) => unknown) | null };
 
-type Compiled = { prepared: PreparedQuery; slots: Slot[] };
+type Compiled = { prepared: PreparedQuery; slots: Slot[]; mapRows: ((rows: unknown[][]) => unknown[]) | null };
 
 function slotOf(param: unknown): Slot {
   if (is(param, Placeholder)) return { name: param.name, encode: null };
@@ -45,7 +52,53 @@ function slotOf(param: unknown): Slot {
 
 function compile(query: { prepare(): unknown }): Compiled {
   const prepared = query.prepare() as PreparedQuery;
-  return { prepared, slots: prepared.query.params.map(slotOf) };
+  const mapRows = prepared.fields && !prepared.customResultMapper ? rowMapper(prepared.fields, prepared.joinsNotNullableMap) : null;
+  return { prepared, slots: prepared.query.params.map(slotOf), mapRows };
+}
+
+// A SQL fragment's decoder is internal to drizzle's types, though every selected SQL field has one.
+const sqlDecoder = (fragment: SQL) => (fragment as unknown as { decoder: Decoder }).decoder;
+
+function decoderOf(field: unknown): Decoder {
+  if (is(field, Column)) return field;
+  if (is(field, SQL)) return sqlDecoder(field);
+  if (is(field, Subquery)) return sqlDecoder((field as unknown as { _: { sql: SQL } })._.sql);
+  return sqlDecoder((field as { sql: SQL }).sql);
+}
+
+/**
+ * drizzle's mapping of a row (its values in selection order) to the selection's shape, with each
+ * field's decoder and place worked out once instead of for every row: the same objects, nested
+ * the same way, and a left-joined table's object null when every column of it is null.
+ */
+function rowMapper(fields: SelectedField[], joinsNotNullableMap: Record<string, boolean> | undefined) {
+  const plan = fields.map(({ path, field }) => ({
+    path,
+    decoder: decoderOf(field),
+    // The joined table a nested object's column belongs to, for the null-row rule.
+    joinedTable: joinsNotNullableMap && path.length === 2 && is(field, Column) ? getTableName(field.table) : null,
+  }));
+  return (rows: unknown[][]) =>
+    rows.map((row) => {
+      const result: Record<string, unknown> = {};
+      const nullify: Record<string, string | false> = {};
+      for (let i = 0; i < plan.length; i++) {
+        const { path, decoder, joinedTable } = plan[i]!;
+        let node = result;
+        for (let j = 0; j < path.length - 1; j++) node = (node[path[j]!] ??= {}) as Record<string, unknown>;
+        const raw = row[i];
+        const value = (node[path[path.length - 1]!] = raw === null ? null : decoder.mapFromDriverValue(raw));
+        if (joinedTable === null) continue;
+        const objectName = path[0]!;
+        if (!(objectName in nullify)) nullify[objectName] = value === null ? joinedTable : false;
+        else if (typeof nullify[objectName] === "string" && nullify[objectName] !== joinedTable) nullify[objectName] = false;
+      }
+      for (const objectName in nullify) {
+        const table = nullify[objectName];
+        if (typeof table === "string" && !joinsNotNullableMap![table]) result[objectName] = null;
+      }
+      return result;
+    });
 }
 
 function bindSlots(slots: Slot[], values: Record<string, unknown>): unknown[] {
@@ -73,8 +126,15 @@ class BoundStatement {
   ) {}
 
   _prepare(): PreparedQuery {
-    const view = Object.create(this.compiled.prepared) as PreparedQuery;
-    view.query = { sql: this.compiled.prepared.query.sql, params: this.params };
+    const { prepared, mapRows } = this.compiled;
+    const view = Object.create(prepared) as PreparedQuery;
+    view.query = { sql: prepared.query.sql, params: this.params };
+    if (mapRows) {
+      // A batch hands over D1's answer (rows as objects, keyed by column name in selection order);
+      // alone, the rows come as arrays of values.
+      view.mapAllResult = (rows, isFromBatch) =>
+        mapRows(isFromBatch ? (rows as { results: Record<string, unknown>[] }).results.map(Object.values) : (rows as unknown[][]));
+    }
     return view;
   }
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { globalDb, type Db } from "~/db/client.server";
 import { countingD1 } from "~/db/instrument";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
-import { tenants } from "~/db/schema";
+import { tenantModules, tenants } from "~/db/schema";
 import { tenantBySlugStatements } from "~/features/platform/index.server";
 import { invoiceListItem, invoiceListQueries, listInvoices, type InvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { INVOICE_PERIODS, INVOICE_STATUS_FILTERS } from "~/features/cis/invoices/invoice-codes";
@@ -55,6 +55,41 @@ describe("statements prepared once per database", () => {
     const [otherRows, otherModules] = await db.batch([...tenantBySlugStatements(db, other.slug)]);
     expect(otherRows.map((r) => r.id)).toEqual([other.id]);
     expect(otherModules.map((m) => m.id)).toEqual(["cis"]);
+  });
+
+  it("maps rows as drizzle does: nested objects, booleans, JSON, SQL columns and a left join that found nothing", async () => {
+    const t = await createTenant({ modules: ["cis"] });
+    await globalDb(env)
+      .update(tenantModules)
+      .set({ config: { colour: "teal", n: 2 } })
+      .where(and(eq(tenantModules.tenantId, t.id), eq(tenantModules.moduleId, "cis")));
+    const build = (d: Db, slug: SQLWrapper | string, moduleId: SQLWrapper | string) =>
+      d
+        .select({
+          t: { id: tenants.id, slug: tenants.slug, branding: tenants.branding },
+          m: { moduleId: tenantModules.moduleId, enabled: tenantModules.enabled, config: tenantModules.config },
+          shout: sql<string>`upper(${tenants.slug})`,
+          twice: sql<number>`2 * length(${tenants.slug})`.mapWith(Number),
+        })
+        .from(tenants)
+        .leftJoin(tenantModules, and(eq(tenantModules.tenantId, tenants.id), sql`${tenantModules.moduleId} = ${moduleId}`))
+        .where(sql`${tenants.slug} = ${slug}`);
+    const stmt = preparedStatement((d: Db, p: Placeholders<{ slug: string; moduleId: string }>) => build(d, p.slug, p.moduleId));
+    const db = globalDb(env);
+    for (const moduleId of ["cis", "no-such-module"]) {
+      const fresh = await build(db, t.slug, moduleId);
+      expect(fresh).toHaveLength(1);
+      expect(await stmt(db, { slug: t.slug, moduleId })).toEqual(fresh);
+      const [inBatch] = await db.batch([stmt(db, { slug: t.slug, moduleId })]);
+      expect(inBatch).toEqual(fresh);
+    }
+    const [withCis] = await stmt(db, { slug: t.slug, moduleId: "cis" });
+    expect(withCis!.m).toEqual({ moduleId: "cis", enabled: true, config: { colour: "teal", n: 2 } });
+    expect(withCis!.shout).toBe(t.slug.toUpperCase());
+    expect(withCis!.twice).toBe(2 * t.slug.length);
+    const [withoutFiles] = await stmt(db, { slug: t.slug, moduleId: "no-such-module" });
+    expect(withoutFiles!.m).toBeNull();
+    expect(withoutFiles!.t.id).toBe(t.id);
   });
 
   it("builds once per database and shape, not once per call", async () => {

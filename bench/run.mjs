@@ -175,6 +175,14 @@ const CASES = [
   pageCase("statements page", "/cis/statements"),
   pageCase("returns page", "/cis/returns"),
   pageCase("files list", "/files/all"),
+  // The public site's home page for a cookieless visitor: a page a shared cache may keep, rendered
+  // whole without a nonce, its inline scripts allowed by their hashes (no budget: not a list).
+  {
+    name: "public home page",
+    async target() {
+      return { url: bare("/"), headers: {}, expectStatus: 200, note: "no cookie: cacheable, script hashes in its CSP" };
+    },
+  },
 ];
 
 /** A signed-in page of acme to measure, answered 200. */

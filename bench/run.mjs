@@ -20,7 +20,8 @@
 // `npx tsx bench/explain-invoices.ts` then prints the query plans and SQLite timings of the list's
 // three statements against the state the bench leaves behind.
 //
-// The statements page, the returns page and the files list are measured too. Each case has a budget:
+// The statements page, the returns page, the files list and the public home page (cookieless: a page
+// a shared cache may keep, with its inline scripts' hashes in its CSP) are measured too. A case may have a budget:
 // the least share of /healthz's req/s it must reach in the same run (BUDGETS); the bench ends by
 // saying which cases miss theirs, and exits 1 when one does. --only <text>[,<text>…] measures only the
 // cases whose name contains the text (and the baseline). --profile takes a CPU profile of the
@@ -175,6 +176,14 @@ const CASES = [
   pageCase("statements page", "/cis/statements"),
   pageCase("returns page", "/cis/returns"),
   pageCase("files list", "/files/all"),
+  // The public site's home page for a cookieless visitor: a page a shared cache may keep, rendered
+  // whole without a nonce, its inline scripts allowed by their hashes (no budget: not a list).
+  {
+    name: "public home page",
+    async target() {
+      return { url: bare("/"), headers: {}, expectStatus: 200, note: "no cookie: cacheable, script hashes in its CSP" };
+    },
+  },
 ];
 
 /** A signed-in page of acme to measure, answered 200. */

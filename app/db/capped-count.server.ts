@@ -1,4 +1,4 @@
-import { count, sql, type SQL } from "drizzle-orm";
+import { count, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client.server";
 
@@ -15,7 +15,7 @@ export function searchCountLimit(page: number, pageSize: number): number {
 }
 
 /** `SELECT count(*) FROM (SELECT 1 FROM table WHERE where LIMIT limit)`: stops reading at `limit` matches. */
-export function cappedCountQuery(db: Db, table: SQLiteTable, where: SQL | undefined, limit: number) {
+export function cappedCountQuery(db: Db, table: SQLiteTable, where: SQL | undefined, limit: number | Placeholder) {
   const matches = db
     .select({ one: sql`1`.as("one") })
     .from(table)

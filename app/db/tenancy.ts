@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /**
@@ -10,8 +10,9 @@ export type TenantTable = SQLiteTable & { tenantId: SQLiteColumn };
 /**
  * The condition that keeps a query on `table` to one tenant's rows: `table.tenant_id = tenantId`.
  * Only tables with a tenant column are accepted, so the compiler refuses it on a platform table.
+ * `tenantId` may be a placeholder of a prepared statement, bound to the tenant on every use.
  */
-export function forTenant(table: TenantTable, tenantId: string): SQL {
+export function forTenant(table: TenantTable, tenantId: string | SQLWrapper): SQL {
   return eq(table.tenantId, tenantId);
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applySecurityHeaders, checkSameOrigin, contentSecurityPolicy } from "./security";
+import { createHash } from "node:crypto";
+import { applySecurityHeaders, checkSameOrigin, contentSecurityPolicy, inlineScriptHashes } from "./security";
 
 const post = (url: string, headers: Record<string, string>) => new Request(url, { method: "POST", headers });
 
@@ -48,5 +49,24 @@ describe("security headers", () => {
     const res = applySecurityHeaders(new Response("x"), { nonce: "abc", appDomain: "localhost:5173", development: true });
     expect(res.headers.get("Strict-Transport-Security")).toBeNull();
     expect(contentSecurityPolicy("n", "localhost:5173", true)).toContain("form-action 'self' *.localhost:5173");
+  });
+});
+
+describe("inlineScriptHashes", () => {
+  const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+
+  it("hashes each inline script's text (not the ones with a src), the same way every time it is asked", async () => {
+    const html = `<html><script>window.a = 1;</script><script src="/x.js"></script><script type="module">import "/y.js";</script><script>window.a = 1;</script></html>`;
+    for (let i = 0; i < 3; i++) expect(await inlineScriptHashes(html)).toEqual([sha("window.a = 1;"), sha('import "/y.js";')]);
+  });
+
+  it("gives every text its own hash, also past the number of texts it keeps", async () => {
+    for (let i = 0; i < 200; i++) {
+      const text = `window.n = ${i % 150}; // ${"é".repeat(i % 3)}`;
+      expect(await inlineScriptHashes(`<script>${text}</script>`)).toEqual([sha(text)]);
+    }
+    const long = `window.big = "${"x".repeat(70 * 1024)}";`;
+    expect(await inlineScriptHashes(`<script>${long}</script>`)).toEqual([sha(long)]);
+    expect(await inlineScriptHashes(`<script>${long}</script>`)).toEqual([sha(long)]);
   });
 });

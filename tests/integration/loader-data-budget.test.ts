@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { listSubcontractors } from "~/features/cis/subcontractors/subcontractors.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { seedInvoice } from "../factories/returns";
 import { loaderDataBytes } from "./page-costs";
@@ -35,5 +37,31 @@ describe("loader data budget", () => {
     const after = await loaderDataBytes(b, t.origin, "/cis/invoices/new");
     expect(after).toBe(before);
     expect(after).toBeLessThan(LIST_PAGE_BUDGET);
+  });
+
+  it("reads only the subcontractor columns the list shows: no ciphertexts, addresses or notes", async () => {
+    const { t } = await cisStaff("admin");
+    await seedSub(t, { name: "Column Check Builders", email: "columns@example.test" });
+    const list = await listSubcontractors(env, t.id, { q: "", status: "all", type: "all", utr: "all", page: 1 });
+    expect(list.rows.length).toBeGreaterThan(0);
+    for (const row of list.rows) {
+      expect(Object.keys(row).sort()).toEqual(
+        [
+          "id",
+          "type",
+          "name",
+          "utrMasked",
+          "ninoMasked",
+          "email",
+          "phone",
+          "verificationStatus",
+          "verificationRate",
+          "verificationMethod",
+          "active",
+          "publicBody",
+          "utrInvalid",
+        ].sort(),
+      );
+    }
   });
 });

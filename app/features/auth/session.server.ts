@@ -1,7 +1,8 @@
-import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createCookie } from "react-router";
 import { dbFor, globalDb, sumOverShards, type Db } from "~/db/client.server";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { insertWhere } from "~/db/insert-where.server";
 import { forTenant } from "~/db/tenancy";
 import { notifications, platformAdmins, roleBundles, sessions, tenants, users, type SessionKind } from "~/db/schema";
@@ -10,7 +11,7 @@ import { auditInsert, auditInsertWhere, type AuditEntry } from "~/features/platf
 import { UNREAD_COUNT_CAP } from "~/features/platform";
 import { secureCookies, sessionSecrets } from "~/features/platform/index.server";
 import { newId, sha256Hex } from "~/utils/ids";
-import { readShellCounts, shellCountsColumn } from "./shell-counts.server";
+import { readShellCounts, shellCountsColumn, shellCountsVersion } from "./shell-counts.server";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -83,7 +84,7 @@ export async function clearSessionCookie(env: Env, kind: SessionKind): Promise<s
   return cookieFor(env, kind).serialize("", { maxAge: 0 });
 }
 
-function liveSession(now: number) {
+function liveSession(now: number | SQLWrapper) {
   return and(isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now));
 }
 
@@ -107,41 +108,49 @@ export async function touchSession(
  * role bundle as they are now. A statement, so the request can batch it with the tenant's own.
  */
 export function staffSessionStatement(db: Db, tenantSlug: string, idHash: string, now = Date.now()) {
-  return db
-    .select({
-      // Only columns whose names differ: inside a D1 batch rows come back keyed by column name.
-      s: {
-        idHash: sessions.idHash,
-        kind: sessions.kind,
-        createdAt: sessions.createdAt,
-        lastSeenAt: sessions.lastSeenAt,
-        absoluteExpiresAt: sessions.absoluteExpiresAt,
-      },
-      u: {
-        id: users.id,
-        tenantId: users.tenantId,
-        email: users.email,
-        displayName: users.displayName,
-        role: users.role,
-        themePreference: users.themePreference,
-        userStatus: users.userStatus,
-        passwordChangedAt: users.passwordChangedAt,
-      },
-      scopes: roleBundles.scopes,
-      // The shell's unread count rides on the session's own statement, so it costs no round
-      // trip; counting stops at the cap, so a neglected inbox costs no more than a busy one.
-      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${notifications} WHERE ${notifications.tenantId} = ${sessions.tenantId}
-        AND ${notifications.targetUserId} = ${users.id} AND ${notifications.read} = 0 LIMIT ${UNREAD_COUNT_CAP}))`.as("unread"),
-      // Counts features show beside their module's link (unread chat messages), in the same statement.
-      moduleCounts: shellCountsColumn(sql`${sessions.tenantId}`, sql`${users.id}`).as("module_counts"),
-    })
-    .from(sessions)
-    .innerJoin(tenants, and(eq(tenants.id, sessions.tenantId), eq(tenants.slug, tenantSlug)))
-    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
-    .leftJoin(roleBundles, and(eq(roleBundles.tenantId, sessions.tenantId), eq(roleBundles.name, users.role)))
-    .where(and(eq(sessions.idHash, idHash), eq(sessions.kind, "staff"), liveSession(now), eq(users.disabled, false)))
-    .limit(1);
+  return staffSessionBySlug(db, { tenantSlug, idHash, now });
 }
+
+// Every signed-in tenant page asks for it: built once per database (and per set of shell counts,
+// which features register at start-up), bound to the request's slug, token hash and time.
+const staffSessionBySlug = preparedStatement(
+  (db, p: Placeholders<{ tenantSlug: string; idHash: string; now: number }>) =>
+    db
+      .select({
+        // Only columns whose names differ: inside a D1 batch rows come back keyed by column name.
+        s: {
+          idHash: sessions.idHash,
+          kind: sessions.kind,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+          absoluteExpiresAt: sessions.absoluteExpiresAt,
+        },
+        u: {
+          id: users.id,
+          tenantId: users.tenantId,
+          email: users.email,
+          displayName: users.displayName,
+          role: users.role,
+          themePreference: users.themePreference,
+          userStatus: users.userStatus,
+          passwordChangedAt: users.passwordChangedAt,
+        },
+        scopes: roleBundles.scopes,
+        // The shell's unread count rides on the session's own statement, so it costs no round
+        // trip; counting stops at the cap, so a neglected inbox costs no more than a busy one.
+        unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${notifications} WHERE ${notifications.tenantId} = ${sessions.tenantId}
+        AND ${notifications.targetUserId} = ${users.id} AND ${notifications.read} = 0 LIMIT ${UNREAD_COUNT_CAP}))`.as("unread"),
+        // Counts features show beside their module's link (unread chat messages), in the same statement.
+        moduleCounts: shellCountsColumn(sql`${sessions.tenantId}`, sql`${users.id}`).as("module_counts"),
+      })
+      .from(sessions)
+      .innerJoin(tenants, and(eq(tenants.id, sessions.tenantId), eq(tenants.slug, p.tenantSlug)))
+      .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
+      .leftJoin(roleBundles, and(eq(roleBundles.tenantId, sessions.tenantId), eq(roleBundles.name, users.role)))
+      .where(and(eq(sessions.idHash, p.idHash), eq(sessions.kind, "staff"), liveSession(p.now), eq(users.disabled, false)))
+      .limit(1),
+  shellCountsVersion,
+);
 
 type StaffSessionRow = Awaited<ReturnType<ReturnType<typeof staffSessionStatement>["all"]>>[number];
 

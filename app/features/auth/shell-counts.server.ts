@@ -9,10 +9,17 @@ import { sql, type SQL } from "drizzle-orm";
 export type ShellCount = (tenantId: SQL, userId: SQL) => SQL<number>;
 
 const counts = new Map<string, ShellCount>();
+let registrations = 0;
 
 /** Registering a module again replaces its count (a module evaluated twice is harmless). */
 export function registerShellCount(moduleId: string, count: ShellCount): void {
   counts.set(moduleId, count);
+  registrations += 1;
+}
+
+/** Changes whenever a count is registered: a statement built with the column is built again. */
+export function shellCountsVersion(): string {
+  return String(registrations);
 }
 
 /** One JSON object column, module id to count: '{}' when nobody registered a count. */

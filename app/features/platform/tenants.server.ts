@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { dbFor, globalDb, type Db } from "~/db/client.server";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { forTenant } from "~/db/tenancy";
 import { modules, tenantModules, tenants, type TenantBranding } from "~/db/schema";
 import { isOfferedModule } from "./module-catalogue";
@@ -22,13 +23,16 @@ export type TenantContextValue = {
  * together with anything else the request needs, so a tenant page pays one round trip.
  */
 export function tenantBySlugStatements(db: Db, slug: string) {
-  return [
-    db.select().from(tenants).where(eq(tenants.slug, slug)).limit(1),
-    enabledModulesQuery(db)
-      .innerJoin(tenants, eq(tenants.id, tenantModules.tenantId))
-      .where(and(eq(tenants.slug, slug), eq(tenantModules.enabled, true))),
-  ] as const;
+  return [tenantBySlug(db, { slug }), enabledModulesBySlug(db, { slug })] as const;
 }
+
+// Every tenant page asks for these two: built once per database, bound to the slug per request.
+const tenantBySlug = preparedStatement((db, p: Placeholders<{ slug: string }>) => db.select().from(tenants).where(eq(tenants.slug, p.slug)).limit(1));
+const enabledModulesBySlug = preparedStatement((db, p: Placeholders<{ slug: string }>) =>
+  enabledModulesQuery(db)
+    .innerJoin(tenants, eq(tenants.id, tenantModules.tenantId))
+    .where(and(eq(tenants.slug, p.slug), eq(tenantModules.enabled, true))),
+);
 
 export function toTenantContext(tenantRows: (typeof tenants.$inferSelect)[], moduleRows: EnabledModuleRow[]): TenantContextValue | null {
   const [tenant] = tenantRows;

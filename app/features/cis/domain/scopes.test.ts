@@ -52,3 +52,21 @@ describe("expandCisScopes", () => {
     expect(s.has("")).toBe(false);
   });
 });
+
+describe("cisScopeGrants", () => {
+  it("answers for the list asked about, also when lists are asked about again or changed", () => {
+    const reader = ["cis.read"];
+    const admin = ["cis.manage"];
+    for (let i = 0; i < 3; i++) {
+      expect(cisScopeGrants(reader, "cis.inv.read")).toBe(true);
+      expect(cisScopeGrants(reader, "cis.inv.write")).toBe(false);
+      expect(cisScopeGrants(admin, "cis.inv.write")).toBe(true);
+    }
+    reader.push("cis.write");
+    expect(cisScopeGrants(reader, "cis.inv.write")).toBe(true);
+    // Lists that read alike when joined are still different lists.
+    expect(cisScopeGrants(["cis.read\ncis.manage"], "cis.inv.write")).toBe(false);
+    for (let i = 0; i < 300; i++) expect(cisScopeGrants([`other.${i}`, "cis.read"], "cis.inv.write")).toBe(false);
+    expect(cisScopeGrants(admin, "cis.settings.write")).toBe(cisScopeGrants(["cis.*"], "cis.settings.write"));
+  });
+});

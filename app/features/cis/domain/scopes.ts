@@ -104,9 +104,22 @@ export function expandCisScopes(scopes: readonly string[]): Set<string> {
   return expanded;
 }
 
+// A page asks whether its person may do this or that a dozen times, always with the same list of
+// scopes (the session's), and people share a handful of role bundles: each list is expanded once
+// per isolate, found by its text. Bounded: emptied when full.
+const EXPANSIONS_KEPT = 256;
+const expandedOf = new Map<string, ReadonlySet<string>>();
+
 /** Whether someone holding `held` may act under `wanted`. */
 export function cisScopeGrants(held: readonly string[], wanted: string): boolean {
-  return expandCisScopes(held).has(wanted);
+  const key = JSON.stringify(held);
+  let expanded = expandedOf.get(key);
+  if (!expanded) {
+    expanded = expandCisScopes(held);
+    if (expandedOf.size >= EXPANSIONS_KEPT) expandedOf.clear();
+    expandedOf.set(key, expanded);
+  }
+  return expanded.has(wanted);
 }
 
 export function isCisScope(scope: string): scope is CisScope {

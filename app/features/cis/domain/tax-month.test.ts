@@ -6,6 +6,7 @@ import {
   deadlineIndicator,
   isInTaxMonth,
   londonCalendarDaysBetween,
+  londonDateParts,
   nextDeadlines,
   nextTaxMonth,
   previousTaxMonth,
@@ -153,6 +154,85 @@ describe("taxMonthOf", () => {
         expect(previousTaxMonth(nextTaxMonth(label).label).label).toBe(label);
       }),
     );
+  });
+});
+
+describe("tax months kept per isolate", () => {
+  // UK clocks: BST from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last Sunday of
+  // October, so on the 6th, 19th and 22nd of April to October London is an hour ahead of UTC.
+  function wallClockUtc(y: number, m: number, d: number, h: number, min: number, s: number): number {
+    const bst = m >= 4 && m <= 10;
+    return Date.UTC(y, m - 1, d, h, min, s) - (bst ? 3_600_000 : 0);
+  }
+
+  it("every month's boundaries and deadlines follow the UK clock change, asked once or many times", () => {
+    for (let round = 0; round < 3; round++) {
+      for (let year = 2024; year <= 2030; year++) {
+        for (let m = 1; m <= 12; m++) {
+          const label = `${year}-${String(m).padStart(2, "0")}`;
+          const next = m === 12 ? { y: year + 1, m: 1 } : { y: year, m: m + 1 };
+          const tm = taxMonthFromLabel(label);
+          expect(tm.start.getTime()).toBe(wallClockUtc(year, m, 6, 0, 0, 0));
+          expect(tm.end.getTime()).toBe(wallClockUtc(next.y, next.m, 6, 0, 0, 0) - 1);
+          expect(tm.deadlines.filing.getTime()).toBe(wallClockUtc(next.y, next.m, 19, 23, 59, 59));
+          expect(tm.deadlines.statements.getTime()).toBe(wallClockUtc(next.y, next.m, 19, 23, 59, 59));
+          expect(tm.deadlines.payment.getTime()).toBe(wallClockUtc(next.y, next.m, 22, 23, 59, 59));
+        }
+      }
+    }
+  });
+
+  it("the London date of an instant turns at London midnight, in summer and in winter", () => {
+    expect(londonDateParts(utc("2026-07-14T22:59:59.999Z"))).toEqual({ year: 2026, month: 7, day: 14 });
+    expect(londonDateParts(utc("2026-07-14T23:00:00.000Z"))).toEqual({ year: 2026, month: 7, day: 15 });
+    expect(londonDateParts(utc("2026-12-31T23:59:59.999Z"))).toEqual({ year: 2026, month: 12, day: 31 });
+    expect(londonDateParts(utc("2027-01-01T00:00:00.000Z"))).toEqual({ year: 2027, month: 1, day: 1 });
+    // The spring change (29 March 2026, 01:00 UTC) and the autumn one (25 October 2026, 01:00 UTC).
+    expect(londonDateParts(utc("2026-03-28T23:30:00.000Z"))).toEqual({ year: 2026, month: 3, day: 28 });
+    expect(londonDateParts(utc("2026-03-29T23:30:00.000Z"))).toEqual({ year: 2026, month: 3, day: 30 });
+    expect(londonDateParts(utc("2026-10-24T23:30:00.000Z"))).toEqual({ year: 2026, month: 10, day: 25 });
+    expect(londonDateParts(utc("2026-10-25T23:30:00.000Z"))).toEqual({ year: 2026, month: 10, day: 25 });
+  });
+
+  it("the London date kept for a moment is right on both sides of every midnight, old clocks included", () => {
+    // London mean time (-0:01:15) before December 1847: midnight fell at 00:01:15 UTC.
+    expect(londonDateParts(utc("1840-01-01T00:01:14.999Z"))).toEqual({ year: 1839, month: 12, day: 31 });
+    expect(londonDateParts(utc("1840-01-01T00:01:15.000Z"))).toEqual({ year: 1840, month: 1, day: 1 });
+    // British Standard Time (+1 all year, 1968-71), then asked again and again within the same moment.
+    for (let i = 0; i < 3; i++) {
+      expect(londonDateParts(utc("1970-06-01T22:59:59.999Z"))).toEqual({ year: 1970, month: 6, day: 1 });
+      expect(londonDateParts(utc("1970-06-01T23:00:00.000Z"))).toEqual({ year: 1970, month: 6, day: 2 });
+    }
+    // What a caller does with its answer does not change the next one.
+    const today = londonDateParts(utc("2026-05-05T12:00:00.000Z"));
+    today.day = 99;
+    expect(londonDateParts(utc("2026-05-05T12:00:01.000Z"))).toEqual({ year: 2026, month: 5, day: 5 });
+  });
+
+  it("a caller changing the dates it was given does not change the next answer", () => {
+    const first = taxMonthFromLabel("2026-03");
+    first.start.setTime(0);
+    first.end.setUTCFullYear(1999);
+    first.deadlines.filing.setTime(1);
+    first.deadlines.payment.setTime(2);
+    const again = taxMonthFromLabel("2026-03");
+    expect(again.start.toISOString()).toBe("2026-03-06T00:00:00.000Z");
+    expect(again.end.toISOString()).toBe("2026-04-05T22:59:59.999Z");
+    expect(again.deadlines.filing.toISOString()).toBe("2026-04-19T22:59:59.000Z");
+    expect(again.deadlines.payment.toISOString()).toBe("2026-04-22T22:59:59.000Z");
+    expect(again.deadlines.statements).not.toBe(again.deadlines.filing);
+  });
+
+  it("more labels than it keeps still answer correctly", () => {
+    for (let year = 1900; year <= 2049; year++) {
+      for (const m of [3, 10]) {
+        const label = `${year}-${String(m).padStart(2, "0")}`;
+        const tm = taxMonthFromLabel(label);
+        expect(taxMonthOf(tm.start).label).toBe(label);
+        expect(taxMonthOf(tm.end).label).toBe(label);
+        expect(tm.displayLabel).toBe(m === 3 ? `6 March to 5 April ${year}` : `6 October to 5 November ${year}`);
+      }
+    }
   });
 });
 

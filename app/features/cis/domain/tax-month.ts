@@ -1,4 +1,4 @@
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { fromZonedTime } from "date-fns-tz";
 
 /**
  * CIS tax months are defined on the London wall clock, so every calendar
@@ -50,11 +50,41 @@ function londonWallClock(y: number, m: number, d: number, time: string): Date {
   return fromZonedTime(`${y}-${pad2(m)}-${pad2(d)}T${time}`, LONDON_TZ);
 }
 
+// One formatter per isolate: building an Intl formatter is costly, using one is cheap. Made on
+// first use, not at import, so importing this module has no side effect.
+let londonDateFormat: Intl.DateTimeFormat | undefined;
+
+type LondonDate = { year: number; month: number; day: number };
+
+// London's offset from UTC has always been a whole number of 15-second steps (whole hours since
+// 1847, -0:01:15 before), and its clocks change on such a step, so the London date is the same
+// throughout each 15-second window since the epoch. Pages ask for today's date several times a
+// request, at instants a few ms apart: the last window's answer is kept.
+const DATE_WINDOW_MS = 15_000;
+let lastWindow: { window: number; date: Readonly<LondonDate> } | undefined;
+
 /** Year, month (1-12) and day of the London calendar date the instant falls on. */
-export function londonDateParts(instant: Date): { year: number; month: number; day: number } {
+export function londonDateParts(instant: Date): LondonDate {
   assertValidDate(instant);
-  const [year, month, day] = formatInTimeZone(instant, LONDON_TZ, "yyyy-MM-dd").split("-").map(Number);
-  return { year: year!, month: month!, day: day! };
+  const window = Math.floor(instant.getTime() / DATE_WINDOW_MS);
+  if (lastWindow?.window !== window) lastWindow = { window, date: Object.freeze(computeLondonDate(instant)) };
+  return { ...lastWindow.date };
+}
+
+function computeLondonDate(instant: Date): LondonDate {
+  londonDateFormat ??= new Intl.DateTimeFormat("en-GB", { timeZone: LONDON_TZ, era: "short", year: "numeric", month: "numeric", day: "numeric" });
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  let beforeChrist = false;
+  for (const p of londonDateFormat.formatToParts(instant)) {
+    if (p.type === "year") year = Number(p.value);
+    else if (p.type === "month") month = Number(p.value);
+    else if (p.type === "day") day = Number(p.value);
+    else if (p.type === "era") beforeChrist = p.value === "BC" || p.value === "B";
+  }
+  // ISO years, as date-fns counts them: 1 BC is year 0.
+  return { year: beforeChrist ? 1 - year : year, month, day };
 }
 
 function assertValidDate(instant: Date): void {
@@ -76,26 +106,48 @@ export function isTaxMonthLabel(label: unknown): label is string {
   return year >= MIN_YEAR && year <= MAX_YEAR;
 }
 
+/** A tax month's instants as epoch ms, with its texts: what never changes for a label. */
+type TaxMonthFacts = { start: number; end: number; filing: number; payment: number; displayLabel: string; periodEnd: string };
+
+// The facts of the labels seen lately, per isolate: working out the London wall-clock boundaries
+// is the costly part of a tax month, and pages ask for the same few months on every request.
+// Bounded: emptied when full.
+const FACTS_KEPT = 240;
+const factsSeen = new Map<string, TaxMonthFacts>();
+
+function taxMonthFacts(label: string): TaxMonthFacts {
+  const known = factsSeen.get(label);
+  if (known) return known;
+  const year = Number(label.slice(0, 4));
+  const month = Number(label.slice(5, 7));
+  const next = shiftMonth(year, month, 1);
+  const facts: TaxMonthFacts = {
+    start: londonWallClock(year, month, 6, "00:00:00").getTime(),
+    end: londonWallClock(next.year, next.month, 6, "00:00:00").getTime() - 1,
+    filing: londonWallClock(next.year, next.month, 19, "23:59:59").getTime(),
+    payment: londonWallClock(next.year, next.month, 22, "23:59:59").getTime(),
+    displayLabel: `6 ${MONTH_NAMES[month - 1]} to 5 ${MONTH_NAMES[next.month - 1]} ${next.year}`,
+    periodEnd: `${next.year}-${pad2(next.month)}-05`,
+  };
+  if (factsSeen.size >= FACTS_KEPT) factsSeen.clear();
+  factsSeen.set(label, facts);
+  return facts;
+}
+
 export function taxMonthFromLabel(label: string): TaxMonth {
   if (!isTaxMonthLabel(label)) {
     throw new TaxMonthError(`Invalid tax month label: ${JSON.stringify(label)} (expected YYYY-MM)`);
   }
-  const year = Number(label.slice(0, 4));
-  const month = Number(label.slice(5, 7));
-  const next = shiftMonth(year, month, 1);
-
-  const start = londonWallClock(year, month, 6, "00:00:00");
-  const end = new Date(londonWallClock(next.year, next.month, 6, "00:00:00").getTime() - 1);
-  const filing = londonWallClock(next.year, next.month, 19, "23:59:59");
-  const payment = londonWallClock(next.year, next.month, 22, "23:59:59");
-
+  const f = taxMonthFacts(label);
+  // New Date objects every call: a caller may change the ones it was given.
+  const filing = new Date(f.filing);
   return {
     label,
-    start,
-    end,
-    displayLabel: `6 ${MONTH_NAMES[month - 1]} to 5 ${MONTH_NAMES[next.month - 1]} ${next.year}`,
-    periodEnd: `${next.year}-${pad2(next.month)}-05`,
-    deadlines: { statements: new Date(filing.getTime()), filing, payment },
+    start: new Date(f.start),
+    end: new Date(f.end),
+    displayLabel: f.displayLabel,
+    periodEnd: f.periodEnd,
+    deadlines: { statements: new Date(f.filing), filing, payment: new Date(f.payment) },
   };
 }
 

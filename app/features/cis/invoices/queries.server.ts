@@ -4,9 +4,10 @@
  * scoped to the tenant.
  */
 import { forTenant, sameTenant } from "~/db/tenancy";
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
 import { cisInvoiceCounts, cisInvoices, cisSubcontractors, users } from "~/db/schema";
 import { currentTaxMonth, materialsWarning, previousTaxMonth } from "../domain";
@@ -15,8 +16,11 @@ import { INVOICE_BULK_LIMIT, INVOICE_PAGE_SIZE, INVOICE_PERIODS, INVOICE_STATUS_
 
 export type InvoiceRow = typeof cisInvoices.$inferSelect;
 
+/** A value of a statement: the value itself, or a placeholder of a prepared statement bound to it per use. */
+type Bindable = string | SQLWrapper;
+
 /** Soft-deleted invoices never show; everything is scoped to the tenant. */
-export function visible(tenantId: string) {
+export function visible(tenantId: Bindable) {
   return and(forTenant(cisInvoices, tenantId), isNull(cisInvoices.deletedAt));
 }
 
@@ -80,12 +84,28 @@ export function periodTaxMonths(period: InvoicePeriod, now: Date = new Date()): 
 
 /** The list's filters as one condition; shared with the CSV export so a download holds what the list shows. */
 export function invoiceFilter(tenantId: string, query: Pick<InvoiceListQuery, "q" | "status" | "period">, now: Date = new Date()): SQL | undefined {
-  const conds: (SQL | undefined)[] = [visible(tenantId)];
-  if (query.status !== "all") conds.push(eq(cisInvoices.status, query.status));
+  return invoiceConditions(tenantId, filterValues(query, now));
+}
+
+/** The filters' values (null: that filter is off): status, the period's first and last tax month, the search's LIKE pattern. */
+type FilterValues<T = string> = { status: T | null; from: T | null; to: T | null; term: T | null };
+
+function filterValues(query: Pick<InvoiceListQuery, "q" | "status" | "period">, now: Date): FilterValues {
   const months = periodTaxMonths(query.period, now);
-  if (months) conds.push(sql`${cisInvoices.taxMonth} BETWEEN ${months.from} AND ${months.to}`);
-  if (query.q) {
-    const term = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return {
+    status: query.status === "all" ? null : query.status,
+    from: months?.from ?? null,
+    to: months?.to ?? null,
+    term: query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+  };
+}
+
+function invoiceConditions(tenantId: Bindable, f: FilterValues<Bindable>): SQL | undefined {
+  const conds: (SQL | undefined)[] = [visible(tenantId)];
+  if (f.status !== null) conds.push(sql`${cisInvoices.status} = ${f.status}`);
+  if (f.from !== null && f.to !== null) conds.push(sql`${cisInvoices.taxMonth} BETWEEN ${f.from} AND ${f.to}`);
+  if (f.term !== null) {
+    const term = f.term;
     conds.push(or(sql`lower(${cisInvoices.invoiceNumber}) LIKE ${term} ESCAPE '\\'`, sql`${cisInvoices.subcontractorNameLower} LIKE ${term} ESCAPE '\\'`));
   }
   return and(...conds);
@@ -175,7 +195,10 @@ export type InvoiceStats = {
  * their own D1 batch, so their figures cannot differ.
  */
 export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date()) {
-  const month = currentTaxMonth(now).label;
+  return statsQuery(db, tenantId, currentTaxMonth(now).label);
+}
+
+function statsQuery(db: Db, tenantId: Bindable, month: Bindable) {
   const c = cisInvoiceCounts;
   const sumWhen = (cond: SQL, column: SQLWrapper = c.n) => sql<number>`coalesce(sum(CASE WHEN ${cond} THEN ${column} ELSE 0 END), 0)`;
   return db
@@ -187,27 +210,26 @@ export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date
       pendingStatements: sql<number>`(${pendingStatementsCountQuery(db, tenantId, month)})`,
     })
     .from(c)
-    .where(eq(c.tenantId, tenantId));
+    .where(sql`${c.tenantId} = ${tenantId}`);
 }
 
 /**
  * The filtered view's total. Without a search term every filter (status, period) is a condition
  * on the counted rows' key, so the total sums cis_invoice_counts; a search has to look at the
  * invoices themselves and counts its matches only as far as the pager reaches from this page
- * (`searchCountLimit`), through the list's covering index.
+ * (`countLimit`, `searchCountLimit`), through the list's covering index.
  */
-function invoiceTotalQuery(db: Db, tenantId: string, query: InvoiceListQuery, now: Date) {
-  if (query.q) return cappedCountQuery(db, cisInvoices, invoiceFilter(tenantId, query, now), searchCountLimit(query.page, INVOICE_PAGE_SIZE));
+function totalQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, countLimit: number | Placeholder | null) {
+  if (f.term !== null && countLimit !== null) return cappedCountQuery(db, cisInvoices, invoiceConditions(tenantId, f), countLimit);
   const c = cisInvoiceCounts;
-  const months = periodTaxMonths(query.period, now);
   return db
     .select({ total: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
     .from(c)
     .where(
       and(
-        eq(c.tenantId, tenantId),
-        query.status === "all" ? undefined : eq(c.status, query.status),
-        months ? sql`${c.taxMonth} BETWEEN ${months.from} AND ${months.to}` : undefined,
+        sql`${c.tenantId} = ${tenantId}`,
+        f.status === null ? undefined : sql`${c.status} = ${f.status}`,
+        f.from !== null && f.to !== null ? sql`${c.taxMonth} BETWEEN ${f.from} AND ${f.to}` : undefined,
       ),
     );
 }
@@ -227,37 +249,68 @@ export function toInvoiceStats(
   };
 }
 
-/** The list's three statements (page, total, cards), built once here so the benchmark's query plans are exactly these. */
-export function invoiceListQueries(db: Db, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
-  const where = invoiceFilter(tenantId, query, now);
-  return [
-    db
-      .select({
-        ...LIST_COLUMNS,
-        // Looked up by primary key for the rows of the page only, and only where a link was shown.
-        linkShownTo: sql<string | null>`CASE WHEN ${cisInvoices.portalLinkRevealedBy} IS NULL THEN NULL ELSE
+function pageQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, offset: number | Placeholder) {
+  return db
+    .select({
+      ...LIST_COLUMNS,
+      // Looked up by primary key for the rows of the page only, and only where a link was shown.
+      linkShownTo: sql<string | null>`CASE WHEN ${cisInvoices.portalLinkRevealedBy} IS NULL THEN NULL ELSE
           (SELECT ${users.displayName} FROM ${users} WHERE ${users.id} = ${cisInvoices.portalLinkRevealedBy} AND ${sameTenant(users, cisInvoices)}) END`.as(
-          "link_shown_to",
-        ),
-      })
-      .from(cisInvoices)
-      .where(where)
-      .orderBy(desc(cisInvoices.invoiceDate), desc(cisInvoices.id))
-      .limit(INVOICE_PAGE_SIZE)
-      .offset((query.page - 1) * INVOICE_PAGE_SIZE),
-    invoiceTotalQuery(db, tenantId, query, now),
-    invoiceStatsQuery(db, tenantId, now),
-  ] as const;
+        "link_shown_to",
+      ),
+    })
+    .from(cisInvoices)
+    .where(invoiceConditions(tenantId, f))
+    .orderBy(desc(cisInvoices.invoiceDate), desc(cisInvoices.id))
+    .limit(INVOICE_PAGE_SIZE)
+    .offset(offset);
 }
+
+/** The values the list's statements are bound to for one view. */
+function listValues(tenantId: string, query: InvoiceListQuery, now: Date) {
+  return {
+    tenantId,
+    ...filterValues(query, now),
+    offset: (query.page - 1) * INVOICE_PAGE_SIZE,
+    countLimit: query.q ? searchCountLimit(query.page, INVOICE_PAGE_SIZE) : null,
+    month: currentTaxMonth(now).label,
+  };
+}
+type ListValues = ReturnType<typeof listValues>;
+
+/** The list's three statements (page, total, cards), built afresh: what `listInvoices` prepares once, for the benchmark's query plans. */
+export function invoiceListQueries(db: Db, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
+  const v = listValues(tenantId, query, now);
+  return [pageQuery(db, tenantId, v, v.offset), totalQuery(db, tenantId, v, v.countLimit), statsQuery(db, tenantId, v.month)] as const;
+}
+
+// The same three statements, built once per database and shape (which filters are on) with the
+// view's values as placeholders: a list view binds its values instead of building its SQL.
+const listShape = (v: ListValues) => [v.status, v.from, v.term].map((x) => (x === null ? "-" : "+")).join("");
+function placeheldFilters(p: Placeholders<ListValues>, v: ListValues): FilterValues<Bindable> {
+  return {
+    status: v.status === null ? null : p.status,
+    from: v.from === null ? null : p.from,
+    to: v.to === null ? null : p.to,
+    term: v.term === null ? null : p.term,
+  };
+}
+const preparedPage = preparedStatement((db, p: Placeholders<ListValues>, v) => pageQuery(db, p.tenantId, placeheldFilters(p, v), p.offset), listShape);
+const preparedTotal = preparedStatement(
+  (db, p: Placeholders<ListValues>, v) => totalQuery(db, p.tenantId, placeheldFilters(p, v), v.countLimit === null ? null : p.countLimit),
+  listShape,
+);
+const preparedStats = preparedStatement((db, p: Placeholders<ListValues>) => statsQuery(db, p.tenantId, p.month));
 
 /** One page, the total for the pager and the five stat cards (invoiceStatsQuery), in a single D1 round trip. */
 export async function listInvoices(env: Env, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
   const db = dbFor(env, tenantId);
-  const [rows, [{ total }], [stats]] = await db.batch(invoiceListQueries(db, tenantId, query, now));
+  const v = listValues(tenantId, query, now);
+  const [rows, [{ total }], [stats]] = await db.batch([preparedPage(db, v), preparedTotal(db, v), preparedStats(db, v)]);
   return {
     rows: rows.map(invoiceListItem),
     // A search's total is "more than `total`" when its count stopped at the limit.
-    ...pagedTotal(total, INVOICE_PAGE_SIZE, query.q ? searchCountLimit(query.page, INVOICE_PAGE_SIZE) : Infinity),
+    ...pagedTotal(total, INVOICE_PAGE_SIZE, v.countLimit ?? Infinity),
     page: query.page,
     stats: toInvoiceStats(stats, now),
   };

@@ -7,14 +7,13 @@ import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { forTenant, sameTenant } from "~/db/tenancy";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { formatInTimeZone } from "date-fns-tz";
 import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSubcontractors } from "~/db/schema";
 import { auditInsertWhere } from "~/features/platform/index.server";
 import type { AuditAction } from "~/features/platform";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { newId } from "~/utils/ids";
-import { cisTreatment, invoiceAmounts, isCalendarDate, LONDON_TZ, taxMonthOfDate, type InvoiceStatus } from "../domain";
+import { cisTreatment, invoiceAmounts, isCalendarDate, londonDateParts, taxMonthOfDate, type InvoiceStatus } from "../domain";
 import type { Actor } from "~/features/auth";
 import { INVOICE_BULK_LIMIT, type BulkInvoiceAction, type InvoiceErrorCode } from "./invoice-codes";
 import { visible, type InvoiceRow } from "./queries.server";
@@ -22,7 +21,8 @@ import { INVOICE_STARTS_FROM, startsFrom, type InvoiceAction } from "./rules";
 
 /** Today's date on the London calendar, 'YYYY-MM-DD'. */
 export function londonToday(now: Date = new Date()): string {
-  return formatInTimeZone(now, LONDON_TZ, "yyyy-MM-dd");
+  const { year, month, day } = londonDateParts(now);
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
 export type { InvoiceAction } from "./rules";

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisStatements, cisSubcontractors } from "~/db/schema";
@@ -37,7 +37,7 @@ const TAX_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
  * deduction above zero, statement required (set by the approval itself whenever it deducts), not
  * on a statement and not issued. An approved invoice not yet paid is not pending.
  */
-export function pendingInvoices(tenantId: string, taxMonth?: string, subcontractorId?: string): SQL {
+export function pendingInvoices(tenantId: string | SQLWrapper, taxMonth?: string | SQLWrapper, subcontractorId?: string): SQL {
   return sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.deletedAt} IS NULL AND ${cisInvoices.status} = 'paid'
     AND ${cisInvoices.cisDeductionP} > 0 AND ${cisInvoices.statementRequired} = 1 AND ${cisInvoices.statementIssuedAt} IS NULL AND ${cisInvoices.statementId} IS NULL${
       taxMonth === undefined ? sql`` : sql` AND ${cisInvoices.taxMonth} = ${taxMonth}`
@@ -67,7 +67,7 @@ export function pendingStatementsQuery(db: Db, tenantId: string, taxMonth: strin
  * month and subcontractor: only the month's pending invoices are read (left to itself, SQLite picks
  * an index on the statement columns or the subcontractor and reads every invoice of the tenant).
  */
-export function pendingStatementsCountQuery(db: Db, tenantId: string, taxMonth: string) {
+export function pendingStatementsCountQuery(db: Db, tenantId: string | SQLWrapper, taxMonth: string | SQLWrapper) {
   return db
     .select({ count: sql<number>`count(DISTINCT ${cisInvoices.subcontractorId})` })
     .from(sql`${cisInvoices} INDEXED BY cis_invoices_pending_statement_month`)

@@ -1,8 +1,9 @@
-import { and, asc, count, eq, inArray, isNull, like, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, like, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
 import { cisSubcontractorCounts, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
@@ -63,8 +64,8 @@ function piiCtx(tenantId: string, recordId: string, field: "utr" | "nino"): PiiC
   return { tenantId, table: TABLE, recordId, field };
 }
 
-/** Soft-deleted rows never show; everything is scoped to the tenant. */
-function visible(tenantId: string) {
+/** Soft-deleted rows never show; everything is scoped to the tenant (a value, or a prepared statement's placeholder). */
+function visible(tenantId: string | SQLWrapper) {
   return and(forTenant(cisSubcontractors, tenantId), isNull(cisSubcontractors.deletedAt));
 }
 
@@ -78,11 +79,7 @@ export async function subcontractorFilter(
   tenantId: string,
   query: Pick<ListQuery, "q" | "status" | "type"> & Partial<Pick<ListQuery, "utr">>,
 ): Promise<SQL | undefined> {
-  const conds: (SQL | undefined)[] = [visible(tenantId)];
-  if (query.utr === "invalid") conds.push(eq(cisSubcontractors.utrInvalid, true));
-  if (query.status === "active") conds.push(eq(cisSubcontractors.active, true));
-  if (query.status === "archived") conds.push(eq(cisSubcontractors.active, false));
-  if (query.type !== "all") conds.push(eq(cisSubcontractors.type, query.type));
+  const conds = listConditions(tenantId, { status: query.status, utr: query.utr ?? "all" }, query.type === "all" ? null : query.type);
   if (query.q) {
     const term = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const options: (SQL | undefined)[] = [
@@ -97,56 +94,94 @@ export async function subcontractorFilter(
   return and(...conds);
 }
 
-/** One page of the list plus the total for the pager: two queries, whatever the tenant's size. */
+/** Every filter but the search: not deleted, the tenant's, the failing-UTR filter, status and type (null: any). */
+function listConditions(tenantId: string | SQLWrapper, query: Pick<ListQuery, "status" | "utr">, type: string | SQLWrapper | null): (SQL | undefined)[] {
+  const conds: (SQL | undefined)[] = [visible(tenantId)];
+  if (query.utr === "invalid") conds.push(eq(cisSubcontractors.utrInvalid, true));
+  if (query.status === "active") conds.push(eq(cisSubcontractors.active, true));
+  if (query.status === "archived") conds.push(eq(cisSubcontractors.active, false));
+  if (type !== null) conds.push(sql`${cisSubcontractors.type} = ${type}`);
+  return conds;
+}
+
 /**
  * One page of the list, its total and the four summary cards in one D1 round trip (a batch):
  * the page never loads more than PAGE_SIZE rows, whatever the tenant's size.
  */
 export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery) {
   const db = dbFor(env, tenantId);
-  const where = await subcontractorFilter(env, tenantId, query);
   const limit = query.q ? searchCountLimit(query.page, PAGE_SIZE) : Infinity;
-  const [rows, [{ total }], [summary]] = await db.batch([
-    db
-      .select()
-      .from(cisSubcontractors)
-      .where(where)
-      .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
-      .limit(PAGE_SIZE)
-      .offset((query.page - 1) * PAGE_SIZE),
-    // The count table has no UTR-check dimension: a search or the failing-UTR filter counts its rows
-    // (a search only as far as the pager reaches from this page).
-    query.q
-      ? cappedCountQuery(db, cisSubcontractors, where, limit)
-      : query.utr === "invalid"
-        ? db.select({ total: count() }).from(cisSubcontractors).where(where)
-        : countedTotalQuery(db, tenantId, query),
-    summaryQuery(db, tenantId),
-  ]);
+  const [rows, [{ total }], [summary]] = query.q
+    ? await db.batch(await searchStatements(env, db, tenantId, query, limit))
+    : await db.batch(listStatements(db, tenantId, query));
   return { rows, ...pagedTotal(total, PAGE_SIZE, limit), page: query.page, summary: toSummary(summary) };
 }
+
+function pageQuery(db: Db, where: SQL | undefined, offset: number | Placeholder) {
+  return db
+    .select(LIST_COLUMNS)
+    .from(cisSubcontractors)
+    .where(where)
+    .orderBy(asc(cisSubcontractors.nameLower), asc(cisSubcontractors.id))
+    .limit(PAGE_SIZE)
+    .offset(offset);
+}
+
+/** A search: its statements built for its term (a UTR term is looked up by its keyed hash); it counts as far as the pager reaches from this page. */
+async function searchStatements(env: Env, db: Db, tenantId: string, query: ListQuery, limit: number) {
+  const where = await subcontractorFilter(env, tenantId, query);
+  return [pageQuery(db, where, (query.page - 1) * PAGE_SIZE), cappedCountQuery(db, cisSubcontractors, where, limit), summaryQuery(db, tenantId)] as const;
+}
+
+/**
+ * Without a search the list's statements differ only by which filters are on: built once per
+ * database and shape, bound to the view's tenant, type and page. The count table has no
+ * UTR-check dimension: the failing-UTR filter counts its rows.
+ */
+function listStatements(db: Db, tenantId: string, query: ListQuery) {
+  const v: ListValues = {
+    tenantId,
+    status: query.status,
+    utr: query.utr,
+    type: query.type === "all" ? null : query.type,
+    offset: (query.page - 1) * PAGE_SIZE,
+  };
+  return [preparedPage(db, v), preparedTotal(db, v), preparedSummary(db, v)] as const;
+}
+
+type ListValues = { tenantId: string; status: StatusFilter; utr: UtrFilter; type: string | null; offset: number };
+const listShape = (v: ListValues) => `${v.status}|${v.utr}|${v.type === null ? "any" : "type"}`;
+const listWhere = (p: Placeholders<ListValues>, v: ListValues) => and(...listConditions(p.tenantId, v, v.type === null ? null : p.type));
+const preparedPage = preparedStatement((db, p: Placeholders<ListValues>, v) => pageQuery(db, listWhere(p, v), p.offset), listShape);
+const preparedTotal = preparedStatement(
+  (db, p: Placeholders<ListValues>, v) =>
+    v.utr === "invalid"
+      ? db.select({ total: count() }).from(cisSubcontractors).where(listWhere(p, v))
+      : countedTotalQuery(db, p.tenantId, v, v.type === null ? null : p.type),
+  listShape,
+);
+const preparedSummary = preparedStatement((db, p: Placeholders<ListValues>) => summaryQuery(db, p.tenantId));
 
 /**
  * The unfiltered or status/type-filtered total, summed from cis_subcontractor_counts (a row per
  * active flag, type and verification status, kept by triggers in the same statement as every
  * write) instead of counting every subcontractor; a search counts the matching rows themselves.
  */
-function countedTotalQuery(db: Db, tenantId: string, query: Pick<ListQuery, "status" | "type">) {
+function countedTotalQuery(db: Db, tenantId: string | SQLWrapper, query: Pick<ListQuery, "status">, type: string | SQLWrapper | null) {
   const c = cisSubcontractorCounts;
   return db
     .select({ total: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
     .from(c)
     .where(
       and(
-        eq(c.tenantId, tenantId),
+        sql`${c.tenantId} = ${tenantId}`,
         query.status === "all" ? undefined : eq(c.active, query.status === "active"),
-        query.type === "all" ? undefined : eq(c.type, query.type),
+        type === null ? undefined : sql`${c.type} = ${type}`,
       ),
     );
 }
 
-/** The summary cards as one aggregate over the tenant's rows of cis_subcontractor_counts, for a page that reads it in its own D1 batch. */
-export function summaryQuery(db: Db, tenantId: string) {
+export function summaryQuery(db: Db, tenantId: string | SQLWrapper) {
   const c = cisSubcontractorCounts;
   const activeWhen = (cond?: SQL) => sql<number>`coalesce(sum(CASE WHEN ${c.active} = 1${cond ? sql` AND ${cond}` : sql``} THEN ${c.n} ELSE 0 END), 0)`;
   return db
@@ -157,7 +192,7 @@ export function summaryQuery(db: Db, tenantId: string) {
       standard: activeWhen(sql`${c.verificationStatus} = 'standard'`),
     })
     .from(c)
-    .where(eq(c.tenantId, tenantId));
+    .where(sql`${c.tenantId} = ${tenantId}`);
 }
 
 export function toSummary(row: { total: number; active: number; gross: number; standard: number }) {
@@ -203,7 +238,28 @@ export function subcontractorView(row: SubcontractorRow) {
 export type SubcontractorView = ReturnType<typeof subcontractorView>;
 
 /** A list row: contact details are masked in the list as well. */
-export function subcontractorListItem(row: SubcontractorRow) {
+/**
+ * The columns a list row is made from (`subcontractorListItem`): never the ciphertexts, hashes or
+ * bookkeeping columns, which the page does not show and which cost transfer, mapping and memory.
+ */
+const LIST_COLUMNS = {
+  id: cisSubcontractors.id,
+  type: cisSubcontractors.type,
+  name: cisSubcontractors.name,
+  utrMasked: cisSubcontractors.utrMasked,
+  ninoMasked: cisSubcontractors.ninoMasked,
+  email: cisSubcontractors.email,
+  phone: cisSubcontractors.phone,
+  verificationStatus: cisSubcontractors.verificationStatus,
+  verificationRate: cisSubcontractors.verificationRate,
+  verificationMethod: cisSubcontractors.verificationMethod,
+  active: cisSubcontractors.active,
+  publicBody: cisSubcontractors.publicBody,
+  utrInvalid: cisSubcontractors.utrInvalid,
+};
+type SubcontractorListRow = Pick<SubcontractorRow, keyof typeof LIST_COLUMNS>;
+
+export function subcontractorListItem(row: SubcontractorListRow) {
   return {
     id: row.id,
     type: row.type,

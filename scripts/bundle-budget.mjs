@@ -25,10 +25,9 @@ export const BUDGET_BYTES = 120 * 1024;
  * (ADRs 0057, 0068, 0069, 0073 and 0078, measured 2026-11-27 after the last of them). Every page
  * pays about 110.1 KB before its own code: the framework chunk with React Router's entry and the
  * bundler's runtime 105.3 KB, and the shell chunk holding the root 4.8 KB. The pages whose form is
- * the page carry @conform-to/react (8.3 KB) for the fields' ids, errors and values; the
- * subcontractor list also loads the preload helper (0.8 KB) for its invite dialog. Lower a ceiling
- * when a page gets lighter, and delete it once the page is within the goal; a page not listed here
- * must stay within the goal. KB gzip, by route id.
+ * the page carry @conform-to/react (8.3 KB) for the fields' ids, errors and values, and only those
+ * are listed. Lower a ceiling when a page gets lighter, and delete it once the page is within the
+ * goal; a page not listed here must stay within the goal. KB gzip, by route id.
  */
 export const CEILINGS_KB = {
   "cis-invoice-edit": 127,
@@ -38,7 +37,6 @@ export const CEILINGS_KB = {
   "cis-subcontractor-edit": 126,
   "cis-subcontractor-new": 126,
   "features/cis/routes/settings": 125,
-  "features/cis/routes/subcontractors-list": 122,
   "features/marketing/routes/start-a-project": 123,
   "features/portal/routes/invoice-new": 125,
   "features/superadmin/routes/console": 125,
@@ -50,8 +48,7 @@ export const CEILINGS_KB = {
 /**
  * No page may be given more room than the goal plus @conform-to/react's chunk (8.3 KB): a ceiling
  * is for a page whose form is the page, and its own code keeps to the room any other page has
- * (ADR 0078; the subcontractor list, 0.2 KB over with the loader of its invite dialog, is the one
- * other). A small form beside a page's main content reads the action's reply by hand instead.
+ * (ADR 0078). A small form beside a page's main content reads the action's reply by hand instead.
  */
 export const CEILING_LIMIT_KB = 128;
 

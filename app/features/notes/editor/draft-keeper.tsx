@@ -158,12 +158,7 @@ function LeaveDialog({ onStay, onLeave }: { onStay: () => void; onLeave: () => s
     if (d && !d.open) d.showModal();
   }, []);
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="draft-dialog-title"
-      onClose={onStay}
-      className="m-auto w-full max-w-md rounded-brand border border-line bg-elevated p-6 text-gray-900 shadow-xl backdrop:bg-black/40 dark:text-gray-100"
-    >
+    <dialog ref={ref} aria-labelledby="draft-dialog-title" onClose={onStay} className="dialog max-w-md">
       <h2 id="draft-dialog-title" className="text-lg font-semibold">
         Draft Saved Automatically
       </h2>

@@ -69,7 +69,7 @@ export function useInviteDialog(): { open: (subcontractorId?: string) => void; d
         // Whatever happened inside (a subcontractor created, an invite recorded) shows on the page.
         if (result?.kind === "result") revalidator.revalidate();
       }}
-      className="m-auto w-full max-w-lg rounded-brand border border-line bg-elevated p-6 text-left text-gray-900 shadow-xl backdrop:bg-black/40 dark:text-gray-100"
+      className="dialog max-w-lg text-left"
     >
       {view && Panel ? (
         <Panel

@@ -7,10 +7,28 @@ import { ACCOUNTS, RUN, expect, expectToast, newContext, newPage, scenario, sign
 import { PHONE } from "./page-checks.mjs";
 import { chooseInPicker, formTimes, longDay, openPicker, pickerField, pickDateTime, plusDays } from "./schedule-steps.mjs";
 
+/**
+ * Waits until no CSS transition (or other finite animation) is running. axe reads each colour as it
+ * is at that moment: right after a theme switch, or after a key press has chosen an hour, the
+ * buttons' colours are halfway through their transition, neither the old nor the new, and their
+ * contrast was judged on that (a failure seen now and then on a busy machine).
+ */
+async function transitionsSettled(page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 /** The open dialog has no serious or critical axe violation, in the light and the dark theme. */
 async function expectDialogPassesAxe(page, label) {
   for (const colorScheme of ["light", "dark"]) {
     await page.emulateMedia({ colorScheme });
+    await transitionsSettled(page);
     const { violations } = await new AxeBuilder({ page }).include("dialog[open]").analyze();
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("; "), `${label}, ${colorScheme}`).toBe("");

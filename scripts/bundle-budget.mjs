@@ -26,8 +26,10 @@ export const BUDGET_BYTES = 120 * 1024;
  * pays about 110.1 KB before its own code: the framework chunk with React Router's entry and the
  * bundler's runtime 105.3 KB, and the shell chunk holding the root 4.8 KB. The pages whose form is
  * the page carry @conform-to/react (8.3 KB) for the fields' ids, errors and values, and only those
- * are listed. Lower a ceiling when a page gets lighter, and delete it once the page is within the
- * goal; a page not listed here must stay within the goal. KB gzip, by route id.
+ * are listed, and the subcontractor list, whose rows are written as markup on both sides: about
+ * 0.8 KB of JavaScript for a tenth less server time on every view (ADR 0079). Lower a ceiling when
+ * a page gets lighter, and delete it once the page is within the goal; a page not listed here must
+ * stay within the goal. KB gzip, by route id.
  */
 export const CEILINGS_KB = {
   "cis-invoice-edit": 127,
@@ -37,6 +39,7 @@ export const CEILINGS_KB = {
   "cis-subcontractor-edit": 126,
   "cis-subcontractor-new": 126,
   "features/cis/routes/settings": 125,
+  "features/cis/routes/subcontractors-list": 121,
   "features/marketing/routes/start-a-project": 123,
   "features/portal/routes/invoice-new": 125,
   "features/superadmin/routes/console": 125,

@@ -157,3 +157,49 @@ scenario("invoice list: Export downloads today's CSV of the filtered invoices", 
   // The download does not navigate away from the list.
   expect(new URL(page.url()).pathname, "still on").toBe(LIST);
 });
+
+scenario(
+  "invoice list: ticks follow the page's selection without rebuilding the rows, and another page starts with none ticked",
+  async ({ page, js }) => {
+    await signIn(page, { js });
+    await openList(page, js);
+    const boxes = page.locator('tbody input[type="checkbox"][name="ids"]');
+    const count = await boxes.count();
+    expect(count > 1, "rows on the first page").toBe(true);
+    // A mark on the first row's element: rebuilding the rows' markup would drop it.
+    await page
+      .locator("tbody tr")
+      .first()
+      .evaluate((row) => {
+        row.dataset.mark = "kept";
+      });
+
+    await boxes.nth(0).check();
+    await page.getByText("1 selected").waitFor();
+    const all = page.getByRole("checkbox", { name: "Select all invoices on this page" });
+    expect(await all.evaluate((box) => box.indeterminate), "select all shows 'some selected'").toBe(true);
+
+    await all.check();
+    await page.getByText(`${count} selected`).waitFor();
+    const ticked = await boxes.evaluateAll((list) => list.map((box) => box.checked));
+    expect(ticked.every(Boolean), `every row ticked: ${ticked.join(", ")}`).toBe(true);
+    await boxes.nth(1).uncheck();
+    await page.getByText(`${count - 1} selected`).waitFor();
+    expect(await page.locator("tbody tr").first().getAttribute("data-mark"), "the rows' markup after ticking").toBe("kept");
+
+    await all.check();
+    await page.getByText(`${count} selected`).waitFor();
+    await all.uncheck();
+    await page.getByText("0 selected").waitFor();
+    expect((await boxes.evaluateAll((list) => list.filter((box) => box.checked).length)) === 0, "no row ticked after clearing all").toBe(true);
+
+    // Another page of rows comes with nothing ticked.
+    await boxes.nth(0).check();
+    await page.getByText("1 selected").waitFor();
+    await page.getByRole("navigation", { name: "Pagination" }).getByRole("link", { name: "Next" }).click();
+    await page.waitForURL((u) => u.searchParams.get("page") === "2");
+    await page.getByText("0 selected").waitFor();
+    expect((await boxes.evaluateAll((list) => list.filter((box) => box.checked).length)) === 0, "no row ticked on page 2").toBe(true);
+  },
+  { modes: [true] },
+);

@@ -53,4 +53,25 @@ describe("the list rows' markup", () => {
     // A router Link marks itself for route discovery; a plain link does not.
     expect(row?.querySelector("[data-discover]") ?? null).toBeNull();
   });
+
+  it("writes a name with markup characters in it as text: the rows hold no element the name brought", async () => {
+    const { t, b } = await cisStaff("admin");
+    const name = `O'Brien & "Sons" <img src=x onerror="alert(1)"></td><script>alert(2)</script>`;
+    const sub = await seedSub(t, { name, email: "markup-name@example.test" });
+    const invoice = await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: name, status: "draft" });
+
+    const subs = await page(await b.get(`${t.origin}/cis/subcontractors`));
+    expect(all(subs, "tbody.rows img, tbody.rows script").length, "elements from the name").toBe(0);
+    const row = rows(subs, "/cis/subcontractors").find((r) => r.getAttribute("data-row") === sub.id);
+    expect(row?.querySelector("th a")?.textContent).toBe(name);
+    expect(row?.querySelector('input[type="checkbox"]')?.getAttribute("aria-label")).toBe(`Select ${name}`);
+    expect(row?.querySelector("button[data-confirm]")?.getAttribute("data-confirm")).toBe(`Archive ${name}? It can be made active again from its form.`);
+    expect(row?.children.length, "cells in the row").toBe(8);
+
+    const invoices = await page(await b.get(`${t.origin}/cis/invoices`));
+    expect(all(invoices, "tbody.rows img, tbody.rows script").length, "elements from the name").toBe(0);
+    const invoiceRow = rows(invoices, "/cis/invoices").find((r) => r.getAttribute("data-row") === invoice.id);
+    expect(invoiceRow?.children[4]?.textContent, "the subcontractor cell").toBe(name);
+    expect(invoiceRow?.children.length, "cells in the row").toBe(9);
+  });
 });

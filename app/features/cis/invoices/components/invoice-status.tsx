@@ -17,8 +17,8 @@ export function linkShownText(name: string): string {
   return `Submitted through a link shown to ${name}`;
 }
 
-// Whole class strings, written once: the list renders a badge per row on every request.
-const BADGE_STYLES: Readonly<Record<InvoiceStatus, string>> = {
+// Whole class strings, written once: the list renders a badge per row on every request (as markup).
+export const BADGE_STYLES: Readonly<Record<InvoiceStatus, string>> = {
   draft: "badge bg-surface",
   portal_draft: "badge bg-danger/10",
   approved: "badge bg-accent/15",

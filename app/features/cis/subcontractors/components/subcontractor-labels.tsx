@@ -7,6 +7,9 @@ export const TYPE_LABELS = { individual: "Individual", company: "Company", partn
 export const STATUS_LABELS = { gross: "Gross", standard: "Standard", higher: "Higher" } as const;
 export const METHOD_LABELS = { online: "Online", phone: "Phone", letter: "Letter" } as const;
 
+/** The active/archived badge's classes (the list writes the same badge as markup). */
+export const BADGE_CLASS = { active: "pill bg-success/15", archived: "pill bg-surface opacity-80" } as const;
+
 export function StatusBadge({ active }: { active: boolean }) {
-  return <span className={active ? "pill bg-success/15" : "pill bg-surface opacity-80"}>{active ? "Active" : "Archived"}</span>;
+  return <span className={active ? BADGE_CLASS.active : BADGE_CLASS.archived}>{active ? "Active" : "Archived"}</span>;
 }

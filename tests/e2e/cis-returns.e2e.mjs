@@ -71,7 +71,7 @@ scenario("Returns: compile a month with paid invoices, then download CIS_Return_
     const notIssued = page.locator('[data-issues] li[data-issue="statement_not_issued"]');
     for (const item of await notIssued.all()) {
       const href = await item.getByRole("link", { name: "Issue the statement", exact: true }).getAttribute("href");
-      expect(href.startsWith(`/cis/statements?month=${month}#statement-`), "issue links to the statement").toBe(true);
+      expect(href.startsWith(`/cis/statements?month=${month}&sub=`) && href.includes("#statement-"), "issue links to the statement's page and row").toBe(true);
     }
   }
   // The current return's own table: the history below may list the same return again.

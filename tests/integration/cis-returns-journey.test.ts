@@ -150,16 +150,16 @@ describe("validation issues say where they are fixed", () => {
     const [annIssue, danIssue] = items;
     expect(annIssue!.textContent).toContain("Line 1: Statement not issued for Ann Roofing");
     expect(all(annIssue!, "a").map((a) => [a.textContent, attr(a, "href")])).toEqual([
-      ["Issue the statement", `/cis/statements?month=2026-01#statement-${ann.id}`],
+      ["Issue the statement", `/cis/statements?month=2026-01&sub=${ann.id}#statement-${ann.id}`],
     ]);
     expect(danIssue!.textContent).toContain("Line 2: Statement not issued for Dan Murphy");
     expect(danIssue!.textContent).toContain("No e-mail address: print the statement or issue it through the portal");
     expect(all(danIssue!, "a").map((a) => [a.textContent, attr(a, "href")])).toEqual([
-      ["Issue the statement", `/cis/statements?month=2026-01#statement-${dan.id}`],
+      ["Issue the statement", `/cis/statements?month=2026-01&sub=${dan.id}#statement-${dan.id}`],
       ["Add an e-mail address", `/cis/subcontractors/${dan.id}/edit`],
     ]);
     // The link's anchor is that subcontractor's row on the statements page.
-    const statements = await visit(b, `${t.origin}/cis/statements?month=2026-01`);
+    const statements = await visit(b, `${t.origin}/cis/statements?month=2026-01&sub=${dan.id}`);
     expect(attr(one(statements.doc, `#statement-${dan.id}`), "data-subcontractor")).toBe(dan.id);
   });
 });

@@ -12,7 +12,8 @@ import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue, type JobMessage } from "~/features/platform/jobs/enqueue.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
 import { cisStaff, seedCisSettings, seedSub } from "../factories/cis";
-import { all, alerts, hasField, one, pageText, parseHtml, textOf, textsOf, visit } from "../factories/html";
+import { all, alerts, attr, hasField, one, pageText, parseHtml, textOf, textsOf, visit } from "../factories/html";
+import { seedInvoice } from "../factories/returns";
 import { pageKeys, SUBMISSION_KEY_FIELD } from "../factories/submission-keys";
 import { signedIn } from "../factories/sessions";
 import { quietEnv } from "../factories/queues";
@@ -240,6 +241,46 @@ describe("statements screen: content", () => {
     expect(res.status).toBe(403);
     const nav = await visit(b, `${t.origin}/cis/subcontractors`);
     expect(all(nav.doc, 'nav[aria-label="CIS sections"] a').map((a) => a.getAttribute("href"))).not.toContain("/cis/statements");
+  });
+});
+
+describe("statements screen: pages", () => {
+  it("shows 25 subcontractors a page in name order with the month's counts; a link to one subcontractor opens its page, and Generate returns to it", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const subs = [];
+    for (let i = 0; i < 27; i++) {
+      const name = `Page ${String(i).padStart(2, "0")} Builders`;
+      const sub = await seedSub(t, { name });
+      await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: name, statementRequired: true, paymentDate: IN_MONTH });
+      subs.push(sub);
+    }
+    const names = (doc: Document) => textsOf(doc, "[data-statement-list] > li [data-name]");
+    const first = await visit(b, `${t.origin}${LIST()}`);
+    expect(names(first.doc)).toEqual(subs.slice(0, 25).map((s) => s.name));
+    expect(card(first.doc, "Total Subcontractors")).toBe("27");
+    expect(card(first.doc, "Pending Generation")).toBe("27");
+    expect(textOf(first.doc, 'nav[aria-label="Pagination"] > span:not([aria-disabled])')).toBe("Page 1 of 2");
+    const next = attr(one(first.doc, 'nav[aria-label="Pagination"] a[rel="next"]'), "href");
+    expect(next).toBe(`/cis/statements?month=${MONTH}&filter=all&page=2`);
+
+    const second = await visit(b, `${t.origin}${next}`);
+    expect(names(second.doc)).toEqual(subs.slice(25).map((s) => s.name));
+    expect(card(second.doc, "Total Subcontractors")).toBe("27");
+    // Each Generate form says which page it was on, and so does Issue's way back.
+    expect(all(second.doc, 'form input[name="page"]').map((i) => attr(i, "value"))).toEqual(["2", "2"]);
+
+    // A link to one subcontractor's statement (the returns page's) opens the page that holds it.
+    const linked = await visit(b, `${t.origin}${LIST(MONTH, `&sub=${subs[26]!.id}`)}`);
+    expect(names(linked.doc)).toEqual(subs.slice(25).map((s) => s.name));
+    expect(one(linked.doc, `#statement-${subs[26]!.id}`)).toBeTruthy();
+    // A page past the end shows the last; a malformed one the first.
+    expect(names((await visit(b, `${t.origin}${LIST(MONTH, "&page=9")}`)).doc)).toEqual(subs.slice(25).map((s) => s.name));
+    expect(names((await visit(b, `${t.origin}${LIST(MONTH, "&page=x")}`)).doc)[0]).toBe(subs[0]!.name);
+
+    const res = await b.post(`${t.origin}${LIST()}`, { intent: "generate", subcontractorId: subs[26]!.id, month: MONTH, filter: "all", page: "2" });
+    expect(location(res)).toBe(`/cis/statements?month=${MONTH}&filter=all&page=2`);
+    const after = await visit(b, `${t.origin}${location(res)}`);
+    expect(attr(one(after.doc, `[data-subcontractor="${subs[26]!.id}"]`), "data-row-status")).toBe("generated");
   });
 });
 

@@ -152,7 +152,8 @@ export function returnIssueViews(ret: ReturnRow, lines: readonly ReturnLineRow[]
       case "statement_not_issued": {
         const statements = `/cis/statements?month=${ret.taxMonth}`;
         if (!sub) return { text, code, links: [{ label: "Open statements", href: statements }], note: null };
-        const links = [{ label: "Issue the statement", href: `${statements}#statement-${sub}` }];
+        // `sub` opens the page of the statements list that holds this subcontractor.
+        const links = [{ label: "Issue the statement", href: `${statements}&sub=${sub}#statement-${sub}` }];
         if (hasEmail[row!.subcontractorId]) return { text, code, links, note: null };
         links.push({ label: "Add an e-mail address", href: `/cis/subcontractors/${sub}/edit` });
         return { text, code, links, note: "No e-mail address: print the statement or issue it through the portal, or add an e-mail address." };

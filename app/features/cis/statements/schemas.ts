@@ -8,9 +8,18 @@ export const statementFilterSchema = z.enum(STATEMENT_FILTERS).catch("all");
 
 const monthField = z.string().refine(isTaxMonthLabel);
 
+/** A page of the statements list: anything that is not a whole number from 1 shows the first. */
+export const statementPageSchema = z.coerce.number().int().min(1).max(100_000).catch(1);
+
 /** Generating one subcontractor's statement, or every statement of the month. */
 export const statementsActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("generate"), subcontractorId: z.string().min(1).max(64), month: monthField, filter: statementFilterSchema }),
+  z.object({
+    intent: z.literal("generate"),
+    subcontractorId: z.string().min(1).max(64),
+    month: monthField,
+    filter: statementFilterSchema,
+    page: statementPageSchema,
+  }),
   z.object({ intent: z.literal("generate-all"), month: monthField, filter: statementFilterSchema }),
 ]);
 

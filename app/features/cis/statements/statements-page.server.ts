@@ -163,6 +163,11 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
   else map.set(key, [value]);
 }
 
+// One collator per isolate: `localeCompare` with a locale builds one on every call, and a month's
+// rows are sorted with hundreds of comparisons.
+let collator: Intl.Collator | undefined;
+const byName = () => (collator ??= new Intl.Collator("en-GB", { sensitivity: "base" }));
+
 /**
  * Everything the statements screen shows for one tax month, in ONE D1 batch: the settings' e-mail
  * switch, the month's statements, their invoices, the invoices still pending a statement and the
@@ -245,7 +250,7 @@ export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: s
       notOnStatement: [],
     });
   }
-  rows.sort((a, b) => a.name.localeCompare(b.name, "en-GB", { sensitivity: "base" }) || a.subcontractorId.localeCompare(b.subcontractorId));
+  rows.sort((a, b) => byName().compare(a.name, b.name) || a.subcontractorId.localeCompare(b.subcontractorId));
 
   return {
     emailStatements: settings[0]?.emailStatements ?? true,
@@ -258,4 +263,18 @@ export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: s
     },
     batch: job ? batchJobView(job) : null,
   };
+}
+
+/** Subcontractors shown per page of the statements list. */
+export const STATEMENTS_PAGE_SIZE = 25;
+
+/**
+ * One page of the month's rows (already filtered and in name order): the page asked for, or the
+ * page holding `sub` when given (a link to one subcontractor's statement), within the pages there are.
+ */
+export function statementsPageOf<T extends { subcontractorId: string }>(rows: readonly T[], ask: { page: number; sub: string | null }) {
+  const pageCount = Math.max(1, Math.ceil(rows.length / STATEMENTS_PAGE_SIZE));
+  const at = ask.sub === null ? -1 : rows.findIndex((r) => r.subcontractorId === ask.sub);
+  const page = at >= 0 ? Math.floor(at / STATEMENTS_PAGE_SIZE) + 1 : Math.min(Math.max(1, ask.page), pageCount);
+  return { page, pageCount, rows: rows.slice((page - 1) * STATEMENTS_PAGE_SIZE, page * STATEMENTS_PAGE_SIZE) };
 }

@@ -75,13 +75,14 @@ function InvoiceTable({ caption, invoices }: { caption: string; invoices: Invoic
   );
 }
 
-function GenerateForm({ row, month, filter }: { row: StatementRowView; month: string; filter: string }) {
+function GenerateForm({ row, month, filter, page }: { row: StatementRowView; month: string; filter: string; page: number }) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value="generate" />
       <input type="hidden" name="subcontractorId" value={row.subcontractorId} />
       <input type="hidden" name="month" value={month} />
       <input type="hidden" name="filter" value={filter} />
+      <input type="hidden" name="page" value={page} />
       <SubmitButton
         pendingText="Generating..."
         match={{ intent: "generate", subcontractorId: row.subcontractorId }}
@@ -143,17 +144,23 @@ function StatementActions({
   perms,
   month,
   filter,
+  page,
   returnTo,
 }: {
   row: StatementRowView;
   perms: StatementListPerms;
   month: string;
   filter: string;
+  page: number;
   returnTo: string;
 }) {
   const s = row.statement;
   if (!s) {
-    return perms.canIssue ? <GenerateForm row={row} month={month} filter={filter} /> : <p className="text-sm opacity-70">No statement generated yet.</p>;
+    return perms.canIssue ? (
+      <GenerateForm row={row} month={month} filter={filter} page={page} />
+    ) : (
+      <p className="text-sm opacity-70">No statement generated yet.</p>
+    );
   }
   const download = `/cis/statements/${s.id}/download`;
   return (
@@ -187,18 +194,20 @@ function StatementActions({
   );
 }
 
-/** 'Statements by Subcontractor': one expandable row each (details/summary, so it opens without JavaScript). */
+/** 'Statements by Subcontractor': one expandable row each (details/summary, so it opens without JavaScript), one page of them. */
 export function StatementList({
   rows,
   perms,
   month,
   filter,
+  page,
   returnTo,
 }: {
   rows: StatementRowView[];
   perms: StatementListPerms;
   month: string;
   filter: string;
+  page: number;
   returnTo: string;
 }) {
   return (
@@ -239,7 +248,7 @@ export function StatementList({
                   <InvoiceTable caption={`Invoices of ${row.name} not on the statement`} invoices={row.notOnStatement} />
                 </div>
               ) : null}
-              <StatementActions row={row} perms={perms} month={month} filter={filter} returnTo={returnTo} />
+              <StatementActions row={row} perms={perms} month={month} filter={filter} page={page} returnTo={returnTo} />
             </div>
           </details>
         </li>

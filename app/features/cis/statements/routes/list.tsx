@@ -6,6 +6,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { RefreshWhile } from "~/components/refresh-while";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
+import { Pager } from "~/components/ui/pager";
 import { StatCards } from "~/components/ui/stat-cards";
 import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
@@ -18,18 +19,19 @@ import { BatchPanel, StatementDeadlineBanner } from "../components/statement-pan
 import { StatementList } from "../components/statement-list";
 import { generateSubcontractorStatement } from "../generate.server";
 import { BATCH_MESSAGES, BATCH_REFRESH_SECONDS, STATEMENT_FILTER_LABELS, STATEMENT_FILTERS, type StatementFilter } from "../statement-codes";
-import { loadStatementsPage, startBatchGeneration } from "../statements-page.server";
+import { loadStatementsPage, startBatchGeneration, statementsPageOf } from "../statements-page.server";
 import { STATEMENT_ERROR_MESSAGES } from "../statements.server";
-import { statementFilterSchema, statementsActionSchema } from "../schemas";
+import { statementFilterSchema, statementPageSchema, statementsActionSchema } from "../schemas";
 import type { Route } from "./+types/list";
 
 /** Reading the screen needs invoice read (coarse read grants it); every statement action needs cis.stmt.issue (coarse write grants it). */
 const READ_SCOPE = "cis.inv.read";
 const ISSUE_SCOPE = "cis.stmt.issue";
 
-/** The list's address for a month and filter: where actions return and what Issue's returnTo holds. */
-function listUrl(month: string, filter: StatementFilter, job?: string): string {
+/** The list's address for a month, filter and page: where actions return and what Issue's returnTo holds. */
+function listUrl(month: string, filter: StatementFilter, { job, page = 1 }: { job?: string; page?: number } = {}): string {
   const params = new URLSearchParams({ month, filter });
+  if (page > 1) params.set("page", String(page));
   if (job) params.set("job", job);
   return `/cis/statements?${params.toString()}`;
 }
@@ -38,9 +40,13 @@ function listUrl(month: string, filter: StatementFilter, job?: string): string {
 function parseQuery(params: URLSearchParams, now: Date) {
   const month = params.get("month");
   const job = params.get("job");
+  const sub = params.get("sub");
   return {
     month: isTaxMonthLabel(month) ? month : currentTaxMonth(now).label,
     filter: statementFilterSchema.parse(params.get("filter") ?? "all"),
+    page: statementPageSchema.parse(params.get("page") ?? 1),
+    // A link to one subcontractor's statement opens the page that holds it.
+    sub: sub && sub.length <= 64 ? sub : null,
     job: job && job.length <= 64 ? job : null,
   };
 }
@@ -58,26 +64,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     nextMonth: nextTaxMonth(query.month).label,
     deadline: { date: formatLongDate(tm.deadlines.statements), state: indicator.state, text: indicator.text },
     canIssue: can(user, ISSUE_SCOPE),
-    returnTo: listUrl(query.month, query.filter),
   };
   try {
     const page = await loadStatementsPage(env, tenant.id, query.month);
     const batch = page.batch;
-    const keys = view.canIssue ? await submissionKeysFor(env, tenant.id, user.id, query.month, page.rows) : { generateAll: null, issue: {} };
+    // One page of subcontractors is sent and drawn (the month may hold hundreds); the counts are the month's.
+    const shown = statementsPageOf(query.filter === "all" ? page.rows : page.rows.filter((r) => r.status === query.filter), query);
+    const keys = view.canIssue ? await submissionKeysFor(env, tenant.id, user.id, query.month, shown.rows) : { generateAll: null, issue: {} };
     return {
       ...view,
+      returnTo: listUrl(query.month, query.filter, { page: shown.page }),
+      pages: { page: shown.page, pageCount: shown.pageCount },
       keys,
       error: null,
       emailStatements: page.emailStatements,
       counts: page.counts,
-      rows: query.filter === "all" ? page.rows : page.rows.filter((r) => r.status === query.filter),
+      rows: shown.rows,
       // A finished job's outcome is shown to whoever started it (its id is in the address it was sent
       // to); a running one to everyone, so nobody starts a second.
       batch: batch && (batch.state === "running" || batch.id === query.job) ? batch : null,
     };
   } catch (err) {
     const keys = { generateAll: null, issue: {} };
-    return { ...view, keys, error: reportInternalError(context, err, "cis statements list"), emailStatements: true, counts: null, rows: [], batch: null };
+    return {
+      ...view,
+      returnTo: listUrl(query.month, query.filter),
+      pages: { page: 1, pageCount: 1 },
+      keys,
+      error: reportInternalError(context, err, "cis statements list"),
+      emailStatements: true,
+      counts: null,
+      rows: [],
+      batch: null,
+    };
   }
 }
 
@@ -101,10 +120,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     subcontractorId: form.get("subcontractorId") ?? undefined,
     month: form.get("month"),
     filter: form.get("filter") ?? "all",
+    page: form.get("page") ?? 1,
   });
   if (!parsed.success) throw data("Unknown action", { status: 400 });
   const { month, filter } = parsed.data;
-  const back = listUrl(month, filter);
+  const back = listUrl(month, filter, { page: parsed.data.intent === "generate" ? parsed.data.page : 1 });
 
   if (parsed.data.intent === "generate-all") {
     let sent;
@@ -117,8 +137,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (sent.kind === "refused" || sent.kind === "pending") return data({ error: sent.message }, { status: 409 });
     const res = sent.result;
     if (!res.ok) return redirectWithToast(env, back, { type: "info", title: BATCH_MESSAGES.noPendingTitle, message: BATCH_MESSAGES.noPendingMessage });
-    if (!res.created) return redirectWithToast(env, listUrl(month, filter, res.jobId), { type: "info", title: BATCH_MESSAGES.alreadyRunning });
-    return redirect(listUrl(month, filter, res.jobId));
+    if (!res.created) return redirectWithToast(env, listUrl(month, filter, { job: res.jobId }), { type: "info", title: BATCH_MESSAGES.alreadyRunning });
+    return redirect(listUrl(month, filter, { job: res.jobId }));
   }
 
   let res;
@@ -153,7 +173,7 @@ function submitOnChange(event: ChangeEvent<HTMLSelectElement>) {
 
 // eslint-disable-next-line max-lines-per-function -- issue 31 splits this module
 export default function StatementsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, period, prevMonth, nextMonth, deadline, canIssue, returnTo, error, emailStatements, counts, rows, batch, keys } = loaderData;
+  const { query, period, prevMonth, nextMonth, deadline, canIssue, returnTo, pages, error, emailStatements, counts, rows, batch, keys } = loaderData;
   const running = batch?.state === "running";
 
   return (
@@ -241,13 +261,17 @@ export default function StatementsPage({ loaderData, actionData }: Route.Compone
             <p className="font-semibold">No statements to display</p>
           </div>
         ) : (
-          <StatementList
-            rows={rows}
-            perms={{ canIssue, emailStatements, issueKeys: keys.issue }}
-            month={query.month}
-            filter={query.filter}
-            returnTo={returnTo}
-          />
+          <>
+            <StatementList
+              rows={rows}
+              perms={{ canIssue, emailStatements, issueKeys: keys.issue }}
+              month={query.month}
+              filter={query.filter}
+              page={pages.page}
+              returnTo={returnTo}
+            />
+            <Pager page={pages.page} pageCount={pages.pageCount} href={(p) => listUrl(query.month, query.filter, { page: p })} />
+          </>
         )}
       </section>
     </div>

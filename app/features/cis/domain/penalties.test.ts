@@ -31,6 +31,18 @@ describe("late-filing penalty steps", () => {
     expect(lateFilingPenaltySteps("2026-05", 1_000_000).map((s) => s.amountPence)).toEqual([10_000, 20_000, 50_000, 50_000]);
   });
 
+  it("kept per month: asked again, the same month gives the same days with its own amounts, and a caller changing a date changes no other answer", () => {
+    const first = lateFilingPenaltySteps("2025-08", 100_000);
+    first[0]!.startsAt.setUTCFullYear(1999);
+    const again = lateFilingPenaltySteps("2025-08", 1_000_000);
+    expect(again.map((s) => london(s.startsAt).slice(0, 10))).toEqual(["2025-09-20", "2025-11-20", "2026-03-20", "2026-09-20"]);
+    expect(again.map((s) => s.amountPence)).toEqual([10_000, 20_000, 50_000, 50_000]);
+    // Other months stay their own, including after many months have been asked for.
+    for (let y = 2000; y < 2030; y++) for (let m = 1; m <= 12; m++) lateFilingPenaltySteps(`${y}-${String(m).padStart(2, "0")}`, 0);
+    expect(lateFilingPenaltySteps("2026-02", 0).map((s) => london(s.startsAt))[0]).toBe("2026-03-20 00:00:00");
+    expect(() => lateFilingPenaltySteps("2026-13", 0)).toThrow();
+  });
+
   it("rejects a label that is not a tax month", () => {
     expect(() => lateFilingPenaltySteps("2026-13", 0)).toThrow();
   });

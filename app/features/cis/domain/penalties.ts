@@ -53,20 +53,36 @@ export function taxGearedPenaltyPence(deductionsPence: number): number {
 
 /** Every step for the return of a tax month ('YYYY-MM'), whose deductions total `deductionsPence`. */
 export function lateFilingPenaltySteps(taxMonthLabel: string, deductionsPence: number): PenaltyStep[] {
+  const starts = stepStarts(taxMonthLabel);
+  return STEPS.map((s, i) => ({
+    kind: s.kind,
+    startsAt: new Date(starts[i]!),
+    amountPence: s.fixedPence ?? taxGearedPenaltyPence(deductionsPence),
+  }));
+}
+
+// When each step of a month's return starts (epoch ms), per isolate: working out London midnight is
+// the costly part, and the returns page asks for every overdue month's steps on each request.
+// Bounded: emptied when full.
+const STARTS_KEPT = 240;
+const startsSeen = new Map<string, readonly number[]>();
+
+function stepStarts(taxMonthLabel: string): readonly number[] {
+  const known = startsSeen.get(taxMonthLabel);
+  if (known) return known;
   // Validates the label; the filing date is the 19th of the month after the tax month starts.
   taxMonthFromLabel(taxMonthLabel);
   const year = Number(taxMonthLabel.slice(0, 4));
   const month = Number(taxMonthLabel.slice(5, 7));
-  return STEPS.map((s) => {
+  const starts = STEPS.map((s) => {
     const index = year * 12 + (month - 1) + 1 + s.monthsAfter;
     const y = Math.floor(index / 12);
     const m = (index % 12) + 1;
-    return {
-      kind: s.kind,
-      startsAt: fromZonedTime(`${y}-${String(m).padStart(2, "0")}-20T00:00:00`, LONDON_TZ),
-      amountPence: s.fixedPence ?? taxGearedPenaltyPence(deductionsPence),
-    };
+    return fromZonedTime(`${y}-${String(m).padStart(2, "0")}-20T00:00:00`, LONDON_TZ).getTime();
   });
+  if (startsSeen.size >= STARTS_KEPT) startsSeen.clear();
+  startsSeen.set(taxMonthLabel, starts);
+  return starts;
 }
 
 /** Which steps apply at `now`, given when (if at all) the return was filed. */

@@ -14,6 +14,8 @@ import { asc, count } from "drizzle-orm";
 import { createTenant } from "../factories";
 import { seedSub } from "../factories/cis";
 import { seedInvoice } from "../factories/returns";
+import { compileMonthlyReturn, returnsPageData } from "~/features/cis/returns/returns.server";
+import { taxMonthFromLabel } from "~/features/cis/domain";
 
 describe("statements prepared once per database", () => {
   it("answers each call with its own values' rows, alone, in a batch and at the same time", async () => {
@@ -208,5 +210,43 @@ describe("statements prepared once per database", () => {
     expect(all.total).toBe(40);
     expect(all.summary.total).toBe(40);
     expect(all.rows.every((r) => r.name.includes(a.slug))).toBe(true);
+  });
+
+  it("the returns page's prepared statements read each tenant's own returns, lines and months, also at the same time", { timeout: 60_000 }, async () => {
+    const seeder = { id: "seed-prepared-returns", email: "seed@example.test", name: "Seeder" };
+    const a = await createTenant({ modules: ["cis"] });
+    const b = await createTenant({ modules: ["cis"] });
+    const seeded = async (t: typeof a, names: string[]) => {
+      for (const name of names) {
+        const sub = await seedSub(t, { name });
+        await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: name, statementRequired: true, paymentDate: "2026-01-10" });
+      }
+      await compileMonthlyReturn(env, t.id, "2026-01", seeder);
+    };
+    await seeded(a, ["Ann Roofing", "Bob Bricks"]);
+    await seeded(b, ["Cat Carpentry"]);
+    const month = taxMonthFromLabel("2026-01");
+    const now = new Date("2026-03-01T12:00:00Z");
+    const [pageA, pageB, againA] = await Promise.all([
+      returnsPageData(env, a.id, month, now),
+      returnsPageData(env, b.id, month, now),
+      returnsPageData(env, a.id, month, now),
+    ]);
+    expect(againA).toEqual(pageA);
+    for (const [page, t, names] of [
+      [pageA, a, ["Ann Roofing", "Bob Bricks"]],
+      [pageB, b, ["Cat Carpentry"]],
+    ] as const) {
+      expect(page.monthReturns.map((r) => [r.tenantId, r.taxMonth])).toEqual([[t.id, "2026-01"]]);
+      expect(page.lines.map((l) => [l.tenantId, l.returnId, l.name])).toEqual(names.map((n) => [t.id, page.monthReturns[0]!.id, n]));
+      expect(page.history.map((r) => r.id)).toEqual([page.monthReturns[0]!.id]);
+      expect(Object.values(page.historyLines).flat().length).toBe(names.length);
+      expect(page.paymentsInMonth).toBe(names.length);
+      // Statements were never issued and the subcontractors have no e-mail address.
+      expect(Object.keys(page.hasEmail).sort()).toEqual(page.lines.map((l) => l.subcontractorId).sort());
+      // The tenants started today (their first invoice): no month before it is due.
+      expect(page.overdue).toEqual([]);
+      expect(page.notices).toEqual([]);
+    }
   });
 });

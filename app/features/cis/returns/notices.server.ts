@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
 import { cisNoPaymentNotices } from "~/db/schema";
@@ -11,7 +11,7 @@ import type { NoPaymentsNotice } from "../domain";
 export type NoticeRow = typeof cisNoPaymentNotices.$inferSelect;
 
 /** Every notice of no payments the tenant gave HMRC, newest first (a few a year: read whole). */
-export function noticesQuery(db: Db, tenantId: string) {
+export function noticesQuery(db: Db, tenantId: string | SQLWrapper) {
   return db
     .select()
     .from(cisNoPaymentNotices)

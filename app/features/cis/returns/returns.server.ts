@@ -1,6 +1,7 @@
-import { and, asc, between, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, between, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cisInvoices, cisPaidMonthCounts, cisReturnLines, cisReturns, cisSettings, cisStatements, cisSubcontractors, hmrcSubmissions } from "~/db/schema";
 import { auditInsert, auditInsertWhere } from "~/features/platform/index.server";
 import { forTenant, sameTenant } from "~/db/tenancy";
@@ -98,7 +99,10 @@ function paidInCis(tenantId: string): SQL {
  * count table keeps them: an invoice counts in its labelled month and in its payment date's month,
  * exactly as `paidInMonth` selects them, so this reads a row per month, not the months' invoices.
  */
-function paidMonthsQuery(db: Db, tenantId: string, oldestMonth: string) {
+/** A value a query is built with: a string, or a placeholder of a prepared statement. */
+type Bindable = string | SQLWrapper;
+
+function paidMonthsQuery(db: Db, tenantId: Bindable, oldestMonth: Bindable) {
   const c = cisPaidMonthCounts;
   return db
     .select({ taxMonth: c.taxMonth, count: c.n, deductionsP: c.cisDeductionP })
@@ -107,15 +111,15 @@ function paidMonthsQuery(db: Db, tenantId: string, oldestMonth: string) {
 }
 
 /** How many invoices `paidInMonth` holds: the month's row of the count table (none: no payments). */
-function paidInMonthCountQuery(db: Db, tenantId: string, tm: TaxMonth) {
+function paidInMonthCountQuery(db: Db, tenantId: Bindable, taxMonth: Bindable) {
   const c = cisPaidMonthCounts;
   return db
     .select({ n: c.n })
     .from(c)
-    .where(and(forTenant(c, tenantId), eq(c.taxMonth, tm.label)));
+    .where(and(forTenant(c, tenantId), eq(c.taxMonth, taxMonth)));
 }
 
-function monthReturnsQuery(db: Db, tenantId: string, taxMonth: string) {
+function monthReturnsQuery(db: Db, tenantId: Bindable, taxMonth: Bindable) {
   return db
     .select()
     .from(cisReturns)
@@ -607,22 +611,96 @@ export function asDomainReturn(ret: ReturnRow, lines: readonly ReturnLineRow[]) 
 export function overdueReturnsQueries(db: Db, tenantId: string, now: Date) {
   let oldest = taxMonthOf(now);
   for (let i = 0; i < OVERDUE_RETURNS_LOOKBACK_MONTHS; i++) oldest = previousTaxMonth(oldest.label);
-  return [
-    db
-      .select({
-        firstInvoiceAt: min(cisInvoices.createdAt),
-        settingsAt: sql<number | null>`(SELECT ${cisSettings.createdAt} FROM ${cisSettings} WHERE ${cisSettings.tenantId} = ${tenantId})`,
-      })
-      .from(cisInvoices)
-      .where(forTenant(cisInvoices, tenantId)),
-    paidMonthsQuery(db, tenantId, oldest.label),
-    db
-      .selectDistinct({ taxMonth: cisReturns.taxMonth })
-      .from(cisReturns)
-      .where(and(forTenant(cisReturns, tenantId), gte(cisReturns.taxMonth, oldest.label), or(eq(cisReturns.locked, true), eq(cisReturns.status, "submitted")))),
-    noticesQuery(db, tenantId),
-  ] as const;
+  const values = { tenantId, oldest: oldest.label };
+  return [firstActivityStatement(db, values), paidMonthsStatement(db, values), filedMonthsStatement(db, values), noticesStatement(db, values)] as const;
 }
+
+// Built once per database and bound to each request's values (ADR 0077): the dashboard, the returns
+// page and the deadline alerts read these on every view.
+type TenantValues = { tenantId: string };
+type OverdueValues = { tenantId: string; oldest: string };
+type MonthValues = { tenantId: string; month: string };
+const firstActivityStatement = preparedStatement((db, p: Placeholders<TenantValues>) =>
+  db
+    .select({
+      firstInvoiceAt: min(cisInvoices.createdAt),
+      settingsAt: sql<number | null>`(SELECT ${cisSettings.createdAt} FROM ${cisSettings} WHERE ${cisSettings.tenantId} = ${p.tenantId})`,
+    })
+    .from(cisInvoices)
+    .where(forTenant(cisInvoices, p.tenantId)),
+);
+const paidMonthsStatement = preparedStatement((db, p: Placeholders<OverdueValues>) => paidMonthsQuery(db, p.tenantId, p.oldest));
+const filedMonthsStatement = preparedStatement((db, p: Placeholders<OverdueValues>) =>
+  db
+    .selectDistinct({ taxMonth: cisReturns.taxMonth })
+    .from(cisReturns)
+    .where(and(forTenant(cisReturns, p.tenantId), gte(cisReturns.taxMonth, p.oldest), or(eq(cisReturns.locked, true), eq(cisReturns.status, "submitted")))),
+);
+const noticesStatement = preparedStatement((db, p: Placeholders<TenantValues>) => noticesQuery(db, p.tenantId));
+
+/** The id of the month's latest return, as a sub-select. */
+function latestOfMonthQuery(db: Db, tenantId: Bindable, taxMonth: Bindable) {
+  return db
+    .select({ id: cisReturns.id })
+    .from(cisReturns)
+    .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.taxMonth, taxMonth)))
+    .orderBy(desc(cisReturns.createdAt), desc(cisReturns.id))
+    .limit(1);
+}
+
+const returnsPage = {
+  monthReturns: preparedStatement((db, p: Placeholders<MonthValues>) => monthReturnsQuery(db, p.tenantId, p.month)),
+  lines: preparedStatement((db, p: Placeholders<MonthValues>) =>
+    db
+      .select()
+      .from(cisReturnLines)
+      .where(
+        and(
+          forTenant(cisReturnLines, p.tenantId),
+          inArray(cisReturnLines.returnId, latestOfMonthQuery(db, p.tenantId, p.month)),
+          lt(cisReturnLines.position, RETURN_LINES_SHOWN),
+        ),
+      )
+      .orderBy(asc(cisReturnLines.position)),
+  ),
+  history: preparedStatement((db, p: Placeholders<TenantValues>) =>
+    db
+      .select()
+      .from(cisReturns)
+      .where(forTenant(cisReturns, p.tenantId))
+      .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
+      .limit(RETURN_HISTORY_LIMIT),
+  ),
+  historyLines: preparedStatement((db, p: Placeholders<TenantValues>) => {
+    const recent = db
+      .select({ id: cisReturns.id })
+      .from(cisReturns)
+      .where(forTenant(cisReturns, p.tenantId))
+      .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
+      .limit(RETURN_HISTORY_LIMIT);
+    return db
+      .select()
+      .from(cisReturnLines)
+      .where(and(forTenant(cisReturnLines, p.tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
+      .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position));
+  }),
+  paidInMonth: preparedStatement((db, p: Placeholders<MonthValues>) => paidInMonthCountQuery(db, p.tenantId, p.month)),
+  // From the shown lines to their subcontractors by key (an IN over the subcontractors would walk all of the tenant's).
+  contacts: preparedStatement((db, p: Placeholders<MonthValues>) =>
+    db
+      .select({ id: cisSubcontractors.id, email: cisSubcontractors.email })
+      .from(cisReturnLines)
+      .innerJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisReturnLines.subcontractorId), sameTenant(cisSubcontractors, cisReturnLines)))
+      .where(
+        and(
+          forTenant(cisReturnLines, p.tenantId),
+          inArray(cisReturnLines.returnId, latestOfMonthQuery(db, p.tenantId, p.month)),
+          lt(cisReturnLines.position, RETURN_LINES_SHOWN),
+          eq(cisReturnLines.statementsIssued, false),
+        ),
+      ),
+  ),
+};
 
 type OverdueQueryResults = [{ firstInvoiceAt: number | null; settingsAt: number | null }[], PaidInvoiceGroup[], { taxMonth: string }[], NoticeRow[]];
 
@@ -660,55 +738,15 @@ export type ReturnsPageData = {
 /** Everything /cis/returns shows for a month, in ONE D1 round trip. */
 export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth, now: Date = new Date()): Promise<ReturnsPageData> {
   const db = dbFor(env, tenantId);
-  const [firstActivity, paidGroups, filedMonths, notices] = overdueReturnsQueries(db, tenantId, now);
-  const latestOfMonth = db
-    .select({ id: cisReturns.id })
-    .from(cisReturns)
-    .where(and(forTenant(cisReturns, tenantId), eq(cisReturns.taxMonth, month.label)))
-    .orderBy(desc(cisReturns.createdAt), desc(cisReturns.id))
-    .limit(1);
-  const recent = db
-    .select({ id: cisReturns.id })
-    .from(cisReturns)
-    .where(forTenant(cisReturns, tenantId))
-    .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
-    .limit(RETURN_HISTORY_LIMIT);
+  const values = { tenantId, month: month.label };
   const [monthReturns, lines, history, historyLineRows, [payments], contacts, ...overdueResults] = await db.batch([
-    monthReturnsQuery(db, tenantId, month.label),
-    db
-      .select()
-      .from(cisReturnLines)
-      .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, latestOfMonth), lt(cisReturnLines.position, RETURN_LINES_SHOWN)))
-      .orderBy(asc(cisReturnLines.position)),
-    db
-      .select()
-      .from(cisReturns)
-      .where(forTenant(cisReturns, tenantId))
-      .orderBy(desc(cisReturns.taxMonth), desc(cisReturns.createdAt), desc(cisReturns.id))
-      .limit(RETURN_HISTORY_LIMIT),
-    db
-      .select()
-      .from(cisReturnLines)
-      .where(and(forTenant(cisReturnLines, tenantId), inArray(cisReturnLines.returnId, recent), lt(cisReturnLines.position, RETURN_HISTORY_LINES_SHOWN)))
-      .orderBy(asc(cisReturnLines.returnId), asc(cisReturnLines.position)),
-    paidInMonthCountQuery(db, tenantId, month),
-    // From the shown lines to their subcontractors by key (an IN over the subcontractors would walk all of the tenant's).
-    db
-      .select({ id: cisSubcontractors.id, email: cisSubcontractors.email })
-      .from(cisReturnLines)
-      .innerJoin(cisSubcontractors, and(eq(cisSubcontractors.id, cisReturnLines.subcontractorId), sameTenant(cisSubcontractors, cisReturnLines)))
-      .where(
-        and(
-          forTenant(cisReturnLines, tenantId),
-          inArray(cisReturnLines.returnId, latestOfMonth),
-          lt(cisReturnLines.position, RETURN_LINES_SHOWN),
-          eq(cisReturnLines.statementsIssued, false),
-        ),
-      ),
-    firstActivity,
-    paidGroups,
-    filedMonths,
-    notices,
+    returnsPage.monthReturns(db, values),
+    returnsPage.lines(db, values),
+    returnsPage.history(db, values),
+    returnsPage.historyLines(db, values),
+    returnsPage.paidInMonth(db, values),
+    returnsPage.contacts(db, values),
+    ...overdueReturnsQueries(db, tenantId, now),
   ]);
   const historyLines: Record<string, ReturnLineRow[]> = {};
   for (const l of historyLineRows) (historyLines[l.returnId] ??= []).push(l);

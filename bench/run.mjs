@@ -20,7 +20,7 @@
 // `npx tsx bench/explain-invoices.ts` then prints the query plans and SQLite timings of the list's
 // three statements against the state the bench leaves behind.
 //
-// The statements page, the returns page, the files list and the public home page (cookieless: a page
+// The CIS dashboard, the statements page, the returns page, the files list and the public home page (cookieless: a page
 // a shared cache may keep, with its inline scripts' hashes in its CSP) are measured too. A case may have a budget:
 // the least share of /healthz's req/s it must reach in the same run (BUDGETS); the bench ends by
 // saying which cases miss theirs, and exits 1 when one does. --only <text>[,<text>…] measures only the
@@ -173,6 +173,8 @@ const CASES = [
   listCase("invoice list", "", { kind: "invoices", minTotal: (n) => Math.floor(n * 0.95) }),
   listCase("invoices paid + search", "?status=paid&q=roofing", { kind: "invoices", minTotal: PAGE_SIZE + 1 }),
   listCase("invoices page 100", "?page=100", { kind: "invoices", minTotal: 100 * PAGE_SIZE }),
+  // The CIS dashboard: every CIS user's landing page (cards, deadlines, overdue returns, activity).
+  pageCase("cis dashboard", "/cis"),
   pageCase("statements page", "/cis/statements"),
   pageCase("returns page", "/cis/returns"),
   pageCase("files list", "/files/all"),
@@ -208,6 +210,7 @@ const BUDGETS = {
   "invoice list": { ratio: 0.25, p95Ms: 600 },
   "invoices paid + search": { ratio: 0.25, p95Ms: 600 },
   "invoices page 100": { ratio: 0.25, p95Ms: 600 },
+  "cis dashboard": { ratio: 0.25 },
   "statements page": { ratio: 0.25 },
   "returns page": { ratio: 0.25 },
   "files list": { ratio: 0.25 },

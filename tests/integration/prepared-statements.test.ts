@@ -16,6 +16,8 @@ import { seedSub } from "../factories/cis";
 import { seedInvoice } from "../factories/returns";
 import { compileMonthlyReturn, returnsPageData } from "~/features/cis/returns/returns.server";
 import { taxMonthFromLabel } from "~/features/cis/domain";
+import { getDashboardData } from "~/features/cis/dashboard/dashboard.server";
+import { cisStaff } from "../factories/cis";
 
 describe("statements prepared once per database", () => {
   it("answers each call with its own values' rows, alone, in a batch and at the same time", async () => {
@@ -248,5 +250,22 @@ describe("statements prepared once per database", () => {
       expect(page.overdue).toEqual([]);
       expect(page.notices).toEqual([]);
     }
+  });
+
+  it("the dashboard's activity is one statement per set of actions a viewer may see: each viewer gets their own", async () => {
+    const { t, u } = await cisStaff("admin", { settings: {} });
+    await seedSub(t, { name: "Seen By Some Ltd" }, { actor: { id: u.id, email: u.email, name: "Alice" } });
+    const now = new Date();
+    const read = (scopes: string[]) => getDashboardData(env, t.id, { now, viewer: { tenantId: t.id, scopes } });
+    const activity = async (scopes: string[]) => {
+      const data = await read(scopes);
+      if (!data.active) throw new Error("the settings are active");
+      return data.activity.map((a) => a.text);
+    };
+    const subReader = await activity(["cis.sub.read"]);
+    expect(subReader.some((text) => text.includes("Seen By Some Ltd"))).toBe(true);
+    // The same tenant and database straight after: a viewer of invoices only sees none of it.
+    expect(await activity(["cis.inv.read"])).toEqual([]);
+    expect(await activity(["cis.sub.read"])).toEqual(subReader);
   });
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { auditEvents, cisInvoices, cisStatements, cisSubcontractors, users } from "~/db/schema";
 import { forTenant } from "~/db/tenancy";
@@ -10,7 +10,7 @@ import { RECENT_ACTIVITY_LIMIT, type ActivityAction, type ActivityRow } from "./
  * invoice, statement or subcontractor it is about, so the sentence can name them. Never reads an
  * identifier (UTR, NINO): only names, invoice numbers and tax months.
  */
-export function recentCisActivityQuery(db: Db, tenantId: string, actions: readonly ActivityAction[], limit = RECENT_ACTIVITY_LIMIT) {
+export function recentCisActivityQuery(db: Db, tenantId: string | SQLWrapper, actions: readonly ActivityAction[], limit = RECENT_ACTIVITY_LIMIT) {
   // A subcontractor row reached either as the target itself or through the invoice or statement.
   const subTarget = sql`CASE ${auditEvents.targetType}
       WHEN 'subcontractor' THEN ${auditEvents.targetId}

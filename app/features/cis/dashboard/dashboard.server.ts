@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { dbFor } from "~/db/client.server";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cisSettings } from "~/db/schema";
 import { can, type ScopeHolder } from "~/features/auth";
 import { formatLongDate, formatRelative } from "~/utils/dates";
-import { activitySentence, activityText, visibleActivityActions, type ActivityItem } from "./activity";
+import { activitySentence, activityText, visibleActivityActions, type ActivityAction, type ActivityItem } from "./activity";
 import { recentCisActivityQuery, toActivityRows } from "./activity.server";
 import {
   currentTaxMonth,
@@ -15,7 +16,7 @@ import {
   type DeadlineSeverity,
   type DeadlineState,
 } from "../domain";
-import { invoiceStatsQuery, toInvoiceStats } from "../invoices/queries.server";
+import { statsQuery, toInvoiceStats } from "../invoices/queries.server";
 import { latestReturnStatusQuery, NOT_COMPILED, overdueReturnsQueries, RETURN_STATUS_LABELS, toOverdueReturns } from "../returns/returns.server";
 import { overdueReturnView, type OverdueReturnView } from "../returns/view.server";
 import { summaryQuery, toSummary } from "../subcontractors/subcontractors.server";
@@ -66,6 +67,22 @@ export function dashboardAlerts(now: Date, warningDays: number): DashboardAlert[
   }));
 }
 
+// The dashboard's reads, built once per database and bound to each view's values (ADR 0077). The
+// activity a viewer may see depends on their scopes: one statement per set of visible actions.
+type DashboardValues = { tenantId: string; month: string; actions: readonly ActivityAction[] };
+const dashboard = {
+  settings: preparedStatement((db, p: Placeholders<DashboardValues>) =>
+    db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, p.tenantId)).limit(1),
+  ),
+  summary: preparedStatement((db, p: Placeholders<DashboardValues>) => summaryQuery(db, p.tenantId)),
+  invoices: preparedStatement((db, p: Placeholders<DashboardValues>) => statsQuery(db, p.tenantId, p.month)),
+  activity: preparedStatement(
+    (db, p: Placeholders<DashboardValues>, v) => recentCisActivityQuery(db, p.tenantId, v.actions),
+    (v) => v.actions.join(","),
+  ),
+  currentReturn: preparedStatement((db, p: Placeholders<DashboardValues>) => latestReturnStatusQuery(db, p.tenantId, p.month)),
+};
+
 /**
  * Everything the dashboard shows, from the tenant's real data, in ONE D1 round trip: whether the
  * settings are active (and their warningDays), the active subcontractors, the invoice figures
@@ -84,16 +101,13 @@ export async function getDashboardData(
   const { now } = opts;
   const db = dbFor(env, tenantId);
   const tm = currentTaxMonth(now);
+  const values = { tenantId, month: tm.label, actions: visibleActivityActions((scope) => can(opts.viewer, scope)) };
   const [[settings], [summary], [invoices], activity, [currentReturn], ...overdueResults] = await db.batch([
-    db.select({ active: cisSettings.active, warningDays: cisSettings.warningDays }).from(cisSettings).where(eq(cisSettings.tenantId, tenantId)).limit(1),
-    summaryQuery(db, tenantId),
-    invoiceStatsQuery(db, tenantId, now),
-    recentCisActivityQuery(
-      db,
-      tenantId,
-      visibleActivityActions((scope) => can(opts.viewer, scope)),
-    ),
-    latestReturnStatusQuery(db, tenantId, tm.label),
+    dashboard.settings(db, values),
+    dashboard.summary(db, values),
+    dashboard.invoices(db, values),
+    dashboard.activity(db, values),
+    dashboard.currentReturn(db, values),
     ...overdueReturnsQueries(db, tenantId, now),
   ]);
   if (!settings?.active) return { active: false };

@@ -184,21 +184,18 @@ export type InvoiceStats = {
 };
 
 /**
- * The stat cards over the tenant's visible invoices (not the filtered view): Draft counts drafts
- * and portal submissions awaiting approval; This Month CIS sums the deductions of approved and
- * paid invoices in the current London tax month; Pending Statements counts the statements the
- * current tax month still needs generated, as the statements screen's Pending Generation card does
- * (`pendingStatementsCountQuery`: one per subcontractor, read through the month's invoices).
- * The rest is one aggregate over the tenant's rows of cis_invoice_counts (a row per status and tax
- * month, kept by triggers in the same statement as every invoice write): a few hundred rows read at
- * 50,000 invoices instead of every invoice. The invoice list and the CIS dashboard both put it in
- * their own D1 batch, so their figures cannot differ.
+ * The stat cards over the tenant's visible invoices (not the filtered view), for its current tax
+ * month ('YYYY-MM'); tenant and month are values or a prepared statement's placeholders. Draft counts
+ * drafts and portal submissions awaiting approval; This Month CIS sums the deductions of approved
+ * and paid invoices in the month; Pending Statements counts the statements the month still needs
+ * generated, as the statements screen's Pending Generation card does (`pendingStatementsCountQuery`:
+ * one per subcontractor, read through the month's invoices). The rest is one aggregate over the
+ * tenant's rows of cis_invoice_counts (a row per status and tax month, kept by triggers in the same
+ * statement as every invoice write): a few hundred rows read at 50,000 invoices instead of every
+ * invoice. The invoice list and the CIS dashboard both put it in their own D1 batch, so their
+ * figures cannot differ.
  */
-export function invoiceStatsQuery(db: Db, tenantId: string, now: Date = new Date()) {
-  return statsQuery(db, tenantId, currentTaxMonth(now).label);
-}
-
-function statsQuery(db: Db, tenantId: Bindable, month: Bindable) {
+export function statsQuery(db: Db, tenantId: Bindable, month: Bindable) {
   const c = cisInvoiceCounts;
   const sumWhen = (cond: SQL, column: SQLWrapper = c.n) => sql<number>`coalesce(sum(CASE WHEN ${cond} THEN ${column} ELSE 0 END), 0)`;
   return db
@@ -302,7 +299,7 @@ const preparedTotal = preparedStatement(
 );
 const preparedStats = preparedStatement((db, p: Placeholders<ListValues>) => statsQuery(db, p.tenantId, p.month));
 
-/** One page, the total for the pager and the five stat cards (invoiceStatsQuery), in a single D1 round trip. */
+/** One page, the total for the pager and the five stat cards (statsQuery), in a single D1 round trip. */
 export async function listInvoices(env: Env, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
   const db = dbFor(env, tenantId);
   const v = listValues(tenantId, query, now);

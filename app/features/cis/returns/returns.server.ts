@@ -764,7 +764,7 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
 }
 
 /** The return the month's status badge reports on, for the dashboard: its latest return's status, or null. */
-export function latestReturnStatusQuery(db: Db, tenantId: string, taxMonth: string) {
+export function latestReturnStatusQuery(db: Db, tenantId: Bindable, taxMonth: Bindable) {
   return db
     .select({ status: cisReturns.status, locked: cisReturns.locked })
     .from(cisReturns)

@@ -87,6 +87,13 @@ export default defineConfig(({ command }) => {
                     priority: 5,
                   },
                   { name: "table", test: /[\\/]app[\\/](components[\\/]ui[\\/](table|row-selection)\.tsx|utils[\\/]use-selection\.ts)/, priority: 4 },
+                  // A fourth: rows written as markup, the delegation their links go through and the lists' export
+                  // and import buttons, which the long lists and the statements page load together (ADR 0079).
+                  {
+                    name: "markup-rows",
+                    test: /[\\/]app[\\/](utils[\\/]markup\.ts|components[\\/]ui[\\/](markup-rows\.tsx|row-links\.ts|list-toolbar\.tsx))/,
+                    priority: 3,
+                  },
                 ],
               },
             },

@@ -284,6 +284,26 @@ describe("statements screen: pages", () => {
   });
 });
 
+describe("statements screen: the invoice tables", () => {
+  it("names each row's invoice table by its caption, unique on the page, and keeps a name with markup characters as text", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    const name = `O'Neil & "Sons" <img src=x onerror="alert(1)">`;
+    const sub = await seedSub(t, { name });
+    const other = await seedSub(t, { name: "Plain Builders" });
+    for (const s of [sub, other]) await seedInvoice(t, { subcontractorId: s.id, subcontractorName: s.name, statementRequired: true, paymentDate: IN_MONTH });
+    const { doc } = await visit(b, `${t.origin}${LIST()}`);
+    expect(all(doc, "[data-statement-list] img").length, "elements from the name").toBe(0);
+    const regions = all(doc, '[data-statement-list] [role="region"]');
+    expect(regions).toHaveLength(2);
+    const labels = regions.map((r) => attr(r, "aria-labelledby")!);
+    expect(new Set(labels).size).toBe(2);
+    expect(labels.map((id) => doc.getElementById(id)?.tagName.toLowerCase())).toEqual(["caption", "caption"]);
+    const mine = one(doc, `[data-subcontractor="${sub.id}"]`);
+    expect(textOf(mine, "caption")).toBe(`Invoices of ${name}`);
+    expect(textsOf(mine, "[data-invoice] td").length).toBe(4);
+  });
+});
+
 describe("statements screen: scopes", () => {
   it("read-only staff see statements and downloads but no Generate, Generate All or Issue, and every POST is 403 with an audited denial", async () => {
     const { t, b, bravo } = await seeded("standard");

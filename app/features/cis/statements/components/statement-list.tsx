@@ -1,7 +1,9 @@
 import { SubmissionKeyInput } from "~/features/platform";
 import { Form } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
-import { Table, TBody, TD, TH, THead, TR } from "~/components/ui/table";
+import { useMemo } from "react";
+import { useRowDelegation } from "~/components/ui/row-links";
+import { markup, type Html } from "~/utils/markup";
 import type { StatementStatus } from "~/db/enums";
 import { formatDate } from "~/utils/dates";
 import { formatPence } from "../../domain/money";
@@ -48,31 +50,26 @@ export function StatementStatusBadge({ status }: { status: StatementRowStatus })
   );
 }
 
-function InvoiceTable({ caption, invoices }: { caption: string; invoices: InvoiceView[] }) {
-  return (
-    <Table caption={caption} density="compact">
-      <THead>
-        <TH>Invoice</TH>
-        <TH>Payment date</TH>
-        <TH className="text-right">Gross</TH>
-        <TH className="text-right">CIS</TH>
-      </THead>
-      <TBody>
-        {invoices.map((inv) => (
-          <TR key={inv.id} data-invoice={inv.id}>
-            <TD>
-              <a href={`/cis/invoices/${inv.id}`} className="text-accent-ink underline">
-                {inv.invoiceNumber}
-              </a>
-            </TD>
-            <TD>{formatDate(inv.paymentDate)}</TD>
-            <TD className="text-right tabular-nums">{formatPence(inv.grossP)}</TD>
-            <TD className="text-right tabular-nums">{formatPence(inv.cisDeductionP)}</TD>
-          </TR>
-        ))}
-      </TBody>
-    </Table>
+/**
+ * A statement's invoices as markup (ADR 0079): a page draws this table for each of its 25
+ * subcontractors, and React would write every attribute of every cell. The same markup as the
+ * Table components write; `id` names the caption, unique on the page.
+ */
+function invoiceTableHtml(id: string, caption: string, invoices: readonly InvoiceView[]): Html {
+  const rows = invoices.map(
+    (inv) =>
+      markup`<tr class="border-b border-line align-top last:border-b-0" data-invoice="${inv.id}"><td class="px-2 py-1.5"><a href="/cis/invoices/${inv.id}" class="text-accent-ink underline">${inv.invoiceNumber}</a></td><td class="px-2 py-1.5">${formatDate(inv.paymentDate)}</td><td class="px-2 py-1.5 text-right tabular-nums">${formatPence(inv.grossP)}</td><td class="px-2 py-1.5 text-right tabular-nums">${formatPence(inv.cisDeductionP)}</td></tr>`,
   );
+  return markup`<div role="region" aria-labelledby="${id}" tabindex="0" class="relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-ink"><table class="w-full text-left text-sm [&amp;_td_a]:whitespace-nowrap [&amp;_td_button]:whitespace-nowrap"><caption id="${id}" class="sr-only">${caption}</caption><thead><tr class="border-b border-line">${INVOICE_HEADINGS}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+const INVOICE_HEADINGS = markup`<th scope="col" class="px-2 py-1.5 font-semibold">Invoice</th><th scope="col" class="px-2 py-1.5 font-semibold">Payment date</th><th scope="col" class="px-2 py-1.5 font-semibold text-right">Gross</th><th scope="col" class="px-2 py-1.5 font-semibold text-right">CIS</th>`;
+
+/** The invoice table of a row: its links go through the router (plain links in markup). */
+function InvoiceTable({ id, caption, invoices }: { id: string; caption: string; invoices: InvoiceView[] }) {
+  const delegate = useRowDelegation();
+  const html = useMemo(() => invoiceTableHtml(id, caption, invoices), [id, caption, invoices]);
+  return <div onClick={delegate.onClick} dangerouslySetInnerHTML={html} />;
 }
 
 function GenerateForm({ row, month, filter, page }: { row: StatementRowView; month: string; filter: string; page: number }) {
@@ -238,14 +235,18 @@ export function StatementList({
               </span>
             </summary>
             <div className="space-y-4 border-t border-line px-4 py-3">
-              <InvoiceTable caption={`Invoices of ${row.name}`} invoices={row.invoices} />
+              <InvoiceTable id={`invoices-${row.subcontractorId}`} caption={`Invoices of ${row.name}`} invoices={row.invoices} />
               {row.notOnStatement.length > 0 ? (
                 <div className="space-y-2 rounded-brand border border-amber-500 bg-amber-500/10 p-3" data-not-on-statement>
                   <p className="text-sm">
                     {row.notOnStatement.length === 1 ? "1 invoice was" : `${row.notOnStatement.length} invoices were`} paid after this tax month&apos;s
                     statement was generated and {row.notOnStatement.length === 1 ? "is" : "are"} not on it: a subcontractor has one statement per tax month.
                   </p>
-                  <InvoiceTable caption={`Invoices of ${row.name} not on the statement`} invoices={row.notOnStatement} />
+                  <InvoiceTable
+                    id={`late-invoices-${row.subcontractorId}`}
+                    caption={`Invoices of ${row.name} not on the statement`}
+                    invoices={row.notOnStatement}
+                  />
                 </div>
               ) : null}
               <StatementActions row={row} perms={perms} month={month} filter={filter} page={page} returnTo={returnTo} />

@@ -13,6 +13,7 @@
  * deliberately; that depends on behaviour and is not shown.)
  */
 import { fromZonedTime } from "date-fns-tz";
+import { keptPerIsolate } from "~/utils/kept";
 import { LONDON_TZ, taxMonthFromLabel } from "./tax-month";
 
 export const PENALTY_STEP_KINDS = ["initial", "two_months", "six_months", "twelve_months"] as const;
@@ -63,27 +64,19 @@ export function lateFilingPenaltySteps(taxMonthLabel: string, deductionsPence: n
 
 // When each step of a month's return starts (epoch ms), per isolate: working out London midnight is
 // the costly part, and the returns page asks for every overdue month's steps on each request.
-// Bounded: emptied when full.
-const STARTS_KEPT = 240;
-const startsSeen = new Map<string, readonly number[]>();
-
-function stepStarts(taxMonthLabel: string): readonly number[] {
-  const known = startsSeen.get(taxMonthLabel);
-  if (known) return known;
+// At most 240 kept.
+const stepStarts = keptPerIsolate(240, (taxMonthLabel: string): readonly number[] => {
   // Validates the label; the filing date is the 19th of the month after the tax month starts.
   taxMonthFromLabel(taxMonthLabel);
   const year = Number(taxMonthLabel.slice(0, 4));
   const month = Number(taxMonthLabel.slice(5, 7));
-  const starts = STEPS.map((s) => {
+  return STEPS.map((s) => {
     const index = year * 12 + (month - 1) + 1 + s.monthsAfter;
     const y = Math.floor(index / 12);
     const m = (index % 12) + 1;
     return fromZonedTime(`${y}-${String(m).padStart(2, "0")}-20T00:00:00`, LONDON_TZ).getTime();
   });
-  if (startsSeen.size >= STARTS_KEPT) startsSeen.clear();
-  startsSeen.set(taxMonthLabel, starts);
-  return starts;
-}
+});
 
 /** Which steps apply at `now`, given when (if at all) the return was filed. */
 export function lateFilingPenaltyPosition(taxMonthLabel: string, deductionsPence: number, at: { now: Date; filedAt: Date | null }): PenaltyPosition {

@@ -1,3 +1,4 @@
+import { keptPerIsolate } from "~/utils/kept";
 import type { ScopeInfo } from "~/features/auth";
 
 /** Every CIS scope: coarse (read, write, approve, import, export, manage) and fine (area.action). */
@@ -106,20 +107,12 @@ export function expandCisScopes(scopes: readonly string[]): Set<string> {
 
 // A page asks whether its person may do this or that a dozen times, always with the same list of
 // scopes (the session's), and people share a handful of role bundles: each list is expanded once
-// per isolate, found by its text. Bounded: emptied when full.
-const EXPANSIONS_KEPT = 256;
-const expandedOf = new Map<string, ReadonlySet<string>>();
+// per isolate, found by its text. At most 256 kept.
+const expandedOf = keptPerIsolate(256, (key: string) => expandCisScopes(JSON.parse(key) as string[]));
 
 /** Whether someone holding `held` may act under `wanted`. */
 export function cisScopeGrants(held: readonly string[], wanted: string): boolean {
-  const key = JSON.stringify(held);
-  let expanded = expandedOf.get(key);
-  if (!expanded) {
-    expanded = expandCisScopes(held);
-    if (expandedOf.size >= EXPANSIONS_KEPT) expandedOf.clear();
-    expandedOf.set(key, expanded);
-  }
-  return expanded.has(wanted);
+  return expandedOf(JSON.stringify(held)).has(wanted);
 }
 
 export function isCisScope(scope: string): scope is CisScope {

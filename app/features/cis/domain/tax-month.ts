@@ -1,4 +1,5 @@
 import { fromZonedTime } from "date-fns-tz";
+import { keptPerIsolate } from "~/utils/kept";
 
 /**
  * CIS tax months are defined on the London wall clock, so every calendar
@@ -111,13 +112,8 @@ type TaxMonthFacts = { start: number; end: number; filing: number; payment: numb
 
 // The facts of the labels seen lately, per isolate: working out the London wall-clock boundaries
 // is the costly part of a tax month, and pages ask for the same few months on every request.
-// Bounded: emptied when full.
-const FACTS_KEPT = 240;
-const factsSeen = new Map<string, TaxMonthFacts>();
-
-function taxMonthFacts(label: string): TaxMonthFacts {
-  const known = factsSeen.get(label);
-  if (known) return known;
+// At most 240 kept.
+const taxMonthFacts = keptPerIsolate(240, (label: string): TaxMonthFacts => {
   const year = Number(label.slice(0, 4));
   const month = Number(label.slice(5, 7));
   const next = shiftMonth(year, month, 1);
@@ -129,10 +125,8 @@ function taxMonthFacts(label: string): TaxMonthFacts {
     displayLabel: `6 ${MONTH_NAMES[month - 1]} to 5 ${MONTH_NAMES[next.month - 1]} ${next.year}`,
     periodEnd: `${next.year}-${pad2(next.month)}-05`,
   };
-  if (factsSeen.size >= FACTS_KEPT) factsSeen.clear();
-  factsSeen.set(label, facts);
   return facts;
-}
+});
 
 export function taxMonthFromLabel(label: string): TaxMonth {
   if (!isTaxMonthLabel(label)) {

@@ -1,7 +1,7 @@
 import { SubmissionKeyInput } from "~/features/platform";
 import { Form } from "react-router";
 import { buttonClass, SubmitButton } from "~/components/ui/button";
-import { useMemo } from "react";
+import { useMemo, type MouseEventHandler } from "react";
 import { useRowDelegation } from "~/components/ui/row-links";
 import { markup, type Html } from "~/utils/markup";
 import type { StatementStatus } from "~/db/enums";
@@ -65,11 +65,10 @@ function invoiceTableHtml(id: string, caption: string, invoices: readonly Invoic
 
 const INVOICE_HEADINGS = markup`<th scope="col" class="px-2 py-1.5 font-semibold">Invoice</th><th scope="col" class="px-2 py-1.5 font-semibold">Payment date</th><th scope="col" class="px-2 py-1.5 font-semibold text-right">Gross</th><th scope="col" class="px-2 py-1.5 font-semibold text-right">CIS</th>`;
 
-/** The invoice table of a row: its links go through the router (plain links in markup). */
-function InvoiceTable({ id, caption, invoices }: { id: string; caption: string; invoices: InvoiceView[] }) {
-  const delegate = useRowDelegation();
+/** The invoice table of a row; `onClick` is the list's delegation, so its plain links go through the router. */
+function InvoiceTable({ id, caption, invoices, onClick }: { id: string; caption: string; invoices: InvoiceView[]; onClick: MouseEventHandler<HTMLElement> }) {
   const html = useMemo(() => invoiceTableHtml(id, caption, invoices), [id, caption, invoices]);
-  return <div onClick={delegate.onClick} dangerouslySetInnerHTML={html} />;
+  return <div onClick={onClick} dangerouslySetInnerHTML={html} />;
 }
 
 function GenerateForm({ row, month, filter, page }: { row: StatementRowView; month: string; filter: string; page: number }) {
@@ -207,6 +206,8 @@ export function StatementList({
   page: number;
   returnTo: string;
 }) {
+  // One delegation for every row's invoice tables (not on the list: its download links are the browser's).
+  const delegate = useRowDelegation();
   return (
     <ul className="divide-y divide-line rounded-brand border border-line bg-elevated" data-statement-list>
       {rows.map((row) => (
@@ -235,7 +236,7 @@ export function StatementList({
               </span>
             </summary>
             <div className="space-y-4 border-t border-line px-4 py-3">
-              <InvoiceTable id={`invoices-${row.subcontractorId}`} caption={`Invoices of ${row.name}`} invoices={row.invoices} />
+              <InvoiceTable id={`invoices-${row.subcontractorId}`} caption={`Invoices of ${row.name}`} invoices={row.invoices} onClick={delegate.onClick} />
               {row.notOnStatement.length > 0 ? (
                 <div className="space-y-2 rounded-brand border border-amber-500 bg-amber-500/10 p-3" data-not-on-statement>
                   <p className="text-sm">
@@ -246,6 +247,7 @@ export function StatementList({
                     id={`late-invoices-${row.subcontractorId}`}
                     caption={`Invoices of ${row.name} not on the statement`}
                     invoices={row.notOnStatement}
+                    onClick={delegate.onClick}
                   />
                 </div>
               ) : null}

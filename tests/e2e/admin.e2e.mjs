@@ -56,6 +56,9 @@ scenario("a tenant admin changes the branding: the preview follows and the shell
   }
   await page.getByRole("button", { name: "Save branding" }).click();
   await expectToast(page, "Branding saved");
+  // Without JavaScript the save is a new page: the toast is in its HTML before its stylesheet has loaded, and a
+  // computed font read then is the browser's default. The load event comes after the stylesheets.
+  await page.waitForLoadState("load");
 
   // The server-drawn preview and the tenant's shell both carry the saved branding.
   expect(await cssVar(preview, "--accent"), "preview").toBe(hsl);

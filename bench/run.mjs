@@ -173,6 +173,8 @@ const CASES = [
   listCase("invoice list", "", { kind: "invoices", minTotal: (n) => Math.floor(n * 0.95) }),
   listCase("invoices paid + search", "?status=paid&q=roofing", { kind: "invoices", minTotal: PAGE_SIZE + 1 }),
   listCase("invoices page 100", "?page=100", { kind: "invoices", minTotal: 100 * PAGE_SIZE }),
+  // One invoice number (the bench numbers run B-000001…): the rare term a LIKE reads every invoice for (ADR 0081).
+  listCase("invoice number search", "?q=b-012345", { kind: "invoices" }),
   // The CIS dashboard: every CIS user's landing page (cards, deadlines, overdue returns, activity).
   pageCase("cis dashboard", "/cis"),
   pageCase("statements page", "/cis/statements"),
@@ -210,6 +212,7 @@ const BUDGETS = {
   "invoice list": { ratio: 0.25, p95Ms: 600 },
   "invoices paid + search": { ratio: 0.25, p95Ms: 600 },
   "invoices page 100": { ratio: 0.25, p95Ms: 600 },
+  "invoice number search": { ratio: 0.25, p95Ms: 600 },
   "cis dashboard": { ratio: 0.25 },
   "statements page": { ratio: 0.25 },
   "returns page": { ratio: 0.25 },

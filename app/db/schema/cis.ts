@@ -79,6 +79,8 @@ export const cisSubcontractors = sqliteTable(
     updatedBy: text("updated_by"),
     deletedAt: integer("deleted_at"),
     deletedBy: text("deleted_by"),
+    // The row's entry in cis_subcontractors_search (set by the table's triggers, never by the app).
+    searchRowid: integer("search_rowid"),
   },
   (t) => [
     index("cis_subcontractors_tenant_list").on(t.tenantId, t.deletedAt, t.active, t.nameLower),
@@ -90,6 +92,8 @@ export const cisSubcontractors = sqliteTable(
       .on(t.tenantId, t.utrHash)
       .where(sql`${t.deletedAt} IS NULL AND ${t.utrHash} IS NOT NULL`),
     index("cis_subcontractors_tenant_type").on(t.tenantId, t.type),
+    // A search for a company number finds it without reading the tenant's other rows.
+    index("cis_subcontractors_tenant_company_number").on(t.tenantId, t.companyNumber),
     // The UTR check backfill finds the rows still to check without reading the others.
     index("cis_subcontractors_utr_unchecked")
       .on(t.tenantId, t.id)
@@ -197,6 +201,8 @@ export const cisInvoices = sqliteTable(
     updatedBy: text("updated_by"),
     deletedAt: integer("deleted_at"),
     deletedBy: text("deleted_by"),
+    // The row's entry in cis_invoices_search (set by the table's triggers, never by the app).
+    searchRowid: integer("search_rowid"),
   },
   (t) => [
     // Default order (newest invoice date first) and the status filter, straight from an index. The

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
+import { inTrigramSearch, trigramMatch, trigramSearchCount, trigramUsable, type TrigramIndex, type TrigramSearch } from "~/db/trigram-search.server";
 import { cisInvoiceCounts, cisInvoices, cisSubcontractors, users } from "~/db/schema";
 import { currentTaxMonth, materialsWarning, previousTaxMonth } from "../domain";
 import { pendingStatementsCountQuery } from "../statements/statements.server";
@@ -87,8 +88,23 @@ export function invoiceFilter(tenantId: string, query: Pick<InvoiceListQuery, "q
   return invoiceConditions(tenantId, filterValues(query, now));
 }
 
-/** The filters' values (null: that filter is off): status, the period's first and last tax month, the search's LIKE pattern. */
-type FilterValues<T = string> = { status: T | null; from: T | null; to: T | null; term: T | null };
+/**
+ * The filters' values (null: that filter is off): status, the period's first and last tax month, the
+ * search's LIKE pattern, and its trigram query when the term is long enough for the index.
+ */
+type FilterValues<T = string> = { status: T | null; from: T | null; to: T | null; term: T | null; match: T | null };
+
+/** Invoice numbers and subcontractor names (lower-cased), kept by the triggers of migration 0046. */
+const SEARCH_INDEX: TrigramIndex = { name: "cis_invoices_search", idColumn: "invoice_id", columns: ["invoice_number", "subcontractor_name"] };
+
+/** The list's order: newest invoice date first, then id. */
+const LIST_ORDER = [
+  { column: cisInvoices.invoiceDate, desc: true },
+  { column: cisInvoices.id, desc: true },
+] as const;
+
+/** A search through the trigram index: how many leading rows, and whether in the list's order (a page) or any (a count). */
+type Indexed = { limit: number | SQLWrapper; ordered: boolean };
 
 function filterValues(query: Pick<InvoiceListQuery, "q" | "status" | "period">, now: Date): FilterValues {
   const months = periodTaxMonths(query.period, now);
@@ -97,18 +113,45 @@ function filterValues(query: Pick<InvoiceListQuery, "q" | "status" | "period">, 
     from: months?.from ?? null,
     to: months?.to ?? null,
     term: query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+    match: query.q && trigramUsable(query.q) ? trigramMatch(SEARCH_INDEX, query.q) : null,
   };
 }
 
-function invoiceConditions(tenantId: Bindable, f: FilterValues<Bindable>): SQL | undefined {
+/**
+ * The filters as one condition. With `indexed`, a search of three characters or more goes through
+ * the trigram index and yields only the leading `limit` matches (a page, a capped count); without
+ * it (the CSV export, which wants every match) the search is a LIKE on each row.
+ */
+function invoiceConditions(tenantId: Bindable, f: FilterValues<Bindable>, indexed: Indexed | null = null): SQL | undefined {
+  const conds = filterConditions(tenantId, f);
+  if (f.term === null) return and(...conds);
+  if (indexed && f.match !== null) return inTrigramSearch(indexedSearch(tenantId, f, f.match, conds, indexed));
+  return and(...conds, searchLike(f.term));
+}
+
+/** Every filter but the search. */
+function filterConditions(tenantId: Bindable, f: FilterValues<Bindable>): (SQL | undefined)[] {
   const conds: (SQL | undefined)[] = [visible(tenantId)];
   if (f.status !== null) conds.push(sql`${cisInvoices.status} = ${f.status}`);
   if (f.from !== null && f.to !== null) conds.push(sql`${cisInvoices.taxMonth} BETWEEN ${f.from} AND ${f.to}`);
-  if (f.term !== null) {
-    const term = f.term;
-    conds.push(or(sql`lower(${cisInvoices.invoiceNumber}) LIKE ${term} ESCAPE '\\'`, sql`${cisInvoices.subcontractorNameLower} LIKE ${term} ESCAPE '\\'`));
-  }
-  return and(...conds);
+  return conds;
+}
+
+const searchLike = (term: Bindable) =>
+  or(sql`lower(${cisInvoices.invoiceNumber}) LIKE ${term} ESCAPE '\\'`, sql`${cisInvoices.subcontractorNameLower} LIKE ${term} ESCAPE '\\'`) as SQL;
+
+function indexedSearch(tenantId: Bindable, f: FilterValues<Bindable>, match: Bindable, conds: (SQL | undefined)[], indexed: Indexed): TrigramSearch {
+  return {
+    table: cisInvoices,
+    id: cisInvoices.id,
+    index: SEARCH_INDEX,
+    tenantId,
+    match,
+    like: searchLike(f.term as Bindable),
+    where: and(...conds),
+    order: indexed.ordered ? LIST_ORDER : [],
+    limit: indexed.limit,
+  };
 }
 
 /**
@@ -217,6 +260,8 @@ export function statsQuery(db: Db, tenantId: Bindable, month: Bindable) {
  * (`countLimit`, `searchCountLimit`), through the list's covering index.
  */
 function totalQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, countLimit: number | Placeholder | null) {
+  if (f.term !== null && f.match !== null && countLimit !== null)
+    return trigramSearchCount(db, indexedSearch(tenantId, f, f.match, filterConditions(tenantId, f), { limit: countLimit, ordered: false }));
   if (f.term !== null && countLimit !== null) return cappedCountQuery(db, cisInvoices, invoiceConditions(tenantId, f), countLimit);
   const c = cisInvoiceCounts;
   return db
@@ -246,7 +291,7 @@ export function toInvoiceStats(
   };
 }
 
-function pageQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, offset: number | Placeholder) {
+function pageQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, offset: number | Placeholder, pageEnd: number | Placeholder) {
   return db
     .select({
       ...LIST_COLUMNS,
@@ -257,7 +302,7 @@ function pageQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, offset
       ),
     })
     .from(cisInvoices)
-    .where(invoiceConditions(tenantId, f))
+    .where(invoiceConditions(tenantId, f, { limit: pageEnd, ordered: true }))
     .orderBy(desc(cisInvoices.invoiceDate), desc(cisInvoices.id))
     .limit(INVOICE_PAGE_SIZE)
     .offset(offset);
@@ -269,6 +314,7 @@ function listValues(tenantId: string, query: InvoiceListQuery, now: Date) {
     tenantId,
     ...filterValues(query, now),
     offset: (query.page - 1) * INVOICE_PAGE_SIZE,
+    pageEnd: query.page * INVOICE_PAGE_SIZE,
     countLimit: query.q ? searchCountLimit(query.page, INVOICE_PAGE_SIZE) : null,
     month: currentTaxMonth(now).label,
   };
@@ -278,21 +324,25 @@ type ListValues = ReturnType<typeof listValues>;
 /** The list's three statements (page, total, cards), built afresh: what `listInvoices` prepares once, for the benchmark's query plans. */
 export function invoiceListQueries(db: Db, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
   const v = listValues(tenantId, query, now);
-  return [pageQuery(db, tenantId, v, v.offset), totalQuery(db, tenantId, v, v.countLimit), statsQuery(db, tenantId, v.month)] as const;
+  return [pageQuery(db, tenantId, v, v.offset, v.pageEnd), totalQuery(db, tenantId, v, v.countLimit), statsQuery(db, tenantId, v.month)] as const;
 }
 
 // The same three statements, built once per database and shape (which filters are on) with the
 // view's values as placeholders: a list view binds its values instead of building its SQL.
-const listShape = (v: ListValues) => [v.status, v.from, v.term].map((x) => (x === null ? "-" : "+")).join("");
+const listShape = (v: ListValues) => [v.status, v.from, v.term, v.match].map((x) => (x === null ? "-" : "+")).join("");
 function placeheldFilters(p: Placeholders<ListValues>, v: ListValues): FilterValues<Bindable> {
   return {
     status: v.status === null ? null : p.status,
     from: v.from === null ? null : p.from,
     to: v.to === null ? null : p.to,
     term: v.term === null ? null : p.term,
+    match: v.match === null ? null : p.match,
   };
 }
-const preparedPage = preparedStatement((db, p: Placeholders<ListValues>, v) => pageQuery(db, p.tenantId, placeheldFilters(p, v), p.offset), listShape);
+const preparedPage = preparedStatement(
+  (db, p: Placeholders<ListValues>, v) => pageQuery(db, p.tenantId, placeheldFilters(p, v), p.offset, p.pageEnd),
+  listShape,
+);
 const preparedTotal = preparedStatement(
   (db, p: Placeholders<ListValues>, v) => totalQuery(db, p.tenantId, placeheldFilters(p, v), v.countLimit === null ? null : p.countLimit),
   listShape,

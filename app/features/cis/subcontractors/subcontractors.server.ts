@@ -1,10 +1,11 @@
-import { and, asc, count, eq, inArray, isNull, like, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
+import { inTrigramSearch, trigramMatch, trigramSearchCount, trigramUsable, type TrigramIndex, type TrigramSearch } from "~/db/trigram-search.server";
 import { cisSubcontractorCounts, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
@@ -79,20 +80,63 @@ export async function subcontractorFilter(
   tenantId: string,
   query: Pick<ListQuery, "q" | "status" | "type"> & Partial<Pick<ListQuery, "utr">>,
 ): Promise<SQL | undefined> {
-  const conds = listConditions(tenantId, { status: query.status, utr: query.utr ?? "all" }, query.type === "all" ? null : query.type);
-  if (query.q) {
-    const term = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const options: (SQL | undefined)[] = [
-      sql`${cisSubcontractors.nameLower} LIKE ${term} ESCAPE '\\'`,
-      sql`lower(coalesce(${cisSubcontractors.email}, '')) LIKE ${term} ESCAPE '\\'`,
-    ];
-    const digits = query.q.replace(/\s+/g, "");
-    if (/^\d{10}$/.test(digits)) options.push(eq(cisSubcontractors.utrHash, await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", digits)));
-    if (/^[A-Z0-9]{8}$/i.test(digits)) options.push(like(cisSubcontractors.companyNumber, digits.toUpperCase()));
-    conds.push(or(...options));
-  }
-  return and(...conds);
+  const { conds, search } = await searchParts(env, tenantId, query);
+  return and(...conds, search?.anyOption);
 }
+
+/** The filters but the search, and the search's parts (null without a term). */
+async function searchParts(env: Env, tenantId: string, query: Pick<ListQuery, "q" | "status" | "type"> & Partial<Pick<ListQuery, "utr">>) {
+  const conds = listConditions(tenantId, { status: query.status, utr: query.utr ?? "all" }, query.type === "all" ? null : query.type);
+  if (!query.q) return { conds, search: null };
+  const term = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const options: SQL[] = [
+    sql`${cisSubcontractors.nameLower} LIKE ${term} ESCAPE '\\'`,
+    sql`lower(coalesce(${cisSubcontractors.email}, '')) LIKE ${term} ESCAPE '\\'`,
+  ];
+  // Exact identifiers: each found through its own index.
+  const exact: SQL[] = [];
+  const digits = query.q.replace(/\s+/g, "");
+  if (/^\d{10}$/.test(digits)) exact.push(eq(cisSubcontractors.utrHash, await piiSearchHash(env.PII_HMAC_KEY, tenantId, "utr", digits)));
+  if (/^[A-Z0-9]{8}$/i.test(digits)) exact.push(eq(cisSubcontractors.companyNumber, digits.toUpperCase()));
+  return { conds, search: { q: query.q, exact, anyOption: or(...options, ...exact) as SQL } };
+}
+
+/**
+ * A search of three characters or more through the trigram index (ADR 0081): the leading `limit`
+ * matches, in the list's order for a page, any order for a count.
+ */
+function indexedSearch(
+  tenantId: string,
+  conds: (SQL | undefined)[],
+  search: { q: string; exact: SQL[]; anyOption: SQL },
+  limit: number,
+  ordered: boolean,
+): TrigramSearch {
+  return {
+    table: cisSubcontractors,
+    id: cisSubcontractors.id,
+    index: SEARCH_INDEX,
+    tenantId,
+    match: trigramMatch(SEARCH_INDEX, search.q),
+    like: search.anyOption,
+    extraIds:
+      search.exact.length === 0
+        ? undefined
+        : sql`SELECT ${sql.identifier("id")} AS "hit_id" FROM ${cisSubcontractors} WHERE ${sql.identifier("tenant_id")} = ${tenantId} AND (${or(...search.exact)})`,
+    where: and(...conds),
+    order: ordered ? LIST_ORDER : [],
+    limit,
+  };
+}
+
+/** Names (lower-cased) and e-mail addresses, kept by the triggers of migration 0046. */
+const SEARCH_INDEX: TrigramIndex = { name: "cis_subcontractors_search", idColumn: "subcontractor_id", columns: ["name", "email"] };
+
+/** The list's order: name, then id. */
+const LIST_ORDER = [
+  { column: cisSubcontractors.nameLower, desc: false },
+  { column: cisSubcontractors.id, desc: false },
+] as const;
 
 /** Every filter but the search: not deleted, the tenant's, the failing-UTR filter, status and type (null: any). */
 function listConditions(tenantId: string | SQLWrapper, query: Pick<ListQuery, "status" | "utr">, type: string | SQLWrapper | null): (SQL | undefined)[] {
@@ -129,8 +173,16 @@ function pageQuery(db: Db, where: SQL | undefined, offset: number | Placeholder)
 
 /** A search: its statements built for its term (a UTR term is looked up by its keyed hash); it counts as far as the pager reaches from this page. */
 async function searchStatements(env: Env, db: Db, tenantId: string, query: ListQuery, limit: number) {
-  const where = await subcontractorFilter(env, tenantId, query);
-  return [pageQuery(db, where, (query.page - 1) * PAGE_SIZE), cappedCountQuery(db, cisSubcontractors, where, limit), summaryQuery(db, tenantId)] as const;
+  const { conds, search } = await searchParts(env, tenantId, query);
+  const offset = (query.page - 1) * PAGE_SIZE;
+  if (search && trigramUsable(search.q))
+    return [
+      pageQuery(db, inTrigramSearch(indexedSearch(tenantId, conds, search, query.page * PAGE_SIZE, true)), offset),
+      trigramSearchCount(db, indexedSearch(tenantId, conds, search, limit, false)),
+      summaryQuery(db, tenantId),
+    ] as const;
+  const where = and(...conds, search?.anyOption);
+  return [pageQuery(db, where, offset), cappedCountQuery(db, cisSubcontractors, where, limit), summaryQuery(db, tenantId)] as const;
 }
 
 /**

@@ -8,6 +8,8 @@ import { all, textsOf, visit } from "../factories/html";
 import { signedIn } from "../factories/sessions";
 import { count } from "./auth-helpers";
 import { location } from "./http";
+import { dbFor } from "~/db/client.server";
+import { filePageQuery } from "~/features/files/listing.server";
 
 /** Standard members who may upload, delete and share, but do not manage all files. */
 const OWNER_ONLY = { standard: ["files.view", "files.upload", "files.delete", "files.share"] };
@@ -358,5 +360,28 @@ describe("/files/export", () => {
     // From another site the post is refused before anything is read or audited.
     expect((await bb.post(`${t.origin}/files/export`, { filter: "all" }, { origin: "https://evil.example" })).status).toBe(403);
     expect(await count("audit_events", "tenant_id = ? AND action = 'files.exported'", t.id)).toBe(2);
+  });
+});
+
+describe("a page of the list, in any order", () => {
+  it("orders the bare rows first and reads the page's columns (people with access, signed version) for its own rows only", async () => {
+    const t = await createTenant({ modules: ["files"] });
+    const viewer = { id: "usr_plan", email: "plan@example.test", name: "Plan", manageAll: true };
+    for (const sort of ["name", "owner", "size", "created"] as const) {
+      const { sql, params } = filePageQuery(dbFor(env, t.id), t.id, viewer, { filter: "all", q: "", sort, dir: "asc", page: 2 }).toSQL();
+      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...params)
+        .all<{ detail: string }>();
+      const steps = plan.results.map((r) => r.detail);
+      // The outer loop reads files by primary key from the page's ids; a plan that sorts the files
+      // themselves would run both per-row sub-selects for every file before keeping 50.
+      expect(steps[0], `${sort}: ${steps.join(" | ")}`).toMatch(/^SEARCH files USING INDEX sqlite_autoindex_files_1 \(id=\?\)$/);
+      expect(steps[1], sort).toMatch(/^LIST SUBQUERY \d+$/);
+      // A file's people with access come from its own entries (the primary key), not the tenant's.
+      expect(
+        steps.filter((s) => s.startsWith("SEARCH file_access")),
+        sort,
+      ).toEqual(["SEARCH file_access USING INDEX sqlite_autoindex_file_access_1 (file_id=?)"]);
+    }
   });
 });

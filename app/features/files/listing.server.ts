@@ -1,6 +1,6 @@
 /** What the list, folder, overview, file and upload pages read: each page in one D1 round trip. */
 import { sameTenant } from "~/db/tenancy";
-import { and, asc, count, desc, eq, gte, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { dbFor, type Db } from "~/db/client.server";
 import { fileAccess, fileFolders, files, fileVersions, storageDaily, users, type FileVisibility } from "~/db/schema";
 import { auditInsert } from "~/features/platform/index.server";
@@ -59,8 +59,10 @@ export const fileListColumns = {
   version: files.version,
   createdAt: files.createdAt,
   // Spelled with table names: inside a column list drizzle writes bare column names, and a bare
-  // "id" here would only reach files.id because file_access happens to have no id column.
-  people: sql<number>`(SELECT COUNT(*) FROM ${fileAccess} WHERE ${fileAccess}.${sql.identifier(fileAccess.fileId.name)} = ${files}.${sql.identifier(files.id.name)} AND ${sameTenant(fileAccess, files)})`,
+  // "id" here would only reach files.id because file_access happens to have no id column. The
+  // tenant condition is `+tenant_id` so the file's own entries are found by the primary key
+  // (file, user); SQLite otherwise chose the tenant's index and read every entry of the tenant per file.
+  people: sql<number>`(SELECT COUNT(*) FROM ${fileAccess} WHERE ${fileAccess}.${sql.identifier(fileAccess.fileId.name)} = ${files}.${sql.identifier(files.id.name)} AND +${sameTenant(fileAccess, files)})`,
 };
 
 /** The latest version of the file that is a signed PDF, or null: it stays signed in the history after newer uploads. */
@@ -88,15 +90,34 @@ export type FileRow = {
   people: number;
 };
 
-function pageQuery(db: Db, tenantId: string, viewer: Viewer, q: ListQuery) {
+/** The list's page statement (exported for the test of its query plan). */
+export function filePageQuery(db: Db, tenantId: string, viewer: Viewer, q: ListQuery) {
   const order = q.dir === "asc" ? asc(sortColumns(q.sort)) : desc(sortColumns(q.sort));
-  return db
-    .select(fileListColumns)
+  return filePage(db, tenantId, listWhere(tenantId, viewer, q), order, q.page);
+}
+
+/**
+ * One page of files in the chosen order. The order is worked out on the bare rows first (the page's
+ * ids), and the columns with their per-row sub-selects (people with access, the signed version) are
+ * read for those rows only. Sorted whole, a sort no index serves (name, owner, size...) ran both
+ * sub-selects for every file the viewer may see before sorting: 81 ms a page at 10,000 files.
+ */
+function filePage(db: Db, tenantId: string, where: SQL | undefined, order: SQL, page: number) {
+  const ids = db
+    .select({ id: files.id })
     .from(files)
-    .where(listWhere(tenantId, viewer, q))
+    .where(where)
     .orderBy(order, desc(files.id))
     .limit(PAGE_SIZE)
-    .offset((Math.max(1, q.page) - 1) * PAGE_SIZE);
+    .offset((Math.max(1, page) - 1) * PAGE_SIZE);
+  return (
+    db
+      .select(fileListColumns)
+      .from(files)
+      // `+tenant_id` cannot use an index, so SQLite reads the page's rows by id rather than walking the tenant's index.
+      .where(and(sql`+${files.tenantId} = ${tenantId}`, inArray(files.id, ids)))
+      .orderBy(order, desc(files.id))
+  );
 }
 
 function foldersQuery(db: Db, tenantId: string) {
@@ -119,7 +140,7 @@ export type FolderRow = { id: string; name: string; color: string; parentId: str
 export async function listFiles(env: Env, tenantId: string, viewer: Viewer, q: ListQuery) {
   const db = dbFor(env, tenantId);
   const [rows, total, folders] = await db.batch([
-    pageQuery(db, tenantId, viewer, q),
+    filePageQuery(db, tenantId, viewer, q),
     db
       .select({ n: count() })
       .from(files)
@@ -200,16 +221,7 @@ export async function listFolderLevel(env: Env, tenantId: string, viewer: Viewer
     : null;
   const where = and(listWhere(tenantId, viewer, { ...q, folderId: undefined }), folderId ? sql`${files.folderId} = ${folderId}` : isNull(files.folderId));
   const order = q.dir === "asc" ? asc(sortColumns(q.sort)) : desc(sortColumns(q.sort));
-  const [folders, rows] = await db.batch([
-    foldersQuery(db, tenantId),
-    db
-      .select(fileListColumns)
-      .from(files)
-      .where(where)
-      .orderBy(order, desc(files.id))
-      .limit(PAGE_SIZE)
-      .offset((Math.max(1, q.page) - 1) * PAGE_SIZE),
-  ]);
+  const [folders, rows] = await db.batch([foldersQuery(db, tenantId), filePage(db, tenantId, where, order, q.page)]);
   return { folders, rows: rows as FileRow[] };
 }
 

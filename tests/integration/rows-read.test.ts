@@ -79,7 +79,7 @@ async function seedFiles(tenantId: string, owner: { id: string; email: string })
  *
  * Searches of three characters or more first ask the trigram index for up to 501 matches (ADR 0081).
  * A rare term (an invoice number: 11 invoices here) is then read through the index alone; before,
- * it read every invoice of the tenant twice (page and count, 100,121 rows). A common term pays
+ * it read every invoice of the tenant twice (page and count, 100,962 rows). A common term pays
  * for that question (about 1,000 rows a statement) and is then read as before.
  */
 const PAGES: [string, number][] = [

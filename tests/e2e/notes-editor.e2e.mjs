@@ -14,6 +14,34 @@ async function richEditor(page) {
 }
 
 scenario(
+  "notes: text typed in the plain field before the editor's code arrives is in the editor that replaces it, and is saved",
+  async ({ page }) => {
+    await signIn(page);
+    // Hold the editor's code until the person has typed in the plain field the page starts with.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route(/\/assets\/kit-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(tenantUrl("acme", "/notes/new"));
+    await waitForHydration(page);
+    const title = `Typed early ${RUN}`;
+    await page.getByLabel("Title").fill(title);
+    await page.locator("textarea[name='body']").fill("Typed before the editor came");
+    release();
+    const editor = await richEditor(page);
+    expect(await editor.innerText(), "the editor starts from the typed text").toContain("Typed before the editor came");
+    await page.getByRole("button", { name: "Save Note", exact: true }).click();
+    await expectToast(page, "Note created successfully");
+    // The note's own page holds the editor again, started from what the server saved.
+    await page.getByRole("heading", { name: title, level: 1 }).waitFor();
+    expect(await (await richEditor(page)).innerText(), "the saved note").toContain("Typed before the editor came");
+  },
+  { modes: [true] },
+);
+
+scenario(
   "notes: format text with the toolbar and shortcuts, save, reload: formatting kept, script stripped",
   async ({ page }) => {
     await signIn(page);

@@ -15,17 +15,15 @@ type Loaded = { kit: Kit; start: string };
 
 /**
  * The rich editor and the browser drafts, fetched once the page has hydrated so that they never
- * weigh on its first load. `start` is the HTML the editor begins with: what the textarea holds
- * by then, if the person already typed in it.
+ * weigh on its first load. `start` is the HTML of the note's values (a restored draft replaces it);
+ * what the person typed in the textarea before the editor came is added when the editor is drawn.
  */
-function useEditorKit(values: EditorValues, textarea: React.RefObject<HTMLTextAreaElement | null>) {
+function useEditorKit(values: EditorValues) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   useEffect(() => {
     let live = true;
     void import("../editor/kit").then((kit) => {
-      const typed = textarea.current?.value;
-      const start = typed !== undefined && typed !== values.body ? textToHtml(typed) : values.content || textToHtml(values.body);
-      if (live) setLoaded({ kit, start });
+      if (live) setLoaded({ kit, start: values.content || textToHtml(values.body) });
     });
     return () => {
       live = false;
@@ -41,27 +39,28 @@ function ContentField({
   loaded,
   values,
   error,
-  textarea,
+  typed,
+  onType,
 }: {
   loaded: Loaded | null;
   values: EditorValues;
   error?: string;
-  textarea: React.RefObject<HTMLTextAreaElement | null>;
+  /** What the textarea holds once the person typed in it (null: untouched). */
+  typed: string | null;
+  onType: (text: string) => void;
 }) {
   if (loaded) {
     const { RichEditor } = loaded.kit;
+    // The textarea's text as of its last input: the editor starts from it, whenever in the loading of
+    // its code the person typed (it was read when the code arrived, and text typed after that but
+    // before the swap was lost). The editor reads its start once.
+    const start = typed !== null && typed !== values.body ? textToHtml(typed) : loaded.start;
     return (
       <div className="space-y-1">
         <div id="note-body-label" className="block text-sm font-medium">
           Content
         </div>
-        <RichEditor
-          id="note-body"
-          labelId="note-body-label"
-          describedBy={error ? "note-body-error" : undefined}
-          invalid={Boolean(error)}
-          initialHtml={loaded.start}
-        />
+        <RichEditor id="note-body" labelId="note-body-label" describedBy={error ? "note-body-error" : undefined} invalid={Boolean(error)} initialHtml={start} />
         {error ? (
           <p id="note-body-error" className="text-sm text-danger" role="alert">
             {error}
@@ -73,7 +72,7 @@ function ContentField({
   return (
     <Field id="note-body" label="Content" error={error} hint="Leave a blank line between paragraphs.">
       <textarea
-        ref={textarea}
+        onChange={(e) => onType(e.currentTarget.value)}
         id="note-body"
         name="body"
         defaultValue={values.body}
@@ -174,11 +173,11 @@ export function NoteEditor(props: EditorProps) {
   const saving = useNavigation().state === "submitting";
   const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
-  const textarea = useRef<HTMLTextAreaElement>(null);
+  const [typed, setTyped] = useState<string | null>(null);
   const baseline = useRef<LocalDraft | null>(null);
   const [shown, setShown] = useState({ values: props.values, round: 0 });
   const { values } = shown;
-  const [loaded, setLoaded] = useEditorKit(values, textarea);
+  const [loaded, setLoaded] = useEditorKit(values);
   const [filled, setFilled] = useState(Boolean(values.title.trim() || values.body.trim()));
   const described = (name: keyof EditorValues) => (errors[name] ? `note-${name}-error` : undefined);
   const DraftKeeper = loaded?.kit.DraftKeeper;
@@ -195,6 +194,7 @@ export function NoteEditor(props: EditorProps) {
           values={values}
           onRestore={(v) => {
             setLoaded((l) => (l ? { ...l, start: v.content } : l));
+            setTyped(null);
             setShown((s) => ({ values: v, round: s.round + 1 }));
             setFilled(Boolean(v.title.trim() || v.body.trim()));
           }}
@@ -216,7 +216,7 @@ export function NoteEditor(props: EditorProps) {
           aria-describedby={described("title")}
         />
       </Field>
-      <ContentField loaded={loaded} values={values} error={errors.body} textarea={textarea} />
+      <ContentField loaded={loaded} values={values} error={errors.body} typed={typed} onType={setTyped} />
       <TagsField values={values} />
       <ColourAndFolder values={values} errors={errors} folders={folders} />
       <div className="flex flex-wrap gap-2">

@@ -78,7 +78,10 @@ export function trigramSearchCount(db: Db, s: TrigramSearch) {
 
 /** The leading `limit` matching rows' ids (`hit_id`), one SELECT whichever way answers. */
 function searchedIds(s: TrigramSearch): SQL {
-  const k = sql.raw(String(s.probeLimit ?? PROBE_LIMIT));
+  // Raw SQL only for this integer of the code's own (the probe limit); every value is bound.
+  const limit = s.probeLimit ?? PROBE_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0) throw new Error("the probe limit must be a non-negative integer");
+  const k = sql.raw(String(limit));
   const fts = sql.identifier(s.index.name);
   const keys = s.order.map((o, i) => sql`, ${o.column} AS ${sql.identifier(`k${i}`)}`);
   const orderBy = (named: boolean) =>

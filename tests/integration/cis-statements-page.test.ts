@@ -7,7 +7,7 @@ import { cisStatements, jobs } from "~/db/schema";
 import { currentTaxMonth, invoiceSchema } from "~/features/cis/domain";
 import { approveInvoice, markInvoicePaid, requestInvoiceStatement } from "~/features/cis/invoices/transitions.server";
 import { createInvoice } from "~/features/cis/invoices/form.server";
-import { BATCH_JOB_TYPE, batchJobKey } from "~/features/cis/statements/statements-page.server";
+import { BATCH_JOB_TYPE, batchJobKey, loadStatementsPage } from "~/features/cis/statements/statements-page.server";
 import { generateStatement } from "~/features/cis/statements/statements.server";
 import { enqueue, type JobMessage } from "~/features/platform/jobs/enqueue.server";
 import { createTenant, createUser, type TestTenant } from "../factories";
@@ -281,6 +281,77 @@ describe("statements screen: pages", () => {
     expect(location(res)).toBe(`/cis/statements?month=${MONTH}&filter=all&page=2`);
     const after = await visit(b, `${t.origin}${location(res)}`);
     expect(attr(one(after.doc, `[data-subcontractor="${subs[26]!.id}"]`), "data-row-status")).toBe("generated");
+  });
+});
+
+describe("statements screen: pages across statements and pending rows", () => {
+  it("pages statements and pending subcontractors together in name order, pages a filter on its own, reads only the page's invoices and keeps a late invoice under its statement", async () => {
+    const { t, b } = await cisStaff("admin", { settings: {} });
+    // 30 subcontractors, named out of seeding order; every third gets its statement, and the first of
+    // those an invoice paid after it was generated.
+    const subs: { id: string; name: string; generated: boolean }[] = [];
+    const invoiceOf = new Map<string, string>();
+    for (let i = 0; i < 30; i++) {
+      const name = `${String.fromCharCode(65 + ((i * 7) % 26))}${String(i).padStart(2, "0")} Trades`;
+      const sub = await seedSub(t, { name });
+      const inv = await pendingInvoice(t, sub.id);
+      invoiceOf.set(sub.id, inv.number);
+      const generated = i % 3 === 0;
+      if (generated) {
+        const gen = await generateStatement(env, t.id, sub.id, MONTH, SEEDER);
+        if (!gen.ok) throw new Error(gen.code);
+      }
+      subs.push({ id: sub.id, name, generated });
+    }
+    const firstGenerated = subs.find((s) => s.generated)!;
+    const late = await pendingInvoice(t, firstGenerated.id, { date: "2026-01-25" });
+    const byName = [...subs].sort((x, y) => x.name.toLowerCase().localeCompare(y.name.toLowerCase()) || x.id.localeCompare(y.id));
+    const names = (doc: Document) => textsOf(doc, "[data-statement-list] > li [data-name]");
+
+    const first = await visit(b, `${t.origin}${LIST()}`);
+    expect(names(first.doc)).toEqual(byName.slice(0, 25).map((s) => s.name));
+    expect(card(first.doc, "Total Subcontractors")).toBe("30");
+    expect(card(first.doc, "Pending Generation")).toBe("20");
+    expect(card(first.doc, "Generated")).toBe("10");
+    expect(textOf(first.doc, 'nav[aria-label="Pagination"] > span:not([aria-disabled])')).toBe("Page 1 of 2");
+    // Only the page's invoices are in it.
+    const onPage = all(first.doc, "[data-statement-list] [data-invoice] td:first-child").map((td) => td.textContent);
+    expect(new Set(onPage)).toEqual(
+      new Set([...byName.slice(0, 25).map((s) => invoiceOf.get(s.id)), ...(byName.slice(0, 25).includes(firstGenerated) ? [late.number] : [])]),
+    );
+    for (const s of byName.slice(25)) expect(onPage).not.toContain(invoiceOf.get(s.id));
+    const second = await visit(b, `${t.origin}${LIST(MONTH, "&page=2")}`);
+    expect(names(second.doc)).toEqual(byName.slice(25).map((s) => s.name));
+    // Paged in SQL: the data access hands back the page's rows and their invoices, never the month's.
+    const data = await loadStatementsPage(env, t.id, MONTH, { filter: "all", page: 2, sub: null });
+    expect({ page: data.page, pageCount: data.pageCount, total: data.counts.total }).toEqual({ page: 2, pageCount: 2, total: 30 });
+    expect(data.rows.map((r) => r.subcontractorId)).toEqual(byName.slice(25).map((s) => s.id));
+    expect(
+      data.rows
+        .flatMap((r) => [...r.invoices, ...r.notOnStatement])
+        .map((i) => i.invoiceNumber)
+        .sort(),
+    ).toEqual([...byName.slice(25).map((s) => invoiceOf.get(s.id)!), ...(byName.slice(25).includes(firstGenerated) ? [late.number] : [])].sort());
+
+    // The late invoice is under its statement, not a row of its own, wherever that row is.
+    const lateRow = await visit(b, `${t.origin}${LIST(MONTH, `&sub=${firstGenerated.id}`)}`);
+    const r = row(lateRow.doc, firstGenerated.id);
+    expect(r.getAttribute("data-row-status")).toBe("generated");
+    expect(textsOf(r, "[data-not-on-statement] [data-invoice] td:first-child")).toEqual([late.number]);
+    expect(all(lateRow.doc, `[data-subcontractor="${firstGenerated.id}"]`)).toHaveLength(1);
+
+    // A filter pages its own rows; the cards stay the month's. A linked subcontractor the filter hides opens the page asked for.
+    const generatedOnly = byName.filter((s) => s.generated);
+    const filtered = await visit(b, `${t.origin}${LIST(MONTH, "&filter=generated")}`);
+    expect(names(filtered.doc)).toEqual(generatedOnly.map((s) => s.name));
+    expect(card(filtered.doc, "Total Subcontractors")).toBe("30");
+    const pendingOnly = byName.filter((s) => !s.generated);
+    const hidden = await visit(b, `${t.origin}${LIST(MONTH, `&filter=pending&sub=${firstGenerated.id}`)}`);
+    expect(names(hidden.doc)).toEqual(pendingOnly.slice(0, 20).map((s) => s.name));
+    // A filter nothing passes: no rows, one page, the month's counts.
+    const none = await visit(b, `${t.origin}${LIST(MONTH, "&filter=issued&page=3")}`);
+    expect(names(none.doc)).toEqual([]);
+    expect(card(none.doc, "Generated")).toBe("10");
   });
 });
 

@@ -16,6 +16,7 @@ import { statementsGenerateAllJob } from "./statements/jobs.server";
 import { cisSubcontractorSigners } from "./portal-invites/signature-signers.server";
 import { registerReadOnlyEvents } from "~/features/schedule/index.server";
 import { cisCalendarDeadlines } from "./returns/calendar-deadlines.server";
+import { CIS_PAGE_PREFETCH } from "./page-prefetch.server";
 
 const CIS_JOBS = [statementsGenerateJob, statementsGenerateAllJob, hmrcSendJob, hmrcPollJob] as const;
 
@@ -40,6 +41,7 @@ export const cisServer: ServerFeature = {
   ],
   auditNamers: CIS_AUDIT_NAMERS,
   erasure: cisEraser,
+  pagePrefetch: CIS_PAGE_PREFETCH,
   register() {
     registerHmrcResultHandlers();
     // The CIS300 submit page reads the month's return from the returns layer, and HMRC's acceptance locks it.

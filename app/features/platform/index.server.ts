@@ -33,3 +33,12 @@ export { platformServer } from "./register.server";
 export { listNotifications, markAllNotificationsRead, markNotificationRead } from "./notifications/notifications.server";
 export { notificationActionSchema, notificationsQuerySchema } from "./notifications/notifications";
 export { afterPersonDisabled } from "./jobs/features.server";
+export {
+  knownTenantId,
+  pagePrefetchContext,
+  pagePrefetchFor,
+  rememberTenantId,
+  takePagePrefetch,
+  type PagePrefetch,
+  type PagePrefetched,
+} from "./page-prefetch.server";

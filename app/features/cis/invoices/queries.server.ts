@@ -3,6 +3,8 @@
  * for confirmation steps, and the detail page. Soft-deleted invoices never show; every query is
  * scoped to the tenant.
  */
+import type { BatchResponse } from "drizzle-orm/batch";
+import type { PagePrefetched } from "~/features/platform/index.server";
 import { forTenant, sameTenant } from "~/db/tenancy";
 import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
@@ -350,10 +352,23 @@ const preparedTotal = preparedStatement(
 const preparedStats = preparedStatement((db, p: Placeholders<ListValues>) => statsQuery(db, p.tenantId, p.month));
 
 /** One page, the total for the pager and the five stat cards (statsQuery), in a single D1 round trip. */
-export async function listInvoices(env: Env, tenantId: string, query: InvoiceListQuery, now: Date = new Date()) {
+/** The list's batch: the page, its total and the summary cards, bound to the view's tenant and filters at `now`. */
+export function invoiceListStatements(db: Db, tenantId: string, query: InvoiceListQuery, now: Date) {
+  const v = listValues(tenantId, query, now);
+  return [preparedPage(db, v), preparedTotal(db, v), preparedStats(db, v)] as const;
+}
+
+/**
+ * One page of the list with its total and cards, from one batch: the one the tenant middleware
+ * already ran for this request when given (`prefetched`, ADR 0082), else its own.
+ */
+export async function listInvoices(env: Env, tenantId: string, query: InvoiceListQuery, at: Date = new Date(), prefetched: PagePrefetched | null = null) {
+  const now = prefetched?.now ?? at;
   const db = dbFor(env, tenantId);
   const v = listValues(tenantId, query, now);
-  const [rows, [{ total }], [stats]] = await db.batch([preparedPage(db, v), preparedTotal(db, v), preparedStats(db, v)]);
+  const [rows, [{ total }], [stats]] = prefetched
+    ? (prefetched.results as BatchResponse<ReturnType<typeof invoiceListStatements>>)
+    : await db.batch([preparedPage(db, v), preparedTotal(db, v), preparedStats(db, v)]);
   return {
     rows: rows.map(invoiceListItem),
     // A search's total is "more than `total`" when its count stopped at the limit.

@@ -40,7 +40,8 @@ import { VERIFY_SENT_TITLE, verifyRefusalMessage, verifySentMessage } from "../h
 import { startVerification, type StartVerificationResult } from "../hmrc/verification.server";
 import { SubmissionKeyInput } from "~/features/platform";
 import { SUBMISSION_KEY_FIELD } from "~/features/platform";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
+import { mintSubmissionKey, submitOnce, takePagePrefetch } from "~/features/platform/index.server";
+import { SUBCONTRACTOR_LIST_PATH } from "../page-prefetch.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: "cis.sub.read" });
@@ -55,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   const bulkKey = perms.canWrite || perms.canVerify ? await mintSubmissionKey(env, bulkScope(tenant.id, user.id)) : null;
   try {
-    const { summary, ...list } = await listSubcontractors(env, tenant.id, query);
+    const { summary, ...list } = await listSubcontractors(env, tenant.id, query, takePagePrefetch(context, SUBCONTRACTOR_LIST_PATH, tenant.id));
     return { query, perms, bulkKey, error: null, summary, list: { ...list, rows: list.rows.map(subcontractorListItem) } };
   } catch (err) {
     // The page still renders (toolbar, filters) with the spec's error text; the error's own

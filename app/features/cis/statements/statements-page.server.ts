@@ -1,5 +1,5 @@
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
-import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs, type StatementStatus } from "~/db/schema";
@@ -9,7 +9,7 @@ import { forTenant } from "~/db/tenancy";
 import type { StatementIssueMethod } from "../domain";
 import type { Actor } from "~/features/auth";
 import type { EmailFailure } from "./issue-codes";
-import type { StatementRowStatus } from "./statement-codes";
+import type { StatementFilter, StatementRowStatus } from "./statement-codes";
 import { pendingInvoices, pendingStatementsQuery } from "./statements.server";
 import type { Result } from "~/utils/result";
 
@@ -141,19 +141,17 @@ export type StatementsPageData = {
   batch: BatchJobView | null;
 };
 
-const invoiceFields = {
-  id: cisInvoices.id,
-  invoiceNumber: cisInvoices.invoiceNumber,
-  subcontractorId: cisInvoices.subcontractorId,
-  subcontractorName: cisInvoices.subcontractorName,
-  utrMasked: cisInvoices.utrMasked,
-  paymentDate: cisInvoices.paymentDate,
-  grossP: cisInvoices.grossP,
-  cisDeductionP: cisInvoices.cisDeductionP,
-  statementId: cisInvoices.statementId,
-};
+/** Subcontractors shown per page of the statements list. */
+export const STATEMENTS_PAGE_SIZE = 25;
 
-function invoiceView(r: { id: string; invoiceNumber: string; paymentDate: string | null; grossP: number; cisDeductionP: number }): StatementInvoiceView {
+/** Which page to show: `page` (from 1), or the page holding `sub` when it is in the filtered rows. */
+export type StatementsPageAsk = { filter: StatementFilter; page: number; sub: string | null };
+
+export type StatementsPage = StatementsPageData & { page: number; pageCount: number };
+
+type InvoiceRow = StatementInvoiceView & { statementId: string | null; subcontractorId: string };
+
+function invoiceView(r: InvoiceRow): StatementInvoiceView {
   return { id: r.id, invoiceNumber: r.invoiceNumber, paymentDate: r.paymentDate, grossP: r.grossP, cisDeductionP: r.cisDeductionP };
 }
 
@@ -163,118 +161,200 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
   else map.set(key, [value]);
 }
 
-// One collator per isolate: `localeCompare` with a locale builds one on every call, and a month's
-// rows are sorted with hundreds of comparisons.
-let collator: Intl.Collator | undefined;
-const byName = () => (collator ??= new Intl.Collator("en-GB", { sensitivity: "base" }));
+/**
+ * The month's rows, one per subcontractor: each statement of the month, and each subcontractor with
+ * invoices pending a statement and none yet (their count, CIS total and masked UTR summed here; the
+ * name is the invoices' copy, as Generate All names them). Read through the statements' month index
+ * and the partial index of invoices pending a statement: the month's statements and pending invoices,
+ * never the month's other payments.
+ */
+function monthRows(tenantId: string, taxMonth: string): SQL {
+  return sql`SELECT ${cisStatements.subcontractorId} AS sub_id, ${cisStatements.subcontractorName} AS name, ${cisStatements.status} AS status,
+      ${cisStatements.id} AS statement_id, NULL AS pending_utr, 0 AS pending_count, 0 AS pending_cis
+    FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.taxMonth} = ${taxMonth}
+    UNION ALL
+    SELECT g.sub_id, g.name, 'pending', NULL, g.pending_utr, g.pending_count, g.pending_cis FROM (
+      SELECT ${cisInvoices.subcontractorId} AS sub_id, max(${cisInvoices.subcontractorName}) AS name, max(${cisInvoices.utrMasked}) AS pending_utr,
+        count(*) AS pending_count, sum(${cisInvoices.cisDeductionP}) AS pending_cis
+      FROM ${cisInvoices} INDEXED BY cis_invoices_pending_statement_month
+      WHERE ${pendingInvoices(tenantId, taxMonth)}
+      GROUP BY ${cisInvoices.subcontractorId}
+    ) AS g
+    -- One look-up per subcontractor, not per invoice: a subcontractor with a statement is listed by it.
+    WHERE NOT EXISTS (SELECT 1 FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.subcontractorId} = g.sub_id
+      AND ${cisStatements.taxMonth} = ${taxMonth})`;
+}
 
 /**
- * Everything the statements screen shows for one tax month, in ONE D1 batch: the settings' e-mail
- * switch, the month's statements, their invoices, the invoices still pending a statement and the
- * month's latest Generate All job. Every query is bound to the tenant.
+ * The page's CTEs. `ranked`: the month's rows, each marked `shown` when it passes the status
+ * filter and numbered (`idx`, from 0) among the shown ones in name order (lower-cased name, then
+ * id: the subcontractor list's order). `totals`: one row, always, with the month's counts by status,
+ * the shown total and the page: the one holding `sub` when it is shown, else `page` kept within the
+ * pages there are (an empty list has one page); one pass over `ranked`. `page_rows`: that page's rows.
  */
-// eslint-disable-next-line max-lines-per-function -- issue 31 splits this module
-export async function loadStatementsPage(env: Env, tenantId: string, taxMonth: string): Promise<StatementsPageData> {
-  const db = dbFor(env, tenantId);
-  const monthStatements = sql`SELECT ${cisStatements.id} FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.taxMonth} = ${taxMonth}`;
-  const [settings, statements, onStatements, pending, [job]] = await db.batch([
+function pageCte(tenantId: string, taxMonth: string, ask: StatementsPageAsk): SQL {
+  // The page size is this module's integer constant, written into the SQL so every division in it is
+  // an integer one; the page asked for is bound and cast.
+  const size = sql.raw(String(STATEMENTS_PAGE_SIZE));
+  const sizeLess1 = sql.raw(String(STATEMENTS_PAGE_SIZE - 1));
+  const page = Math.max(1, Math.trunc(ask.page));
+  return sql`WITH ranked AS (
+      SELECT m.*, row_number() OVER (PARTITION BY m.shown ORDER BY lower(m.name), m.sub_id) - 1 AS idx
+      FROM (SELECT mr.*, (${ask.filter} = 'all' OR mr.status = ${ask.filter}) AS shown FROM (${monthRows(tenantId, taxMonth)}) AS mr) AS m
+    ),
+    totals AS (
+      SELECT count(*) AS n_all, coalesce(sum(status = 'pending'), 0) AS n_pending, coalesce(sum(status = 'generated'), 0) AS n_generated,
+        coalesce(sum(status = 'issued'), 0) AS n_issued, coalesce(sum(shown), 0) AS n_shown,
+        CASE WHEN max(shown AND sub_id = ${ask.sub}) = 1 THEN max(CASE WHEN shown AND sub_id = ${ask.sub} THEN idx END) / ${size} + 1
+          ELSE min(CAST(${page} AS INTEGER), max(1, (coalesce(sum(shown), 0) + ${sizeLess1}) / ${size})) END AS page
+      FROM ranked
+    ),
+    page_rows AS (
+      SELECT ranked.* FROM ranked, totals
+      WHERE ranked.shown AND ranked.idx >= (totals.page - 1) * ${size} AND ranked.idx < totals.page * ${size}
+    )`;
+}
+
+/** A column of a derived table, read by its name (a batch maps a row's columns in select order). */
+const col = <T>(name: string) => sql<T>`${sql.identifier(name)}`;
+
+const pageRowFields = {
+  nAll: col<number>("n_all"),
+  nPending: col<number>("n_pending"),
+  nGenerated: col<number>("n_generated"),
+  nIssued: col<number>("n_issued"),
+  nShown: col<number>("n_shown"),
+  page: col<number>("page"),
+  subId: col<string | null>("sub_id"),
+  name: col<string>("name"),
+  statementId: col<string | null>("statement_id"),
+  pendingUtr: col<string | null>("pending_utr"),
+  pendingCount: col<number>("pending_count"),
+  pendingCis: col<number>("pending_cis"),
+  utrMasked: col<string | null>("utr_masked"),
+  invoiceCount: col<number | null>("invoice_count"),
+  cisDeductionP: col<number | null>("cis_deduction_p"),
+  statementStatus: col<StatementStatus | null>("statement_status"),
+  generatedAt: col<number | null>("generated_at"),
+  issuedAt: col<number | null>("issued_at"),
+  issuedMethod: col<StatementIssueMethod | null>("issued_method"),
+  emailStatus: col<string | null>("email_status"),
+  emailError: col<string | null>("email_error"),
+};
+
+const pageInvoiceFields = {
+  id: col<string>("id"),
+  invoiceNumber: col<string>("invoice_number"),
+  subcontractorId: col<string>("subcontractor_id"),
+  paymentDate: col<string | null>("payment_date"),
+  grossP: col<number>("gross_p"),
+  cisDeductionP: col<number>("cis_deduction_p"),
+  statementId: col<string | null>("statement_id"),
+};
+
+/** The statements page's batch: see `loadStatementsPage`. */
+export function statementsPageQueries(db: Db, tenantId: string, taxMonth: string, ask: StatementsPageAsk) {
+  const cte = pageCte(tenantId, taxMonth, ask);
+  const invoiceColumns = sql`id, invoice_number, subcontractor_id, payment_date, gross_p, cis_deduction_p, statement_id, invoice_date`;
+  return [
     db.select({ emailStatements: cisSettings.emailStatements }).from(cisSettings).where(forTenant(cisSettings, tenantId)).limit(1),
     db
-      .select({
-        id: cisStatements.id,
-        subcontractorId: cisStatements.subcontractorId,
-        subcontractorName: cisStatements.subcontractorName,
-        utrMasked: cisStatements.utrMasked,
-        invoiceCount: cisStatements.invoiceCount,
-        cisDeductionP: cisStatements.cisDeductionP,
-        status: cisStatements.status,
-        generatedAt: cisStatements.generatedAt,
-        issuedAt: cisStatements.issuedAt,
-        issuedMethod: cisStatements.issuedMethod,
-        // Aliased: inside a batch rows are read by column name, and the statement has its own status.
-        emailStatus: sql<string | null>`${emailOutbox.status}`.as("email_status"),
-        emailError: sql<string | null>`${emailOutbox.error}`.as("email_error"),
-      })
-      .from(cisStatements)
-      .leftJoin(emailOutbox, and(forTenant(emailOutbox, tenantId), eq(emailOutbox.id, cisStatements.emailOutboxId)))
-      .where(and(forTenant(cisStatements, tenantId), eq(cisStatements.taxMonth, taxMonth))),
+      .select(pageRowFields)
+      .from(
+        sql`(${cte} SELECT t.*, p.sub_id, p.name, p.statement_id, p.pending_utr, p.pending_count, p.pending_cis, p.idx, s.utr_masked, s.invoice_count,
+          s.cis_deduction_p, s.status AS statement_status, s.generated_at, s.issued_at, s.issued_method, e.status AS email_status, e.error AS email_error
+        FROM totals t
+        LEFT JOIN page_rows p ON 1
+        LEFT JOIN ${cisStatements} s ON s.tenant_id = ${tenantId} AND s.id = p.statement_id
+        LEFT JOIN ${emailOutbox} e ON e.tenant_id = ${tenantId} AND e.id = s.email_outbox_id) AS x`,
+      )
+      .orderBy(sql`idx`),
     db
-      .select(invoiceFields)
-      .from(cisInvoices)
-      .where(sql`${cisInvoices.tenantId} = ${tenantId} AND ${cisInvoices.statementId} IN (${monthStatements})`)
-      .orderBy(asc(cisInvoices.invoiceDate), asc(cisInvoices.invoiceNumber), asc(cisInvoices.id)),
-    db
-      .select(invoiceFields)
-      .from(cisInvoices)
-      .where(pendingInvoices(tenantId, taxMonth))
-      .orderBy(asc(cisInvoices.invoiceDate), asc(cisInvoices.invoiceNumber), asc(cisInvoices.id)),
+      .select(pageInvoiceFields)
+      .from(
+        sql`(${cte} SELECT ${invoiceColumns} FROM ${cisInvoices}
+          WHERE tenant_id = ${tenantId} AND statement_id IN (SELECT statement_id FROM page_rows WHERE statement_id IS NOT NULL)
+        UNION ALL
+        SELECT ${invoiceColumns} FROM ${cisInvoices} INDEXED BY cis_invoices_pending_statement_month
+          WHERE ${pendingInvoices(tenantId, taxMonth)} AND subcontractor_id IN (SELECT sub_id FROM page_rows)) AS x`,
+      )
+      .orderBy(sql`invoice_date`, sql`invoice_number`, sql`id`),
     latestBatchJobQuery(db, tenantId, taxMonth),
-  ]);
+  ] as const;
+}
+
+/**
+ * One page of the statements screen for a tax month, in ONE D1 batch (`statementsPageQueries`): the
+ * settings' e-mail switch; the month's counts with the page's rows (paged in SQL, one row of counts
+ * when the page is empty); the page's invoices, those on its statements and those still pending a
+ * statement (for a row with a statement, paid after it was generated: never on it); and the
+ * month's latest Generate All job. Every query is bound to the tenant; only the page's invoices are
+ * read.
+ */
+export async function loadStatementsPage(
+  env: Env,
+  tenantId: string,
+  taxMonth: string,
+  ask: StatementsPageAsk = { filter: "all", page: 1, sub: null },
+): Promise<StatementsPage> {
+  const db = dbFor(env, tenantId);
+  const [settings, pageRows, invoices, [job]] = await db.batch(statementsPageQueries(db, tenantId, taxMonth, ask));
 
   const byStatement = new Map<string, StatementInvoiceView[]>();
-  for (const inv of onStatements) if (inv.statementId) pushTo(byStatement, inv.statementId, invoiceView(inv));
-  const pendingBySub = new Map<string, (typeof pending)[number][]>();
-  for (const inv of pending) pushTo(pendingBySub, inv.subcontractorId, inv);
-
-  const rows: StatementSubRow[] = statements.map((s) => ({
-    subcontractorId: s.subcontractorId,
-    name: s.subcontractorName,
-    utrMasked: s.utrMasked,
-    status: s.status,
-    invoiceCount: s.invoiceCount,
-    cisDeductionP: s.cisDeductionP,
-    invoices: byStatement.get(s.id) ?? [],
-    statement: {
-      id: s.id,
-      status: s.status,
-      generatedAt: s.generatedAt,
-      issuedAt: s.issuedAt,
-      issuedMethod: s.issuedMethod,
-      emailFailure: s.emailStatus === "failed" ? (s.emailError === QUEUE_REFUSED ? "not_queued" : "delivery_failed") : null,
-    },
-    notOnStatement: (pendingBySub.get(s.subcontractorId) ?? []).map(invoiceView),
-  }));
-  const withStatement = new Set(statements.map((s) => s.subcontractorId));
-  for (const [subcontractorId, invoices] of pendingBySub) {
-    if (withStatement.has(subcontractorId)) continue;
-    const first = invoices[0]!;
-    rows.push({
-      subcontractorId,
-      name: first.subcontractorName,
-      utrMasked: first.utrMasked,
-      status: "pending",
-      invoiceCount: invoices.length,
-      cisDeductionP: invoices.reduce((sum, i) => sum + i.cisDeductionP, 0),
-      invoices: invoices.map(invoiceView),
-      statement: null,
-      notOnStatement: [],
-    });
+  const pendingBySub = new Map<string, StatementInvoiceView[]>();
+  for (const inv of invoices) {
+    if (inv.statementId) pushTo(byStatement, inv.statementId, invoiceView(inv));
+    else pushTo(pendingBySub, inv.subcontractorId, invoiceView(inv));
   }
-  rows.sort((a, b) => byName().compare(a.name, b.name) || a.subcontractorId.localeCompare(b.subcontractorId));
 
+  const rows = pageRows.flatMap((r) => (r.subId === null ? [] : [pageRow({ ...r, subId: r.subId }, byStatement, pendingBySub)]));
+  // The counts ride on every row; the one row there always is when the page is empty.
+  const totals = pageRows[0];
   return {
     emailStatements: settings[0]?.emailStatements ?? true,
     rows,
-    counts: {
-      total: rows.length,
-      pending: rows.filter((r) => r.status === "pending").length,
-      generated: rows.filter((r) => r.status === "generated").length,
-      issued: rows.filter((r) => r.status === "issued").length,
-    },
+    counts: { total: totals?.nAll ?? 0, pending: totals?.nPending ?? 0, generated: totals?.nGenerated ?? 0, issued: totals?.nIssued ?? 0 },
     batch: job ? batchJobView(job) : null,
+    page: totals?.page ?? 1,
+    pageCount: Math.max(1, Math.ceil((totals?.nShown ?? 0) / STATEMENTS_PAGE_SIZE)),
   };
 }
 
-/** Subcontractors shown per page of the statements list. */
-export const STATEMENTS_PAGE_SIZE = 25;
+type PageRow = { [K in keyof typeof pageRowFields]: (typeof pageRowFields)[K]["_"]["type"] } & { subId: string };
 
-/**
- * One page of the month's rows (already filtered and in name order): the page asked for, or the
- * page holding `sub` when given (a link to one subcontractor's statement), within the pages there are.
- */
-export function statementsPageOf<T extends { subcontractorId: string }>(rows: readonly T[], ask: { page: number; sub: string | null }) {
-  const pageCount = Math.max(1, Math.ceil(rows.length / STATEMENTS_PAGE_SIZE));
-  const at = ask.sub === null ? -1 : rows.findIndex((r) => r.subcontractorId === ask.sub);
-  const page = at >= 0 ? Math.floor(at / STATEMENTS_PAGE_SIZE) + 1 : Math.min(Math.max(1, ask.page), pageCount);
-  return { page, pageCount, rows: rows.slice((page - 1) * STATEMENTS_PAGE_SIZE, page * STATEMENTS_PAGE_SIZE) };
+/** A page row as the screen draws it, with its invoices: on its statement, or pending one. */
+function pageRow(r: PageRow, byStatement: Map<string, StatementInvoiceView[]>, pendingBySub: Map<string, StatementInvoiceView[]>): StatementSubRow {
+  const late = pendingBySub.get(r.subId) ?? [];
+  if (r.statementId === null) {
+    return {
+      subcontractorId: r.subId,
+      name: r.name,
+      utrMasked: r.pendingUtr,
+      status: "pending",
+      invoiceCount: r.pendingCount,
+      cisDeductionP: r.pendingCis,
+      invoices: late,
+      statement: null,
+      notOnStatement: [],
+    };
+  }
+  const status = r.statementStatus ?? "generated";
+  return {
+    subcontractorId: r.subId,
+    name: r.name,
+    utrMasked: r.utrMasked,
+    status,
+    invoiceCount: r.invoiceCount ?? 0,
+    cisDeductionP: r.cisDeductionP ?? 0,
+    invoices: byStatement.get(r.statementId) ?? [],
+    statement: {
+      id: r.statementId,
+      status,
+      generatedAt: r.generatedAt ?? 0,
+      issuedAt: r.issuedAt,
+      issuedMethod: r.issuedMethod,
+      emailFailure: r.emailStatus === "failed" ? (r.emailError === QUEUE_REFUSED ? "not_queued" : "delivery_failed") : null,
+    },
+    notOnStatement: late,
+  };
 }

@@ -1,3 +1,5 @@
+import type { BatchResponse } from "drizzle-orm/batch";
+import type { PagePrefetched } from "~/features/platform/index.server";
 import { and, asc, count, eq, inArray, isNull, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { forTenant } from "~/db/tenancy";
 import { z } from "zod";
@@ -152,13 +154,20 @@ function listConditions(tenantId: string | SQLWrapper, query: Pick<ListQuery, "s
  * One page of the list, its total and the four summary cards in one D1 round trip (a batch):
  * the page never loads more than PAGE_SIZE rows, whatever the tenant's size.
  */
-export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery) {
+export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery, prefetched: PagePrefetched | null = null) {
   const db = dbFor(env, tenantId);
   const limit = query.q ? searchCountLimit(query.page, PAGE_SIZE) : Infinity;
-  const [rows, [{ total }], [summary]] = query.q
-    ? await db.batch(await searchStatements(env, db, tenantId, query, limit))
-    : await db.batch(listStatements(db, tenantId, query));
+  const [rows, [{ total }], [summary]] = prefetched
+    ? (prefetched.results as BatchResponse<ReturnType<typeof listStatements>>)
+    : query.q
+      ? await db.batch(await searchStatements(env, db, tenantId, query, limit))
+      : await db.batch(listStatements(db, tenantId, query));
   return { rows, ...pagedTotal(total, PAGE_SIZE, limit), page: query.page, summary: toSummary(summary) };
+}
+
+/** The list's batch (the page, its total and the cards), also run by the tenant middleware for the list (ADR 0082). */
+export async function subcontractorListStatements(env: Env, db: Db, tenantId: string, query: ListQuery) {
+  return query.q ? await searchStatements(env, db, tenantId, query, searchCountLimit(query.page, PAGE_SIZE)) : listStatements(db, tenantId, query);
 }
 
 function pageQuery(db: Db, where: SQL | undefined, offset: number | Placeholder) {

@@ -3,6 +3,7 @@ import { registerEraser, type PersonalDataEraser } from "../erasure/erasure.serv
 import { registerAuditNamers, type AuditActorNamer, type AuditTargetNamer } from "../audit-targets.server";
 import { registerJobs } from "./definitions.server";
 import type { JobDefinition } from "./registry.server";
+import { registerPagePrefetch, type PagePrefetch } from "../page-prefetch.server";
 
 /** The crons wrangler.toml triggers (`[triggers] crons`); every scheduled task runs on one of them. */
 export const CRONS = { daily: "0 6 * * *", hourly: "15 * * * *" } as const;
@@ -29,6 +30,8 @@ export type ServerFeature = {
   erasure?: PersonalDataEraser;
   /** What the feature does at once when a person is disabled, after it committed (e.g. closing their live sockets). */
   onPersonDisabled?(env: Env, tenantId: string, userId: string): Promise<unknown>;
+  /** Pages whose own batch the tenant middleware may run with its own (ADR 0082). */
+  pagePrefetch?: readonly PagePrefetch[];
 };
 
 const disabledHooks: NonNullable<ServerFeature["onPersonDisabled"]>[] = [];
@@ -50,6 +53,7 @@ export function registerServerFeatures(features: readonly ServerFeature[]): void
     if (feature.auditNamers) registerAuditNamers(feature.auditNamers);
     if (feature.erasure) registerEraser(feature.erasure);
     if (feature.onPersonDisabled && !disabledHooks.includes(feature.onPersonDisabled)) disabledHooks.push(feature.onPersonDisabled);
+    for (const prefetch of feature.pagePrefetch ?? []) registerPagePrefetch(prefetch);
     feature.register?.();
   }
 }

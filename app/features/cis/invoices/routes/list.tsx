@@ -5,7 +5,8 @@ import { inputClass } from "~/components/ui/field";
 import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
 import { reportInternalError } from "~/features/platform";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
+import { mintSubmissionKey, submitOnce, takePagePrefetch } from "~/features/platform/index.server";
+import { INVOICE_LIST_PATH } from "../../page-prefetch.server";
 import { useHydrated } from "~/utils/use-hydrated";
 import { useSelection } from "~/utils/use-selection";
 import { itemCount, Pager } from "~/components/ui/pager";
@@ -51,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const today = londonToday();
   const bulkKey = Object.values(bulk).some(Boolean) ? await mintSubmissionKey(env, bulkScope(tenant.id, user.id)) : null;
   try {
-    const list = await listInvoices(env, tenant.id, query);
+    const list = await listInvoices(env, tenant.id, query, new Date(), takePagePrefetch(context, INVOICE_LIST_PATH, tenant.id));
     return { query, perms, today, bulkKey, error: null, list };
   } catch (err) {
     // The page still renders (toolbar, filters) with the list's error sentence; the error's own

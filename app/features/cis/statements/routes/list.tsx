@@ -19,7 +19,7 @@ import { BatchPanel, StatementDeadlineBanner } from "../components/statement-pan
 import { StatementList } from "../components/statement-list";
 import { generateSubcontractorStatement } from "../generate.server";
 import { BATCH_MESSAGES, BATCH_REFRESH_SECONDS, STATEMENT_FILTER_LABELS, STATEMENT_FILTERS, type StatementFilter } from "../statement-codes";
-import { loadStatementsPage, startBatchGeneration, statementsPageOf } from "../statements-page.server";
+import { loadStatementsPage, startBatchGeneration } from "../statements-page.server";
 import { STATEMENT_ERROR_MESSAGES } from "../statements.server";
 import { statementFilterSchema, statementPageSchema, statementsActionSchema } from "../schemas";
 import type { Route } from "./+types/list";
@@ -66,20 +66,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canIssue: can(user, ISSUE_SCOPE),
   };
   try {
-    const page = await loadStatementsPage(env, tenant.id, query.month);
+    // One page of subcontractors is read and drawn (the month may hold hundreds); the counts are the month's.
+    const page = await loadStatementsPage(env, tenant.id, query.month, query);
     const batch = page.batch;
-    // One page of subcontractors is sent and drawn (the month may hold hundreds); the counts are the month's.
-    const shown = statementsPageOf(query.filter === "all" ? page.rows : page.rows.filter((r) => r.status === query.filter), query);
-    const keys = view.canIssue ? await submissionKeysFor(env, tenant.id, user.id, query.month, shown.rows) : { generateAll: null, issue: {} };
+    const keys = view.canIssue ? await submissionKeysFor(env, tenant.id, user.id, query.month, page.rows) : { generateAll: null, issue: {} };
     return {
       ...view,
-      returnTo: listUrl(query.month, query.filter, { page: shown.page }),
-      pages: { page: shown.page, pageCount: shown.pageCount },
+      returnTo: listUrl(query.month, query.filter, { page: page.page }),
+      pages: { page: page.page, pageCount: page.pageCount },
       keys,
       error: null,
       emailStatements: page.emailStatements,
       counts: page.counts,
-      rows: shown.rows,
+      rows: page.rows,
       // A finished job's outcome is shown to whoever started it (its id is in the address it was sent
       // to); a running one to everyone, so nobody starts a second.
       batch: batch && (batch.state === "running" || batch.id === query.job) ? batch : null,

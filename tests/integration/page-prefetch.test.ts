@@ -82,6 +82,19 @@ describe("a list page's batch run with the middleware's (ADR 0082)", () => {
     }
   });
 
+  it("the returns page: a malformed month prefetches nothing and still answers 400; a good one rides along", async () => {
+    const a = await tenantWithInvoice("Echo");
+    await a.b.get(`${a.t.origin}/cis/invoices`);
+    for (let i = 0; i < 2; i++) {
+      const bad = await a.b.get(`${a.t.origin}/cis/returns?month=not-a-month`);
+      expect(bad.status).toBe(400);
+      expect(d1Queries(bad)).toBe(1);
+    }
+    const good = await a.b.get(`${a.t.origin}/cis/returns?month=2026-03`);
+    expect(good.status).toBe(200);
+    expect(d1Queries(good)).toBe(1);
+  });
+
   it("serves the list's data request in one round trip too", async () => {
     const a = await tenantWithInvoice("Charlie");
     await a.b.get(`${a.t.origin}/cis/invoices`);

@@ -1,3 +1,5 @@
+import type { BatchResponse } from "drizzle-orm/batch";
+import type { PagePrefetched } from "~/features/platform/index.server";
 import { and, asc, between, desc, eq, gte, inArray, isNull, lt, min, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
@@ -736,10 +738,10 @@ export type ReturnsPageData = {
 };
 
 /** Everything /cis/returns shows for a month, in ONE D1 round trip. */
-export async function returnsPageData(env: Env, tenantId: string, month: TaxMonth, now: Date = new Date()): Promise<ReturnsPageData> {
-  const db = dbFor(env, tenantId);
+/** The returns page's batch for a month, at `now` (also run by the tenant middleware, ADR 0082). */
+export function returnsPageQueries(db: Db, tenantId: string, month: TaxMonth, now: Date) {
   const values = { tenantId, month: month.label };
-  const [monthReturns, lines, history, historyLineRows, [payments], contacts, ...overdueResults] = await db.batch([
+  return [
     returnsPage.monthReturns(db, values),
     returnsPage.lines(db, values),
     returnsPage.history(db, values),
@@ -747,7 +749,22 @@ export async function returnsPageData(env: Env, tenantId: string, month: TaxMont
     returnsPage.paidInMonth(db, values),
     returnsPage.contacts(db, values),
     ...overdueReturnsQueries(db, tenantId, now),
-  ]);
+  ] as const;
+}
+
+/** The returns page's data, from its batch: the one the tenant middleware ran for this request when given (at its time), else its own. */
+export async function returnsPageData(
+  env: Env,
+  tenantId: string,
+  month: TaxMonth,
+  at: Date = new Date(),
+  prefetched: PagePrefetched | null = null,
+): Promise<ReturnsPageData> {
+  const now = prefetched?.now ?? at;
+  const db = dbFor(env, tenantId);
+  const [monthReturns, lines, history, historyLineRows, [payments], contacts, ...overdueResults] = prefetched
+    ? (prefetched.results as BatchResponse<ReturnType<typeof returnsPageQueries>>)
+    : await db.batch(returnsPageQueries(db, tenantId, month, now));
   const historyLines: Record<string, ReturnLineRow[]> = {};
   for (const l of historyLineRows) (historyLines[l.returnId] ??= []).push(l);
   return {

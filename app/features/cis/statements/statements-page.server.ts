@@ -1,3 +1,5 @@
+import type { BatchResponse } from "drizzle-orm/batch";
+import type { PagePrefetched } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
 import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
@@ -284,7 +286,8 @@ export function statementsPageQueries(db: Db, tenantId: string, taxMonth: string
 }
 
 /**
- * One page of the statements screen for a tax month, in ONE D1 batch (`statementsPageQueries`): the
+ * One page of the statements screen for a tax month, in ONE D1 batch (`statementsPageQueries`, run
+ * by the tenant middleware when `prefetched`, ADR 0082): the
  * settings' e-mail switch; the month's counts with the page's rows (paged in SQL, one row of counts
  * when the page is empty); the page's invoices, those on its statements and those still pending a
  * statement (for a row with a statement, paid after it was generated: never on it); and the
@@ -296,9 +299,12 @@ export async function loadStatementsPage(
   tenantId: string,
   taxMonth: string,
   ask: StatementsPageAsk = { filter: "all", page: 1, sub: null },
+  prefetched: PagePrefetched | null = null,
 ): Promise<StatementsPage> {
   const db = dbFor(env, tenantId);
-  const [settings, pageRows, invoices, [job]] = await db.batch(statementsPageQueries(db, tenantId, taxMonth, ask));
+  const [settings, pageRows, invoices, [job]] = prefetched
+    ? (prefetched.results as BatchResponse<ReturnType<typeof statementsPageQueries>>)
+    : await db.batch(statementsPageQueries(db, tenantId, taxMonth, ask));
 
   const byStatement = new Map<string, StatementInvoiceView[]>();
   const pendingBySub = new Map<string, StatementInvoiceView[]>();

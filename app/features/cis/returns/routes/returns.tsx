@@ -3,11 +3,13 @@ import { requireScope } from "~/features/auth/index.server";
 import { can } from "~/features/auth";
 import { devToolsEnabled } from "~/features/platform/index.server";
 import { reportInternalError } from "~/features/platform";
-import { mintSubmissionKey, redirectWithToast } from "~/features/platform/index.server";
+import { mintSubmissionKey, redirectWithToast, takePagePrefetch } from "~/features/platform/index.server";
+import { RETURNS_PATH } from "../../page-prefetch.server";
+import { parseReturnsMonth } from "../month-param";
 import { returnSubmitScope } from "../../hmrc/return-submission.server";
 import { fileNilReturn, NIL_CONFIRM_REQUIRED } from "../nil-submit.server";
 import { formatLongDate, LONDON } from "~/utils/dates";
-import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel, type TaxMonth } from "../../domain/tax-month";
+import { currentTaxMonth, nextTaxMonth, previousTaxMonth, taxMonthFromLabel } from "../../domain/tax-month";
 import type { Actor } from "~/features/auth";
 import { requireModule } from "~/features/auth/index.server";
 import {
@@ -52,24 +54,17 @@ import { formatInTimeZone } from "date-fns-tz";
 import type { Route } from "./+types/returns";
 import type { Result } from "~/utils/result";
 
-function parseMonth(raw: string | null, now: Date): TaxMonth | null {
-  if (raw === null || raw.trim() === "") return currentTaxMonth(now);
-  try {
-    return taxMonthFromLabel(raw.trim());
-  } catch {
-    return null;
-  }
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: RETURNS_READ_SCOPES });
-  const now = new Date();
+  // The page's batch may have run with the middleware's (ADR 0082): its time decides the month asked for too.
+  const prefetched = takePagePrefetch(context, RETURNS_PATH, tenant.id);
+  const now = prefetched?.now ?? new Date();
   const params = new URL(request.url).searchParams;
-  const month = parseMonth(params.get("month"), now);
+  const month = parseReturnsMonth(params.get("month"), now);
   if (!month) return data({ kind: "no-month" as const, message: NO_TAX_MONTH }, { status: 400 });
   let page;
   try {
-    page = await returnsPageData(env, tenant.id, month, now);
+    page = await returnsPageData(env, tenant.id, month, now, prefetched);
   } catch (err) {
     const message = reportInternalError(context, err, "cis returns page");
     return data({ kind: "error" as const, message: `Error loading returns: ${message}` }, { status: 500 });
@@ -168,7 +163,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } else {
     await requireScope(request, context, user, "cis.ret.compile");
   }
-  const month = parseMonth(parsed.data.month, new Date());
+  const month = parseReturnsMonth(parsed.data.month, new Date());
   if (!month || parsed.data.month.trim() === "") return refused("invalid_month");
   const here = `/cis/returns?month=${month.label}`;
 
@@ -249,7 +244,7 @@ const NOTICE_DELETE_CONFIRM = "Delete this notice of no payments? The months it 
 
 /** Nil Return in one step: confirmed by its box (no JavaScript needed), compiled and sent, then HMRC's answer on the submit page. */
 async function nilSubmitAction(env: Env, tenantId: string, actor: Actor, form: FormData) {
-  const month = parseMonth(String(form.get("month") ?? ""), new Date());
+  const month = parseReturnsMonth(String(form.get("month") ?? ""), new Date());
   if (!month || String(form.get("month") ?? "").trim() === "") return refused("invalid_month");
   if (form.get("confirmed") !== "yes") return data<ActionData>({ kind: "nil-confirm", message: NIL_CONFIRM_REQUIRED }, { status: 400 });
   const res = await fileNilReturn(env, tenantId, month.label, actor, { form, inactivity: form.get("inactivity") === "yes" });

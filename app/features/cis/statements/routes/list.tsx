@@ -1,5 +1,7 @@
 import { SubmissionKeyInput } from "~/features/platform";
-import { mintSubmissionKey, submitOnce } from "~/features/platform/index.server";
+import { mintSubmissionKey, submitOnce, takePagePrefetch } from "~/features/platform/index.server";
+import { STATEMENTS_PATH } from "../../page-prefetch.server";
+import { parseStatementsQuery } from "../statement-query";
 import { issueSubmissionScope } from "../issue.server";
 import type { ChangeEvent } from "react";
 import { data, Form, Link, redirect } from "react-router";
@@ -13,7 +15,7 @@ import { can } from "~/features/auth";
 import { reportInternalError } from "~/features/platform";
 import { redirectWithToast } from "~/features/platform/index.server";
 import { formatLongDate } from "~/utils/dates";
-import { currentTaxMonth, deadlineIndicator, isTaxMonthLabel, nextTaxMonth, previousTaxMonth, taxMonthFromLabel } from "../../domain/tax-month";
+import { deadlineIndicator, nextTaxMonth, previousTaxMonth, taxMonthFromLabel } from "../../domain/tax-month";
 import { requireModule } from "~/features/auth/index.server";
 import { BatchPanel, StatementDeadlineBanner } from "../components/statement-panels";
 import { StatementList } from "../components/statement-list";
@@ -21,7 +23,7 @@ import { generateSubcontractorStatement } from "../generate.server";
 import { BATCH_MESSAGES, BATCH_REFRESH_SECONDS, STATEMENT_FILTER_LABELS, STATEMENT_FILTERS, type StatementFilter } from "../statement-codes";
 import { loadStatementsPage, startBatchGeneration } from "../statements-page.server";
 import { STATEMENT_ERROR_MESSAGES } from "../statements.server";
-import { statementFilterSchema, statementPageSchema, statementsActionSchema } from "../schemas";
+import { statementsActionSchema } from "../schemas";
 import type { Route } from "./+types/list";
 
 /** Reading the screen needs invoice read (coarse read grants it); every statement action needs cis.stmt.issue (coarse write grants it). */
@@ -36,25 +38,12 @@ function listUrl(month: string, filter: StatementFilter, { job, page = 1 }: { jo
   return `/cis/statements?${params.toString()}`;
 }
 
-/** An unknown or malformed month falls back to the current London tax month. */
-function parseQuery(params: URLSearchParams, now: Date) {
-  const month = params.get("month");
-  const job = params.get("job");
-  const sub = params.get("sub");
-  return {
-    month: isTaxMonthLabel(month) ? month : currentTaxMonth(now).label,
-    filter: statementFilterSchema.parse(params.get("filter") ?? "all"),
-    page: statementPageSchema.parse(params.get("page") ?? 1),
-    // A link to one subcontractor's statement opens the page that holds it.
-    sub: sub && sub.length <= 64 ? sub : null,
-    job: job && job.length <= 64 ? job : null,
-  };
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, tenant, user } = await requireModule(request, context, { module: "cis", scope: READ_SCOPE });
-  const now = new Date();
-  const query = parseQuery(new URL(request.url).searchParams, now);
+  // The page's batch may have run with the middleware's (ADR 0082): its time decides the default month too.
+  const prefetched = takePagePrefetch(context, STATEMENTS_PATH, tenant.id);
+  const now = prefetched?.now ?? new Date();
+  const query = parseStatementsQuery(new URL(request.url).searchParams, now);
   const tm = taxMonthFromLabel(query.month);
   const indicator = deadlineIndicator(tm.deadlines.statements, now);
   const view = {
@@ -67,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   try {
     // One page of subcontractors is read and drawn (the month may hold hundreds); the counts are the month's.
-    const page = await loadStatementsPage(env, tenant.id, query.month, query);
+    const page = await loadStatementsPage(env, tenant.id, query.month, query, prefetched);
     const batch = page.batch;
     const keys = view.canIssue ? await submissionKeysFor(env, tenant.id, user.id, query.month, page.rows) : { generateAll: null, issue: {} };
     return {

@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { type MiddlewareFunction } from "react-router";
 import { cloudflareContext, tenantContext, userContext } from "~/context";
 import { HOME_SHARD, isSharded, loadShardRoutes, shardDb, shardOfSlug, ShardRoutingError } from "~/db/client.server";
@@ -66,13 +67,14 @@ async function readTenantHost(env: Env, slug: string, idHash: string | null, pag
   const own = idHash ? [tenantStmt, modulesStmt, staffSessionStatement(db, slug, idHash)] : [tenantStmt, modulesStmt];
   const guess = page ? knownTenantId(slug) : null;
   const pageStatements = page && guess ? await pageStatementsOrNone(env, db, guess, page) : [];
+  const run = (items: readonly BatchItem<"sqlite">[]): Promise<readonly unknown[]> => db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   let results: readonly unknown[];
   try {
-    results = await db.batch([...own, ...pageStatements] as unknown as Parameters<typeof db.batch>[0]);
+    results = await run([...own, ...pageStatements]);
   } catch (err) {
     // The page's statements must never cost the page itself: without them its loader asks (and reports) alone.
     if (pageStatements.length === 0) throw err;
-    results = await db.batch(own as unknown as Parameters<typeof db.batch>[0]);
+    results = await run(own);
   }
   const tenantRows = results[0] as Awaited<typeof tenantStmt>;
   const moduleRows = results[1] as Awaited<typeof modulesStmt>;

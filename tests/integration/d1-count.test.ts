@@ -15,12 +15,7 @@ import { compileMonthlyReturn } from "~/features/cis/returns/returns.server";
 import { seedInvoice } from "../factories/returns";
 import { signedIn } from "../factories/sessions";
 import { analyticsWindow } from "~/features/cis/analytics/analytics.server";
-
-function d1Queries(res: Response): number {
-  const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");
-  if (!m) throw new Error("no D1 count header");
-  return Number(m[1]);
-}
+import { d1Queries } from "./d1-queries";
 
 describe("D1 query count header", () => {
   it("reports the round trips a page costs", async () => {

@@ -4,12 +4,7 @@ import { countRequest, requestCountedD1 } from "~/db/instrument";
 import { globalDb } from "~/db/client.server";
 import { cisStaff, seedSub } from "../factories/cis";
 import { rowsRead } from "./page-costs";
-
-function d1Queries(res: Response): number {
-  const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");
-  if (!m) throw new Error("no D1 count header");
-  return Number(m[1]);
-}
+import { d1Queries } from "./d1-queries";
 
 describe("the development D1 counter", () => {
   it("is one binding per isolate, so the drizzle instance kept per binding is made once, not once a request", () => {

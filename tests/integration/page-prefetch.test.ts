@@ -8,12 +8,7 @@ import { createTenant, createUser } from "../factories";
 import { cisStaff, seedSub } from "../factories/cis";
 import { seedInvoice } from "../factories/returns";
 import { signedIn } from "../factories/sessions";
-
-function d1Queries(res: Response): number {
-  const m = /d1;desc="D1 queries";dur=(\d+)/.exec(res.headers.get("Server-Timing") ?? "");
-  if (!m) throw new Error("no D1 count header");
-  return Number(m[1]);
-}
+import { d1Queries } from "./d1-queries";
 
 /** A tenant with one invoice whose number names it, and a signed-in admin. */
 async function tenantWithInvoice(tag: string) {

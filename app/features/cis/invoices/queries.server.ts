@@ -354,7 +354,10 @@ const preparedStats = preparedStatement((db, p: Placeholders<ListValues>) => sta
 /** One page, the total for the pager and the five stat cards (statsQuery), in a single D1 round trip. */
 /** The list's batch: the page, its total and the summary cards, bound to the view's tenant and filters at `now`. */
 export function invoiceListStatements(db: Db, tenantId: string, query: InvoiceListQuery, now: Date) {
-  const v = listValues(tenantId, query, now);
+  return preparedList(db, listValues(tenantId, query, now));
+}
+
+function preparedList(db: Db, v: ListValues) {
   return [preparedPage(db, v), preparedTotal(db, v), preparedStats(db, v)] as const;
 }
 
@@ -367,8 +370,8 @@ export async function listInvoices(env: Env, tenantId: string, query: InvoiceLis
   const db = dbFor(env, tenantId);
   const v = listValues(tenantId, query, now);
   const [rows, [{ total }], [stats]] = prefetched
-    ? (prefetched.results as BatchResponse<ReturnType<typeof invoiceListStatements>>)
-    : await db.batch([preparedPage(db, v), preparedTotal(db, v), preparedStats(db, v)]);
+    ? (prefetched.results as BatchResponse<ReturnType<typeof preparedList>>)
+    : await db.batch(preparedList(db, v));
   return {
     rows: rows.map(invoiceListItem),
     // A search's total is "more than `total`" when its count stopped at the limit.

@@ -1,3 +1,5 @@
+// First: modules evaluated after this one get the short-string encoder (ADR 0083).
+import "./text-encoder";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 // Queues and cron check scopes without loading the router: register them here too.
 import "../app/scopes";

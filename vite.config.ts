@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { devAppDomain, devPort } from "./scripts/dev-port.mjs";
+import { routeMatchMemo } from "./scripts/route-match-memo.mjs";
 
 /**
  * Papa Parse (the CSV reader) has a reader for Node duplex streams that calls require("stream");
@@ -48,6 +49,7 @@ export default defineConfig(({ command }) => {
   return {
     plugins: [
       papaParseWithoutNodeStream(),
+      routeMatchMemo(),
       cloudflare({
         viteEnvironment: { name: "ssr" },
         // Only the dev server: a build keeps wrangler.toml's APP_DOMAIN for its environment.

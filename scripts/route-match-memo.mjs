@@ -12,7 +12,8 @@ import path from "node:path";
 export const MATCH_LOOP = "for (let i = 0; matches == null && i < branches.length; ++i) matches = matchRouteBranch(branches[i], decoded, allowPartial);";
 
 const ROUTER_UTILS = /[\\/]node_modules[\\/]react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]router[\\/]utils\.js$/;
-const MEMO_MODULE = path.resolve(import.meta.dirname, "..", "app", "utils", "route-match-memo.ts");
+/** The module the transformed search imports its memo from. */
+export const MEMO_MODULE = path.resolve(import.meta.dirname, "..", "app", "utils", "route-match-memo.ts");
 
 /** React Router's utils module with the search going through the memo, or an error when the loop is not there. */
 export function withMatchMemo(code, memoModule = MEMO_MODULE) {

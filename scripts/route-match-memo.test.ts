@@ -1,22 +1,23 @@
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routeConfig from "../app/routes";
 import { MATCH_LOOP, withMatchMemo } from "./route-match-memo.mjs";
+import {
+  appRoutes,
+  copyRouter,
+  importFrom,
+  matcherIn,
+  MEMO_MODULE,
+  removeCopies,
+  routerSource,
+  type Match,
+  type Matcher,
+  type Route,
+} from "./route-match-copy";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const ROUTER = (mode: string) => path.join(ROOT, "node_modules", "react-router", "dist", mode, "lib", "router");
-// Inside node_modules, so the copy resolves React Router's own dependencies as the original does.
-const COPY = path.join(ROOT, "node_modules", ".cache", "route-match-memo-test", "router");
-
-type ConfigEntry = { id?: string; file: string; path?: string; index?: boolean; children?: ConfigEntry[] };
-type Route = { id: string; path?: string; index?: boolean; children?: Route[] };
-type Match = { route: Route; params: Record<string, string | undefined>; pathname: string; pathnameBase: string };
-
-const toRoute = (e: ConfigEntry): Route => ({ id: e.id ?? e.file, path: e.path, index: e.index, children: e.children?.map(toRoute) });
+const COPIES = "route-match-memo-test";
 // The app's whole route tree under its root layout, as the Worker's build gives it to React Router.
-const routes: Route[] = [{ id: "root", path: "", children: (routeConfig as ConfigEntry[]).map(toRoute) }];
+const routes = appRoutes();
 
 /** A concrete address for every route pattern, and the awkward ones around them. */
 function addresses(): string[] {
@@ -39,30 +40,23 @@ function addresses(): string[] {
 const summary = (m: Match[] | null) => m?.map((x) => ({ id: x.route.id, params: { ...x.params }, pathname: x.pathname, pathnameBase: x.pathnameBase })) ?? null;
 
 describe("the route-match memo in React Router's route search", () => {
-  let memoised: { match(path: string, allowPartial?: boolean): Match[] | null };
+  let memoised: Matcher;
   let original: (routes: Route[], path: string, basename: string, allowPartial: boolean) => Match[] | null;
   let rememberedAnswers: () => number;
 
   beforeAll(async () => {
-    rmSync(COPY, { recursive: true, force: true });
-    mkdirSync(path.dirname(COPY), { recursive: true });
-    cpSync(ROUTER("production"), COPY, { recursive: true });
-    const utils = path.join(COPY, "utils.js");
-    const memo = path.join(ROOT, "app", "utils", "route-match-memo.ts");
-    writeFileSync(utils, withMatchMemo(readFileSync(utils, "utf8"), memo));
+    const copy = copyRouter(COPIES, true);
     // Read through the copy, so it is the memo instance the copied search imported.
-    writeFileSync(path.join(COPY, "memo.js"), `export { rememberedAnswers } from ${JSON.stringify(memo)};`);
-    ({ rememberedAnswers } = await import(pathToFileURL(path.join(COPY, "memo.js")).href));
-    const { V6RegExMatcher } = await import(pathToFileURL(path.join(COPY, "matcher.js")).href);
-    ({ matchRoutesImpl: original } = await import(pathToFileURL(utils).href));
-    memoised = new V6RegExMatcher("/");
-    (memoised as unknown as { update(r: Route[]): void }).update(routes);
+    writeFileSync(path.join(copy, "memo.js"), `export { rememberedAnswers } from ${JSON.stringify(MEMO_MODULE)};`);
+    ({ rememberedAnswers } = await importFrom<{ rememberedAnswers: () => number }>(copy, "memo.js"));
+    ({ matchRoutesImpl: original } = await importFrom<{ matchRoutesImpl: typeof original }>(copy, "utils.js"));
+    memoised = await matcherIn(copy, routes);
   });
-  afterAll(() => rmSync(path.dirname(COPY), { recursive: true, force: true }));
+  afterAll(() => removeCopies(COPIES));
 
   it("finds the loop exactly once in both of React Router's builds", () => {
-    for (const mode of ["production", "development"]) {
-      const code = readFileSync(path.join(ROUTER(mode), "utils.js"), "utf8");
+    for (const mode of ["production", "development"] as const) {
+      const code = readFileSync(path.join(routerSource(mode), "utils.js"), "utf8");
       const out = withMatchMemo(code, "/memo.ts");
       expect(out.startsWith('import { firstMatchingBranch as __firstMatchingBranch } from "/memo.ts";')).toBe(true);
       expect(out).toContain("if (precomputedBranches) matches = __firstMatchingBranch(branches, decoded, allowPartial, matchRouteBranch);");

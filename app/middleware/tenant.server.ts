@@ -34,8 +34,9 @@ export const tenantMiddleware: MiddlewareFunction<Response> = async ({ request, 
   await loadShardRoutes(env);
   // A signed-in GET of a page that registered its batch, on a tenant this isolate has seen: the
   // page's statements join this batch (ADR 0082).
-  const prefetch = idHash ? pagePrefetchFor(request.method, new URL(request.url).pathname) : null;
-  const page = prefetch ? { prefetch, url: new URL(request.url), now: new Date() } : null;
+  const url = idHash ? new URL(request.url) : null;
+  const prefetch = url ? pagePrefetchFor(request.method, url.pathname) : null;
+  const page = prefetch && url ? { prefetch, url, now: new Date() } : null;
   let read = await readTenantHost(env, resolution.slug, idHash, page);
   // The isolate's routing table was older than a move of this tenant: read it again and retry once.
   if (read.misrouted) {

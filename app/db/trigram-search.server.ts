@@ -14,7 +14,9 @@ import type { TenantTable } from "./tenancy";
  * a common one ("ltd"). So one statement does both: it asks the index for up to PROBE_LIMIT + 1
  * matches and, when there are at most PROBE_LIMIT, reads those rows; otherwise the term is common
  * and the ordered LIKE scan runs instead, its LIMIT set to 0 when the index has answered so it
- * reads nothing. Either way the SQL returns the same rows in the same order.
+ * reads nothing. Either way the SQL returns the same rows in the same order. A term the count found
+ * common is noted for the tenant for a while (common-search-terms.server.ts, ADR 0085): the list's
+ * next searches for it leave the index out and scan with LIKE at once, as for a short term.
  *
  * The index needs three characters (its tokens are trigrams): shorter terms keep the LIKE alone.
  */
@@ -71,13 +73,17 @@ export function inTrigramSearch(s: TrigramSearch): SQL {
   return sql`+${s.table.tenantId} = ${s.tenantId} AND ${s.id} IN (${searchedIds(s)})`;
 }
 
-/** How many rows match, up to `limit` (a capped count: give it no order), counted from the ids alone. */
+/**
+ * How many rows match, up to `limit` (a capped count: give it no order), counted from the ids alone;
+ * `common` is 1 when the index found the term common (the LIKE scan answered), 0 when the index's
+ * matches did, null when nothing matched. The list notes a common term (ADR 0085).
+ */
 export function trigramSearchCount(db: Db, s: TrigramSearch) {
-  return db.select({ total: count() }).from(sql`(${searchedIds(s)}) AS "matches"`);
+  return db.select({ total: count(), common: sql<number | null>`max("common")` }).from(sql`(${searchedIds(s, true)}) AS "matches"`);
 }
 
-/** The leading `limit` matching rows' ids (`hit_id`), one SELECT whichever way answers. */
-function searchedIds(s: TrigramSearch): SQL {
+/** The leading `limit` matching rows' ids (`hit_id`; with `common`, which way each came), one SELECT whichever way answers. */
+function searchedIds(s: TrigramSearch, withCommon = false): SQL {
   // Raw SQL only for this integer of the code's own (the probe limit); every value is bound.
   const limit = s.probeLimit ?? PROBE_LIMIT;
   if (!Number.isInteger(limit) || limit < 0) throw new Error("the probe limit must be a non-negative integer");
@@ -94,9 +100,9 @@ function searchedIds(s: TrigramSearch): SQL {
   const where = s.where ?? sql`1`;
   const probe = sql`SELECT ${sql.identifier(s.index.idColumn)} AS "hit_id" FROM ${fts} WHERE ${fts} MATCH ${s.match} AND ${fts}."tenant_id" = ${s.tenantId}`;
   return sql`WITH "probe" AS (SELECT DISTINCT "hit_id" FROM (${probe}${s.extraIds ? sql` UNION ALL ${s.extraIds}` : sql``}) LIMIT ${k} + 1)
-SELECT "hit_id" FROM (
-SELECT ${s.id} AS "hit_id"${sql.join(keys, sql``)} FROM (SELECT 1 AS "one" WHERE (SELECT count(*) FROM "probe") <= ${k}) CROSS JOIN "probe" AS "p" CROSS JOIN ${s.table} ON ${s.id} = "p"."hit_id" WHERE ${where}
+SELECT "hit_id"${withCommon ? sql`, "common"` : sql``} FROM (
+SELECT ${s.id} AS "hit_id", 0 AS "common"${sql.join(keys, sql``)} FROM (SELECT 1 AS "one" WHERE (SELECT count(*) FROM "probe") <= ${k}) CROSS JOIN "probe" AS "p" CROSS JOIN ${s.table} ON ${s.id} = "p"."hit_id" WHERE ${where}
 UNION ALL
-SELECT * FROM (SELECT ${s.id} AS "hit_id"${sql.join(keys, sql``)} FROM ${s.table} WHERE ${and(where, s.like)}${orderBy(false)} LIMIT CASE WHEN (SELECT count(*) FROM "probe") > ${k} THEN ${s.limit} ELSE 0 END)
+SELECT * FROM (SELECT ${s.id} AS "hit_id", 1 AS "common"${sql.join(keys, sql``)} FROM ${s.table} WHERE ${and(where, s.like)}${orderBy(false)} LIMIT CASE WHEN (SELECT count(*) FROM "probe") > ${k} THEN ${s.limit} ELSE 0 END)
 )${orderBy(true)} LIMIT ${s.limit}`;
 }

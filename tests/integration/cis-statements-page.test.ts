@@ -355,6 +355,42 @@ describe("statements screen: pages across statements and pending rows", () => {
   });
 });
 
+describe("statements screen: a row's invoices", () => {
+  it("lists a row's invoices by invoice date, then number, on its statement and after it, with every field as stored", async () => {
+    const { t } = await cisStaff("admin", { settings: {} });
+    const sub = await seedSub(t, { name: "Order Trades" });
+    const later = await pendingInvoice(t, sub.id, { date: "2026-01-20", grossP: 120_000 });
+    const earliest = await pendingInvoice(t, sub.id, { date: "2026-01-10" });
+    const sameDay = await pendingInvoice(t, sub.id, { date: "2026-01-20", grossP: 90_000 });
+    // Numbers that need escaping on their way through the page's JSON, and that sort the other way round to seeding.
+    const rename = (id: string, number: string) => env.DB.prepare("UPDATE cis_invoices SET invoice_number = ? WHERE id = ?").bind(number, id).run();
+    await rename(later.id, 'B-2 "quoted" \\ é 👷');
+    await rename(sameDay.id, "A-1");
+    const numbers = (list: { invoiceNumber: string }[]) => list.map((i) => i.invoiceNumber);
+
+    const pending = await loadStatementsPage(env, t.id, MONTH);
+    expect(pending.rows).toHaveLength(1);
+    expect(numbers(pending.rows[0].invoices)).toEqual([earliest.number, "A-1", 'B-2 "quoted" \\ é 👷']);
+    expect(pending.rows[0].invoices[2]).toEqual({
+      id: later.id,
+      invoiceNumber: 'B-2 "quoted" \\ é 👷',
+      paymentDate: "2026-01-20",
+      grossP: 120_000,
+      cisDeductionP: expect.any(Number),
+    });
+    expect(pending.rows[0].notOnStatement).toEqual([]);
+
+    const gen = await generateStatement(env, t.id, sub.id, MONTH, SEEDER);
+    if (!gen.ok) throw new Error(gen.code);
+    const late2 = await pendingInvoice(t, sub.id, { date: "2026-01-25" });
+    const late1 = await pendingInvoice(t, sub.id, { date: "2026-01-22" });
+    const generated = await loadStatementsPage(env, t.id, MONTH);
+    expect(generated.rows[0].status).toBe("generated");
+    expect(numbers(generated.rows[0].invoices)).toEqual([earliest.number, "A-1", 'B-2 "quoted" \\ é 👷']);
+    expect(numbers(generated.rows[0].notOnStatement)).toEqual([late1.number, late2.number]);
+  });
+});
+
 describe("statements screen: the invoice tables", () => {
   it("names each row's invoice table by its caption, unique on the page, and keeps a name with markup characters as text", async () => {
     const { t, b } = await cisStaff("admin", { settings: {} });

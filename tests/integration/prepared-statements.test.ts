@@ -17,6 +17,7 @@ import { seedInvoice } from "../factories/returns";
 import { compileMonthlyReturn, returnsPageData } from "~/features/cis/returns/returns.server";
 import { taxMonthFromLabel } from "~/features/cis/domain";
 import { getDashboardData } from "~/features/cis/dashboard/dashboard.server";
+import { loadStatementsPage } from "~/features/cis/statements/statements-page.server";
 import { cisStaff } from "../factories/cis";
 
 describe("statements prepared once per database", () => {
@@ -250,6 +251,41 @@ describe("statements prepared once per database", () => {
       expect(page.overdue).toEqual([]);
       expect(page.notices).toEqual([]);
     }
+  });
+
+  it("the statements page's prepared statements read each tenant's own month, filter and page, also at the same time", { timeout: 60_000 }, async () => {
+    const a = await createTenant({ modules: ["cis"] });
+    const b = await createTenant({ modules: ["cis"] });
+    const seeded = async (t: typeof a, name: string, paymentDate: string) => {
+      const sub = await seedSub(t, { name });
+      const inv = await seedInvoice(t, { subcontractorId: sub.id, subcontractorName: name, statementRequired: true, paymentDate });
+      return { sub, number: inv.invoiceNumber };
+    };
+    const ann = await seeded(a, "Ann Roofing", "2026-01-10");
+    const bob = await seeded(a, "Bob Bricks", "2026-01-12");
+    const dan = await seeded(a, "Dan Drains", "2026-02-10");
+    const cat = await seeded(b, "Cat Carpentry", "2026-01-10");
+    const [janA, janB, febA, generatedA, linkedA, janAgain] = await Promise.all([
+      loadStatementsPage(env, a.id, "2026-01"),
+      loadStatementsPage(env, b.id, "2026-01"),
+      loadStatementsPage(env, a.id, "2026-02"),
+      loadStatementsPage(env, a.id, "2026-01", { filter: "generated", page: 1, sub: null }),
+      loadStatementsPage(env, a.id, "2026-01", { filter: "all", page: 7, sub: bob.sub.id }),
+      loadStatementsPage(env, a.id, "2026-01"),
+    ]);
+    const shown = (page: typeof janA) => page.rows.map((r) => [r.name, r.invoices.map((i) => i.invoiceNumber)]);
+    expect(shown(janA)).toEqual([
+      ["Ann Roofing", [ann.number]],
+      ["Bob Bricks", [bob.number]],
+    ]);
+    expect(janAgain).toEqual(janA);
+    expect(shown(janB)).toEqual([["Cat Carpentry", [cat.number]]]);
+    expect(shown(febA)).toEqual([["Dan Drains", [dan.number]]]);
+    expect(shown(generatedA)).toEqual([]);
+    expect(generatedA.counts).toEqual({ total: 2, pending: 2, generated: 0, issued: 0 });
+    // The linked subcontractor's page, not the page asked for (there is one page).
+    expect(linkedA.page).toBe(1);
+    expect(shown(linkedA)).toEqual(shown(janA));
   });
 
   it("the dashboard's activity is one statement per set of actions a viewer may see: each viewer gets their own", async () => {

@@ -1,12 +1,14 @@
 import { env } from "cloudflare:workers";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { dbFor } from "~/db/client.server";
+import { COMMON_TERM_TTL_MS, forgetCommonTerms, knownCommonTerm } from "~/db/common-search-terms.server";
 import { cisInvoices } from "~/db/schema";
-import { inTrigramSearch, trigramMatch, type TrigramIndex } from "~/db/trigram-search.server";
+import { inTrigramSearch, PROBE_LIMIT, trigramMatch, type TrigramIndex } from "~/db/trigram-search.server";
 import { listInvoices, parseInvoiceListQuery } from "~/features/cis/invoices/queries.server";
 import { listSubcontractors, parseListQuery } from "~/features/cis/subcontractors/subcontractors.server";
-import { cisTenant, seedSub } from "../factories/cis";
+import { cisStaff, cisTenant, seedSub } from "../factories/cis";
+import { d1Queries } from "./d1-queries";
 
 const INDEX: TrigramIndex = { name: "cis_invoices_search", idColumn: "invoice_id", columns: ["invoice_number", "subcontractor_name"] };
 
@@ -125,5 +127,125 @@ describe("trigram search", () => {
     expect(await names("roofing")).toEqual(["Alpha Roofing"]);
     expect(await names("slate")).toEqual(["Omega Slate"]);
     expect((await listSubcontractors(env, t.id, parseListQuery(new URLSearchParams({ q: "roof" })))).total).toBe(3);
+  });
+});
+
+/** An env whose D1 records the SQL of every statement prepared through it. */
+function sqlRecordingEnv() {
+  const statements: string[] = [];
+  const DB = new Proxy(env.DB, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => (statements.push(query), target.prepare(query));
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { env: { ...env, DB } as Env, statements };
+}
+
+/** `count` subcontractors named `${name} <i>`, copies of `from` made by SQLite (each gets its search entry from the triggers). */
+async function copySubcontractors(from: string, name: string, count: number) {
+  const { results } = await env.DB.prepare("SELECT name FROM pragma_table_info('cis_subcontractors')").all<{ name: string }>();
+  const replaced: Record<string, string> = {
+    id: "?1 || '_' || i",
+    name: "?2 || ' ' || i",
+    name_lower: "lower(?2 || ' ' || i)",
+    email: "NULL",
+    utr_enc: "NULL",
+    utr_hash: "NULL",
+    utr_last4: "NULL",
+    search_rowid: "NULL",
+  };
+  const columns = results.map((c) => c.name);
+  await env.DB.prepare(
+    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?3)
+     INSERT INTO cis_subcontractors (${columns.map((c) => `"${c}"`).join(", ")})
+     SELECT ${columns.map((c) => replaced[c] ?? `"${c}"`).join(", ")} FROM cis_subcontractors, s WHERE id = ?1`,
+  )
+    .bind(from, name, count)
+    .run();
+}
+
+describe("a term the index found common", () => {
+  beforeEach(() => forgetCommonTerms());
+
+  it("is noted for its tenant, and the invoice list's next searches for it scan at once with the same answers", async () => {
+    const a = await cisTenant();
+    const b = await cisTenant();
+    // Every other invoice is Acme "Quoted" Roofing: more matches than the index's probe takes.
+    await seedInvoices(a.id, "CMN", 2 * PROBE_LIMIT + 20);
+    await seedInvoices(b.id, "CMN", 40);
+    const at = new Date("2026-11-28T09:00:00Z");
+    const list = async (tenantId: string, params: Record<string, string>, when = at) => {
+      const rec = sqlRecordingEnv();
+      const res = await listInvoices(rec.env, tenantId, parseInvoiceListQuery(new URLSearchParams(params)), when);
+      return { res, probed: rec.statements.some((q) => q.includes("MATCH")) };
+    };
+
+    const first = await list(a.id, { q: "roofing" });
+    expect(first.probed).toBe(true);
+    expect(first.res.total).toBe(100);
+    expect(first.res.more).toBe(true);
+    expect(knownCommonTerm("cis_invoices_search", a.id, "roofing", at.getTime())).toBe(true);
+
+    const again = await list(a.id, { q: "roofing" });
+    expect(again.probed).toBe(false);
+    expect(again.res).toEqual(first.res);
+    // Other pages and filters of the same search too, with the rows the index's way gives.
+    const page3 = await list(a.id, { q: "roofing", page: "3" });
+    expect(page3.probed).toBe(false);
+    const page3Ids = page3.res.rows.map((r) => r.id);
+    expect(page3Ids).toHaveLength(25);
+    expect((await searched(a.id, "roofing", PROBE_LIMIT)).ids.slice(50, 75)).toEqual(page3Ids);
+
+    // A rare term is not noted; the other tenant's search for the same term still asks its index.
+    expect((await list(a.id, { q: "cmn-1017" })).res.rows.map((r) => r.invoiceNumber)).toEqual(["CMN-1017"]);
+    expect(knownCommonTerm("cis_invoices_search", a.id, "cmn-1017", at.getTime())).toBe(false);
+    const other = await list(b.id, { q: "roofing" });
+    expect(other.probed).toBe(true);
+    expect(other.res.total).toBe(20);
+    expect(knownCommonTerm("cis_invoices_search", b.id, "roofing", at.getTime())).toBe(false);
+
+    // Once the note has expired the index is asked again (and notes the term again).
+    const later = await list(a.id, { q: "roofing" }, new Date(at.getTime() + COMMON_TERM_TTL_MS));
+    expect(later.probed).toBe(true);
+    expect(later.res.rows).toEqual(first.res.rows);
+  });
+
+  it("is noted by the subcontractor list too, whose next searches scan with the same answers", async () => {
+    const t = await cisTenant();
+    const first = await seedSub(t, { name: "Zeta Roofing", email: "zeta@example.test" });
+    await copySubcontractors(first.id, "Roofing Crew", PROBE_LIMIT + 10);
+    await seedSub(t, { name: "Alpha Slate", email: "slate@roofing.test" });
+    const names = async (q: string) => {
+      const rec = sqlRecordingEnv();
+      const res = await listSubcontractors(rec.env, t.id, parseListQuery(new URLSearchParams({ q })));
+      return { res, probed: rec.statements.some((s) => s.includes("MATCH")) };
+    };
+    const before = await names("roofing");
+    expect(before.probed).toBe(true);
+    expect(before.res.more).toBe(true);
+    // Name order: the e-mail match first.
+    expect(before.res.rows[0].name).toBe("Alpha Slate");
+    expect(knownCommonTerm("cis_subcontractors_search", t.id, "roofing")).toBe(true);
+    const after = await names("roofing");
+    expect(after.probed).toBe(false);
+    expect(after.res).toEqual(before.res);
+  });
+
+  it("is noted when the page's batch ran with the middleware's, and the page then scans at once with the same rows", async () => {
+    const { t, b } = await cisStaff("admin");
+    await seedInvoices(t.id, "MID", 2 * PROBE_LIMIT + 20);
+    const url = `${t.origin}/cis/invoices?status=draft&q=roofing`;
+    const numbers = (html: string) => [...html.matchAll(/>(MID-\d+)</g)].map((m) => m[1]);
+    const first = await b.get(url);
+    expect(first.status).toBe(200);
+    const firstNumbers = numbers(await first.text());
+    expect(firstNumbers).toHaveLength(25);
+    expect(knownCommonTerm("cis_invoices_search", t.id, "roofing")).toBe(true);
+    const again = await b.get(url);
+    expect(numbers(await again.text())).toEqual(firstNumbers);
+    // Still one round trip: the middleware's batch, built the scanning way.
+    expect(d1Queries(again)).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
+import { knownCommonTerm, noteCommonTerm } from "~/db/common-search-terms.server";
 import { inTrigramSearch, trigramMatch, trigramSearchCount, trigramUsable, type TrigramIndex, type TrigramSearch } from "~/db/trigram-search.server";
 import { cisInvoiceCounts, cisInvoices, cisSubcontractors, users } from "~/db/schema";
 import { currentTaxMonth, materialsWarning, previousTaxMonth } from "../domain";
@@ -310,11 +311,17 @@ function pageQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, offset
     .offset(offset);
 }
 
-/** The values the list's statements are bound to for one view. */
+/**
+ * The values the list's statements are bound to for one view. A term the index lately found common
+ * for the tenant leaves the index out (`match` null): the LIKE scan answers, as it would after the
+ * index's probe (ADR 0085).
+ */
 function listValues(tenantId: string, query: InvoiceListQuery, now: Date) {
+  const filters = filterValues(query, now);
+  if (filters.match !== null && knownCommonTerm(SEARCH_INDEX.name, tenantId, query.q, now.getTime())) filters.match = null;
   return {
     tenantId,
-    ...filterValues(query, now),
+    ...filters,
     offset: (query.page - 1) * INVOICE_PAGE_SIZE,
     pageEnd: query.page * INVOICE_PAGE_SIZE,
     countLimit: query.q ? searchCountLimit(query.page, INVOICE_PAGE_SIZE) : null,
@@ -369,9 +376,9 @@ export async function listInvoices(env: Env, tenantId: string, query: InvoiceLis
   const now = prefetched?.now ?? at;
   const db = dbFor(env, tenantId);
   const v = listValues(tenantId, query, now);
-  const [rows, [{ total }], [stats]] = prefetched
-    ? (prefetched.results as BatchResponse<ReturnType<typeof preparedList>>)
-    : await db.batch(preparedList(db, v));
+  const [rows, [counted], [stats]] = prefetched ? (prefetched.results as BatchResponse<ReturnType<typeof preparedList>>) : await db.batch(preparedList(db, v));
+  const total = counted.total;
+  if (v.match !== null && "common" in counted && counted.common === 1) noteCommonTerm(SEARCH_INDEX.name, tenantId, query.q, now.getTime());
   return {
     rows: rows.map(invoiceListItem),
     // A search's total is "more than `total`" when its count stopped at the limit.

@@ -1,7 +1,8 @@
 import type { BatchResponse } from "drizzle-orm/batch";
 import type { PagePrefetched } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
-import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
 import { cisInvoices, cisSettings, cisStatements, emailOutbox, jobs, type StatementStatus } from "~/db/schema";
@@ -23,6 +24,9 @@ import type { Result } from "~/utils/result";
  * as not on it, and neither Generate nor Generate All offers them (generation would refuse).
  */
 
+/** A value in a statement: a string, or a prepared statement's placeholder. */
+type Bindable = string | SQLWrapper;
+
 /** The job type of Generate All: one job per tenant and tax month at a time. */
 export const BATCH_JOB_TYPE = "statements.generate-all";
 
@@ -39,15 +43,18 @@ export function batchJobKey(taxMonth: string, previousJobId: string | null): str
   return `${batchJobKeyPrefix(taxMonth)}after:${previousJobId ?? "none"}`;
 }
 
-/** The month's most recent Generate All job, found by key range so the (tenant, key) index serves it. */
-function latestBatchJobQuery(db: Db, tenantId: string, taxMonth: string) {
+/** The range every Generate All key of the month sorts in: from its prefix to the prefix with its final ':' raised to ';'. */
+function batchJobKeyRange(taxMonth: string): { from: string; to: string } {
   const prefix = batchJobKeyPrefix(taxMonth);
-  // Every key of the month sorts between 'prefix' and the prefix with its final ':' raised to ';'.
-  const upper = `${prefix.slice(0, -1)};`;
+  return { from: prefix, to: `${prefix.slice(0, -1)};` };
+}
+
+/** The month's most recent Generate All job, found by key range (`batchJobKeyRange`) so the (tenant, key) index serves it. */
+function latestBatchJobQuery(db: Db, tenantId: string | SQLWrapper, keys: { from: string | SQLWrapper; to: string | SQLWrapper }) {
   return db
     .select({ id: jobs.id, status: jobs.status, progress: jobs.progress, result: jobs.result, finishedAt: jobs.finishedAt })
     .from(jobs)
-    .where(and(forTenant(jobs, tenantId), eq(jobs.type, BATCH_JOB_TYPE), gte(jobs.idempotencyKey, prefix), lt(jobs.idempotencyKey, upper)))
+    .where(and(forTenant(jobs, tenantId), eq(jobs.type, BATCH_JOB_TYPE), gte(jobs.idempotencyKey, keys.from), lt(jobs.idempotencyKey, keys.to)))
     .orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(1);
 }
@@ -98,7 +105,7 @@ export async function startBatchGeneration(
   opts: { claim?: SubmissionClaim } = {},
 ): Promise<StartBatchResult> {
   const db = dbFor(env, tenantId);
-  const [[latest], targets] = await db.batch([latestBatchJobQuery(db, tenantId, taxMonth), pendingStatementsQuery(db, tenantId, taxMonth)]);
+  const [[latest], targets] = await db.batch([latestBatchJobQuery(db, tenantId, batchJobKeyRange(taxMonth)), pendingStatementsQuery(db, tenantId, taxMonth)]);
   if (latest && batchJobView(latest).state === "running") return { ok: true, jobId: latest.id, created: false };
   if (targets.length === 0) return { ok: false, code: "no_pending" };
   const res = await enqueue(env, {
@@ -151,18 +158,6 @@ export type StatementsPageAsk = { filter: StatementFilter; page: number; sub: st
 
 export type StatementsPage = StatementsPageData & { page: number; pageCount: number };
 
-type InvoiceRow = StatementInvoiceView & { statementId: string | null; subcontractorId: string };
-
-function invoiceView(r: InvoiceRow): StatementInvoiceView {
-  return { id: r.id, invoiceNumber: r.invoiceNumber, paymentDate: r.paymentDate, grossP: r.grossP, cisDeductionP: r.cisDeductionP };
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /**
  * The month's rows, one per subcontractor: each statement of the month, and each subcontractor with
  * invoices pending a statement and none yet (their count, CIS total and masked UTR summed here; the
@@ -170,7 +165,7 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
  * and the partial index of invoices pending a statement: the month's statements and pending invoices,
  * never the month's other payments.
  */
-function monthRows(tenantId: string, taxMonth: string): SQL {
+function monthRows(tenantId: Bindable, taxMonth: Bindable): SQL {
   return sql`SELECT ${cisStatements.subcontractorId} AS sub_id, ${cisStatements.subcontractorName} AS name, ${cisStatements.status} AS status,
       ${cisStatements.id} AS statement_id, NULL AS pending_utr, 0 AS pending_count, 0 AS pending_cis
     FROM ${cisStatements} WHERE ${cisStatements.tenantId} = ${tenantId} AND ${cisStatements.taxMonth} = ${taxMonth}
@@ -194,12 +189,12 @@ function monthRows(tenantId: string, taxMonth: string): SQL {
  * the shown total and the page: the one holding `sub` when it is shown, else `page` kept within the
  * pages there are (an empty list has one page); one pass over `ranked`. `page_rows`: that page's rows.
  */
-function pageCte(tenantId: string, taxMonth: string, ask: StatementsPageAsk): SQL {
+function pageCte(tenantId: Bindable, taxMonth: Bindable, ask: { filter: Bindable; sub: Bindable; page: Bindable }): SQL {
   // The page size is this module's integer constant, written into the SQL so every division in it is
   // an integer one; the page asked for is bound and cast.
   const size = sql.raw(String(STATEMENTS_PAGE_SIZE));
   const sizeLess1 = sql.raw(String(STATEMENTS_PAGE_SIZE - 1));
-  const page = Math.max(1, Math.trunc(ask.page));
+  const page = ask.page;
   return sql`WITH ranked AS (
       SELECT m.*, row_number() OVER (PARTITION BY m.shown ORDER BY lower(m.name), m.sub_id) - 1 AS idx
       FROM (SELECT mr.*, (${ask.filter} = 'all' OR mr.status = ${ask.filter}) AS shown FROM (${monthRows(tenantId, taxMonth)}) AS mr) AS m
@@ -242,47 +237,85 @@ const pageRowFields = {
   issuedMethod: col<StatementIssueMethod | null>("issued_method"),
   emailStatus: col<string | null>("email_status"),
   emailError: col<string | null>("email_error"),
+  invoicesJson: col<string | null>("invoices_json"),
 };
 
-const pageInvoiceFields = {
-  id: col<string>("id"),
-  invoiceNumber: col<string>("invoice_number"),
-  subcontractorId: col<string>("subcontractor_id"),
-  paymentDate: col<string | null>("payment_date"),
-  grossP: col<number>("gross_p"),
-  cisDeductionP: col<number>("cis_deduction_p"),
-  statementId: col<string | null>("statement_id"),
-};
+/**
+ * A page row's invoices as one JSON array (`invoices_json`) of `[position, id, invoice number,
+ * payment date, gross, CIS, statement id]`: those on its statement and those still pending one, with
+ * their position in invoice-date, number and id order. Read per row, by the statement id and by the
+ * pending index, so the page's CTE runs once for rows and invoices together.
+ */
+function rowInvoicesJson(tenantId: Bindable, taxMonth: Bindable): SQL {
+  const columns = sql`id, invoice_number, payment_date, gross_p, cis_deduction_p, statement_id, invoice_date`;
+  return sql`(SELECT json_group_array(json_array(i.n, i.id, i.invoice_number, i.payment_date, i.gross_p, i.cis_deduction_p, i.statement_id)) FROM (
+      SELECT row_number() OVER (ORDER BY invoice_date, invoice_number, id) AS n, * FROM (
+        SELECT ${columns} FROM ${cisInvoices} WHERE tenant_id = ${tenantId} AND statement_id = p.statement_id
+        UNION ALL
+        SELECT ${columns} FROM ${cisInvoices} INDEXED BY cis_invoices_pending_statement_month
+          WHERE ${pendingInvoices(tenantId, taxMonth)} AND subcontractor_id = p.sub_id
+      )
+    ) AS i)`;
+}
+
+/** What the statements page's statements are bound to: the tenant, the month, the filter, the linked subcontractor and page asked for. */
+type PageValues = { tenantId: string; taxMonth: string; filter: StatementFilter; sub: string | null; page: number; jobKeyFrom: string; jobKeyTo: string };
+
+// Built once per database with the view's values as placeholders (ADR 0077): a view binds its values.
+const preparedSettings = preparedStatement((db, p: Placeholders<PageValues>) =>
+  db.select({ emailStatements: cisSettings.emailStatements }).from(cisSettings).where(forTenant(cisSettings, p.tenantId)).limit(1),
+);
+const preparedRows = preparedStatement((db, p: Placeholders<PageValues>) =>
+  db
+    .select(pageRowFields)
+    .from(
+      sql`(${pageCte(p.tenantId, p.taxMonth, p)} SELECT t.*, p.sub_id, p.name, p.statement_id, p.pending_utr, p.pending_count, p.pending_cis, p.idx, s.utr_masked, s.invoice_count,
+          s.cis_deduction_p, s.status AS statement_status, s.generated_at, s.issued_at, s.issued_method, e.status AS email_status, e.error AS email_error,
+          CASE WHEN p.sub_id IS NULL THEN NULL ELSE ${rowInvoicesJson(p.tenantId, p.taxMonth)} END AS invoices_json
+        FROM totals t
+        LEFT JOIN page_rows p ON 1
+        LEFT JOIN ${cisStatements} s ON s.tenant_id = ${p.tenantId} AND s.id = p.statement_id
+        LEFT JOIN ${emailOutbox} e ON e.tenant_id = ${p.tenantId} AND e.id = s.email_outbox_id) AS x`,
+    )
+    .orderBy(sql`idx`),
+);
+const preparedJob = preparedStatement((db, p: Placeholders<PageValues>) => latestBatchJobQuery(db, p.tenantId, { from: p.jobKeyFrom, to: p.jobKeyTo }));
 
 /** The statements page's batch: see `loadStatementsPage`. */
 export function statementsPageQueries(db: Db, tenantId: string, taxMonth: string, ask: StatementsPageAsk) {
-  const cte = pageCte(tenantId, taxMonth, ask);
-  const invoiceColumns = sql`id, invoice_number, subcontractor_id, payment_date, gross_p, cis_deduction_p, statement_id, invoice_date`;
-  return [
-    db.select({ emailStatements: cisSettings.emailStatements }).from(cisSettings).where(forTenant(cisSettings, tenantId)).limit(1),
-    db
-      .select(pageRowFields)
-      .from(
-        sql`(${cte} SELECT t.*, p.sub_id, p.name, p.statement_id, p.pending_utr, p.pending_count, p.pending_cis, p.idx, s.utr_masked, s.invoice_count,
-          s.cis_deduction_p, s.status AS statement_status, s.generated_at, s.issued_at, s.issued_method, e.status AS email_status, e.error AS email_error
-        FROM totals t
-        LEFT JOIN page_rows p ON 1
-        LEFT JOIN ${cisStatements} s ON s.tenant_id = ${tenantId} AND s.id = p.statement_id
-        LEFT JOIN ${emailOutbox} e ON e.tenant_id = ${tenantId} AND e.id = s.email_outbox_id) AS x`,
-      )
-      .orderBy(sql`idx`),
-    db
-      .select(pageInvoiceFields)
-      .from(
-        sql`(${cte} SELECT ${invoiceColumns} FROM ${cisInvoices}
-          WHERE tenant_id = ${tenantId} AND statement_id IN (SELECT statement_id FROM page_rows WHERE statement_id IS NOT NULL)
-        UNION ALL
-        SELECT ${invoiceColumns} FROM ${cisInvoices} INDEXED BY cis_invoices_pending_statement_month
-          WHERE ${pendingInvoices(tenantId, taxMonth)} AND subcontractor_id IN (SELECT sub_id FROM page_rows)) AS x`,
-      )
-      .orderBy(sql`invoice_date`, sql`invoice_number`, sql`id`),
-    latestBatchJobQuery(db, tenantId, taxMonth),
-  ] as const;
+  const keys = batchJobKeyRange(taxMonth);
+  const v: PageValues = {
+    tenantId,
+    taxMonth,
+    filter: ask.filter,
+    sub: ask.sub,
+    page: Math.max(1, Math.trunc(ask.page)),
+    jobKeyFrom: keys.from,
+    jobKeyTo: keys.to,
+  };
+  return [preparedSettings(db, v), preparedRows(db, v), preparedJob(db, v)] as const;
+}
+
+type InvoiceTuple = [
+  position: number,
+  id: string,
+  invoiceNumber: string,
+  paymentDate: string | null,
+  grossP: number,
+  cisDeductionP: number,
+  statementId: string | null,
+];
+
+/** A row's invoices from its `invoices_json`, in order: on its statement, and pending one (`late`). */
+function rowInvoices(json: string | null): { onStatement: StatementInvoiceView[]; late: StatementInvoiceView[] } {
+  const onStatement: StatementInvoiceView[] = [];
+  const late: StatementInvoiceView[] = [];
+  if (json === null) return { onStatement, late };
+  const tuples = (JSON.parse(json) as InvoiceTuple[]).sort((a, b) => a[0] - b[0]);
+  for (const [, id, invoiceNumber, paymentDate, grossP, cisDeductionP, statementId] of tuples) {
+    (statementId === null ? late : onStatement).push({ id, invoiceNumber, paymentDate, grossP, cisDeductionP });
+  }
+  return { onStatement, late };
 }
 
 /**
@@ -302,18 +335,11 @@ export async function loadStatementsPage(
   prefetched: PagePrefetched | null = null,
 ): Promise<StatementsPage> {
   const db = dbFor(env, tenantId);
-  const [settings, pageRows, invoices, [job]] = prefetched
+  const [settings, pageRows, [job]] = prefetched
     ? (prefetched.results as BatchResponse<ReturnType<typeof statementsPageQueries>>)
     : await db.batch(statementsPageQueries(db, tenantId, taxMonth, ask));
 
-  const byStatement = new Map<string, StatementInvoiceView[]>();
-  const pendingBySub = new Map<string, StatementInvoiceView[]>();
-  for (const inv of invoices) {
-    if (inv.statementId) pushTo(byStatement, inv.statementId, invoiceView(inv));
-    else pushTo(pendingBySub, inv.subcontractorId, invoiceView(inv));
-  }
-
-  const rows = pageRows.flatMap((r) => (r.subId === null ? [] : [pageRow({ ...r, subId: r.subId }, byStatement, pendingBySub)]));
+  const rows = pageRows.flatMap((r) => (r.subId === null ? [] : [pageRow({ ...r, subId: r.subId })]));
   // The counts ride on every row; the one row there always is when the page is empty.
   const totals = pageRows[0];
   return {
@@ -329,8 +355,8 @@ export async function loadStatementsPage(
 type PageRow = { [K in keyof typeof pageRowFields]: (typeof pageRowFields)[K]["_"]["type"] } & { subId: string };
 
 /** A page row as the screen draws it, with its invoices: on its statement, or pending one. */
-function pageRow(r: PageRow, byStatement: Map<string, StatementInvoiceView[]>, pendingBySub: Map<string, StatementInvoiceView[]>): StatementSubRow {
-  const late = pendingBySub.get(r.subId) ?? [];
+function pageRow(r: PageRow): StatementSubRow {
+  const { onStatement, late } = rowInvoices(r.invoicesJson);
   if (r.statementId === null) {
     return {
       subcontractorId: r.subId,
@@ -352,7 +378,7 @@ function pageRow(r: PageRow, byStatement: Map<string, StatementInvoiceView[]>, p
     status,
     invoiceCount: r.invoiceCount ?? 0,
     cisDeductionP: r.cisDeductionP ?? 0,
-    invoices: byStatement.get(r.statementId) ?? [],
+    invoices: onStatement,
     statement: {
       id: r.statementId,
       status,

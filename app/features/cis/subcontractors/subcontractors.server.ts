@@ -7,6 +7,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
+import { knownCommonTerm, noteCommonTerm } from "~/db/common-search-terms.server";
 import { inTrigramSearch, trigramMatch, trigramSearchCount, trigramUsable, type TrigramIndex, type TrigramSearch } from "~/db/trigram-search.server";
 import { cisSubcontractorCounts, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
@@ -157,11 +158,14 @@ function listConditions(tenantId: string | SQLWrapper, query: Pick<ListQuery, "s
 export async function listSubcontractors(env: Env, tenantId: string, query: ListQuery, prefetched: PagePrefetched | null = null) {
   const db = dbFor(env, tenantId);
   const limit = query.q ? searchCountLimit(query.page, PAGE_SIZE) : Infinity;
-  const [rows, [{ total }], [summary]] = prefetched
-    ? (prefetched.results as BatchResponse<ReturnType<typeof listStatements>>)
+  const [rows, [counted], [summary]] = prefetched
+    ? (prefetched.results as BatchResponse<Awaited<ReturnType<typeof searchStatements>>>)
     : query.q
       ? await db.batch(await searchStatements(env, db, tenantId, query, limit))
       : await db.batch(listStatements(db, tenantId, query));
+  const total = counted.total;
+  // The index found the term common: the next searches for it scan at once (ADR 0085).
+  if ("common" in counted && counted.common === 1) noteCommonTerm(SEARCH_INDEX.name, tenantId, query.q);
   return { rows, ...pagedTotal(total, PAGE_SIZE, limit), page: query.page, summary: toSummary(summary) };
 }
 
@@ -184,7 +188,7 @@ function pageQuery(db: Db, where: SQL | undefined, offset: number | Placeholder)
 async function searchStatements(env: Env, db: Db, tenantId: string, query: ListQuery, limit: number) {
   const { conds, search } = await searchParts(env, tenantId, query);
   const offset = (query.page - 1) * PAGE_SIZE;
-  if (search && trigramUsable(search.q))
+  if (search && trigramUsable(search.q) && !knownCommonTerm(SEARCH_INDEX.name, tenantId, search.q))
     return [
       pageQuery(db, inTrigramSearch(indexedSearch(tenantId, conds, search, query.page * PAGE_SIZE, true)), offset),
       trigramSearchCount(db, indexedSearch(tenantId, conds, search, limit, false)),

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   TaxMonthError,
   currentTaxMonth,
@@ -207,6 +207,20 @@ describe("tax months kept per isolate", () => {
     const today = londonDateParts(utc("2026-05-05T12:00:00.000Z"));
     today.day = 99;
     expect(londonDateParts(utc("2026-05-05T12:00:01.000Z"))).toEqual({ year: 2026, month: 5, day: 5 });
+  });
+
+  it("keeps the London date of each moment asked for, not only the last: today and each deadline in turn are worked out once", () => {
+    const formatToParts = vi.spyOn(Intl.DateTimeFormat.prototype, "formatToParts");
+    try {
+      const now = utc("2031-11-28T09:00:00.000Z");
+      const deadlines = [utc("2031-12-19T23:59:59.000Z"), utc("2032-01-19T23:59:59.000Z"), utc("2032-03-29T23:30:00.000Z")];
+      for (let i = 0; i < 10; i++) {
+        expect(deadlines.map((d) => londonCalendarDaysBetween(now, d))).toEqual([21, 52, 123]);
+      }
+      expect(formatToParts).toHaveBeenCalledTimes(4);
+    } finally {
+      formatToParts.mockRestore();
+    }
   });
 
   it("a caller changing the dates it was given does not change the next answer", () => {

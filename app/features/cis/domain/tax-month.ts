@@ -59,17 +59,16 @@ type LondonDate = { year: number; month: number; day: number };
 
 // London's offset from UTC has always been a whole number of 15-second steps (whole hours since
 // 1847, -0:01:15 before), and its clocks change on such a step, so the London date is the same
-// throughout each 15-second window since the epoch. Pages ask for today's date several times a
-// request, at instants a few ms apart: the last window's answer is kept.
+// throughout each 15-second window since the epoch, its first instant included. Pages ask for
+// today's date several times a request and for the dates of the same few deadlines on every
+// request (each deadline indicator compares today with its deadline): each window's answer is kept.
 const DATE_WINDOW_MS = 15_000;
-let lastWindow: { window: number; date: Readonly<LondonDate> } | undefined;
+const londonDateOfWindow = keptPerIsolate(512, (window: number): Readonly<LondonDate> => Object.freeze(computeLondonDate(new Date(window * DATE_WINDOW_MS))));
 
 /** Year, month (1-12) and day of the London calendar date the instant falls on. */
 export function londonDateParts(instant: Date): LondonDate {
   assertValidDate(instant);
-  const window = Math.floor(instant.getTime() / DATE_WINDOW_MS);
-  if (lastWindow?.window !== window) lastWindow = { window, date: Object.freeze(computeLondonDate(instant)) };
-  return { ...lastWindow.date };
+  return { ...londonDateOfWindow(Math.floor(instant.getTime() / DATE_WINDOW_MS)) };
 }
 
 function computeLondonDate(instant: Date): LondonDate {

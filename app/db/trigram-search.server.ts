@@ -1,5 +1,6 @@
 import { and, count, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "./client.server";
+import { knownCommonTerm, noteCommonTerm } from "./common-search-terms.server";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TenantTable } from "./tenancy";
 
@@ -30,6 +31,16 @@ export type TrigramIndex = { name: string; idColumn: string; columns: readonly s
 /** Whether the index can answer for this term: it holds three-character tokens, so at least three characters. */
 export function trigramUsable(term: string): boolean {
   return [...term].length >= 3;
+}
+
+/** Whether a search for `term` asks the tenant's index: long enough, and not noted common lately (ADR 0085). */
+export function trigramAsked(index: TrigramIndex, tenantId: string, term: string, now: number = Date.now()): boolean {
+  return trigramUsable(term) && !knownCommonTerm(index.name, tenantId, term, now);
+}
+
+/** Notes `term` as common for the tenant when a search's count (`trigramSearchCount`) says the LIKE scan answered. */
+export function noteWhenCommon(index: TrigramIndex, tenantId: string, term: string, counted: object, now: number = Date.now()): void {
+  if ("common" in counted && counted.common === 1) noteCommonTerm(index.name, tenantId, term, now);
 }
 
 /**

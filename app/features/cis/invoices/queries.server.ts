@@ -11,8 +11,16 @@ import { z } from "zod";
 import { dbFor, type Db } from "~/db/client.server";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
-import { knownCommonTerm, noteCommonTerm } from "~/db/common-search-terms.server";
-import { inTrigramSearch, trigramMatch, trigramSearchCount, trigramUsable, type TrigramIndex, type TrigramSearch } from "~/db/trigram-search.server";
+import {
+  inTrigramSearch,
+  noteWhenCommon,
+  trigramAsked,
+  trigramMatch,
+  trigramSearchCount,
+  trigramUsable,
+  type TrigramIndex,
+  type TrigramSearch,
+} from "~/db/trigram-search.server";
 import { cisInvoiceCounts, cisInvoices, cisSubcontractors, users } from "~/db/schema";
 import { currentTaxMonth, materialsWarning, previousTaxMonth } from "../domain";
 import { pendingStatementsCountQuery } from "../statements/statements.server";
@@ -318,7 +326,7 @@ function pageQuery(db: Db, tenantId: Bindable, f: FilterValues<Bindable>, offset
  */
 function listValues(tenantId: string, query: InvoiceListQuery, now: Date) {
   const filters = filterValues(query, now);
-  if (filters.match !== null && knownCommonTerm(SEARCH_INDEX.name, tenantId, query.q, now.getTime())) filters.match = null;
+  if (filters.match !== null && !trigramAsked(SEARCH_INDEX, tenantId, query.q, now.getTime())) filters.match = null;
   return {
     tenantId,
     ...filters,
@@ -378,7 +386,7 @@ export async function listInvoices(env: Env, tenantId: string, query: InvoiceLis
   const v = listValues(tenantId, query, now);
   const [rows, [counted], [stats]] = prefetched ? (prefetched.results as BatchResponse<ReturnType<typeof preparedList>>) : await db.batch(preparedList(db, v));
   const total = counted.total;
-  if (v.match !== null && "common" in counted && counted.common === 1) noteCommonTerm(SEARCH_INDEX.name, tenantId, query.q, now.getTime());
+  if (v.match !== null) noteWhenCommon(SEARCH_INDEX, tenantId, query.q, counted, now.getTime());
   return {
     rows: rows.map(invoiceListItem),
     // A search's total is "more than `total`" when its count stopped at the limit.

@@ -194,7 +194,6 @@ function pageCte(tenantId: Bindable, taxMonth: Bindable, ask: { filter: Bindable
   // an integer one; the page asked for is bound and cast.
   const size = sql.raw(String(STATEMENTS_PAGE_SIZE));
   const sizeLess1 = sql.raw(String(STATEMENTS_PAGE_SIZE - 1));
-  const page = ask.page;
   return sql`WITH ranked AS (
       SELECT m.*, row_number() OVER (PARTITION BY m.shown ORDER BY lower(m.name), m.sub_id) - 1 AS idx
       FROM (SELECT mr.*, (${ask.filter} = 'all' OR mr.status = ${ask.filter}) AS shown FROM (${monthRows(tenantId, taxMonth)}) AS mr) AS m
@@ -203,7 +202,7 @@ function pageCte(tenantId: Bindable, taxMonth: Bindable, ask: { filter: Bindable
       SELECT count(*) AS n_all, coalesce(sum(status = 'pending'), 0) AS n_pending, coalesce(sum(status = 'generated'), 0) AS n_generated,
         coalesce(sum(status = 'issued'), 0) AS n_issued, coalesce(sum(shown), 0) AS n_shown,
         CASE WHEN max(shown AND sub_id = ${ask.sub}) = 1 THEN max(CASE WHEN shown AND sub_id = ${ask.sub} THEN idx END) / ${size} + 1
-          ELSE min(CAST(${page} AS INTEGER), max(1, (coalesce(sum(shown), 0) + ${sizeLess1}) / ${size})) END AS page
+          ELSE min(CAST(${ask.page} AS INTEGER), max(1, (coalesce(sum(shown), 0) + ${sizeLess1}) / ${size})) END AS page
       FROM ranked
     ),
     page_rows AS (

@@ -7,8 +7,15 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { dbFor, type Db } from "~/db/client.server";
 import { preparedStatement, type Placeholders } from "~/db/prepared.server";
 import { cappedCountQuery, pagedTotal, searchCountLimit } from "~/db/capped-count.server";
-import { knownCommonTerm, noteCommonTerm } from "~/db/common-search-terms.server";
-import { inTrigramSearch, trigramMatch, trigramSearchCount, trigramUsable, type TrigramIndex, type TrigramSearch } from "~/db/trigram-search.server";
+import {
+  inTrigramSearch,
+  noteWhenCommon,
+  trigramAsked,
+  trigramMatch,
+  trigramSearchCount,
+  type TrigramIndex,
+  type TrigramSearch,
+} from "~/db/trigram-search.server";
 import { cisSubcontractorCounts, cisSubcontractors } from "~/db/schema";
 import { activityInsert, auditInsert } from "~/features/platform/index.server";
 import { claimSubmission, type SubmissionClaim } from "~/features/platform/index.server";
@@ -165,7 +172,7 @@ export async function listSubcontractors(env: Env, tenantId: string, query: List
       : await db.batch(listStatements(db, tenantId, query));
   const total = counted.total;
   // The index found the term common: the next searches for it scan at once (ADR 0085).
-  if ("common" in counted && counted.common === 1) noteCommonTerm(SEARCH_INDEX.name, tenantId, query.q);
+  noteWhenCommon(SEARCH_INDEX, tenantId, query.q, counted);
   return { rows, ...pagedTotal(total, PAGE_SIZE, limit), page: query.page, summary: toSummary(summary) };
 }
 
@@ -188,7 +195,7 @@ function pageQuery(db: Db, where: SQL | undefined, offset: number | Placeholder)
 async function searchStatements(env: Env, db: Db, tenantId: string, query: ListQuery, limit: number) {
   const { conds, search } = await searchParts(env, tenantId, query);
   const offset = (query.page - 1) * PAGE_SIZE;
-  if (search && trigramUsable(search.q) && !knownCommonTerm(SEARCH_INDEX.name, tenantId, search.q))
+  if (search && trigramAsked(SEARCH_INDEX, tenantId, search.q))
     return [
       pageQuery(db, inTrigramSearch(indexedSearch(tenantId, conds, search, query.page * PAGE_SIZE, true)), offset),
       trigramSearchCount(db, indexedSearch(tenantId, conds, search, limit, false)),
